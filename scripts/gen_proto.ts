@@ -1,0 +1,124 @@
+/**
+ * Regenerates `proto/gen/` from the flyteidl `.proto` files inside the pinned
+ * `@flyteorg/flyteidl` npm package, offline, with buf + protoc-gen-es (both from npm).
+ *
+ *   deno task proto           rewrite proto/gen
+ *   deno task proto --check   regenerate into a temp dir and fail if proto/gen differs
+ *
+ * @module
+ */
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const protoDir = join(root, "proto");
+const committedOut = join(protoDir, "gen");
+
+/** The flyteidl files fctl needs; buf adds everything they import (include_imports). */
+const GENERATE_PATHS = [
+  "flyteidl_protos/flyteidl/admin",
+  "flyteidl_protos/flyteidl/core",
+  "flyteidl_protos/flyteidl/service/admin.proto",
+  "flyteidl_protos/flyteidl/service/auth.proto",
+  "flyteidl_protos/flyteidl/service/dataproxy.proto",
+];
+
+async function run(cmd: string, args: string[], cwd: string): Promise<void> {
+  const denoDir = dirname(Deno.execPath());
+  const env = { PATH: `${denoDir}:${Deno.env.get("PATH") ?? ""}` };
+  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+    throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
+  }
+}
+
+async function flyteidlProtos(): Promise<string> {
+  const dir = join(root, "node_modules", "@flyteorg", "flyteidl", "protos");
+  try {
+    await Deno.stat(dir);
+  } catch {
+    await run(Deno.execPath(), ["install", "--quiet"], root);
+  }
+  return await Deno.realPath(dir);
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const src = join(from, entry.name);
+    const dst = join(to, entry.name);
+    if (entry.isDirectory) await copyTree(src, dst);
+    else if (entry.name.endsWith(".proto")) await Deno.copyFile(src, dst);
+  }
+}
+
+async function listFiles(dir: string, base = dir): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) {
+      for (const [k, v] of await listFiles(path, base)) files.set(k, v);
+    } else {
+      files.set(relative(base, path), await Deno.readTextFile(path));
+    }
+  }
+  return files;
+}
+
+/** Generates into `outDir` (which must not exist yet or be disposable). */
+async function generate(outDir: string): Promise<void> {
+  const work = await Deno.makeTempDir({ prefix: "fctl-proto-" });
+  try {
+    await copyTree(join(await flyteidlProtos(), "flyteidl"), join(work, "flyteidl_protos", "flyteidl"));
+    await copyTree(join(protoDir, "stubs"), join(work, "stubs"));
+    await Deno.copyFile(join(protoDir, "buf.yaml"), join(work, "buf.yaml"));
+    await run(Deno.execPath(), [
+      "run",
+      "--quiet",
+      "-A",
+      "npm:@bufbuild/buf@1.74.0",
+      "generate",
+      "--template",
+      join(protoDir, "buf.gen.yaml"),
+      "-o",
+      work,
+      ...GENERATE_PATHS.flatMap((p) => ["--path", p]),
+    ], work);
+    await run(Deno.execPath(), ["fmt", "--quiet", join(work, "gen")], root);
+    await Deno.remove(outDir, { recursive: true }).catch(() => {});
+    await Deno.mkdir(dirname(outDir), { recursive: true });
+    await Deno.rename(join(work, "gen"), outDir);
+  } finally {
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+  }
+}
+
+async function check(): Promise<boolean> {
+  const tmp = await Deno.makeTempDir({ prefix: "fctl-proto-check-" });
+  try {
+    const fresh = join(tmp, "gen");
+    await generate(fresh);
+    const want = await listFiles(fresh);
+    const have = await listFiles(committedOut).catch(() => new Map<string, string>());
+    const stale = [...new Set([...want.keys(), ...have.keys()])]
+      .filter((f) => want.get(f) !== have.get(f)).sort();
+    if (stale.length > 0) {
+      console.error(`proto/gen is stale (${stale.length} files differ, e.g. ${stale[0]}); run \`deno task proto\``);
+      return false;
+    }
+    console.log(`proto/gen is current (${want.size} files)`);
+    return true;
+  } finally {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  if (Deno.args.includes("--check")) {
+    if (!await check()) Deno.exit(1);
+  } else {
+    await generate(committedOut);
+    console.log(`wrote ${relative(root, committedOut)}`);
+  }
+}
