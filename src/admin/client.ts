@@ -1,0 +1,65 @@
+/**
+ * Typed admin-service clients over a real gRPC (HTTP/2) transport.
+ *
+ * This module loads Connect and the generated service descriptors, so only commands that
+ * talk to the admin service import it (lazily), keeping `fctl --help` light.
+ *
+ * @module
+ */
+import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { endpointUrl, parseEndpoint } from "./endpoint.ts";
+import { type ConnectionDescription, mapAdminError } from "./errors.ts";
+
+/** How to reach the admin service. */
+export interface AdminClientOptions {
+  /** `admin.endpoint` in any accepted form (see {@link parseEndpoint}). */
+  endpoint: string;
+  /** Plaintext HTTP/2 (h2c). Defaults to what the endpoint's scheme implies, else TLS. */
+  insecure?: boolean;
+  /** Extra interceptors (auth, retries, logging), outermost first. */
+  interceptors?: Interceptor[];
+}
+
+/** Clients of the services fctl uses, sharing one HTTP/2 connection. */
+export interface AdminClient {
+  admin: Client<typeof AdminService>;
+  dataProxy: Client<typeof DataProxyService>;
+  /** Where the connection goes, for messages. */
+  connection: ConnectionDescription;
+  /** Closes the underlying HTTP/2 session. */
+  close(): void;
+}
+
+/** Turns every failure of a call into an fctl error, naming the RPC and the connection. */
+function errorMappingInterceptor(connection: ConnectionDescription): Interceptor {
+  return (next) => async (req) => {
+    try {
+      return await next(req);
+    } catch (err) {
+      throw mapAdminError(err, req.method.name, connection);
+    }
+  };
+}
+
+/** Creates admin clients; no connection is made until the first call. */
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const endpoint = parseEndpoint(options.endpoint);
+  const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
+  const baseUrl = endpointUrl(endpoint, insecure);
+  const connection: ConnectionDescription = { endpoint: baseUrl, insecure };
+  const sessionManager = new Http2SessionManager(baseUrl);
+  const transport = createGrpcTransport({
+    baseUrl,
+    sessionManager,
+    interceptors: [errorMappingInterceptor(connection), ...(options.interceptors ?? [])],
+  });
+  return {
+    admin: createClient(AdminService, transport),
+    dataProxy: createClient(DataProxyService, transport),
+    connection,
+    close: () => sessionManager.abort(),
+  };
+}

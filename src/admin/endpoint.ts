@@ -1,0 +1,55 @@
+/**
+ * Parsing of `admin.endpoint` in every form found in real flytectl configs.
+ *
+ * @module
+ */
+import { quote, UsageError } from "../errors.ts";
+
+/** A parsed admin endpoint. */
+export interface Endpoint {
+  /** Host name or IP address (IPv6 without brackets). */
+  host: string;
+  port: number;
+  /** Whether the URL scheme asked for plaintext (`http://`) or TLS (`https://`); undefined when none was given. */
+  schemeInsecure?: boolean;
+}
+
+const FORMS = "host:port, dns:///host:port, [::1]:port, http://host:port or https://host";
+
+/**
+ * Parses `dns:///host:port`, `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
+ * with surrounding whitespace and trailing slashes. Without a port: 80 for `http://`, else 443.
+ */
+export function parseEndpoint(raw: string): Endpoint {
+  let text = raw.trim().replace(/\/+$/, "");
+  if (text === "") {
+    throw new UsageError(
+      "no admin endpoint is configured; set --admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the config file",
+    );
+  }
+  let schemeInsecure: boolean | undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/\/?/i.exec(text);
+  if (scheme) {
+    const name = scheme[1].toLowerCase();
+    if (name === "http") schemeInsecure = true;
+    else if (name === "https") schemeInsecure = false;
+    else if (name !== "dns") {
+      throw new UsageError(`invalid admin endpoint ${quote(raw)}: unknown scheme ${quote(name)}; use ${FORMS}`);
+    }
+    text = text.slice(scheme[0].length);
+  }
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:/\s[\]]+))(?::(\d{1,5}))?$/.exec(text);
+  if (!match) throw new UsageError(`invalid admin endpoint ${quote(raw)}; use ${FORMS}`);
+  const host = match[1] ?? match[2];
+  const port = match[3] === undefined ? (schemeInsecure ? 80 : 443) : Number(match[3]);
+  if (port < 1 || port > 65535) {
+    throw new UsageError(`invalid admin endpoint ${quote(raw)}: port ${port} is outside 1-65535`);
+  }
+  return { host, port, schemeInsecure };
+}
+
+/** The base URL Connect dials for an endpoint. */
+export function endpointUrl(endpoint: Endpoint, insecure: boolean): string {
+  const host = endpoint.host.includes(":") ? `[${endpoint.host}]` : endpoint.host;
+  return `${insecure ? "http" : "https"}://${host}:${endpoint.port}`;
+}

@@ -1,0 +1,66 @@
+/**
+ * The one place where gRPC status codes become fctl errors.
+ *
+ * @module
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { FctlError, OperationError } from "../errors.ts";
+
+/** gRPC status names, as flyteidl and grpc-go spell them. */
+export type GrpcStatus = keyof typeof Code;
+
+/** What the admin connection was, for errors that need it (flytectl prints the same). */
+export interface ConnectionDescription {
+  endpoint: string;
+  insecure: boolean;
+  authType?: string;
+}
+
+/** The admin service answered a call with a non-OK status. */
+export class AdminError extends OperationError {
+  /** gRPC status name, e.g. `AlreadyExists`. */
+  readonly status: GrpcStatus;
+  /** The message the server sent, without our prefixes. */
+  readonly serverMessage: string;
+  /** The RPC that failed, e.g. `CreateTask`. */
+  readonly rpc: string;
+  constructor(status: GrpcStatus, rpc: string, serverMessage: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+    this.rpc = rpc;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** Admin said NOT_FOUND. */
+export class AdminNotFoundError extends AdminError {}
+
+const CONNECTION_STATUSES = new Set<Code>([Code.Unavailable, Code.Unauthenticated, Code.Unknown]);
+
+/** Maps any error thrown by a Connect client call to an {@link FctlError}. */
+export function mapAdminError(err: unknown, rpc: string, connection: ConnectionDescription): FctlError {
+  if (err instanceof FctlError) return err;
+  const ce = ConnectError.from(err);
+  const status = Code[ce.code] as GrpcStatus;
+  const serverMessage = ce.rawMessage.replace(/\s+/g, " ").trim();
+  let message = `${rpc} failed: ${status}: ${serverMessage}`;
+  if (CONNECTION_STATUSES.has(ce.code)) {
+    const where = `connection to ${connection.endpoint} (insecure: ${connection.insecure}, auth: ${
+      connection.authType ?? "none"
+    })`;
+    message = `${where}: ${message}${hintFor(ce.code, connection)}`;
+  }
+  const ErrorClass = ce.code === Code.NotFound ? AdminNotFoundError : AdminError;
+  return new ErrorClass(status, rpc, serverMessage, message, { cause: err });
+}
+
+function hintFor(code: Code, connection: ConnectionDescription): string {
+  switch (code) {
+    case Code.Unavailable:
+      return ` (is the admin service running at ${connection.endpoint}? is admin.insecure right for it?)`;
+    case Code.Unauthenticated:
+      return " (check admin.authType and its credentials)";
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The real process IO for `main.ts`.
+ *
+ * @module
+ */
+import type { Io, TextSink } from "../output/io.ts";
+
+function sink(stream: typeof Deno.stdout): TextSink {
+  const encoder = new TextEncoder();
+  return {
+    write(text: string) {
+      const bytes = encoder.encode(text);
+      let written = 0;
+      while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+    },
+  };
+}
+
+/** IO bound to this process's streams and environment. */
+export function denoIo(): Io {
+  const stdoutIsTerminal = Deno.stdout.isTerminal();
+  let columns: number | undefined;
+  if (stdoutIsTerminal) {
+    try {
+      columns = Deno.consoleSize().columns;
+    } catch {
+      columns = undefined;
+    }
+  }
+  return {
+    stdout: sink(Deno.stdout),
+    stderr: sink(Deno.stderr),
+    stdoutIsTerminal,
+    stderrIsTerminal: Deno.stderr.isTerminal(),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    columns,
+    env: Deno.env.toObject(),
+    readTextFile: (path) => Deno.readTextFile(path),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Turns the option schema into commander options, and commander's parsed values back into
+ * schema keys. Commander never applies defaults itself: an option it did not see stays
+ * undefined so that the config file and environment can supply it (see `loadConfig`).
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
+import { quote, UsageError } from "../errors.ts";
+
+function helpText(spec: OptionSpec): string {
+  const shown = spec.type === "string" && spec.default === "" ? "" : ` (default ${JSON.stringify(spec.default)})`;
+  return `${spec.help}${shown} [env ${envName(spec)}]`;
+}
+
+/**
+ * Adds every schema option to `command`. The program uses positional options (so that a
+ * subcommand's `--version` is not taken for the program's), so every command on the path
+ * to a leaf gets them: they are then accepted before and after any subcommand name.
+ */
+export function addGlobalOptions(command: Command): void {
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    const short = spec.short ? `-${spec.short}, ` : "";
+    const value = spec.type === "boolean" ? "" : " <value>";
+    const option = new Option(`${short}--${spec.key}${value}`, helpText(spec)).helpGroup("Global options:");
+    command.addOption(option);
+    if (spec.type === "boolean") command.addOption(new Option(`--no-${spec.key}`).hideHelp());
+  }
+}
+
+/** Collects the schema values commander saw, keyed by schema key (undefined when not given). */
+export function flagValues(command: Command): Record<string, unknown> {
+  const opts = command.optsWithGlobals();
+  const values: Record<string, unknown> = {};
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    const attribute = new Option(`--${spec.key}`).attributeName();
+    if (opts[attribute] !== undefined) values[spec.key] = opts[attribute];
+  }
+  return values;
+}
+
+const BOOLEAN_KEYS = new Set((OPTIONS as readonly OptionSpec[]).filter((o) => o.type === "boolean").map((o) => o.key));
+
+/**
+ * Rewrites `--flag=true|false` for boolean options into the forms commander knows
+ * (`--flag` / `--no-flag`); flytectl users write both.
+ */
+export function normalizeBooleanFlags(args: readonly string[]): string[] {
+  return args.map((arg) => {
+    const match = /^--([^=]+)=(.*)$/.exec(arg);
+    if (!match || !BOOLEAN_KEYS.has(match[1])) return arg;
+    const value = match[2].toLowerCase();
+    if (value === "true" || value === "1") return `--${match[1]}`;
+    if (value === "false" || value === "0") return `--no-${match[1]}`;
+    throw new UsageError(`invalid value ${quote(match[2])} for --${match[1]}: expected true or false`);
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Runs one command line and decides its exit status: the single place where errors become
+ * exit codes and one-line messages.
+ *
+ * @module
+ */
+import { CommanderError } from "commander";
+import { ExitCode, FctlError } from "../errors.ts";
+import type { Io } from "../output/io.ts";
+import { normalizeBooleanFlags } from "./global_options.ts";
+import { buildProgram } from "./program.ts";
+
+/** Commander outcomes that are not failures. */
+const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
+
+/** Runs `fctl <args>` and returns the exit status; never exits the process and never throws. */
+export async function runCli(
+  args: readonly string[],
+  io: Io,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<number> {
+  try {
+    const program = buildProgram(io, signal);
+    await program.parseAsync(normalizeBooleanFlags(args), { from: "user" });
+    return ExitCode.Ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has already written its message (and help where it applies) to stderr.
+      return COMMANDER_OK.has(err.code) ? ExitCode.Ok : ExitCode.Usage;
+    }
+    if (signal.aborted) {
+      io.stderr.write("Error: interrupted\n");
+      return ExitCode.Interrupted;
+    }
+    if (err instanceof FctlError) {
+      io.stderr.write(`Error: ${oneLine(err.message)}\n`);
+      return err.exitCode;
+    }
+    // A bug: still one line, never a stack trace unless debugging is asked for.
+    io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    return ExitCode.Failed;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}

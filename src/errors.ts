@@ -1,0 +1,69 @@
+/**
+ * Typed errors. Every error fctl reports to a user is an {@link FctlError}: its message is
+ * one line that names the bad value, and its `exitCode` is the process exit status that
+ * `main.ts` uses. Nothing below `main.ts` exits the process.
+ *
+ * @module
+ */
+
+/** Documented process exit statuses. */
+export const ExitCode = {
+  /** The command did what was asked. */
+  Ok: 0,
+  /** The operation failed (the admin service refused, an entity was not found, a file was bad). */
+  Failed: 1,
+  /** Bad usage or configuration: nothing was attempted. */
+  Usage: 2,
+  /** Interrupted by Ctrl-C (SIGINT). */
+  Interrupted: 130,
+} as const;
+
+/** A value of {@link ExitCode}. */
+export type ExitCode = typeof ExitCode[keyof typeof ExitCode];
+
+/** Base class of every error meant for the user. */
+export class FctlError extends Error {
+  /** Exit status for the process when this error ends a command. */
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** The command line or configuration is wrong; nothing was attempted (exit 2). */
+export class UsageError extends FctlError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.Usage, options);
+  }
+}
+
+/** A command or mode that this version does not provide yet (exit 2). */
+export class NotSupportedError extends FctlError {
+  constructor(message: string) {
+    super(message, ExitCode.Usage);
+  }
+}
+
+/** An operation was attempted and failed (exit 1). */
+export class OperationError extends FctlError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.Failed, options);
+  }
+}
+
+/** The thing asked for does not exist (exit 1). */
+export class NotFoundError extends OperationError {}
+
+/** The user pressed Ctrl-C (exit 130). */
+export class InterruptedError extends FctlError {
+  constructor(message = "interrupted") {
+    super(message, ExitCode.Interrupted);
+  }
+}
+
+/** Quotes a user-supplied value for an error message. */
+export function quote(value: unknown): string {
+  return JSON.stringify(String(value));
+}

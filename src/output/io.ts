@@ -1,0 +1,28 @@
+/**
+ * The process streams and environment, injected so commands run the same in tests.
+ *
+ * @module
+ */
+
+/** A text sink (stdout or stderr). */
+export interface TextSink {
+  write(text: string): void;
+}
+
+/** Everything a command may touch of the outside world besides the network. */
+export interface Io {
+  stdout: TextSink;
+  stderr: TextSink;
+  /** Whether stdout is a terminal (enables alignment to its width, colour). */
+  stdoutIsTerminal: boolean;
+  /** Whether stderr is a terminal (enables hints and progress). */
+  stderrIsTerminal: boolean;
+  /** Whether stdin is a terminal (enables prompts). */
+  stdinIsTerminal: boolean;
+  /** Terminal width in columns when stdout is a terminal. */
+  columns?: number;
+  /** The process environment. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads a whole text file. */
+  readTextFile(path: string): Promise<string>;
+}

@@ -1,0 +1,50 @@
+/**
+ * Writes a command's result in the chosen `-o` format. The only code that decides what an
+ * entity looks like on stdout.
+ *
+ * @module
+ */
+import type { JsonValue } from "@bufbuild/protobuf";
+import { UsageError } from "../errors.ts";
+import { renderJson, renderYaml } from "./document.ts";
+import type { Io } from "./io.ts";
+import { type Column, renderTable } from "./table.ts";
+
+/** One entity or a list of them, with how to show each. */
+export interface Renderable<Row> {
+  columns: readonly Column<Row>[];
+  toJson: (row: Row) => JsonValue;
+  /** A list (always an array in JSON/YAML), or a single entity (an object). */
+  value: { list: readonly Row[] } | { one: Row };
+  /** Whether DOT/DOTURL make sense (workflows only). */
+  visualizable?: boolean;
+}
+
+/** Terminal width fallback when the terminal reports none. */
+const DEFAULT_CELL_WIDTH = 80;
+
+/** Renders `what` to stdout in `format` (an upper-case `-o` value). */
+export function render<Row>(io: Io, format: string, what: Renderable<Row>): void {
+  const rows = "list" in what.value ? what.value.list : [what.value.one];
+  switch (format) {
+    case "JSON":
+    case "YAML": {
+      const doc = "list" in what.value ? what.value.list.map(what.toJson) : what.toJson(what.value.one);
+      io.stdout.write(format === "JSON" ? renderJson(doc) : renderYaml(doc));
+      return;
+    }
+    case "DOT":
+    case "DOTURL":
+      if (!what.visualizable) throw new UsageError("visualization is only supported on workflows");
+      throw new UsageError(`output format ${format} is not available for this command`);
+    default: {
+      const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
+      io.stdout.write(renderTable(what.columns, rows, {
+        maxCellWidth: io.stdoutIsTerminal
+          ? Math.max(20, Math.floor((io.columns ?? 0) / 2)) || DEFAULT_CELL_WIDTH
+          : undefined,
+        decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
+      }));
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Display width of text in a terminal: East Asian wide and fullwidth characters and most
+ * emoji take two columns, combining marks and zero-width characters none.
+ *
+ * @module
+ */
+
+const ZERO_WIDTH =
+  /[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u200b-\u200f\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f]/u;
+
+function isWide(cp: number): boolean {
+  return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd);
+}
+
+/** Columns `text` occupies in a terminal (no escape codes expected). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || ZERO_WIDTH.test(ch)) continue;
+    width += isWide(cp) ? 2 : 1;
+  }
+  return width;
+}
+
+/** Cuts `text` to at most `max` columns, ending with `...` when cut. */
+export function truncateToWidth(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  const budget = Math.max(0, max - 3);
+  let out = "";
+  let width = 0;
+  for (const ch of text) {
+    const w = displayWidth(ch);
+    if (width + w > budget) break;
+    out += ch;
+    width += w;
+  }
+  return out + "...";
+}
+
+/** Pads `text` with spaces to `width` columns. */
+export function padToWidth(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}

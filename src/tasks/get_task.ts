@@ -1,0 +1,74 @@
+/**
+ * `getTask`: reads tasks the way flytectl does (REFERENCE.md §1), with fctl's fixes.
+ *
+ * @module
+ */
+import { create } from "@bufbuild/protobuf";
+import type { AdminClient } from "../admin/client.ts";
+import { NotFoundError, quote, UsageError } from "../errors.ts";
+import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+
+/** What to read. */
+export interface GetTaskOptions {
+  project: string;
+  domain: string;
+  /** A task name: its versions; without it, every task of the project and domain. */
+  name?: string;
+  /** With a name: that version only (GetTask). Without a name: a `task.version` filter. */
+  version?: string;
+  /** Only the newest version of the named task, by creation time (wins over `version`). */
+  latest?: boolean;
+  /** Page size (default 100). */
+  limit?: number;
+  /** 1-based page (default 1). */
+  page?: number;
+  /** Sort key (default `created_at`). */
+  sortBy?: string;
+  /** Ascending instead of descending. */
+  asc?: boolean;
+  /** An admin filter string, e.g. `eq(task.name,t1)`, combined with the version filter. */
+  filters?: string;
+}
+
+/** A page of tasks, or the one task asked for by version or `latest`. */
+export type GetTaskResult =
+  | { kind: "list"; tasks: Task[]; /** Token of the next page; empty on the last. */ nextToken: string }
+  | { kind: "one"; task: Task };
+
+/** Reads tasks from the admin service. */
+export async function getTask(client: AdminClient, options: GetTaskOptions): Promise<GetTaskResult> {
+  const limit = options.limit ?? 100;
+  const page = options.page ?? 1;
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new UsageError(`invalid limit ${quote(limit)}: must be 1 or more`);
+  }
+  if (!Number.isSafeInteger(page) || page < 1) throw new UsageError(`invalid page ${quote(page)}: must be 1 or more`);
+  const { project, domain, name } = options;
+
+  if (name && options.version && !options.latest) {
+    const id = { resourceType: ResourceType.TASK, project, domain, name, version: options.version };
+    const task = await client.admin.getTask({ id });
+    return { kind: "one", task };
+  }
+
+  const filters = [options.filters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
+    .filter((f): f is string => !!f).join("+");
+  const request = create(ResourceListRequestSchema, {
+    id: { project, domain, name: name ?? "" },
+    limit: options.latest ? 1 : limit,
+    token: options.latest || page === 1 ? "" : String((page - 1) * limit),
+    filters,
+    sortBy: options.latest ? { key: "created_at", direction: Sort_Direction.DESCENDING } : {
+      key: options.sortBy ?? "created_at",
+      direction: options.asc ? Sort_Direction.ASCENDING : Sort_Direction.DESCENDING,
+    },
+  });
+  const response = await client.admin.listTasks(request);
+  if (name && response.tasks.length === 0) {
+    throw new NotFoundError(`task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`);
+  }
+  if (options.latest) return { kind: "one", task: response.tasks[0] };
+  return { kind: "list", tasks: response.tasks, nextToken: response.token };
+}

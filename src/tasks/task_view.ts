@@ -1,0 +1,39 @@
+/**
+ * How tasks look: flytectl's table columns (REFERENCE.md §2) and canonical proto3 JSON.
+ *
+ * @module
+ */
+import { type JsonValue, toJson } from "@bufbuild/protobuf";
+import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import type { Column } from "../output/table.ts";
+import { formatTimestamp } from "../output/timestamp.ts";
+
+/** One line per variable in name order: `name: description`, or just the name when they are equal. */
+export function variableLines(map: VariableMap | undefined): string[] {
+  const variables = map?.variables ?? {};
+  return Object.keys(variables).sort().map((name) => {
+    const description = variables[name].description;
+    return description && description !== name ? `${name}: ${description}` : name;
+  });
+}
+
+/** The task table's columns, in flytectl's order. */
+export const TASK_COLUMNS: readonly Column<Task>[] = [
+  { header: "VERSION", cell: (t) => t.id?.version ?? "" },
+  { header: "NAME", cell: (t) => t.id?.name ?? "" },
+  { header: "TYPE", cell: (t) => t.closure?.compiledTask?.template?.type ?? "" },
+  { header: "INPUTS", cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.inputs) },
+  { header: "OUTPUTS", cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.outputs) },
+  { header: "DISCOVERABLE", cell: (t) => String(t.closure?.compiledTask?.template?.metadata?.discoverable ?? false) },
+  {
+    header: "DISCOVERY VERSION",
+    cell: (t) => t.closure?.compiledTask?.template?.metadata?.discoveryVersion ?? "",
+  },
+  { header: "CREATED AT", cell: (t) => formatTimestamp(t.closure?.createdAt) },
+];
+
+/** Canonical proto3 JSON of a task. */
+export function taskJson(task: Task): JsonValue {
+  return toJson(TaskSchema, task);
+}
