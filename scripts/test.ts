@@ -1,0 +1,63 @@
+/**
+ * `deno task test`: every check CI runs, in order, failing on the first that fails:
+ * formatting, lint, type check, generated-code freshness, then the test suite.
+ *
+ * @module
+ */
+const deno = Deno.execPath();
+
+interface Step {
+  name: string;
+  args: string[];
+}
+
+const STEPS: Step[] = [
+  { name: "format", args: ["fmt", "--check", "--quiet"] },
+  { name: "lint", args: ["lint", "--quiet"] },
+  { name: "type check", args: ["check", "--quiet", "main.ts", "mod.ts", "src", "scripts", "tests"] },
+  { name: "generated protos are current", args: ["run", "--quiet", "-A", "scripts/gen_proto.ts", "--check"] },
+  {
+    name: "tests",
+    args: [
+      "test",
+      "--quiet",
+      "--allow-net",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run",
+      ...Deno.args,
+    ],
+  },
+];
+
+async function runStep(step: Step): Promise<{ ok: boolean; output: string }> {
+  const child = new Deno.Command(deno, { args: step.args, stdout: "piped", stderr: "inherit" }).spawn();
+  let output = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    const text = decoder.decode(chunk, { stream: true });
+    output += text;
+    await Deno.stdout.write(chunk);
+  }
+  const status = await child.status;
+  return { ok: status.success, output };
+}
+
+let failed = false;
+for (const step of STEPS) {
+  console.log(`== ${step.name}`);
+  const started = performance.now();
+  const { ok, output } = await runStep(step);
+  console.log(`== ${step.name}: ${ok ? "ok" : "FAILED"} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  if (step.name === "tests") {
+    // Deno's summary is `ok | 12 passed (3 steps) | 0 failed`; repeat it in the plain form CI reads.
+    const summary = /(\d+) passed.*?\| (\d+) failed/.exec(output.replace(/\x1b\[[0-9;]*m/g, ""));
+    if (summary) console.log(`tests: ${summary[1]} passed, ${summary[2]} failed`);
+  }
+  if (!ok) {
+    failed = true;
+    break;
+  }
+}
+Deno.exit(failed ? 1 : 0);

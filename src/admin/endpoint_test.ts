@@ -1,0 +1,30 @@
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { endpointUrl, parseEndpoint } from "./endpoint.ts";
+import { UsageError } from "../errors.ts";
+
+Deno.test("parseEndpoint accepts every form found in flytectl configs", () => {
+  const cases: [string, { host: string; port: number; schemeInsecure?: boolean }][] = [
+    ["dns:///flyte.example.com:443", { host: "flyte.example.com", port: 443, schemeInsecure: undefined }],
+    ["flyte.example.com:8089", { host: "flyte.example.com", port: 8089, schemeInsecure: undefined }],
+    ["dns:///1.2.3.4:30080", { host: "1.2.3.4", port: 30080, schemeInsecure: undefined }],
+    ["1.2.3.4:30080", { host: "1.2.3.4", port: 30080, schemeInsecure: undefined }],
+    ["[::1]:8089", { host: "::1", port: 8089, schemeInsecure: undefined }],
+    ["http://localhost:30080/", { host: "localhost", port: 30080, schemeInsecure: true }],
+    ["https://flyte.example.com", { host: "flyte.example.com", port: 443, schemeInsecure: false }],
+    ["  flyte.example.com  ", { host: "flyte.example.com", port: 443, schemeInsecure: undefined }],
+    ["http://localhost", { host: "localhost", port: 80, schemeInsecure: true }],
+  ];
+  for (const [raw, want] of cases) deepEqual(parseEndpoint(raw), want, raw);
+});
+
+Deno.test("parseEndpoint rejects bad endpoints naming them", () => {
+  throws(() => parseEndpoint(""), /no admin endpoint is configured/);
+  throws(() => parseEndpoint("ftp://host"), /invalid admin endpoint "ftp:\/\/host": unknown scheme "ftp"/);
+  throws(() => parseEndpoint("host:99999"), /port 99999 is outside 1-65535/);
+  throws(() => parseEndpoint("ho st:80"), UsageError);
+});
+
+Deno.test("endpointUrl brackets IPv6 hosts and picks the scheme", () => {
+  equal(endpointUrl({ host: "::1", port: 8089 }, true), "http://[::1]:8089");
+  equal(endpointUrl({ host: "flyte", port: 443 }, false), "https://flyte:443");
+});

@@ -1,0 +1,15 @@
+/**
+ * The permission set fctl runs with, declared once. The compile script, the `deno.json`
+ * tasks (checked by a test) and the subprocess CLI tests all use it, so a missing permission
+ * fails a test rather than a user. Never `-A`.
+ *
+ * - net: the admin endpoint, signed upload URLs and release downloads are user-configured hosts.
+ * - read: config files, `.pb` files, archives and CA files chosen by the user.
+ * - write: exec spec files chosen by the user and the private temp dir of archive extraction.
+ * - env: the config file location, `FCTL_*` options and `NO_COLOR`.
+ *
+ * @module
+ */
+
+/** Deno permission flags of the fctl executable. */
+export const FCTL_PERMISSIONS: readonly string[] = ["--allow-net", "--allow-read", "--allow-write", "--allow-env"];

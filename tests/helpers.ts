@@ -1,0 +1,53 @@
+/**
+ * Shared helpers of the CLI-level tests: an in-memory IO and a runner for the real command graph.
+ *
+ * @module
+ */
+import { runCli } from "../src/cli/run.ts";
+import type { Io } from "../src/output/io.ts";
+
+/** What a command run printed and returned. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runFctl}. */
+export interface RunOptions {
+  env?: Record<string, string>;
+  stdoutIsTerminal?: boolean;
+  columns?: number;
+  signal?: AbortSignal;
+}
+
+/** An {@link Io} that records what is written. */
+export function captureIo(options: RunOptions = {}): Io & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: { write: (text) => void (out += text) },
+    stderr: { write: (text) => void (err += text) },
+    stdoutIsTerminal: options.stdoutIsTerminal ?? false,
+    stderrIsTerminal: false,
+    stdinIsTerminal: false,
+    columns: options.columns,
+    // HOME points nowhere so a developer's own ~/.flyte/config.yaml never leaks into tests.
+    env: { HOME: "/nonexistent-fctl-test-home", ...options.env },
+    readTextFile: (path) => Deno.readTextFile(path),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** Runs `fctl <args>` in-process through the real command graph. */
+export async function runFctl(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const io = captureIo(options);
+  const code = await runCli(args, io, options.signal);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
+
+/** Repository-relative path of a shared Flyte fixture. */
+export function fixture(name: string): string {
+  return new URL(`../../shared/fixtures/flytectl/${name}`, import.meta.url).pathname;
+}
