@@ -1,4 +1,4 @@
-import { assert, deepEqual, equal, match } from "node:assert/strict";
+import { ok as assert, deepEqual, equal, match } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
