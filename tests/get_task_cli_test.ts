@@ -1,11 +1,11 @@
-import { ok as assert, deepEqual, equal, match } from "node:assert/strict";
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { runFctl } from "./helpers.ts";
-import { seedTasks } from "./task_fixtures.ts";
+import { seedTasks, type TestTask } from "./task_fixtures.ts";
 
-const TASKS = [
+const TASKS: TestTask[] = [
   {
     name: "core.basic.hello",
     version: "v1",
@@ -67,7 +67,9 @@ Deno.test("get task lists every task as a table, newest first", async () => {
     };
     deepEqual(
       {
-        ...request.id,
+        project: request.id.project,
+        domain: request.id.domain,
+        name: request.id.name,
         limit: request.limit,
         token: request.token,
         key: request.sortBy.key,

@@ -2,7 +2,7 @@
  * `fctl --help` must stay light: the modules main.ts loads statically (before any command
  * runs) must not include the RPC stack, generated protos or other heavy libraries.
  */
-import { ok as assert, deepEqual } from "node:assert/strict";
+import { deepEqual, ok as assert } from "node:assert/strict";
 
 interface Dependency {
   isDynamic?: boolean;

@@ -33,15 +33,25 @@ export interface AdminClient {
   close(): void;
 }
 
-/** Turns every failure of a call into an fctl error, naming the RPC and the connection. */
-function errorMappingInterceptor(connection: ConnectionDescription): Interceptor {
-  return (next) => async (req) => {
-    try {
-      return await next(req);
-    } catch (err) {
-      throw mapAdminError(err, req.method.name, connection);
-    }
-  };
+/**
+ * Turns every failure of a call into an fctl error, naming the RPC and the connection.
+ * (Not an interceptor: Connect re-wraps whatever an interceptor throws into a ConnectError.)
+ */
+function withErrorMapping<T extends object>(client: T, connection: ConnectionDescription): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      const rpc = String(property).replace(/^./, (c) => c.toUpperCase());
+      return async (...args: unknown[]) => {
+        try {
+          return await value.apply(target, args);
+        } catch (err) {
+          throw mapAdminError(err, rpc, connection);
+        }
+      };
+    },
+  });
 }
 
 /** Creates admin clients; no connection is made until the first call. */
@@ -54,11 +64,11 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const transport = createGrpcTransport({
     baseUrl,
     sessionManager,
-    interceptors: [errorMappingInterceptor(connection), ...(options.interceptors ?? [])],
+    interceptors: options.interceptors ?? [],
   });
   return {
-    admin: createClient(AdminService, transport),
-    dataProxy: createClient(DataProxyService, transport),
+    admin: withErrorMapping(createClient(AdminService, transport), connection),
+    dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
     close: () => sessionManager.abort(),
   };
