@@ -15,10 +15,10 @@ import { startSandbox } from "../src/sandbox/mod.ts";
 import { buildExamplePackage } from "./example_package.ts";
 
 const io = denoIo();
-const say = (text: string) => io.stderr.write(`\n\x1b[1m▸ ${text}\x1b[0m\n`);
+const say = (text: string) => io.stdout.write(`\n\x1b[1m▸ ${text}\x1b[0m\n`);
 
 async function fctl(args: string[]): Promise<void> {
-  io.stderr.write(`$ fctl ${args.join(" ")}\n`);
+  io.stdout.write(`$ fctl ${args.join(" ")}\n`);
   const code = await runCli(args, io);
   if (code !== 0) throw new Error(`fctl ${args[0]} exited with ${code}`);
 }

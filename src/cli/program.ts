@@ -9,6 +9,7 @@ import { NotSupportedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { commandContext } from "./context.ts";
 import { addGlobalOptions } from "./global_options.ts";
+import { loadLazy } from "./lazy.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The fctl version, from deno.json. */
@@ -25,7 +26,7 @@ function addTaskCommand(parent: Command, io: Io, signal: AbortSignal, descriptio
     .option("--latest", "only the newest version of the named task (wins over --version)")
     .action(async (name: string | undefined, local: { version?: string; latest?: boolean }, command: Command) => {
       const ctx = await commandContext(command, io, signal);
-      const { runGetTask } = await import("./get_task_action.ts");
+      const { runGetTask } = await loadLazy<typeof import("./get_task_action.ts")>("getTask");
       await runGetTask(ctx, { name, version: local.version, latest: local.latest === true });
     });
 }
@@ -43,7 +44,7 @@ function addRegisterCommands(register: Command, io: Io, signal: AbortSignal): vo
     .option("--continueOnError", "keep registering after a failure (exit status 1 if anything failed)")
     .action(async (paths: string[], local: RegisterFlags, command: Command) => {
       const ctx = await commandContext(command, io, signal);
-      const { runRegisterFiles } = await import("./register_files_action.ts");
+      const { runRegisterFiles } = await loadLazy<typeof import("./register_files_action.ts")>("registerFiles");
       await runRegisterFiles(ctx, paths, local);
     });
   register
