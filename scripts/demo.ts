@@ -15,7 +15,8 @@ import { startSandbox } from "../src/sandbox/mod.ts";
 import { buildExamplePackage } from "./example_package.ts";
 
 const io = denoIo();
-const say = (text: string) => io.stdout.write(`\n\x1b[1m▸ ${text}\x1b[0m\n`);
+const bold = io.stdoutIsTerminal && !io.env["NO_COLOR"];
+const say = (text: string) => io.stdout.write(bold ? `\n\x1b[1m▸ ${text}\x1b[0m\n` : `\n▸ ${text}\n`);
 
 async function fctl(args: string[]): Promise<void> {
   io.stdout.write(`$ fctl ${args.join(" ")}\n`);

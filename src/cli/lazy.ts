@@ -4,7 +4,7 @@
  * Deno resolves and parses every statically analyzable `import("./x.ts")` when the program
  * starts, even if it never runs, which cost `fctl --help` ~200 ms of parsing the RPC stack and
  * generated protos. A specifier computed at run time is loaded only when it is imported.
- * `deno compile` must be told about these modules (`scripts/compile.ts` passes `--include`).
+ * `deno compile` must be given these modules with `--include`.
  *
  * @module
  */

@@ -1,0 +1,45 @@
+/**
+ * fctl as a library: the operations of the `fctl` command line, for programs.
+ *
+ * Every function takes its dependencies explicitly (an {@link AdminClient}, inputs, a signal)
+ * and never prints, reads the environment or exits.
+ *
+ * ```ts ignore
+ * import { createAdminClient, getTask } from "./mod.ts";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///flyte.example.com" });
+ * try {
+ *   const result = await getTask(client, { project: "flytesnacks", domain: "development", name: "core.basic.hello", latest: true });
+ *   if (result.kind === "one") console.log(result.task.id?.version);
+ * } finally {
+ *   client.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+export { type AdminClient, type AdminClientOptions, createAdminClient } from "./src/admin/client.ts";
+export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
+export { type Endpoint, parseEndpoint } from "./src/admin/endpoint.ts";
+export { loadConfig, type LoadConfigInput, type LoadedConfig } from "./src/config/load.ts";
+export { type Config, type ConfigSource, type OptionKey, OPTIONS, type OptionSpec } from "./src/config/schema.ts";
+export {
+  ExitCode,
+  FctlError,
+  InterruptedError,
+  NotFoundError,
+  NotSupportedError,
+  OperationError,
+  UsageError,
+} from "./src/errors.ts";
+export { getTask, type GetTaskOptions, type GetTaskResult } from "./src/tasks/get_task.ts";
+export {
+  type RegisterEntry,
+  registerFiles,
+  type RegisterFilesOptions,
+  type RegisterReport,
+  type RegisterStatus,
+} from "./src/register/register_files.ts";
+export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/mod.ts";
+export { runCli } from "./src/cli/run.ts";
+export type { Io, TextSink } from "./src/output/io.ts";
