@@ -85,7 +85,6 @@ async function generate(outDir: string): Promise<void> {
       work,
       ...GENERATE_PATHS.flatMap((p) => ["--path", p]),
     ], work);
-    await run(Deno.execPath(), ["fmt", "--quiet", join(work, "gen")], root);
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dirname(outDir), { recursive: true });
     await Deno.rename(join(work, "gen"), outDir);

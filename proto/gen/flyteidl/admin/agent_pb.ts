@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/agent.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { LiteralMap } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
@@ -16,43 +12,21 @@ import type { TaskNodeOverrides } from "../core/workflow_pb.ts";
 import { file_flyteidl_core_workflow } from "../core/workflow_pb.ts";
 import type { TaskExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
-import type {
-  ExecutionError_ErrorKind,
-  TaskExecution_Phase,
-  TaskLog,
-} from "../core/execution_pb.ts";
+import type { ExecutionError_ErrorKind, TaskExecution_Phase, TaskLog } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
 import type { ExecutionMetricResult } from "../core/metrics_pb.ts";
 import { file_flyteidl_core_metrics } from "../core/metrics_pb.ts";
 import type { Identity } from "../core/security_pb.ts";
 import { file_flyteidl_core_security } from "../core/security_pb.ts";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/admin/agent.proto.
  */
 export const file_flyteidl_admin_agent: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChpmbHl0ZWlkbC9hZG1pbi9hZ2VudC5wcm90bxIOZmx5dGVpZGwuYWRtaW4i0AUKFVRhc2tFeGVjdXRpb25NZXRhZGF0YRJBChF0YXNrX2V4ZWN1dGlvbl9pZBgBIAEoCzImLmZseXRlaWRsLmNvcmUuVGFza0V4ZWN1dGlvbklkZW50aWZpZXISEQoJbmFtZXNwYWNlGAIgASgJEkEKBmxhYmVscxgDIAMoCzIxLmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb25NZXRhZGF0YS5MYWJlbHNFbnRyeRJLCgthbm5vdGF0aW9ucxgEIAMoCzI2LmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb25NZXRhZGF0YS5Bbm5vdGF0aW9uc0VudHJ5EhsKE2s4c19zZXJ2aWNlX2FjY291bnQYBSABKAkSXgoVZW52aXJvbm1lbnRfdmFyaWFibGVzGAYgAygLMj8uZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbk1ldGFkYXRhLkVudmlyb25tZW50VmFyaWFibGVzRW50cnkSFAoMbWF4X2F0dGVtcHRzGAcgASgFEhUKDWludGVycnVwdGlibGUYCCABKAgSJwofaW50ZXJydXB0aWJsZV9mYWlsdXJlX3RocmVzaG9sZBgJIAEoBRIzCglvdmVycmlkZXMYCiABKAsyIC5mbHl0ZWlkbC5jb3JlLlRhc2tOb2RlT3ZlcnJpZGVzEikKCGlkZW50aXR5GAsgASgLMhcuZmx5dGVpZGwuY29yZS5JZGVudGl0eRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjIKEEFubm90YXRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARo7ChlFbnZpcm9ubWVudFZhcmlhYmxlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEizAEKEUNyZWF0ZVRhc2tSZXF1ZXN0EikKBmlucHV0cxgBIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcBItCgh0ZW1wbGF0ZRgCIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlEhUKDW91dHB1dF9wcmVmaXgYAyABKAkSRgoXdGFza19leGVjdXRpb25fbWV0YWRhdGEYBCABKAsyJS5mbHl0ZWlkbC5hZG1pbi5UYXNrRXhlY3V0aW9uTWV0YWRhdGEiKwoSQ3JlYXRlVGFza1Jlc3BvbnNlEhUKDXJlc291cmNlX21ldGEYASABKAwiwwEKE0NyZWF0ZVJlcXVlc3RIZWFkZXISLQoIdGVtcGxhdGUYASABKAsyGy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZRIVCg1vdXRwdXRfcHJlZml4GAIgASgJEkYKF3Rhc2tfZXhlY3V0aW9uX21ldGFkYXRhGAMgASgLMiUuZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbk1ldGFkYXRhEh4KFm1heF9kYXRhc2V0X3NpemVfYnl0ZXMYBCABKAMihAEKFkV4ZWN1dGVUYXNrU3luY1JlcXVlc3QSNQoGaGVhZGVyGAEgASgLMiMuZmx5dGVpZGwuYWRtaW4uQ3JlYXRlUmVxdWVzdEhlYWRlckgAEisKBmlucHV0cxgCIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgAQgYKBHBhcnQiSwodRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2VIZWFkZXISKgoIcmVzb3VyY2UYASABKAsyGC5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZSKPAQoXRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2USPwoGaGVhZGVyGAEgASgLMi0uZmx5dGVpZGwuYWRtaW4uRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2VIZWFkZXJIABIsCgdvdXRwdXRzGAIgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSABCBQoDcmVzIpABCg5HZXRUYXNrUmVxdWVzdBIVCgl0YXNrX3R5cGUYASABKAlCAhgBEhUKDXJlc291cmNlX21ldGEYAiABKAwSMwoNdGFza19jYXRlZ29yeRgDIAEoCzIcLmZseXRlaWRsLmFkbWluLlRhc2tDYXRlZ29yeRIVCg1vdXRwdXRfcHJlZml4GAQgASgJSgQIBRAGIj0KD0dldFRhc2tSZXNwb25zZRIqCghyZXNvdXJjZRgBIAEoCzIYLmZseXRlaWRsLmFkbWluLlJlc291cmNlIq4CCghSZXNvdXJjZRIoCgVzdGF0ZRgBIAEoDjIVLmZseXRlaWRsLmFkbWluLlN0YXRlQgIYARIqCgdvdXRwdXRzGAIgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEg8KB21lc3NhZ2UYAyABKAkSKQoJbG9nX2xpbmtzGAQgAygLMhYuZmx5dGVpZGwuY29yZS5UYXNrTG9nEjEKBXBoYXNlGAUgASgOMiIuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uLlBoYXNlEiwKC2N1c3RvbV9pbmZvGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgthZ2VudF9lcnJvchgHIAEoCzIaLmZseXRlaWRsLmFkbWluLkFnZW50RXJyb3IidgoRRGVsZXRlVGFza1JlcXVlc3QSFQoJdGFza190eXBlGAEgASgJQgIYARIVCg1yZXNvdXJjZV9tZXRhGAIgASgMEjMKDXRhc2tfY2F0ZWdvcnkYAyABKAsyHC5mbHl0ZWlkbC5hZG1pbi5UYXNrQ2F0ZWdvcnkiFAoSRGVsZXRlVGFza1Jlc3BvbnNlIokBCgVBZ2VudBIMCgRuYW1lGAEgASgJEiAKFHN1cHBvcnRlZF90YXNrX3R5cGVzGAIgAygJQgIYARIPCgdpc19zeW5jGAMgASgIEj8KGXN1cHBvcnRlZF90YXNrX2NhdGVnb3JpZXMYBCADKAsyHC5mbHl0ZWlkbC5hZG1pbi5UYXNrQ2F0ZWdvcnkiLQoMVGFza0NhdGVnb3J5EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoBSIfCg9HZXRBZ2VudFJlcXVlc3QSDAoEbmFtZRgBIAEoCSI4ChBHZXRBZ2VudFJlc3BvbnNlEiQKBWFnZW50GAEgASgLMhUuZmx5dGVpZGwuYWRtaW4uQWdlbnQiEwoRTGlzdEFnZW50c1JlcXVlc3QiOwoSTGlzdEFnZW50c1Jlc3BvbnNlEiUKBmFnZW50cxgBIAMoCzIVLmZseXRlaWRsLmFkbWluLkFnZW50IpICChVHZXRUYXNrTWV0cmljc1JlcXVlc3QSFQoJdGFza190eXBlGAEgASgJQgIYARIVCg1yZXNvdXJjZV9tZXRhGAIgASgMEg8KB3F1ZXJpZXMYAyADKAkSLgoKc3RhcnRfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZW5kX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHN0ZXAYBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMwoNdGFza19jYXRlZ29yeRgHIAEoCzIcLmZseXRlaWRsLmFkbWluLlRhc2tDYXRlZ29yeSJPChZHZXRUYXNrTWV0cmljc1Jlc3BvbnNlEjUKB3Jlc3VsdHMYASADKAsyJC5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbk1ldHJpY1Jlc3VsdCKVAQoSR2V0VGFza0xvZ3NSZXF1ZXN0EhUKCXRhc2tfdHlwZRgBIAEoCUICGAESFQoNcmVzb3VyY2VfbWV0YRgCIAEoDBINCgVsaW5lcxgDIAEoBBINCgV0b2tlbhgEIAEoCRIzCg10YXNrX2NhdGVnb3J5GAUgASgLMhwuZmx5dGVpZGwuYWRtaW4uVGFza0NhdGVnb3J5IioKGUdldFRhc2tMb2dzUmVzcG9uc2VIZWFkZXISDQoFdG9rZW4YASABKAkigAEKB0xvZ0xpbmUSLQoJdGltZXN0YW1wGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdtZXNzYWdlGAIgASgJEjUKCm9yaWdpbmF0b3IYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5Mb2dMaW5lT3JpZ2luYXRvciJhChdHZXRUYXNrTG9nc1Jlc3BvbnNlQm9keRITCgdyZXN1bHRzGAEgAygJQgIYARIxChBzdHJ1Y3R1cmVkX2xpbmVzGAIgAygLMhcuZmx5dGVpZGwuYWRtaW4uTG9nTGluZSKTAQoTR2V0VGFza0xvZ3NSZXNwb25zZRI7CgZoZWFkZXIYASABKAsyKS5mbHl0ZWlkbC5hZG1pbi5HZXRUYXNrTG9nc1Jlc3BvbnNlSGVhZGVySAASNwoEYm9keRgCIAEoCzInLmZseXRlaWRsLmFkbWluLkdldFRhc2tMb2dzUmVzcG9uc2VCb2R5SABCBgoEcGFydCKwAQoKQWdlbnRFcnJvchIMCgRjb2RlGAEgASgJEi0KBGtpbmQYAyABKA4yHy5mbHl0ZWlkbC5hZG1pbi5BZ2VudEVycm9yLktpbmQSNwoGb3JpZ2luGAQgASgOMicuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvci5FcnJvcktpbmQiLAoES2luZBITCg9OT05fUkVDT1ZFUkFCTEUQABIPCgtSRUNPVkVSQUJMRRABKmIKBVN0YXRlEhUKEVJFVFJZQUJMRV9GQUlMVVJFEAASFQoRUEVSTUFORU5UX0ZBSUxVUkUQARILCgdQRU5ESU5HEAISCwoHUlVOTklORxADEg0KCVNVQ0NFRURFRBAEGgIYASo2ChFMb2dMaW5lT3JpZ2luYXRvchILCgdVTktOT1dOEAASCAoEVVNFUhABEgoKBlNZU1RFTRACQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [
-      file_flyteidl_core_literals,
-      file_flyteidl_core_tasks,
-      file_flyteidl_core_workflow,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_metrics,
-      file_flyteidl_core_security,
-      file_google_protobuf_duration,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_struct,
-    ],
-  );
+  fileDesc("ChpmbHl0ZWlkbC9hZG1pbi9hZ2VudC5wcm90bxIOZmx5dGVpZGwuYWRtaW4i0AUKFVRhc2tFeGVjdXRpb25NZXRhZGF0YRJBChF0YXNrX2V4ZWN1dGlvbl9pZBgBIAEoCzImLmZseXRlaWRsLmNvcmUuVGFza0V4ZWN1dGlvbklkZW50aWZpZXISEQoJbmFtZXNwYWNlGAIgASgJEkEKBmxhYmVscxgDIAMoCzIxLmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb25NZXRhZGF0YS5MYWJlbHNFbnRyeRJLCgthbm5vdGF0aW9ucxgEIAMoCzI2LmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb25NZXRhZGF0YS5Bbm5vdGF0aW9uc0VudHJ5EhsKE2s4c19zZXJ2aWNlX2FjY291bnQYBSABKAkSXgoVZW52aXJvbm1lbnRfdmFyaWFibGVzGAYgAygLMj8uZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbk1ldGFkYXRhLkVudmlyb25tZW50VmFyaWFibGVzRW50cnkSFAoMbWF4X2F0dGVtcHRzGAcgASgFEhUKDWludGVycnVwdGlibGUYCCABKAgSJwofaW50ZXJydXB0aWJsZV9mYWlsdXJlX3RocmVzaG9sZBgJIAEoBRIzCglvdmVycmlkZXMYCiABKAsyIC5mbHl0ZWlkbC5jb3JlLlRhc2tOb2RlT3ZlcnJpZGVzEikKCGlkZW50aXR5GAsgASgLMhcuZmx5dGVpZGwuY29yZS5JZGVudGl0eRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjIKEEFubm90YXRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ARo7ChlFbnZpcm9ubWVudFZhcmlhYmxlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEizAEKEUNyZWF0ZVRhc2tSZXF1ZXN0EikKBmlucHV0cxgBIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcBItCgh0ZW1wbGF0ZRgCIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlEhUKDW91dHB1dF9wcmVmaXgYAyABKAkSRgoXdGFza19leGVjdXRpb25fbWV0YWRhdGEYBCABKAsyJS5mbHl0ZWlkbC5hZG1pbi5UYXNrRXhlY3V0aW9uTWV0YWRhdGEiKwoSQ3JlYXRlVGFza1Jlc3BvbnNlEhUKDXJlc291cmNlX21ldGEYASABKAwiwwEKE0NyZWF0ZVJlcXVlc3RIZWFkZXISLQoIdGVtcGxhdGUYASABKAsyGy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZRIVCg1vdXRwdXRfcHJlZml4GAIgASgJEkYKF3Rhc2tfZXhlY3V0aW9uX21ldGFkYXRhGAMgASgLMiUuZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbk1ldGFkYXRhEh4KFm1heF9kYXRhc2V0X3NpemVfYnl0ZXMYBCABKAMihAEKFkV4ZWN1dGVUYXNrU3luY1JlcXVlc3QSNQoGaGVhZGVyGAEgASgLMiMuZmx5dGVpZGwuYWRtaW4uQ3JlYXRlUmVxdWVzdEhlYWRlckgAEisKBmlucHV0cxgCIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgAQgYKBHBhcnQiSwodRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2VIZWFkZXISKgoIcmVzb3VyY2UYASABKAsyGC5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZSKPAQoXRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2USPwoGaGVhZGVyGAEgASgLMi0uZmx5dGVpZGwuYWRtaW4uRXhlY3V0ZVRhc2tTeW5jUmVzcG9uc2VIZWFkZXJIABIsCgdvdXRwdXRzGAIgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSABCBQoDcmVzIpABCg5HZXRUYXNrUmVxdWVzdBIVCgl0YXNrX3R5cGUYASABKAlCAhgBEhUKDXJlc291cmNlX21ldGEYAiABKAwSMwoNdGFza19jYXRlZ29yeRgDIAEoCzIcLmZseXRlaWRsLmFkbWluLlRhc2tDYXRlZ29yeRIVCg1vdXRwdXRfcHJlZml4GAQgASgJSgQIBRAGIj0KD0dldFRhc2tSZXNwb25zZRIqCghyZXNvdXJjZRgBIAEoCzIYLmZseXRlaWRsLmFkbWluLlJlc291cmNlIq4CCghSZXNvdXJjZRIoCgVzdGF0ZRgBIAEoDjIVLmZseXRlaWRsLmFkbWluLlN0YXRlQgIYARIqCgdvdXRwdXRzGAIgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEg8KB21lc3NhZ2UYAyABKAkSKQoJbG9nX2xpbmtzGAQgAygLMhYuZmx5dGVpZGwuY29yZS5UYXNrTG9nEjEKBXBoYXNlGAUgASgOMiIuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uLlBoYXNlEiwKC2N1c3RvbV9pbmZvGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgthZ2VudF9lcnJvchgHIAEoCzIaLmZseXRlaWRsLmFkbWluLkFnZW50RXJyb3IidgoRRGVsZXRlVGFza1JlcXVlc3QSFQoJdGFza190eXBlGAEgASgJQgIYARIVCg1yZXNvdXJjZV9tZXRhGAIgASgMEjMKDXRhc2tfY2F0ZWdvcnkYAyABKAsyHC5mbHl0ZWlkbC5hZG1pbi5UYXNrQ2F0ZWdvcnkiFAoSRGVsZXRlVGFza1Jlc3BvbnNlIokBCgVBZ2VudBIMCgRuYW1lGAEgASgJEiAKFHN1cHBvcnRlZF90YXNrX3R5cGVzGAIgAygJQgIYARIPCgdpc19zeW5jGAMgASgIEj8KGXN1cHBvcnRlZF90YXNrX2NhdGVnb3JpZXMYBCADKAsyHC5mbHl0ZWlkbC5hZG1pbi5UYXNrQ2F0ZWdvcnkiLQoMVGFza0NhdGVnb3J5EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoBSIfCg9HZXRBZ2VudFJlcXVlc3QSDAoEbmFtZRgBIAEoCSI4ChBHZXRBZ2VudFJlc3BvbnNlEiQKBWFnZW50GAEgASgLMhUuZmx5dGVpZGwuYWRtaW4uQWdlbnQiEwoRTGlzdEFnZW50c1JlcXVlc3QiOwoSTGlzdEFnZW50c1Jlc3BvbnNlEiUKBmFnZW50cxgBIAMoCzIVLmZseXRlaWRsLmFkbWluLkFnZW50IpICChVHZXRUYXNrTWV0cmljc1JlcXVlc3QSFQoJdGFza190eXBlGAEgASgJQgIYARIVCg1yZXNvdXJjZV9tZXRhGAIgASgMEg8KB3F1ZXJpZXMYAyADKAkSLgoKc3RhcnRfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZW5kX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBHN0ZXAYBiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SMwoNdGFza19jYXRlZ29yeRgHIAEoCzIcLmZseXRlaWRsLmFkbWluLlRhc2tDYXRlZ29yeSJPChZHZXRUYXNrTWV0cmljc1Jlc3BvbnNlEjUKB3Jlc3VsdHMYASADKAsyJC5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbk1ldHJpY1Jlc3VsdCKVAQoSR2V0VGFza0xvZ3NSZXF1ZXN0EhUKCXRhc2tfdHlwZRgBIAEoCUICGAESFQoNcmVzb3VyY2VfbWV0YRgCIAEoDBINCgVsaW5lcxgDIAEoBBINCgV0b2tlbhgEIAEoCRIzCg10YXNrX2NhdGVnb3J5GAUgASgLMhwuZmx5dGVpZGwuYWRtaW4uVGFza0NhdGVnb3J5IioKGUdldFRhc2tMb2dzUmVzcG9uc2VIZWFkZXISDQoFdG9rZW4YASABKAkigAEKB0xvZ0xpbmUSLQoJdGltZXN0YW1wGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdtZXNzYWdlGAIgASgJEjUKCm9yaWdpbmF0b3IYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5Mb2dMaW5lT3JpZ2luYXRvciJhChdHZXRUYXNrTG9nc1Jlc3BvbnNlQm9keRITCgdyZXN1bHRzGAEgAygJQgIYARIxChBzdHJ1Y3R1cmVkX2xpbmVzGAIgAygLMhcuZmx5dGVpZGwuYWRtaW4uTG9nTGluZSKTAQoTR2V0VGFza0xvZ3NSZXNwb25zZRI7CgZoZWFkZXIYASABKAsyKS5mbHl0ZWlkbC5hZG1pbi5HZXRUYXNrTG9nc1Jlc3BvbnNlSGVhZGVySAASNwoEYm9keRgCIAEoCzInLmZseXRlaWRsLmFkbWluLkdldFRhc2tMb2dzUmVzcG9uc2VCb2R5SABCBgoEcGFydCKwAQoKQWdlbnRFcnJvchIMCgRjb2RlGAEgASgJEi0KBGtpbmQYAyABKA4yHy5mbHl0ZWlkbC5hZG1pbi5BZ2VudEVycm9yLktpbmQSNwoGb3JpZ2luGAQgASgOMicuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvci5FcnJvcktpbmQiLAoES2luZBITCg9OT05fUkVDT1ZFUkFCTEUQABIPCgtSRUNPVkVSQUJMRRABKmIKBVN0YXRlEhUKEVJFVFJZQUJMRV9GQUlMVVJFEAASFQoRUEVSTUFORU5UX0ZBSUxVUkUQARILCgdQRU5ESU5HEAISCwoHUlVOTklORxADEg0KCVNVQ0NFRURFRBAEGgIYASo2ChFMb2dMaW5lT3JpZ2luYXRvchILCgdVTktOT1dOEAASCAoEVVNFUhABEgoKBlNZU1RFTRACQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_core_literals, file_flyteidl_core_tasks, file_flyteidl_core_workflow, file_flyteidl_core_identifier, file_flyteidl_core_execution, file_flyteidl_core_metrics, file_flyteidl_core_security, file_google_protobuf_duration, file_google_protobuf_timestamp, file_google_protobuf_struct]);
 
 /**
  * Represents a subset of runtime task execution metadata that are relevant to external plugins.
@@ -61,97 +35,93 @@ export const file_flyteidl_admin_agent: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.TaskExecutionMetadata
  */
-export type TaskExecutionMetadata =
-  & Message<"flyteidl.admin.TaskExecutionMetadata">
-  & {
-    /**
-     * @generated from field: flyteidl.core.TaskExecutionIdentifier task_execution_id = 1;
-     */
-    taskExecutionId?: TaskExecutionIdentifier | undefined;
+export type TaskExecutionMetadata = Message<"flyteidl.admin.TaskExecutionMetadata"> & {
+  /**
+   * @generated from field: flyteidl.core.TaskExecutionIdentifier task_execution_id = 1;
+   */
+  taskExecutionId?: TaskExecutionIdentifier | undefined;
 
-    /**
-     * k8s namespace where the task is executed in
-     *
-     * @generated from field: string namespace = 2;
-     */
-    namespace: string;
+  /**
+   * k8s namespace where the task is executed in
+   *
+   * @generated from field: string namespace = 2;
+   */
+  namespace: string;
 
-    /**
-     * Labels attached to the task execution
-     *
-     * @generated from field: map<string, string> labels = 3;
-     */
-    labels: { [key: string]: string };
+  /**
+   * Labels attached to the task execution
+   *
+   * @generated from field: map<string, string> labels = 3;
+   */
+  labels: { [key: string]: string };
 
-    /**
-     * Annotations attached to the task execution
-     *
-     * @generated from field: map<string, string> annotations = 4;
-     */
-    annotations: { [key: string]: string };
+  /**
+   * Annotations attached to the task execution
+   *
+   * @generated from field: map<string, string> annotations = 4;
+   */
+  annotations: { [key: string]: string };
 
-    /**
-     * k8s service account associated with the task execution
-     *
-     * @generated from field: string k8s_service_account = 5;
-     */
-    k8sServiceAccount: string;
+  /**
+   * k8s service account associated with the task execution
+   *
+   * @generated from field: string k8s_service_account = 5;
+   */
+  k8sServiceAccount: string;
 
-    /**
-     * Environment variables attached to the task execution
-     *
-     * @generated from field: map<string, string> environment_variables = 6;
-     */
-    environmentVariables: { [key: string]: string };
+  /**
+   * Environment variables attached to the task execution
+   *
+   * @generated from field: map<string, string> environment_variables = 6;
+   */
+  environmentVariables: { [key: string]: string };
 
-    /**
-     * Represents the maximum number of attempts allowed for a task.
-     * If a task fails, it can be retried up to this maximum number of attempts.
-     *
-     * @generated from field: int32 max_attempts = 7;
-     */
-    maxAttempts: number;
+  /**
+   * Represents the maximum number of attempts allowed for a task.
+   * If a task fails, it can be retried up to this maximum number of attempts.
+   *
+   * @generated from field: int32 max_attempts = 7;
+   */
+  maxAttempts: number;
 
-    /**
-     * Indicates whether the task execution can be interrupted.
-     * If set to true, the task can be stopped before completion.
-     *
-     * @generated from field: bool interruptible = 8;
-     */
-    interruptible: boolean;
+  /**
+   * Indicates whether the task execution can be interrupted.
+   * If set to true, the task can be stopped before completion.
+   *
+   * @generated from field: bool interruptible = 8;
+   */
+  interruptible: boolean;
 
-    /**
-     * Specifies the threshold for failure count at which the interruptible property
-     * will take effect. If the number of consecutive task failures exceeds this threshold,
-     * interruptible behavior will be activated.
-     *
-     * @generated from field: int32 interruptible_failure_threshold = 9;
-     */
-    interruptibleFailureThreshold: number;
+  /**
+   * Specifies the threshold for failure count at which the interruptible property
+   * will take effect. If the number of consecutive task failures exceeds this threshold,
+   * interruptible behavior will be activated.
+   *
+   * @generated from field: int32 interruptible_failure_threshold = 9;
+   */
+  interruptibleFailureThreshold: number;
 
-    /**
-     * Overrides for specific properties of the task node.
-     * These overrides can be used to customize the behavior of the task node.
-     *
-     * @generated from field: flyteidl.core.TaskNodeOverrides overrides = 10;
-     */
-    overrides?: TaskNodeOverrides | undefined;
+  /**
+   * Overrides for specific properties of the task node.
+   * These overrides can be used to customize the behavior of the task node.
+   *
+   * @generated from field: flyteidl.core.TaskNodeOverrides overrides = 10;
+   */
+  overrides?: TaskNodeOverrides | undefined;
 
-    /**
-     * Identity of user running this task execution
-     *
-     * @generated from field: flyteidl.core.Identity identity = 11;
-     */
-    identity?: Identity | undefined;
-  };
+  /**
+   * Identity of user running this task execution
+   *
+   * @generated from field: flyteidl.core.Identity identity = 11;
+   */
+  identity?: Identity | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionMetadata.
  * Use `create(TaskExecutionMetadataSchema)` to create a new message.
  */
-export const TaskExecutionMetadataSchema: GenMessage<
-  TaskExecutionMetadata
-> = /*@__PURE__*/
+export const TaskExecutionMetadataSchema: GenMessage<TaskExecutionMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 0);
 
 /**
@@ -195,9 +165,7 @@ export type CreateTaskRequest = Message<"flyteidl.admin.CreateTaskRequest"> & {
  * Describes the message flyteidl.admin.CreateTaskRequest.
  * Use `create(CreateTaskRequestSchema)` to create a new message.
  */
-export const CreateTaskRequestSchema: GenMessage<
-  CreateTaskRequest
-> = /*@__PURE__*/
+export const CreateTaskRequestSchema: GenMessage<CreateTaskRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 1);
 
 /**
@@ -205,158 +173,138 @@ export const CreateTaskRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.CreateTaskResponse
  */
-export type CreateTaskResponse =
-  & Message<"flyteidl.admin.CreateTaskResponse">
-  & {
-    /**
-     * ResourceMeta is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
-     *
-     * @generated from field: bytes resource_meta = 1;
-     */
-    resourceMeta: Uint8Array;
-  };
+export type CreateTaskResponse = Message<"flyteidl.admin.CreateTaskResponse"> & {
+  /**
+   * ResourceMeta is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
+   *
+   * @generated from field: bytes resource_meta = 1;
+   */
+  resourceMeta: Uint8Array;
+};
 
 /**
  * Describes the message flyteidl.admin.CreateTaskResponse.
  * Use `create(CreateTaskResponseSchema)` to create a new message.
  */
-export const CreateTaskResponseSchema: GenMessage<
-  CreateTaskResponse
-> = /*@__PURE__*/
+export const CreateTaskResponseSchema: GenMessage<CreateTaskResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 2);
 
 /**
  * @generated from message flyteidl.admin.CreateRequestHeader
  */
-export type CreateRequestHeader =
-  & Message<"flyteidl.admin.CreateRequestHeader">
-  & {
-    /**
-     * Template of the task that encapsulates all the metadata of the task.
-     *
-     * @generated from field: flyteidl.core.TaskTemplate template = 1;
-     */
-    template?: TaskTemplate | undefined;
+export type CreateRequestHeader = Message<"flyteidl.admin.CreateRequestHeader"> & {
+  /**
+   * Template of the task that encapsulates all the metadata of the task.
+   *
+   * @generated from field: flyteidl.core.TaskTemplate template = 1;
+   */
+  template?: TaskTemplate | undefined;
 
-    /**
-     * Prefix for where task output data will be written. (e.g. s3://my-bucket/randomstring)
-     *
-     * @generated from field: string output_prefix = 2;
-     */
-    outputPrefix: string;
+  /**
+   * Prefix for where task output data will be written. (e.g. s3://my-bucket/randomstring)
+   *
+   * @generated from field: string output_prefix = 2;
+   */
+  outputPrefix: string;
 
-    /**
-     * subset of runtime task execution metadata.
-     *
-     * @generated from field: flyteidl.admin.TaskExecutionMetadata task_execution_metadata = 3;
-     */
-    taskExecutionMetadata?: TaskExecutionMetadata | undefined;
+  /**
+   * subset of runtime task execution metadata.
+   *
+   * @generated from field: flyteidl.admin.TaskExecutionMetadata task_execution_metadata = 3;
+   */
+  taskExecutionMetadata?: TaskExecutionMetadata | undefined;
 
-    /**
-     * MaxDatasetSizeBytes is the maximum size of the dataset that can be generated by the task.
-     *
-     * @generated from field: int64 max_dataset_size_bytes = 4;
-     */
-    maxDatasetSizeBytes: bigint;
-  };
+  /**
+   * MaxDatasetSizeBytes is the maximum size of the dataset that can be generated by the task.
+   *
+   * @generated from field: int64 max_dataset_size_bytes = 4;
+   */
+  maxDatasetSizeBytes: bigint;
+};
 
 /**
  * Describes the message flyteidl.admin.CreateRequestHeader.
  * Use `create(CreateRequestHeaderSchema)` to create a new message.
  */
-export const CreateRequestHeaderSchema: GenMessage<
-  CreateRequestHeader
-> = /*@__PURE__*/
+export const CreateRequestHeaderSchema: GenMessage<CreateRequestHeader> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 3);
 
 /**
  * @generated from message flyteidl.admin.ExecuteTaskSyncRequest
  */
-export type ExecuteTaskSyncRequest =
-  & Message<"flyteidl.admin.ExecuteTaskSyncRequest">
-  & {
+export type ExecuteTaskSyncRequest = Message<"flyteidl.admin.ExecuteTaskSyncRequest"> & {
+  /**
+   * @generated from oneof flyteidl.admin.ExecuteTaskSyncRequest.part
+   */
+  part: {
     /**
-     * @generated from oneof flyteidl.admin.ExecuteTaskSyncRequest.part
+     * @generated from field: flyteidl.admin.CreateRequestHeader header = 1;
      */
-    part: {
-      /**
-       * @generated from field: flyteidl.admin.CreateRequestHeader header = 1;
-       */
-      value: CreateRequestHeader;
-      case: "header";
-    } | {
-      /**
-       * @generated from field: flyteidl.core.LiteralMap inputs = 2;
-       */
-      value: LiteralMap;
-      case: "inputs";
-    } | { case: undefined; value?: undefined };
-  };
+    value: CreateRequestHeader;
+    case: "header";
+  } | {
+    /**
+     * @generated from field: flyteidl.core.LiteralMap inputs = 2;
+     */
+    value: LiteralMap;
+    case: "inputs";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.ExecuteTaskSyncRequest.
  * Use `create(ExecuteTaskSyncRequestSchema)` to create a new message.
  */
-export const ExecuteTaskSyncRequestSchema: GenMessage<
-  ExecuteTaskSyncRequest
-> = /*@__PURE__*/
+export const ExecuteTaskSyncRequestSchema: GenMessage<ExecuteTaskSyncRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 4);
 
 /**
  * @generated from message flyteidl.admin.ExecuteTaskSyncResponseHeader
  */
-export type ExecuteTaskSyncResponseHeader =
-  & Message<"flyteidl.admin.ExecuteTaskSyncResponseHeader">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.Resource resource = 1;
-     */
-    resource?: Resource | undefined;
-  };
+export type ExecuteTaskSyncResponseHeader = Message<"flyteidl.admin.ExecuteTaskSyncResponseHeader"> & {
+  /**
+   * @generated from field: flyteidl.admin.Resource resource = 1;
+   */
+  resource?: Resource | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecuteTaskSyncResponseHeader.
  * Use `create(ExecuteTaskSyncResponseHeaderSchema)` to create a new message.
  */
-export const ExecuteTaskSyncResponseHeaderSchema: GenMessage<
-  ExecuteTaskSyncResponseHeader
-> = /*@__PURE__*/
+export const ExecuteTaskSyncResponseHeaderSchema: GenMessage<ExecuteTaskSyncResponseHeader> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 5);
 
 /**
  * @generated from message flyteidl.admin.ExecuteTaskSyncResponse
  */
-export type ExecuteTaskSyncResponse =
-  & Message<"flyteidl.admin.ExecuteTaskSyncResponse">
-  & {
+export type ExecuteTaskSyncResponse = Message<"flyteidl.admin.ExecuteTaskSyncResponse"> & {
+  /**
+   * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
+   * Resource is for synchronous task execution.
+   *
+   * @generated from oneof flyteidl.admin.ExecuteTaskSyncResponse.res
+   */
+  res: {
     /**
-     * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
-     * Resource is for synchronous task execution.
-     *
-     * @generated from oneof flyteidl.admin.ExecuteTaskSyncResponse.res
+     * @generated from field: flyteidl.admin.ExecuteTaskSyncResponseHeader header = 1;
      */
-    res: {
-      /**
-       * @generated from field: flyteidl.admin.ExecuteTaskSyncResponseHeader header = 1;
-       */
-      value: ExecuteTaskSyncResponseHeader;
-      case: "header";
-    } | {
-      /**
-       * @generated from field: flyteidl.core.LiteralMap outputs = 2;
-       */
-      value: LiteralMap;
-      case: "outputs";
-    } | { case: undefined; value?: undefined };
-  };
+    value: ExecuteTaskSyncResponseHeader;
+    case: "header";
+  } | {
+    /**
+     * @generated from field: flyteidl.core.LiteralMap outputs = 2;
+     */
+    value: LiteralMap;
+    case: "outputs";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.ExecuteTaskSyncResponse.
  * Use `create(ExecuteTaskSyncResponseSchema)` to create a new message.
  */
-export const ExecuteTaskSyncResponseSchema: GenMessage<
-  ExecuteTaskSyncResponse
-> = /*@__PURE__*/
+export const ExecuteTaskSyncResponseSchema: GenMessage<ExecuteTaskSyncResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 6);
 
 /**
@@ -518,9 +466,7 @@ export type DeleteTaskRequest = Message<"flyteidl.admin.DeleteTaskRequest"> & {
  * Describes the message flyteidl.admin.DeleteTaskRequest.
  * Use `create(DeleteTaskRequestSchema)` to create a new message.
  */
-export const DeleteTaskRequestSchema: GenMessage<
-  DeleteTaskRequest
-> = /*@__PURE__*/
+export const DeleteTaskRequestSchema: GenMessage<DeleteTaskRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 10);
 
 /**
@@ -528,17 +474,14 @@ export const DeleteTaskRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.DeleteTaskResponse
  */
-export type DeleteTaskResponse =
-  & Message<"flyteidl.admin.DeleteTaskResponse">
-  & {};
+export type DeleteTaskResponse = Message<"flyteidl.admin.DeleteTaskResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.DeleteTaskResponse.
  * Use `create(DeleteTaskResponseSchema)` to create a new message.
  */
-export const DeleteTaskResponseSchema: GenMessage<
-  DeleteTaskResponse
-> = /*@__PURE__*/
+export const DeleteTaskResponseSchema: GenMessage<DeleteTaskResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 11);
 
 /**
@@ -651,9 +594,7 @@ export type GetAgentResponse = Message<"flyteidl.admin.GetAgentResponse"> & {
  * Describes the message flyteidl.admin.GetAgentResponse.
  * Use `create(GetAgentResponseSchema)` to create a new message.
  */
-export const GetAgentResponseSchema: GenMessage<
-  GetAgentResponse
-> = /*@__PURE__*/
+export const GetAgentResponseSchema: GenMessage<GetAgentResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 15);
 
 /**
@@ -661,17 +602,14 @@ export const GetAgentResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ListAgentsRequest
  */
-export type ListAgentsRequest =
-  & Message<"flyteidl.admin.ListAgentsRequest">
-  & {};
+export type ListAgentsRequest = Message<"flyteidl.admin.ListAgentsRequest"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ListAgentsRequest.
  * Use `create(ListAgentsRequestSchema)` to create a new message.
  */
-export const ListAgentsRequestSchema: GenMessage<
-  ListAgentsRequest
-> = /*@__PURE__*/
+export const ListAgentsRequestSchema: GenMessage<ListAgentsRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 16);
 
 /**
@@ -679,22 +617,18 @@ export const ListAgentsRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ListAgentsResponse
  */
-export type ListAgentsResponse =
-  & Message<"flyteidl.admin.ListAgentsResponse">
-  & {
-    /**
-     * @generated from field: repeated flyteidl.admin.Agent agents = 1;
-     */
-    agents: Agent[];
-  };
+export type ListAgentsResponse = Message<"flyteidl.admin.ListAgentsResponse"> & {
+  /**
+   * @generated from field: repeated flyteidl.admin.Agent agents = 1;
+   */
+  agents: Agent[];
+};
 
 /**
  * Describes the message flyteidl.admin.ListAgentsResponse.
  * Use `create(ListAgentsResponseSchema)` to create a new message.
  */
-export const ListAgentsResponseSchema: GenMessage<
-  ListAgentsResponse
-> = /*@__PURE__*/
+export const ListAgentsResponseSchema: GenMessage<ListAgentsResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 17);
 
 /**
@@ -702,68 +636,64 @@ export const ListAgentsResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.GetTaskMetricsRequest
  */
-export type GetTaskMetricsRequest =
-  & Message<"flyteidl.admin.GetTaskMetricsRequest">
-  & {
-    /**
-     * A predefined yet extensible Task type identifier.
-     *
-     * @generated from field: string task_type = 1 [deprecated = true];
-     * @deprecated
-     */
-    taskType: string;
+export type GetTaskMetricsRequest = Message<"flyteidl.admin.GetTaskMetricsRequest"> & {
+  /**
+   * A predefined yet extensible Task type identifier.
+   *
+   * @generated from field: string task_type = 1 [deprecated = true];
+   * @deprecated
+   */
+  taskType: string;
 
-    /**
-     * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
-     *
-     * @generated from field: bytes resource_meta = 2;
-     */
-    resourceMeta: Uint8Array;
+  /**
+   * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
+   *
+   * @generated from field: bytes resource_meta = 2;
+   */
+  resourceMeta: Uint8Array;
 
-    /**
-     * The metrics to query. If empty, will return a default set of metrics.
-     * e.g. EXECUTION_METRIC_USED_CPU_AVG or EXECUTION_METRIC_USED_MEMORY_BYTES_AVG
-     *
-     * @generated from field: repeated string queries = 3;
-     */
-    queries: string[];
+  /**
+   * The metrics to query. If empty, will return a default set of metrics.
+   * e.g. EXECUTION_METRIC_USED_CPU_AVG or EXECUTION_METRIC_USED_MEMORY_BYTES_AVG
+   *
+   * @generated from field: repeated string queries = 3;
+   */
+  queries: string[];
 
-    /**
-     * Start timestamp, inclusive.
-     *
-     * @generated from field: google.protobuf.Timestamp start_time = 4;
-     */
-    startTime?: Timestamp | undefined;
+  /**
+   * Start timestamp, inclusive.
+   *
+   * @generated from field: google.protobuf.Timestamp start_time = 4;
+   */
+  startTime?: Timestamp | undefined;
 
-    /**
-     * End timestamp, inclusive..
-     *
-     * @generated from field: google.protobuf.Timestamp end_time = 5;
-     */
-    endTime?: Timestamp | undefined;
+  /**
+   * End timestamp, inclusive..
+   *
+   * @generated from field: google.protobuf.Timestamp end_time = 5;
+   */
+  endTime?: Timestamp | undefined;
 
-    /**
-     * Query resolution step width in duration format or float number of seconds.
-     *
-     * @generated from field: google.protobuf.Duration step = 6;
-     */
-    step?: Duration | undefined;
+  /**
+   * Query resolution step width in duration format or float number of seconds.
+   *
+   * @generated from field: google.protobuf.Duration step = 6;
+   */
+  step?: Duration | undefined;
 
-    /**
-     * A predefined yet extensible Task type identifier.
-     *
-     * @generated from field: flyteidl.admin.TaskCategory task_category = 7;
-     */
-    taskCategory?: TaskCategory | undefined;
-  };
+  /**
+   * A predefined yet extensible Task type identifier.
+   *
+   * @generated from field: flyteidl.admin.TaskCategory task_category = 7;
+   */
+  taskCategory?: TaskCategory | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskMetricsRequest.
  * Use `create(GetTaskMetricsRequestSchema)` to create a new message.
  */
-export const GetTaskMetricsRequestSchema: GenMessage<
-  GetTaskMetricsRequest
-> = /*@__PURE__*/
+export const GetTaskMetricsRequestSchema: GenMessage<GetTaskMetricsRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 18);
 
 /**
@@ -771,24 +701,20 @@ export const GetTaskMetricsRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.GetTaskMetricsResponse
  */
-export type GetTaskMetricsResponse =
-  & Message<"flyteidl.admin.GetTaskMetricsResponse">
-  & {
-    /**
-     * The execution metric results.
-     *
-     * @generated from field: repeated flyteidl.core.ExecutionMetricResult results = 1;
-     */
-    results: ExecutionMetricResult[];
-  };
+export type GetTaskMetricsResponse = Message<"flyteidl.admin.GetTaskMetricsResponse"> & {
+  /**
+   * The execution metric results.
+   *
+   * @generated from field: repeated flyteidl.core.ExecutionMetricResult results = 1;
+   */
+  results: ExecutionMetricResult[];
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskMetricsResponse.
  * Use `create(GetTaskMetricsResponseSchema)` to create a new message.
  */
-export const GetTaskMetricsResponseSchema: GenMessage<
-  GetTaskMetricsResponse
-> = /*@__PURE__*/
+export const GetTaskMetricsResponseSchema: GenMessage<GetTaskMetricsResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 19);
 
 /**
@@ -796,78 +722,70 @@ export const GetTaskMetricsResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.GetTaskLogsRequest
  */
-export type GetTaskLogsRequest =
-  & Message<"flyteidl.admin.GetTaskLogsRequest">
-  & {
-    /**
-     * A predefined yet extensible Task type identifier.
-     *
-     * @generated from field: string task_type = 1 [deprecated = true];
-     * @deprecated
-     */
-    taskType: string;
+export type GetTaskLogsRequest = Message<"flyteidl.admin.GetTaskLogsRequest"> & {
+  /**
+   * A predefined yet extensible Task type identifier.
+   *
+   * @generated from field: string task_type = 1 [deprecated = true];
+   * @deprecated
+   */
+  taskType: string;
 
-    /**
-     * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
-     *
-     * @generated from field: bytes resource_meta = 2;
-     */
-    resourceMeta: Uint8Array;
+  /**
+   * Metadata is created by the agent. It could be a string (jobId) or a dict (more complex metadata).
+   *
+   * @generated from field: bytes resource_meta = 2;
+   */
+  resourceMeta: Uint8Array;
 
-    /**
-     * Number of lines to return.
-     *
-     * @generated from field: uint64 lines = 3;
-     */
-    lines: bigint;
+  /**
+   * Number of lines to return.
+   *
+   * @generated from field: uint64 lines = 3;
+   */
+  lines: bigint;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query. If there are no more results, this value will be empty.
-     *
-     * @generated from field: string token = 4;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query. If there are no more results, this value will be empty.
+   *
+   * @generated from field: string token = 4;
+   */
+  token: string;
 
-    /**
-     * A predefined yet extensible Task type identifier.
-     *
-     * @generated from field: flyteidl.admin.TaskCategory task_category = 5;
-     */
-    taskCategory?: TaskCategory | undefined;
-  };
+  /**
+   * A predefined yet extensible Task type identifier.
+   *
+   * @generated from field: flyteidl.admin.TaskCategory task_category = 5;
+   */
+  taskCategory?: TaskCategory | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskLogsRequest.
  * Use `create(GetTaskLogsRequestSchema)` to create a new message.
  */
-export const GetTaskLogsRequestSchema: GenMessage<
-  GetTaskLogsRequest
-> = /*@__PURE__*/
+export const GetTaskLogsRequestSchema: GenMessage<GetTaskLogsRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 20);
 
 /**
  * @generated from message flyteidl.admin.GetTaskLogsResponseHeader
  */
-export type GetTaskLogsResponseHeader =
-  & Message<"flyteidl.admin.GetTaskLogsResponseHeader">
-  & {
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query. If there are no more results, this value will be empty.
-     *
-     * @generated from field: string token = 1;
-     */
-    token: string;
-  };
+export type GetTaskLogsResponseHeader = Message<"flyteidl.admin.GetTaskLogsResponseHeader"> & {
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query. If there are no more results, this value will be empty.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskLogsResponseHeader.
  * Use `create(GetTaskLogsResponseHeaderSchema)` to create a new message.
  */
-export const GetTaskLogsResponseHeaderSchema: GenMessage<
-  GetTaskLogsResponseHeader
-> = /*@__PURE__*/
+export const GetTaskLogsResponseHeaderSchema: GenMessage<GetTaskLogsResponseHeader> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 21);
 
 /**
@@ -904,34 +822,30 @@ export const LogLineSchema: GenMessage<LogLine> = /*@__PURE__*/
 /**
  * @generated from message flyteidl.admin.GetTaskLogsResponseBody
  */
-export type GetTaskLogsResponseBody =
-  & Message<"flyteidl.admin.GetTaskLogsResponseBody">
-  & {
-    /**
-     * The execution log results.
-     *
-     * @generated from field: repeated string results = 1 [deprecated = true];
-     * @deprecated
-     */
-    results: string[];
+export type GetTaskLogsResponseBody = Message<"flyteidl.admin.GetTaskLogsResponseBody"> & {
+  /**
+   * The execution log results.
+   *
+   * @generated from field: repeated string results = 1 [deprecated = true];
+   * @deprecated
+   */
+  results: string[];
 
-    /**
-     * Each line is separated by either CRLF, CR or LF, which are included
-     * at the ends of the lines. This lets clients know whether log emitter
-     * wanted to overwrite the previous line (LF) or append a new line (CRLF).
-     *
-     * @generated from field: repeated flyteidl.admin.LogLine structured_lines = 2;
-     */
-    structuredLines: LogLine[];
-  };
+  /**
+   * Each line is separated by either CRLF, CR or LF, which are included
+   * at the ends of the lines. This lets clients know whether log emitter
+   * wanted to overwrite the previous line (LF) or append a new line (CRLF).
+   *
+   * @generated from field: repeated flyteidl.admin.LogLine structured_lines = 2;
+   */
+  structuredLines: LogLine[];
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskLogsResponseBody.
  * Use `create(GetTaskLogsResponseBodySchema)` to create a new message.
  */
-export const GetTaskLogsResponseBodySchema: GenMessage<
-  GetTaskLogsResponseBody
-> = /*@__PURE__*/
+export const GetTaskLogsResponseBodySchema: GenMessage<GetTaskLogsResponseBody> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 23);
 
 /**
@@ -939,34 +853,30 @@ export const GetTaskLogsResponseBodySchema: GenMessage<
  *
  * @generated from message flyteidl.admin.GetTaskLogsResponse
  */
-export type GetTaskLogsResponse =
-  & Message<"flyteidl.admin.GetTaskLogsResponse">
-  & {
+export type GetTaskLogsResponse = Message<"flyteidl.admin.GetTaskLogsResponse"> & {
+  /**
+   * @generated from oneof flyteidl.admin.GetTaskLogsResponse.part
+   */
+  part: {
     /**
-     * @generated from oneof flyteidl.admin.GetTaskLogsResponse.part
+     * @generated from field: flyteidl.admin.GetTaskLogsResponseHeader header = 1;
      */
-    part: {
-      /**
-       * @generated from field: flyteidl.admin.GetTaskLogsResponseHeader header = 1;
-       */
-      value: GetTaskLogsResponseHeader;
-      case: "header";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.GetTaskLogsResponseBody body = 2;
-       */
-      value: GetTaskLogsResponseBody;
-      case: "body";
-    } | { case: undefined; value?: undefined };
-  };
+    value: GetTaskLogsResponseHeader;
+    case: "header";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.GetTaskLogsResponseBody body = 2;
+     */
+    value: GetTaskLogsResponseBody;
+    case: "body";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.GetTaskLogsResponse.
  * Use `create(GetTaskLogsResponseSchema)` to create a new message.
  */
-export const GetTaskLogsResponseSchema: GenMessage<
-  GetTaskLogsResponse
-> = /*@__PURE__*/
+export const GetTaskLogsResponseSchema: GenMessage<GetTaskLogsResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 24);
 
 /**
@@ -1099,3 +1009,4 @@ export enum LogLineOriginator {
  */
 export const LogLineOriginatorSchema: GenEnum<LogLineOriginator> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_agent, 1);
+

@@ -10,9 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/cluster_assignment.proto.
  */
 export const file_flyteidl_admin_cluster_assignment: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CidmbHl0ZWlkbC9hZG1pbi9jbHVzdGVyX2Fzc2lnbm1lbnQucHJvdG8SDmZseXRlaWRsLmFkbWluIjoKEUNsdXN0ZXJBc3NpZ25tZW50EhkKEWNsdXN0ZXJfcG9vbF9uYW1lGAMgASgJSgQIARACSgQIAhADQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-  );
+  fileDesc("CidmbHl0ZWlkbC9hZG1pbi9jbHVzdGVyX2Fzc2lnbm1lbnQucHJvdG8SDmZseXRlaWRsLmFkbWluIjoKEUNsdXN0ZXJBc3NpZ25tZW50EhkKEWNsdXN0ZXJfcG9vbF9uYW1lGAMgASgJSgQIARACSgQIAhADQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM");
 
 /**
  * Encapsulates specifications for routing an execution onto a specific cluster.
@@ -30,7 +28,6 @@ export type ClusterAssignment = Message<"flyteidl.admin.ClusterAssignment"> & {
  * Describes the message flyteidl.admin.ClusterAssignment.
  * Use `create(ClusterAssignmentSchema)` to create a new message.
  */
-export const ClusterAssignmentSchema: GenMessage<
-  ClusterAssignment
-> = /*@__PURE__*/
+export const ClusterAssignmentSchema: GenMessage<ClusterAssignment> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_cluster_assignment, 0);
+

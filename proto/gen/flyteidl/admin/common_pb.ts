@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/common.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { WorkflowExecution_Phase } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
@@ -21,15 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/common.proto.
  */
 export const file_flyteidl_admin_common: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChtmbHl0ZWlkbC9hZG1pbi9jb21tb24ucHJvdG8SDmZseXRlaWRsLmFkbWluIlMKFU5hbWVkRW50aXR5SWRlbnRpZmllchIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIMCgRuYW1lGAMgASgJEgsKA29yZxgEIAEoCSJbChNOYW1lZEVudGl0eU1ldGFkYXRhEhMKC2Rlc2NyaXB0aW9uGAEgASgJEi8KBXN0YXRlGAIgASgOMiAuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlTdGF0ZSKrAQoLTmFtZWRFbnRpdHkSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyEjUKCG1ldGFkYXRhGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlNZXRhZGF0YSJyCgRTb3J0EgsKA2tleRgBIAEoCRIxCglkaXJlY3Rpb24YAiABKA4yHi5mbHl0ZWlkbC5hZG1pbi5Tb3J0LkRpcmVjdGlvbiIqCglEaXJlY3Rpb24SDgoKREVTQ0VORElORxAAEg0KCUFTQ0VORElORxABIqYBCiBOYW1lZEVudGl0eUlkZW50aWZpZXJMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRINCgVsaW1pdBgDIAEoDRINCgV0b2tlbhgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBIPCgdmaWx0ZXJzGAYgASgJEgsKA29yZxgHIAEoCSLQAQoWTmFtZWRFbnRpdHlMaXN0UmVxdWVzdBIyCg1yZXNvdXJjZV90eXBlGAEgASgOMhsuZmx5dGVpZGwuY29yZS5SZXNvdXJjZVR5cGUSDwoHcHJvamVjdBgCIAEoCRIOCgZkb21haW4YAyABKAkSDQoFbGltaXQYBCABKA0SDQoFdG9rZW4YBSABKAkSJQoHc29ydF9ieRgGIAEoCzIULmZseXRlaWRsLmFkbWluLlNvcnQSDwoHZmlsdGVycxgHIAEoCRILCgNvcmcYCCABKAkiYwoZTmFtZWRFbnRpdHlJZGVudGlmaWVyTGlzdBI3CghlbnRpdGllcxgBIAMoCzIlLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5SWRlbnRpZmllchINCgV0b2tlbhgCIAEoCSJPCg9OYW1lZEVudGl0eUxpc3QSLQoIZW50aXRpZXMYASADKAsyGy5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eRINCgV0b2tlbhgCIAEoCSJ+ChVOYW1lZEVudGl0eUdldFJlcXVlc3QSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyIrgBChhOYW1lZEVudGl0eVVwZGF0ZVJlcXVlc3QSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyEjUKCG1ldGFkYXRhGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlNZXRhZGF0YSIbChlOYW1lZEVudGl0eVVwZGF0ZVJlc3BvbnNlIjkKEE9iamVjdEdldFJlcXVlc3QSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXIingEKE1Jlc291cmNlTGlzdFJlcXVlc3QSMQoCaWQYASABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCI/ChFFbWFpbE5vdGlmaWNhdGlvbhIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhAKCHRlbXBsYXRlGAIgASgJIkMKFVBhZ2VyRHV0eU5vdGlmaWNhdGlvbhIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhAKCHRlbXBsYXRlGAIgASgJIj8KEVNsYWNrTm90aWZpY2F0aW9uEhgKEHJlY2lwaWVudHNfZW1haWwYASADKAkSEAoIdGVtcGxhdGUYAiABKAki8wEKDE5vdGlmaWNhdGlvbhI2CgZwaGFzZXMYASADKA4yJi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uLlBoYXNlEjIKBWVtYWlsGAIgASgLMiEuZmx5dGVpZGwuYWRtaW4uRW1haWxOb3RpZmljYXRpb25IABI7CgpwYWdlcl9kdXR5GAMgASgLMiUuZmx5dGVpZGwuYWRtaW4uUGFnZXJEdXR5Tm90aWZpY2F0aW9uSAASMgoFc2xhY2sYBCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5TbGFja05vdGlmaWNhdGlvbkgAQgYKBHR5cGUiKQoHVXJsQmxvYhILCgN1cmwYASABKAkSDQoFYnl0ZXMYAiABKAM6AhgBImsKBkxhYmVscxIyCgZ2YWx1ZXMYASADKAsyIi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ1CgtBbm5vdGF0aW9ucxI3CgZ2YWx1ZXMYASADKAsyJy5mbHl0ZWlkbC5hZG1pbi5Bbm5vdGF0aW9ucy5WYWx1ZXNFbnRyeRotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKBEVudnMSKwoGdmFsdWVzGAEgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXIiTgoIQXV0aFJvbGUSGgoSYXNzdW1hYmxlX2lhbV9yb2xlGAEgASgJEiIKGmt1YmVybmV0ZXNfc2VydmljZV9hY2NvdW50GAIgASgJOgIYASI1ChNSYXdPdXRwdXREYXRhQ29uZmlnEh4KFm91dHB1dF9sb2NhdGlvbl9wcmVmaXgYASABKAkiOgoJRmx5dGVVUkxzEg4KBmlucHV0cxgBIAEoCRIPCgdvdXRwdXRzGAIgASgJEgwKBGRlY2sYAyABKAkqaAoQTmFtZWRFbnRpdHlTdGF0ZRIXChNOQU1FRF9FTlRJVFlfQUNUSVZFEAASGQoVTkFNRURfRU5USVRZX0FSQ0hJVkVEEAESFAoQU1lTVEVNX0dFTkVSQVRFRBACIgQIAxADIgQIBBAEQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [
-      file_flyteidl_core_execution,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_literals,
-      file_google_protobuf_timestamp,
-    ],
-  );
+  fileDesc("ChtmbHl0ZWlkbC9hZG1pbi9jb21tb24ucHJvdG8SDmZseXRlaWRsLmFkbWluIlMKFU5hbWVkRW50aXR5SWRlbnRpZmllchIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIMCgRuYW1lGAMgASgJEgsKA29yZxgEIAEoCSJbChNOYW1lZEVudGl0eU1ldGFkYXRhEhMKC2Rlc2NyaXB0aW9uGAEgASgJEi8KBXN0YXRlGAIgASgOMiAuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlTdGF0ZSKrAQoLTmFtZWRFbnRpdHkSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyEjUKCG1ldGFkYXRhGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlNZXRhZGF0YSJyCgRTb3J0EgsKA2tleRgBIAEoCRIxCglkaXJlY3Rpb24YAiABKA4yHi5mbHl0ZWlkbC5hZG1pbi5Tb3J0LkRpcmVjdGlvbiIqCglEaXJlY3Rpb24SDgoKREVTQ0VORElORxAAEg0KCUFTQ0VORElORxABIqYBCiBOYW1lZEVudGl0eUlkZW50aWZpZXJMaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRINCgVsaW1pdBgDIAEoDRINCgV0b2tlbhgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBIPCgdmaWx0ZXJzGAYgASgJEgsKA29yZxgHIAEoCSLQAQoWTmFtZWRFbnRpdHlMaXN0UmVxdWVzdBIyCg1yZXNvdXJjZV90eXBlGAEgASgOMhsuZmx5dGVpZGwuY29yZS5SZXNvdXJjZVR5cGUSDwoHcHJvamVjdBgCIAEoCRIOCgZkb21haW4YAyABKAkSDQoFbGltaXQYBCABKA0SDQoFdG9rZW4YBSABKAkSJQoHc29ydF9ieRgGIAEoCzIULmZseXRlaWRsLmFkbWluLlNvcnQSDwoHZmlsdGVycxgHIAEoCRILCgNvcmcYCCABKAkiYwoZTmFtZWRFbnRpdHlJZGVudGlmaWVyTGlzdBI3CghlbnRpdGllcxgBIAMoCzIlLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5SWRlbnRpZmllchINCgV0b2tlbhgCIAEoCSJPCg9OYW1lZEVudGl0eUxpc3QSLQoIZW50aXRpZXMYASADKAsyGy5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eRINCgV0b2tlbhgCIAEoCSJ+ChVOYW1lZEVudGl0eUdldFJlcXVlc3QSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyIrgBChhOYW1lZEVudGl0eVVwZGF0ZVJlcXVlc3QSMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEjEKAmlkGAIgASgLMiUuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyEjUKCG1ldGFkYXRhGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlNZXRhZGF0YSIbChlOYW1lZEVudGl0eVVwZGF0ZVJlc3BvbnNlIjkKEE9iamVjdEdldFJlcXVlc3QSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXIingEKE1Jlc291cmNlTGlzdFJlcXVlc3QSMQoCaWQYASABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCI/ChFFbWFpbE5vdGlmaWNhdGlvbhIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhAKCHRlbXBsYXRlGAIgASgJIkMKFVBhZ2VyRHV0eU5vdGlmaWNhdGlvbhIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhAKCHRlbXBsYXRlGAIgASgJIj8KEVNsYWNrTm90aWZpY2F0aW9uEhgKEHJlY2lwaWVudHNfZW1haWwYASADKAkSEAoIdGVtcGxhdGUYAiABKAki8wEKDE5vdGlmaWNhdGlvbhI2CgZwaGFzZXMYASADKA4yJi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uLlBoYXNlEjIKBWVtYWlsGAIgASgLMiEuZmx5dGVpZGwuYWRtaW4uRW1haWxOb3RpZmljYXRpb25IABI7CgpwYWdlcl9kdXR5GAMgASgLMiUuZmx5dGVpZGwuYWRtaW4uUGFnZXJEdXR5Tm90aWZpY2F0aW9uSAASMgoFc2xhY2sYBCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5TbGFja05vdGlmaWNhdGlvbkgAQgYKBHR5cGUiKQoHVXJsQmxvYhILCgN1cmwYASABKAkSDQoFYnl0ZXMYAiABKAM6AhgBImsKBkxhYmVscxIyCgZ2YWx1ZXMYASADKAsyIi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMuVmFsdWVzRW50cnkaLQoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ1CgtBbm5vdGF0aW9ucxI3CgZ2YWx1ZXMYASADKAsyJy5mbHl0ZWlkbC5hZG1pbi5Bbm5vdGF0aW9ucy5WYWx1ZXNFbnRyeRotCgtWYWx1ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjMKBEVudnMSKwoGdmFsdWVzGAEgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXIiTgoIQXV0aFJvbGUSGgoSYXNzdW1hYmxlX2lhbV9yb2xlGAEgASgJEiIKGmt1YmVybmV0ZXNfc2VydmljZV9hY2NvdW50GAIgASgJOgIYASI1ChNSYXdPdXRwdXREYXRhQ29uZmlnEh4KFm91dHB1dF9sb2NhdGlvbl9wcmVmaXgYASABKAkiOgoJRmx5dGVVUkxzEg4KBmlucHV0cxgBIAEoCRIPCgdvdXRwdXRzGAIgASgJEgwKBGRlY2sYAyABKAkqaAoQTmFtZWRFbnRpdHlTdGF0ZRIXChNOQU1FRF9FTlRJVFlfQUNUSVZFEAASGQoVTkFNRURfRU5USVRZX0FSQ0hJVkVEEAESFAoQU1lTVEVNX0dFTkVSQVRFRBACIgQIAxADIgQIBBAEQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_core_execution, file_flyteidl_core_identifier, file_flyteidl_core_literals, file_google_protobuf_timestamp]);
 
 /**
  * Encapsulation of fields that identifies a Flyte resource.
@@ -39,48 +27,44 @@ export const file_flyteidl_admin_common: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.NamedEntityIdentifier
  */
-export type NamedEntityIdentifier =
-  & Message<"flyteidl.admin.NamedEntityIdentifier">
-  & {
-    /**
-     * Name of the project the resource belongs to.
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type NamedEntityIdentifier = Message<"flyteidl.admin.NamedEntityIdentifier"> & {
+  /**
+   * Name of the project the resource belongs to.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the resource belongs to.
-     * A domain can be considered as a subset within a specific project.
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Name of the domain the resource belongs to.
+   * A domain can be considered as a subset within a specific project.
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * User provided value for the resource.
-     * The combination of project + domain + name uniquely identifies the resource.
-     * +optional - in certain contexts - like 'List API', 'Launch plans'
-     *
-     * @generated from field: string name = 3;
-     */
-    name: string;
+  /**
+   * User provided value for the resource.
+   * The combination of project + domain + name uniquely identifies the resource.
+   * +optional - in certain contexts - like 'List API', 'Launch plans'
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 4;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 4;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityIdentifier.
  * Use `create(NamedEntityIdentifierSchema)` to create a new message.
  */
-export const NamedEntityIdentifierSchema: GenMessage<
-  NamedEntityIdentifier
-> = /*@__PURE__*/
+export const NamedEntityIdentifierSchema: GenMessage<NamedEntityIdentifier> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 0);
 
 /**
@@ -88,33 +72,29 @@ export const NamedEntityIdentifierSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NamedEntityMetadata
  */
-export type NamedEntityMetadata =
-  & Message<"flyteidl.admin.NamedEntityMetadata">
-  & {
-    /**
-     * Common description across all versions of the entity
-     * +optional
-     *
-     * @generated from field: string description = 1;
-     */
-    description: string;
+export type NamedEntityMetadata = Message<"flyteidl.admin.NamedEntityMetadata"> & {
+  /**
+   * Common description across all versions of the entity
+   * +optional
+   *
+   * @generated from field: string description = 1;
+   */
+  description: string;
 
-    /**
-     * Shared state across all version of the entity
-     * At this point in time, only workflow entities can have their state archived.
-     *
-     * @generated from field: flyteidl.admin.NamedEntityState state = 2;
-     */
-    state: NamedEntityState;
-  };
+  /**
+   * Shared state across all version of the entity
+   * At this point in time, only workflow entities can have their state archived.
+   *
+   * @generated from field: flyteidl.admin.NamedEntityState state = 2;
+   */
+  state: NamedEntityState;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityMetadata.
  * Use `create(NamedEntityMetadataSchema)` to create a new message.
  */
-export const NamedEntityMetadataSchema: GenMessage<
-  NamedEntityMetadata
-> = /*@__PURE__*/
+export const NamedEntityMetadataSchema: GenMessage<NamedEntityMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 1);
 
 /**
@@ -210,73 +190,69 @@ export const Sort_DirectionSchema: GenEnum<Sort_Direction> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.NamedEntityIdentifierListRequest
  */
-export type NamedEntityIdentifierListRequest =
-  & Message<"flyteidl.admin.NamedEntityIdentifierListRequest">
-  & {
-    /**
-     * Name of the project that contains the identifiers.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type NamedEntityIdentifierListRequest = Message<"flyteidl.admin.NamedEntityIdentifierListRequest"> & {
+  /**
+   * Name of the project that contains the identifiers.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the identifiers belongs to within the project.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Name of the domain the identifiers belongs to within the project.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 3;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 3;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 4;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 4;
+   */
+  token: string;
 
-    /**
-     * Specifies how listed entities should be sorted in the response.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
+  /**
+   * Specifies how listed entities should be sorted in the response.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * +optional
-     *
-     * @generated from field: string filters = 6;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * +optional
+   *
+   * @generated from field: string filters = 6;
+   */
+  filters: string;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 7;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 7;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityIdentifierListRequest.
  * Use `create(NamedEntityIdentifierListRequestSchema)` to create a new message.
  */
-export const NamedEntityIdentifierListRequestSchema: GenMessage<
-  NamedEntityIdentifierListRequest
-> = /*@__PURE__*/
+export const NamedEntityIdentifierListRequestSchema: GenMessage<NamedEntityIdentifierListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 4);
 
 /**
@@ -284,79 +260,75 @@ export const NamedEntityIdentifierListRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NamedEntityListRequest
  */
-export type NamedEntityListRequest =
-  & Message<"flyteidl.admin.NamedEntityListRequest">
-  & {
-    /**
-     * Resource type of the metadata to query. One of Task, Workflow or LaunchPlan.
-     * +required
-     *
-     * @generated from field: flyteidl.core.ResourceType resource_type = 1;
-     */
-    resourceType: ResourceType;
+export type NamedEntityListRequest = Message<"flyteidl.admin.NamedEntityListRequest"> & {
+  /**
+   * Resource type of the metadata to query. One of Task, Workflow or LaunchPlan.
+   * +required
+   *
+   * @generated from field: flyteidl.core.ResourceType resource_type = 1;
+   */
+  resourceType: ResourceType;
 
-    /**
-     * Name of the project that contains the identifiers.
-     * +required
-     *
-     * @generated from field: string project = 2;
-     */
-    project: string;
+  /**
+   * Name of the project that contains the identifiers.
+   * +required
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the identifiers belongs to within the project.
-     *
-     * @generated from field: string domain = 3;
-     */
-    domain: string;
+  /**
+   * Name of the domain the identifiers belongs to within the project.
+   *
+   * @generated from field: string domain = 3;
+   */
+  domain: string;
 
-    /**
-     * Indicates the number of resources to be returned.
-     *
-     * @generated from field: uint32 limit = 4;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   *
+   * @generated from field: uint32 limit = 4;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 5;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 5;
+   */
+  token: string;
 
-    /**
-     * Specifies how listed entities should be sorted in the response.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 6;
-     */
-    sortBy?: Sort | undefined;
+  /**
+   * Specifies how listed entities should be sorted in the response.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 6;
+   */
+  sortBy?: Sort | undefined;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * +optional
-     *
-     * @generated from field: string filters = 7;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * +optional
+   *
+   * @generated from field: string filters = 7;
+   */
+  filters: string;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 8;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 8;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityListRequest.
  * Use `create(NamedEntityListRequestSchema)` to create a new message.
  */
-export const NamedEntityListRequestSchema: GenMessage<
-  NamedEntityListRequest
-> = /*@__PURE__*/
+export const NamedEntityListRequestSchema: GenMessage<NamedEntityListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 5);
 
 /**
@@ -364,32 +336,28 @@ export const NamedEntityListRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NamedEntityIdentifierList
  */
-export type NamedEntityIdentifierList =
-  & Message<"flyteidl.admin.NamedEntityIdentifierList">
-  & {
-    /**
-     * A list of identifiers.
-     *
-     * @generated from field: repeated flyteidl.admin.NamedEntityIdentifier entities = 1;
-     */
-    entities: NamedEntityIdentifier[];
+export type NamedEntityIdentifierList = Message<"flyteidl.admin.NamedEntityIdentifierList"> & {
+  /**
+   * A list of identifiers.
+   *
+   * @generated from field: repeated flyteidl.admin.NamedEntityIdentifier entities = 1;
+   */
+  entities: NamedEntityIdentifier[];
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query. If there are no more results, this value will be empty.
-     *
-     * @generated from field: string token = 2;
-     */
-    token: string;
-  };
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query. If there are no more results, this value will be empty.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityIdentifierList.
  * Use `create(NamedEntityIdentifierListSchema)` to create a new message.
  */
-export const NamedEntityIdentifierListSchema: GenMessage<
-  NamedEntityIdentifierList
-> = /*@__PURE__*/
+export const NamedEntityIdentifierListSchema: GenMessage<NamedEntityIdentifierList> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 6);
 
 /**
@@ -426,33 +394,29 @@ export const NamedEntityListSchema: GenMessage<NamedEntityList> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.NamedEntityGetRequest
  */
-export type NamedEntityGetRequest =
-  & Message<"flyteidl.admin.NamedEntityGetRequest">
-  & {
-    /**
-     * Resource type of the metadata to get. One of Task, Workflow or LaunchPlan.
-     * +required
-     *
-     * @generated from field: flyteidl.core.ResourceType resource_type = 1;
-     */
-    resourceType: ResourceType;
+export type NamedEntityGetRequest = Message<"flyteidl.admin.NamedEntityGetRequest"> & {
+  /**
+   * Resource type of the metadata to get. One of Task, Workflow or LaunchPlan.
+   * +required
+   *
+   * @generated from field: flyteidl.core.ResourceType resource_type = 1;
+   */
+  resourceType: ResourceType;
 
-    /**
-     * The identifier for the named entity for which to fetch metadata.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
-     */
-    id?: NamedEntityIdentifier | undefined;
-  };
+  /**
+   * The identifier for the named entity for which to fetch metadata.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
+   */
+  id?: NamedEntityIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityGetRequest.
  * Use `create(NamedEntityGetRequestSchema)` to create a new message.
  */
-export const NamedEntityGetRequestSchema: GenMessage<
-  NamedEntityGetRequest
-> = /*@__PURE__*/
+export const NamedEntityGetRequestSchema: GenMessage<NamedEntityGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 8);
 
 /**
@@ -460,41 +424,37 @@ export const NamedEntityGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NamedEntityUpdateRequest
  */
-export type NamedEntityUpdateRequest =
-  & Message<"flyteidl.admin.NamedEntityUpdateRequest">
-  & {
-    /**
-     * Resource type of the metadata to update
-     * +required
-     *
-     * @generated from field: flyteidl.core.ResourceType resource_type = 1;
-     */
-    resourceType: ResourceType;
+export type NamedEntityUpdateRequest = Message<"flyteidl.admin.NamedEntityUpdateRequest"> & {
+  /**
+   * Resource type of the metadata to update
+   * +required
+   *
+   * @generated from field: flyteidl.core.ResourceType resource_type = 1;
+   */
+  resourceType: ResourceType;
 
-    /**
-     * Identifier of the metadata to update
-     * +required
-     *
-     * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
-     */
-    id?: NamedEntityIdentifier | undefined;
+  /**
+   * Identifier of the metadata to update
+   * +required
+   *
+   * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
+   */
+  id?: NamedEntityIdentifier | undefined;
 
-    /**
-     * Metadata object to set as the new value
-     * +required
-     *
-     * @generated from field: flyteidl.admin.NamedEntityMetadata metadata = 3;
-     */
-    metadata?: NamedEntityMetadata | undefined;
-  };
+  /**
+   * Metadata object to set as the new value
+   * +required
+   *
+   * @generated from field: flyteidl.admin.NamedEntityMetadata metadata = 3;
+   */
+  metadata?: NamedEntityMetadata | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityUpdateRequest.
  * Use `create(NamedEntityUpdateRequestSchema)` to create a new message.
  */
-export const NamedEntityUpdateRequestSchema: GenMessage<
-  NamedEntityUpdateRequest
-> = /*@__PURE__*/
+export const NamedEntityUpdateRequestSchema: GenMessage<NamedEntityUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 9);
 
 /**
@@ -502,17 +462,14 @@ export const NamedEntityUpdateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NamedEntityUpdateResponse
  */
-export type NamedEntityUpdateResponse =
-  & Message<"flyteidl.admin.NamedEntityUpdateResponse">
-  & {};
+export type NamedEntityUpdateResponse = Message<"flyteidl.admin.NamedEntityUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.NamedEntityUpdateResponse.
  * Use `create(NamedEntityUpdateResponseSchema)` to create a new message.
  */
-export const NamedEntityUpdateResponseSchema: GenMessage<
-  NamedEntityUpdateResponse
-> = /*@__PURE__*/
+export const NamedEntityUpdateResponseSchema: GenMessage<NamedEntityUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 10);
 
 /**
@@ -535,9 +492,7 @@ export type ObjectGetRequest = Message<"flyteidl.admin.ObjectGetRequest"> & {
  * Describes the message flyteidl.admin.ObjectGetRequest.
  * Use `create(ObjectGetRequestSchema)` to create a new message.
  */
-export const ObjectGetRequestSchema: GenMessage<
-  ObjectGetRequest
-> = /*@__PURE__*/
+export const ObjectGetRequestSchema: GenMessage<ObjectGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 11);
 
 /**
@@ -546,59 +501,55 @@ export const ObjectGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ResourceListRequest
  */
-export type ResourceListRequest =
-  & Message<"flyteidl.admin.ResourceListRequest">
-  & {
-    /**
-     * id represents the unique identifier of the resource.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 1;
-     */
-    id?: NamedEntityIdentifier | undefined;
+export type ResourceListRequest = Message<"flyteidl.admin.ResourceListRequest"> & {
+  /**
+   * id represents the unique identifier of the resource.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 1;
+   */
+  id?: NamedEntityIdentifier | undefined;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 2;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, this server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 3;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, this server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 4;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 4;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
-  };
+  /**
+   * Sort ordering.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ResourceListRequest.
  * Use `create(ResourceListRequestSchema)` to create a new message.
  */
-export const ResourceListRequestSchema: GenMessage<
-  ResourceListRequest
-> = /*@__PURE__*/
+export const ResourceListRequestSchema: GenMessage<ResourceListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 12);
 
 /**
@@ -628,9 +579,7 @@ export type EmailNotification = Message<"flyteidl.admin.EmailNotification"> & {
  * Describes the message flyteidl.admin.EmailNotification.
  * Use `create(EmailNotificationSchema)` to create a new message.
  */
-export const EmailNotificationSchema: GenMessage<
-  EmailNotification
-> = /*@__PURE__*/
+export const EmailNotificationSchema: GenMessage<EmailNotification> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 13);
 
 /**
@@ -638,33 +587,29 @@ export const EmailNotificationSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.PagerDutyNotification
  */
-export type PagerDutyNotification =
-  & Message<"flyteidl.admin.PagerDutyNotification">
-  & {
-    /**
-     * Currently, PagerDuty notifications leverage email to trigger a notification.
-     * +required
-     *
-     * @generated from field: repeated string recipients_email = 1;
-     */
-    recipientsEmail: string[];
+export type PagerDutyNotification = Message<"flyteidl.admin.PagerDutyNotification"> & {
+  /**
+   * Currently, PagerDuty notifications leverage email to trigger a notification.
+   * +required
+   *
+   * @generated from field: repeated string recipients_email = 1;
+   */
+  recipientsEmail: string[];
 
-    /**
-     * The template to use for this notification.
-     * +optional
-     *
-     * @generated from field: string template = 2;
-     */
-    template: string;
-  };
+  /**
+   * The template to use for this notification.
+   * +optional
+   *
+   * @generated from field: string template = 2;
+   */
+  template: string;
+};
 
 /**
  * Describes the message flyteidl.admin.PagerDutyNotification.
  * Use `create(PagerDutyNotificationSchema)` to create a new message.
  */
-export const PagerDutyNotificationSchema: GenMessage<
-  PagerDutyNotification
-> = /*@__PURE__*/
+export const PagerDutyNotificationSchema: GenMessage<PagerDutyNotification> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 14);
 
 /**
@@ -694,9 +639,7 @@ export type SlackNotification = Message<"flyteidl.admin.SlackNotification"> & {
  * Describes the message flyteidl.admin.SlackNotification.
  * Use `create(SlackNotificationSchema)` to create a new message.
  */
-export const SlackNotificationSchema: GenMessage<
-  SlackNotification
-> = /*@__PURE__*/
+export const SlackNotificationSchema: GenMessage<SlackNotification> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 15);
 
 /**
@@ -886,25 +829,21 @@ export const AuthRoleSchema: GenMessage<AuthRole> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.RawOutputDataConfig
  */
-export type RawOutputDataConfig =
-  & Message<"flyteidl.admin.RawOutputDataConfig">
-  & {
-    /**
-     * Prefix for where offloaded data from user workflows will be written
-     * e.g. s3://bucket/key or s3://bucket/
-     *
-     * @generated from field: string output_location_prefix = 1;
-     */
-    outputLocationPrefix: string;
-  };
+export type RawOutputDataConfig = Message<"flyteidl.admin.RawOutputDataConfig"> & {
+  /**
+   * Prefix for where offloaded data from user workflows will be written
+   * e.g. s3://bucket/key or s3://bucket/
+   *
+   * @generated from field: string output_location_prefix = 1;
+   */
+  outputLocationPrefix: string;
+};
 
 /**
  * Describes the message flyteidl.admin.RawOutputDataConfig.
  * Use `create(RawOutputDataConfigSchema)` to create a new message.
  */
-export const RawOutputDataConfigSchema: GenMessage<
-  RawOutputDataConfig
-> = /*@__PURE__*/
+export const RawOutputDataConfigSchema: GenMessage<RawOutputDataConfig> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 22);
 
 /**
@@ -969,3 +908,4 @@ export enum NamedEntityState {
  */
 export const NamedEntityStateSchema: GenEnum<NamedEntityState> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_common, 0);
+

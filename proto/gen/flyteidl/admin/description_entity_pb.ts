@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/description_entity.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Identifier, ResourceType } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
@@ -18,10 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/description_entity.proto.
  */
 export const file_flyteidl_admin_description_entity: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CidmbHl0ZWlkbC9hZG1pbi9kZXNjcmlwdGlvbl9lbnRpdHkucHJvdG8SDmZseXRlaWRsLmFkbWluIssBChFEZXNjcmlwdGlvbkVudGl0eRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIZChFzaG9ydF9kZXNjcmlwdGlvbhgCIAEoCRI1ChBsb25nX2Rlc2NyaXB0aW9uGAMgASgLMhsuZmx5dGVpZGwuYWRtaW4uRGVzY3JpcHRpb24SLwoLc291cmNlX2NvZGUYBCABKAsyGi5mbHl0ZWlkbC5hZG1pbi5Tb3VyY2VDb2RlEgwKBHRhZ3MYBSADKAkifgoLRGVzY3JpcHRpb24SDwoFdmFsdWUYASABKAlIABINCgN1cmkYAiABKAlIABIxCgZmb3JtYXQYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkZvcm1hdBIRCglpY29uX2xpbmsYBCABKAlCCQoHY29udGVudCIaCgpTb3VyY2VDb2RlEgwKBGxpbmsYASABKAkiZgoVRGVzY3JpcHRpb25FbnRpdHlMaXN0Ej4KE2Rlc2NyaXB0aW9uRW50aXRpZXMYASADKAsyIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkVudGl0eRINCgV0b2tlbhgCIAEoCSLbAQocRGVzY3JpcHRpb25FbnRpdHlMaXN0UmVxdWVzdBIyCg1yZXNvdXJjZV90eXBlGAEgASgOMhsuZmx5dGVpZGwuY29yZS5SZXNvdXJjZVR5cGUSMQoCaWQYAiABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXISDQoFbGltaXQYAyABKA0SDQoFdG9rZW4YBCABKAkSDwoHZmlsdGVycxgFIAEoCRIlCgdzb3J0X2J5GAYgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCqNAQoRRGVzY3JpcHRpb25Gb3JtYXQSHgoaREVTQ1JJUFRJT05fRk9STUFUX1VOS05PV04QABIfChtERVNDUklQVElPTl9GT1JNQVRfTUFSS0RPV04QARIbChdERVNDUklQVElPTl9GT1JNQVRfSFRNTBACEhoKFkRFU0NSSVBUSU9OX0ZPUk1BVF9SU1QQA0I9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z",
-    [file_flyteidl_core_identifier, file_flyteidl_admin_common],
-  );
+  fileDesc("CidmbHl0ZWlkbC9hZG1pbi9kZXNjcmlwdGlvbl9lbnRpdHkucHJvdG8SDmZseXRlaWRsLmFkbWluIssBChFEZXNjcmlwdGlvbkVudGl0eRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIZChFzaG9ydF9kZXNjcmlwdGlvbhgCIAEoCRI1ChBsb25nX2Rlc2NyaXB0aW9uGAMgASgLMhsuZmx5dGVpZGwuYWRtaW4uRGVzY3JpcHRpb24SLwoLc291cmNlX2NvZGUYBCABKAsyGi5mbHl0ZWlkbC5hZG1pbi5Tb3VyY2VDb2RlEgwKBHRhZ3MYBSADKAkifgoLRGVzY3JpcHRpb24SDwoFdmFsdWUYASABKAlIABINCgN1cmkYAiABKAlIABIxCgZmb3JtYXQYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkZvcm1hdBIRCglpY29uX2xpbmsYBCABKAlCCQoHY29udGVudCIaCgpTb3VyY2VDb2RlEgwKBGxpbmsYASABKAkiZgoVRGVzY3JpcHRpb25FbnRpdHlMaXN0Ej4KE2Rlc2NyaXB0aW9uRW50aXRpZXMYASADKAsyIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkVudGl0eRINCgV0b2tlbhgCIAEoCSLbAQocRGVzY3JpcHRpb25FbnRpdHlMaXN0UmVxdWVzdBIyCg1yZXNvdXJjZV90eXBlGAEgASgOMhsuZmx5dGVpZGwuY29yZS5SZXNvdXJjZVR5cGUSMQoCaWQYAiABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXISDQoFbGltaXQYAyABKA0SDQoFdG9rZW4YBCABKAkSDwoHZmlsdGVycxgFIAEoCRIlCgdzb3J0X2J5GAYgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCqNAQoRRGVzY3JpcHRpb25Gb3JtYXQSHgoaREVTQ1JJUFRJT05fRk9STUFUX1VOS05PV04QABIfChtERVNDUklQVElPTl9GT1JNQVRfTUFSS0RPV04QARIbChdERVNDUklQVElPTl9GT1JNQVRfSFRNTBACEhoKFkRFU0NSSVBUSU9OX0ZPUk1BVF9SU1QQA0I9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z", [file_flyteidl_core_identifier, file_flyteidl_admin_common]);
 
 /**
  * DescriptionEntity contains detailed description for the task/workflow.
@@ -71,9 +64,7 @@ export type DescriptionEntity = Message<"flyteidl.admin.DescriptionEntity"> & {
  * Describes the message flyteidl.admin.DescriptionEntity.
  * Use `create(DescriptionEntitySchema)` to create a new message.
  */
-export const DescriptionEntitySchema: GenMessage<
-  DescriptionEntity
-> = /*@__PURE__*/
+export const DescriptionEntitySchema: GenMessage<DescriptionEntity> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_description_entity, 0);
 
 /**
@@ -153,32 +144,28 @@ export const SourceCodeSchema: GenMessage<SourceCode> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.DescriptionEntityList
  */
-export type DescriptionEntityList =
-  & Message<"flyteidl.admin.DescriptionEntityList">
-  & {
-    /**
-     * A list of DescriptionEntities returned based on the request.
-     *
-     * @generated from field: repeated flyteidl.admin.DescriptionEntity descriptionEntities = 1;
-     */
-    descriptionEntities: DescriptionEntity[];
+export type DescriptionEntityList = Message<"flyteidl.admin.DescriptionEntityList"> & {
+  /**
+   * A list of DescriptionEntities returned based on the request.
+   *
+   * @generated from field: repeated flyteidl.admin.DescriptionEntity descriptionEntities = 1;
+   */
+  descriptionEntities: DescriptionEntity[];
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query. If there are no more results, this value will be empty.
-     *
-     * @generated from field: string token = 2;
-     */
-    token: string;
-  };
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query. If there are no more results, this value will be empty.
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
+};
 
 /**
  * Describes the message flyteidl.admin.DescriptionEntityList.
  * Use `create(DescriptionEntityListSchema)` to create a new message.
  */
-export const DescriptionEntityListSchema: GenMessage<
-  DescriptionEntityList
-> = /*@__PURE__*/
+export const DescriptionEntityListSchema: GenMessage<DescriptionEntityList> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_description_entity, 3);
 
 /**
@@ -187,66 +174,62 @@ export const DescriptionEntityListSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.DescriptionEntityListRequest
  */
-export type DescriptionEntityListRequest =
-  & Message<"flyteidl.admin.DescriptionEntityListRequest">
-  & {
-    /**
-     * Identifies the specific type of resource that this identifier corresponds to.
-     *
-     * @generated from field: flyteidl.core.ResourceType resource_type = 1;
-     */
-    resourceType: ResourceType;
+export type DescriptionEntityListRequest = Message<"flyteidl.admin.DescriptionEntityListRequest"> & {
+  /**
+   * Identifies the specific type of resource that this identifier corresponds to.
+   *
+   * @generated from field: flyteidl.core.ResourceType resource_type = 1;
+   */
+  resourceType: ResourceType;
 
-    /**
-     * The identifier for the description entity.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
-     */
-    id?: NamedEntityIdentifier | undefined;
+  /**
+   * The identifier for the description entity.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 2;
+   */
+  id?: NamedEntityIdentifier | undefined;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 3;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 3;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 4;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 4;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 5;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 5;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering for returned list.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 6;
-     */
-    sortBy?: Sort | undefined;
-  };
+  /**
+   * Sort ordering for returned list.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 6;
+   */
+  sortBy?: Sort | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.DescriptionEntityListRequest.
  * Use `create(DescriptionEntityListRequestSchema)` to create a new message.
  */
-export const DescriptionEntityListRequestSchema: GenMessage<
-  DescriptionEntityListRequest
-> = /*@__PURE__*/
+export const DescriptionEntityListRequestSchema: GenMessage<DescriptionEntityListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_description_entity, 4);
 
 /**
@@ -283,3 +266,4 @@ export enum DescriptionFormat {
  */
 export const DescriptionFormatSchema: GenEnum<DescriptionFormat> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_description_entity, 0);
+

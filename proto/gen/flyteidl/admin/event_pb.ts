@@ -4,11 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  NodeExecutionEvent,
-  TaskExecutionEvent,
-  WorkflowExecutionEvent,
-} from "../event/event_pb.ts";
+import type { NodeExecutionEvent, TaskExecutionEvent, WorkflowExecutionEvent } from "../event/event_pb.ts";
 import { file_flyteidl_event_event } from "../event/event_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -16,10 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/event.proto.
  */
 export const file_flyteidl_admin_event: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChpmbHl0ZWlkbC9hZG1pbi9ldmVudC5wcm90bxIOZmx5dGVpZGwuYWRtaW4iOQogRXZlbnRFcnJvckFscmVhZHlJblRlcm1pbmFsU3RhdGUSFQoNY3VycmVudF9waGFzZRgBIAEoCSIwCh1FdmVudEVycm9ySW5jb21wYXRpYmxlQ2x1c3RlchIPCgdjbHVzdGVyGAEgASgJIsQBChJFdmVudEZhaWx1cmVSZWFzb24SVQoZYWxyZWFkeV9pbl90ZXJtaW5hbF9zdGF0ZRgBIAEoCzIwLmZseXRlaWRsLmFkbWluLkV2ZW50RXJyb3JBbHJlYWR5SW5UZXJtaW5hbFN0YXRlSAASTQoUaW5jb21wYXRpYmxlX2NsdXN0ZXIYAiABKAsyLS5mbHl0ZWlkbC5hZG1pbi5FdmVudEVycm9ySW5jb21wYXRpYmxlQ2x1c3RlckgAQggKBnJlYXNvbiJqCh1Xb3JrZmxvd0V4ZWN1dGlvbkV2ZW50UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEjUKBWV2ZW50GAIgASgLMiYuZmx5dGVpZGwuZXZlbnQuV29ya2Zsb3dFeGVjdXRpb25FdmVudCIgCh5Xb3JrZmxvd0V4ZWN1dGlvbkV2ZW50UmVzcG9uc2UiYgoZTm9kZUV4ZWN1dGlvbkV2ZW50UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEjEKBWV2ZW50GAIgASgLMiIuZmx5dGVpZGwuZXZlbnQuTm9kZUV4ZWN1dGlvbkV2ZW50IhwKGk5vZGVFeGVjdXRpb25FdmVudFJlc3BvbnNlImIKGVRhc2tFeGVjdXRpb25FdmVudFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIxCgVldmVudBgCIAEoCzIiLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25FdmVudCIcChpUYXNrRXhlY3V0aW9uRXZlbnRSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z",
-    [file_flyteidl_event_event],
-  );
+  fileDesc("ChpmbHl0ZWlkbC9hZG1pbi9ldmVudC5wcm90bxIOZmx5dGVpZGwuYWRtaW4iOQogRXZlbnRFcnJvckFscmVhZHlJblRlcm1pbmFsU3RhdGUSFQoNY3VycmVudF9waGFzZRgBIAEoCSIwCh1FdmVudEVycm9ySW5jb21wYXRpYmxlQ2x1c3RlchIPCgdjbHVzdGVyGAEgASgJIsQBChJFdmVudEZhaWx1cmVSZWFzb24SVQoZYWxyZWFkeV9pbl90ZXJtaW5hbF9zdGF0ZRgBIAEoCzIwLmZseXRlaWRsLmFkbWluLkV2ZW50RXJyb3JBbHJlYWR5SW5UZXJtaW5hbFN0YXRlSAASTQoUaW5jb21wYXRpYmxlX2NsdXN0ZXIYAiABKAsyLS5mbHl0ZWlkbC5hZG1pbi5FdmVudEVycm9ySW5jb21wYXRpYmxlQ2x1c3RlckgAQggKBnJlYXNvbiJqCh1Xb3JrZmxvd0V4ZWN1dGlvbkV2ZW50UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEjUKBWV2ZW50GAIgASgLMiYuZmx5dGVpZGwuZXZlbnQuV29ya2Zsb3dFeGVjdXRpb25FdmVudCIgCh5Xb3JrZmxvd0V4ZWN1dGlvbkV2ZW50UmVzcG9uc2UiYgoZTm9kZUV4ZWN1dGlvbkV2ZW50UmVxdWVzdBISCgpyZXF1ZXN0X2lkGAEgASgJEjEKBWV2ZW50GAIgASgLMiIuZmx5dGVpZGwuZXZlbnQuTm9kZUV4ZWN1dGlvbkV2ZW50IhwKGk5vZGVFeGVjdXRpb25FdmVudFJlc3BvbnNlImIKGVRhc2tFeGVjdXRpb25FdmVudFJlcXVlc3QSEgoKcmVxdWVzdF9pZBgBIAEoCRIxCgVldmVudBgCIAEoCzIiLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25FdmVudCIcChpUYXNrRXhlY3V0aW9uRXZlbnRSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z", [file_flyteidl_event_event]);
 
 /**
  * Indicates that a sent event was not used to update execution state due to
@@ -28,51 +21,43 @@ export const file_flyteidl_admin_event: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.EventErrorAlreadyInTerminalState
  */
-export type EventErrorAlreadyInTerminalState =
-  & Message<"flyteidl.admin.EventErrorAlreadyInTerminalState">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: string current_phase = 1;
-     */
-    currentPhase: string;
-  };
+export type EventErrorAlreadyInTerminalState = Message<"flyteidl.admin.EventErrorAlreadyInTerminalState"> & {
+  /**
+   * +required
+   *
+   * @generated from field: string current_phase = 1;
+   */
+  currentPhase: string;
+};
 
 /**
  * Describes the message flyteidl.admin.EventErrorAlreadyInTerminalState.
  * Use `create(EventErrorAlreadyInTerminalStateSchema)` to create a new message.
  */
-export const EventErrorAlreadyInTerminalStateSchema: GenMessage<
-  EventErrorAlreadyInTerminalState
-> = /*@__PURE__*/
+export const EventErrorAlreadyInTerminalStateSchema: GenMessage<EventErrorAlreadyInTerminalState> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 0);
 
 /**
- * Indicates an event was rejected because it came from a different cluster than
+ * Indicates an event was rejected because it came from a different cluster than 
  * is on record as running the execution.
  *
  * @generated from message flyteidl.admin.EventErrorIncompatibleCluster
  */
-export type EventErrorIncompatibleCluster =
-  & Message<"flyteidl.admin.EventErrorIncompatibleCluster">
-  & {
-    /**
-     * The cluster which has been recorded as processing the execution.
-     * +required
-     *
-     * @generated from field: string cluster = 1;
-     */
-    cluster: string;
-  };
+export type EventErrorIncompatibleCluster = Message<"flyteidl.admin.EventErrorIncompatibleCluster"> & {
+  /**
+   * The cluster which has been recorded as processing the execution.
+   * +required
+   *
+   * @generated from field: string cluster = 1;
+   */
+  cluster: string;
+};
 
 /**
  * Describes the message flyteidl.admin.EventErrorIncompatibleCluster.
  * Use `create(EventErrorIncompatibleClusterSchema)` to create a new message.
  */
-export const EventErrorIncompatibleClusterSchema: GenMessage<
-  EventErrorIncompatibleCluster
-> = /*@__PURE__*/
+export const EventErrorIncompatibleClusterSchema: GenMessage<EventErrorIncompatibleCluster> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 1);
 
 /**
@@ -80,36 +65,32 @@ export const EventErrorIncompatibleClusterSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.EventFailureReason
  */
-export type EventFailureReason =
-  & Message<"flyteidl.admin.EventFailureReason">
-  & {
+export type EventFailureReason = Message<"flyteidl.admin.EventFailureReason"> & {
+  /**
+   * +required
+   *
+   * @generated from oneof flyteidl.admin.EventFailureReason.reason
+   */
+  reason: {
     /**
-     * +required
-     *
-     * @generated from oneof flyteidl.admin.EventFailureReason.reason
+     * @generated from field: flyteidl.admin.EventErrorAlreadyInTerminalState already_in_terminal_state = 1;
      */
-    reason: {
-      /**
-       * @generated from field: flyteidl.admin.EventErrorAlreadyInTerminalState already_in_terminal_state = 1;
-       */
-      value: EventErrorAlreadyInTerminalState;
-      case: "alreadyInTerminalState";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.EventErrorIncompatibleCluster incompatible_cluster = 2;
-       */
-      value: EventErrorIncompatibleCluster;
-      case: "incompatibleCluster";
-    } | { case: undefined; value?: undefined };
-  };
+    value: EventErrorAlreadyInTerminalState;
+    case: "alreadyInTerminalState";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.EventErrorIncompatibleCluster incompatible_cluster = 2;
+     */
+    value: EventErrorIncompatibleCluster;
+    case: "incompatibleCluster";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.EventFailureReason.
  * Use `create(EventFailureReasonSchema)` to create a new message.
  */
-export const EventFailureReasonSchema: GenMessage<
-  EventFailureReason
-> = /*@__PURE__*/
+export const EventFailureReasonSchema: GenMessage<EventFailureReason> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 2);
 
 /**
@@ -117,31 +98,27 @@ export const EventFailureReasonSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionEventRequest
  */
-export type WorkflowExecutionEventRequest =
-  & Message<"flyteidl.admin.WorkflowExecutionEventRequest">
-  & {
-    /**
-     * Unique ID for this request that can be traced between services
-     *
-     * @generated from field: string request_id = 1;
-     */
-    requestId: string;
+export type WorkflowExecutionEventRequest = Message<"flyteidl.admin.WorkflowExecutionEventRequest"> & {
+  /**
+   * Unique ID for this request that can be traced between services
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
 
-    /**
-     * Details about the event that occurred.
-     *
-     * @generated from field: flyteidl.event.WorkflowExecutionEvent event = 2;
-     */
-    event?: WorkflowExecutionEvent | undefined;
-  };
+  /**
+   * Details about the event that occurred.
+   *
+   * @generated from field: flyteidl.event.WorkflowExecutionEvent event = 2;
+   */
+  event?: WorkflowExecutionEvent | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionEventRequest.
  * Use `create(WorkflowExecutionEventRequestSchema)` to create a new message.
  */
-export const WorkflowExecutionEventRequestSchema: GenMessage<
-  WorkflowExecutionEventRequest
-> = /*@__PURE__*/
+export const WorkflowExecutionEventRequestSchema: GenMessage<WorkflowExecutionEventRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 3);
 
 /**
@@ -149,17 +126,14 @@ export const WorkflowExecutionEventRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionEventResponse
  */
-export type WorkflowExecutionEventResponse =
-  & Message<"flyteidl.admin.WorkflowExecutionEventResponse">
-  & {};
+export type WorkflowExecutionEventResponse = Message<"flyteidl.admin.WorkflowExecutionEventResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionEventResponse.
  * Use `create(WorkflowExecutionEventResponseSchema)` to create a new message.
  */
-export const WorkflowExecutionEventResponseSchema: GenMessage<
-  WorkflowExecutionEventResponse
-> = /*@__PURE__*/
+export const WorkflowExecutionEventResponseSchema: GenMessage<WorkflowExecutionEventResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 4);
 
 /**
@@ -167,31 +141,27 @@ export const WorkflowExecutionEventResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionEventRequest
  */
-export type NodeExecutionEventRequest =
-  & Message<"flyteidl.admin.NodeExecutionEventRequest">
-  & {
-    /**
-     * Unique ID for this request that can be traced between services
-     *
-     * @generated from field: string request_id = 1;
-     */
-    requestId: string;
+export type NodeExecutionEventRequest = Message<"flyteidl.admin.NodeExecutionEventRequest"> & {
+  /**
+   * Unique ID for this request that can be traced between services
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
 
-    /**
-     * Details about the event that occurred.
-     *
-     * @generated from field: flyteidl.event.NodeExecutionEvent event = 2;
-     */
-    event?: NodeExecutionEvent | undefined;
-  };
+  /**
+   * Details about the event that occurred.
+   *
+   * @generated from field: flyteidl.event.NodeExecutionEvent event = 2;
+   */
+  event?: NodeExecutionEvent | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionEventRequest.
  * Use `create(NodeExecutionEventRequestSchema)` to create a new message.
  */
-export const NodeExecutionEventRequestSchema: GenMessage<
-  NodeExecutionEventRequest
-> = /*@__PURE__*/
+export const NodeExecutionEventRequestSchema: GenMessage<NodeExecutionEventRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 5);
 
 /**
@@ -199,17 +169,14 @@ export const NodeExecutionEventRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionEventResponse
  */
-export type NodeExecutionEventResponse =
-  & Message<"flyteidl.admin.NodeExecutionEventResponse">
-  & {};
+export type NodeExecutionEventResponse = Message<"flyteidl.admin.NodeExecutionEventResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionEventResponse.
  * Use `create(NodeExecutionEventResponseSchema)` to create a new message.
  */
-export const NodeExecutionEventResponseSchema: GenMessage<
-  NodeExecutionEventResponse
-> = /*@__PURE__*/
+export const NodeExecutionEventResponseSchema: GenMessage<NodeExecutionEventResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 6);
 
 /**
@@ -217,31 +184,27 @@ export const NodeExecutionEventResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskExecutionEventRequest
  */
-export type TaskExecutionEventRequest =
-  & Message<"flyteidl.admin.TaskExecutionEventRequest">
-  & {
-    /**
-     * Unique ID for this request that can be traced between services
-     *
-     * @generated from field: string request_id = 1;
-     */
-    requestId: string;
+export type TaskExecutionEventRequest = Message<"flyteidl.admin.TaskExecutionEventRequest"> & {
+  /**
+   * Unique ID for this request that can be traced between services
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
 
-    /**
-     * Details about the event that occurred.
-     *
-     * @generated from field: flyteidl.event.TaskExecutionEvent event = 2;
-     */
-    event?: TaskExecutionEvent | undefined;
-  };
+  /**
+   * Details about the event that occurred.
+   *
+   * @generated from field: flyteidl.event.TaskExecutionEvent event = 2;
+   */
+  event?: TaskExecutionEvent | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionEventRequest.
  * Use `create(TaskExecutionEventRequestSchema)` to create a new message.
  */
-export const TaskExecutionEventRequestSchema: GenMessage<
-  TaskExecutionEventRequest
-> = /*@__PURE__*/
+export const TaskExecutionEventRequestSchema: GenMessage<TaskExecutionEventRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 7);
 
 /**
@@ -249,15 +212,13 @@ export const TaskExecutionEventRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskExecutionEventResponse
  */
-export type TaskExecutionEventResponse =
-  & Message<"flyteidl.admin.TaskExecutionEventResponse">
-  & {};
+export type TaskExecutionEventResponse = Message<"flyteidl.admin.TaskExecutionEventResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionEventResponse.
  * Use `create(TaskExecutionEventResponseSchema)` to create a new message.
  */
-export const TaskExecutionEventResponseSchema: GenMessage<
-  TaskExecutionEventResponse
-> = /*@__PURE__*/
+export const TaskExecutionEventResponseSchema: GenMessage<TaskExecutionEventResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_event, 8);
+

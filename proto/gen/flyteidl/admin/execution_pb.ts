@@ -2,52 +2,28 @@
 // @generated from file flyteidl/admin/execution.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ClusterAssignment } from "./cluster_assignment_pb.ts";
 import { file_flyteidl_admin_cluster_assignment } from "./cluster_assignment_pb.ts";
-import type {
-  Annotations,
-  AuthRole,
-  Envs,
-  Labels,
-  Notification,
-  RawOutputDataConfig,
-  UrlBlob,
-} from "./common_pb.ts";
+import type { Annotations, AuthRole, Envs, Labels, Notification, RawOutputDataConfig, UrlBlob } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
 import type { LiteralMap } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
-import type {
-  ExecutionError,
-  QualityOfService,
-  WorkflowExecution_Phase,
-} from "../core/execution_pb.ts";
+import type { ExecutionError, QualityOfService, WorkflowExecution_Phase } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
 import type { ExecutionEnvAssignment } from "../core/execution_envs_pb.ts";
 import { file_flyteidl_core_execution_envs } from "../core/execution_envs_pb.ts";
 import type { ArtifactID } from "../core/artifact_id_pb.ts";
 import { file_flyteidl_core_artifact_id } from "../core/artifact_id_pb.ts";
-import type {
-  Identifier,
-  NodeExecutionIdentifier,
-  WorkflowExecutionIdentifier,
-} from "../core/identifier_pb.ts";
+import type { Identifier, NodeExecutionIdentifier, WorkflowExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
 import type { Span } from "../core/metrics_pb.ts";
 import { file_flyteidl_core_metrics } from "../core/metrics_pb.ts";
 import type { SecurityContext } from "../core/security_pb.ts";
 import { file_flyteidl_core_security } from "../core/security_pb.ts";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_timestamp,
-  file_google_protobuf_wrappers,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { ExecutionClusterLabel } from "./matchable_resource_pb.ts";
 import { file_flyteidl_admin_matchable_resource } from "./matchable_resource_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
@@ -56,91 +32,70 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/execution.proto.
  */
 export const file_flyteidl_admin_execution: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch5mbHl0ZWlkbC9hZG1pbi9leGVjdXRpb24ucHJvdG8SDmZseXRlaWRsLmFkbWluIqwBChZFeGVjdXRpb25DcmVhdGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYAyABKAkSKwoEc3BlYxgEIAEoCzIdLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvblNwZWMSKQoGaW5wdXRzGAUgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEgsKA29yZxgGIAEoCSJ/ChhFeGVjdXRpb25SZWxhdW5jaFJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllchIMCgRuYW1lGAMgASgJEhcKD292ZXJ3cml0ZV9jYWNoZRgEIAEoCEoECAIQAyKUAQoXRXhlY3V0aW9uUmVjb3ZlclJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllchIMCgRuYW1lGAIgASgJEjMKCG1ldGFkYXRhGAMgASgLMiEuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uTWV0YWRhdGEiUQoXRXhlY3V0aW9uQ3JlYXRlUmVzcG9uc2USNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciJVChtXb3JrZmxvd0V4ZWN1dGlvbkdldFJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciKjAQoJRXhlY3V0aW9uEjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISKwoEc3BlYxgCIAEoCzIdLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvblNwZWMSMQoHY2xvc3VyZRgDIAEoCzIgLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsb3N1cmUiTQoNRXhlY3V0aW9uTGlzdBItCgpleGVjdXRpb25zGAEgAygLMhkuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uEg0KBXRva2VuGAIgASgJIlgKDkxpdGVyYWxNYXBCbG9iEi8KBnZhbHVlcxgBIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABINCgN1cmkYAiABKAlIAEIGCgRkYXRhIjEKDUFib3J0TWV0YWRhdGESDQoFY2F1c2UYASABKAkSEQoJcHJpbmNpcGFsGAIgASgJIvYFChBFeGVjdXRpb25DbG9zdXJlEjUKB291dHB1dHMYASABKAsyHi5mbHl0ZWlkbC5hZG1pbi5MaXRlcmFsTWFwQmxvYkICGAFIABIuCgVlcnJvchgCIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIABIZCgthYm9ydF9jYXVzZRgKIAEoCUICGAFIABI3Cg5hYm9ydF9tZXRhZGF0YRgMIAEoCzIdLmZseXRlaWRsLmFkbWluLkFib3J0TWV0YWRhdGFIABI0CgtvdXRwdXRfZGF0YRgNIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABI2Cg9jb21wdXRlZF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCAhgBEjUKBXBoYXNlGAQgASgOMiYuZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbi5QaGFzZRIuCgpzdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg1ub3RpZmljYXRpb25zGAkgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uEi4KC3dvcmtmbG93X2lkGAsgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEkkKFHN0YXRlX2NoYW5nZV9kZXRhaWxzGA4gASgLMisuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uU3RhdGVDaGFuZ2VEZXRhaWxzQg8KDW91dHB1dF9yZXN1bHRKBAgPEBAiPgoOU3lzdGVtTWV0YWRhdGESGQoRZXhlY3V0aW9uX2NsdXN0ZXIYASABKAkSEQoJbmFtZXNwYWNlGAIgASgJIqQEChFFeGVjdXRpb25NZXRhZGF0YRI9CgRtb2RlGAEgASgOMi8uZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uTWV0YWRhdGEuRXhlY3V0aW9uTW9kZRIRCglwcmluY2lwYWwYAiABKAkSDwoHbmVzdGluZxgDIAEoDRIwCgxzY2hlZHVsZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkUKFXBhcmVudF9ub2RlX2V4ZWN1dGlvbhgFIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXISRwoTcmVmZXJlbmNlX2V4ZWN1dGlvbhgQIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEjcKD3N5c3RlbV9tZXRhZGF0YRgRIAEoCzIeLmZseXRlaWRsLmFkbWluLlN5c3RlbU1ldGFkYXRhEi8KDGFydGlmYWN0X2lkcxgSIAMoCzIZLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RJRCJ6Cg1FeGVjdXRpb25Nb2RlEgoKBk1BTlVBTBAAEg0KCVNDSEVEVUxFRBABEgoKBlNZU1RFTRACEgwKCFJFTEFVTkNIEAMSEgoOQ0hJTERfV09SS0ZMT1cQBBINCglSRUNPVkVSRUQQBRILCgdUUklHR0VSEAYiBAgHEAdKBAgTEBQiRwoQTm90aWZpY2F0aW9uTGlzdBIzCg1ub3RpZmljYXRpb25zGAEgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uIs4HCg1FeGVjdXRpb25TcGVjEi4KC2xhdW5jaF9wbGFuGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEi0KBmlucHV0cxgCIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAESMwoIbWV0YWRhdGEYAyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25NZXRhZGF0YRI5Cg1ub3RpZmljYXRpb25zGAUgASgLMiAuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uTGlzdEgAEhUKC2Rpc2FibGVfYWxsGAYgASgISAASJgoGbGFiZWxzGAcgASgLMhYuZmx5dGVpZGwuYWRtaW4uTGFiZWxzEjAKC2Fubm90YXRpb25zGAggASgLMhsuZmx5dGVpZGwuYWRtaW4uQW5ub3RhdGlvbnMSOAoQc2VjdXJpdHlfY29udGV4dBgKIAEoCzIeLmZseXRlaWRsLmNvcmUuU2VjdXJpdHlDb250ZXh0Ei8KCWF1dGhfcm9sZRgQIAEoCzIYLmZseXRlaWRsLmFkbWluLkF1dGhSb2xlQgIYARI7ChJxdWFsaXR5X29mX3NlcnZpY2UYESABKAsyHy5mbHl0ZWlkbC5jb3JlLlF1YWxpdHlPZlNlcnZpY2USFwoPbWF4X3BhcmFsbGVsaXNtGBIgASgFEkMKFnJhd19vdXRwdXRfZGF0YV9jb25maWcYEyABKAsyIy5mbHl0ZWlkbC5hZG1pbi5SYXdPdXRwdXREYXRhQ29uZmlnEj0KEmNsdXN0ZXJfYXNzaWdubWVudBgUIAEoCzIhLmZseXRlaWRsLmFkbWluLkNsdXN0ZXJBc3NpZ25tZW50EjEKDWludGVycnVwdGlibGUYFSABKAsyGi5nb29nbGUucHJvdG9idWYuQm9vbFZhbHVlEhcKD292ZXJ3cml0ZV9jYWNoZRgWIAEoCBIiCgRlbnZzGBcgASgLMhQuZmx5dGVpZGwuYWRtaW4uRW52cxIQCgR0YWdzGBggAygJQgIYARJGChdleGVjdXRpb25fY2x1c3Rlcl9sYWJlbBgZIAEoCzIlLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsdXN0ZXJMYWJlbBJIChlleGVjdXRpb25fZW52X2Fzc2lnbm1lbnRzGBogAygLMiUuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FbnZBc3NpZ25tZW50QhgKFm5vdGlmaWNhdGlvbl9vdmVycmlkZXNKBAgEEAVKBAgbEBwiYgoZRXhlY3V0aW9uVGVybWluYXRlUmVxdWVzdBI2CgJpZBgBIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEg0KBWNhdXNlGAIgASgJIhwKGkV4ZWN1dGlvblRlcm1pbmF0ZVJlc3BvbnNlIlkKH1dvcmtmbG93RXhlY3V0aW9uR2V0RGF0YVJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciLeAQogV29ya2Zsb3dFeGVjdXRpb25HZXREYXRhUmVzcG9uc2USLAoHb3V0cHV0cxgBIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEisKBmlucHV0cxgCIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEi4KC2Z1bGxfaW5wdXRzGAMgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi8KDGZ1bGxfb3V0cHV0cxgEIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcCJ/ChZFeGVjdXRpb25VcGRhdGVSZXF1ZXN0EjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISLQoFc3RhdGUYAiABKA4yHi5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25TdGF0ZSKQAQobRXhlY3V0aW9uU3RhdGVDaGFuZ2VEZXRhaWxzEi0KBXN0YXRlGAEgASgOMh4uZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uU3RhdGUSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXByaW5jaXBhbBgDIAEoCSIZChdFeGVjdXRpb25VcGRhdGVSZXNwb25zZSJrCiJXb3JrZmxvd0V4ZWN1dGlvbkdldE1ldHJpY3NSZXF1ZXN0EjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFZGVwdGgYAiABKAUiSAojV29ya2Zsb3dFeGVjdXRpb25HZXRNZXRyaWNzUmVzcG9uc2USIQoEc3BhbhgBIAEoCzITLmZseXRlaWRsLmNvcmUuU3Bhbio+Cg5FeGVjdXRpb25TdGF0ZRIUChBFWEVDVVRJT05fQUNUSVZFEAASFgoSRVhFQ1VUSU9OX0FSQ0hJVkVEEAFCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [
-      file_flyteidl_admin_cluster_assignment,
-      file_flyteidl_admin_common,
-      file_flyteidl_core_literals,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_execution_envs,
-      file_flyteidl_core_artifact_id,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_metrics,
-      file_flyteidl_core_security,
-      file_google_protobuf_duration,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_wrappers,
-      file_flyteidl_admin_matchable_resource,
-    ],
-  );
+  fileDesc("Ch5mbHl0ZWlkbC9hZG1pbi9leGVjdXRpb24ucHJvdG8SDmZseXRlaWRsLmFkbWluIqwBChZFeGVjdXRpb25DcmVhdGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYAyABKAkSKwoEc3BlYxgEIAEoCzIdLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvblNwZWMSKQoGaW5wdXRzGAUgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEgsKA29yZxgGIAEoCSJ/ChhFeGVjdXRpb25SZWxhdW5jaFJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllchIMCgRuYW1lGAMgASgJEhcKD292ZXJ3cml0ZV9jYWNoZRgEIAEoCEoECAIQAyKUAQoXRXhlY3V0aW9uUmVjb3ZlclJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllchIMCgRuYW1lGAIgASgJEjMKCG1ldGFkYXRhGAMgASgLMiEuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uTWV0YWRhdGEiUQoXRXhlY3V0aW9uQ3JlYXRlUmVzcG9uc2USNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciJVChtXb3JrZmxvd0V4ZWN1dGlvbkdldFJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciKjAQoJRXhlY3V0aW9uEjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISKwoEc3BlYxgCIAEoCzIdLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvblNwZWMSMQoHY2xvc3VyZRgDIAEoCzIgLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsb3N1cmUiTQoNRXhlY3V0aW9uTGlzdBItCgpleGVjdXRpb25zGAEgAygLMhkuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uEg0KBXRva2VuGAIgASgJIlgKDkxpdGVyYWxNYXBCbG9iEi8KBnZhbHVlcxgBIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABINCgN1cmkYAiABKAlIAEIGCgRkYXRhIjEKDUFib3J0TWV0YWRhdGESDQoFY2F1c2UYASABKAkSEQoJcHJpbmNpcGFsGAIgASgJIvYFChBFeGVjdXRpb25DbG9zdXJlEjUKB291dHB1dHMYASABKAsyHi5mbHl0ZWlkbC5hZG1pbi5MaXRlcmFsTWFwQmxvYkICGAFIABIuCgVlcnJvchgCIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIABIZCgthYm9ydF9jYXVzZRgKIAEoCUICGAFIABI3Cg5hYm9ydF9tZXRhZGF0YRgMIAEoCzIdLmZseXRlaWRsLmFkbWluLkFib3J0TWV0YWRhdGFIABI0CgtvdXRwdXRfZGF0YRgNIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABI2Cg9jb21wdXRlZF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCAhgBEjUKBXBoYXNlGAQgASgOMiYuZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbi5QaGFzZRIuCgpzdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg1ub3RpZmljYXRpb25zGAkgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uEi4KC3dvcmtmbG93X2lkGAsgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEkkKFHN0YXRlX2NoYW5nZV9kZXRhaWxzGA4gASgLMisuZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uU3RhdGVDaGFuZ2VEZXRhaWxzQg8KDW91dHB1dF9yZXN1bHRKBAgPEBAiPgoOU3lzdGVtTWV0YWRhdGESGQoRZXhlY3V0aW9uX2NsdXN0ZXIYASABKAkSEQoJbmFtZXNwYWNlGAIgASgJIqQEChFFeGVjdXRpb25NZXRhZGF0YRI9CgRtb2RlGAEgASgOMi8uZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uTWV0YWRhdGEuRXhlY3V0aW9uTW9kZRIRCglwcmluY2lwYWwYAiABKAkSDwoHbmVzdGluZxgDIAEoDRIwCgxzY2hlZHVsZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkUKFXBhcmVudF9ub2RlX2V4ZWN1dGlvbhgFIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXISRwoTcmVmZXJlbmNlX2V4ZWN1dGlvbhgQIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEjcKD3N5c3RlbV9tZXRhZGF0YRgRIAEoCzIeLmZseXRlaWRsLmFkbWluLlN5c3RlbU1ldGFkYXRhEi8KDGFydGlmYWN0X2lkcxgSIAMoCzIZLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RJRCJ6Cg1FeGVjdXRpb25Nb2RlEgoKBk1BTlVBTBAAEg0KCVNDSEVEVUxFRBABEgoKBlNZU1RFTRACEgwKCFJFTEFVTkNIEAMSEgoOQ0hJTERfV09SS0ZMT1cQBBINCglSRUNPVkVSRUQQBRILCgdUUklHR0VSEAYiBAgHEAdKBAgTEBQiRwoQTm90aWZpY2F0aW9uTGlzdBIzCg1ub3RpZmljYXRpb25zGAEgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uIs4HCg1FeGVjdXRpb25TcGVjEi4KC2xhdW5jaF9wbGFuGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEi0KBmlucHV0cxgCIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAESMwoIbWV0YWRhdGEYAyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25NZXRhZGF0YRI5Cg1ub3RpZmljYXRpb25zGAUgASgLMiAuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uTGlzdEgAEhUKC2Rpc2FibGVfYWxsGAYgASgISAASJgoGbGFiZWxzGAcgASgLMhYuZmx5dGVpZGwuYWRtaW4uTGFiZWxzEjAKC2Fubm90YXRpb25zGAggASgLMhsuZmx5dGVpZGwuYWRtaW4uQW5ub3RhdGlvbnMSOAoQc2VjdXJpdHlfY29udGV4dBgKIAEoCzIeLmZseXRlaWRsLmNvcmUuU2VjdXJpdHlDb250ZXh0Ei8KCWF1dGhfcm9sZRgQIAEoCzIYLmZseXRlaWRsLmFkbWluLkF1dGhSb2xlQgIYARI7ChJxdWFsaXR5X29mX3NlcnZpY2UYESABKAsyHy5mbHl0ZWlkbC5jb3JlLlF1YWxpdHlPZlNlcnZpY2USFwoPbWF4X3BhcmFsbGVsaXNtGBIgASgFEkMKFnJhd19vdXRwdXRfZGF0YV9jb25maWcYEyABKAsyIy5mbHl0ZWlkbC5hZG1pbi5SYXdPdXRwdXREYXRhQ29uZmlnEj0KEmNsdXN0ZXJfYXNzaWdubWVudBgUIAEoCzIhLmZseXRlaWRsLmFkbWluLkNsdXN0ZXJBc3NpZ25tZW50EjEKDWludGVycnVwdGlibGUYFSABKAsyGi5nb29nbGUucHJvdG9idWYuQm9vbFZhbHVlEhcKD292ZXJ3cml0ZV9jYWNoZRgWIAEoCBIiCgRlbnZzGBcgASgLMhQuZmx5dGVpZGwuYWRtaW4uRW52cxIQCgR0YWdzGBggAygJQgIYARJGChdleGVjdXRpb25fY2x1c3Rlcl9sYWJlbBgZIAEoCzIlLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsdXN0ZXJMYWJlbBJIChlleGVjdXRpb25fZW52X2Fzc2lnbm1lbnRzGBogAygLMiUuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FbnZBc3NpZ25tZW50QhgKFm5vdGlmaWNhdGlvbl9vdmVycmlkZXNKBAgEEAVKBAgbEBwiYgoZRXhlY3V0aW9uVGVybWluYXRlUmVxdWVzdBI2CgJpZBgBIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEg0KBWNhdXNlGAIgASgJIhwKGkV4ZWN1dGlvblRlcm1pbmF0ZVJlc3BvbnNlIlkKH1dvcmtmbG93RXhlY3V0aW9uR2V0RGF0YVJlcXVlc3QSNgoCaWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciLeAQogV29ya2Zsb3dFeGVjdXRpb25HZXREYXRhUmVzcG9uc2USLAoHb3V0cHV0cxgBIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEisKBmlucHV0cxgCIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEi4KC2Z1bGxfaW5wdXRzGAMgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi8KDGZ1bGxfb3V0cHV0cxgEIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcCJ/ChZFeGVjdXRpb25VcGRhdGVSZXF1ZXN0EjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISLQoFc3RhdGUYAiABKA4yHi5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25TdGF0ZSKQAQobRXhlY3V0aW9uU3RhdGVDaGFuZ2VEZXRhaWxzEi0KBXN0YXRlGAEgASgOMh4uZmx5dGVpZGwuYWRtaW4uRXhlY3V0aW9uU3RhdGUSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXByaW5jaXBhbBgDIAEoCSIZChdFeGVjdXRpb25VcGRhdGVSZXNwb25zZSJrCiJXb3JrZmxvd0V4ZWN1dGlvbkdldE1ldHJpY3NSZXF1ZXN0EjYKAmlkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFZGVwdGgYAiABKAUiSAojV29ya2Zsb3dFeGVjdXRpb25HZXRNZXRyaWNzUmVzcG9uc2USIQoEc3BhbhgBIAEoCzITLmZseXRlaWRsLmNvcmUuU3Bhbio+Cg5FeGVjdXRpb25TdGF0ZRIUChBFWEVDVVRJT05fQUNUSVZFEAASFgoSRVhFQ1VUSU9OX0FSQ0hJVkVEEAFCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_admin_cluster_assignment, file_flyteidl_admin_common, file_flyteidl_core_literals, file_flyteidl_core_execution, file_flyteidl_core_execution_envs, file_flyteidl_core_artifact_id, file_flyteidl_core_identifier, file_flyteidl_core_metrics, file_flyteidl_core_security, file_google_protobuf_duration, file_google_protobuf_timestamp, file_google_protobuf_wrappers, file_flyteidl_admin_matchable_resource]);
 
 /**
  * Request to launch an execution with the given project, domain and optionally-assigned name.
  *
  * @generated from message flyteidl.admin.ExecutionCreateRequest
  */
-export type ExecutionCreateRequest =
-  & Message<"flyteidl.admin.ExecutionCreateRequest">
-  & {
-    /**
-     * Name of the project the execution belongs to.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ExecutionCreateRequest = Message<"flyteidl.admin.ExecutionCreateRequest"> & {
+  /**
+   * Name of the project the execution belongs to.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the execution belongs to.
-     * A domain can be considered as a subset within a specific project.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Name of the domain the execution belongs to.
+   * A domain can be considered as a subset within a specific project.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * User provided value for the resource.
-     * If none is provided the system will generate a unique string.
-     * +optional
-     *
-     * @generated from field: string name = 3;
-     */
-    name: string;
+  /**
+   * User provided value for the resource.
+   * If none is provided the system will generate a unique string.
+   * +optional
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
 
-    /**
-     * Additional fields necessary to launch the execution.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.ExecutionSpec spec = 4;
-     */
-    spec?: ExecutionSpec | undefined;
+  /**
+   * Additional fields necessary to launch the execution.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.ExecutionSpec spec = 4;
+   */
+  spec?: ExecutionSpec | undefined;
 
-    /**
-     * The inputs required to start the execution. All required inputs must be
-     * included in this map. If not required and not provided, defaults apply.
-     * +optional
-     *
-     * @generated from field: flyteidl.core.LiteralMap inputs = 5;
-     */
-    inputs?: LiteralMap | undefined;
+  /**
+   * The inputs required to start the execution. All required inputs must be
+   * included in this map. If not required and not provided, defaults apply.
+   * +optional
+   *
+   * @generated from field: flyteidl.core.LiteralMap inputs = 5;
+   */
+  inputs?: LiteralMap | undefined;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 6;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 6;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionCreateRequest.
  * Use `create(ExecutionCreateRequestSchema)` to create a new message.
  */
-export const ExecutionCreateRequestSchema: GenMessage<
-  ExecutionCreateRequest
-> = /*@__PURE__*/
+export const ExecutionCreateRequestSchema: GenMessage<ExecutionCreateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 0);
 
 /**
@@ -148,43 +103,39 @@ export const ExecutionCreateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ExecutionRelaunchRequest
  */
-export type ExecutionRelaunchRequest =
-  & Message<"flyteidl.admin.ExecutionRelaunchRequest">
-  & {
-    /**
-     * Identifier of the workflow execution to relaunch.
-     * +required
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
+export type ExecutionRelaunchRequest = Message<"flyteidl.admin.ExecutionRelaunchRequest"> & {
+  /**
+   * Identifier of the workflow execution to relaunch.
+   * +required
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * User provided value for the relaunched execution.
-     * If none is provided the system will generate a unique string.
-     * +optional
-     *
-     * @generated from field: string name = 3;
-     */
-    name: string;
+  /**
+   * User provided value for the relaunched execution.
+   * If none is provided the system will generate a unique string.
+   * +optional
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
 
-    /**
-     * Allows for all cached values of a workflow and its tasks to be overwritten for a single execution.
-     * If enabled, all calculations are performed even if cached results would be available, overwriting the stored
-     * data once execution finishes successfully.
-     *
-     * @generated from field: bool overwrite_cache = 4;
-     */
-    overwriteCache: boolean;
-  };
+  /**
+   * Allows for all cached values of a workflow and its tasks to be overwritten for a single execution.
+   * If enabled, all calculations are performed even if cached results would be available, overwriting the stored
+   * data once execution finishes successfully.
+   *
+   * @generated from field: bool overwrite_cache = 4;
+   */
+  overwriteCache: boolean;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionRelaunchRequest.
  * Use `create(ExecutionRelaunchRequestSchema)` to create a new message.
  */
-export const ExecutionRelaunchRequestSchema: GenMessage<
-  ExecutionRelaunchRequest
-> = /*@__PURE__*/
+export const ExecutionRelaunchRequestSchema: GenMessage<ExecutionRelaunchRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 1);
 
 /**
@@ -192,40 +143,36 @@ export const ExecutionRelaunchRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ExecutionRecoverRequest
  */
-export type ExecutionRecoverRequest =
-  & Message<"flyteidl.admin.ExecutionRecoverRequest">
-  & {
-    /**
-     * Identifier of the workflow execution to recover.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
+export type ExecutionRecoverRequest = Message<"flyteidl.admin.ExecutionRecoverRequest"> & {
+  /**
+   * Identifier of the workflow execution to recover.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * User provided value for the recovered execution.
-     * If none is provided the system will generate a unique string.
-     * +optional
-     *
-     * @generated from field: string name = 2;
-     */
-    name: string;
+  /**
+   * User provided value for the recovered execution.
+   * If none is provided the system will generate a unique string.
+   * +optional
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
 
-    /**
-     * Additional metadata which will be used to overwrite any metadata in the reference execution when triggering a recovery execution.
-     *
-     * @generated from field: flyteidl.admin.ExecutionMetadata metadata = 3;
-     */
-    metadata?: ExecutionMetadata | undefined;
-  };
+  /**
+   * Additional metadata which will be used to overwrite any metadata in the reference execution when triggering a recovery execution.
+   *
+   * @generated from field: flyteidl.admin.ExecutionMetadata metadata = 3;
+   */
+  metadata?: ExecutionMetadata | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionRecoverRequest.
  * Use `create(ExecutionRecoverRequestSchema)` to create a new message.
  */
-export const ExecutionRecoverRequestSchema: GenMessage<
-  ExecutionRecoverRequest
-> = /*@__PURE__*/
+export const ExecutionRecoverRequestSchema: GenMessage<ExecutionRecoverRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 2);
 
 /**
@@ -234,22 +181,18 @@ export const ExecutionRecoverRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ExecutionCreateResponse
  */
-export type ExecutionCreateResponse =
-  & Message<"flyteidl.admin.ExecutionCreateResponse">
-  & {
-    /**
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
-  };
+export type ExecutionCreateResponse = Message<"flyteidl.admin.ExecutionCreateResponse"> & {
+  /**
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionCreateResponse.
  * Use `create(ExecutionCreateResponseSchema)` to create a new message.
  */
-export const ExecutionCreateResponseSchema: GenMessage<
-  ExecutionCreateResponse
-> = /*@__PURE__*/
+export const ExecutionCreateResponseSchema: GenMessage<ExecutionCreateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 3);
 
 /**
@@ -258,24 +201,20 @@ export const ExecutionCreateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionGetRequest
  */
-export type WorkflowExecutionGetRequest =
-  & Message<"flyteidl.admin.WorkflowExecutionGetRequest">
-  & {
-    /**
-     * Uniquely identifies an individual workflow execution.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
-  };
+export type WorkflowExecutionGetRequest = Message<"flyteidl.admin.WorkflowExecutionGetRequest"> & {
+  /**
+   * Uniquely identifies an individual workflow execution.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionGetRequest.
  * Use `create(WorkflowExecutionGetRequestSchema)` to create a new message.
  */
-export const WorkflowExecutionGetRequestSchema: GenMessage<
-  WorkflowExecutionGetRequest
-> = /*@__PURE__*/
+export const WorkflowExecutionGetRequestSchema: GenMessage<WorkflowExecutionGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 4);
 
 /**
@@ -538,9 +477,7 @@ export type ExecutionClosure = Message<"flyteidl.admin.ExecutionClosure"> & {
  * Describes the message flyteidl.admin.ExecutionClosure.
  * Use `create(ExecutionClosureSchema)` to create a new message.
  */
-export const ExecutionClosureSchema: GenMessage<
-  ExecutionClosure
-> = /*@__PURE__*/
+export const ExecutionClosureSchema: GenMessage<ExecutionClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 9);
 
 /**
@@ -646,9 +583,7 @@ export type ExecutionMetadata = Message<"flyteidl.admin.ExecutionMetadata"> & {
  * Describes the message flyteidl.admin.ExecutionMetadata.
  * Use `create(ExecutionMetadataSchema)` to create a new message.
  */
-export const ExecutionMetadataSchema: GenMessage<
-  ExecutionMetadata
-> = /*@__PURE__*/
+export const ExecutionMetadataSchema: GenMessage<ExecutionMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 11);
 
 /**
@@ -710,9 +645,7 @@ export enum ExecutionMetadata_ExecutionMode {
 /**
  * Describes the enum flyteidl.admin.ExecutionMetadata.ExecutionMode.
  */
-export const ExecutionMetadata_ExecutionModeSchema: GenEnum<
-  ExecutionMetadata_ExecutionMode
-> = /*@__PURE__*/
+export const ExecutionMetadata_ExecutionModeSchema: GenEnum<ExecutionMetadata_ExecutionMode> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_execution, 11, 0);
 
 /**
@@ -729,9 +662,7 @@ export type NotificationList = Message<"flyteidl.admin.NotificationList"> & {
  * Describes the message flyteidl.admin.NotificationList.
  * Use `create(NotificationListSchema)` to create a new message.
  */
-export const NotificationListSchema: GenMessage<
-  NotificationList
-> = /*@__PURE__*/
+export const NotificationListSchema: GenMessage<NotificationList> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 12);
 
 /**
@@ -911,31 +842,27 @@ export const ExecutionSpecSchema: GenMessage<ExecutionSpec> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.ExecutionTerminateRequest
  */
-export type ExecutionTerminateRequest =
-  & Message<"flyteidl.admin.ExecutionTerminateRequest">
-  & {
-    /**
-     * Uniquely identifies the individual workflow execution to be terminated.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
+export type ExecutionTerminateRequest = Message<"flyteidl.admin.ExecutionTerminateRequest"> & {
+  /**
+   * Uniquely identifies the individual workflow execution to be terminated.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * Optional reason for aborting.
-     *
-     * @generated from field: string cause = 2;
-     */
-    cause: string;
-  };
+  /**
+   * Optional reason for aborting.
+   *
+   * @generated from field: string cause = 2;
+   */
+  cause: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionTerminateRequest.
  * Use `create(ExecutionTerminateRequestSchema)` to create a new message.
  */
-export const ExecutionTerminateRequestSchema: GenMessage<
-  ExecutionTerminateRequest
-> = /*@__PURE__*/
+export const ExecutionTerminateRequestSchema: GenMessage<ExecutionTerminateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 14);
 
 /**
@@ -943,17 +870,14 @@ export const ExecutionTerminateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ExecutionTerminateResponse
  */
-export type ExecutionTerminateResponse =
-  & Message<"flyteidl.admin.ExecutionTerminateResponse">
-  & {};
+export type ExecutionTerminateResponse = Message<"flyteidl.admin.ExecutionTerminateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionTerminateResponse.
  * Use `create(ExecutionTerminateResponseSchema)` to create a new message.
  */
-export const ExecutionTerminateResponseSchema: GenMessage<
-  ExecutionTerminateResponse
-> = /*@__PURE__*/
+export const ExecutionTerminateResponseSchema: GenMessage<ExecutionTerminateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 15);
 
 /**
@@ -962,24 +886,20 @@ export const ExecutionTerminateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionGetDataRequest
  */
-export type WorkflowExecutionGetDataRequest =
-  & Message<"flyteidl.admin.WorkflowExecutionGetDataRequest">
-  & {
-    /**
-     * The identifier of the execution for which to fetch inputs and outputs.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
-  };
+export type WorkflowExecutionGetDataRequest = Message<"flyteidl.admin.WorkflowExecutionGetDataRequest"> & {
+  /**
+   * The identifier of the execution for which to fetch inputs and outputs.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionGetDataRequest.
  * Use `create(WorkflowExecutionGetDataRequestSchema)` to create a new message.
  */
-export const WorkflowExecutionGetDataRequestSchema: GenMessage<
-  WorkflowExecutionGetDataRequest
-> = /*@__PURE__*/
+export const WorkflowExecutionGetDataRequestSchema: GenMessage<WorkflowExecutionGetDataRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 16);
 
 /**
@@ -987,132 +907,117 @@ export const WorkflowExecutionGetDataRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionGetDataResponse
  */
-export type WorkflowExecutionGetDataResponse =
-  & Message<"flyteidl.admin.WorkflowExecutionGetDataResponse">
-  & {
-    /**
-     * Signed url to fetch a core.LiteralMap of execution outputs.
-     * Deprecated: Please use full_outputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob outputs = 1 [deprecated = true];
-     * @deprecated
-     */
-    outputs?: UrlBlob | undefined;
+export type WorkflowExecutionGetDataResponse = Message<"flyteidl.admin.WorkflowExecutionGetDataResponse"> & {
+  /**
+   * Signed url to fetch a core.LiteralMap of execution outputs.
+   * Deprecated: Please use full_outputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob outputs = 1 [deprecated = true];
+   * @deprecated
+   */
+  outputs?: UrlBlob | undefined;
 
-    /**
-     * Signed url to fetch a core.LiteralMap of execution inputs.
-     * Deprecated: Please use full_inputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob inputs = 2 [deprecated = true];
-     * @deprecated
-     */
-    inputs?: UrlBlob | undefined;
+  /**
+   * Signed url to fetch a core.LiteralMap of execution inputs.
+   * Deprecated: Please use full_inputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob inputs = 2 [deprecated = true];
+   * @deprecated
+   */
+  inputs?: UrlBlob | undefined;
 
-    /**
-     * Full_inputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
-     */
-    fullInputs?: LiteralMap | undefined;
+  /**
+   * Full_inputs will only be populated if they are under a configured size threshold.
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
+   */
+  fullInputs?: LiteralMap | undefined;
 
-    /**
-     * Full_outputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
-     */
-    fullOutputs?: LiteralMap | undefined;
-  };
+  /**
+   * Full_outputs will only be populated if they are under a configured size threshold.
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
+   */
+  fullOutputs?: LiteralMap | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionGetDataResponse.
  * Use `create(WorkflowExecutionGetDataResponseSchema)` to create a new message.
  */
-export const WorkflowExecutionGetDataResponseSchema: GenMessage<
-  WorkflowExecutionGetDataResponse
-> = /*@__PURE__*/
+export const WorkflowExecutionGetDataResponseSchema: GenMessage<WorkflowExecutionGetDataResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 17);
 
 /**
  * @generated from message flyteidl.admin.ExecutionUpdateRequest
  */
-export type ExecutionUpdateRequest =
-  & Message<"flyteidl.admin.ExecutionUpdateRequest">
-  & {
-    /**
-     * Identifier of the execution to update
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
+export type ExecutionUpdateRequest = Message<"flyteidl.admin.ExecutionUpdateRequest"> & {
+  /**
+   * Identifier of the execution to update
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * State to set as the new value active/archive
-     *
-     * @generated from field: flyteidl.admin.ExecutionState state = 2;
-     */
-    state: ExecutionState;
-  };
+  /**
+   * State to set as the new value active/archive
+   *
+   * @generated from field: flyteidl.admin.ExecutionState state = 2;
+   */
+  state: ExecutionState;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionUpdateRequest.
  * Use `create(ExecutionUpdateRequestSchema)` to create a new message.
  */
-export const ExecutionUpdateRequestSchema: GenMessage<
-  ExecutionUpdateRequest
-> = /*@__PURE__*/
+export const ExecutionUpdateRequestSchema: GenMessage<ExecutionUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 18);
 
 /**
  * @generated from message flyteidl.admin.ExecutionStateChangeDetails
  */
-export type ExecutionStateChangeDetails =
-  & Message<"flyteidl.admin.ExecutionStateChangeDetails">
-  & {
-    /**
-     * The state of the execution is used to control its visibility in the UI/CLI.
-     *
-     * @generated from field: flyteidl.admin.ExecutionState state = 1;
-     */
-    state: ExecutionState;
+export type ExecutionStateChangeDetails = Message<"flyteidl.admin.ExecutionStateChangeDetails"> & {
+  /**
+   * The state of the execution is used to control its visibility in the UI/CLI.
+   *
+   * @generated from field: flyteidl.admin.ExecutionState state = 1;
+   */
+  state: ExecutionState;
 
-    /**
-     * This timestamp represents when the state changed.
-     *
-     * @generated from field: google.protobuf.Timestamp occurred_at = 2;
-     */
-    occurredAt?: Timestamp | undefined;
+  /**
+   * This timestamp represents when the state changed.
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 2;
+   */
+  occurredAt?: Timestamp | undefined;
 
-    /**
-     * Identifies the entity (if any) responsible for causing the state change of the execution
-     *
-     * @generated from field: string principal = 3;
-     */
-    principal: string;
-  };
+  /**
+   * Identifies the entity (if any) responsible for causing the state change of the execution
+   *
+   * @generated from field: string principal = 3;
+   */
+  principal: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionStateChangeDetails.
  * Use `create(ExecutionStateChangeDetailsSchema)` to create a new message.
  */
-export const ExecutionStateChangeDetailsSchema: GenMessage<
-  ExecutionStateChangeDetails
-> = /*@__PURE__*/
+export const ExecutionStateChangeDetailsSchema: GenMessage<ExecutionStateChangeDetails> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 19);
 
 /**
  * @generated from message flyteidl.admin.ExecutionUpdateResponse
  */
-export type ExecutionUpdateResponse =
-  & Message<"flyteidl.admin.ExecutionUpdateResponse">
-  & {};
+export type ExecutionUpdateResponse = Message<"flyteidl.admin.ExecutionUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionUpdateResponse.
  * Use `create(ExecutionUpdateResponseSchema)` to create a new message.
  */
-export const ExecutionUpdateResponseSchema: GenMessage<
-  ExecutionUpdateResponse
-> = /*@__PURE__*/
+export const ExecutionUpdateResponseSchema: GenMessage<ExecutionUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 20);
 
 /**
@@ -1120,31 +1025,27 @@ export const ExecutionUpdateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionGetMetricsRequest
  */
-export type WorkflowExecutionGetMetricsRequest =
-  & Message<"flyteidl.admin.WorkflowExecutionGetMetricsRequest">
-  & {
-    /**
-     * id defines the workflow execution to query for.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
-     */
-    id?: WorkflowExecutionIdentifier | undefined;
+export type WorkflowExecutionGetMetricsRequest = Message<"flyteidl.admin.WorkflowExecutionGetMetricsRequest"> & {
+  /**
+   * id defines the workflow execution to query for.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier id = 1;
+   */
+  id?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * depth defines the number of Flyte entity levels to traverse when breaking down execution details.
-     *
-     * @generated from field: int32 depth = 2;
-     */
-    depth: number;
-  };
+  /**
+   * depth defines the number of Flyte entity levels to traverse when breaking down execution details.
+   *
+   * @generated from field: int32 depth = 2;
+   */
+  depth: number;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionGetMetricsRequest.
  * Use `create(WorkflowExecutionGetMetricsRequestSchema)` to create a new message.
  */
-export const WorkflowExecutionGetMetricsRequestSchema: GenMessage<
-  WorkflowExecutionGetMetricsRequest
-> = /*@__PURE__*/
+export const WorkflowExecutionGetMetricsRequestSchema: GenMessage<WorkflowExecutionGetMetricsRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 21);
 
 /**
@@ -1152,25 +1053,21 @@ export const WorkflowExecutionGetMetricsRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowExecutionGetMetricsResponse
  */
-export type WorkflowExecutionGetMetricsResponse =
-  & Message<"flyteidl.admin.WorkflowExecutionGetMetricsResponse">
-  & {
-    /**
-     * Span defines the top-level breakdown of the workflows execution. More precise information is nested in a
-     * hierarchical structure using Flyte entity references.
-     *
-     * @generated from field: flyteidl.core.Span span = 1;
-     */
-    span?: Span | undefined;
-  };
+export type WorkflowExecutionGetMetricsResponse = Message<"flyteidl.admin.WorkflowExecutionGetMetricsResponse"> & {
+  /**
+   * Span defines the top-level breakdown of the workflows execution. More precise information is nested in a
+   * hierarchical structure using Flyte entity references.
+   *
+   * @generated from field: flyteidl.core.Span span = 1;
+   */
+  span?: Span | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionGetMetricsResponse.
  * Use `create(WorkflowExecutionGetMetricsResponseSchema)` to create a new message.
  */
-export const WorkflowExecutionGetMetricsResponseSchema: GenMessage<
-  WorkflowExecutionGetMetricsResponse
-> = /*@__PURE__*/
+export const WorkflowExecutionGetMetricsResponseSchema: GenMessage<WorkflowExecutionGetMetricsResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_execution, 22);
 
 /**
@@ -1199,3 +1096,4 @@ export enum ExecutionState {
  */
 export const ExecutionStateSchema: GenEnum<ExecutionState> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_execution, 0);
+

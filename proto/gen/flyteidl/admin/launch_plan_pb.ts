@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/launch_plan.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { QualityOfService } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
@@ -24,46 +20,17 @@ import type { Schedule } from "./schedule_pb.ts";
 import { file_flyteidl_admin_schedule } from "./schedule_pb.ts";
 import type { ClusterAssignment } from "./cluster_assignment_pb.ts";
 import { file_flyteidl_admin_cluster_assignment } from "./cluster_assignment_pb.ts";
-import type {
-  Annotations,
-  AuthRole,
-  Envs,
-  Labels,
-  NamedEntityIdentifier,
-  Notification,
-  RawOutputDataConfig,
-  Sort,
-} from "./common_pb.ts";
+import type { Annotations, AuthRole, Envs, Labels, NamedEntityIdentifier, Notification, RawOutputDataConfig, Sort } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
 import type { Any, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_any,
-  file_google_protobuf_timestamp,
-  file_google_protobuf_wrappers,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/admin/launch_plan.proto.
  */
 export const file_flyteidl_admin_launch_plan: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiBmbHl0ZWlkbC9hZG1pbi9sYXVuY2hfcGxhbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4ibgoXTGF1bmNoUGxhbkNyZWF0ZVJlcXVlc3QSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISLAoEc3BlYxgCIAEoCzIeLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5TcGVjIhoKGExhdW5jaFBsYW5DcmVhdGVSZXNwb25zZSKVAQoKTGF1bmNoUGxhbhIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIsCgRzcGVjGAIgASgLMh4uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblNwZWMSMgoHY2xvc3VyZRgDIAEoCzIhLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5DbG9zdXJlIlEKDkxhdW5jaFBsYW5MaXN0EjAKDGxhdW5jaF9wbGFucxgBIAMoCzIaLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW4SDQoFdG9rZW4YAiABKAkiSgoEQXV0aBIaChJhc3N1bWFibGVfaWFtX3JvbGUYASABKAkSIgoaa3ViZXJuZXRlc19zZXJ2aWNlX2FjY291bnQYAiABKAk6AhgBIrUHCg5MYXVuY2hQbGFuU3BlYxIuCgt3b3JrZmxvd19pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchI7Cg9lbnRpdHlfbWV0YWRhdGEYAiABKAsyIi5mbHl0ZWlkbC5hZG1pbi5MYXVuY2hQbGFuTWV0YWRhdGESMwoOZGVmYXVsdF9pbnB1dHMYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLlBhcmFtZXRlck1hcBIvCgxmaXhlZF9pbnB1dHMYBCABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXASEAoEcm9sZRgFIAEoCUICGAESJgoGbGFiZWxzGAYgASgLMhYuZmx5dGVpZGwuYWRtaW4uTGFiZWxzEjAKC2Fubm90YXRpb25zGAcgASgLMhsuZmx5dGVpZGwuYWRtaW4uQW5ub3RhdGlvbnMSJgoEYXV0aBgIIAEoCzIULmZseXRlaWRsLmFkbWluLkF1dGhCAhgBEi8KCWF1dGhfcm9sZRgJIAEoCzIYLmZseXRlaWRsLmFkbWluLkF1dGhSb2xlQgIYARI4ChBzZWN1cml0eV9jb250ZXh0GAogASgLMh4uZmx5dGVpZGwuY29yZS5TZWN1cml0eUNvbnRleHQSOwoScXVhbGl0eV9vZl9zZXJ2aWNlGBAgASgLMh8uZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlEkMKFnJhd19vdXRwdXRfZGF0YV9jb25maWcYESABKAsyIy5mbHl0ZWlkbC5hZG1pbi5SYXdPdXRwdXREYXRhQ29uZmlnEhcKD21heF9wYXJhbGxlbGlzbRgSIAEoBRIxCg1pbnRlcnJ1cHRpYmxlGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRIXCg9vdmVyd3JpdGVfY2FjaGUYFCABKAgSIgoEZW52cxgVIAEoCzIULmZseXRlaWRsLmFkbWluLkVudnMSSAoZZXhlY3V0aW9uX2Vudl9hc3NpZ25tZW50cxgWIAMoCzIlLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRW52QXNzaWdubWVudBI9ChJjbHVzdGVyX2Fzc2lnbm1lbnQYFyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyQXNzaWdubWVudBI9ChJjb25jdXJyZW5jeV9wb2xpY3kYGCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5Db25jdXJyZW5jeVBvbGljeSJcChFDb25jdXJyZW5jeVBvbGljeRILCgNtYXgYASABKAUSOgoIYmVoYXZpb3IYAiABKA4yKC5mbHl0ZWlkbC5hZG1pbi5Db25jdXJyZW5jeUxpbWl0QmVoYXZpb3IijwIKEUxhdW5jaFBsYW5DbG9zdXJlEi4KBXN0YXRlGAEgASgOMh8uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblN0YXRlEjQKD2V4cGVjdGVkX2lucHV0cxgCIAEoCzIbLmZseXRlaWRsLmNvcmUuUGFyYW1ldGVyTWFwEjQKEGV4cGVjdGVkX291dHB1dHMYAyABKAsyGi5mbHl0ZWlkbC5jb3JlLlZhcmlhYmxlTWFwEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqYBChJMYXVuY2hQbGFuTWV0YWRhdGESKgoIc2NoZWR1bGUYASABKAsyGC5mbHl0ZWlkbC5hZG1pbi5TY2hlZHVsZRIzCg1ub3RpZmljYXRpb25zGAIgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uEi8KEWxhdW5jaF9jb25kaXRpb25zGAMgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueSJwChdMYXVuY2hQbGFuVXBkYXRlUmVxdWVzdBIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIuCgVzdGF0ZRgCIAEoDjIfLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5TdGF0ZSIaChhMYXVuY2hQbGFuVXBkYXRlUmVzcG9uc2UiTAoXQWN0aXZlTGF1bmNoUGxhblJlcXVlc3QSMQoCaWQYASABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXIikAEKG0FjdGl2ZUxhdW5jaFBsYW5MaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRINCgVsaW1pdBgDIAEoDRINCgV0b2tlbhgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBILCgNvcmcYBiABKAkqKwoPTGF1bmNoUGxhblN0YXRlEgwKCElOQUNUSVZFEAASCgoGQUNUSVZFEAEqawoYQ29uY3VycmVuY3lMaW1pdEJlaGF2aW9yEioKJkNPTkNVUlJFTkNZX0xJTUlUX0JFSEFWSU9SX1VOU1BFQ0lGSUVEEAASIwofQ09OQ1VSUkVOQ1lfTElNSVRfQkVIQVZJT1JfU0tJUBABQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [
-      file_flyteidl_core_execution,
-      file_flyteidl_core_execution_envs,
-      file_flyteidl_core_literals,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_interface,
-      file_flyteidl_core_security,
-      file_flyteidl_admin_schedule,
-      file_flyteidl_admin_cluster_assignment,
-      file_flyteidl_admin_common,
-      file_google_protobuf_any,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_wrappers,
-    ],
-  );
+  fileDesc("CiBmbHl0ZWlkbC9hZG1pbi9sYXVuY2hfcGxhbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4ibgoXTGF1bmNoUGxhbkNyZWF0ZVJlcXVlc3QSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISLAoEc3BlYxgCIAEoCzIeLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5TcGVjIhoKGExhdW5jaFBsYW5DcmVhdGVSZXNwb25zZSKVAQoKTGF1bmNoUGxhbhIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIsCgRzcGVjGAIgASgLMh4uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblNwZWMSMgoHY2xvc3VyZRgDIAEoCzIhLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5DbG9zdXJlIlEKDkxhdW5jaFBsYW5MaXN0EjAKDGxhdW5jaF9wbGFucxgBIAMoCzIaLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW4SDQoFdG9rZW4YAiABKAkiSgoEQXV0aBIaChJhc3N1bWFibGVfaWFtX3JvbGUYASABKAkSIgoaa3ViZXJuZXRlc19zZXJ2aWNlX2FjY291bnQYAiABKAk6AhgBIrUHCg5MYXVuY2hQbGFuU3BlYxIuCgt3b3JrZmxvd19pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchI7Cg9lbnRpdHlfbWV0YWRhdGEYAiABKAsyIi5mbHl0ZWlkbC5hZG1pbi5MYXVuY2hQbGFuTWV0YWRhdGESMwoOZGVmYXVsdF9pbnB1dHMYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLlBhcmFtZXRlck1hcBIvCgxmaXhlZF9pbnB1dHMYBCABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXASEAoEcm9sZRgFIAEoCUICGAESJgoGbGFiZWxzGAYgASgLMhYuZmx5dGVpZGwuYWRtaW4uTGFiZWxzEjAKC2Fubm90YXRpb25zGAcgASgLMhsuZmx5dGVpZGwuYWRtaW4uQW5ub3RhdGlvbnMSJgoEYXV0aBgIIAEoCzIULmZseXRlaWRsLmFkbWluLkF1dGhCAhgBEi8KCWF1dGhfcm9sZRgJIAEoCzIYLmZseXRlaWRsLmFkbWluLkF1dGhSb2xlQgIYARI4ChBzZWN1cml0eV9jb250ZXh0GAogASgLMh4uZmx5dGVpZGwuY29yZS5TZWN1cml0eUNvbnRleHQSOwoScXVhbGl0eV9vZl9zZXJ2aWNlGBAgASgLMh8uZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlEkMKFnJhd19vdXRwdXRfZGF0YV9jb25maWcYESABKAsyIy5mbHl0ZWlkbC5hZG1pbi5SYXdPdXRwdXREYXRhQ29uZmlnEhcKD21heF9wYXJhbGxlbGlzbRgSIAEoBRIxCg1pbnRlcnJ1cHRpYmxlGBMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRIXCg9vdmVyd3JpdGVfY2FjaGUYFCABKAgSIgoEZW52cxgVIAEoCzIULmZseXRlaWRsLmFkbWluLkVudnMSSAoZZXhlY3V0aW9uX2Vudl9hc3NpZ25tZW50cxgWIAMoCzIlLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRW52QXNzaWdubWVudBI9ChJjbHVzdGVyX2Fzc2lnbm1lbnQYFyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyQXNzaWdubWVudBI9ChJjb25jdXJyZW5jeV9wb2xpY3kYGCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5Db25jdXJyZW5jeVBvbGljeSJcChFDb25jdXJyZW5jeVBvbGljeRILCgNtYXgYASABKAUSOgoIYmVoYXZpb3IYAiABKA4yKC5mbHl0ZWlkbC5hZG1pbi5Db25jdXJyZW5jeUxpbWl0QmVoYXZpb3IijwIKEUxhdW5jaFBsYW5DbG9zdXJlEi4KBXN0YXRlGAEgASgOMh8uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblN0YXRlEjQKD2V4cGVjdGVkX2lucHV0cxgCIAEoCzIbLmZseXRlaWRsLmNvcmUuUGFyYW1ldGVyTWFwEjQKEGV4cGVjdGVkX291dHB1dHMYAyABKAsyGi5mbHl0ZWlkbC5jb3JlLlZhcmlhYmxlTWFwEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqYBChJMYXVuY2hQbGFuTWV0YWRhdGESKgoIc2NoZWR1bGUYASABKAsyGC5mbHl0ZWlkbC5hZG1pbi5TY2hlZHVsZRIzCg1ub3RpZmljYXRpb25zGAIgAygLMhwuZmx5dGVpZGwuYWRtaW4uTm90aWZpY2F0aW9uEi8KEWxhdW5jaF9jb25kaXRpb25zGAMgASgLMhQuZ29vZ2xlLnByb3RvYnVmLkFueSJwChdMYXVuY2hQbGFuVXBkYXRlUmVxdWVzdBIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIuCgVzdGF0ZRgCIAEoDjIfLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5TdGF0ZSIaChhMYXVuY2hQbGFuVXBkYXRlUmVzcG9uc2UiTAoXQWN0aXZlTGF1bmNoUGxhblJlcXVlc3QSMQoCaWQYASABKAsyJS5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUlkZW50aWZpZXIikAEKG0FjdGl2ZUxhdW5jaFBsYW5MaXN0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRINCgVsaW1pdBgDIAEoDRINCgV0b2tlbhgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBILCgNvcmcYBiABKAkqKwoPTGF1bmNoUGxhblN0YXRlEgwKCElOQUNUSVZFEAASCgoGQUNUSVZFEAEqawoYQ29uY3VycmVuY3lMaW1pdEJlaGF2aW9yEioKJkNPTkNVUlJFTkNZX0xJTUlUX0JFSEFWSU9SX1VOU1BFQ0lGSUVEEAASIwofQ09OQ1VSUkVOQ1lfTElNSVRfQkVIQVZJT1JfU0tJUBABQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_core_execution, file_flyteidl_core_execution_envs, file_flyteidl_core_literals, file_flyteidl_core_identifier, file_flyteidl_core_interface, file_flyteidl_core_security, file_flyteidl_admin_schedule, file_flyteidl_admin_cluster_assignment, file_flyteidl_admin_common, file_google_protobuf_any, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * Request to register a launch plan. The included LaunchPlanSpec may have a complete or incomplete set of inputs required
@@ -72,31 +39,27 @@ export const file_flyteidl_admin_launch_plan: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.LaunchPlanCreateRequest
  */
-export type LaunchPlanCreateRequest =
-  & Message<"flyteidl.admin.LaunchPlanCreateRequest">
-  & {
-    /**
-     * Uniquely identifies a launch plan entity.
-     *
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
+export type LaunchPlanCreateRequest = Message<"flyteidl.admin.LaunchPlanCreateRequest"> & {
+  /**
+   * Uniquely identifies a launch plan entity.
+   *
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
 
-    /**
-     * User-provided launch plan details, including reference workflow, inputs and other metadata.
-     *
-     * @generated from field: flyteidl.admin.LaunchPlanSpec spec = 2;
-     */
-    spec?: LaunchPlanSpec | undefined;
-  };
+  /**
+   * User-provided launch plan details, including reference workflow, inputs and other metadata.
+   *
+   * @generated from field: flyteidl.admin.LaunchPlanSpec spec = 2;
+   */
+  spec?: LaunchPlanSpec | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.LaunchPlanCreateRequest.
  * Use `create(LaunchPlanCreateRequestSchema)` to create a new message.
  */
-export const LaunchPlanCreateRequestSchema: GenMessage<
-  LaunchPlanCreateRequest
-> = /*@__PURE__*/
+export const LaunchPlanCreateRequestSchema: GenMessage<LaunchPlanCreateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 0);
 
 /**
@@ -104,17 +67,14 @@ export const LaunchPlanCreateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.LaunchPlanCreateResponse
  */
-export type LaunchPlanCreateResponse =
-  & Message<"flyteidl.admin.LaunchPlanCreateResponse">
-  & {};
+export type LaunchPlanCreateResponse = Message<"flyteidl.admin.LaunchPlanCreateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.LaunchPlanCreateResponse.
  * Use `create(LaunchPlanCreateResponseSchema)` to create a new message.
  */
-export const LaunchPlanCreateResponseSchema: GenMessage<
-  LaunchPlanCreateResponse
-> = /*@__PURE__*/
+export const LaunchPlanCreateResponseSchema: GenMessage<LaunchPlanCreateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 1);
 
 /**
@@ -396,9 +356,7 @@ export type ConcurrencyPolicy = Message<"flyteidl.admin.ConcurrencyPolicy"> & {
  * Describes the message flyteidl.admin.ConcurrencyPolicy.
  * Use `create(ConcurrencyPolicySchema)` to create a new message.
  */
-export const ConcurrencyPolicySchema: GenMessage<
-  ConcurrencyPolicy
-> = /*@__PURE__*/
+export const ConcurrencyPolicySchema: GenMessage<ConcurrencyPolicy> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 6);
 
 /**
@@ -410,7 +368,7 @@ export const ConcurrencyPolicySchema: GenMessage<
  */
 export type LaunchPlanClosure = Message<"flyteidl.admin.LaunchPlanClosure"> & {
   /**
-   * Indicate the Launch plan state.
+   * Indicate the Launch plan state. 
    *
    * @generated from field: flyteidl.admin.LaunchPlanState state = 1;
    */
@@ -449,9 +407,7 @@ export type LaunchPlanClosure = Message<"flyteidl.admin.LaunchPlanClosure"> & {
  * Describes the message flyteidl.admin.LaunchPlanClosure.
  * Use `create(LaunchPlanClosureSchema)` to create a new message.
  */
-export const LaunchPlanClosureSchema: GenMessage<
-  LaunchPlanClosure
-> = /*@__PURE__*/
+export const LaunchPlanClosureSchema: GenMessage<LaunchPlanClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 7);
 
 /**
@@ -460,38 +416,34 @@ export const LaunchPlanClosureSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.LaunchPlanMetadata
  */
-export type LaunchPlanMetadata =
-  & Message<"flyteidl.admin.LaunchPlanMetadata">
-  & {
-    /**
-     * Schedule to execute the Launch Plan
-     *
-     * @generated from field: flyteidl.admin.Schedule schedule = 1;
-     */
-    schedule?: Schedule | undefined;
+export type LaunchPlanMetadata = Message<"flyteidl.admin.LaunchPlanMetadata"> & {
+  /**
+   * Schedule to execute the Launch Plan
+   *
+   * @generated from field: flyteidl.admin.Schedule schedule = 1;
+   */
+  schedule?: Schedule | undefined;
 
-    /**
-     * List of notifications based on Execution status transitions
-     *
-     * @generated from field: repeated flyteidl.admin.Notification notifications = 2;
-     */
-    notifications: Notification[];
+  /**
+   * List of notifications based on Execution status transitions
+   *
+   * @generated from field: repeated flyteidl.admin.Notification notifications = 2;
+   */
+  notifications: Notification[];
 
-    /**
-     * Additional metadata for how to launch the launch plan
-     *
-     * @generated from field: google.protobuf.Any launch_conditions = 3;
-     */
-    launchConditions?: Any | undefined;
-  };
+  /**
+   * Additional metadata for how to launch the launch plan
+   *
+   * @generated from field: google.protobuf.Any launch_conditions = 3;
+   */
+  launchConditions?: Any | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.LaunchPlanMetadata.
  * Use `create(LaunchPlanMetadataSchema)` to create a new message.
  */
-export const LaunchPlanMetadataSchema: GenMessage<
-  LaunchPlanMetadata
-> = /*@__PURE__*/
+export const LaunchPlanMetadataSchema: GenMessage<LaunchPlanMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 8);
 
 /**
@@ -500,33 +452,29 @@ export const LaunchPlanMetadataSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.LaunchPlanUpdateRequest
  */
-export type LaunchPlanUpdateRequest =
-  & Message<"flyteidl.admin.LaunchPlanUpdateRequest">
-  & {
-    /**
-     * Identifier of launch plan for which to change state.
-     * +required.
-     *
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
+export type LaunchPlanUpdateRequest = Message<"flyteidl.admin.LaunchPlanUpdateRequest"> & {
+  /**
+   * Identifier of launch plan for which to change state.
+   * +required.
+   *
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
 
-    /**
-     * Desired state to apply to the launch plan.
-     * +required.
-     *
-     * @generated from field: flyteidl.admin.LaunchPlanState state = 2;
-     */
-    state: LaunchPlanState;
-  };
+  /**
+   * Desired state to apply to the launch plan.
+   * +required.
+   *
+   * @generated from field: flyteidl.admin.LaunchPlanState state = 2;
+   */
+  state: LaunchPlanState;
+};
 
 /**
  * Describes the message flyteidl.admin.LaunchPlanUpdateRequest.
  * Use `create(LaunchPlanUpdateRequestSchema)` to create a new message.
  */
-export const LaunchPlanUpdateRequestSchema: GenMessage<
-  LaunchPlanUpdateRequest
-> = /*@__PURE__*/
+export const LaunchPlanUpdateRequestSchema: GenMessage<LaunchPlanUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 9);
 
 /**
@@ -534,17 +482,14 @@ export const LaunchPlanUpdateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.LaunchPlanUpdateResponse
  */
-export type LaunchPlanUpdateResponse =
-  & Message<"flyteidl.admin.LaunchPlanUpdateResponse">
-  & {};
+export type LaunchPlanUpdateResponse = Message<"flyteidl.admin.LaunchPlanUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.LaunchPlanUpdateResponse.
  * Use `create(LaunchPlanUpdateResponseSchema)` to create a new message.
  */
-export const LaunchPlanUpdateResponseSchema: GenMessage<
-  LaunchPlanUpdateResponse
-> = /*@__PURE__*/
+export const LaunchPlanUpdateResponseSchema: GenMessage<LaunchPlanUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 10);
 
 /**
@@ -553,24 +498,20 @@ export const LaunchPlanUpdateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ActiveLaunchPlanRequest
  */
-export type ActiveLaunchPlanRequest =
-  & Message<"flyteidl.admin.ActiveLaunchPlanRequest">
-  & {
-    /**
-     * +required.
-     *
-     * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 1;
-     */
-    id?: NamedEntityIdentifier | undefined;
-  };
+export type ActiveLaunchPlanRequest = Message<"flyteidl.admin.ActiveLaunchPlanRequest"> & {
+  /**
+   * +required.
+   *
+   * @generated from field: flyteidl.admin.NamedEntityIdentifier id = 1;
+   */
+  id?: NamedEntityIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ActiveLaunchPlanRequest.
  * Use `create(ActiveLaunchPlanRequestSchema)` to create a new message.
  */
-export const ActiveLaunchPlanRequestSchema: GenMessage<
-  ActiveLaunchPlanRequest
-> = /*@__PURE__*/
+export const ActiveLaunchPlanRequestSchema: GenMessage<ActiveLaunchPlanRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 11);
 
 /**
@@ -579,65 +520,61 @@ export const ActiveLaunchPlanRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ActiveLaunchPlanListRequest
  */
-export type ActiveLaunchPlanListRequest =
-  & Message<"flyteidl.admin.ActiveLaunchPlanListRequest">
-  & {
-    /**
-     * Name of the project that contains the identifiers.
-     * +required.
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ActiveLaunchPlanListRequest = Message<"flyteidl.admin.ActiveLaunchPlanListRequest"> & {
+  /**
+   * Name of the project that contains the identifiers.
+   * +required.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the identifiers belongs to within the project.
-     * +required.
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Name of the domain the identifiers belongs to within the project.
+   * +required.
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required.
-     *
-     * @generated from field: uint32 limit = 3;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required.
+   *
+   * @generated from field: uint32 limit = 3;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 4;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 4;
+   */
+  token: string;
 
-    /**
-     * Sort ordering.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
+  /**
+   * Sort ordering.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 6;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 6;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ActiveLaunchPlanListRequest.
  * Use `create(ActiveLaunchPlanListRequestSchema)` to create a new message.
  */
-export const ActiveLaunchPlanListRequestSchema: GenMessage<
-  ActiveLaunchPlanListRequest
-> = /*@__PURE__*/
+export const ActiveLaunchPlanListRequestSchema: GenMessage<ActiveLaunchPlanListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 12);
 
 /**
@@ -687,7 +624,6 @@ export enum ConcurrencyLimitBehavior {
 /**
  * Describes the enum flyteidl.admin.ConcurrencyLimitBehavior.
  */
-export const ConcurrencyLimitBehaviorSchema: GenEnum<
-  ConcurrencyLimitBehavior
-> = /*@__PURE__*/
+export const ConcurrencyLimitBehaviorSchema: GenEnum<ConcurrencyLimitBehavior> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_launch_plan, 1);
+

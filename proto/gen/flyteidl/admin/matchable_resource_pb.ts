@@ -2,18 +2,9 @@
 // @generated from file flyteidl/admin/matchable_resource.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  Annotations,
-  Envs,
-  Labels,
-  RawOutputDataConfig,
-} from "./common_pb.ts";
+import type { Annotations, Envs, Labels, RawOutputDataConfig } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
 import type { ClusterAssignment } from "./cluster_assignment_pb.ts";
 import { file_flyteidl_admin_cluster_assignment } from "./cluster_assignment_pb.ts";
@@ -30,17 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/matchable_resource.proto.
  */
 export const file_flyteidl_admin_matchable_resource: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CidmbHl0ZWlkbC9hZG1pbi9tYXRjaGFibGVfcmVzb3VyY2UucHJvdG8SDmZseXRlaWRsLmFkbWluImgKEFRhc2tSZXNvdXJjZVNwZWMSCwoDY3B1GAEgASgJEgsKA2dwdRgCIAEoCRIOCgZtZW1vcnkYAyABKAkSDwoHc3RvcmFnZRgEIAEoCRIZChFlcGhlbWVyYWxfc3RvcmFnZRgFIAEoCSJ+ChZUYXNrUmVzb3VyY2VBdHRyaWJ1dGVzEjIKCGRlZmF1bHRzGAEgASgLMiAuZmx5dGVpZGwuYWRtaW4uVGFza1Jlc291cmNlU3BlYxIwCgZsaW1pdHMYAiABKAsyIC5mbHl0ZWlkbC5hZG1pbi5UYXNrUmVzb3VyY2VTcGVjIp0BChlDbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzEk0KCmF0dHJpYnV0ZXMYASADKAsyOS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzLkF0dHJpYnV0ZXNFbnRyeRoxCg9BdHRyaWJ1dGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIoChhFeGVjdXRpb25RdWV1ZUF0dHJpYnV0ZXMSDAoEdGFncxgBIAMoCSImChVFeGVjdXRpb25DbHVzdGVyTGFiZWwSDQoFdmFsdWUYASABKAkiwQEKDlBsdWdpbk92ZXJyaWRlEhEKCXRhc2tfdHlwZRgBIAEoCRIRCglwbHVnaW5faWQYAiADKAkSVQoXbWlzc2luZ19wbHVnaW5fYmVoYXZpb3IYBCABKA4yNC5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZS5NaXNzaW5nUGx1Z2luQmVoYXZpb3IiMgoVTWlzc2luZ1BsdWdpbkJlaGF2aW9yEggKBEZBSUwQABIPCgtVU0VfREVGQVVMVBABIkQKD1BsdWdpbk92ZXJyaWRlcxIxCglvdmVycmlkZXMYASADKAsyHi5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZSLFAwoXV29ya2Zsb3dFeGVjdXRpb25Db25maWcSFwoPbWF4X3BhcmFsbGVsaXNtGAEgASgFEjgKEHNlY3VyaXR5X2NvbnRleHQYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlNlY3VyaXR5Q29udGV4dBJDChZyYXdfb3V0cHV0X2RhdGFfY29uZmlnGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uUmF3T3V0cHV0RGF0YUNvbmZpZxImCgZsYWJlbHMYBCABKAsyFi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMSMAoLYW5ub3RhdGlvbnMYBSABKAsyGy5mbHl0ZWlkbC5hZG1pbi5Bbm5vdGF0aW9ucxIxCg1pbnRlcnJ1cHRpYmxlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRIXCg9vdmVyd3JpdGVfY2FjaGUYByABKAgSIgoEZW52cxgIIAEoCzIULmZseXRlaWRsLmFkbWluLkVudnMSSAoZZXhlY3V0aW9uX2Vudl9hc3NpZ25tZW50cxgJIAMoCzIlLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRW52QXNzaWdubWVudCLhBAoSTWF0Y2hpbmdBdHRyaWJ1dGVzEkoKGHRhc2tfcmVzb3VyY2VfYXR0cmlidXRlcxgBIAEoCzImLmZseXRlaWRsLmFkbWluLlRhc2tSZXNvdXJjZUF0dHJpYnV0ZXNIABJQChtjbHVzdGVyX3Jlc291cmNlX2F0dHJpYnV0ZXMYAiABKAsyKS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzSAASTgoaZXhlY3V0aW9uX3F1ZXVlX2F0dHJpYnV0ZXMYAyABKAsyKC5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25RdWV1ZUF0dHJpYnV0ZXNIABJIChdleGVjdXRpb25fY2x1c3Rlcl9sYWJlbBgEIAEoCzIlLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsdXN0ZXJMYWJlbEgAEj0KEnF1YWxpdHlfb2Zfc2VydmljZRgFIAEoCzIfLmZseXRlaWRsLmNvcmUuUXVhbGl0eU9mU2VydmljZUgAEjsKEHBsdWdpbl9vdmVycmlkZXMYBiABKAsyHy5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZXNIABJMChl3b3JrZmxvd19leGVjdXRpb25fY29uZmlnGAcgASgLMicuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dFeGVjdXRpb25Db25maWdIABI/ChJjbHVzdGVyX2Fzc2lnbm1lbnQYCCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyQXNzaWdubWVudEgAQggKBnRhcmdldCKvAQogTWF0Y2hhYmxlQXR0cmlidXRlc0NvbmZpZ3VyYXRpb24SNgoKYXR0cmlidXRlcxgBIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxIOCgZkb21haW4YAiABKAkSDwoHcHJvamVjdBgDIAEoCRIQCgh3b3JrZmxvdxgEIAEoCRITCgtsYXVuY2hfcGxhbhgFIAEoCRILCgNvcmcYBiABKAkiZwoeTGlzdE1hdGNoYWJsZUF0dHJpYnV0ZXNSZXF1ZXN0EjgKDXJlc291cmNlX3R5cGUYASABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYAiABKAkiawofTGlzdE1hdGNoYWJsZUF0dHJpYnV0ZXNSZXNwb25zZRJICg5jb25maWd1cmF0aW9ucxgBIAMoCzIwLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZUF0dHJpYnV0ZXNDb25maWd1cmF0aW9uKuABChFNYXRjaGFibGVSZXNvdXJjZRIRCg1UQVNLX1JFU09VUkNFEAASFAoQQ0xVU1RFUl9SRVNPVVJDRRABEhMKD0VYRUNVVElPTl9RVUVVRRACEhsKF0VYRUNVVElPTl9DTFVTVEVSX0xBQkVMEAMSJAogUVVBTElUWV9PRl9TRVJWSUNFX1NQRUNJRklDQVRJT04QBBITCg9QTFVHSU5fT1ZFUlJJREUQBRIdChlXT1JLRkxPV19FWEVDVVRJT05fQ09ORklHEAYSFgoSQ0xVU1RFUl9BU1NJR05NRU5UEAdCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [
-      file_flyteidl_admin_common,
-      file_flyteidl_admin_cluster_assignment,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_execution_envs,
-      file_flyteidl_core_security,
-      file_google_protobuf_wrappers,
-    ],
-  );
+  fileDesc("CidmbHl0ZWlkbC9hZG1pbi9tYXRjaGFibGVfcmVzb3VyY2UucHJvdG8SDmZseXRlaWRsLmFkbWluImgKEFRhc2tSZXNvdXJjZVNwZWMSCwoDY3B1GAEgASgJEgsKA2dwdRgCIAEoCRIOCgZtZW1vcnkYAyABKAkSDwoHc3RvcmFnZRgEIAEoCRIZChFlcGhlbWVyYWxfc3RvcmFnZRgFIAEoCSJ+ChZUYXNrUmVzb3VyY2VBdHRyaWJ1dGVzEjIKCGRlZmF1bHRzGAEgASgLMiAuZmx5dGVpZGwuYWRtaW4uVGFza1Jlc291cmNlU3BlYxIwCgZsaW1pdHMYAiABKAsyIC5mbHl0ZWlkbC5hZG1pbi5UYXNrUmVzb3VyY2VTcGVjIp0BChlDbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzEk0KCmF0dHJpYnV0ZXMYASADKAsyOS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzLkF0dHJpYnV0ZXNFbnRyeRoxCg9BdHRyaWJ1dGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIoChhFeGVjdXRpb25RdWV1ZUF0dHJpYnV0ZXMSDAoEdGFncxgBIAMoCSImChVFeGVjdXRpb25DbHVzdGVyTGFiZWwSDQoFdmFsdWUYASABKAkiwQEKDlBsdWdpbk92ZXJyaWRlEhEKCXRhc2tfdHlwZRgBIAEoCRIRCglwbHVnaW5faWQYAiADKAkSVQoXbWlzc2luZ19wbHVnaW5fYmVoYXZpb3IYBCABKA4yNC5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZS5NaXNzaW5nUGx1Z2luQmVoYXZpb3IiMgoVTWlzc2luZ1BsdWdpbkJlaGF2aW9yEggKBEZBSUwQABIPCgtVU0VfREVGQVVMVBABIkQKD1BsdWdpbk92ZXJyaWRlcxIxCglvdmVycmlkZXMYASADKAsyHi5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZSLFAwoXV29ya2Zsb3dFeGVjdXRpb25Db25maWcSFwoPbWF4X3BhcmFsbGVsaXNtGAEgASgFEjgKEHNlY3VyaXR5X2NvbnRleHQYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlNlY3VyaXR5Q29udGV4dBJDChZyYXdfb3V0cHV0X2RhdGFfY29uZmlnGAMgASgLMiMuZmx5dGVpZGwuYWRtaW4uUmF3T3V0cHV0RGF0YUNvbmZpZxImCgZsYWJlbHMYBCABKAsyFi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMSMAoLYW5ub3RhdGlvbnMYBSABKAsyGy5mbHl0ZWlkbC5hZG1pbi5Bbm5vdGF0aW9ucxIxCg1pbnRlcnJ1cHRpYmxlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRIXCg9vdmVyd3JpdGVfY2FjaGUYByABKAgSIgoEZW52cxgIIAEoCzIULmZseXRlaWRsLmFkbWluLkVudnMSSAoZZXhlY3V0aW9uX2Vudl9hc3NpZ25tZW50cxgJIAMoCzIlLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRW52QXNzaWdubWVudCLhBAoSTWF0Y2hpbmdBdHRyaWJ1dGVzEkoKGHRhc2tfcmVzb3VyY2VfYXR0cmlidXRlcxgBIAEoCzImLmZseXRlaWRsLmFkbWluLlRhc2tSZXNvdXJjZUF0dHJpYnV0ZXNIABJQChtjbHVzdGVyX3Jlc291cmNlX2F0dHJpYnV0ZXMYAiABKAsyKS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyUmVzb3VyY2VBdHRyaWJ1dGVzSAASTgoaZXhlY3V0aW9uX3F1ZXVlX2F0dHJpYnV0ZXMYAyABKAsyKC5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25RdWV1ZUF0dHJpYnV0ZXNIABJIChdleGVjdXRpb25fY2x1c3Rlcl9sYWJlbBgEIAEoCzIlLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbkNsdXN0ZXJMYWJlbEgAEj0KEnF1YWxpdHlfb2Zfc2VydmljZRgFIAEoCzIfLmZseXRlaWRsLmNvcmUuUXVhbGl0eU9mU2VydmljZUgAEjsKEHBsdWdpbl9vdmVycmlkZXMYBiABKAsyHy5mbHl0ZWlkbC5hZG1pbi5QbHVnaW5PdmVycmlkZXNIABJMChl3b3JrZmxvd19leGVjdXRpb25fY29uZmlnGAcgASgLMicuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dFeGVjdXRpb25Db25maWdIABI/ChJjbHVzdGVyX2Fzc2lnbm1lbnQYCCABKAsyIS5mbHl0ZWlkbC5hZG1pbi5DbHVzdGVyQXNzaWdubWVudEgAQggKBnRhcmdldCKvAQogTWF0Y2hhYmxlQXR0cmlidXRlc0NvbmZpZ3VyYXRpb24SNgoKYXR0cmlidXRlcxgBIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxIOCgZkb21haW4YAiABKAkSDwoHcHJvamVjdBgDIAEoCRIQCgh3b3JrZmxvdxgEIAEoCRITCgtsYXVuY2hfcGxhbhgFIAEoCRILCgNvcmcYBiABKAkiZwoeTGlzdE1hdGNoYWJsZUF0dHJpYnV0ZXNSZXF1ZXN0EjgKDXJlc291cmNlX3R5cGUYASABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYAiABKAkiawofTGlzdE1hdGNoYWJsZUF0dHJpYnV0ZXNSZXNwb25zZRJICg5jb25maWd1cmF0aW9ucxgBIAMoCzIwLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZUF0dHJpYnV0ZXNDb25maWd1cmF0aW9uKuABChFNYXRjaGFibGVSZXNvdXJjZRIRCg1UQVNLX1JFU09VUkNFEAASFAoQQ0xVU1RFUl9SRVNPVVJDRRABEhMKD0VYRUNVVElPTl9RVUVVRRACEhsKF0VYRUNVVElPTl9DTFVTVEVSX0xBQkVMEAMSJAogUVVBTElUWV9PRl9TRVJWSUNFX1NQRUNJRklDQVRJT04QBBITCg9QTFVHSU5fT1ZFUlJJREUQBRIdChlXT1JLRkxPV19FWEVDVVRJT05fQ09ORklHEAYSFgoSQ0xVU1RFUl9BU1NJR05NRU5UEAdCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_admin_common, file_flyteidl_admin_cluster_assignment, file_flyteidl_core_execution, file_flyteidl_core_execution_envs, file_flyteidl_core_security, file_google_protobuf_wrappers]);
 
 /**
  * Defines a set of overridable task resource attributes set during task registration.
@@ -78,9 +59,7 @@ export type TaskResourceSpec = Message<"flyteidl.admin.TaskResourceSpec"> & {
  * Describes the message flyteidl.admin.TaskResourceSpec.
  * Use `create(TaskResourceSpecSchema)` to create a new message.
  */
-export const TaskResourceSpecSchema: GenMessage<
-  TaskResourceSpec
-> = /*@__PURE__*/
+export const TaskResourceSpecSchema: GenMessage<TaskResourceSpec> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 0);
 
 /**
@@ -88,98 +67,82 @@ export const TaskResourceSpecSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskResourceAttributes
  */
-export type TaskResourceAttributes =
-  & Message<"flyteidl.admin.TaskResourceAttributes">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.TaskResourceSpec defaults = 1;
-     */
-    defaults?: TaskResourceSpec | undefined;
+export type TaskResourceAttributes = Message<"flyteidl.admin.TaskResourceAttributes"> & {
+  /**
+   * @generated from field: flyteidl.admin.TaskResourceSpec defaults = 1;
+   */
+  defaults?: TaskResourceSpec | undefined;
 
-    /**
-     * @generated from field: flyteidl.admin.TaskResourceSpec limits = 2;
-     */
-    limits?: TaskResourceSpec | undefined;
-  };
+  /**
+   * @generated from field: flyteidl.admin.TaskResourceSpec limits = 2;
+   */
+  limits?: TaskResourceSpec | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskResourceAttributes.
  * Use `create(TaskResourceAttributesSchema)` to create a new message.
  */
-export const TaskResourceAttributesSchema: GenMessage<
-  TaskResourceAttributes
-> = /*@__PURE__*/
+export const TaskResourceAttributesSchema: GenMessage<TaskResourceAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 1);
 
 /**
  * @generated from message flyteidl.admin.ClusterResourceAttributes
  */
-export type ClusterResourceAttributes =
-  & Message<"flyteidl.admin.ClusterResourceAttributes">
-  & {
-    /**
-     * Custom resource attributes which will be applied in cluster resource creation (e.g. quotas).
-     * Map keys are the *case-sensitive* names of variables in templatized resource files.
-     * Map values should be the custom values which get substituted during resource creation.
-     *
-     * @generated from field: map<string, string> attributes = 1;
-     */
-    attributes: { [key: string]: string };
-  };
+export type ClusterResourceAttributes = Message<"flyteidl.admin.ClusterResourceAttributes"> & {
+  /**
+   * Custom resource attributes which will be applied in cluster resource creation (e.g. quotas).
+   * Map keys are the *case-sensitive* names of variables in templatized resource files.
+   * Map values should be the custom values which get substituted during resource creation.
+   *
+   * @generated from field: map<string, string> attributes = 1;
+   */
+  attributes: { [key: string]: string };
+};
 
 /**
  * Describes the message flyteidl.admin.ClusterResourceAttributes.
  * Use `create(ClusterResourceAttributesSchema)` to create a new message.
  */
-export const ClusterResourceAttributesSchema: GenMessage<
-  ClusterResourceAttributes
-> = /*@__PURE__*/
+export const ClusterResourceAttributesSchema: GenMessage<ClusterResourceAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 2);
 
 /**
  * @generated from message flyteidl.admin.ExecutionQueueAttributes
  */
-export type ExecutionQueueAttributes =
-  & Message<"flyteidl.admin.ExecutionQueueAttributes">
-  & {
-    /**
-     * Tags used for assigning execution queues for tasks defined within this project.
-     *
-     * @generated from field: repeated string tags = 1;
-     */
-    tags: string[];
-  };
+export type ExecutionQueueAttributes = Message<"flyteidl.admin.ExecutionQueueAttributes"> & {
+  /**
+   * Tags used for assigning execution queues for tasks defined within this project.
+   *
+   * @generated from field: repeated string tags = 1;
+   */
+  tags: string[];
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionQueueAttributes.
  * Use `create(ExecutionQueueAttributesSchema)` to create a new message.
  */
-export const ExecutionQueueAttributesSchema: GenMessage<
-  ExecutionQueueAttributes
-> = /*@__PURE__*/
+export const ExecutionQueueAttributesSchema: GenMessage<ExecutionQueueAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 3);
 
 /**
  * @generated from message flyteidl.admin.ExecutionClusterLabel
  */
-export type ExecutionClusterLabel =
-  & Message<"flyteidl.admin.ExecutionClusterLabel">
-  & {
-    /**
-     * Label value to determine where the execution will be run
-     *
-     * @generated from field: string value = 1;
-     */
-    value: string;
-  };
+export type ExecutionClusterLabel = Message<"flyteidl.admin.ExecutionClusterLabel"> & {
+  /**
+   * Label value to determine where the execution will be run
+   *
+   * @generated from field: string value = 1;
+   */
+  value: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ExecutionClusterLabel.
  * Use `create(ExecutionClusterLabelSchema)` to create a new message.
  */
-export const ExecutionClusterLabelSchema: GenMessage<
-  ExecutionClusterLabel
-> = /*@__PURE__*/
+export const ExecutionClusterLabelSchema: GenMessage<ExecutionClusterLabel> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 4);
 
 /**
@@ -241,9 +204,7 @@ export enum PluginOverride_MissingPluginBehavior {
 /**
  * Describes the enum flyteidl.admin.PluginOverride.MissingPluginBehavior.
  */
-export const PluginOverride_MissingPluginBehaviorSchema: GenEnum<
-  PluginOverride_MissingPluginBehavior
-> = /*@__PURE__*/
+export const PluginOverride_MissingPluginBehaviorSchema: GenEnum<PluginOverride_MissingPluginBehavior> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_matchable_resource, 5, 0);
 
 /**
@@ -268,85 +229,81 @@ export const PluginOverridesSchema: GenMessage<PluginOverrides> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.WorkflowExecutionConfig
  */
-export type WorkflowExecutionConfig =
-  & Message<"flyteidl.admin.WorkflowExecutionConfig">
-  & {
-    /**
-     * Can be used to control the number of parallel nodes to run within the workflow. This is useful to achieve fairness.
-     *
-     * @generated from field: int32 max_parallelism = 1;
-     */
-    maxParallelism: number;
+export type WorkflowExecutionConfig = Message<"flyteidl.admin.WorkflowExecutionConfig"> & {
+  /**
+   * Can be used to control the number of parallel nodes to run within the workflow. This is useful to achieve fairness.
+   *
+   * @generated from field: int32 max_parallelism = 1;
+   */
+  maxParallelism: number;
 
-    /**
-     * Indicates security context permissions for executions triggered with this matchable attribute.
-     *
-     * @generated from field: flyteidl.core.SecurityContext security_context = 2;
-     */
-    securityContext?: SecurityContext | undefined;
+  /**
+   * Indicates security context permissions for executions triggered with this matchable attribute. 
+   *
+   * @generated from field: flyteidl.core.SecurityContext security_context = 2;
+   */
+  securityContext?: SecurityContext | undefined;
 
-    /**
-     * Encapsulates user settings pertaining to offloaded data (i.e. Blobs, Schema, query data, etc.).
-     *
-     * @generated from field: flyteidl.admin.RawOutputDataConfig raw_output_data_config = 3;
-     */
-    rawOutputDataConfig?: RawOutputDataConfig | undefined;
+  /**
+   * Encapsulates user settings pertaining to offloaded data (i.e. Blobs, Schema, query data, etc.).
+   *
+   * @generated from field: flyteidl.admin.RawOutputDataConfig raw_output_data_config = 3;
+   */
+  rawOutputDataConfig?: RawOutputDataConfig | undefined;
 
-    /**
-     * Custom labels to be applied to a triggered execution resource.
-     *
-     * @generated from field: flyteidl.admin.Labels labels = 4;
-     */
-    labels?: Labels | undefined;
+  /**
+   * Custom labels to be applied to a triggered execution resource.
+   *
+   * @generated from field: flyteidl.admin.Labels labels = 4;
+   */
+  labels?: Labels | undefined;
 
-    /**
-     * Custom annotations to be applied to a triggered execution resource.
-     *
-     * @generated from field: flyteidl.admin.Annotations annotations = 5;
-     */
-    annotations?: Annotations | undefined;
+  /**
+   * Custom annotations to be applied to a triggered execution resource.
+   *
+   * @generated from field: flyteidl.admin.Annotations annotations = 5;
+   */
+  annotations?: Annotations | undefined;
 
-    /**
-     * Allows for the interruptible flag of a workflow to be overwritten for a single execution.
-     * Omitting this field uses the workflow's value as a default.
-     * As we need to distinguish between the field not being provided and its default value false, we have to use a wrapper
-     * around the bool field.
-     *
-     * @generated from field: google.protobuf.BoolValue interruptible = 6;
-     */
-    interruptible?: boolean | undefined;
+  /**
+   * Allows for the interruptible flag of a workflow to be overwritten for a single execution.
+   * Omitting this field uses the workflow's value as a default.
+   * As we need to distinguish between the field not being provided and its default value false, we have to use a wrapper
+   * around the bool field.
+   *
+   * @generated from field: google.protobuf.BoolValue interruptible = 6;
+   */
+  interruptible?: boolean | undefined;
 
-    /**
-     * Allows for all cached values of a workflow and its tasks to be overwritten for a single execution.
-     * If enabled, all calculations are performed even if cached results would be available, overwriting the stored
-     * data once execution finishes successfully.
-     *
-     * @generated from field: bool overwrite_cache = 7;
-     */
-    overwriteCache: boolean;
+  /**
+   * Allows for all cached values of a workflow and its tasks to be overwritten for a single execution.
+   * If enabled, all calculations are performed even if cached results would be available, overwriting the stored
+   * data once execution finishes successfully.
+   *
+   * @generated from field: bool overwrite_cache = 7;
+   */
+  overwriteCache: boolean;
 
-    /**
-     * Environment variables to be set for the execution.
-     *
-     * @generated from field: flyteidl.admin.Envs envs = 8;
-     */
-    envs?: Envs | undefined;
+  /**
+   * Environment variables to be set for the execution.
+   *
+   * @generated from field: flyteidl.admin.Envs envs = 8;
+   */
+  envs?: Envs | undefined;
 
-    /**
-     * Execution environment assignments to be set for the execution.
-     *
-     * @generated from field: repeated flyteidl.core.ExecutionEnvAssignment execution_env_assignments = 9;
-     */
-    executionEnvAssignments: ExecutionEnvAssignment[];
-  };
+  /**
+   * Execution environment assignments to be set for the execution.
+   *
+   * @generated from field: repeated flyteidl.core.ExecutionEnvAssignment execution_env_assignments = 9;
+   */
+  executionEnvAssignments: ExecutionEnvAssignment[];
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowExecutionConfig.
  * Use `create(WorkflowExecutionConfigSchema)` to create a new message.
  */
-export const WorkflowExecutionConfigSchema: GenMessage<
-  WorkflowExecutionConfig
-> = /*@__PURE__*/
+export const WorkflowExecutionConfigSchema: GenMessage<WorkflowExecutionConfig> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 7);
 
 /**
@@ -354,70 +311,66 @@ export const WorkflowExecutionConfigSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.MatchingAttributes
  */
-export type MatchingAttributes =
-  & Message<"flyteidl.admin.MatchingAttributes">
-  & {
+export type MatchingAttributes = Message<"flyteidl.admin.MatchingAttributes"> & {
+  /**
+   * @generated from oneof flyteidl.admin.MatchingAttributes.target
+   */
+  target: {
     /**
-     * @generated from oneof flyteidl.admin.MatchingAttributes.target
+     * @generated from field: flyteidl.admin.TaskResourceAttributes task_resource_attributes = 1;
      */
-    target: {
-      /**
-       * @generated from field: flyteidl.admin.TaskResourceAttributes task_resource_attributes = 1;
-       */
-      value: TaskResourceAttributes;
-      case: "taskResourceAttributes";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.ClusterResourceAttributes cluster_resource_attributes = 2;
-       */
-      value: ClusterResourceAttributes;
-      case: "clusterResourceAttributes";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.ExecutionQueueAttributes execution_queue_attributes = 3;
-       */
-      value: ExecutionQueueAttributes;
-      case: "executionQueueAttributes";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.ExecutionClusterLabel execution_cluster_label = 4;
-       */
-      value: ExecutionClusterLabel;
-      case: "executionClusterLabel";
-    } | {
-      /**
-       * @generated from field: flyteidl.core.QualityOfService quality_of_service = 5;
-       */
-      value: QualityOfService;
-      case: "qualityOfService";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.PluginOverrides plugin_overrides = 6;
-       */
-      value: PluginOverrides;
-      case: "pluginOverrides";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.WorkflowExecutionConfig workflow_execution_config = 7;
-       */
-      value: WorkflowExecutionConfig;
-      case: "workflowExecutionConfig";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.ClusterAssignment cluster_assignment = 8;
-       */
-      value: ClusterAssignment;
-      case: "clusterAssignment";
-    } | { case: undefined; value?: undefined };
-  };
+    value: TaskResourceAttributes;
+    case: "taskResourceAttributes";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.ClusterResourceAttributes cluster_resource_attributes = 2;
+     */
+    value: ClusterResourceAttributes;
+    case: "clusterResourceAttributes";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.ExecutionQueueAttributes execution_queue_attributes = 3;
+     */
+    value: ExecutionQueueAttributes;
+    case: "executionQueueAttributes";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.ExecutionClusterLabel execution_cluster_label = 4;
+     */
+    value: ExecutionClusterLabel;
+    case: "executionClusterLabel";
+  } | {
+    /**
+     * @generated from field: flyteidl.core.QualityOfService quality_of_service = 5;
+     */
+    value: QualityOfService;
+    case: "qualityOfService";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.PluginOverrides plugin_overrides = 6;
+     */
+    value: PluginOverrides;
+    case: "pluginOverrides";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.WorkflowExecutionConfig workflow_execution_config = 7;
+     */
+    value: WorkflowExecutionConfig;
+    case: "workflowExecutionConfig";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.ClusterAssignment cluster_assignment = 8;
+     */
+    value: ClusterAssignment;
+    case: "clusterAssignment";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.MatchingAttributes.
  * Use `create(MatchingAttributesSchema)` to create a new message.
  */
-export const MatchingAttributesSchema: GenMessage<
-  MatchingAttributes
-> = /*@__PURE__*/
+export const MatchingAttributesSchema: GenMessage<MatchingAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 8);
 
 /**
@@ -428,49 +381,45 @@ export const MatchingAttributesSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.MatchableAttributesConfiguration
  */
-export type MatchableAttributesConfiguration =
-  & Message<"flyteidl.admin.MatchableAttributesConfiguration">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.MatchingAttributes attributes = 1;
-     */
-    attributes?: MatchingAttributes | undefined;
+export type MatchableAttributesConfiguration = Message<"flyteidl.admin.MatchableAttributesConfiguration"> & {
+  /**
+   * @generated from field: flyteidl.admin.MatchingAttributes attributes = 1;
+   */
+  attributes?: MatchingAttributes | undefined;
 
-    /**
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * @generated from field: string project = 3;
-     */
-    project: string;
+  /**
+   * @generated from field: string project = 3;
+   */
+  project: string;
 
-    /**
-     * @generated from field: string workflow = 4;
-     */
-    workflow: string;
+  /**
+   * @generated from field: string workflow = 4;
+   */
+  workflow: string;
 
-    /**
-     * @generated from field: string launch_plan = 5;
-     */
-    launchPlan: string;
+  /**
+   * @generated from field: string launch_plan = 5;
+   */
+  launchPlan: string;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 6;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 6;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.MatchableAttributesConfiguration.
  * Use `create(MatchableAttributesConfigurationSchema)` to create a new message.
  */
-export const MatchableAttributesConfigurationSchema: GenMessage<
-  MatchableAttributesConfiguration
-> = /*@__PURE__*/
+export const MatchableAttributesConfigurationSchema: GenMessage<MatchableAttributesConfiguration> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 9);
 
 /**
@@ -479,31 +428,27 @@ export const MatchableAttributesConfigurationSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ListMatchableAttributesRequest
  */
-export type ListMatchableAttributesRequest =
-  & Message<"flyteidl.admin.ListMatchableAttributesRequest">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 1;
-     */
-    resourceType: MatchableResource;
+export type ListMatchableAttributesRequest = Message<"flyteidl.admin.ListMatchableAttributesRequest"> & {
+  /**
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 1;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org filter applied to list project requests.
-     *
-     * @generated from field: string org = 2;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org filter applied to list project requests.
+   *
+   * @generated from field: string org = 2;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ListMatchableAttributesRequest.
  * Use `create(ListMatchableAttributesRequestSchema)` to create a new message.
  */
-export const ListMatchableAttributesRequestSchema: GenMessage<
-  ListMatchableAttributesRequest
-> = /*@__PURE__*/
+export const ListMatchableAttributesRequestSchema: GenMessage<ListMatchableAttributesRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 10);
 
 /**
@@ -512,22 +457,18 @@ export const ListMatchableAttributesRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ListMatchableAttributesResponse
  */
-export type ListMatchableAttributesResponse =
-  & Message<"flyteidl.admin.ListMatchableAttributesResponse">
-  & {
-    /**
-     * @generated from field: repeated flyteidl.admin.MatchableAttributesConfiguration configurations = 1;
-     */
-    configurations: MatchableAttributesConfiguration[];
-  };
+export type ListMatchableAttributesResponse = Message<"flyteidl.admin.ListMatchableAttributesResponse"> & {
+  /**
+   * @generated from field: repeated flyteidl.admin.MatchableAttributesConfiguration configurations = 1;
+   */
+  configurations: MatchableAttributesConfiguration[];
+};
 
 /**
  * Describes the message flyteidl.admin.ListMatchableAttributesResponse.
  * Use `create(ListMatchableAttributesResponseSchema)` to create a new message.
  */
-export const ListMatchableAttributesResponseSchema: GenMessage<
-  ListMatchableAttributesResponse
-> = /*@__PURE__*/
+export const ListMatchableAttributesResponseSchema: GenMessage<ListMatchableAttributesResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 11);
 
 /**
@@ -599,3 +540,4 @@ export enum MatchableResource {
  */
 export const MatchableResourceSchema: GenEnum<MatchableResource> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_matchable_resource, 0);
+

@@ -6,51 +6,25 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { FlyteURLs, Sort, UrlBlob } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
-import type {
-  ExecutionError,
-  NodeExecution_Phase,
-} from "../core/execution_pb.ts";
+import type { ExecutionError, NodeExecution_Phase } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
-import type {
-  CatalogCacheStatus,
-  CatalogMetadata,
-} from "../core/catalog_pb.ts";
+import type { CatalogCacheStatus, CatalogMetadata } from "../core/catalog_pb.ts";
 import { file_flyteidl_core_catalog } from "../core/catalog_pb.ts";
 import type { CompiledWorkflowClosure } from "../core/compiler_pb.ts";
 import { file_flyteidl_core_compiler } from "../core/compiler_pb.ts";
-import type {
-  Identifier,
-  NodeExecutionIdentifier,
-  TaskExecutionIdentifier,
-  WorkflowExecutionIdentifier,
-} from "../core/identifier_pb.ts";
+import type { Identifier, NodeExecutionIdentifier, TaskExecutionIdentifier, WorkflowExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
 import type { LiteralMap } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/admin/node_execution.proto.
  */
 export const file_flyteidl_admin_node_execution: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiNmbHl0ZWlkbC9hZG1pbi9ub2RlX2V4ZWN1dGlvbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4iTQoXTm9kZUV4ZWN1dGlvbkdldFJlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyItUBChhOb2RlRXhlY3V0aW9uTGlzdFJlcXVlc3QSSQoVd29ya2Zsb3dfZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBIYChB1bmlxdWVfcGFyZW50X2lkGAYgASgJIroBCh9Ob2RlRXhlY3V0aW9uRm9yVGFza0xpc3RSZXF1ZXN0EkEKEXRhc2tfZXhlY3V0aW9uX2lkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllchINCgVsaW1pdBgCIAEoDRINCgV0b2tlbhgDIAEoCRIPCgdmaWx0ZXJzGAQgASgJEiUKB3NvcnRfYnkYBSABKAsyFC5mbHl0ZWlkbC5hZG1pbi5Tb3J0IsYBCg1Ob2RlRXhlY3V0aW9uEjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uSWRlbnRpZmllchIRCglpbnB1dF91cmkYAiABKAkSNQoHY2xvc3VyZRgDIAEoCzIkLmZseXRlaWRsLmFkbWluLk5vZGVFeGVjdXRpb25DbG9zdXJlEjcKCG1ldGFkYXRhGAQgASgLMiUuZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbk1ldGFEYXRhIpIBChVOb2RlRXhlY3V0aW9uTWV0YURhdGESEwoLcmV0cnlfZ3JvdXAYASABKAkSFgoOaXNfcGFyZW50X25vZGUYAiABKAgSFAoMc3BlY19ub2RlX2lkGAMgASgJEhIKCmlzX2R5bmFtaWMYBCABKAgSEAoIaXNfYXJyYXkYBSABKAgSEAoIaXNfZWFnZXIYBiABKAgiWgoRTm9kZUV4ZWN1dGlvbkxpc3QSNgoPbm9kZV9leGVjdXRpb25zGAEgAygLMh0uZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbhINCgV0b2tlbhgCIAEoCSLiBAoUTm9kZUV4ZWN1dGlvbkNsb3N1cmUSGAoKb3V0cHV0X3VyaRgBIAEoCUICGAFIABIuCgVlcnJvchgCIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIABI0CgtvdXRwdXRfZGF0YRgKIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABIxCgVwaGFzZRgDIAEoDjIiLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbi5QaGFzZRIuCgpzdGFydGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJGChZ3b3JrZmxvd19ub2RlX21ldGFkYXRhGAggASgLMiQuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dOb2RlTWV0YWRhdGFIARI+ChJ0YXNrX25vZGVfbWV0YWRhdGEYCSABKAsyIC5mbHl0ZWlkbC5hZG1pbi5UYXNrTm9kZU1ldGFkYXRhSAESEAoIZGVja191cmkYCyABKAkSHAoUZHluYW1pY19qb2Jfc3BlY191cmkYDCABKAlCDwoNb3V0cHV0X3Jlc3VsdEIRCg90YXJnZXRfbWV0YWRhdGEiVwoUV29ya2Zsb3dOb2RlTWV0YWRhdGESPwoLZXhlY3V0aW9uSWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciKYAQoQVGFza05vZGVNZXRhZGF0YRI3CgxjYWNoZV9zdGF0dXMYASABKA4yIS5mbHl0ZWlkbC5jb3JlLkNhdGFsb2dDYWNoZVN0YXR1cxIzCgtjYXRhbG9nX2tleRgCIAEoCzIeLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ01ldGFkYXRhEhYKDmNoZWNrcG9pbnRfdXJpGAQgASgJIqUBChtEeW5hbWljV29ya2Zsb3dOb2RlTWV0YWRhdGESJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISQQoRY29tcGlsZWRfd29ya2Zsb3cYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkV29ya2Zsb3dDbG9zdXJlEhwKFGR5bmFtaWNfam9iX3NwZWNfdXJpGAMgASgJIlEKG05vZGVFeGVjdXRpb25HZXREYXRhUmVxdWVzdBIyCgJpZBgBIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXIi0AIKHE5vZGVFeGVjdXRpb25HZXREYXRhUmVzcG9uc2USKwoGaW5wdXRzGAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uVXJsQmxvYkICGAESLAoHb3V0cHV0cxgCIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEi4KC2Z1bGxfaW5wdXRzGAMgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi8KDGZ1bGxfb3V0cHV0cxgEIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcBJFChBkeW5hbWljX3dvcmtmbG93GBAgASgLMisuZmx5dGVpZGwuYWRtaW4uRHluYW1pY1dvcmtmbG93Tm9kZU1ldGFkYXRhEi0KCmZseXRlX3VybHMYESABKAsyGS5mbHl0ZWlkbC5hZG1pbi5GbHl0ZVVSTHMiUwodR2V0RHluYW1pY05vZGVXb3JrZmxvd1JlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyImAKG0R5bmFtaWNOb2RlV29ya2Zsb3dSZXNwb25zZRJBChFjb21waWxlZF93b3JrZmxvdxgBIAEoCzImLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRXb3JrZmxvd0Nsb3N1cmVCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [
-      file_flyteidl_admin_common,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_catalog,
-      file_flyteidl_core_compiler,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_literals,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_duration,
-    ],
-  );
+  fileDesc("CiNmbHl0ZWlkbC9hZG1pbi9ub2RlX2V4ZWN1dGlvbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4iTQoXTm9kZUV4ZWN1dGlvbkdldFJlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyItUBChhOb2RlRXhlY3V0aW9uTGlzdFJlcXVlc3QSSQoVd29ya2Zsb3dfZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBIYChB1bmlxdWVfcGFyZW50X2lkGAYgASgJIroBCh9Ob2RlRXhlY3V0aW9uRm9yVGFza0xpc3RSZXF1ZXN0EkEKEXRhc2tfZXhlY3V0aW9uX2lkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllchINCgVsaW1pdBgCIAEoDRINCgV0b2tlbhgDIAEoCRIPCgdmaWx0ZXJzGAQgASgJEiUKB3NvcnRfYnkYBSABKAsyFC5mbHl0ZWlkbC5hZG1pbi5Tb3J0IsYBCg1Ob2RlRXhlY3V0aW9uEjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uSWRlbnRpZmllchIRCglpbnB1dF91cmkYAiABKAkSNQoHY2xvc3VyZRgDIAEoCzIkLmZseXRlaWRsLmFkbWluLk5vZGVFeGVjdXRpb25DbG9zdXJlEjcKCG1ldGFkYXRhGAQgASgLMiUuZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbk1ldGFEYXRhIpIBChVOb2RlRXhlY3V0aW9uTWV0YURhdGESEwoLcmV0cnlfZ3JvdXAYASABKAkSFgoOaXNfcGFyZW50X25vZGUYAiABKAgSFAoMc3BlY19ub2RlX2lkGAMgASgJEhIKCmlzX2R5bmFtaWMYBCABKAgSEAoIaXNfYXJyYXkYBSABKAgSEAoIaXNfZWFnZXIYBiABKAgiWgoRTm9kZUV4ZWN1dGlvbkxpc3QSNgoPbm9kZV9leGVjdXRpb25zGAEgAygLMh0uZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbhINCgV0b2tlbhgCIAEoCSLiBAoUTm9kZUV4ZWN1dGlvbkNsb3N1cmUSGAoKb3V0cHV0X3VyaRgBIAEoCUICGAFIABIuCgVlcnJvchgCIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIABI0CgtvdXRwdXRfZGF0YRgKIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEICGAFIABIxCgVwaGFzZRgDIAEoDjIiLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbi5QaGFzZRIuCgpzdGFydGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgFIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJGChZ3b3JrZmxvd19ub2RlX21ldGFkYXRhGAggASgLMiQuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dOb2RlTWV0YWRhdGFIARI+ChJ0YXNrX25vZGVfbWV0YWRhdGEYCSABKAsyIC5mbHl0ZWlkbC5hZG1pbi5UYXNrTm9kZU1ldGFkYXRhSAESEAoIZGVja191cmkYCyABKAkSHAoUZHluYW1pY19qb2Jfc3BlY191cmkYDCABKAlCDwoNb3V0cHV0X3Jlc3VsdEIRCg90YXJnZXRfbWV0YWRhdGEiVwoUV29ya2Zsb3dOb2RlTWV0YWRhdGESPwoLZXhlY3V0aW9uSWQYASABKAsyKi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uSWRlbnRpZmllciKYAQoQVGFza05vZGVNZXRhZGF0YRI3CgxjYWNoZV9zdGF0dXMYASABKA4yIS5mbHl0ZWlkbC5jb3JlLkNhdGFsb2dDYWNoZVN0YXR1cxIzCgtjYXRhbG9nX2tleRgCIAEoCzIeLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ01ldGFkYXRhEhYKDmNoZWNrcG9pbnRfdXJpGAQgASgJIqUBChtEeW5hbWljV29ya2Zsb3dOb2RlTWV0YWRhdGESJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISQQoRY29tcGlsZWRfd29ya2Zsb3cYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkV29ya2Zsb3dDbG9zdXJlEhwKFGR5bmFtaWNfam9iX3NwZWNfdXJpGAMgASgJIlEKG05vZGVFeGVjdXRpb25HZXREYXRhUmVxdWVzdBIyCgJpZBgBIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXIi0AIKHE5vZGVFeGVjdXRpb25HZXREYXRhUmVzcG9uc2USKwoGaW5wdXRzGAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uVXJsQmxvYkICGAESLAoHb3V0cHV0cxgCIAEoCzIXLmZseXRlaWRsLmFkbWluLlVybEJsb2JCAhgBEi4KC2Z1bGxfaW5wdXRzGAMgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi8KDGZ1bGxfb3V0cHV0cxgEIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcBJFChBkeW5hbWljX3dvcmtmbG93GBAgASgLMisuZmx5dGVpZGwuYWRtaW4uRHluYW1pY1dvcmtmbG93Tm9kZU1ldGFkYXRhEi0KCmZseXRlX3VybHMYESABKAsyGS5mbHl0ZWlkbC5hZG1pbi5GbHl0ZVVSTHMiUwodR2V0RHluYW1pY05vZGVXb3JrZmxvd1JlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyImAKG0R5bmFtaWNOb2RlV29ya2Zsb3dSZXNwb25zZRJBChFjb21waWxlZF93b3JrZmxvdxgBIAEoCzImLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRXb3JrZmxvd0Nsb3N1cmVCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_admin_common, file_flyteidl_core_execution, file_flyteidl_core_catalog, file_flyteidl_core_compiler, file_flyteidl_core_identifier, file_flyteidl_core_literals, file_google_protobuf_timestamp, file_google_protobuf_duration]);
 
 /**
  * A message used to fetch a single node execution entity.
@@ -58,25 +32,21 @@ export const file_flyteidl_admin_node_execution: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.NodeExecutionGetRequest
  */
-export type NodeExecutionGetRequest =
-  & Message<"flyteidl.admin.NodeExecutionGetRequest">
-  & {
-    /**
-     * Uniquely identifies an individual node execution.
-     * +required
-     *
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
-     */
-    id?: NodeExecutionIdentifier | undefined;
-  };
+export type NodeExecutionGetRequest = Message<"flyteidl.admin.NodeExecutionGetRequest"> & {
+  /**
+   * Uniquely identifies an individual node execution.
+   * +required
+   *
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
+   */
+  id?: NodeExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionGetRequest.
  * Use `create(NodeExecutionGetRequestSchema)` to create a new message.
  */
-export const NodeExecutionGetRequestSchema: GenMessage<
-  NodeExecutionGetRequest
-> = /*@__PURE__*/
+export const NodeExecutionGetRequestSchema: GenMessage<NodeExecutionGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 0);
 
 /**
@@ -85,63 +55,59 @@ export const NodeExecutionGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionListRequest
  */
-export type NodeExecutionListRequest =
-  & Message<"flyteidl.admin.NodeExecutionListRequest">
-  & {
-    /**
-     * Indicates the workflow execution to filter by.
-     * +required
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier workflow_execution_id = 1;
-     */
-    workflowExecutionId?: WorkflowExecutionIdentifier | undefined;
+export type NodeExecutionListRequest = Message<"flyteidl.admin.NodeExecutionListRequest"> & {
+  /**
+   * Indicates the workflow execution to filter by.
+   * +required
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier workflow_execution_id = 1;
+   */
+  workflowExecutionId?: WorkflowExecutionIdentifier | undefined;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 2;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
 
-    /**
-     * @generated from field: string token = 3;
-     */
-    token: string;
+  /**
+   * @generated from field: string token = 3;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 4;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 4;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
+  /**
+   * Sort ordering.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
 
-    /**
-     * Unique identifier of the parent node in the execution
-     * +optional
-     *
-     * @generated from field: string unique_parent_id = 6;
-     */
-    uniqueParentId: string;
-  };
+  /**
+   * Unique identifier of the parent node in the execution
+   * +optional
+   *
+   * @generated from field: string unique_parent_id = 6;
+   */
+  uniqueParentId: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionListRequest.
  * Use `create(NodeExecutionListRequestSchema)` to create a new message.
  */
-export const NodeExecutionListRequestSchema: GenMessage<
-  NodeExecutionListRequest
-> = /*@__PURE__*/
+export const NodeExecutionListRequestSchema: GenMessage<NodeExecutionListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 1);
 
 /**
@@ -150,59 +116,55 @@ export const NodeExecutionListRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionForTaskListRequest
  */
-export type NodeExecutionForTaskListRequest =
-  & Message<"flyteidl.admin.NodeExecutionForTaskListRequest">
-  & {
-    /**
-     * Indicates the node execution to filter by.
-     * +required
-     *
-     * @generated from field: flyteidl.core.TaskExecutionIdentifier task_execution_id = 1;
-     */
-    taskExecutionId?: TaskExecutionIdentifier | undefined;
+export type NodeExecutionForTaskListRequest = Message<"flyteidl.admin.NodeExecutionForTaskListRequest"> & {
+  /**
+   * Indicates the node execution to filter by.
+   * +required
+   *
+   * @generated from field: flyteidl.core.TaskExecutionIdentifier task_execution_id = 1;
+   */
+  taskExecutionId?: TaskExecutionIdentifier | undefined;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 2;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the, server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 3;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the, server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 4;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 4;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
-  };
+  /**
+   * Sort ordering.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionForTaskListRequest.
  * Use `create(NodeExecutionForTaskListRequestSchema)` to create a new message.
  */
-export const NodeExecutionForTaskListRequestSchema: GenMessage<
-  NodeExecutionForTaskListRequest
-> = /*@__PURE__*/
+export const NodeExecutionForTaskListRequestSchema: GenMessage<NodeExecutionForTaskListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 2);
 
 /**
@@ -255,65 +217,61 @@ export const NodeExecutionSchema: GenMessage<NodeExecution> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.NodeExecutionMetaData
  */
-export type NodeExecutionMetaData =
-  & Message<"flyteidl.admin.NodeExecutionMetaData">
-  & {
-    /**
-     * Node executions are grouped depending on retries of the parent
-     * Retry group is unique within the context of a parent node.
-     *
-     * @generated from field: string retry_group = 1;
-     */
-    retryGroup: string;
+export type NodeExecutionMetaData = Message<"flyteidl.admin.NodeExecutionMetaData"> & {
+  /**
+   * Node executions are grouped depending on retries of the parent
+   * Retry group is unique within the context of a parent node.
+   *
+   * @generated from field: string retry_group = 1;
+   */
+  retryGroup: string;
 
-    /**
-     * Boolean flag indicating if the node has child nodes under it
-     * This can be true when a node contains a dynamic workflow which then produces
-     * child nodes.
-     *
-     * @generated from field: bool is_parent_node = 2;
-     */
-    isParentNode: boolean;
+  /**
+   * Boolean flag indicating if the node has child nodes under it
+   * This can be true when a node contains a dynamic workflow which then produces
+   * child nodes.
+   *
+   * @generated from field: bool is_parent_node = 2;
+   */
+  isParentNode: boolean;
 
-    /**
-     * Node id of the node in the original workflow
-     * This maps to value of WorkflowTemplate.nodes[X].id
-     *
-     * @generated from field: string spec_node_id = 3;
-     */
-    specNodeId: string;
+  /**
+   * Node id of the node in the original workflow
+   * This maps to value of WorkflowTemplate.nodes[X].id
+   *
+   * @generated from field: string spec_node_id = 3;
+   */
+  specNodeId: string;
 
-    /**
-     * Boolean flag indicating if the node has contains a dynamic workflow which then produces child nodes.
-     * This is to distinguish between subworkflows and dynamic workflows which can both have is_parent_node as true.
-     *
-     * @generated from field: bool is_dynamic = 4;
-     */
-    isDynamic: boolean;
+  /**
+   * Boolean flag indicating if the node has contains a dynamic workflow which then produces child nodes.
+   * This is to distinguish between subworkflows and dynamic workflows which can both have is_parent_node as true.
+   *
+   * @generated from field: bool is_dynamic = 4;
+   */
+  isDynamic: boolean;
 
-    /**
-     * Boolean flag indicating if the node is an array node. This is intended to uniquely identify
-     * array nodes from other nodes which can have is_parent_node as true.
-     *
-     * @generated from field: bool is_array = 5;
-     */
-    isArray: boolean;
+  /**
+   * Boolean flag indicating if the node is an array node. This is intended to uniquely identify
+   * array nodes from other nodes which can have is_parent_node as true.
+   *
+   * @generated from field: bool is_array = 5;
+   */
+  isArray: boolean;
 
-    /**
-     * Whether this node is an eager node.
-     *
-     * @generated from field: bool is_eager = 6;
-     */
-    isEager: boolean;
-  };
+  /**
+   * Whether this node is an eager node.
+   *
+   * @generated from field: bool is_eager = 6;
+   */
+  isEager: boolean;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionMetaData.
  * Use `create(NodeExecutionMetaDataSchema)` to create a new message.
  */
-export const NodeExecutionMetaDataSchema: GenMessage<
-  NodeExecutionMetaData
-> = /*@__PURE__*/
+export const NodeExecutionMetaDataSchema: GenMessage<NodeExecutionMetaData> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 4);
 
 /**
@@ -341,9 +299,7 @@ export type NodeExecutionList = Message<"flyteidl.admin.NodeExecutionList"> & {
  * Describes the message flyteidl.admin.NodeExecutionList.
  * Use `create(NodeExecutionListSchema)` to create a new message.
  */
-export const NodeExecutionListSchema: GenMessage<
-  NodeExecutionList
-> = /*@__PURE__*/
+export const NodeExecutionListSchema: GenMessage<NodeExecutionList> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 5);
 
 /**
@@ -351,123 +307,119 @@ export const NodeExecutionListSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionClosure
  */
-export type NodeExecutionClosure =
-  & Message<"flyteidl.admin.NodeExecutionClosure">
-  & {
+export type NodeExecutionClosure = Message<"flyteidl.admin.NodeExecutionClosure"> & {
+  /**
+   * Only a node in a terminal state will have a non-empty output_result.
+   *
+   * @generated from oneof flyteidl.admin.NodeExecutionClosure.output_result
+   */
+  outputResult: {
     /**
-     * Only a node in a terminal state will have a non-empty output_result.
+     * Links to a remotely stored, serialized core.LiteralMap of node execution outputs.
+     * DEPRECATED. Use GetNodeExecutionData to fetch output data instead.
      *
-     * @generated from oneof flyteidl.admin.NodeExecutionClosure.output_result
+     * @generated from field: string output_uri = 1 [deprecated = true];
+     * @deprecated
      */
-    outputResult: {
-      /**
-       * Links to a remotely stored, serialized core.LiteralMap of node execution outputs.
-       * DEPRECATED. Use GetNodeExecutionData to fetch output data instead.
-       *
-       * @generated from field: string output_uri = 1 [deprecated = true];
-       * @deprecated
-       */
-      value: string;
-      case: "outputUri";
-    } | {
-      /**
-       * Error information for the Node
-       *
-       * @generated from field: flyteidl.core.ExecutionError error = 2;
-       */
-      value: ExecutionError;
-      case: "error";
-    } | {
-      /**
-       * Raw output data produced by this node execution.
-       * DEPRECATED. Use GetNodeExecutionData to fetch output data instead.
-       *
-       * @generated from field: flyteidl.core.LiteralMap output_data = 10 [deprecated = true];
-       * @deprecated
-       */
-      value: LiteralMap;
-      case: "outputData";
-    } | { case: undefined; value?: undefined };
+    value: string;
+    case: "outputUri";
+  } | {
+    /**
+     * Error information for the Node
+     *
+     * @generated from field: flyteidl.core.ExecutionError error = 2;
+     */
+    value: ExecutionError;
+    case: "error";
+  } | {
+    /**
+     * Raw output data produced by this node execution.
+     * DEPRECATED. Use GetNodeExecutionData to fetch output data instead.
+     *
+     * @generated from field: flyteidl.core.LiteralMap output_data = 10 [deprecated = true];
+     * @deprecated
+     */
+    value: LiteralMap;
+    case: "outputData";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * The last recorded phase for this node execution.
-     *
-     * @generated from field: flyteidl.core.NodeExecution.Phase phase = 3;
-     */
-    phase: NodeExecution_Phase;
+  /**
+   * The last recorded phase for this node execution.
+   *
+   * @generated from field: flyteidl.core.NodeExecution.Phase phase = 3;
+   */
+  phase: NodeExecution_Phase;
 
-    /**
-     * Time at which the node execution began running.
-     *
-     * @generated from field: google.protobuf.Timestamp started_at = 4;
-     */
-    startedAt?: Timestamp | undefined;
+  /**
+   * Time at which the node execution began running.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 4;
+   */
+  startedAt?: Timestamp | undefined;
 
-    /**
-     * The amount of time the node execution spent running.
-     *
-     * @generated from field: google.protobuf.Duration duration = 5;
-     */
-    duration?: Duration | undefined;
+  /**
+   * The amount of time the node execution spent running.
+   *
+   * @generated from field: google.protobuf.Duration duration = 5;
+   */
+  duration?: Duration | undefined;
 
-    /**
-     * Time at which the node execution was created.
-     *
-     * @generated from field: google.protobuf.Timestamp created_at = 6;
-     */
-    createdAt?: Timestamp | undefined;
+  /**
+   * Time at which the node execution was created.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
 
-    /**
-     * Time at which the node execution was last updated.
-     *
-     * @generated from field: google.protobuf.Timestamp updated_at = 7;
-     */
-    updatedAt?: Timestamp | undefined;
+  /**
+   * Time at which the node execution was last updated.
+   *
+   * @generated from field: google.protobuf.Timestamp updated_at = 7;
+   */
+  updatedAt?: Timestamp | undefined;
 
+  /**
+   * Store metadata for what the node launched.
+   * for ex: if this is a workflow node, we store information for the launched workflow.
+   *
+   * @generated from oneof flyteidl.admin.NodeExecutionClosure.target_metadata
+   */
+  targetMetadata: {
     /**
-     * Store metadata for what the node launched.
-     * for ex: if this is a workflow node, we store information for the launched workflow.
-     *
-     * @generated from oneof flyteidl.admin.NodeExecutionClosure.target_metadata
+     * @generated from field: flyteidl.admin.WorkflowNodeMetadata workflow_node_metadata = 8;
      */
-    targetMetadata: {
-      /**
-       * @generated from field: flyteidl.admin.WorkflowNodeMetadata workflow_node_metadata = 8;
-       */
-      value: WorkflowNodeMetadata;
-      case: "workflowNodeMetadata";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.TaskNodeMetadata task_node_metadata = 9;
-       */
-      value: TaskNodeMetadata;
-      case: "taskNodeMetadata";
-    } | { case: undefined; value?: undefined };
+    value: WorkflowNodeMetadata;
+    case: "workflowNodeMetadata";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.TaskNodeMetadata task_node_metadata = 9;
+     */
+    value: TaskNodeMetadata;
+    case: "taskNodeMetadata";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * String location uniquely identifying where the deck HTML file is.
-     * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
-     *
-     * @generated from field: string deck_uri = 11;
-     */
-    deckUri: string;
+  /**
+   * String location uniquely identifying where the deck HTML file is.
+   * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
+   *
+   * @generated from field: string deck_uri = 11;
+   */
+  deckUri: string;
 
-    /**
-     * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for a DynamicWorkflow. This is required
-     * to correctly recover partially completed executions where the subworkflow has already been compiled.
-     *
-     * @generated from field: string dynamic_job_spec_uri = 12;
-     */
-    dynamicJobSpecUri: string;
-  };
+  /**
+   * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for a DynamicWorkflow. This is required
+   * to correctly recover partially completed executions where the subworkflow has already been compiled.
+   *
+   * @generated from field: string dynamic_job_spec_uri = 12;
+   */
+  dynamicJobSpecUri: string;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionClosure.
  * Use `create(NodeExecutionClosureSchema)` to create a new message.
  */
-export const NodeExecutionClosureSchema: GenMessage<
-  NodeExecutionClosure
-> = /*@__PURE__*/
+export const NodeExecutionClosureSchema: GenMessage<NodeExecutionClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 6);
 
 /**
@@ -475,24 +427,20 @@ export const NodeExecutionClosureSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowNodeMetadata
  */
-export type WorkflowNodeMetadata =
-  & Message<"flyteidl.admin.WorkflowNodeMetadata">
-  & {
-    /**
-     * The identifier for a workflow execution launched by a node.
-     *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier executionId = 1;
-     */
-    executionId?: WorkflowExecutionIdentifier | undefined;
-  };
+export type WorkflowNodeMetadata = Message<"flyteidl.admin.WorkflowNodeMetadata"> & {
+  /**
+   * The identifier for a workflow execution launched by a node.
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier executionId = 1;
+   */
+  executionId?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowNodeMetadata.
  * Use `create(WorkflowNodeMetadataSchema)` to create a new message.
  */
-export const WorkflowNodeMetadataSchema: GenMessage<
-  WorkflowNodeMetadata
-> = /*@__PURE__*/
+export const WorkflowNodeMetadataSchema: GenMessage<WorkflowNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 7);
 
 /**
@@ -527,9 +475,7 @@ export type TaskNodeMetadata = Message<"flyteidl.admin.TaskNodeMetadata"> & {
  * Describes the message flyteidl.admin.TaskNodeMetadata.
  * Use `create(TaskNodeMetadataSchema)` to create a new message.
  */
-export const TaskNodeMetadataSchema: GenMessage<
-  TaskNodeMetadata
-> = /*@__PURE__*/
+export const TaskNodeMetadataSchema: GenMessage<TaskNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 8);
 
 /**
@@ -537,39 +483,35 @@ export const TaskNodeMetadataSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.DynamicWorkflowNodeMetadata
  */
-export type DynamicWorkflowNodeMetadata =
-  & Message<"flyteidl.admin.DynamicWorkflowNodeMetadata">
-  & {
-    /**
-     * id represents the unique identifier of the workflow.
-     *
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
+export type DynamicWorkflowNodeMetadata = Message<"flyteidl.admin.DynamicWorkflowNodeMetadata"> & {
+  /**
+   * id represents the unique identifier of the workflow.
+   *
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
 
-    /**
-     * Represents the compiled representation of the embedded dynamic workflow.
-     *
-     * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 2;
-     */
-    compiledWorkflow?: CompiledWorkflowClosure | undefined;
+  /**
+   * Represents the compiled representation of the embedded dynamic workflow.
+   *
+   * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 2;
+   */
+  compiledWorkflow?: CompiledWorkflowClosure | undefined;
 
-    /**
-     * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for this DynamicWorkflow. This is
-     * required to correctly recover partially completed executions where the subworkflow has already been compiled.
-     *
-     * @generated from field: string dynamic_job_spec_uri = 3;
-     */
-    dynamicJobSpecUri: string;
-  };
+  /**
+   * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for this DynamicWorkflow. This is
+   * required to correctly recover partially completed executions where the subworkflow has already been compiled.
+   *
+   * @generated from field: string dynamic_job_spec_uri = 3;
+   */
+  dynamicJobSpecUri: string;
+};
 
 /**
  * Describes the message flyteidl.admin.DynamicWorkflowNodeMetadata.
  * Use `create(DynamicWorkflowNodeMetadataSchema)` to create a new message.
  */
-export const DynamicWorkflowNodeMetadataSchema: GenMessage<
-  DynamicWorkflowNodeMetadata
-> = /*@__PURE__*/
+export const DynamicWorkflowNodeMetadataSchema: GenMessage<DynamicWorkflowNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 9);
 
 /**
@@ -578,24 +520,20 @@ export const DynamicWorkflowNodeMetadataSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionGetDataRequest
  */
-export type NodeExecutionGetDataRequest =
-  & Message<"flyteidl.admin.NodeExecutionGetDataRequest">
-  & {
-    /**
-     * The identifier of the node execution for which to fetch inputs and outputs.
-     *
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
-     */
-    id?: NodeExecutionIdentifier | undefined;
-  };
+export type NodeExecutionGetDataRequest = Message<"flyteidl.admin.NodeExecutionGetDataRequest"> & {
+  /**
+   * The identifier of the node execution for which to fetch inputs and outputs.
+   *
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
+   */
+  id?: NodeExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionGetDataRequest.
  * Use `create(NodeExecutionGetDataRequestSchema)` to create a new message.
  */
-export const NodeExecutionGetDataRequestSchema: GenMessage<
-  NodeExecutionGetDataRequest
-> = /*@__PURE__*/
+export const NodeExecutionGetDataRequestSchema: GenMessage<NodeExecutionGetDataRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 10);
 
 /**
@@ -603,101 +541,90 @@ export const NodeExecutionGetDataRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.NodeExecutionGetDataResponse
  */
-export type NodeExecutionGetDataResponse =
-  & Message<"flyteidl.admin.NodeExecutionGetDataResponse">
-  & {
-    /**
-     * Signed url to fetch a core.LiteralMap of node execution inputs.
-     * Deprecated: Please use full_inputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob inputs = 1 [deprecated = true];
-     * @deprecated
-     */
-    inputs?: UrlBlob | undefined;
+export type NodeExecutionGetDataResponse = Message<"flyteidl.admin.NodeExecutionGetDataResponse"> & {
+  /**
+   * Signed url to fetch a core.LiteralMap of node execution inputs.
+   * Deprecated: Please use full_inputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob inputs = 1 [deprecated = true];
+   * @deprecated
+   */
+  inputs?: UrlBlob | undefined;
 
-    /**
-     * Signed url to fetch a core.LiteralMap of node execution outputs.
-     * Deprecated: Please use full_outputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob outputs = 2 [deprecated = true];
-     * @deprecated
-     */
-    outputs?: UrlBlob | undefined;
+  /**
+   * Signed url to fetch a core.LiteralMap of node execution outputs.
+   * Deprecated: Please use full_outputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob outputs = 2 [deprecated = true];
+   * @deprecated
+   */
+  outputs?: UrlBlob | undefined;
 
-    /**
-     * Full_inputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
-     */
-    fullInputs?: LiteralMap | undefined;
+  /**
+   * Full_inputs will only be populated if they are under a configured size threshold.
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
+   */
+  fullInputs?: LiteralMap | undefined;
 
-    /**
-     * Full_outputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
-     */
-    fullOutputs?: LiteralMap | undefined;
+  /**
+   * Full_outputs will only be populated if they are under a configured size threshold. 
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
+   */
+  fullOutputs?: LiteralMap | undefined;
 
-    /**
-     * Optional Workflow closure for a dynamically generated workflow, in the case this node yields a dynamic workflow we return its structure here.
-     *
-     * @generated from field: flyteidl.admin.DynamicWorkflowNodeMetadata dynamic_workflow = 16;
-     */
-    dynamicWorkflow?: DynamicWorkflowNodeMetadata | undefined;
+  /**
+   * Optional Workflow closure for a dynamically generated workflow, in the case this node yields a dynamic workflow we return its structure here.
+   *
+   * @generated from field: flyteidl.admin.DynamicWorkflowNodeMetadata dynamic_workflow = 16;
+   */
+  dynamicWorkflow?: DynamicWorkflowNodeMetadata | undefined;
 
-    /**
-     * @generated from field: flyteidl.admin.FlyteURLs flyte_urls = 17;
-     */
-    flyteUrls?: FlyteURLs | undefined;
-  };
+  /**
+   * @generated from field: flyteidl.admin.FlyteURLs flyte_urls = 17;
+   */
+  flyteUrls?: FlyteURLs | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.NodeExecutionGetDataResponse.
  * Use `create(NodeExecutionGetDataResponseSchema)` to create a new message.
  */
-export const NodeExecutionGetDataResponseSchema: GenMessage<
-  NodeExecutionGetDataResponse
-> = /*@__PURE__*/
+export const NodeExecutionGetDataResponseSchema: GenMessage<NodeExecutionGetDataResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 11);
 
 /**
  * @generated from message flyteidl.admin.GetDynamicNodeWorkflowRequest
  */
-export type GetDynamicNodeWorkflowRequest =
-  & Message<"flyteidl.admin.GetDynamicNodeWorkflowRequest">
-  & {
-    /**
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
-     */
-    id?: NodeExecutionIdentifier | undefined;
-  };
+export type GetDynamicNodeWorkflowRequest = Message<"flyteidl.admin.GetDynamicNodeWorkflowRequest"> & {
+  /**
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
+   */
+  id?: NodeExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.GetDynamicNodeWorkflowRequest.
  * Use `create(GetDynamicNodeWorkflowRequestSchema)` to create a new message.
  */
-export const GetDynamicNodeWorkflowRequestSchema: GenMessage<
-  GetDynamicNodeWorkflowRequest
-> = /*@__PURE__*/
+export const GetDynamicNodeWorkflowRequestSchema: GenMessage<GetDynamicNodeWorkflowRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 12);
 
 /**
  * @generated from message flyteidl.admin.DynamicNodeWorkflowResponse
  */
-export type DynamicNodeWorkflowResponse =
-  & Message<"flyteidl.admin.DynamicNodeWorkflowResponse">
-  & {
-    /**
-     * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 1;
-     */
-    compiledWorkflow?: CompiledWorkflowClosure | undefined;
-  };
+export type DynamicNodeWorkflowResponse = Message<"flyteidl.admin.DynamicNodeWorkflowResponse"> & {
+  /**
+   * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 1;
+   */
+  compiledWorkflow?: CompiledWorkflowClosure | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.DynamicNodeWorkflowResponse.
  * Use `create(DynamicNodeWorkflowResponseSchema)` to create a new message.
  */
-export const DynamicNodeWorkflowResponseSchema: GenMessage<
-  DynamicNodeWorkflowResponse
-> = /*@__PURE__*/
+export const DynamicNodeWorkflowResponseSchema: GenMessage<DynamicNodeWorkflowResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_node_execution, 13);
+

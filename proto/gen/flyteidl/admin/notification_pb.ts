@@ -10,9 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/notification.proto.
  */
 export const file_flyteidl_admin_notification: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiFmbHl0ZWlkbC9hZG1pbi9ub3RpZmljYXRpb24ucHJvdG8SDmZseXRlaWRsLmFkbWluImIKDEVtYWlsTWVzc2FnZRIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhQKDHNlbmRlcl9lbWFpbBgCIAEoCRIUCgxzdWJqZWN0X2xpbmUYAyABKAkSDAoEYm9keRgEIAEoCUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z",
-  );
+  fileDesc("CiFmbHl0ZWlkbC9hZG1pbi9ub3RpZmljYXRpb24ucHJvdG8SDmZseXRlaWRsLmFkbWluImIKDEVtYWlsTWVzc2FnZRIYChByZWNpcGllbnRzX2VtYWlsGAEgAygJEhQKDHNlbmRlcl9lbWFpbBgCIAEoCRIUCgxzdWJqZWN0X2xpbmUYAyABKAkSDAoEYm9keRgEIAEoCUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z");
 
 /**
  * Represents the Email object that is sent to a publisher/subscriber
@@ -62,3 +60,4 @@ export type EmailMessage = Message<"flyteidl.admin.EmailMessage"> & {
  */
 export const EmailMessageSchema: GenMessage<EmailMessage> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_notification, 0);
+

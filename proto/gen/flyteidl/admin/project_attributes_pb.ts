@@ -4,10 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  MatchableResource,
-  MatchingAttributes,
-} from "./matchable_resource_pb.ts";
+import type { MatchableResource, MatchingAttributes } from "./matchable_resource_pb.ts";
 import { file_flyteidl_admin_matchable_resource } from "./matchable_resource_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -15,10 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/project_attributes.proto.
  */
 export const file_flyteidl_admin_project_attributes: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CidmbHl0ZWlkbC9hZG1pbi9wcm9qZWN0X2F0dHJpYnV0ZXMucHJvdG8SDmZseXRlaWRsLmFkbWluInIKEVByb2plY3RBdHRyaWJ1dGVzEg8KB3Byb2plY3QYASABKAkSPwoTbWF0Y2hpbmdfYXR0cmlidXRlcxgCIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxILCgNvcmcYAyABKAkiVwoeUHJvamVjdEF0dHJpYnV0ZXNVcGRhdGVSZXF1ZXN0EjUKCmF0dHJpYnV0ZXMYASABKAsyIS5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0QXR0cmlidXRlcyIhCh9Qcm9qZWN0QXR0cmlidXRlc1VwZGF0ZVJlc3BvbnNlInUKG1Byb2plY3RBdHRyaWJ1dGVzR2V0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEjgKDXJlc291cmNlX3R5cGUYAiABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYAyABKAkiVQocUHJvamVjdEF0dHJpYnV0ZXNHZXRSZXNwb25zZRI1CgphdHRyaWJ1dGVzGAEgASgLMiEuZmx5dGVpZGwuYWRtaW4uUHJvamVjdEF0dHJpYnV0ZXMieAoeUHJvamVjdEF0dHJpYnV0ZXNEZWxldGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSOAoNcmVzb3VyY2VfdHlwZRgCIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgDIAEoCSIhCh9Qcm9qZWN0QXR0cmlidXRlc0RlbGV0ZVJlc3BvbnNlQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [file_flyteidl_admin_matchable_resource],
-  );
+  fileDesc("CidmbHl0ZWlkbC9hZG1pbi9wcm9qZWN0X2F0dHJpYnV0ZXMucHJvdG8SDmZseXRlaWRsLmFkbWluInIKEVByb2plY3RBdHRyaWJ1dGVzEg8KB3Byb2plY3QYASABKAkSPwoTbWF0Y2hpbmdfYXR0cmlidXRlcxgCIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxILCgNvcmcYAyABKAkiVwoeUHJvamVjdEF0dHJpYnV0ZXNVcGRhdGVSZXF1ZXN0EjUKCmF0dHJpYnV0ZXMYASABKAsyIS5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0QXR0cmlidXRlcyIhCh9Qcm9qZWN0QXR0cmlidXRlc1VwZGF0ZVJlc3BvbnNlInUKG1Byb2plY3RBdHRyaWJ1dGVzR2V0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEjgKDXJlc291cmNlX3R5cGUYAiABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYAyABKAkiVQocUHJvamVjdEF0dHJpYnV0ZXNHZXRSZXNwb25zZRI1CgphdHRyaWJ1dGVzGAEgASgLMiEuZmx5dGVpZGwuYWRtaW4uUHJvamVjdEF0dHJpYnV0ZXMieAoeUHJvamVjdEF0dHJpYnV0ZXNEZWxldGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSOAoNcmVzb3VyY2VfdHlwZRgCIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgDIAEoCSIhCh9Qcm9qZWN0QXR0cmlidXRlc0RlbGV0ZVJlc3BvbnNlQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_admin_matchable_resource]);
 
 /**
  * Defines a set of custom matching attributes at the project level.
@@ -51,9 +45,7 @@ export type ProjectAttributes = Message<"flyteidl.admin.ProjectAttributes"> & {
  * Describes the message flyteidl.admin.ProjectAttributes.
  * Use `create(ProjectAttributesSchema)` to create a new message.
  */
-export const ProjectAttributesSchema: GenMessage<
-  ProjectAttributes
-> = /*@__PURE__*/
+export const ProjectAttributesSchema: GenMessage<ProjectAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 0);
 
 /**
@@ -62,24 +54,20 @@ export const ProjectAttributesSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesUpdateRequest
  */
-export type ProjectAttributesUpdateRequest =
-  & Message<"flyteidl.admin.ProjectAttributesUpdateRequest">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: flyteidl.admin.ProjectAttributes attributes = 1;
-     */
-    attributes?: ProjectAttributes | undefined;
-  };
+export type ProjectAttributesUpdateRequest = Message<"flyteidl.admin.ProjectAttributesUpdateRequest"> & {
+  /**
+   * +required
+   *
+   * @generated from field: flyteidl.admin.ProjectAttributes attributes = 1;
+   */
+  attributes?: ProjectAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesUpdateRequest.
  * Use `create(ProjectAttributesUpdateRequestSchema)` to create a new message.
  */
-export const ProjectAttributesUpdateRequestSchema: GenMessage<
-  ProjectAttributesUpdateRequest
-> = /*@__PURE__*/
+export const ProjectAttributesUpdateRequestSchema: GenMessage<ProjectAttributesUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 1);
 
 /**
@@ -87,17 +75,14 @@ export const ProjectAttributesUpdateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesUpdateResponse
  */
-export type ProjectAttributesUpdateResponse =
-  & Message<"flyteidl.admin.ProjectAttributesUpdateResponse">
-  & {};
+export type ProjectAttributesUpdateResponse = Message<"flyteidl.admin.ProjectAttributesUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesUpdateResponse.
  * Use `create(ProjectAttributesUpdateResponseSchema)` to create a new message.
  */
-export const ProjectAttributesUpdateResponseSchema: GenMessage<
-  ProjectAttributesUpdateResponse
-> = /*@__PURE__*/
+export const ProjectAttributesUpdateResponseSchema: GenMessage<ProjectAttributesUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 2);
 
 /**
@@ -106,40 +91,36 @@ export const ProjectAttributesUpdateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesGetRequest
  */
-export type ProjectAttributesGetRequest =
-  & Message<"flyteidl.admin.ProjectAttributesGetRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ProjectAttributesGetRequest = Message<"flyteidl.admin.ProjectAttributesGetRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Which type of matchable attributes to return.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 2;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to return.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 2;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the project.
-     *
-     * @generated from field: string org = 3;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the project.
+   *
+   * @generated from field: string org = 3;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesGetRequest.
  * Use `create(ProjectAttributesGetRequestSchema)` to create a new message.
  */
-export const ProjectAttributesGetRequestSchema: GenMessage<
-  ProjectAttributesGetRequest
-> = /*@__PURE__*/
+export const ProjectAttributesGetRequestSchema: GenMessage<ProjectAttributesGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 3);
 
 /**
@@ -148,22 +129,18 @@ export const ProjectAttributesGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesGetResponse
  */
-export type ProjectAttributesGetResponse =
-  & Message<"flyteidl.admin.ProjectAttributesGetResponse">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.ProjectAttributes attributes = 1;
-     */
-    attributes?: ProjectAttributes | undefined;
-  };
+export type ProjectAttributesGetResponse = Message<"flyteidl.admin.ProjectAttributesGetResponse"> & {
+  /**
+   * @generated from field: flyteidl.admin.ProjectAttributes attributes = 1;
+   */
+  attributes?: ProjectAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesGetResponse.
  * Use `create(ProjectAttributesGetResponseSchema)` to create a new message.
  */
-export const ProjectAttributesGetResponseSchema: GenMessage<
-  ProjectAttributesGetResponse
-> = /*@__PURE__*/
+export const ProjectAttributesGetResponseSchema: GenMessage<ProjectAttributesGetResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 4);
 
 /**
@@ -172,40 +149,36 @@ export const ProjectAttributesGetResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesDeleteRequest
  */
-export type ProjectAttributesDeleteRequest =
-  & Message<"flyteidl.admin.ProjectAttributesDeleteRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ProjectAttributesDeleteRequest = Message<"flyteidl.admin.ProjectAttributesDeleteRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Which type of matchable attributes to delete.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 2;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to delete.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 2;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the project.
-     *
-     * @generated from field: string org = 3;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the project.
+   *
+   * @generated from field: string org = 3;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesDeleteRequest.
  * Use `create(ProjectAttributesDeleteRequestSchema)` to create a new message.
  */
-export const ProjectAttributesDeleteRequestSchema: GenMessage<
-  ProjectAttributesDeleteRequest
-> = /*@__PURE__*/
+export const ProjectAttributesDeleteRequestSchema: GenMessage<ProjectAttributesDeleteRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 5);
 
 /**
@@ -213,15 +186,13 @@ export const ProjectAttributesDeleteRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectAttributesDeleteResponse
  */
-export type ProjectAttributesDeleteResponse =
-  & Message<"flyteidl.admin.ProjectAttributesDeleteResponse">
-  & {};
+export type ProjectAttributesDeleteResponse = Message<"flyteidl.admin.ProjectAttributesDeleteResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectAttributesDeleteResponse.
  * Use `create(ProjectAttributesDeleteResponseSchema)` to create a new message.
  */
-export const ProjectAttributesDeleteResponseSchema: GenMessage<
-  ProjectAttributesDeleteResponse
-> = /*@__PURE__*/
+export const ProjectAttributesDeleteResponseSchema: GenMessage<ProjectAttributesDeleteResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_attributes, 6);
+

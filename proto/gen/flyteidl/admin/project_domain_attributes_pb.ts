@@ -4,22 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  MatchableResource,
-  MatchingAttributes,
-} from "./matchable_resource_pb.ts";
+import type { MatchableResource, MatchingAttributes } from "./matchable_resource_pb.ts";
 import { file_flyteidl_admin_matchable_resource } from "./matchable_resource_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/admin/project_domain_attributes.proto.
  */
-export const file_flyteidl_admin_project_domain_attributes:
-  GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ci5mbHl0ZWlkbC9hZG1pbi9wcm9qZWN0X2RvbWFpbl9hdHRyaWJ1dGVzLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiKIAQoXUHJvamVjdERvbWFpbkF0dHJpYnV0ZXMSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSPwoTbWF0Y2hpbmdfYXR0cmlidXRlcxgDIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxILCgNvcmcYBCABKAkiYwokUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNVcGRhdGVSZXF1ZXN0EjsKCmF0dHJpYnV0ZXMYASABKAsyJy5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0RG9tYWluQXR0cmlidXRlcyInCiVQcm9qZWN0RG9tYWluQXR0cmlidXRlc1VwZGF0ZVJlc3BvbnNlIosBCiFQcm9qZWN0RG9tYWluQXR0cmlidXRlc0dldFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSOAoNcmVzb3VyY2VfdHlwZRgDIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgEIAEoCSJhCiJQcm9qZWN0RG9tYWluQXR0cmlidXRlc0dldFJlc3BvbnNlEjsKCmF0dHJpYnV0ZXMYASABKAsyJy5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0RG9tYWluQXR0cmlidXRlcyKOAQokUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNEZWxldGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEjgKDXJlc291cmNlX3R5cGUYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYBCABKAkiJwolUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNEZWxldGVSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z",
-    [file_flyteidl_admin_matchable_resource],
-  );
+export const file_flyteidl_admin_project_domain_attributes: GenFile = /*@__PURE__*/
+  fileDesc("Ci5mbHl0ZWlkbC9hZG1pbi9wcm9qZWN0X2RvbWFpbl9hdHRyaWJ1dGVzLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiKIAQoXUHJvamVjdERvbWFpbkF0dHJpYnV0ZXMSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSPwoTbWF0Y2hpbmdfYXR0cmlidXRlcxgDIAEoCzIiLmZseXRlaWRsLmFkbWluLk1hdGNoaW5nQXR0cmlidXRlcxILCgNvcmcYBCABKAkiYwokUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNVcGRhdGVSZXF1ZXN0EjsKCmF0dHJpYnV0ZXMYASABKAsyJy5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0RG9tYWluQXR0cmlidXRlcyInCiVQcm9qZWN0RG9tYWluQXR0cmlidXRlc1VwZGF0ZVJlc3BvbnNlIosBCiFQcm9qZWN0RG9tYWluQXR0cmlidXRlc0dldFJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSOAoNcmVzb3VyY2VfdHlwZRgDIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgEIAEoCSJhCiJQcm9qZWN0RG9tYWluQXR0cmlidXRlc0dldFJlc3BvbnNlEjsKCmF0dHJpYnV0ZXMYASABKAsyJy5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0RG9tYWluQXR0cmlidXRlcyKOAQokUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNEZWxldGVSZXF1ZXN0Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEjgKDXJlc291cmNlX3R5cGUYAyABKA4yIS5mbHl0ZWlkbC5hZG1pbi5NYXRjaGFibGVSZXNvdXJjZRILCgNvcmcYBCABKAkiJwolUHJvamVjdERvbWFpbkF0dHJpYnV0ZXNEZWxldGVSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z", [file_flyteidl_admin_matchable_resource]);
 
 /**
  * Defines a set of custom matching attributes which defines resource defaults for a project and domain.
@@ -27,43 +20,39 @@ export const file_flyteidl_admin_project_domain_attributes:
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributes
  */
-export type ProjectDomainAttributes =
-  & Message<"flyteidl.admin.ProjectDomainAttributes">
-  & {
-    /**
-     * Unique project id for which this set of attributes will be applied.
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ProjectDomainAttributes = Message<"flyteidl.admin.ProjectDomainAttributes"> & {
+  /**
+   * Unique project id for which this set of attributes will be applied.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id for which this set of attributes will be applied.
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id for which this set of attributes will be applied.
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * @generated from field: flyteidl.admin.MatchingAttributes matching_attributes = 3;
-     */
-    matchingAttributes?: MatchingAttributes | undefined;
+  /**
+   * @generated from field: flyteidl.admin.MatchingAttributes matching_attributes = 3;
+   */
+  matchingAttributes?: MatchingAttributes | undefined;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 4;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 4;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributes.
  * Use `create(ProjectDomainAttributesSchema)` to create a new message.
  */
-export const ProjectDomainAttributesSchema: GenMessage<
-  ProjectDomainAttributes
-> = /*@__PURE__*/
+export const ProjectDomainAttributesSchema: GenMessage<ProjectDomainAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 0);
 
 /**
@@ -72,24 +61,20 @@ export const ProjectDomainAttributesSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesUpdateRequest
  */
-export type ProjectDomainAttributesUpdateRequest =
-  & Message<"flyteidl.admin.ProjectDomainAttributesUpdateRequest">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: flyteidl.admin.ProjectDomainAttributes attributes = 1;
-     */
-    attributes?: ProjectDomainAttributes | undefined;
-  };
+export type ProjectDomainAttributesUpdateRequest = Message<"flyteidl.admin.ProjectDomainAttributesUpdateRequest"> & {
+  /**
+   * +required
+   *
+   * @generated from field: flyteidl.admin.ProjectDomainAttributes attributes = 1;
+   */
+  attributes?: ProjectDomainAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesUpdateRequest.
  * Use `create(ProjectDomainAttributesUpdateRequestSchema)` to create a new message.
  */
-export const ProjectDomainAttributesUpdateRequestSchema: GenMessage<
-  ProjectDomainAttributesUpdateRequest
-> = /*@__PURE__*/
+export const ProjectDomainAttributesUpdateRequestSchema: GenMessage<ProjectDomainAttributesUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 1);
 
 /**
@@ -97,17 +82,14 @@ export const ProjectDomainAttributesUpdateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesUpdateResponse
  */
-export type ProjectDomainAttributesUpdateResponse =
-  & Message<"flyteidl.admin.ProjectDomainAttributesUpdateResponse">
-  & {};
+export type ProjectDomainAttributesUpdateResponse = Message<"flyteidl.admin.ProjectDomainAttributesUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesUpdateResponse.
  * Use `create(ProjectDomainAttributesUpdateResponseSchema)` to create a new message.
  */
-export const ProjectDomainAttributesUpdateResponseSchema: GenMessage<
-  ProjectDomainAttributesUpdateResponse
-> = /*@__PURE__*/
+export const ProjectDomainAttributesUpdateResponseSchema: GenMessage<ProjectDomainAttributesUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 2);
 
 /**
@@ -116,48 +98,44 @@ export const ProjectDomainAttributesUpdateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesGetRequest
  */
-export type ProjectDomainAttributesGetRequest =
-  & Message<"flyteidl.admin.ProjectDomainAttributesGetRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ProjectDomainAttributesGetRequest = Message<"flyteidl.admin.ProjectDomainAttributesGetRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Which type of matchable attributes to return.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 3;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to return.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 3;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 4;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 4;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesGetRequest.
  * Use `create(ProjectDomainAttributesGetRequestSchema)` to create a new message.
  */
-export const ProjectDomainAttributesGetRequestSchema: GenMessage<
-  ProjectDomainAttributesGetRequest
-> = /*@__PURE__*/
+export const ProjectDomainAttributesGetRequestSchema: GenMessage<ProjectDomainAttributesGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 3);
 
 /**
@@ -166,22 +144,18 @@ export const ProjectDomainAttributesGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesGetResponse
  */
-export type ProjectDomainAttributesGetResponse =
-  & Message<"flyteidl.admin.ProjectDomainAttributesGetResponse">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.ProjectDomainAttributes attributes = 1;
-     */
-    attributes?: ProjectDomainAttributes | undefined;
-  };
+export type ProjectDomainAttributesGetResponse = Message<"flyteidl.admin.ProjectDomainAttributesGetResponse"> & {
+  /**
+   * @generated from field: flyteidl.admin.ProjectDomainAttributes attributes = 1;
+   */
+  attributes?: ProjectDomainAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesGetResponse.
  * Use `create(ProjectDomainAttributesGetResponseSchema)` to create a new message.
  */
-export const ProjectDomainAttributesGetResponseSchema: GenMessage<
-  ProjectDomainAttributesGetResponse
-> = /*@__PURE__*/
+export const ProjectDomainAttributesGetResponseSchema: GenMessage<ProjectDomainAttributesGetResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 4);
 
 /**
@@ -190,48 +164,44 @@ export const ProjectDomainAttributesGetResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesDeleteRequest
  */
-export type ProjectDomainAttributesDeleteRequest =
-  & Message<"flyteidl.admin.ProjectDomainAttributesDeleteRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type ProjectDomainAttributesDeleteRequest = Message<"flyteidl.admin.ProjectDomainAttributesDeleteRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Which type of matchable attributes to delete.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 3;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to delete.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 3;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 4;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 4;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesDeleteRequest.
  * Use `create(ProjectDomainAttributesDeleteRequestSchema)` to create a new message.
  */
-export const ProjectDomainAttributesDeleteRequestSchema: GenMessage<
-  ProjectDomainAttributesDeleteRequest
-> = /*@__PURE__*/
+export const ProjectDomainAttributesDeleteRequestSchema: GenMessage<ProjectDomainAttributesDeleteRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 5);
 
 /**
@@ -239,15 +209,13 @@ export const ProjectDomainAttributesDeleteRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectDomainAttributesDeleteResponse
  */
-export type ProjectDomainAttributesDeleteResponse =
-  & Message<"flyteidl.admin.ProjectDomainAttributesDeleteResponse">
-  & {};
+export type ProjectDomainAttributesDeleteResponse = Message<"flyteidl.admin.ProjectDomainAttributesDeleteResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectDomainAttributesDeleteResponse.
  * Use `create(ProjectDomainAttributesDeleteResponseSchema)` to create a new message.
  */
-export const ProjectDomainAttributesDeleteResponseSchema: GenMessage<
-  ProjectDomainAttributesDeleteResponse
-> = /*@__PURE__*/
+export const ProjectDomainAttributesDeleteResponseSchema: GenMessage<ProjectDomainAttributesDeleteResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project_domain_attributes, 6);
+

@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/project.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Labels, Sort } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
@@ -16,25 +12,21 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/project.proto.
  */
 export const file_flyteidl_admin_project: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9hZG1pbi9wcm9qZWN0LnByb3RvEg5mbHl0ZWlkbC5hZG1pbiISChBHZXREb21haW5SZXF1ZXN0IiIKBkRvbWFpbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIj0KEkdldERvbWFpbnNSZXNwb25zZRInCgdkb21haW5zGAEgAygLMhYuZmx5dGVpZGwuYWRtaW4uRG9tYWluIqACCgdQcm9qZWN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoHZG9tYWlucxgDIAMoCzIWLmZseXRlaWRsLmFkbWluLkRvbWFpbhITCgtkZXNjcmlwdGlvbhgEIAEoCRImCgZsYWJlbHMYBSABKAsyFi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMSMwoFc3RhdGUYBiABKA4yJC5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0LlByb2plY3RTdGF0ZRILCgNvcmcYByABKAkiUwoMUHJvamVjdFN0YXRlEgoKBkFDVElWRRAAEgwKCEFSQ0hJVkVEEAESFAoQU1lTVEVNX0dFTkVSQVRFRBACEhMKD1NZU1RFTV9BUkNISVZFRBADIkQKCFByb2plY3RzEikKCHByb2plY3RzGAEgAygLMhcuZmx5dGVpZGwuYWRtaW4uUHJvamVjdBINCgV0b2tlbhgCIAEoCSJ3ChJQcm9qZWN0TGlzdFJlcXVlc3QSDQoFbGltaXQYASABKA0SDQoFdG9rZW4YAiABKAkSDwoHZmlsdGVycxgDIAEoCRIlCgdzb3J0X2J5GAQgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBILCgNvcmcYBSABKAkiQgoWUHJvamVjdFJlZ2lzdGVyUmVxdWVzdBIoCgdwcm9qZWN0GAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uUHJvamVjdCIZChdQcm9qZWN0UmVnaXN0ZXJSZXNwb25zZSIXChVQcm9qZWN0VXBkYXRlUmVzcG9uc2UiLAoRUHJvamVjdEdldFJlcXVlc3QSCgoCaWQYASABKAkSCwoDb3JnGAIgASgJIioKD0luYWN0aXZlUHJvamVjdBIKCgJpZBgBIAEoCRILCgNvcmcYAiABKAlCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [file_flyteidl_admin_common],
-  );
+  fileDesc("ChxmbHl0ZWlkbC9hZG1pbi9wcm9qZWN0LnByb3RvEg5mbHl0ZWlkbC5hZG1pbiISChBHZXREb21haW5SZXF1ZXN0IiIKBkRvbWFpbhIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIj0KEkdldERvbWFpbnNSZXNwb25zZRInCgdkb21haW5zGAEgAygLMhYuZmx5dGVpZGwuYWRtaW4uRG9tYWluIqACCgdQcm9qZWN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJwoHZG9tYWlucxgDIAMoCzIWLmZseXRlaWRsLmFkbWluLkRvbWFpbhITCgtkZXNjcmlwdGlvbhgEIAEoCRImCgZsYWJlbHMYBSABKAsyFi5mbHl0ZWlkbC5hZG1pbi5MYWJlbHMSMwoFc3RhdGUYBiABKA4yJC5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0LlByb2plY3RTdGF0ZRILCgNvcmcYByABKAkiUwoMUHJvamVjdFN0YXRlEgoKBkFDVElWRRAAEgwKCEFSQ0hJVkVEEAESFAoQU1lTVEVNX0dFTkVSQVRFRBACEhMKD1NZU1RFTV9BUkNISVZFRBADIkQKCFByb2plY3RzEikKCHByb2plY3RzGAEgAygLMhcuZmx5dGVpZGwuYWRtaW4uUHJvamVjdBINCgV0b2tlbhgCIAEoCSJ3ChJQcm9qZWN0TGlzdFJlcXVlc3QSDQoFbGltaXQYASABKA0SDQoFdG9rZW4YAiABKAkSDwoHZmlsdGVycxgDIAEoCRIlCgdzb3J0X2J5GAQgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydBILCgNvcmcYBSABKAkiQgoWUHJvamVjdFJlZ2lzdGVyUmVxdWVzdBIoCgdwcm9qZWN0GAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uUHJvamVjdCIZChdQcm9qZWN0UmVnaXN0ZXJSZXNwb25zZSIXChVQcm9qZWN0VXBkYXRlUmVzcG9uc2UiLAoRUHJvamVjdEdldFJlcXVlc3QSCgoCaWQYASABKAkSCwoDb3JnGAIgASgJIioKD0luYWN0aXZlUHJvamVjdBIKCgJpZBgBIAEoCRILCgNvcmcYAiABKAlCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_admin_common]);
 
 /**
  * Empty request for GetDomain
  *
  * @generated from message flyteidl.admin.GetDomainRequest
  */
-export type GetDomainRequest = Message<"flyteidl.admin.GetDomainRequest"> & {};
+export type GetDomainRequest = Message<"flyteidl.admin.GetDomainRequest"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.GetDomainRequest.
  * Use `create(GetDomainRequestSchema)` to create a new message.
  */
-export const GetDomainRequestSchema: GenMessage<
-  GetDomainRequest
-> = /*@__PURE__*/
+export const GetDomainRequestSchema: GenMessage<GetDomainRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 0);
 
 /**
@@ -71,22 +63,18 @@ export const DomainSchema: GenMessage<Domain> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.GetDomainsResponse
  */
-export type GetDomainsResponse =
-  & Message<"flyteidl.admin.GetDomainsResponse">
-  & {
-    /**
-     * @generated from field: repeated flyteidl.admin.Domain domains = 1;
-     */
-    domains: Domain[];
-  };
+export type GetDomainsResponse = Message<"flyteidl.admin.GetDomainsResponse"> & {
+  /**
+   * @generated from field: repeated flyteidl.admin.Domain domains = 1;
+   */
+  domains: Domain[];
+};
 
 /**
  * Describes the message flyteidl.admin.GetDomainsResponse.
  * Use `create(GetDomainsResponseSchema)` to create a new message.
  */
-export const GetDomainsResponseSchema: GenMessage<
-  GetDomainsResponse
-> = /*@__PURE__*/
+export const GetDomainsResponseSchema: GenMessage<GetDomainsResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 2);
 
 /**
@@ -185,9 +173,7 @@ export enum Project_ProjectState {
 /**
  * Describes the enum flyteidl.admin.Project.ProjectState.
  */
-export const Project_ProjectStateSchema: GenEnum<
-  Project_ProjectState
-> = /*@__PURE__*/
+export const Project_ProjectStateSchema: GenEnum<Project_ProjectState> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_project, 3, 0);
 
 /**
@@ -219,63 +205,59 @@ export const ProjectsSchema: GenMessage<Projects> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 4);
 
 /**
- * Request to retrieve a list of projects matching specified filters.
+ * Request to retrieve a list of projects matching specified filters. 
  * See :ref:`ref_flyteidl.admin.Project` for more details
  *
  * @generated from message flyteidl.admin.ProjectListRequest
  */
-export type ProjectListRequest =
-  & Message<"flyteidl.admin.ProjectListRequest">
-  & {
-    /**
-     * Indicates the number of projects to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 1;
-     */
-    limit: number;
+export type ProjectListRequest = Message<"flyteidl.admin.ProjectListRequest"> & {
+  /**
+   * Indicates the number of projects to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 1;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, this server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 2;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, this server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 2;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 3;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 3;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 4;
-     */
-    sortBy?: Sort | undefined;
+  /**
+   * Sort ordering.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 4;
+   */
+  sortBy?: Sort | undefined;
 
-    /**
-     * Optional, org filter applied to list project requests.
-     *
-     * @generated from field: string org = 5;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org filter applied to list project requests.
+   *
+   * @generated from field: string org = 5;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectListRequest.
  * Use `create(ProjectListRequestSchema)` to create a new message.
  */
-export const ProjectListRequestSchema: GenMessage<
-  ProjectListRequest
-> = /*@__PURE__*/
+export const ProjectListRequestSchema: GenMessage<ProjectListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 5);
 
 /**
@@ -284,24 +266,20 @@ export const ProjectListRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectRegisterRequest
  */
-export type ProjectRegisterRequest =
-  & Message<"flyteidl.admin.ProjectRegisterRequest">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: flyteidl.admin.Project project = 1;
-     */
-    project?: Project | undefined;
-  };
+export type ProjectRegisterRequest = Message<"flyteidl.admin.ProjectRegisterRequest"> & {
+  /**
+   * +required
+   *
+   * @generated from field: flyteidl.admin.Project project = 1;
+   */
+  project?: Project | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectRegisterRequest.
  * Use `create(ProjectRegisterRequestSchema)` to create a new message.
  */
-export const ProjectRegisterRequestSchema: GenMessage<
-  ProjectRegisterRequest
-> = /*@__PURE__*/
+export const ProjectRegisterRequestSchema: GenMessage<ProjectRegisterRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 6);
 
 /**
@@ -309,17 +287,14 @@ export const ProjectRegisterRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectRegisterResponse
  */
-export type ProjectRegisterResponse =
-  & Message<"flyteidl.admin.ProjectRegisterResponse">
-  & {};
+export type ProjectRegisterResponse = Message<"flyteidl.admin.ProjectRegisterResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectRegisterResponse.
  * Use `create(ProjectRegisterResponseSchema)` to create a new message.
  */
-export const ProjectRegisterResponseSchema: GenMessage<
-  ProjectRegisterResponse
-> = /*@__PURE__*/
+export const ProjectRegisterResponseSchema: GenMessage<ProjectRegisterResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 7);
 
 /**
@@ -327,17 +302,14 @@ export const ProjectRegisterResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.ProjectUpdateResponse
  */
-export type ProjectUpdateResponse =
-  & Message<"flyteidl.admin.ProjectUpdateResponse">
-  & {};
+export type ProjectUpdateResponse = Message<"flyteidl.admin.ProjectUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.ProjectUpdateResponse.
  * Use `create(ProjectUpdateResponseSchema)` to create a new message.
  */
-export const ProjectUpdateResponseSchema: GenMessage<
-  ProjectUpdateResponse
-> = /*@__PURE__*/
+export const ProjectUpdateResponseSchema: GenMessage<ProjectUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 8);
 
 /**
@@ -364,9 +336,7 @@ export type ProjectGetRequest = Message<"flyteidl.admin.ProjectGetRequest"> & {
  * Describes the message flyteidl.admin.ProjectGetRequest.
  * Use `create(ProjectGetRequestSchema)` to create a new message.
  */
-export const ProjectGetRequestSchema: GenMessage<
-  ProjectGetRequest
-> = /*@__PURE__*/
+export const ProjectGetRequestSchema: GenMessage<ProjectGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 9);
 
 /**
@@ -397,3 +367,4 @@ export type InactiveProject = Message<"flyteidl.admin.InactiveProject"> & {
  */
 export const InactiveProjectSchema: GenMessage<InactiveProject> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_project, 10);
+

@@ -2,11 +2,7 @@
 // @generated from file flyteidl/admin/schedule.proto (package flyteidl.admin, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,9 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/schedule.proto.
  */
 export const file_flyteidl_admin_schedule: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch1mbHl0ZWlkbC9hZG1pbi9zY2hlZHVsZS5wcm90bxIOZmx5dGVpZGwuYWRtaW4iRwoJRml4ZWRSYXRlEg0KBXZhbHVlGAEgASgNEisKBHVuaXQYAiABKA4yHS5mbHl0ZWlkbC5hZG1pbi5GaXhlZFJhdGVVbml0IjAKDENyb25TY2hlZHVsZRIQCghzY2hlZHVsZRgBIAEoCRIOCgZvZmZzZXQYAiABKAkiwQEKCFNjaGVkdWxlEh0KD2Nyb25fZXhwcmVzc2lvbhgBIAEoCUICGAFIABIpCgRyYXRlGAIgASgLMhkuZmx5dGVpZGwuYWRtaW4uRml4ZWRSYXRlSAASNQoNY3Jvbl9zY2hlZHVsZRgEIAEoCzIcLmZseXRlaWRsLmFkbWluLkNyb25TY2hlZHVsZUgAEh4KFmtpY2tvZmZfdGltZV9pbnB1dF9hcmcYAyABKAlCFAoSU2NoZWR1bGVFeHByZXNzaW9uKi4KDUZpeGVkUmF0ZVVuaXQSCgoGTUlOVVRFEAASCAoESE9VUhABEgcKA0RBWRACQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-  );
+  fileDesc("Ch1mbHl0ZWlkbC9hZG1pbi9zY2hlZHVsZS5wcm90bxIOZmx5dGVpZGwuYWRtaW4iRwoJRml4ZWRSYXRlEg0KBXZhbHVlGAEgASgNEisKBHVuaXQYAiABKA4yHS5mbHl0ZWlkbC5hZG1pbi5GaXhlZFJhdGVVbml0IjAKDENyb25TY2hlZHVsZRIQCghzY2hlZHVsZRgBIAEoCRIOCgZvZmZzZXQYAiABKAkiwQEKCFNjaGVkdWxlEh0KD2Nyb25fZXhwcmVzc2lvbhgBIAEoCUICGAFIABIpCgRyYXRlGAIgASgLMhkuZmx5dGVpZGwuYWRtaW4uRml4ZWRSYXRlSAASNQoNY3Jvbl9zY2hlZHVsZRgEIAEoCzIcLmZseXRlaWRsLmFkbWluLkNyb25TY2hlZHVsZUgAEh4KFmtpY2tvZmZfdGltZV9pbnB1dF9hcmcYAyABKAlCFAoSU2NoZWR1bGVFeHByZXNzaW9uKi4KDUZpeGVkUmF0ZVVuaXQSCgoGTUlOVVRFEAASCAoESE9VUhABEgcKA0RBWRACQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM");
 
 /**
  * Option for schedules run at a certain frequency e.g. every 2 minutes.
@@ -148,3 +142,4 @@ export enum FixedRateUnit {
  */
 export const FixedRateUnitSchema: GenEnum<FixedRateUnit> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_schedule, 0);
+

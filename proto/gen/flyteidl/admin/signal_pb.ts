@@ -6,10 +6,7 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Sort } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
-import type {
-  SignalIdentifier,
-  WorkflowExecutionIdentifier,
-} from "../core/identifier_pb.ts";
+import type { SignalIdentifier, WorkflowExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
 import type { Literal } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
@@ -21,15 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/signal.proto.
  */
 export const file_flyteidl_admin_signal: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChtmbHl0ZWlkbC9hZG1pbi9zaWduYWwucHJvdG8SDmZseXRlaWRsLmFkbWluInEKGFNpZ25hbEdldE9yQ3JlYXRlUmVxdWVzdBIrCgJpZBgBIAEoCzIfLmZseXRlaWRsLmNvcmUuU2lnbmFsSWRlbnRpZmllchIoCgR0eXBlGAIgASgLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSK0AQoRU2lnbmFsTGlzdFJlcXVlc3QSSQoVd29ya2Zsb3dfZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCJECgpTaWduYWxMaXN0EicKB3NpZ25hbHMYASADKAsyFi5mbHl0ZWlkbC5hZG1pbi5TaWduYWwSDQoFdG9rZW4YAiABKAkiZgoQU2lnbmFsU2V0UmVxdWVzdBIrCgJpZBgBIAEoCzIfLmZseXRlaWRsLmNvcmUuU2lnbmFsSWRlbnRpZmllchIlCgV2YWx1ZRgCIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbCITChFTaWduYWxTZXRSZXNwb25zZSKGAQoGU2lnbmFsEisKAmlkGAEgASgLMh8uZmx5dGVpZGwuY29yZS5TaWduYWxJZGVudGlmaWVyEigKBHR5cGUYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlEiUKBXZhbHVlGAMgASgLMhYuZmx5dGVpZGwuY29yZS5MaXRlcmFsQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [
-      file_flyteidl_admin_common,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_literals,
-      file_flyteidl_core_types,
-    ],
-  );
+  fileDesc("ChtmbHl0ZWlkbC9hZG1pbi9zaWduYWwucHJvdG8SDmZseXRlaWRsLmFkbWluInEKGFNpZ25hbEdldE9yQ3JlYXRlUmVxdWVzdBIrCgJpZBgBIAEoCzIfLmZseXRlaWRsLmNvcmUuU2lnbmFsSWRlbnRpZmllchIoCgR0eXBlGAIgASgLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSK0AQoRU2lnbmFsTGlzdFJlcXVlc3QSSQoVd29ya2Zsb3dfZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISDQoFbGltaXQYAiABKA0SDQoFdG9rZW4YAyABKAkSDwoHZmlsdGVycxgEIAEoCRIlCgdzb3J0X2J5GAUgASgLMhQuZmx5dGVpZGwuYWRtaW4uU29ydCJECgpTaWduYWxMaXN0EicKB3NpZ25hbHMYASADKAsyFi5mbHl0ZWlkbC5hZG1pbi5TaWduYWwSDQoFdG9rZW4YAiABKAkiZgoQU2lnbmFsU2V0UmVxdWVzdBIrCgJpZBgBIAEoCzIfLmZseXRlaWRsLmNvcmUuU2lnbmFsSWRlbnRpZmllchIlCgV2YWx1ZRgCIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbCITChFTaWduYWxTZXRSZXNwb25zZSKGAQoGU2lnbmFsEisKAmlkGAEgASgLMh8uZmx5dGVpZGwuY29yZS5TaWduYWxJZGVudGlmaWVyEigKBHR5cGUYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlEiUKBXZhbHVlGAMgASgLMhYuZmx5dGVpZGwuY29yZS5MaXRlcmFsQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_admin_common, file_flyteidl_core_identifier, file_flyteidl_core_literals, file_flyteidl_core_types]);
 
 /**
  * SignalGetOrCreateRequest represents a request structure to retrieve or create a signal.
@@ -37,31 +26,27 @@ export const file_flyteidl_admin_signal: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.SignalGetOrCreateRequest
  */
-export type SignalGetOrCreateRequest =
-  & Message<"flyteidl.admin.SignalGetOrCreateRequest">
-  & {
-    /**
-     * A unique identifier for the requested signal.
-     *
-     * @generated from field: flyteidl.core.SignalIdentifier id = 1;
-     */
-    id?: SignalIdentifier | undefined;
+export type SignalGetOrCreateRequest = Message<"flyteidl.admin.SignalGetOrCreateRequest"> & {
+  /**
+   * A unique identifier for the requested signal.
+   *
+   * @generated from field: flyteidl.core.SignalIdentifier id = 1;
+   */
+  id?: SignalIdentifier | undefined;
 
-    /**
-     * A type denoting the required value type for this signal.
-     *
-     * @generated from field: flyteidl.core.LiteralType type = 2;
-     */
-    type?: LiteralType | undefined;
-  };
+  /**
+   * A type denoting the required value type for this signal.
+   *
+   * @generated from field: flyteidl.core.LiteralType type = 2;
+   */
+  type?: LiteralType | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.SignalGetOrCreateRequest.
  * Use `create(SignalGetOrCreateRequestSchema)` to create a new message.
  */
-export const SignalGetOrCreateRequestSchema: GenMessage<
-  SignalGetOrCreateRequest
-> = /*@__PURE__*/
+export const SignalGetOrCreateRequestSchema: GenMessage<SignalGetOrCreateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_signal, 0);
 
 /**
@@ -117,9 +102,7 @@ export type SignalListRequest = Message<"flyteidl.admin.SignalListRequest"> & {
  * Describes the message flyteidl.admin.SignalListRequest.
  * Use `create(SignalListRequestSchema)` to create a new message.
  */
-export const SignalListRequestSchema: GenMessage<
-  SignalListRequest
-> = /*@__PURE__*/
+export const SignalListRequestSchema: GenMessage<SignalListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_signal, 1);
 
 /**
@@ -179,9 +162,7 @@ export type SignalSetRequest = Message<"flyteidl.admin.SignalSetRequest"> & {
  * Describes the message flyteidl.admin.SignalSetRequest.
  * Use `create(SignalSetRequestSchema)` to create a new message.
  */
-export const SignalSetRequestSchema: GenMessage<
-  SignalSetRequest
-> = /*@__PURE__*/
+export const SignalSetRequestSchema: GenMessage<SignalSetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_signal, 3);
 
 /**
@@ -191,17 +172,14 @@ export const SignalSetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.SignalSetResponse
  */
-export type SignalSetResponse =
-  & Message<"flyteidl.admin.SignalSetResponse">
-  & {};
+export type SignalSetResponse = Message<"flyteidl.admin.SignalSetResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.SignalSetResponse.
  * Use `create(SignalSetResponseSchema)` to create a new message.
  */
-export const SignalSetResponseSchema: GenMessage<
-  SignalSetResponse
-> = /*@__PURE__*/
+export const SignalSetResponseSchema: GenMessage<SignalSetResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_signal, 4);
 
 /**
@@ -241,3 +219,4 @@ export type Signal = Message<"flyteidl.admin.Signal"> & {
  */
 export const SignalSchema: GenMessage<Signal> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_signal, 5);
+

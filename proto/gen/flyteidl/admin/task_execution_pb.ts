@@ -6,47 +6,23 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { FlyteURLs, Sort, UrlBlob } from "./common_pb.ts";
 import { file_flyteidl_admin_common } from "./common_pb.ts";
-import type {
-  ExecutionError,
-  LogContext,
-  TaskExecution_Phase,
-  TaskLog,
-} from "../core/execution_pb.ts";
+import type { ExecutionError, LogContext, TaskExecution_Phase, TaskLog } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
-import type {
-  NodeExecutionIdentifier,
-  TaskExecutionIdentifier,
-} from "../core/identifier_pb.ts";
+import type { NodeExecutionIdentifier, TaskExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
 import type { LiteralMap } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
 import type { TaskExecutionMetadata } from "../event/event_pb.ts";
 import { file_flyteidl_event_event } from "../event/event_pb.ts";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/admin/task_execution.proto.
  */
 export const file_flyteidl_admin_task_execution: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiNmbHl0ZWlkbC9hZG1pbi90YXNrX2V4ZWN1dGlvbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4iTQoXVGFza0V4ZWN1dGlvbkdldFJlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVyIrMBChhUYXNrRXhlY3V0aW9uTGlzdFJlcXVlc3QSQQoRbm9kZV9leGVjdXRpb25faWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEg0KBWxpbWl0GAIgASgNEg0KBXRva2VuGAMgASgJEg8KB2ZpbHRlcnMYBCABKAkSJQoHc29ydF9ieRgFIAEoCzIULmZseXRlaWRsLmFkbWluLlNvcnQioAEKDVRhc2tFeGVjdXRpb24SMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVyEhEKCWlucHV0X3VyaRgCIAEoCRI1CgdjbG9zdXJlGAMgASgLMiQuZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbkNsb3N1cmUSEQoJaXNfcGFyZW50GAQgASgIIloKEVRhc2tFeGVjdXRpb25MaXN0EjYKD3Rhc2tfZXhlY3V0aW9ucxgBIAMoCzIdLmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb24SDQoFdG9rZW4YAiABKAkitwUKFFRhc2tFeGVjdXRpb25DbG9zdXJlEhgKCm91dHB1dF91cmkYASABKAlCAhgBSAASLgoFZXJyb3IYAiABKAsyHS5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9ySAASNAoLb3V0cHV0X2RhdGEYDCABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCAhgBSAASMQoFcGhhc2UYAyABKA4yIi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb24uUGhhc2USJAoEbG9ncxgEIAMoCzIWLmZseXRlaWRsLmNvcmUuVGFza0xvZxIuCgpzdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgtjdXN0b21faW5mbxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDgoGcmVhc29uGAogASgJEhEKCXRhc2tfdHlwZRgLIAEoCRI3CghtZXRhZGF0YRgQIAEoCzIlLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YRIVCg1ldmVudF92ZXJzaW9uGBEgASgFEicKB3JlYXNvbnMYEiADKAsyFi5mbHl0ZWlkbC5hZG1pbi5SZWFzb24SLgoLbG9nX2NvbnRleHQYEyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxvZ0NvbnRleHRCDwoNb3V0cHV0X3Jlc3VsdCJKCgZSZWFzb24SLwoLb2NjdXJyZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYAiABKAkiUQobVGFza0V4ZWN1dGlvbkdldERhdGFSZXF1ZXN0EjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllciKJAgocVGFza0V4ZWN1dGlvbkdldERhdGFSZXNwb25zZRIrCgZpbnB1dHMYASABKAsyFy5mbHl0ZWlkbC5hZG1pbi5VcmxCbG9iQgIYARIsCgdvdXRwdXRzGAIgASgLMhcuZmx5dGVpZGwuYWRtaW4uVXJsQmxvYkICGAESLgoLZnVsbF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXASLwoMZnVsbF9vdXRwdXRzGAQgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi0KCmZseXRlX3VybHMYBSABKAsyGS5mbHl0ZWlkbC5hZG1pbi5GbHl0ZVVSTHNCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [
-      file_flyteidl_admin_common,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_literals,
-      file_flyteidl_event_event,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_duration,
-      file_google_protobuf_struct,
-    ],
-  );
+  fileDesc("CiNmbHl0ZWlkbC9hZG1pbi90YXNrX2V4ZWN1dGlvbi5wcm90bxIOZmx5dGVpZGwuYWRtaW4iTQoXVGFza0V4ZWN1dGlvbkdldFJlcXVlc3QSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVyIrMBChhUYXNrRXhlY3V0aW9uTGlzdFJlcXVlc3QSQQoRbm9kZV9leGVjdXRpb25faWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEg0KBWxpbWl0GAIgASgNEg0KBXRva2VuGAMgASgJEg8KB2ZpbHRlcnMYBCABKAkSJQoHc29ydF9ieRgFIAEoCzIULmZseXRlaWRsLmFkbWluLlNvcnQioAEKDVRhc2tFeGVjdXRpb24SMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVyEhEKCWlucHV0X3VyaRgCIAEoCRI1CgdjbG9zdXJlGAMgASgLMiQuZmx5dGVpZGwuYWRtaW4uVGFza0V4ZWN1dGlvbkNsb3N1cmUSEQoJaXNfcGFyZW50GAQgASgIIloKEVRhc2tFeGVjdXRpb25MaXN0EjYKD3Rhc2tfZXhlY3V0aW9ucxgBIAMoCzIdLmZseXRlaWRsLmFkbWluLlRhc2tFeGVjdXRpb24SDQoFdG9rZW4YAiABKAkitwUKFFRhc2tFeGVjdXRpb25DbG9zdXJlEhgKCm91dHB1dF91cmkYASABKAlCAhgBSAASLgoFZXJyb3IYAiABKAsyHS5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9ySAASNAoLb3V0cHV0X2RhdGEYDCABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCAhgBSAASMQoFcGhhc2UYAyABKA4yIi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb24uUGhhc2USJAoEbG9ncxgEIAMoCzIWLmZseXRlaWRsLmNvcmUuVGFza0xvZxIuCgpzdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCghkdXJhdGlvbhgGIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgtjdXN0b21faW5mbxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSDgoGcmVhc29uGAogASgJEhEKCXRhc2tfdHlwZRgLIAEoCRI3CghtZXRhZGF0YRgQIAEoCzIlLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YRIVCg1ldmVudF92ZXJzaW9uGBEgASgFEicKB3JlYXNvbnMYEiADKAsyFi5mbHl0ZWlkbC5hZG1pbi5SZWFzb24SLgoLbG9nX2NvbnRleHQYEyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxvZ0NvbnRleHRCDwoNb3V0cHV0X3Jlc3VsdCJKCgZSZWFzb24SLwoLb2NjdXJyZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYAiABKAkiUQobVGFza0V4ZWN1dGlvbkdldERhdGFSZXF1ZXN0EjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllciKJAgocVGFza0V4ZWN1dGlvbkdldERhdGFSZXNwb25zZRIrCgZpbnB1dHMYASABKAsyFy5mbHl0ZWlkbC5hZG1pbi5VcmxCbG9iQgIYARIsCgdvdXRwdXRzGAIgASgLMhcuZmx5dGVpZGwuYWRtaW4uVXJsQmxvYkICGAESLgoLZnVsbF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXASLwoMZnVsbF9vdXRwdXRzGAQgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwEi0KCmZseXRlX3VybHMYBSABKAsyGS5mbHl0ZWlkbC5hZG1pbi5GbHl0ZVVSTHNCPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_admin_common, file_flyteidl_core_execution, file_flyteidl_core_identifier, file_flyteidl_core_literals, file_flyteidl_event_event, file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_struct]);
 
 /**
  * A message used to fetch a single task execution entity.
@@ -54,25 +30,21 @@ export const file_flyteidl_admin_task_execution: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.TaskExecutionGetRequest
  */
-export type TaskExecutionGetRequest =
-  & Message<"flyteidl.admin.TaskExecutionGetRequest">
-  & {
-    /**
-     * Unique identifier for the task execution.
-     * +required
-     *
-     * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
-     */
-    id?: TaskExecutionIdentifier | undefined;
-  };
+export type TaskExecutionGetRequest = Message<"flyteidl.admin.TaskExecutionGetRequest"> & {
+  /**
+   * Unique identifier for the task execution.
+   * +required
+   *
+   * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
+   */
+  id?: TaskExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionGetRequest.
  * Use `create(TaskExecutionGetRequestSchema)` to create a new message.
  */
-export const TaskExecutionGetRequestSchema: GenMessage<
-  TaskExecutionGetRequest
-> = /*@__PURE__*/
+export const TaskExecutionGetRequestSchema: GenMessage<TaskExecutionGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 0);
 
 /**
@@ -81,59 +53,55 @@ export const TaskExecutionGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskExecutionListRequest
  */
-export type TaskExecutionListRequest =
-  & Message<"flyteidl.admin.TaskExecutionListRequest">
-  & {
-    /**
-     * Indicates the node execution to filter by.
-     * +required
-     *
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 1;
-     */
-    nodeExecutionId?: NodeExecutionIdentifier | undefined;
+export type TaskExecutionListRequest = Message<"flyteidl.admin.TaskExecutionListRequest"> & {
+  /**
+   * Indicates the node execution to filter by.
+   * +required
+   *
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 1;
+   */
+  nodeExecutionId?: NodeExecutionIdentifier | undefined;
 
-    /**
-     * Indicates the number of resources to be returned.
-     * +required
-     *
-     * @generated from field: uint32 limit = 2;
-     */
-    limit: number;
+  /**
+   * Indicates the number of resources to be returned.
+   * +required
+   *
+   * @generated from field: uint32 limit = 2;
+   */
+  limit: number;
 
-    /**
-     * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
-     * in a query.
-     * +optional
-     *
-     * @generated from field: string token = 3;
-     */
-    token: string;
+  /**
+   * In the case of multiple pages of results, the server-provided token can be used to fetch the next page
+   * in a query.
+   * +optional
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
 
-    /**
-     * Indicates a list of filters passed as string.
-     * More info on constructing filters : <Link>
-     * +optional
-     *
-     * @generated from field: string filters = 4;
-     */
-    filters: string;
+  /**
+   * Indicates a list of filters passed as string.
+   * More info on constructing filters : <Link>
+   * +optional
+   *
+   * @generated from field: string filters = 4;
+   */
+  filters: string;
 
-    /**
-     * Sort ordering for returned list.
-     * +optional
-     *
-     * @generated from field: flyteidl.admin.Sort sort_by = 5;
-     */
-    sortBy?: Sort | undefined;
-  };
+  /**
+   * Sort ordering for returned list.
+   * +optional
+   *
+   * @generated from field: flyteidl.admin.Sort sort_by = 5;
+   */
+  sortBy?: Sort | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionListRequest.
  * Use `create(TaskExecutionListRequestSchema)` to create a new message.
  */
-export const TaskExecutionListRequestSchema: GenMessage<
-  TaskExecutionListRequest
-> = /*@__PURE__*/
+export const TaskExecutionListRequestSchema: GenMessage<TaskExecutionListRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 1);
 
 /**
@@ -205,9 +173,7 @@ export type TaskExecutionList = Message<"flyteidl.admin.TaskExecutionList"> & {
  * Describes the message flyteidl.admin.TaskExecutionList.
  * Use `create(TaskExecutionListSchema)` to create a new message.
  */
-export const TaskExecutionListSchema: GenMessage<
-  TaskExecutionList
-> = /*@__PURE__*/
+export const TaskExecutionListSchema: GenMessage<TaskExecutionList> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 3);
 
 /**
@@ -215,145 +181,141 @@ export const TaskExecutionListSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskExecutionClosure
  */
-export type TaskExecutionClosure =
-  & Message<"flyteidl.admin.TaskExecutionClosure">
-  & {
+export type TaskExecutionClosure = Message<"flyteidl.admin.TaskExecutionClosure"> & {
+  /**
+   * @generated from oneof flyteidl.admin.TaskExecutionClosure.output_result
+   */
+  outputResult: {
     /**
-     * @generated from oneof flyteidl.admin.TaskExecutionClosure.output_result
-     */
-    outputResult: {
-      /**
-       * Path to remote data store where output blob is stored if the execution succeeded (and produced outputs).
-       * DEPRECATED. Use GetTaskExecutionData to fetch output data instead.
-       *
-       * @generated from field: string output_uri = 1 [deprecated = true];
-       * @deprecated
-       */
-      value: string;
-      case: "outputUri";
-    } | {
-      /**
-       * Error information for the task execution. Populated if the execution failed.
-       *
-       * @generated from field: flyteidl.core.ExecutionError error = 2;
-       */
-      value: ExecutionError;
-      case: "error";
-    } | {
-      /**
-       * Raw output data produced by this task execution.
-       * DEPRECATED. Use GetTaskExecutionData to fetch output data instead.
-       *
-       * @generated from field: flyteidl.core.LiteralMap output_data = 12 [deprecated = true];
-       * @deprecated
-       */
-      value: LiteralMap;
-      case: "outputData";
-    } | { case: undefined; value?: undefined };
-
-    /**
-     * The last recorded phase for this task execution.
+     * Path to remote data store where output blob is stored if the execution succeeded (and produced outputs).
+     * DEPRECATED. Use GetTaskExecutionData to fetch output data instead.
      *
-     * @generated from field: flyteidl.core.TaskExecution.Phase phase = 3;
+     * @generated from field: string output_uri = 1 [deprecated = true];
+     * @deprecated
      */
-    phase: TaskExecution_Phase;
-
+    value: string;
+    case: "outputUri";
+  } | {
     /**
-     * Detailed log information output by the task execution.
+     * Error information for the task execution. Populated if the execution failed.
      *
-     * @generated from field: repeated flyteidl.core.TaskLog logs = 4;
+     * @generated from field: flyteidl.core.ExecutionError error = 2;
      */
-    logs: TaskLog[];
-
+    value: ExecutionError;
+    case: "error";
+  } | {
     /**
-     * Time at which the task execution began running.
+     * Raw output data produced by this task execution.
+     * DEPRECATED. Use GetTaskExecutionData to fetch output data instead.
      *
-     * @generated from field: google.protobuf.Timestamp started_at = 5;
+     * @generated from field: flyteidl.core.LiteralMap output_data = 12 [deprecated = true];
+     * @deprecated
      */
-    startedAt?: Timestamp | undefined;
+    value: LiteralMap;
+    case: "outputData";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * The amount of time the task execution spent running.
-     *
-     * @generated from field: google.protobuf.Duration duration = 6;
-     */
-    duration?: Duration | undefined;
+  /**
+   * The last recorded phase for this task execution.
+   *
+   * @generated from field: flyteidl.core.TaskExecution.Phase phase = 3;
+   */
+  phase: TaskExecution_Phase;
 
-    /**
-     * Time at which the task execution was created.
-     *
-     * @generated from field: google.protobuf.Timestamp created_at = 7;
-     */
-    createdAt?: Timestamp | undefined;
+  /**
+   * Detailed log information output by the task execution.
+   *
+   * @generated from field: repeated flyteidl.core.TaskLog logs = 4;
+   */
+  logs: TaskLog[];
 
-    /**
-     * Time at which the task execution was last updated.
-     *
-     * @generated from field: google.protobuf.Timestamp updated_at = 8;
-     */
-    updatedAt?: Timestamp | undefined;
+  /**
+   * Time at which the task execution began running.
+   *
+   * @generated from field: google.protobuf.Timestamp started_at = 5;
+   */
+  startedAt?: Timestamp | undefined;
 
-    /**
-     * Custom data specific to the task plugin.
-     *
-     * @generated from field: google.protobuf.Struct custom_info = 9;
-     */
-    customInfo?: JsonObject | undefined;
+  /**
+   * The amount of time the task execution spent running.
+   *
+   * @generated from field: google.protobuf.Duration duration = 6;
+   */
+  duration?: Duration | undefined;
 
-    /**
-     * If there is an explanation for the most recent phase transition, the reason will capture it.
-     *
-     * @generated from field: string reason = 10;
-     */
-    reason: string;
+  /**
+   * Time at which the task execution was created.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
 
-    /**
-     * A predefined yet extensible Task type identifier.
-     *
-     * @generated from field: string task_type = 11;
-     */
-    taskType: string;
+  /**
+   * Time at which the task execution was last updated.
+   *
+   * @generated from field: google.protobuf.Timestamp updated_at = 8;
+   */
+  updatedAt?: Timestamp | undefined;
 
-    /**
-     * Metadata around how a task was executed.
-     *
-     * @generated from field: flyteidl.event.TaskExecutionMetadata metadata = 16;
-     */
-    metadata?: TaskExecutionMetadata | undefined;
+  /**
+   * Custom data specific to the task plugin.
+   *
+   * @generated from field: google.protobuf.Struct custom_info = 9;
+   */
+  customInfo?: JsonObject | undefined;
 
-    /**
-     * The event version is used to indicate versioned changes in how data is maintained using this
-     * proto message. For example, event_verison > 0 means that maps tasks logs use the
-     * TaskExecutionMetadata ExternalResourceInfo fields for each subtask rather than the TaskLog
-     * in this message.
-     *
-     * @generated from field: int32 event_version = 17;
-     */
-    eventVersion: number;
+  /**
+   * If there is an explanation for the most recent phase transition, the reason will capture it.
+   *
+   * @generated from field: string reason = 10;
+   */
+  reason: string;
 
-    /**
-     * A time-series of the phase transition or update explanations. This, when compared to storing a singular reason
-     * as previously done, is much more valuable in visualizing and understanding historical evaluations.
-     *
-     * @generated from field: repeated flyteidl.admin.Reason reasons = 18;
-     */
-    reasons: Reason[];
+  /**
+   * A predefined yet extensible Task type identifier.
+   *
+   * @generated from field: string task_type = 11;
+   */
+  taskType: string;
 
-    /**
-     * Contains metadata required to identify logs related to this task execution
-     *
-     * @generated from field: flyteidl.core.LogContext log_context = 19;
-     */
-    logContext?: LogContext | undefined;
-  };
+  /**
+   * Metadata around how a task was executed.
+   *
+   * @generated from field: flyteidl.event.TaskExecutionMetadata metadata = 16;
+   */
+  metadata?: TaskExecutionMetadata | undefined;
+
+  /**
+   * The event version is used to indicate versioned changes in how data is maintained using this
+   * proto message. For example, event_verison > 0 means that maps tasks logs use the
+   * TaskExecutionMetadata ExternalResourceInfo fields for each subtask rather than the TaskLog
+   * in this message.
+   *
+   * @generated from field: int32 event_version = 17;
+   */
+  eventVersion: number;
+
+  /**
+   * A time-series of the phase transition or update explanations. This, when compared to storing a singular reason
+   * as previously done, is much more valuable in visualizing and understanding historical evaluations.
+   *
+   * @generated from field: repeated flyteidl.admin.Reason reasons = 18;
+   */
+  reasons: Reason[];
+
+  /**
+   * Contains metadata required to identify logs related to this task execution
+   *
+   * @generated from field: flyteidl.core.LogContext log_context = 19;
+   */
+  logContext?: LogContext | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionClosure.
  * Use `create(TaskExecutionClosureSchema)` to create a new message.
  */
-export const TaskExecutionClosureSchema: GenMessage<
-  TaskExecutionClosure
-> = /*@__PURE__*/
+export const TaskExecutionClosureSchema: GenMessage<TaskExecutionClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 4);
 
 /**
@@ -390,25 +352,21 @@ export const ReasonSchema: GenMessage<Reason> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.TaskExecutionGetDataRequest
  */
-export type TaskExecutionGetDataRequest =
-  & Message<"flyteidl.admin.TaskExecutionGetDataRequest">
-  & {
-    /**
-     * The identifier of the task execution for which to fetch inputs and outputs.
-     * +required
-     *
-     * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
-     */
-    id?: TaskExecutionIdentifier | undefined;
-  };
+export type TaskExecutionGetDataRequest = Message<"flyteidl.admin.TaskExecutionGetDataRequest"> & {
+  /**
+   * The identifier of the task execution for which to fetch inputs and outputs.
+   * +required
+   *
+   * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
+   */
+  id?: TaskExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionGetDataRequest.
  * Use `create(TaskExecutionGetDataRequestSchema)` to create a new message.
  */
-export const TaskExecutionGetDataRequestSchema: GenMessage<
-  TaskExecutionGetDataRequest
-> = /*@__PURE__*/
+export const TaskExecutionGetDataRequestSchema: GenMessage<TaskExecutionGetDataRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 6);
 
 /**
@@ -416,55 +374,52 @@ export const TaskExecutionGetDataRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskExecutionGetDataResponse
  */
-export type TaskExecutionGetDataResponse =
-  & Message<"flyteidl.admin.TaskExecutionGetDataResponse">
-  & {
-    /**
-     * Signed url to fetch a core.LiteralMap of task execution inputs.
-     * Deprecated: Please use full_inputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob inputs = 1 [deprecated = true];
-     * @deprecated
-     */
-    inputs?: UrlBlob | undefined;
+export type TaskExecutionGetDataResponse = Message<"flyteidl.admin.TaskExecutionGetDataResponse"> & {
+  /**
+   * Signed url to fetch a core.LiteralMap of task execution inputs.
+   * Deprecated: Please use full_inputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob inputs = 1 [deprecated = true];
+   * @deprecated
+   */
+  inputs?: UrlBlob | undefined;
 
-    /**
-     * Signed url to fetch a core.LiteralMap of task execution outputs.
-     * Deprecated: Please use full_outputs instead.
-     *
-     * @generated from field: flyteidl.admin.UrlBlob outputs = 2 [deprecated = true];
-     * @deprecated
-     */
-    outputs?: UrlBlob | undefined;
+  /**
+   * Signed url to fetch a core.LiteralMap of task execution outputs.
+   * Deprecated: Please use full_outputs instead.
+   *
+   * @generated from field: flyteidl.admin.UrlBlob outputs = 2 [deprecated = true];
+   * @deprecated
+   */
+  outputs?: UrlBlob | undefined;
 
-    /**
-     * Full_inputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
-     */
-    fullInputs?: LiteralMap | undefined;
+  /**
+   * Full_inputs will only be populated if they are under a configured size threshold.
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_inputs = 3;
+   */
+  fullInputs?: LiteralMap | undefined;
 
-    /**
-     * Full_outputs will only be populated if they are under a configured size threshold.
-     *
-     * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
-     */
-    fullOutputs?: LiteralMap | undefined;
+  /**
+   * Full_outputs will only be populated if they are under a configured size threshold.
+   *
+   * @generated from field: flyteidl.core.LiteralMap full_outputs = 4;
+   */
+  fullOutputs?: LiteralMap | undefined;
 
-    /**
-     * flyte tiny url to fetch a core.LiteralMap of task execution's IO
-     * Deck will be empty for task
-     *
-     * @generated from field: flyteidl.admin.FlyteURLs flyte_urls = 5;
-     */
-    flyteUrls?: FlyteURLs | undefined;
-  };
+  /**
+   * flyte tiny url to fetch a core.LiteralMap of task execution's IO
+   * Deck will be empty for task
+   *
+   * @generated from field: flyteidl.admin.FlyteURLs flyte_urls = 5;
+   */
+  flyteUrls?: FlyteURLs | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.TaskExecutionGetDataResponse.
  * Use `create(TaskExecutionGetDataResponseSchema)` to create a new message.
  */
-export const TaskExecutionGetDataResponseSchema: GenMessage<
-  TaskExecutionGetDataResponse
-> = /*@__PURE__*/
+export const TaskExecutionGetDataResponseSchema: GenMessage<TaskExecutionGetDataResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task_execution, 7);
+

@@ -20,16 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/task.proto.
  */
 export const file_flyteidl_admin_task: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChlmbHl0ZWlkbC9hZG1pbi90YXNrLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiJiChFUYXNrQ3JlYXRlUmVxdWVzdBIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchImCgRzcGVjGAIgASgLMhguZmx5dGVpZGwuYWRtaW4uVGFza1NwZWMiFAoSVGFza0NyZWF0ZVJlc3BvbnNlInYKBFRhc2sSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISLAoHY2xvc3VyZRgCIAEoCzIbLmZseXRlaWRsLmFkbWluLlRhc2tDbG9zdXJlEhkKEXNob3J0X2Rlc2NyaXB0aW9uGAMgASgJIj4KCFRhc2tMaXN0EiMKBXRhc2tzGAEgAygLMhQuZmx5dGVpZGwuYWRtaW4uVGFzaxINCgV0b2tlbhgCIAEoCSJxCghUYXNrU3BlYxItCgh0ZW1wbGF0ZRgBIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlEjYKC2Rlc2NyaXB0aW9uGAIgASgLMiEuZmx5dGVpZGwuYWRtaW4uRGVzY3JpcHRpb25FbnRpdHkicQoLVGFza0Nsb3N1cmUSMgoNY29tcGlsZWRfdGFzaxgBIAEoCzIbLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRUYXNrEi4KCmNyZWF0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-    [
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_tasks,
-      file_flyteidl_core_compiler,
-      file_flyteidl_admin_description_entity,
-      file_google_protobuf_timestamp,
-    ],
-  );
+  fileDesc("ChlmbHl0ZWlkbC9hZG1pbi90YXNrLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiJiChFUYXNrQ3JlYXRlUmVxdWVzdBIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchImCgRzcGVjGAIgASgLMhguZmx5dGVpZGwuYWRtaW4uVGFza1NwZWMiFAoSVGFza0NyZWF0ZVJlc3BvbnNlInYKBFRhc2sSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISLAoHY2xvc3VyZRgCIAEoCzIbLmZseXRlaWRsLmFkbWluLlRhc2tDbG9zdXJlEhkKEXNob3J0X2Rlc2NyaXB0aW9uGAMgASgJIj4KCFRhc2tMaXN0EiMKBXRhc2tzGAEgAygLMhQuZmx5dGVpZGwuYWRtaW4uVGFzaxINCgV0b2tlbhgCIAEoCSJxCghUYXNrU3BlYxItCgh0ZW1wbGF0ZRgBIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlEjYKC2Rlc2NyaXB0aW9uGAIgASgLMiEuZmx5dGVpZGwuYWRtaW4uRGVzY3JpcHRpb25FbnRpdHkicQoLVGFza0Nsb3N1cmUSMgoNY29tcGlsZWRfdGFzaxgBIAEoCzIbLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRUYXNrEi4KCmNyZWF0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM", [file_flyteidl_core_identifier, file_flyteidl_core_tasks, file_flyteidl_core_compiler, file_flyteidl_admin_description_entity, file_google_protobuf_timestamp]);
 
 /**
  * Represents a request structure to create a revision of a task.
@@ -59,9 +50,7 @@ export type TaskCreateRequest = Message<"flyteidl.admin.TaskCreateRequest"> & {
  * Describes the message flyteidl.admin.TaskCreateRequest.
  * Use `create(TaskCreateRequestSchema)` to create a new message.
  */
-export const TaskCreateRequestSchema: GenMessage<
-  TaskCreateRequest
-> = /*@__PURE__*/
+export const TaskCreateRequestSchema: GenMessage<TaskCreateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task, 0);
 
 /**
@@ -71,23 +60,20 @@ export const TaskCreateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.TaskCreateResponse
  */
-export type TaskCreateResponse =
-  & Message<"flyteidl.admin.TaskCreateResponse">
-  & {};
+export type TaskCreateResponse = Message<"flyteidl.admin.TaskCreateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.TaskCreateResponse.
  * Use `create(TaskCreateResponseSchema)` to create a new message.
  */
-export const TaskCreateResponseSchema: GenMessage<
-  TaskCreateResponse
-> = /*@__PURE__*/
+export const TaskCreateResponseSchema: GenMessage<TaskCreateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task, 1);
 
 /**
  * Flyte workflows are composed of many ordered tasks. That is small, reusable, self-contained logical blocks
  * arranged to process workflow inputs and produce a deterministic set of outputs.
- * Tasks can come in many varieties tuned for specialized behavior.
+ * Tasks can come in many varieties tuned for specialized behavior. 
  *
  * @generated from message flyteidl.admin.Task
  */
@@ -207,3 +193,4 @@ export type TaskClosure = Message<"flyteidl.admin.TaskClosure"> & {
  */
 export const TaskClosureSchema: GenMessage<TaskClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_task, 5);
+

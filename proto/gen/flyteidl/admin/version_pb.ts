@@ -10,34 +10,28 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/version.proto.
  */
 export const file_flyteidl_admin_version: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9hZG1pbi92ZXJzaW9uLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiJMChJHZXRWZXJzaW9uUmVzcG9uc2USNgoVY29udHJvbF9wbGFuZV92ZXJzaW9uGAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uVmVyc2lvbiI8CgdWZXJzaW9uEg0KBUJ1aWxkGAEgASgJEg8KB1ZlcnNpb24YAiABKAkSEQoJQnVpbGRUaW1lGAMgASgJIhMKEUdldFZlcnNpb25SZXF1ZXN0Qj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM",
-  );
+  fileDesc("ChxmbHl0ZWlkbC9hZG1pbi92ZXJzaW9uLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiJMChJHZXRWZXJzaW9uUmVzcG9uc2USNgoVY29udHJvbF9wbGFuZV92ZXJzaW9uGAEgASgLMhcuZmx5dGVpZGwuYWRtaW4uVmVyc2lvbiI8CgdWZXJzaW9uEg0KBUJ1aWxkGAEgASgJEg8KB1ZlcnNpb24YAiABKAkSEQoJQnVpbGRUaW1lGAMgASgJIhMKEUdldFZlcnNpb25SZXF1ZXN0Qj1aO2dpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2FkbWluYgZwcm90bzM");
 
 /**
  * Response for the GetVersion API
  *
  * @generated from message flyteidl.admin.GetVersionResponse
  */
-export type GetVersionResponse =
-  & Message<"flyteidl.admin.GetVersionResponse">
-  & {
-    /**
-     * The control plane version information. FlyteAdmin and related components
-     * form the control plane of Flyte
-     *
-     * @generated from field: flyteidl.admin.Version control_plane_version = 1;
-     */
-    controlPlaneVersion?: Version | undefined;
-  };
+export type GetVersionResponse = Message<"flyteidl.admin.GetVersionResponse"> & {
+  /**
+   * The control plane version information. FlyteAdmin and related components
+   * form the control plane of Flyte
+   *
+   * @generated from field: flyteidl.admin.Version control_plane_version = 1;
+   */
+  controlPlaneVersion?: Version | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.GetVersionResponse.
  * Use `create(GetVersionResponseSchema)` to create a new message.
  */
-export const GetVersionResponseSchema: GenMessage<
-  GetVersionResponse
-> = /*@__PURE__*/
+export const GetVersionResponseSchema: GenMessage<GetVersionResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_version, 0);
 
 /**
@@ -80,15 +74,13 @@ export const VersionSchema: GenMessage<Version> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.GetVersionRequest
  */
-export type GetVersionRequest =
-  & Message<"flyteidl.admin.GetVersionRequest">
-  & {};
+export type GetVersionRequest = Message<"flyteidl.admin.GetVersionRequest"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.GetVersionRequest.
  * Use `create(GetVersionRequestSchema)` to create a new message.
  */
-export const GetVersionRequestSchema: GenMessage<
-  GetVersionRequest
-> = /*@__PURE__*/
+export const GetVersionRequestSchema: GenMessage<GetVersionRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_version, 2);
+

@@ -4,10 +4,7 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  MatchableResource,
-  MatchingAttributes,
-} from "./matchable_resource_pb.ts";
+import type { MatchableResource, MatchingAttributes } from "./matchable_resource_pb.ts";
 import { file_flyteidl_admin_matchable_resource } from "./matchable_resource_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -15,10 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/workflow_attributes.proto.
  */
 export const file_flyteidl_admin_workflow_attributes: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CihmbHl0ZWlkbC9hZG1pbi93b3JrZmxvd19hdHRyaWJ1dGVzLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiKVAQoSV29ya2Zsb3dBdHRyaWJ1dGVzEg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEhAKCHdvcmtmbG93GAMgASgJEj8KE21hdGNoaW5nX2F0dHJpYnV0ZXMYBCABKAsyIi5mbHl0ZWlkbC5hZG1pbi5NYXRjaGluZ0F0dHJpYnV0ZXMSCwoDb3JnGAUgASgJIlkKH1dvcmtmbG93QXR0cmlidXRlc1VwZGF0ZVJlcXVlc3QSNgoKYXR0cmlidXRlcxgBIAEoCzIiLmZseXRlaWRsLmFkbWluLldvcmtmbG93QXR0cmlidXRlcyIiCiBXb3JrZmxvd0F0dHJpYnV0ZXNVcGRhdGVSZXNwb25zZSKYAQocV29ya2Zsb3dBdHRyaWJ1dGVzR2V0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIQCgh3b3JrZmxvdxgDIAEoCRI4Cg1yZXNvdXJjZV90eXBlGAQgASgOMiEuZmx5dGVpZGwuYWRtaW4uTWF0Y2hhYmxlUmVzb3VyY2USCwoDb3JnGAUgASgJIlcKHVdvcmtmbG93QXR0cmlidXRlc0dldFJlc3BvbnNlEjYKCmF0dHJpYnV0ZXMYASABKAsyIi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0F0dHJpYnV0ZXMimwEKH1dvcmtmbG93QXR0cmlidXRlc0RlbGV0ZVJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSEAoId29ya2Zsb3cYAyABKAkSOAoNcmVzb3VyY2VfdHlwZRgEIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgFIAEoCSIiCiBXb3JrZmxvd0F0dHJpYnV0ZXNEZWxldGVSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z",
-    [file_flyteidl_admin_matchable_resource],
-  );
+  fileDesc("CihmbHl0ZWlkbC9hZG1pbi93b3JrZmxvd19hdHRyaWJ1dGVzLnByb3RvEg5mbHl0ZWlkbC5hZG1pbiKVAQoSV29ya2Zsb3dBdHRyaWJ1dGVzEg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEhAKCHdvcmtmbG93GAMgASgJEj8KE21hdGNoaW5nX2F0dHJpYnV0ZXMYBCABKAsyIi5mbHl0ZWlkbC5hZG1pbi5NYXRjaGluZ0F0dHJpYnV0ZXMSCwoDb3JnGAUgASgJIlkKH1dvcmtmbG93QXR0cmlidXRlc1VwZGF0ZVJlcXVlc3QSNgoKYXR0cmlidXRlcxgBIAEoCzIiLmZseXRlaWRsLmFkbWluLldvcmtmbG93QXR0cmlidXRlcyIiCiBXb3JrZmxvd0F0dHJpYnV0ZXNVcGRhdGVSZXNwb25zZSKYAQocV29ya2Zsb3dBdHRyaWJ1dGVzR2V0UmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIQCgh3b3JrZmxvdxgDIAEoCRI4Cg1yZXNvdXJjZV90eXBlGAQgASgOMiEuZmx5dGVpZGwuYWRtaW4uTWF0Y2hhYmxlUmVzb3VyY2USCwoDb3JnGAUgASgJIlcKHVdvcmtmbG93QXR0cmlidXRlc0dldFJlc3BvbnNlEjYKCmF0dHJpYnV0ZXMYASABKAsyIi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0F0dHJpYnV0ZXMimwEKH1dvcmtmbG93QXR0cmlidXRlc0RlbGV0ZVJlcXVlc3QSDwoHcHJvamVjdBgBIAEoCRIOCgZkb21haW4YAiABKAkSEAoId29ya2Zsb3cYAyABKAkSOAoNcmVzb3VyY2VfdHlwZRgEIAEoDjIhLmZseXRlaWRsLmFkbWluLk1hdGNoYWJsZVJlc291cmNlEgsKA29yZxgFIAEoCSIiCiBXb3JrZmxvd0F0dHJpYnV0ZXNEZWxldGVSZXNwb25zZUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9hZG1pbmIGcHJvdG8z", [file_flyteidl_admin_matchable_resource]);
 
 /**
  * Defines a set of custom matching attributes which defines resource defaults for a project, domain and workflow.
@@ -26,50 +20,46 @@ export const file_flyteidl_admin_workflow_attributes: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.WorkflowAttributes
  */
-export type WorkflowAttributes =
-  & Message<"flyteidl.admin.WorkflowAttributes">
-  & {
-    /**
-     * Unique project id for which this set of attributes will be applied.
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type WorkflowAttributes = Message<"flyteidl.admin.WorkflowAttributes"> & {
+  /**
+   * Unique project id for which this set of attributes will be applied.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id for which this set of attributes will be applied.
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id for which this set of attributes will be applied.
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Workflow name for which this set of attributes will be applied.
-     *
-     * @generated from field: string workflow = 3;
-     */
-    workflow: string;
+  /**
+   * Workflow name for which this set of attributes will be applied.
+   *
+   * @generated from field: string workflow = 3;
+   */
+  workflow: string;
 
-    /**
-     * @generated from field: flyteidl.admin.MatchingAttributes matching_attributes = 4;
-     */
-    matchingAttributes?: MatchingAttributes | undefined;
+  /**
+   * @generated from field: flyteidl.admin.MatchingAttributes matching_attributes = 4;
+   */
+  matchingAttributes?: MatchingAttributes | undefined;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 5;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 5;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributes.
  * Use `create(WorkflowAttributesSchema)` to create a new message.
  */
-export const WorkflowAttributesSchema: GenMessage<
-  WorkflowAttributes
-> = /*@__PURE__*/
+export const WorkflowAttributesSchema: GenMessage<WorkflowAttributes> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 0);
 
 /**
@@ -78,22 +68,18 @@ export const WorkflowAttributesSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesUpdateRequest
  */
-export type WorkflowAttributesUpdateRequest =
-  & Message<"flyteidl.admin.WorkflowAttributesUpdateRequest">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.WorkflowAttributes attributes = 1;
-     */
-    attributes?: WorkflowAttributes | undefined;
-  };
+export type WorkflowAttributesUpdateRequest = Message<"flyteidl.admin.WorkflowAttributesUpdateRequest"> & {
+  /**
+   * @generated from field: flyteidl.admin.WorkflowAttributes attributes = 1;
+   */
+  attributes?: WorkflowAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesUpdateRequest.
  * Use `create(WorkflowAttributesUpdateRequestSchema)` to create a new message.
  */
-export const WorkflowAttributesUpdateRequestSchema: GenMessage<
-  WorkflowAttributesUpdateRequest
-> = /*@__PURE__*/
+export const WorkflowAttributesUpdateRequestSchema: GenMessage<WorkflowAttributesUpdateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 1);
 
 /**
@@ -101,17 +87,14 @@ export const WorkflowAttributesUpdateRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesUpdateResponse
  */
-export type WorkflowAttributesUpdateResponse =
-  & Message<"flyteidl.admin.WorkflowAttributesUpdateResponse">
-  & {};
+export type WorkflowAttributesUpdateResponse = Message<"flyteidl.admin.WorkflowAttributesUpdateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesUpdateResponse.
  * Use `create(WorkflowAttributesUpdateResponseSchema)` to create a new message.
  */
-export const WorkflowAttributesUpdateResponseSchema: GenMessage<
-  WorkflowAttributesUpdateResponse
-> = /*@__PURE__*/
+export const WorkflowAttributesUpdateResponseSchema: GenMessage<WorkflowAttributesUpdateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 2);
 
 /**
@@ -120,56 +103,52 @@ export const WorkflowAttributesUpdateResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesGetRequest
  */
-export type WorkflowAttributesGetRequest =
-  & Message<"flyteidl.admin.WorkflowAttributesGetRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type WorkflowAttributesGetRequest = Message<"flyteidl.admin.WorkflowAttributesGetRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Workflow name which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string workflow = 3;
-     */
-    workflow: string;
+  /**
+   * Workflow name which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string workflow = 3;
+   */
+  workflow: string;
 
-    /**
-     * Which type of matchable attributes to return.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 4;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to return.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 4;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 5;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 5;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesGetRequest.
  * Use `create(WorkflowAttributesGetRequestSchema)` to create a new message.
  */
-export const WorkflowAttributesGetRequestSchema: GenMessage<
-  WorkflowAttributesGetRequest
-> = /*@__PURE__*/
+export const WorkflowAttributesGetRequestSchema: GenMessage<WorkflowAttributesGetRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 3);
 
 /**
@@ -177,22 +156,18 @@ export const WorkflowAttributesGetRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesGetResponse
  */
-export type WorkflowAttributesGetResponse =
-  & Message<"flyteidl.admin.WorkflowAttributesGetResponse">
-  & {
-    /**
-     * @generated from field: flyteidl.admin.WorkflowAttributes attributes = 1;
-     */
-    attributes?: WorkflowAttributes | undefined;
-  };
+export type WorkflowAttributesGetResponse = Message<"flyteidl.admin.WorkflowAttributesGetResponse"> & {
+  /**
+   * @generated from field: flyteidl.admin.WorkflowAttributes attributes = 1;
+   */
+  attributes?: WorkflowAttributes | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesGetResponse.
  * Use `create(WorkflowAttributesGetResponseSchema)` to create a new message.
  */
-export const WorkflowAttributesGetResponseSchema: GenMessage<
-  WorkflowAttributesGetResponse
-> = /*@__PURE__*/
+export const WorkflowAttributesGetResponseSchema: GenMessage<WorkflowAttributesGetResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 4);
 
 /**
@@ -201,56 +176,52 @@ export const WorkflowAttributesGetResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesDeleteRequest
  */
-export type WorkflowAttributesDeleteRequest =
-  & Message<"flyteidl.admin.WorkflowAttributesDeleteRequest">
-  & {
-    /**
-     * Unique project id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type WorkflowAttributesDeleteRequest = Message<"flyteidl.admin.WorkflowAttributesDeleteRequest"> & {
+  /**
+   * Unique project id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Unique domain id which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Unique domain id which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Workflow name which this set of attributes references.
-     * +required
-     *
-     * @generated from field: string workflow = 3;
-     */
-    workflow: string;
+  /**
+   * Workflow name which this set of attributes references.
+   * +required
+   *
+   * @generated from field: string workflow = 3;
+   */
+  workflow: string;
 
-    /**
-     * Which type of matchable attributes to delete.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.MatchableResource resource_type = 4;
-     */
-    resourceType: MatchableResource;
+  /**
+   * Which type of matchable attributes to delete.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.MatchableResource resource_type = 4;
+   */
+  resourceType: MatchableResource;
 
-    /**
-     * Optional, org key applied to the attributes.
-     *
-     * @generated from field: string org = 5;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the attributes.
+   *
+   * @generated from field: string org = 5;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesDeleteRequest.
  * Use `create(WorkflowAttributesDeleteRequestSchema)` to create a new message.
  */
-export const WorkflowAttributesDeleteRequestSchema: GenMessage<
-  WorkflowAttributesDeleteRequest
-> = /*@__PURE__*/
+export const WorkflowAttributesDeleteRequestSchema: GenMessage<WorkflowAttributesDeleteRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 5);
 
 /**
@@ -258,15 +229,13 @@ export const WorkflowAttributesDeleteRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowAttributesDeleteResponse
  */
-export type WorkflowAttributesDeleteResponse =
-  & Message<"flyteidl.admin.WorkflowAttributesDeleteResponse">
-  & {};
+export type WorkflowAttributesDeleteResponse = Message<"flyteidl.admin.WorkflowAttributesDeleteResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowAttributesDeleteResponse.
  * Use `create(WorkflowAttributesDeleteResponseSchema)` to create a new message.
  */
-export const WorkflowAttributesDeleteResponseSchema: GenMessage<
-  WorkflowAttributesDeleteResponse
-> = /*@__PURE__*/
+export const WorkflowAttributesDeleteResponseSchema: GenMessage<WorkflowAttributesDeleteResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow_attributes, 6);
+

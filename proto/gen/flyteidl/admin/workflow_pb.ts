@@ -20,16 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/admin/workflow.proto.
  */
 export const file_flyteidl_admin_workflow: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch1mbHl0ZWlkbC9hZG1pbi93b3JrZmxvdy5wcm90bxIOZmx5dGVpZGwuYWRtaW4iagoVV29ya2Zsb3dDcmVhdGVSZXF1ZXN0EiUKAmlkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEioKBHNwZWMYAiABKAsyHC5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd1NwZWMiGAoWV29ya2Zsb3dDcmVhdGVSZXNwb25zZSJ+CghXb3JrZmxvdxIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIwCgdjbG9zdXJlGAIgASgLMh8uZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dDbG9zdXJlEhkKEXNob3J0X2Rlc2NyaXB0aW9uGAMgASgJIkoKDFdvcmtmbG93TGlzdBIrCgl3b3JrZmxvd3MYASADKAsyGC5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvdxINCgV0b2tlbhgCIAEoCSKxAQoMV29ya2Zsb3dTcGVjEjEKCHRlbXBsYXRlGAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEjYKDXN1Yl93b3JrZmxvd3MYAiADKAsyHy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93VGVtcGxhdGUSNgoLZGVzY3JpcHRpb24YAyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkVudGl0eSKEAQoPV29ya2Zsb3dDbG9zdXJlEkEKEWNvbXBpbGVkX3dvcmtmbG93GAEgASgLMiYuZmx5dGVpZGwuY29yZS5Db21waWxlZFdvcmtmbG93Q2xvc3VyZRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJOCiVXb3JrZmxvd0Vycm9yRXhpc3RzRGlmZmVyZW50U3RydWN0dXJlEiUKAmlkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyIk4KJVdvcmtmbG93RXJyb3JFeGlzdHNJZGVudGljYWxTdHJ1Y3R1cmUSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXIi4QEKG0NyZWF0ZVdvcmtmbG93RmFpbHVyZVJlYXNvbhJbChpleGlzdHNfZGlmZmVyZW50X3N0cnVjdHVyZRgBIAEoCzI1LmZseXRlaWRsLmFkbWluLldvcmtmbG93RXJyb3JFeGlzdHNEaWZmZXJlbnRTdHJ1Y3R1cmVIABJbChpleGlzdHNfaWRlbnRpY2FsX3N0cnVjdHVyZRgCIAEoCzI1LmZseXRlaWRsLmFkbWluLldvcmtmbG93RXJyb3JFeGlzdHNJZGVudGljYWxTdHJ1Y3R1cmVIAEIICgZyZWFzb25CPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw",
-    [
-      file_flyteidl_core_compiler,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_workflow,
-      file_flyteidl_admin_description_entity,
-      file_google_protobuf_timestamp,
-    ],
-  );
+  fileDesc("Ch1mbHl0ZWlkbC9hZG1pbi93b3JrZmxvdy5wcm90bxIOZmx5dGVpZGwuYWRtaW4iagoVV29ya2Zsb3dDcmVhdGVSZXF1ZXN0EiUKAmlkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEioKBHNwZWMYAiABKAsyHC5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd1NwZWMiGAoWV29ya2Zsb3dDcmVhdGVSZXNwb25zZSJ+CghXb3JrZmxvdxIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIwCgdjbG9zdXJlGAIgASgLMh8uZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dDbG9zdXJlEhkKEXNob3J0X2Rlc2NyaXB0aW9uGAMgASgJIkoKDFdvcmtmbG93TGlzdBIrCgl3b3JrZmxvd3MYASADKAsyGC5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvdxINCgV0b2tlbhgCIAEoCSKxAQoMV29ya2Zsb3dTcGVjEjEKCHRlbXBsYXRlGAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEjYKDXN1Yl93b3JrZmxvd3MYAiADKAsyHy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93VGVtcGxhdGUSNgoLZGVzY3JpcHRpb24YAyABKAsyIS5mbHl0ZWlkbC5hZG1pbi5EZXNjcmlwdGlvbkVudGl0eSKEAQoPV29ya2Zsb3dDbG9zdXJlEkEKEWNvbXBpbGVkX3dvcmtmbG93GAEgASgLMiYuZmx5dGVpZGwuY29yZS5Db21waWxlZFdvcmtmbG93Q2xvc3VyZRIuCgpjcmVhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJOCiVXb3JrZmxvd0Vycm9yRXhpc3RzRGlmZmVyZW50U3RydWN0dXJlEiUKAmlkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyIk4KJVdvcmtmbG93RXJyb3JFeGlzdHNJZGVudGljYWxTdHJ1Y3R1cmUSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXIi4QEKG0NyZWF0ZVdvcmtmbG93RmFpbHVyZVJlYXNvbhJbChpleGlzdHNfZGlmZmVyZW50X3N0cnVjdHVyZRgBIAEoCzI1LmZseXRlaWRsLmFkbWluLldvcmtmbG93RXJyb3JFeGlzdHNEaWZmZXJlbnRTdHJ1Y3R1cmVIABJbChpleGlzdHNfaWRlbnRpY2FsX3N0cnVjdHVyZRgCIAEoCzI1LmZseXRlaWRsLmFkbWluLldvcmtmbG93RXJyb3JFeGlzdHNJZGVudGljYWxTdHJ1Y3R1cmVIAEIICgZyZWFzb25CPVo7Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvYWRtaW5iBnByb3RvMw", [file_flyteidl_core_compiler, file_flyteidl_core_identifier, file_flyteidl_core_workflow, file_flyteidl_admin_description_entity, file_google_protobuf_timestamp]);
 
 /**
  * Represents a request structure to create a revision of a workflow.
@@ -37,51 +28,44 @@ export const file_flyteidl_admin_workflow: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.WorkflowCreateRequest
  */
-export type WorkflowCreateRequest =
-  & Message<"flyteidl.admin.WorkflowCreateRequest">
-  & {
-    /**
-     * id represents the unique identifier of the workflow.
-     * +required
-     *
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
+export type WorkflowCreateRequest = Message<"flyteidl.admin.WorkflowCreateRequest"> & {
+  /**
+   * id represents the unique identifier of the workflow.
+   * +required
+   *
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
 
-    /**
-     * Represents the specification for workflow.
-     * +required
-     *
-     * @generated from field: flyteidl.admin.WorkflowSpec spec = 2;
-     */
-    spec?: WorkflowSpec | undefined;
-  };
+  /**
+   * Represents the specification for workflow.
+   * +required
+   *
+   * @generated from field: flyteidl.admin.WorkflowSpec spec = 2;
+   */
+  spec?: WorkflowSpec | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowCreateRequest.
  * Use `create(WorkflowCreateRequestSchema)` to create a new message.
  */
-export const WorkflowCreateRequestSchema: GenMessage<
-  WorkflowCreateRequest
-> = /*@__PURE__*/
+export const WorkflowCreateRequestSchema: GenMessage<WorkflowCreateRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow, 0);
 
 /**
- * Purposefully empty, may be populated in the future.
+ * Purposefully empty, may be populated in the future. 
  *
  * @generated from message flyteidl.admin.WorkflowCreateResponse
  */
-export type WorkflowCreateResponse =
-  & Message<"flyteidl.admin.WorkflowCreateResponse">
-  & {};
+export type WorkflowCreateResponse = Message<"flyteidl.admin.WorkflowCreateResponse"> & {
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowCreateResponse.
  * Use `create(WorkflowCreateResponseSchema)` to create a new message.
  */
-export const WorkflowCreateResponseSchema: GenMessage<
-  WorkflowCreateResponse
-> = /*@__PURE__*/
+export const WorkflowCreateResponseSchema: GenMessage<WorkflowCreateResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow, 1);
 
 /**
@@ -221,22 +205,18 @@ export const WorkflowClosureSchema: GenMessage<WorkflowClosure> = /*@__PURE__*/
  *
  * @generated from message flyteidl.admin.WorkflowErrorExistsDifferentStructure
  */
-export type WorkflowErrorExistsDifferentStructure =
-  & Message<"flyteidl.admin.WorkflowErrorExistsDifferentStructure">
-  & {
-    /**
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
-  };
+export type WorkflowErrorExistsDifferentStructure = Message<"flyteidl.admin.WorkflowErrorExistsDifferentStructure"> & {
+  /**
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowErrorExistsDifferentStructure.
  * Use `create(WorkflowErrorExistsDifferentStructureSchema)` to create a new message.
  */
-export const WorkflowErrorExistsDifferentStructureSchema: GenMessage<
-  WorkflowErrorExistsDifferentStructure
-> = /*@__PURE__*/
+export const WorkflowErrorExistsDifferentStructureSchema: GenMessage<WorkflowErrorExistsDifferentStructure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow, 6);
 
 /**
@@ -244,22 +224,18 @@ export const WorkflowErrorExistsDifferentStructureSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.WorkflowErrorExistsIdenticalStructure
  */
-export type WorkflowErrorExistsIdenticalStructure =
-  & Message<"flyteidl.admin.WorkflowErrorExistsIdenticalStructure">
-  & {
-    /**
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
-  };
+export type WorkflowErrorExistsIdenticalStructure = Message<"flyteidl.admin.WorkflowErrorExistsIdenticalStructure"> & {
+  /**
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.admin.WorkflowErrorExistsIdenticalStructure.
  * Use `create(WorkflowErrorExistsIdenticalStructureSchema)` to create a new message.
  */
-export const WorkflowErrorExistsIdenticalStructureSchema: GenMessage<
-  WorkflowErrorExistsIdenticalStructure
-> = /*@__PURE__*/
+export const WorkflowErrorExistsIdenticalStructureSchema: GenMessage<WorkflowErrorExistsIdenticalStructure> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow, 7);
 
 /**
@@ -267,32 +243,29 @@ export const WorkflowErrorExistsIdenticalStructureSchema: GenMessage<
  *
  * @generated from message flyteidl.admin.CreateWorkflowFailureReason
  */
-export type CreateWorkflowFailureReason =
-  & Message<"flyteidl.admin.CreateWorkflowFailureReason">
-  & {
+export type CreateWorkflowFailureReason = Message<"flyteidl.admin.CreateWorkflowFailureReason"> & {
+  /**
+   * @generated from oneof flyteidl.admin.CreateWorkflowFailureReason.reason
+   */
+  reason: {
     /**
-     * @generated from oneof flyteidl.admin.CreateWorkflowFailureReason.reason
+     * @generated from field: flyteidl.admin.WorkflowErrorExistsDifferentStructure exists_different_structure = 1;
      */
-    reason: {
-      /**
-       * @generated from field: flyteidl.admin.WorkflowErrorExistsDifferentStructure exists_different_structure = 1;
-       */
-      value: WorkflowErrorExistsDifferentStructure;
-      case: "existsDifferentStructure";
-    } | {
-      /**
-       * @generated from field: flyteidl.admin.WorkflowErrorExistsIdenticalStructure exists_identical_structure = 2;
-       */
-      value: WorkflowErrorExistsIdenticalStructure;
-      case: "existsIdenticalStructure";
-    } | { case: undefined; value?: undefined };
-  };
+    value: WorkflowErrorExistsDifferentStructure;
+    case: "existsDifferentStructure";
+  } | {
+    /**
+     * @generated from field: flyteidl.admin.WorkflowErrorExistsIdenticalStructure exists_identical_structure = 2;
+     */
+    value: WorkflowErrorExistsIdenticalStructure;
+    case: "existsIdenticalStructure";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.admin.CreateWorkflowFailureReason.
  * Use `create(CreateWorkflowFailureReasonSchema)` to create a new message.
  */
-export const CreateWorkflowFailureReasonSchema: GenMessage<
-  CreateWorkflowFailureReason
-> = /*@__PURE__*/
+export const CreateWorkflowFailureReasonSchema: GenMessage<CreateWorkflowFailureReason> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_workflow, 8);
+

@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/artifact_id.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -17,10 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/artifact_id.proto.
  */
 export const file_flyteidl_core_artifact_id: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch9mbHl0ZWlkbC9jb3JlL2FydGlmYWN0X2lkLnByb3RvEg1mbHl0ZWlkbC5jb3JlIkkKC0FydGlmYWN0S2V5Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYAyABKAkSCwoDb3JnGAQgASgJIp4BChNBcnRpZmFjdEJpbmRpbmdEYXRhEhcKDXBhcnRpdGlvbl9rZXkYBSABKAlIABIgChZiaW5kX3RvX3RpbWVfcGFydGl0aW9uGAYgASgISAASNAoOdGltZV90cmFuc2Zvcm0YByABKAsyHC5mbHl0ZWlkbC5jb3JlLlRpbWVUcmFuc2Zvcm1CEAoOcGFydGl0aW9uX2RhdGFKBAgBEAUiRwoNVGltZVRyYW5zZm9ybRIRCgl0cmFuc2Zvcm0YASABKAkSIwoCb3AYAiABKA4yFy5mbHl0ZWlkbC5jb3JlLk9wZXJhdG9yIh8KEElucHV0QmluZGluZ0RhdGESCwoDdmFyGAEgASgJIhAKDlJ1bnRpbWVCaW5kaW5nIpQCCgpMYWJlbFZhbHVlEhYKDHN0YXRpY192YWx1ZRgBIAEoCUgAEjAKCnRpbWVfdmFsdWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAASPwoRdHJpZ2dlcmVkX2JpbmRpbmcYAyABKAsyIi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0QmluZGluZ0RhdGFIABI4Cg1pbnB1dF9iaW5kaW5nGAQgASgLMh8uZmx5dGVpZGwuY29yZS5JbnB1dEJpbmRpbmdEYXRhSAASOAoPcnVudGltZV9iaW5kaW5nGAUgASgLMh0uZmx5dGVpZGwuY29yZS5SdW50aW1lQmluZGluZ0gAQgcKBXZhbHVlIooBCgpQYXJ0aXRpb25zEjMKBXZhbHVlGAEgAygLMiQuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zLlZhbHVlRW50cnkaRwoKVmFsdWVFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWU6AjgBImoKDVRpbWVQYXJ0aXRpb24SKAoFdmFsdWUYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUSLwoLZ3JhbnVsYXJpdHkYAiABKA4yGi5mbHl0ZWlkbC5jb3JlLkdyYW51bGFyaXR5IrQBCgpBcnRpZmFjdElEEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSDwoHdmVyc2lvbhgCIAEoCRItCgpwYXJ0aXRpb25zGAMgASgLMhkuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zEjQKDnRpbWVfcGFydGl0aW9uGAQgASgLMhwuZmx5dGVpZGwuY29yZS5UaW1lUGFydGl0aW9uImkKC0FydGlmYWN0VGFnEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUiyQEKDUFydGlmYWN0UXVlcnkSMAoLYXJ0aWZhY3RfaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0SURIABIyCgxhcnRpZmFjdF90YWcYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0VGFnSAASDQoDdXJpGAMgASgJSAASNQoHYmluZGluZxgEIAEoCzIiLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RCaW5kaW5nRGF0YUgAQgwKCmlkZW50aWZpZXIqQgoLR3JhbnVsYXJpdHkSCQoFVU5TRVQQABIKCgZNSU5VVEUQARIICgRIT1VSEAISBwoDREFZEAMSCQoFTU9OVEgQBCofCghPcGVyYXRvchIJCgVNSU5VUxAAEggKBFBMVVMQAUI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM",
-    [file_google_protobuf_timestamp, file_flyteidl_core_identifier],
-  );
+  fileDesc("Ch9mbHl0ZWlkbC9jb3JlL2FydGlmYWN0X2lkLnByb3RvEg1mbHl0ZWlkbC5jb3JlIkkKC0FydGlmYWN0S2V5Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYAyABKAkSCwoDb3JnGAQgASgJIp4BChNBcnRpZmFjdEJpbmRpbmdEYXRhEhcKDXBhcnRpdGlvbl9rZXkYBSABKAlIABIgChZiaW5kX3RvX3RpbWVfcGFydGl0aW9uGAYgASgISAASNAoOdGltZV90cmFuc2Zvcm0YByABKAsyHC5mbHl0ZWlkbC5jb3JlLlRpbWVUcmFuc2Zvcm1CEAoOcGFydGl0aW9uX2RhdGFKBAgBEAUiRwoNVGltZVRyYW5zZm9ybRIRCgl0cmFuc2Zvcm0YASABKAkSIwoCb3AYAiABKA4yFy5mbHl0ZWlkbC5jb3JlLk9wZXJhdG9yIh8KEElucHV0QmluZGluZ0RhdGESCwoDdmFyGAEgASgJIhAKDlJ1bnRpbWVCaW5kaW5nIpQCCgpMYWJlbFZhbHVlEhYKDHN0YXRpY192YWx1ZRgBIAEoCUgAEjAKCnRpbWVfdmFsdWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAASPwoRdHJpZ2dlcmVkX2JpbmRpbmcYAyABKAsyIi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0QmluZGluZ0RhdGFIABI4Cg1pbnB1dF9iaW5kaW5nGAQgASgLMh8uZmx5dGVpZGwuY29yZS5JbnB1dEJpbmRpbmdEYXRhSAASOAoPcnVudGltZV9iaW5kaW5nGAUgASgLMh0uZmx5dGVpZGwuY29yZS5SdW50aW1lQmluZGluZ0gAQgcKBXZhbHVlIooBCgpQYXJ0aXRpb25zEjMKBXZhbHVlGAEgAygLMiQuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zLlZhbHVlRW50cnkaRwoKVmFsdWVFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWU6AjgBImoKDVRpbWVQYXJ0aXRpb24SKAoFdmFsdWUYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUSLwoLZ3JhbnVsYXJpdHkYAiABKA4yGi5mbHl0ZWlkbC5jb3JlLkdyYW51bGFyaXR5IrQBCgpBcnRpZmFjdElEEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSDwoHdmVyc2lvbhgCIAEoCRItCgpwYXJ0aXRpb25zGAMgASgLMhkuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zEjQKDnRpbWVfcGFydGl0aW9uGAQgASgLMhwuZmx5dGVpZGwuY29yZS5UaW1lUGFydGl0aW9uImkKC0FydGlmYWN0VGFnEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUiyQEKDUFydGlmYWN0UXVlcnkSMAoLYXJ0aWZhY3RfaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0SURIABIyCgxhcnRpZmFjdF90YWcYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0VGFnSAASDQoDdXJpGAMgASgJSAASNQoHYmluZGluZxgEIAEoCzIiLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RCaW5kaW5nRGF0YUgAQgwKCmlkZW50aWZpZXIqQgoLR3JhbnVsYXJpdHkSCQoFVU5TRVQQABIKCgZNSU5VVEUQARIICgRIT1VSEAISBwoDREFZEAMSCQoFTU9OVEgQBCofCghPcGVyYXRvchIJCgVNSU5VUxAAEggKBFBMVVMQAUI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_google_protobuf_timestamp, file_flyteidl_core_identifier]);
 
 /**
  * @generated from message flyteidl.core.ArtifactKey
@@ -61,43 +54,39 @@ export const ArtifactKeySchema: GenMessage<ArtifactKey> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.ArtifactBindingData
  */
-export type ArtifactBindingData =
-  & Message<"flyteidl.core.ArtifactBindingData">
-  & {
+export type ArtifactBindingData = Message<"flyteidl.core.ArtifactBindingData"> & {
+  /**
+   * These two fields are only relevant in the partition value case
+   *
+   * @generated from oneof flyteidl.core.ArtifactBindingData.partition_data
+   */
+  partitionData: {
     /**
-     * These two fields are only relevant in the partition value case
-     *
-     * @generated from oneof flyteidl.core.ArtifactBindingData.partition_data
+     * @generated from field: string partition_key = 5;
      */
-    partitionData: {
-      /**
-       * @generated from field: string partition_key = 5;
-       */
-      value: string;
-      case: "partitionKey";
-    } | {
-      /**
-       * @generated from field: bool bind_to_time_partition = 6;
-       */
-      value: boolean;
-      case: "bindToTimePartition";
-    } | { case: undefined; value?: undefined };
+    value: string;
+    case: "partitionKey";
+  } | {
+    /**
+     * @generated from field: bool bind_to_time_partition = 6;
+     */
+    value: boolean;
+    case: "bindToTimePartition";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * This is only relevant in the time partition case
-     *
-     * @generated from field: flyteidl.core.TimeTransform time_transform = 7;
-     */
-    timeTransform?: TimeTransform | undefined;
-  };
+  /**
+   * This is only relevant in the time partition case
+   *
+   * @generated from field: flyteidl.core.TimeTransform time_transform = 7;
+   */
+  timeTransform?: TimeTransform | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ArtifactBindingData.
  * Use `create(ArtifactBindingDataSchema)` to create a new message.
  */
-export const ArtifactBindingDataSchema: GenMessage<
-  ArtifactBindingData
-> = /*@__PURE__*/
+export const ArtifactBindingDataSchema: GenMessage<ArtifactBindingData> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 1);
 
 /**
@@ -136,15 +125,14 @@ export type InputBindingData = Message<"flyteidl.core.InputBindingData"> & {
  * Describes the message flyteidl.core.InputBindingData.
  * Use `create(InputBindingDataSchema)` to create a new message.
  */
-export const InputBindingDataSchema: GenMessage<
-  InputBindingData
-> = /*@__PURE__*/
+export const InputBindingDataSchema: GenMessage<InputBindingData> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 3);
 
 /**
  * @generated from message flyteidl.core.RuntimeBinding
  */
-export type RuntimeBinding = Message<"flyteidl.core.RuntimeBinding"> & {};
+export type RuntimeBinding = Message<"flyteidl.core.RuntimeBinding"> & {
+};
 
 /**
  * Describes the message flyteidl.core.RuntimeBinding.
@@ -410,3 +398,4 @@ export enum Operator {
  */
 export const OperatorSchema: GenEnum<Operator> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_artifact_id, 1);
+

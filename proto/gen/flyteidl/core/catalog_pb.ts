@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/catalog.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Identifier, TaskExecutionIdentifier } from "./identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "./identifier_pb.ts";
@@ -16,10 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/catalog.proto.
  */
 export const file_flyteidl_core_catalog: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChtmbHl0ZWlkbC9jb3JlL2NhdGFsb2cucHJvdG8SDWZseXRlaWRsLmNvcmUiNwoSQ2F0YWxvZ0FydGlmYWN0VGFnEhMKC2FydGlmYWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAki1gEKD0NhdGFsb2dNZXRhZGF0YRItCgpkYXRhc2V0X2lkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEjcKDGFydGlmYWN0X3RhZxgCIAEoCzIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0FydGlmYWN0VGFnEkcKFXNvdXJjZV90YXNrX2V4ZWN1dGlvbhgDIAEoCzImLmZseXRlaWRsLmNvcmUuVGFza0V4ZWN1dGlvbklkZW50aWZpZXJIAEISChBzb3VyY2VfZXhlY3V0aW9uIp4BChJDYXRhbG9nUmVzZXJ2YXRpb24ihwEKBlN0YXR1cxIYChRSRVNFUlZBVElPTl9ESVNBQkxFRBAAEhgKFFJFU0VSVkFUSU9OX0FDUVVJUkVEEAESFgoSUkVTRVJWQVRJT05fRVhJU1RTEAISGAoUUkVTRVJWQVRJT05fUkVMRUFTRUQQAxIXChNSRVNFUlZBVElPTl9GQUlMVVJFEAQqswEKEkNhdGFsb2dDYWNoZVN0YXR1cxISCg5DQUNIRV9ESVNBQkxFRBAAEg4KCkNBQ0hFX01JU1MQARINCglDQUNIRV9ISVQQAhITCg9DQUNIRV9QT1BVTEFURUQQAxIYChRDQUNIRV9MT09LVVBfRkFJTFVSRRAEEhUKEUNBQ0hFX1BVVF9GQUlMVVJFEAUSEQoNQ0FDSEVfU0tJUFBFRBAGEhEKDUNBQ0hFX0VWSUNURUQQB0I8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM",
-    [file_flyteidl_core_identifier],
-  );
+  fileDesc("ChtmbHl0ZWlkbC9jb3JlL2NhdGFsb2cucHJvdG8SDWZseXRlaWRsLmNvcmUiNwoSQ2F0YWxvZ0FydGlmYWN0VGFnEhMKC2FydGlmYWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAki1gEKD0NhdGFsb2dNZXRhZGF0YRItCgpkYXRhc2V0X2lkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEjcKDGFydGlmYWN0X3RhZxgCIAEoCzIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0FydGlmYWN0VGFnEkcKFXNvdXJjZV90YXNrX2V4ZWN1dGlvbhgDIAEoCzImLmZseXRlaWRsLmNvcmUuVGFza0V4ZWN1dGlvbklkZW50aWZpZXJIAEISChBzb3VyY2VfZXhlY3V0aW9uIp4BChJDYXRhbG9nUmVzZXJ2YXRpb24ihwEKBlN0YXR1cxIYChRSRVNFUlZBVElPTl9ESVNBQkxFRBAAEhgKFFJFU0VSVkFUSU9OX0FDUVVJUkVEEAESFgoSUkVTRVJWQVRJT05fRVhJU1RTEAISGAoUUkVTRVJWQVRJT05fUkVMRUFTRUQQAxIXChNSRVNFUlZBVElPTl9GQUlMVVJFEAQqswEKEkNhdGFsb2dDYWNoZVN0YXR1cxISCg5DQUNIRV9ESVNBQkxFRBAAEg4KCkNBQ0hFX01JU1MQARINCglDQUNIRV9ISVQQAhITCg9DQUNIRV9QT1BVTEFURUQQAxIYChRDQUNIRV9MT09LVVBfRkFJTFVSRRAEEhUKEUNBQ0hFX1BVVF9GQUlMVVJFEAUSEQoNQ0FDSEVfU0tJUFBFRBAGEhEKDUNBQ0hFX0VWSUNURUQQB0I8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_flyteidl_core_identifier]);
 
 /**
  * @generated from message flyteidl.core.CatalogArtifactTag
@@ -44,9 +37,7 @@ export type CatalogArtifactTag = Message<"flyteidl.core.CatalogArtifactTag"> & {
  * Describes the message flyteidl.core.CatalogArtifactTag.
  * Use `create(CatalogArtifactTagSchema)` to create a new message.
  */
-export const CatalogArtifactTagSchema: GenMessage<
-  CatalogArtifactTag
-> = /*@__PURE__*/
+export const CatalogArtifactTagSchema: GenMessage<CatalogArtifactTag> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_catalog, 0);
 
 /**
@@ -95,17 +86,14 @@ export const CatalogMetadataSchema: GenMessage<CatalogMetadata> = /*@__PURE__*/
 /**
  * @generated from message flyteidl.core.CatalogReservation
  */
-export type CatalogReservation =
-  & Message<"flyteidl.core.CatalogReservation">
-  & {};
+export type CatalogReservation = Message<"flyteidl.core.CatalogReservation"> & {
+};
 
 /**
  * Describes the message flyteidl.core.CatalogReservation.
  * Use `create(CatalogReservationSchema)` to create a new message.
  */
-export const CatalogReservationSchema: GenMessage<
-  CatalogReservation
-> = /*@__PURE__*/
+export const CatalogReservationSchema: GenMessage<CatalogReservation> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_catalog, 2);
 
 /**
@@ -153,9 +141,7 @@ export enum CatalogReservation_Status {
 /**
  * Describes the enum flyteidl.core.CatalogReservation.Status.
  */
-export const CatalogReservation_StatusSchema: GenEnum<
-  CatalogReservation_Status
-> = /*@__PURE__*/
+export const CatalogReservation_StatusSchema: GenEnum<CatalogReservation_Status> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_catalog, 2, 0);
 
 /**
@@ -224,7 +210,6 @@ export enum CatalogCacheStatus {
 /**
  * Describes the enum flyteidl.core.CatalogCacheStatus.
  */
-export const CatalogCacheStatusSchema: GenEnum<
-  CatalogCacheStatus
-> = /*@__PURE__*/
+export const CatalogCacheStatusSchema: GenEnum<CatalogCacheStatus> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_catalog, 0);
+

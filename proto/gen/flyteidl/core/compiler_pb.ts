@@ -16,15 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/compiler.proto.
  */
 export const file_flyteidl_core_compiler: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9jb3JlL2NvbXBpbGVyLnByb3RvEg1mbHl0ZWlkbC5jb3JlItQCCg1Db25uZWN0aW9uU2V0EkAKCmRvd25zdHJlYW0YByADKAsyLC5mbHl0ZWlkbC5jb3JlLkNvbm5lY3Rpb25TZXQuRG93bnN0cmVhbUVudHJ5EjwKCHVwc3RyZWFtGAggAygLMiouZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0LlVwc3RyZWFtRW50cnkaFQoGSWRMaXN0EgsKA2lkcxgBIAMoCRpWCg9Eb3duc3RyZWFtRW50cnkSCwoDa2V5GAEgASgJEjIKBXZhbHVlGAIgASgLMiMuZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0LklkTGlzdDoCOAEaVAoNVXBzdHJlYW1FbnRyeRILCgNrZXkYASABKAkSMgoFdmFsdWUYAiABKAsyIy5mbHl0ZWlkbC5jb3JlLkNvbm5lY3Rpb25TZXQuSWRMaXN0OgI4ASJ4ChBDb21waWxlZFdvcmtmbG93EjEKCHRlbXBsYXRlGAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEjEKC2Nvbm5lY3Rpb25zGAIgASgLMhwuZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0IkkKEkNvbXBpbGVkTGF1bmNoUGxhbhIzCgh0ZW1wbGF0ZRgBIAEoCzIhLmZseXRlaWRsLmNvcmUuTGF1bmNoUGxhblRlbXBsYXRlIj0KDENvbXBpbGVkVGFzaxItCgh0ZW1wbGF0ZRgBIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlIugBChdDb21waWxlZFdvcmtmbG93Q2xvc3VyZRIwCgdwcmltYXJ5GAEgASgLMh8uZmx5dGVpZGwuY29yZS5Db21waWxlZFdvcmtmbG93EjYKDXN1Yl93b3JrZmxvd3MYAiADKAsyHy5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkV29ya2Zsb3cSKgoFdGFza3MYAyADKAsyGy5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkVGFzaxI3CgxsYXVuY2hfcGxhbnMYBCADKAsyIS5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkTGF1bmNoUGxhbkI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM",
-    [
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_interface,
-      file_flyteidl_core_workflow,
-      file_flyteidl_core_tasks,
-    ],
-  );
+  fileDesc("ChxmbHl0ZWlkbC9jb3JlL2NvbXBpbGVyLnByb3RvEg1mbHl0ZWlkbC5jb3JlItQCCg1Db25uZWN0aW9uU2V0EkAKCmRvd25zdHJlYW0YByADKAsyLC5mbHl0ZWlkbC5jb3JlLkNvbm5lY3Rpb25TZXQuRG93bnN0cmVhbUVudHJ5EjwKCHVwc3RyZWFtGAggAygLMiouZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0LlVwc3RyZWFtRW50cnkaFQoGSWRMaXN0EgsKA2lkcxgBIAMoCRpWCg9Eb3duc3RyZWFtRW50cnkSCwoDa2V5GAEgASgJEjIKBXZhbHVlGAIgASgLMiMuZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0LklkTGlzdDoCOAEaVAoNVXBzdHJlYW1FbnRyeRILCgNrZXkYASABKAkSMgoFdmFsdWUYAiABKAsyIy5mbHl0ZWlkbC5jb3JlLkNvbm5lY3Rpb25TZXQuSWRMaXN0OgI4ASJ4ChBDb21waWxlZFdvcmtmbG93EjEKCHRlbXBsYXRlGAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEjEKC2Nvbm5lY3Rpb25zGAIgASgLMhwuZmx5dGVpZGwuY29yZS5Db25uZWN0aW9uU2V0IkkKEkNvbXBpbGVkTGF1bmNoUGxhbhIzCgh0ZW1wbGF0ZRgBIAEoCzIhLmZseXRlaWRsLmNvcmUuTGF1bmNoUGxhblRlbXBsYXRlIj0KDENvbXBpbGVkVGFzaxItCgh0ZW1wbGF0ZRgBIAEoCzIbLmZseXRlaWRsLmNvcmUuVGFza1RlbXBsYXRlIugBChdDb21waWxlZFdvcmtmbG93Q2xvc3VyZRIwCgdwcmltYXJ5GAEgASgLMh8uZmx5dGVpZGwuY29yZS5Db21waWxlZFdvcmtmbG93EjYKDXN1Yl93b3JrZmxvd3MYAiADKAsyHy5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkV29ya2Zsb3cSKgoFdGFza3MYAyADKAsyGy5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkVGFzaxI3CgxsYXVuY2hfcGxhbnMYBCADKAsyIS5mbHl0ZWlkbC5jb3JlLkNvbXBpbGVkTGF1bmNoUGxhbkI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_flyteidl_core_identifier, file_flyteidl_core_interface, file_flyteidl_core_workflow, file_flyteidl_core_tasks]);
 
 /**
  * Adjacency list for the workflow. This is created as part of the compilation process. Every process after the compilation
@@ -58,22 +50,18 @@ export const ConnectionSetSchema: GenMessage<ConnectionSet> = /*@__PURE__*/
 /**
  * @generated from message flyteidl.core.ConnectionSet.IdList
  */
-export type ConnectionSet_IdList =
-  & Message<"flyteidl.core.ConnectionSet.IdList">
-  & {
-    /**
-     * @generated from field: repeated string ids = 1;
-     */
-    ids: string[];
-  };
+export type ConnectionSet_IdList = Message<"flyteidl.core.ConnectionSet.IdList"> & {
+  /**
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
 
 /**
  * Describes the message flyteidl.core.ConnectionSet.IdList.
  * Use `create(ConnectionSet_IdListSchema)` to create a new message.
  */
-export const ConnectionSet_IdListSchema: GenMessage<
-  ConnectionSet_IdList
-> = /*@__PURE__*/
+export const ConnectionSet_IdListSchema: GenMessage<ConnectionSet_IdList> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_compiler, 0, 0);
 
 /**
@@ -101,9 +89,7 @@ export type CompiledWorkflow = Message<"flyteidl.core.CompiledWorkflow"> & {
  * Describes the message flyteidl.core.CompiledWorkflow.
  * Use `create(CompiledWorkflowSchema)` to create a new message.
  */
-export const CompiledWorkflowSchema: GenMessage<
-  CompiledWorkflow
-> = /*@__PURE__*/
+export const CompiledWorkflowSchema: GenMessage<CompiledWorkflow> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_compiler, 1);
 
 /**
@@ -124,9 +110,7 @@ export type CompiledLaunchPlan = Message<"flyteidl.core.CompiledLaunchPlan"> & {
  * Describes the message flyteidl.core.CompiledLaunchPlan.
  * Use `create(CompiledLaunchPlanSchema)` to create a new message.
  */
-export const CompiledLaunchPlanSchema: GenMessage<
-  CompiledLaunchPlan
-> = /*@__PURE__*/
+export const CompiledLaunchPlanSchema: GenMessage<CompiledLaunchPlan> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_compiler, 2);
 
 /**
@@ -158,48 +142,45 @@ export const CompiledTaskSchema: GenMessage<CompiledTask> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.CompiledWorkflowClosure
  */
-export type CompiledWorkflowClosure =
-  & Message<"flyteidl.core.CompiledWorkflowClosure">
-  & {
-    /**
-     * +required
-     *
-     * @generated from field: flyteidl.core.CompiledWorkflow primary = 1;
-     */
-    primary?: CompiledWorkflow | undefined;
+export type CompiledWorkflowClosure = Message<"flyteidl.core.CompiledWorkflowClosure"> & {
+  /**
+   * +required
+   *
+   * @generated from field: flyteidl.core.CompiledWorkflow primary = 1;
+   */
+  primary?: CompiledWorkflow | undefined;
 
-    /**
-     * Guaranteed that there will only exist one and only one workflow with a given id, i.e., every sub workflow has a
-     * unique identifier. Also every enclosed subworkflow is used either by a primary workflow or by a subworkflow
-     * as an inlined workflow
-     * +optional
-     *
-     * @generated from field: repeated flyteidl.core.CompiledWorkflow sub_workflows = 2;
-     */
-    subWorkflows: CompiledWorkflow[];
+  /**
+   * Guaranteed that there will only exist one and only one workflow with a given id, i.e., every sub workflow has a
+   * unique identifier. Also every enclosed subworkflow is used either by a primary workflow or by a subworkflow
+   * as an inlined workflow
+   * +optional
+   *
+   * @generated from field: repeated flyteidl.core.CompiledWorkflow sub_workflows = 2;
+   */
+  subWorkflows: CompiledWorkflow[];
 
-    /**
-     * Guaranteed that there will only exist one and only one task with a given id, i.e., every task has a unique id
-     * +required (at least 1)
-     *
-     * @generated from field: repeated flyteidl.core.CompiledTask tasks = 3;
-     */
-    tasks: CompiledTask[];
+  /**
+   * Guaranteed that there will only exist one and only one task with a given id, i.e., every task has a unique id
+   * +required (at least 1)
+   *
+   * @generated from field: repeated flyteidl.core.CompiledTask tasks = 3;
+   */
+  tasks: CompiledTask[];
 
-    /**
-     * A collection of launch plans that are compiled. Guaranteed that there will only exist one and only one launch plan
-     * with a given id, i.e., every launch plan has a unique id.
-     *
-     * @generated from field: repeated flyteidl.core.CompiledLaunchPlan launch_plans = 4;
-     */
-    launchPlans: CompiledLaunchPlan[];
-  };
+  /**
+   * A collection of launch plans that are compiled. Guaranteed that there will only exist one and only one launch plan
+   * with a given id, i.e., every launch plan has a unique id.
+   *
+   * @generated from field: repeated flyteidl.core.CompiledLaunchPlan launch_plans = 4;
+   */
+  launchPlans: CompiledLaunchPlan[];
+};
 
 /**
  * Describes the message flyteidl.core.CompiledWorkflowClosure.
  * Use `create(CompiledWorkflowClosureSchema)` to create a new message.
  */
-export const CompiledWorkflowClosureSchema: GenMessage<
-  CompiledWorkflowClosure
-> = /*@__PURE__*/
+export const CompiledWorkflowClosureSchema: GenMessage<CompiledWorkflowClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_compiler, 4);
+

@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/condition.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Primitive, Scalar } from "./literals_pb.ts";
 import { file_flyteidl_core_literals } from "./literals_pb.ts";
@@ -16,10 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/condition.proto.
  */
 export const file_flyteidl_core_condition: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch1mbHl0ZWlkbC9jb3JlL2NvbmRpdGlvbi5wcm90bxINZmx5dGVpZGwuY29yZSLuAQoUQ29tcGFyaXNvbkV4cHJlc3Npb24SPgoIb3BlcmF0b3IYASABKA4yLC5mbHl0ZWlkbC5jb3JlLkNvbXBhcmlzb25FeHByZXNzaW9uLk9wZXJhdG9yEioKCmxlZnRfdmFsdWUYAiABKAsyFi5mbHl0ZWlkbC5jb3JlLk9wZXJhbmQSKwoLcmlnaHRfdmFsdWUYAyABKAsyFi5mbHl0ZWlkbC5jb3JlLk9wZXJhbmQiPQoIT3BlcmF0b3ISBgoCRVEQABIHCgNORVEQARIGCgJHVBACEgcKA0dURRADEgYKAkxUEAQSBwoDTFRFEAUiewoHT3BlcmFuZBIxCglwcmltaXRpdmUYASABKAsyGC5mbHl0ZWlkbC5jb3JlLlByaW1pdGl2ZUICGAFIABINCgN2YXIYAiABKAlIABInCgZzY2FsYXIYAyABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjYWxhckgAQgUKA3ZhbCKTAQoRQm9vbGVhbkV4cHJlc3Npb24SOwoLY29uanVuY3Rpb24YASABKAsyJC5mbHl0ZWlkbC5jb3JlLkNvbmp1bmN0aW9uRXhwcmVzc2lvbkgAEjkKCmNvbXBhcmlzb24YAiABKAsyIy5mbHl0ZWlkbC5jb3JlLkNvbXBhcmlzb25FeHByZXNzaW9uSABCBgoEZXhwciL6AQoVQ29uanVuY3Rpb25FeHByZXNzaW9uEkYKCG9wZXJhdG9yGAEgASgOMjQuZmx5dGVpZGwuY29yZS5Db25qdW5jdGlvbkV4cHJlc3Npb24uTG9naWNhbE9wZXJhdG9yEjkKD2xlZnRfZXhwcmVzc2lvbhgCIAEoCzIgLmZseXRlaWRsLmNvcmUuQm9vbGVhbkV4cHJlc3Npb24SOgoQcmlnaHRfZXhwcmVzc2lvbhgDIAEoCzIgLmZseXRlaWRsLmNvcmUuQm9vbGVhbkV4cHJlc3Npb24iIgoPTG9naWNhbE9wZXJhdG9yEgcKA0FORBAAEgYKAk9SEAFCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [file_flyteidl_core_literals],
-  );
+  fileDesc("Ch1mbHl0ZWlkbC9jb3JlL2NvbmRpdGlvbi5wcm90bxINZmx5dGVpZGwuY29yZSLuAQoUQ29tcGFyaXNvbkV4cHJlc3Npb24SPgoIb3BlcmF0b3IYASABKA4yLC5mbHl0ZWlkbC5jb3JlLkNvbXBhcmlzb25FeHByZXNzaW9uLk9wZXJhdG9yEioKCmxlZnRfdmFsdWUYAiABKAsyFi5mbHl0ZWlkbC5jb3JlLk9wZXJhbmQSKwoLcmlnaHRfdmFsdWUYAyABKAsyFi5mbHl0ZWlkbC5jb3JlLk9wZXJhbmQiPQoIT3BlcmF0b3ISBgoCRVEQABIHCgNORVEQARIGCgJHVBACEgcKA0dURRADEgYKAkxUEAQSBwoDTFRFEAUiewoHT3BlcmFuZBIxCglwcmltaXRpdmUYASABKAsyGC5mbHl0ZWlkbC5jb3JlLlByaW1pdGl2ZUICGAFIABINCgN2YXIYAiABKAlIABInCgZzY2FsYXIYAyABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjYWxhckgAQgUKA3ZhbCKTAQoRQm9vbGVhbkV4cHJlc3Npb24SOwoLY29uanVuY3Rpb24YASABKAsyJC5mbHl0ZWlkbC5jb3JlLkNvbmp1bmN0aW9uRXhwcmVzc2lvbkgAEjkKCmNvbXBhcmlzb24YAiABKAsyIy5mbHl0ZWlkbC5jb3JlLkNvbXBhcmlzb25FeHByZXNzaW9uSABCBgoEZXhwciL6AQoVQ29uanVuY3Rpb25FeHByZXNzaW9uEkYKCG9wZXJhdG9yGAEgASgOMjQuZmx5dGVpZGwuY29yZS5Db25qdW5jdGlvbkV4cHJlc3Npb24uTG9naWNhbE9wZXJhdG9yEjkKD2xlZnRfZXhwcmVzc2lvbhgCIAEoCzIgLmZseXRlaWRsLmNvcmUuQm9vbGVhbkV4cHJlc3Npb24SOgoQcmlnaHRfZXhwcmVzc2lvbhgDIAEoCzIgLmZseXRlaWRsLmNvcmUuQm9vbGVhbkV4cHJlc3Npb24iIgoPTG9naWNhbE9wZXJhdG9yEgcKA0FORBAAEgYKAk9SEAFCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_flyteidl_core_literals]);
 
 /**
  * Defines a 2-level tree where the root is a comparison operator and Operands are primitives or known variables.
@@ -27,32 +20,28 @@ export const file_flyteidl_core_condition: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.ComparisonExpression
  */
-export type ComparisonExpression =
-  & Message<"flyteidl.core.ComparisonExpression">
-  & {
-    /**
-     * @generated from field: flyteidl.core.ComparisonExpression.Operator operator = 1;
-     */
-    operator: ComparisonExpression_Operator;
+export type ComparisonExpression = Message<"flyteidl.core.ComparisonExpression"> & {
+  /**
+   * @generated from field: flyteidl.core.ComparisonExpression.Operator operator = 1;
+   */
+  operator: ComparisonExpression_Operator;
 
-    /**
-     * @generated from field: flyteidl.core.Operand left_value = 2;
-     */
-    leftValue?: Operand | undefined;
+  /**
+   * @generated from field: flyteidl.core.Operand left_value = 2;
+   */
+  leftValue?: Operand | undefined;
 
-    /**
-     * @generated from field: flyteidl.core.Operand right_value = 3;
-     */
-    rightValue?: Operand | undefined;
-  };
+  /**
+   * @generated from field: flyteidl.core.Operand right_value = 3;
+   */
+  rightValue?: Operand | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ComparisonExpression.
  * Use `create(ComparisonExpressionSchema)` to create a new message.
  */
-export const ComparisonExpressionSchema: GenMessage<
-  ComparisonExpression
-> = /*@__PURE__*/
+export const ComparisonExpressionSchema: GenMessage<ComparisonExpression> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_condition, 0);
 
 /**
@@ -99,9 +88,7 @@ export enum ComparisonExpression_Operator {
 /**
  * Describes the enum flyteidl.core.ComparisonExpression.Operator.
  */
-export const ComparisonExpression_OperatorSchema: GenEnum<
-  ComparisonExpression_Operator
-> = /*@__PURE__*/
+export const ComparisonExpression_OperatorSchema: GenEnum<ComparisonExpression_Operator> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_condition, 0, 0);
 
 /**
@@ -177,9 +164,7 @@ export type BooleanExpression = Message<"flyteidl.core.BooleanExpression"> & {
  * Describes the message flyteidl.core.BooleanExpression.
  * Use `create(BooleanExpressionSchema)` to create a new message.
  */
-export const BooleanExpressionSchema: GenMessage<
-  BooleanExpression
-> = /*@__PURE__*/
+export const BooleanExpressionSchema: GenMessage<BooleanExpression> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_condition, 2);
 
 /**
@@ -187,32 +172,28 @@ export const BooleanExpressionSchema: GenMessage<
  *
  * @generated from message flyteidl.core.ConjunctionExpression
  */
-export type ConjunctionExpression =
-  & Message<"flyteidl.core.ConjunctionExpression">
-  & {
-    /**
-     * @generated from field: flyteidl.core.ConjunctionExpression.LogicalOperator operator = 1;
-     */
-    operator: ConjunctionExpression_LogicalOperator;
+export type ConjunctionExpression = Message<"flyteidl.core.ConjunctionExpression"> & {
+  /**
+   * @generated from field: flyteidl.core.ConjunctionExpression.LogicalOperator operator = 1;
+   */
+  operator: ConjunctionExpression_LogicalOperator;
 
-    /**
-     * @generated from field: flyteidl.core.BooleanExpression left_expression = 2;
-     */
-    leftExpression?: BooleanExpression | undefined;
+  /**
+   * @generated from field: flyteidl.core.BooleanExpression left_expression = 2;
+   */
+  leftExpression?: BooleanExpression | undefined;
 
-    /**
-     * @generated from field: flyteidl.core.BooleanExpression right_expression = 3;
-     */
-    rightExpression?: BooleanExpression | undefined;
-  };
+  /**
+   * @generated from field: flyteidl.core.BooleanExpression right_expression = 3;
+   */
+  rightExpression?: BooleanExpression | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ConjunctionExpression.
  * Use `create(ConjunctionExpressionSchema)` to create a new message.
  */
-export const ConjunctionExpressionSchema: GenMessage<
-  ConjunctionExpression
-> = /*@__PURE__*/
+export const ConjunctionExpressionSchema: GenMessage<ConjunctionExpression> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_condition, 3);
 
 /**
@@ -238,7 +219,6 @@ export enum ConjunctionExpression_LogicalOperator {
 /**
  * Describes the enum flyteidl.core.ConjunctionExpression.LogicalOperator.
  */
-export const ConjunctionExpression_LogicalOperatorSchema: GenEnum<
-  ConjunctionExpression_LogicalOperator
-> = /*@__PURE__*/
+export const ConjunctionExpression_LogicalOperatorSchema: GenEnum<ConjunctionExpression_LogicalOperator> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_condition, 3, 0);
+

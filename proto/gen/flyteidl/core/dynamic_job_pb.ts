@@ -16,14 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/dynamic_job.proto.
  */
 export const file_flyteidl_core_dynamic_job: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch9mbHl0ZWlkbC9jb3JlL2R5bmFtaWNfam9iLnByb3RvEg1mbHl0ZWlkbC5jb3JlItcBCg5EeW5hbWljSm9iU3BlYxIiCgVub2RlcxgBIAMoCzITLmZseXRlaWRsLmNvcmUuTm9kZRIVCg1taW5fc3VjY2Vzc2VzGAIgASgDEicKB291dHB1dHMYAyADKAsyFi5mbHl0ZWlkbC5jb3JlLkJpbmRpbmcSKgoFdGFza3MYBCADKAsyGy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZRI1CgxzdWJ3b3JrZmxvd3MYBSADKAsyHy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93VGVtcGxhdGVCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [
-      file_flyteidl_core_tasks,
-      file_flyteidl_core_workflow,
-      file_flyteidl_core_literals,
-    ],
-  );
+  fileDesc("Ch9mbHl0ZWlkbC9jb3JlL2R5bmFtaWNfam9iLnByb3RvEg1mbHl0ZWlkbC5jb3JlItcBCg5EeW5hbWljSm9iU3BlYxIiCgVub2RlcxgBIAMoCzITLmZseXRlaWRsLmNvcmUuTm9kZRIVCg1taW5fc3VjY2Vzc2VzGAIgASgDEicKB291dHB1dHMYAyADKAsyFi5mbHl0ZWlkbC5jb3JlLkJpbmRpbmcSKgoFdGFza3MYBCADKAsyGy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZRI1CgxzdWJ3b3JrZmxvd3MYBSADKAsyHy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93VGVtcGxhdGVCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_flyteidl_core_tasks, file_flyteidl_core_workflow, file_flyteidl_core_literals]);
 
 /**
  * Describes a set of tasks to execute and how the final outputs are produced.
@@ -78,3 +71,4 @@ export type DynamicJobSpec = Message<"flyteidl.core.DynamicJobSpec"> & {
  */
 export const DynamicJobSpecSchema: GenMessage<DynamicJobSpec> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_dynamic_job, 0);
+

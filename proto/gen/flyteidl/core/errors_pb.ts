@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/errors.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { ExecutionError_ErrorKind } from "./execution_pb.ts";
 import { file_flyteidl_core_execution } from "./execution_pb.ts";
@@ -18,10 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/errors.proto.
  */
 export const file_flyteidl_core_errors: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChpmbHl0ZWlkbC9jb3JlL2Vycm9ycy5wcm90bxINZmx5dGVpZGwuY29yZSKHAgoOQ29udGFpbmVyRXJyb3ISDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEjAKBGtpbmQYAyABKA4yIi5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckVycm9yLktpbmQSNwoGb3JpZ2luGAQgASgOMicuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvci5FcnJvcktpbmQSLQoJdGltZXN0YW1wGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZ3b3JrZXIYBiABKAkiLAoES2luZBITCg9OT05fUkVDT1ZFUkFCTEUQABIPCgtSRUNPVkVSQUJMRRABIj0KDUVycm9yRG9jdW1lbnQSLAoFZXJyb3IYASABKAsyHS5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckVycm9yQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw",
-    [file_flyteidl_core_execution, file_google_protobuf_timestamp],
-  );
+  fileDesc("ChpmbHl0ZWlkbC9jb3JlL2Vycm9ycy5wcm90bxINZmx5dGVpZGwuY29yZSKHAgoOQ29udGFpbmVyRXJyb3ISDAoEY29kZRgBIAEoCRIPCgdtZXNzYWdlGAIgASgJEjAKBGtpbmQYAyABKA4yIi5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckVycm9yLktpbmQSNwoGb3JpZ2luGAQgASgOMicuZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvci5FcnJvcktpbmQSLQoJdGltZXN0YW1wGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZ3b3JrZXIYBiABKAkiLAoES2luZBITCg9OT05fUkVDT1ZFUkFCTEUQABIPCgtSRUNPVkVSQUJMRRABIj0KDUVycm9yRG9jdW1lbnQSLAoFZXJyb3IYASABKAsyHS5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckVycm9yQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw", [file_flyteidl_core_execution, file_google_protobuf_timestamp]);
 
 /**
  * Error message to propagate detailed errors from container executions to the execution
@@ -100,9 +93,7 @@ export enum ContainerError_Kind {
 /**
  * Describes the enum flyteidl.core.ContainerError.Kind.
  */
-export const ContainerError_KindSchema: GenEnum<
-  ContainerError_Kind
-> = /*@__PURE__*/
+export const ContainerError_KindSchema: GenEnum<ContainerError_Kind> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_errors, 0, 0);
 
 /**
@@ -126,3 +117,4 @@ export type ErrorDocument = Message<"flyteidl.core.ErrorDocument"> & {
  */
 export const ErrorDocumentSchema: GenMessage<ErrorDocument> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_errors, 1);
+

@@ -11,10 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/execution_envs.proto.
  */
 export const file_flyteidl_core_execution_envs: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiJmbHl0ZWlkbC9jb3JlL2V4ZWN1dGlvbl9lbnZzLnByb3RvEg1mbHl0ZWlkbC5jb3JlInEKFkV4ZWN1dGlvbkVudkFzc2lnbm1lbnQSEAoIbm9kZV9pZHMYASADKAkSEQoJdGFza190eXBlGAIgASgJEjIKDWV4ZWN1dGlvbl9lbnYYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVudiKeAQoMRXhlY3V0aW9uRW52EgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRIpCgZleHRhbnQYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASJwoEc3BlYxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIPCgd2ZXJzaW9uGAUgASgJQg0KC2Vudmlyb25tZW50QjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw",
-    [file_google_protobuf_struct],
-  );
+  fileDesc("CiJmbHl0ZWlkbC9jb3JlL2V4ZWN1dGlvbl9lbnZzLnByb3RvEg1mbHl0ZWlkbC5jb3JlInEKFkV4ZWN1dGlvbkVudkFzc2lnbm1lbnQSEAoIbm9kZV9pZHMYASADKAkSEQoJdGFza190eXBlGAIgASgJEjIKDWV4ZWN1dGlvbl9lbnYYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVudiKeAQoMRXhlY3V0aW9uRW52EgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRIpCgZleHRhbnQYAyABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASJwoEc3BlYxgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RIABIPCgd2ZXJzaW9uGAUgASgJQg0KC2Vudmlyb25tZW50QjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * ExecutionEnvAssignment is a message that is used to assign an execution environment to a set of
@@ -22,39 +19,35 @@ export const file_flyteidl_core_execution_envs: GenFile = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.ExecutionEnvAssignment
  */
-export type ExecutionEnvAssignment =
-  & Message<"flyteidl.core.ExecutionEnvAssignment">
-  & {
-    /**
-     * node_ids is a list of node ids that are being assigned the execution environment.
-     *
-     * @generated from field: repeated string node_ids = 1;
-     */
-    nodeIds: string[];
+export type ExecutionEnvAssignment = Message<"flyteidl.core.ExecutionEnvAssignment"> & {
+  /**
+   * node_ids is a list of node ids that are being assigned the execution environment.
+   *
+   * @generated from field: repeated string node_ids = 1;
+   */
+  nodeIds: string[];
 
-    /**
-     * task_type is the type of task that is being assigned. This is used to override which Flyte
-     * plugin will be used during execution.
-     *
-     * @generated from field: string task_type = 2;
-     */
-    taskType: string;
+  /**
+   * task_type is the type of task that is being assigned. This is used to override which Flyte
+   * plugin will be used during execution.
+   *
+   * @generated from field: string task_type = 2;
+   */
+  taskType: string;
 
-    /**
-     * execution_env is the environment that is being assigned to the nodes.
-     *
-     * @generated from field: flyteidl.core.ExecutionEnv execution_env = 3;
-     */
-    executionEnv?: ExecutionEnv | undefined;
-  };
+  /**
+   * execution_env is the environment that is being assigned to the nodes.
+   *
+   * @generated from field: flyteidl.core.ExecutionEnv execution_env = 3;
+   */
+  executionEnv?: ExecutionEnv | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ExecutionEnvAssignment.
  * Use `create(ExecutionEnvAssignmentSchema)` to create a new message.
  */
-export const ExecutionEnvAssignmentSchema: GenMessage<
-  ExecutionEnvAssignment
-> = /*@__PURE__*/
+export const ExecutionEnvAssignmentSchema: GenMessage<ExecutionEnvAssignment> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution_envs, 0);
 
 /**
@@ -117,3 +110,4 @@ export type ExecutionEnv = Message<"flyteidl.core.ExecutionEnv"> & {
  */
 export const ExecutionEnvSchema: GenMessage<ExecutionEnv> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution_envs, 1);
+

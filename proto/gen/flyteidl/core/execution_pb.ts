@@ -2,42 +2,31 @@
 // @generated from file flyteidl/core/execution.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/core/execution.proto.
  */
 export const file_flyteidl_core_execution: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch1mbHl0ZWlkbC9jb3JlL2V4ZWN1dGlvbi5wcm90bxINZmx5dGVpZGwuY29yZSKnAQoRV29ya2Zsb3dFeGVjdXRpb24ikQEKBVBoYXNlEg0KCVVOREVGSU5FRBAAEgoKBlFVRVVFRBABEgsKB1JVTk5JTkcQAhIOCgpTVUNDRUVESU5HEAMSDQoJU1VDQ0VFREVEEAQSCwoHRkFJTElORxAFEgoKBkZBSUxFRBAGEgsKB0FCT1JURUQQBxINCglUSU1FRF9PVVQQCBIMCghBQk9SVElORxAJIrYBCg1Ob2RlRXhlY3V0aW9uIqQBCgVQaGFzZRINCglVTkRFRklORUQQABIKCgZRVUVVRUQQARILCgdSVU5OSU5HEAISDQoJU1VDQ0VFREVEEAMSCwoHRkFJTElORxAEEgoKBkZBSUxFRBAFEgsKB0FCT1JURUQQBhILCgdTS0lQUEVEEAcSDQoJVElNRURfT1VUEAgSEwoPRFlOQU1JQ19SVU5OSU5HEAkSDQoJUkVDT1ZFUkVEEAoirAEKDVRhc2tFeGVjdXRpb24imgEKBVBoYXNlEg0KCVVOREVGSU5FRBAAEgoKBlFVRVVFRBABEgsKB1JVTk5JTkcQAhINCglTVUNDRUVERUQQAxILCgdBQk9SVEVEEAQSCgoGRkFJTEVEEAUSEAoMSU5JVElBTElaSU5HEAYSGQoVV0FJVElOR19GT1JfUkVTT1VSQ0VTEAcSFAoQUkVUUllBQkxFX0ZBSUxFRBAIIugBCg5FeGVjdXRpb25FcnJvchIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEQoJZXJyb3JfdXJpGAMgASgJEjUKBGtpbmQYBCABKA4yJy5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9yLkVycm9yS2luZBItCgl0aW1lc3RhbXAYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBndvcmtlchgGIAEoCSIuCglFcnJvcktpbmQSCwoHVU5LTk9XThAAEggKBFVTRVIQARIKCgZTWVNURU0QAiLvAQoHVGFza0xvZxILCgN1cmkYASABKAkSDAoEbmFtZRgCIAEoCRI8Cg5tZXNzYWdlX2Zvcm1hdBgDIAEoDjIkLmZseXRlaWRsLmNvcmUuVGFza0xvZy5NZXNzYWdlRm9ybWF0EiYKA3R0bBgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIYChBTaG93V2hpbGVQZW5kaW5nGAUgASgIEhgKEEhpZGVPbmNlRmluaXNoZWQYBiABKAgiLwoNTWVzc2FnZUZvcm1hdBILCgdVTktOT1dOEAASBwoDQ1NWEAESCAoESlNPThACIlIKCkxvZ0NvbnRleHQSKgoEcG9kcxgBIAMoCzIcLmZseXRlaWRsLmNvcmUuUG9kTG9nQ29udGV4dBIYChBwcmltYXJ5X3BvZF9uYW1lGAIgASgJIsMBCg1Qb2RMb2dDb250ZXh0EhEKCW5hbWVzcGFjZRgBIAEoCRIQCghwb2RfbmFtZRgCIAEoCRIzCgpjb250YWluZXJzGAMgAygLMh8uZmx5dGVpZGwuY29yZS5Db250YWluZXJDb250ZXh0Eh4KFnByaW1hcnlfY29udGFpbmVyX25hbWUYBCABKAkSOAoPaW5pdF9jb250YWluZXJzGAUgAygLMh8uZmx5dGVpZGwuY29yZS5Db250YWluZXJDb250ZXh0IvABChBDb250YWluZXJDb250ZXh0EhYKDmNvbnRhaW5lcl9uYW1lGAEgASgJEj8KB3Byb2Nlc3MYAiABKAsyLi5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckNvbnRleHQuUHJvY2Vzc0NvbnRleHQaggEKDlByb2Nlc3NDb250ZXh0EjgKFGNvbnRhaW5lcl9zdGFydF90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJjb250YWluZXJfZW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkoKFFF1YWxpdHlPZlNlcnZpY2VTcGVjEjIKD3F1ZXVlaW5nX2J1ZGdldBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLCAQoQUXVhbGl0eU9mU2VydmljZRI0CgR0aWVyGAEgASgOMiQuZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlLlRpZXJIABIzCgRzcGVjGAIgASgLMiMuZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlU3BlY0gAIjQKBFRpZXISDQoJVU5ERUZJTkVEEAASCAoESElHSBABEgoKBk1FRElVTRACEgcKA0xPVxADQg0KC2Rlc2lnbmF0aW9uQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw",
-    [file_google_protobuf_duration, file_google_protobuf_timestamp],
-  );
+  fileDesc("Ch1mbHl0ZWlkbC9jb3JlL2V4ZWN1dGlvbi5wcm90bxINZmx5dGVpZGwuY29yZSKnAQoRV29ya2Zsb3dFeGVjdXRpb24ikQEKBVBoYXNlEg0KCVVOREVGSU5FRBAAEgoKBlFVRVVFRBABEgsKB1JVTk5JTkcQAhIOCgpTVUNDRUVESU5HEAMSDQoJU1VDQ0VFREVEEAQSCwoHRkFJTElORxAFEgoKBkZBSUxFRBAGEgsKB0FCT1JURUQQBxINCglUSU1FRF9PVVQQCBIMCghBQk9SVElORxAJIrYBCg1Ob2RlRXhlY3V0aW9uIqQBCgVQaGFzZRINCglVTkRFRklORUQQABIKCgZRVUVVRUQQARILCgdSVU5OSU5HEAISDQoJU1VDQ0VFREVEEAMSCwoHRkFJTElORxAEEgoKBkZBSUxFRBAFEgsKB0FCT1JURUQQBhILCgdTS0lQUEVEEAcSDQoJVElNRURfT1VUEAgSEwoPRFlOQU1JQ19SVU5OSU5HEAkSDQoJUkVDT1ZFUkVEEAoirAEKDVRhc2tFeGVjdXRpb24imgEKBVBoYXNlEg0KCVVOREVGSU5FRBAAEgoKBlFVRVVFRBABEgsKB1JVTk5JTkcQAhINCglTVUNDRUVERUQQAxILCgdBQk9SVEVEEAQSCgoGRkFJTEVEEAUSEAoMSU5JVElBTElaSU5HEAYSGQoVV0FJVElOR19GT1JfUkVTT1VSQ0VTEAcSFAoQUkVUUllBQkxFX0ZBSUxFRBAIIugBCg5FeGVjdXRpb25FcnJvchIMCgRjb2RlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEQoJZXJyb3JfdXJpGAMgASgJEjUKBGtpbmQYBCABKA4yJy5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9yLkVycm9yS2luZBItCgl0aW1lc3RhbXAYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBndvcmtlchgGIAEoCSIuCglFcnJvcktpbmQSCwoHVU5LTk9XThAAEggKBFVTRVIQARIKCgZTWVNURU0QAiLvAQoHVGFza0xvZxILCgN1cmkYASABKAkSDAoEbmFtZRgCIAEoCRI8Cg5tZXNzYWdlX2Zvcm1hdBgDIAEoDjIkLmZseXRlaWRsLmNvcmUuVGFza0xvZy5NZXNzYWdlRm9ybWF0EiYKA3R0bBgEIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIYChBTaG93V2hpbGVQZW5kaW5nGAUgASgIEhgKEEhpZGVPbmNlRmluaXNoZWQYBiABKAgiLwoNTWVzc2FnZUZvcm1hdBILCgdVTktOT1dOEAASBwoDQ1NWEAESCAoESlNPThACIlIKCkxvZ0NvbnRleHQSKgoEcG9kcxgBIAMoCzIcLmZseXRlaWRsLmNvcmUuUG9kTG9nQ29udGV4dBIYChBwcmltYXJ5X3BvZF9uYW1lGAIgASgJIsMBCg1Qb2RMb2dDb250ZXh0EhEKCW5hbWVzcGFjZRgBIAEoCRIQCghwb2RfbmFtZRgCIAEoCRIzCgpjb250YWluZXJzGAMgAygLMh8uZmx5dGVpZGwuY29yZS5Db250YWluZXJDb250ZXh0Eh4KFnByaW1hcnlfY29udGFpbmVyX25hbWUYBCABKAkSOAoPaW5pdF9jb250YWluZXJzGAUgAygLMh8uZmx5dGVpZGwuY29yZS5Db250YWluZXJDb250ZXh0IvABChBDb250YWluZXJDb250ZXh0EhYKDmNvbnRhaW5lcl9uYW1lGAEgASgJEj8KB3Byb2Nlc3MYAiABKAsyLi5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lckNvbnRleHQuUHJvY2Vzc0NvbnRleHQaggEKDlByb2Nlc3NDb250ZXh0EjgKFGNvbnRhaW5lcl9zdGFydF90aW1lGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChJjb250YWluZXJfZW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkoKFFF1YWxpdHlPZlNlcnZpY2VTcGVjEjIKD3F1ZXVlaW5nX2J1ZGdldBgBIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbiLCAQoQUXVhbGl0eU9mU2VydmljZRI0CgR0aWVyGAEgASgOMiQuZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlLlRpZXJIABIzCgRzcGVjGAIgASgLMiMuZmx5dGVpZGwuY29yZS5RdWFsaXR5T2ZTZXJ2aWNlU3BlY0gAIjQKBFRpZXISDQoJVU5ERUZJTkVEEAASCAoESElHSBABEgoKBk1FRElVTRACEgcKA0xPVxADQg0KC2Rlc2lnbmF0aW9uQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * Indicates various phases of Workflow Execution
  *
  * @generated from message flyteidl.core.WorkflowExecution
  */
-export type WorkflowExecution = Message<"flyteidl.core.WorkflowExecution"> & {};
+export type WorkflowExecution = Message<"flyteidl.core.WorkflowExecution"> & {
+};
 
 /**
  * Describes the message flyteidl.core.WorkflowExecution.
  * Use `create(WorkflowExecutionSchema)` to create a new message.
  */
-export const WorkflowExecutionSchema: GenMessage<
-  WorkflowExecution
-> = /*@__PURE__*/
+export const WorkflowExecutionSchema: GenMessage<WorkflowExecution> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 0);
 
 /**
@@ -98,9 +87,7 @@ export enum WorkflowExecution_Phase {
 /**
  * Describes the enum flyteidl.core.WorkflowExecution.Phase.
  */
-export const WorkflowExecution_PhaseSchema: GenEnum<
-  WorkflowExecution_Phase
-> = /*@__PURE__*/
+export const WorkflowExecution_PhaseSchema: GenEnum<WorkflowExecution_Phase> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 0, 0);
 
 /**
@@ -108,7 +95,8 @@ export const WorkflowExecution_PhaseSchema: GenEnum<
  *
  * @generated from message flyteidl.core.NodeExecution
  */
-export type NodeExecution = Message<"flyteidl.core.NodeExecution"> & {};
+export type NodeExecution = Message<"flyteidl.core.NodeExecution"> & {
+};
 
 /**
  * Describes the message flyteidl.core.NodeExecution.
@@ -180,9 +168,7 @@ export enum NodeExecution_Phase {
 /**
  * Describes the enum flyteidl.core.NodeExecution.Phase.
  */
-export const NodeExecution_PhaseSchema: GenEnum<
-  NodeExecution_Phase
-> = /*@__PURE__*/
+export const NodeExecution_PhaseSchema: GenEnum<NodeExecution_Phase> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 1, 0);
 
 /**
@@ -191,7 +177,8 @@ export const NodeExecution_PhaseSchema: GenEnum<
  *
  * @generated from message flyteidl.core.TaskExecution
  */
-export type TaskExecution = Message<"flyteidl.core.TaskExecution"> & {};
+export type TaskExecution = Message<"flyteidl.core.TaskExecution"> & {
+};
 
 /**
  * Describes the message flyteidl.core.TaskExecution.
@@ -257,9 +244,7 @@ export enum TaskExecution_Phase {
 /**
  * Describes the enum flyteidl.core.TaskExecution.Phase.
  */
-export const TaskExecution_PhaseSchema: GenEnum<
-  TaskExecution_Phase
-> = /*@__PURE__*/
+export const TaskExecution_PhaseSchema: GenEnum<TaskExecution_Phase> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 2, 0);
 
 /**
@@ -342,9 +327,7 @@ export enum ExecutionError_ErrorKind {
 /**
  * Describes the enum flyteidl.core.ExecutionError.ErrorKind.
  */
-export const ExecutionError_ErrorKindSchema: GenEnum<
-  ExecutionError_ErrorKind
-> = /*@__PURE__*/
+export const ExecutionError_ErrorKindSchema: GenEnum<ExecutionError_ErrorKind> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 3, 0);
 
 /**
@@ -415,9 +398,7 @@ export enum TaskLog_MessageFormat {
 /**
  * Describes the enum flyteidl.core.TaskLog.MessageFormat.
  */
-export const TaskLog_MessageFormatSchema: GenEnum<
-  TaskLog_MessageFormat
-> = /*@__PURE__*/
+export const TaskLog_MessageFormatSchema: GenEnum<TaskLog_MessageFormat> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 4, 0);
 
 /**
@@ -504,9 +485,7 @@ export type ContainerContext = Message<"flyteidl.core.ContainerContext"> & {
  * Describes the message flyteidl.core.ContainerContext.
  * Use `create(ContainerContextSchema)` to create a new message.
  */
-export const ContainerContextSchema: GenMessage<
-  ContainerContext
-> = /*@__PURE__*/
+export const ContainerContextSchema: GenMessage<ContainerContext> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 7);
 
 /**
@@ -514,27 +493,23 @@ export const ContainerContextSchema: GenMessage<
  *
  * @generated from message flyteidl.core.ContainerContext.ProcessContext
  */
-export type ContainerContext_ProcessContext =
-  & Message<"flyteidl.core.ContainerContext.ProcessContext">
-  & {
-    /**
-     * @generated from field: google.protobuf.Timestamp container_start_time = 1;
-     */
-    containerStartTime?: Timestamp | undefined;
+export type ContainerContext_ProcessContext = Message<"flyteidl.core.ContainerContext.ProcessContext"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp container_start_time = 1;
+   */
+  containerStartTime?: Timestamp | undefined;
 
-    /**
-     * @generated from field: google.protobuf.Timestamp container_end_time = 2;
-     */
-    containerEndTime?: Timestamp | undefined;
-  };
+  /**
+   * @generated from field: google.protobuf.Timestamp container_end_time = 2;
+   */
+  containerEndTime?: Timestamp | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ContainerContext.ProcessContext.
  * Use `create(ContainerContext_ProcessContextSchema)` to create a new message.
  */
-export const ContainerContext_ProcessContextSchema: GenMessage<
-  ContainerContext_ProcessContext
-> = /*@__PURE__*/
+export const ContainerContext_ProcessContextSchema: GenMessage<ContainerContext_ProcessContext> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 7, 0);
 
 /**
@@ -542,24 +517,20 @@ export const ContainerContext_ProcessContextSchema: GenMessage<
  *
  * @generated from message flyteidl.core.QualityOfServiceSpec
  */
-export type QualityOfServiceSpec =
-  & Message<"flyteidl.core.QualityOfServiceSpec">
-  & {
-    /**
-     * Indicates how much queueing delay an execution can tolerate.
-     *
-     * @generated from field: google.protobuf.Duration queueing_budget = 1;
-     */
-    queueingBudget?: Duration | undefined;
-  };
+export type QualityOfServiceSpec = Message<"flyteidl.core.QualityOfServiceSpec"> & {
+  /**
+   * Indicates how much queueing delay an execution can tolerate.
+   *
+   * @generated from field: google.protobuf.Duration queueing_budget = 1;
+   */
+  queueingBudget?: Duration | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.QualityOfServiceSpec.
  * Use `create(QualityOfServiceSpecSchema)` to create a new message.
  */
-export const QualityOfServiceSpecSchema: GenMessage<
-  QualityOfServiceSpec
-> = /*@__PURE__*/
+export const QualityOfServiceSpecSchema: GenMessage<QualityOfServiceSpec> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 8);
 
 /**
@@ -590,9 +561,7 @@ export type QualityOfService = Message<"flyteidl.core.QualityOfService"> & {
  * Describes the message flyteidl.core.QualityOfService.
  * Use `create(QualityOfServiceSchema)` to create a new message.
  */
-export const QualityOfServiceSchema: GenMessage<
-  QualityOfService
-> = /*@__PURE__*/
+export const QualityOfServiceSchema: GenMessage<QualityOfService> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 9);
 
 /**
@@ -625,7 +594,6 @@ export enum QualityOfService_Tier {
 /**
  * Describes the enum flyteidl.core.QualityOfService.Tier.
  */
-export const QualityOfService_TierSchema: GenEnum<
-  QualityOfService_Tier
-> = /*@__PURE__*/
+export const QualityOfService_TierSchema: GenEnum<QualityOfService_Tier> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_execution, 9, 0);
+

@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/identifier.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,9 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/identifier.proto.
  */
 export const file_flyteidl_core_identifier: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ch5mbHl0ZWlkbC9jb3JlL2lkZW50aWZpZXIucHJvdG8SDWZseXRlaWRsLmNvcmUijQEKCklkZW50aWZpZXISMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEg8KB3Byb2plY3QYAiABKAkSDgoGZG9tYWluGAMgASgJEgwKBG5hbWUYBCABKAkSDwoHdmVyc2lvbhgFIAEoCRILCgNvcmcYBiABKAkiWQobV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYBCABKAkSCwoDb3JnGAUgASgJImwKF05vZGVFeGVjdXRpb25JZGVudGlmaWVyEg8KB25vZGVfaWQYASABKAkSQAoMZXhlY3V0aW9uX2lkGAIgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXIinwEKF1Rhc2tFeGVjdXRpb25JZGVudGlmaWVyEioKB3Rhc2tfaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISQQoRbm9kZV9leGVjdXRpb25faWQYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhUKDXJldHJ5X2F0dGVtcHQYAyABKA0iZwoQU2lnbmFsSWRlbnRpZmllchIRCglzaWduYWxfaWQYASABKAkSQAoMZXhlY3V0aW9uX2lkGAIgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXIqVQoMUmVzb3VyY2VUeXBlEg8KC1VOU1BFQ0lGSUVEEAASCAoEVEFTSxABEgwKCFdPUktGTE9XEAISDwoLTEFVTkNIX1BMQU4QAxILCgdEQVRBU0VUEARCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-  );
+  fileDesc("Ch5mbHl0ZWlkbC9jb3JlL2lkZW50aWZpZXIucHJvdG8SDWZseXRlaWRsLmNvcmUijQEKCklkZW50aWZpZXISMgoNcmVzb3VyY2VfdHlwZRgBIAEoDjIbLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VUeXBlEg8KB3Byb2plY3QYAiABKAkSDgoGZG9tYWluGAMgASgJEgwKBG5hbWUYBCABKAkSDwoHdmVyc2lvbhgFIAEoCRILCgNvcmcYBiABKAkiWQobV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyEg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYBCABKAkSCwoDb3JnGAUgASgJImwKF05vZGVFeGVjdXRpb25JZGVudGlmaWVyEg8KB25vZGVfaWQYASABKAkSQAoMZXhlY3V0aW9uX2lkGAIgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXIinwEKF1Rhc2tFeGVjdXRpb25JZGVudGlmaWVyEioKB3Rhc2tfaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISQQoRbm9kZV9leGVjdXRpb25faWQYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhUKDXJldHJ5X2F0dGVtcHQYAyABKA0iZwoQU2lnbmFsSWRlbnRpZmllchIRCglzaWduYWxfaWQYASABKAkSQAoMZXhlY3V0aW9uX2lkGAIgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXIqVQoMUmVzb3VyY2VUeXBlEg8KC1VOU1BFQ0lGSUVEEAASCAoEVEFTSxABEgwKCFdPUktGTE9XEAISDwoLTEFVTkNIX1BMQU4QAxILCgdEQVRBU0VUEARCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z");
 
 /**
  * Encapsulation of fields that uniquely identifies a Flyte resource.
@@ -80,46 +74,42 @@ export const IdentifierSchema: GenMessage<Identifier> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.WorkflowExecutionIdentifier
  */
-export type WorkflowExecutionIdentifier =
-  & Message<"flyteidl.core.WorkflowExecutionIdentifier">
-  & {
-    /**
-     * Name of the project the resource belongs to.
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type WorkflowExecutionIdentifier = Message<"flyteidl.core.WorkflowExecutionIdentifier"> & {
+  /**
+   * Name of the project the resource belongs to.
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Name of the domain the resource belongs to.
-     * A domain can be considered as a subset within a specific project.
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Name of the domain the resource belongs to.
+   * A domain can be considered as a subset within a specific project.
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * User or system provided value for the resource.
-     *
-     * @generated from field: string name = 4;
-     */
-    name: string;
+  /**
+   * User or system provided value for the resource.
+   *
+   * @generated from field: string name = 4;
+   */
+  name: string;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 5;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 5;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.core.WorkflowExecutionIdentifier.
  * Use `create(WorkflowExecutionIdentifierSchema)` to create a new message.
  */
-export const WorkflowExecutionIdentifierSchema: GenMessage<
-  WorkflowExecutionIdentifier
-> = /*@__PURE__*/
+export const WorkflowExecutionIdentifierSchema: GenMessage<WorkflowExecutionIdentifier> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_identifier, 1);
 
 /**
@@ -127,27 +117,23 @@ export const WorkflowExecutionIdentifierSchema: GenMessage<
  *
  * @generated from message flyteidl.core.NodeExecutionIdentifier
  */
-export type NodeExecutionIdentifier =
-  & Message<"flyteidl.core.NodeExecutionIdentifier">
-  & {
-    /**
-     * @generated from field: string node_id = 1;
-     */
-    nodeId: string;
+export type NodeExecutionIdentifier = Message<"flyteidl.core.NodeExecutionIdentifier"> & {
+  /**
+   * @generated from field: string node_id = 1;
+   */
+  nodeId: string;
 
-    /**
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 2;
-     */
-    executionId?: WorkflowExecutionIdentifier | undefined;
-  };
+  /**
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 2;
+   */
+  executionId?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.NodeExecutionIdentifier.
  * Use `create(NodeExecutionIdentifierSchema)` to create a new message.
  */
-export const NodeExecutionIdentifierSchema: GenMessage<
-  NodeExecutionIdentifier
-> = /*@__PURE__*/
+export const NodeExecutionIdentifierSchema: GenMessage<NodeExecutionIdentifier> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_identifier, 2);
 
 /**
@@ -155,32 +141,28 @@ export const NodeExecutionIdentifierSchema: GenMessage<
  *
  * @generated from message flyteidl.core.TaskExecutionIdentifier
  */
-export type TaskExecutionIdentifier =
-  & Message<"flyteidl.core.TaskExecutionIdentifier">
-  & {
-    /**
-     * @generated from field: flyteidl.core.Identifier task_id = 1;
-     */
-    taskId?: Identifier | undefined;
+export type TaskExecutionIdentifier = Message<"flyteidl.core.TaskExecutionIdentifier"> & {
+  /**
+   * @generated from field: flyteidl.core.Identifier task_id = 1;
+   */
+  taskId?: Identifier | undefined;
 
-    /**
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 2;
-     */
-    nodeExecutionId?: NodeExecutionIdentifier | undefined;
+  /**
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 2;
+   */
+  nodeExecutionId?: NodeExecutionIdentifier | undefined;
 
-    /**
-     * @generated from field: uint32 retry_attempt = 3;
-     */
-    retryAttempt: number;
-  };
+  /**
+   * @generated from field: uint32 retry_attempt = 3;
+   */
+  retryAttempt: number;
+};
 
 /**
  * Describes the message flyteidl.core.TaskExecutionIdentifier.
  * Use `create(TaskExecutionIdentifierSchema)` to create a new message.
  */
-export const TaskExecutionIdentifierSchema: GenMessage<
-  TaskExecutionIdentifier
-> = /*@__PURE__*/
+export const TaskExecutionIdentifierSchema: GenMessage<TaskExecutionIdentifier> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_identifier, 3);
 
 /**
@@ -208,9 +190,7 @@ export type SignalIdentifier = Message<"flyteidl.core.SignalIdentifier"> & {
  * Describes the message flyteidl.core.SignalIdentifier.
  * Use `create(SignalIdentifierSchema)` to create a new message.
  */
-export const SignalIdentifierSchema: GenMessage<
-  SignalIdentifier
-> = /*@__PURE__*/
+export const SignalIdentifierSchema: GenMessage<SignalIdentifier> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_identifier, 4);
 
 /**
@@ -241,7 +221,7 @@ export enum ResourceType {
 
   /**
    * A dataset represents an entity modeled in Flyte DataCatalog. A Dataset is also a versioned entity and can be a compilation of multiple individual objects.
-   * Eventually all Catalog objects should be modeled similar to Flyte Objects. The Dataset entities makes it possible for the UI  and CLI to act on the objects
+   * Eventually all Catalog objects should be modeled similar to Flyte Objects. The Dataset entities makes it possible for the UI  and CLI to act on the objects 
    * in a similar manner to other Flyte objects
    *
    * @generated from enum value: DATASET = 4;
@@ -254,3 +234,4 @@ export enum ResourceType {
  */
 export const ResourceTypeSchema: GenEnum<ResourceType> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_identifier, 0);
+

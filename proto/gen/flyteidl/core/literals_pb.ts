@@ -5,19 +5,8 @@
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
-import type {
-  BlobType,
-  Error,
-  LiteralType,
-  OutputReference,
-  SchemaType,
-  StructuredDatasetType,
-} from "./types_pb.ts";
+import { file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { BlobType, Error, LiteralType, OutputReference, SchemaType, StructuredDatasetType } from "./types_pb.ts";
 import { file_flyteidl_core_types } from "./types_pb.ts";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
@@ -25,15 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/literals.proto.
  */
 export const file_flyteidl_core_literals: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9jb3JlL2xpdGVyYWxzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIsgBCglQcmltaXRpdmUSEQoHaW50ZWdlchgBIAEoA0gAEhUKC2Zsb2F0X3ZhbHVlGAIgASgBSAASFgoMc3RyaW5nX3ZhbHVlGAMgASgJSAASEQoHYm9vbGVhbhgEIAEoCEgAEi4KCGRhdGV0aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAEi0KCGR1cmF0aW9uGAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSABCBwoFdmFsdWUiBgoEVm9pZCJCCgRCbG9iEi0KCG1ldGFkYXRhGAEgASgLMhsuZmx5dGVpZGwuY29yZS5CbG9iTWV0YWRhdGESCwoDdXJpGAMgASgJIjUKDEJsb2JNZXRhZGF0YRIlCgR0eXBlGAEgASgLMhcuZmx5dGVpZGwuY29yZS5CbG9iVHlwZSIkCgZCaW5hcnkSDQoFdmFsdWUYASABKAwSCwoDdGFnGAIgASgJIj4KBlNjaGVtYRILCgN1cmkYASABKAkSJwoEdHlwZRgDIAEoCzIZLmZseXRlaWRsLmNvcmUuU2NoZW1hVHlwZSJYCgVVbmlvbhIlCgV2YWx1ZRgBIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbBIoCgR0eXBlGAIgASgLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSJiChlTdHJ1Y3R1cmVkRGF0YXNldE1ldGFkYXRhEkUKF3N0cnVjdHVyZWRfZGF0YXNldF90eXBlGAEgASgLMiQuZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldFR5cGUiXAoRU3RydWN0dXJlZERhdGFzZXQSCwoDdXJpGAEgASgJEjoKCG1ldGFkYXRhGAIgASgLMiguZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldE1ldGFkYXRhIpsDCgZTY2FsYXISLQoJcHJpbWl0aXZlGAEgASgLMhguZmx5dGVpZGwuY29yZS5QcmltaXRpdmVIABIjCgRibG9iGAIgASgLMhMuZmx5dGVpZGwuY29yZS5CbG9iSAASJwoGYmluYXJ5GAMgASgLMhUuZmx5dGVpZGwuY29yZS5CaW5hcnlIABInCgZzY2hlbWEYBCABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjaGVtYUgAEigKCW5vbmVfdHlwZRgFIAEoCzITLmZseXRlaWRsLmNvcmUuVm9pZEgAEiUKBWVycm9yGAYgASgLMhQuZmx5dGVpZGwuY29yZS5FcnJvckgAEioKB2dlbmVyaWMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASPgoSc3RydWN0dXJlZF9kYXRhc2V0GAggASgLMiAuZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldEgAEiUKBXVuaW9uGAkgASgLMhQuZmx5dGVpZGwuY29yZS5VbmlvbkgAQgcKBXZhbHVlIucCCgdMaXRlcmFsEicKBnNjYWxhchgBIAEoCzIVLmZseXRlaWRsLmNvcmUuU2NhbGFySAASNgoKY29sbGVjdGlvbhgCIAEoCzIgLmZseXRlaWRsLmNvcmUuTGl0ZXJhbENvbGxlY3Rpb25IABIoCgNtYXAYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBIABJFChJvZmZsb2FkZWRfbWV0YWRhdGEYCCABKAsyJy5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxPZmZsb2FkZWRNZXRhZGF0YUgAEgwKBGhhc2gYBCABKAkSNgoIbWV0YWRhdGEYBSADKAsyJC5mbHl0ZWlkbC5jb3JlLkxpdGVyYWwuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBwoFdmFsdWVKBAgGEAdKBAgHEAgibgoYTGl0ZXJhbE9mZmxvYWRlZE1ldGFkYXRhEgsKA3VyaRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgEEjEKDWluZmVycmVkX3R5cGUYAyABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlIj0KEUxpdGVyYWxDb2xsZWN0aW9uEigKCGxpdGVyYWxzGAEgAygLMhYuZmx5dGVpZGwuY29yZS5MaXRlcmFsIpABCgpMaXRlcmFsTWFwEjkKCGxpdGVyYWxzGAEgAygLMicuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwLkxpdGVyYWxzRW50cnkaRwoNTGl0ZXJhbHNFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWw6AjgBIkUKFUJpbmRpbmdEYXRhQ29sbGVjdGlvbhIsCghiaW5kaW5ncxgBIAMoCzIaLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGEinAEKDkJpbmRpbmdEYXRhTWFwEj0KCGJpbmRpbmdzGAEgAygLMisuZmx5dGVpZGwuY29yZS5CaW5kaW5nRGF0YU1hcC5CaW5kaW5nc0VudHJ5GksKDUJpbmRpbmdzRW50cnkSCwoDa2V5GAEgASgJEikKBXZhbHVlGAIgASgLMhouZmx5dGVpZGwuY29yZS5CaW5kaW5nRGF0YToCOAEiOwoJVW5pb25JbmZvEi4KCnRhcmdldFR5cGUYASABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlIswCCgtCaW5kaW5nRGF0YRInCgZzY2FsYXIYASABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjYWxhckgAEjoKCmNvbGxlY3Rpb24YAiABKAsyJC5mbHl0ZWlkbC5jb3JlLkJpbmRpbmdEYXRhQ29sbGVjdGlvbkgAEjEKB3Byb21pc2UYAyABKAsyHi5mbHl0ZWlkbC5jb3JlLk91dHB1dFJlZmVyZW5jZUgAEiwKA21hcBgEIAEoCzIdLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGFNYXBIABJFChJvZmZsb2FkZWRfbWV0YWRhdGEYBiABKAsyJy5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxPZmZsb2FkZWRNZXRhZGF0YUgAEicKBXVuaW9uGAUgASgLMhguZmx5dGVpZGwuY29yZS5VbmlvbkluZm9CBwoFdmFsdWUiQwoHQmluZGluZxILCgN2YXIYASABKAkSKwoHYmluZGluZxgCIAEoCzIaLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGEiKgoMS2V5VmFsdWVQYWlyEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSIgCg1SZXRyeVN0cmF0ZWd5Eg8KB3JldHJpZXMYBSABKA1CPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [
-      file_google_protobuf_timestamp,
-      file_google_protobuf_duration,
-      file_google_protobuf_struct,
-      file_flyteidl_core_types,
-    ],
-  );
+  fileDesc("ChxmbHl0ZWlkbC9jb3JlL2xpdGVyYWxzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIsgBCglQcmltaXRpdmUSEQoHaW50ZWdlchgBIAEoA0gAEhUKC2Zsb2F0X3ZhbHVlGAIgASgBSAASFgoMc3RyaW5nX3ZhbHVlGAMgASgJSAASEQoHYm9vbGVhbhgEIAEoCEgAEi4KCGRhdGV0aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAEi0KCGR1cmF0aW9uGAYgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uSABCBwoFdmFsdWUiBgoEVm9pZCJCCgRCbG9iEi0KCG1ldGFkYXRhGAEgASgLMhsuZmx5dGVpZGwuY29yZS5CbG9iTWV0YWRhdGESCwoDdXJpGAMgASgJIjUKDEJsb2JNZXRhZGF0YRIlCgR0eXBlGAEgASgLMhcuZmx5dGVpZGwuY29yZS5CbG9iVHlwZSIkCgZCaW5hcnkSDQoFdmFsdWUYASABKAwSCwoDdGFnGAIgASgJIj4KBlNjaGVtYRILCgN1cmkYASABKAkSJwoEdHlwZRgDIAEoCzIZLmZseXRlaWRsLmNvcmUuU2NoZW1hVHlwZSJYCgVVbmlvbhIlCgV2YWx1ZRgBIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbBIoCgR0eXBlGAIgASgLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSJiChlTdHJ1Y3R1cmVkRGF0YXNldE1ldGFkYXRhEkUKF3N0cnVjdHVyZWRfZGF0YXNldF90eXBlGAEgASgLMiQuZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldFR5cGUiXAoRU3RydWN0dXJlZERhdGFzZXQSCwoDdXJpGAEgASgJEjoKCG1ldGFkYXRhGAIgASgLMiguZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldE1ldGFkYXRhIpsDCgZTY2FsYXISLQoJcHJpbWl0aXZlGAEgASgLMhguZmx5dGVpZGwuY29yZS5QcmltaXRpdmVIABIjCgRibG9iGAIgASgLMhMuZmx5dGVpZGwuY29yZS5CbG9iSAASJwoGYmluYXJ5GAMgASgLMhUuZmx5dGVpZGwuY29yZS5CaW5hcnlIABInCgZzY2hlbWEYBCABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjaGVtYUgAEigKCW5vbmVfdHlwZRgFIAEoCzITLmZseXRlaWRsLmNvcmUuVm9pZEgAEiUKBWVycm9yGAYgASgLMhQuZmx5dGVpZGwuY29yZS5FcnJvckgAEioKB2dlbmVyaWMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SAASPgoSc3RydWN0dXJlZF9kYXRhc2V0GAggASgLMiAuZmx5dGVpZGwuY29yZS5TdHJ1Y3R1cmVkRGF0YXNldEgAEiUKBXVuaW9uGAkgASgLMhQuZmx5dGVpZGwuY29yZS5VbmlvbkgAQgcKBXZhbHVlIucCCgdMaXRlcmFsEicKBnNjYWxhchgBIAEoCzIVLmZseXRlaWRsLmNvcmUuU2NhbGFySAASNgoKY29sbGVjdGlvbhgCIAEoCzIgLmZseXRlaWRsLmNvcmUuTGl0ZXJhbENvbGxlY3Rpb25IABIoCgNtYXAYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBIABJFChJvZmZsb2FkZWRfbWV0YWRhdGEYCCABKAsyJy5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxPZmZsb2FkZWRNZXRhZGF0YUgAEgwKBGhhc2gYBCABKAkSNgoIbWV0YWRhdGEYBSADKAsyJC5mbHl0ZWlkbC5jb3JlLkxpdGVyYWwuTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFCBwoFdmFsdWVKBAgGEAdKBAgHEAgibgoYTGl0ZXJhbE9mZmxvYWRlZE1ldGFkYXRhEgsKA3VyaRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgEEjEKDWluZmVycmVkX3R5cGUYAyABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlIj0KEUxpdGVyYWxDb2xsZWN0aW9uEigKCGxpdGVyYWxzGAEgAygLMhYuZmx5dGVpZGwuY29yZS5MaXRlcmFsIpABCgpMaXRlcmFsTWFwEjkKCGxpdGVyYWxzGAEgAygLMicuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwLkxpdGVyYWxzRW50cnkaRwoNTGl0ZXJhbHNFbnRyeRILCgNrZXkYASABKAkSJQoFdmFsdWUYAiABKAsyFi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWw6AjgBIkUKFUJpbmRpbmdEYXRhQ29sbGVjdGlvbhIsCghiaW5kaW5ncxgBIAMoCzIaLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGEinAEKDkJpbmRpbmdEYXRhTWFwEj0KCGJpbmRpbmdzGAEgAygLMisuZmx5dGVpZGwuY29yZS5CaW5kaW5nRGF0YU1hcC5CaW5kaW5nc0VudHJ5GksKDUJpbmRpbmdzRW50cnkSCwoDa2V5GAEgASgJEikKBXZhbHVlGAIgASgLMhouZmx5dGVpZGwuY29yZS5CaW5kaW5nRGF0YToCOAEiOwoJVW5pb25JbmZvEi4KCnRhcmdldFR5cGUYASABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlIswCCgtCaW5kaW5nRGF0YRInCgZzY2FsYXIYASABKAsyFS5mbHl0ZWlkbC5jb3JlLlNjYWxhckgAEjoKCmNvbGxlY3Rpb24YAiABKAsyJC5mbHl0ZWlkbC5jb3JlLkJpbmRpbmdEYXRhQ29sbGVjdGlvbkgAEjEKB3Byb21pc2UYAyABKAsyHi5mbHl0ZWlkbC5jb3JlLk91dHB1dFJlZmVyZW5jZUgAEiwKA21hcBgEIAEoCzIdLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGFNYXBIABJFChJvZmZsb2FkZWRfbWV0YWRhdGEYBiABKAsyJy5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxPZmZsb2FkZWRNZXRhZGF0YUgAEicKBXVuaW9uGAUgASgLMhguZmx5dGVpZGwuY29yZS5VbmlvbkluZm9CBwoFdmFsdWUiQwoHQmluZGluZxILCgN2YXIYASABKAkSKwoHYmluZGluZxgCIAEoCzIaLmZseXRlaWRsLmNvcmUuQmluZGluZ0RhdGEiKgoMS2V5VmFsdWVQYWlyEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSIgCg1SZXRyeVN0cmF0ZWd5Eg8KB3JldHJpZXMYBSABKA1CPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_struct, file_flyteidl_core_types]);
 
 /**
  * Primitive Types
@@ -99,7 +80,8 @@ export const PrimitiveSchema: GenMessage<Primitive> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.Void
  */
-export type Void = Message<"flyteidl.core.Void"> & {};
+export type Void = Message<"flyteidl.core.Void"> & {
+};
 
 /**
  * Describes the message flyteidl.core.Void.
@@ -230,30 +212,26 @@ export const UnionSchema: GenMessage<Union> = /*@__PURE__*/
 /**
  * @generated from message flyteidl.core.StructuredDatasetMetadata
  */
-export type StructuredDatasetMetadata =
-  & Message<"flyteidl.core.StructuredDatasetMetadata">
-  & {
-    /**
-     * Bundle the type information along with the literal.
-     * This is here because StructuredDatasets can often be more defined at run time than at compile time.
-     * That is, at compile time you might only declare a task to return a pandas dataframe or a StructuredDataset,
-     * without any column information, but at run time, you might have that column information.
-     * flytekit python will copy this type information into the literal, from the type information, if not provided by
-     * the various plugins (encoders).
-     * Since this field is run time generated, it's not used for any type checking.
-     *
-     * @generated from field: flyteidl.core.StructuredDatasetType structured_dataset_type = 1;
-     */
-    structuredDatasetType?: StructuredDatasetType | undefined;
-  };
+export type StructuredDatasetMetadata = Message<"flyteidl.core.StructuredDatasetMetadata"> & {
+  /**
+   * Bundle the type information along with the literal.
+   * This is here because StructuredDatasets can often be more defined at run time than at compile time.
+   * That is, at compile time you might only declare a task to return a pandas dataframe or a StructuredDataset,
+   * without any column information, but at run time, you might have that column information.
+   * flytekit python will copy this type information into the literal, from the type information, if not provided by
+   * the various plugins (encoders).
+   * Since this field is run time generated, it's not used for any type checking.
+   *
+   * @generated from field: flyteidl.core.StructuredDatasetType structured_dataset_type = 1;
+   */
+  structuredDatasetType?: StructuredDatasetType | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.StructuredDatasetMetadata.
  * Use `create(StructuredDatasetMetadataSchema)` to create a new message.
  */
-export const StructuredDatasetMetadataSchema: GenMessage<
-  StructuredDatasetMetadata
-> = /*@__PURE__*/
+export const StructuredDatasetMetadataSchema: GenMessage<StructuredDatasetMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 7);
 
 /**
@@ -278,9 +256,7 @@ export type StructuredDataset = Message<"flyteidl.core.StructuredDataset"> & {
  * Describes the message flyteidl.core.StructuredDataset.
  * Use `create(StructuredDatasetSchema)` to create a new message.
  */
-export const StructuredDatasetSchema: GenMessage<
-  StructuredDataset
-> = /*@__PURE__*/
+export const StructuredDatasetSchema: GenMessage<StructuredDataset> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 8);
 
 /**
@@ -427,38 +403,34 @@ export const LiteralSchema: GenMessage<Literal> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.LiteralOffloadedMetadata
  */
-export type LiteralOffloadedMetadata =
-  & Message<"flyteidl.core.LiteralOffloadedMetadata">
-  & {
-    /**
-     * The location of the offloaded core.Literal.
-     *
-     * @generated from field: string uri = 1;
-     */
-    uri: string;
+export type LiteralOffloadedMetadata = Message<"flyteidl.core.LiteralOffloadedMetadata"> & {
+  /**
+   * The location of the offloaded core.Literal.
+   *
+   * @generated from field: string uri = 1;
+   */
+  uri: string;
 
-    /**
-     * The size of the offloaded data.
-     *
-     * @generated from field: uint64 size_bytes = 2;
-     */
-    sizeBytes: bigint;
+  /**
+   * The size of the offloaded data.
+   *
+   * @generated from field: uint64 size_bytes = 2;
+   */
+  sizeBytes: bigint;
 
-    /**
-     * The inferred literal type of the offloaded data.
-     *
-     * @generated from field: flyteidl.core.LiteralType inferred_type = 3;
-     */
-    inferredType?: LiteralType | undefined;
-  };
+  /**
+   * The inferred literal type of the offloaded data.
+   *
+   * @generated from field: flyteidl.core.LiteralType inferred_type = 3;
+   */
+  inferredType?: LiteralType | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.LiteralOffloadedMetadata.
  * Use `create(LiteralOffloadedMetadataSchema)` to create a new message.
  */
-export const LiteralOffloadedMetadataSchema: GenMessage<
-  LiteralOffloadedMetadata
-> = /*@__PURE__*/
+export const LiteralOffloadedMetadataSchema: GenMessage<LiteralOffloadedMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 11);
 
 /**
@@ -477,9 +449,7 @@ export type LiteralCollection = Message<"flyteidl.core.LiteralCollection"> & {
  * Describes the message flyteidl.core.LiteralCollection.
  * Use `create(LiteralCollectionSchema)` to create a new message.
  */
-export const LiteralCollectionSchema: GenMessage<
-  LiteralCollection
-> = /*@__PURE__*/
+export const LiteralCollectionSchema: GenMessage<LiteralCollection> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 12);
 
 /**
@@ -506,22 +476,18 @@ export const LiteralMapSchema: GenMessage<LiteralMap> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.BindingDataCollection
  */
-export type BindingDataCollection =
-  & Message<"flyteidl.core.BindingDataCollection">
-  & {
-    /**
-     * @generated from field: repeated flyteidl.core.BindingData bindings = 1;
-     */
-    bindings: BindingData[];
-  };
+export type BindingDataCollection = Message<"flyteidl.core.BindingDataCollection"> & {
+  /**
+   * @generated from field: repeated flyteidl.core.BindingData bindings = 1;
+   */
+  bindings: BindingData[];
+};
 
 /**
  * Describes the message flyteidl.core.BindingDataCollection.
  * Use `create(BindingDataCollectionSchema)` to create a new message.
  */
-export const BindingDataCollectionSchema: GenMessage<
-  BindingDataCollection
-> = /*@__PURE__*/
+export const BindingDataCollectionSchema: GenMessage<BindingDataCollection> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 14);
 
 /**
@@ -704,3 +670,4 @@ export type RetryStrategy = Message<"flyteidl.core.RetryStrategy"> & {
  */
 export const RetryStrategySchema: GenMessage<RetryStrategy> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 20);
+

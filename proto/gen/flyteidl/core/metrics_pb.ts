@@ -4,31 +4,17 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type {
-  NodeExecutionIdentifier,
-  TaskExecutionIdentifier,
-  WorkflowExecutionIdentifier,
-} from "./identifier_pb.ts";
+import type { NodeExecutionIdentifier, TaskExecutionIdentifier, WorkflowExecutionIdentifier } from "./identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "./identifier_pb.ts";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/core/metrics.proto.
  */
 export const file_flyteidl_core_metrics: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChtmbHl0ZWlkbC9jb3JlL21ldHJpY3MucHJvdG8SDWZseXRlaWRsLmNvcmUi3wIKBFNwYW4SLgoKc3RhcnRfdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkEKC3dvcmtmbG93X2lkGAMgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXJIABI5Cgdub2RlX2lkGAQgASgLMiYuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uSWRlbnRpZmllckgAEjkKB3Rhc2tfaWQYBSABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVySAASFgoMb3BlcmF0aW9uX2lkGAYgASgJSAASIgoFc3BhbnMYByADKAsyEy5mbHl0ZWlkbC5jb3JlLlNwYW5CBAoCaWQiTgoVRXhlY3V0aW9uTWV0cmljUmVzdWx0Eg4KBm1ldHJpYxgBIAEoCRIlCgRkYXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM",
-    [
-      file_flyteidl_core_identifier,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_struct,
-    ],
-  );
+  fileDesc("ChtmbHl0ZWlkbC9jb3JlL21ldHJpY3MucHJvdG8SDWZseXRlaWRsLmNvcmUi3wIKBFNwYW4SLgoKc3RhcnRfdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIZW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkEKC3dvcmtmbG93X2lkGAMgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXJIABI5Cgdub2RlX2lkGAQgASgLMiYuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uSWRlbnRpZmllckgAEjkKB3Rhc2tfaWQYBSABKAsyJi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb25JZGVudGlmaWVySAASFgoMb3BlcmF0aW9uX2lkGAYgASgJSAASIgoFc3BhbnMYByADKAsyEy5mbHl0ZWlkbC5jb3JlLlNwYW5CBAoCaWQiTgoVRXhlY3V0aW9uTWV0cmljUmVzdWx0Eg4KBm1ldHJpYxgBIAEoCRIlCgRkYXRhGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_flyteidl_core_identifier, file_google_protobuf_timestamp, file_google_protobuf_struct]);
 
 /**
  * Span represents a duration trace of Flyte execution. The id field denotes a Flyte execution entity or an operation
@@ -109,33 +95,30 @@ export const SpanSchema: GenMessage<Span> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.ExecutionMetricResult
  */
-export type ExecutionMetricResult =
-  & Message<"flyteidl.core.ExecutionMetricResult">
-  & {
-    /**
-     * The metric this data represents. e.g. EXECUTION_METRIC_USED_CPU_AVG or EXECUTION_METRIC_USED_MEMORY_BYTES_AVG.
-     *
-     * @generated from field: string metric = 1;
-     */
-    metric: string;
+export type ExecutionMetricResult = Message<"flyteidl.core.ExecutionMetricResult"> & {
+  /**
+   * The metric this data represents. e.g. EXECUTION_METRIC_USED_CPU_AVG or EXECUTION_METRIC_USED_MEMORY_BYTES_AVG.
+   *
+   * @generated from field: string metric = 1;
+   */
+  metric: string;
 
-    /**
-     * The result data in prometheus range query result format
-     * https://prometheus.io/docs/prometheus/latest/querying/api/#expression-query-result-formats.
-     * This may include multiple time series, differentiated by their metric labels.
-     * Start time is greater of (execution attempt start, 48h ago)
-     * End time is lesser of (execution attempt end, now)
-     *
-     * @generated from field: google.protobuf.Struct data = 2;
-     */
-    data?: JsonObject | undefined;
-  };
+  /**
+   * The result data in prometheus range query result format
+   * https://prometheus.io/docs/prometheus/latest/querying/api/#expression-query-result-formats.
+   * This may include multiple time series, differentiated by their metric labels.
+   * Start time is greater of (execution attempt start, 48h ago)
+   * End time is lesser of (execution attempt end, now)
+   *
+   * @generated from field: google.protobuf.Struct data = 2;
+   */
+  data?: JsonObject | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.ExecutionMetricResult.
  * Use `create(ExecutionMetricResultSchema)` to create a new message.
  */
-export const ExecutionMetricResultSchema: GenMessage<
-  ExecutionMetricResult
-> = /*@__PURE__*/
+export const ExecutionMetricResultSchema: GenMessage<ExecutionMetricResult> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_metrics, 1);
+

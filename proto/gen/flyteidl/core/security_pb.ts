@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/security.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,9 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/security.proto.
  */
 export const file_flyteidl_core_security: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9jb3JlL3NlY3VyaXR5LnByb3RvEg1mbHl0ZWlkbC5jb3JlIrUBCgZTZWNyZXQSDQoFZ3JvdXAYASABKAkSFQoNZ3JvdXBfdmVyc2lvbhgCIAEoCRILCgNrZXkYAyABKAkSOgoRbW91bnRfcmVxdWlyZW1lbnQYBCABKA4yHy5mbHl0ZWlkbC5jb3JlLlNlY3JldC5Nb3VudFR5cGUSDwoHZW52X3ZhchgFIAEoCSIrCglNb3VudFR5cGUSBwoDQU5ZEAASCwoHRU5WX1ZBUhABEggKBEZJTEUQAiJPCgxPQXV0aDJDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEiwKDWNsaWVudF9zZWNyZXQYAiABKAsyFS5mbHl0ZWlkbC5jb3JlLlNlY3JldCKJAQoISWRlbnRpdHkSEAoIaWFtX3JvbGUYASABKAkSGwoTazhzX3NlcnZpY2VfYWNjb3VudBgCIAEoCRIyCg1vYXV0aDJfY2xpZW50GAMgASgLMhsuZmx5dGVpZGwuY29yZS5PQXV0aDJDbGllbnQSGgoSZXhlY3V0aW9uX2lkZW50aXR5GAQgASgJIt0BChJPQXV0aDJUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRI0CgR0eXBlGAIgASgOMiYuZmx5dGVpZGwuY29yZS5PQXV0aDJUb2tlblJlcXVlc3QuVHlwZRIrCgZjbGllbnQYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLk9BdXRoMkNsaWVudBIeChZpZHBfZGlzY292ZXJ5X2VuZHBvaW50GAQgASgJEhYKDnRva2VuX2VuZHBvaW50GAUgASgJIh4KBFR5cGUSFgoSQ0xJRU5UX0NSRURFTlRJQUxTEAAilQEKD1NlY3VyaXR5Q29udGV4dBInCgZydW5fYXMYASABKAsyFy5mbHl0ZWlkbC5jb3JlLklkZW50aXR5EiYKB3NlY3JldHMYAiADKAsyFS5mbHl0ZWlkbC5jb3JlLlNlY3JldBIxCgZ0b2tlbnMYAyADKAsyIS5mbHl0ZWlkbC5jb3JlLk9BdXRoMlRva2VuUmVxdWVzdEI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM",
-  );
+  fileDesc("ChxmbHl0ZWlkbC9jb3JlL3NlY3VyaXR5LnByb3RvEg1mbHl0ZWlkbC5jb3JlIrUBCgZTZWNyZXQSDQoFZ3JvdXAYASABKAkSFQoNZ3JvdXBfdmVyc2lvbhgCIAEoCRILCgNrZXkYAyABKAkSOgoRbW91bnRfcmVxdWlyZW1lbnQYBCABKA4yHy5mbHl0ZWlkbC5jb3JlLlNlY3JldC5Nb3VudFR5cGUSDwoHZW52X3ZhchgFIAEoCSIrCglNb3VudFR5cGUSBwoDQU5ZEAASCwoHRU5WX1ZBUhABEggKBEZJTEUQAiJPCgxPQXV0aDJDbGllbnQSEQoJY2xpZW50X2lkGAEgASgJEiwKDWNsaWVudF9zZWNyZXQYAiABKAsyFS5mbHl0ZWlkbC5jb3JlLlNlY3JldCKJAQoISWRlbnRpdHkSEAoIaWFtX3JvbGUYASABKAkSGwoTazhzX3NlcnZpY2VfYWNjb3VudBgCIAEoCRIyCg1vYXV0aDJfY2xpZW50GAMgASgLMhsuZmx5dGVpZGwuY29yZS5PQXV0aDJDbGllbnQSGgoSZXhlY3V0aW9uX2lkZW50aXR5GAQgASgJIt0BChJPQXV0aDJUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRI0CgR0eXBlGAIgASgOMiYuZmx5dGVpZGwuY29yZS5PQXV0aDJUb2tlblJlcXVlc3QuVHlwZRIrCgZjbGllbnQYAyABKAsyGy5mbHl0ZWlkbC5jb3JlLk9BdXRoMkNsaWVudBIeChZpZHBfZGlzY292ZXJ5X2VuZHBvaW50GAQgASgJEhYKDnRva2VuX2VuZHBvaW50GAUgASgJIh4KBFR5cGUSFgoSQ0xJRU5UX0NSRURFTlRJQUxTEAAilQEKD1NlY3VyaXR5Q29udGV4dBInCgZydW5fYXMYASABKAsyFy5mbHl0ZWlkbC5jb3JlLklkZW50aXR5EiYKB3NlY3JldHMYAiADKAsyFS5mbHl0ZWlkbC5jb3JlLlNlY3JldBIxCgZ0b2tlbnMYAyADKAsyIS5mbHl0ZWlkbC5jb3JlLk9BdXRoMlRva2VuUmVxdWVzdEI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM");
 
 /**
  * Secret encapsulates information about the secret a task needs to proceed. An environment variable
@@ -249,9 +243,7 @@ export type OAuth2TokenRequest = Message<"flyteidl.core.OAuth2TokenRequest"> & {
  * Describes the message flyteidl.core.OAuth2TokenRequest.
  * Use `create(OAuth2TokenRequestSchema)` to create a new message.
  */
-export const OAuth2TokenRequestSchema: GenMessage<
-  OAuth2TokenRequest
-> = /*@__PURE__*/
+export const OAuth2TokenRequestSchema: GenMessage<OAuth2TokenRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_security, 3);
 
 /**
@@ -271,9 +263,7 @@ export enum OAuth2TokenRequest_Type {
 /**
  * Describes the enum flyteidl.core.OAuth2TokenRequest.Type.
  */
-export const OAuth2TokenRequest_TypeSchema: GenEnum<
-  OAuth2TokenRequest_Type
-> = /*@__PURE__*/
+export const OAuth2TokenRequest_TypeSchema: GenEnum<OAuth2TokenRequest_Type> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_security, 3, 0);
 
 /**
@@ -317,3 +307,4 @@ export type SecurityContext = Message<"flyteidl.core.SecurityContext"> & {
  */
 export const SecurityContextSchema: GenMessage<SecurityContext> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_security, 4);
+

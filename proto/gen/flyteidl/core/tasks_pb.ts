@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/tasks.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Identifier } from "./identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "./identifier_pb.ts";
@@ -17,29 +13,14 @@ import { file_flyteidl_core_literals } from "./literals_pb.ts";
 import type { SecurityContext } from "./security_pb.ts";
 import { file_flyteidl_core_security } from "./security_pb.ts";
 import type { Duration } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_struct,
-  file_google_protobuf_wrappers,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/core/tasks.proto.
  */
 export const file_flyteidl_core_tasks: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChlmbHl0ZWlkbC9jb3JlL3Rhc2tzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIrECCglSZXNvdXJjZXMSOAoIcmVxdWVzdHMYASADKAsyJi5mbHl0ZWlkbC5jb3JlLlJlc291cmNlcy5SZXNvdXJjZUVudHJ5EjYKBmxpbWl0cxgCIAMoCzImLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VzLlJlc291cmNlRW50cnkaUwoNUmVzb3VyY2VFbnRyeRIzCgRuYW1lGAEgASgOMiUuZmx5dGVpZGwuY29yZS5SZXNvdXJjZXMuUmVzb3VyY2VOYW1lEg0KBXZhbHVlGAIgASgJIl0KDFJlc291cmNlTmFtZRILCgdVTktOT1dOEAASBwoDQ1BVEAESBwoDR1BVEAISCgoGTUVNT1JZEAMSCwoHU1RPUkFHRRAEEhUKEUVQSEVNRVJBTF9TVE9SQUdFEAUiawoOR1BVQWNjZWxlcmF0b3ISDgoGZGV2aWNlGAEgASgJEhcKDXVucGFydGl0aW9uZWQYAiABKAhIABIYCg5wYXJ0aXRpb25fc2l6ZRgDIAEoCUgAQhYKFHBhcnRpdGlvbl9zaXplX3ZhbHVlIkoKDFNoYXJlZE1lbW9yeRISCgptb3VudF9wYXRoGAEgASgJEhIKCm1vdW50X25hbWUYAiABKAkSEgoKc2l6ZV9saW1pdBgDIAEoCSJ/ChFFeHRlbmRlZFJlc291cmNlcxI2Cg9ncHVfYWNjZWxlcmF0b3IYASABKAsyHS5mbHl0ZWlkbC5jb3JlLkdQVUFjY2VsZXJhdG9yEjIKDXNoYXJlZF9tZW1vcnkYAiABKAsyGy5mbHl0ZWlkbC5jb3JlLlNoYXJlZE1lbW9yeSKVAQoPUnVudGltZU1ldGFkYXRhEjgKBHR5cGUYASABKA4yKi5mbHl0ZWlkbC5jb3JlLlJ1bnRpbWVNZXRhZGF0YS5SdW50aW1lVHlwZRIPCgd2ZXJzaW9uGAIgASgJEg4KBmZsYXZvchgDIAEoCSInCgtSdW50aW1lVHlwZRIJCgVPVEhFUhAAEg0KCUZMWVRFX1NESxABItcECgxUYXNrTWV0YWRhdGESFAoMZGlzY292ZXJhYmxlGAEgASgIEi8KB3J1bnRpbWUYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlJ1bnRpbWVNZXRhZGF0YRIqCgd0aW1lb3V0GAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi0KB3JldHJpZXMYBSABKAsyHC5mbHl0ZWlkbC5jb3JlLlJldHJ5U3RyYXRlZ3kSGQoRZGlzY292ZXJ5X3ZlcnNpb24YBiABKAkSIAoYZGVwcmVjYXRlZF9lcnJvcl9tZXNzYWdlGAcgASgJEhcKDWludGVycnVwdGlibGUYCCABKAhIABIaChJjYWNoZV9zZXJpYWxpemFibGUYCSABKAgSMwoEdGFncxgLIAMoCzIlLmZseXRlaWRsLmNvcmUuVGFza01ldGFkYXRhLlRhZ3NFbnRyeRIZChFwb2RfdGVtcGxhdGVfbmFtZRgMIAEoCRIfChdjYWNoZV9pZ25vcmVfaW5wdXRfdmFycxgNIAMoCRIQCghpc19lYWdlchgOIAEoCBIyCg5nZW5lcmF0ZXNfZGVjaxgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5Cb29sVmFsdWUSMgoIbWV0YWRhdGEYECABKAsyIC5mbHl0ZWlkbC5jb3JlLks4c09iamVjdE1ldGFkYXRhGisKCVRhZ3NFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhUKE2ludGVycnVwdGlibGVfdmFsdWVKBAgKEAsizgQKDFRhc2tUZW1wbGF0ZRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIMCgR0eXBlGAIgASgJEi0KCG1ldGFkYXRhGAMgASgLMhsuZmx5dGVpZGwuY29yZS5UYXNrTWV0YWRhdGESMAoJaW50ZXJmYWNlGAQgASgLMh0uZmx5dGVpZGwuY29yZS5UeXBlZEludGVyZmFjZRInCgZjdXN0b20YBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei0KCWNvbnRhaW5lchgGIAEoCzIYLmZseXRlaWRsLmNvcmUuQ29udGFpbmVySAASKAoHazhzX3BvZBgRIAEoCzIVLmZseXRlaWRsLmNvcmUuSzhzUG9kSAASIQoDc3FsGBIgASgLMhIuZmx5dGVpZGwuY29yZS5TcWxIABIZChF0YXNrX3R5cGVfdmVyc2lvbhgHIAEoBRI4ChBzZWN1cml0eV9jb250ZXh0GAggASgLMh4uZmx5dGVpZGwuY29yZS5TZWN1cml0eUNvbnRleHQSPAoSZXh0ZW5kZWRfcmVzb3VyY2VzGAkgASgLMiAuZmx5dGVpZGwuY29yZS5FeHRlbmRlZFJlc291cmNlcxI3CgZjb25maWcYECADKAsyJy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZS5Db25maWdFbnRyeRotCgtDb25maWdFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnRhcmdldCI1Cg1Db250YWluZXJQb3J0EhYKDmNvbnRhaW5lcl9wb3J0GAEgASgNEgwKBG5hbWUYAiABKAkirQMKCUNvbnRhaW5lchINCgVpbWFnZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEgwKBGFyZ3MYAyADKAkSKwoJcmVzb3VyY2VzGAQgASgLMhguZmx5dGVpZGwuY29yZS5SZXNvdXJjZXMSKAoDZW52GAUgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXISLwoGY29uZmlnGAYgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXJCAhgBEisKBXBvcnRzGAcgAygLMhwuZmx5dGVpZGwuY29yZS5Db250YWluZXJQb3J0EjUKC2RhdGFfY29uZmlnGAkgASgLMiAuZmx5dGVpZGwuY29yZS5EYXRhTG9hZGluZ0NvbmZpZxI7CgxhcmNoaXRlY3R1cmUYCiABKA4yJS5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lci5BcmNoaXRlY3R1cmUiSQoMQXJjaGl0ZWN0dXJlEgsKB1VOS05PV04QABIJCgVBTUQ2NBABEgkKBUFSTTY0EAISCgoGQVJNX1Y2EAMSCgoGQVJNX1Y3EAQimwIKCklPU3RyYXRlZ3kSPQoNZG93bmxvYWRfbW9kZRgBIAEoDjImLmZseXRlaWRsLmNvcmUuSU9TdHJhdGVneS5Eb3dubG9hZE1vZGUSOQoLdXBsb2FkX21vZGUYAiABKA4yJC5mbHl0ZWlkbC5jb3JlLklPU3RyYXRlZ3kuVXBsb2FkTW9kZSJMCgxEb3dubG9hZE1vZGUSEgoORE9XTkxPQURfRUFHRVIQABITCg9ET1dOTE9BRF9TVFJFQU0QARITCg9ET19OT1RfRE9XTkxPQUQQAiJFCgpVcGxvYWRNb2RlEhIKDlVQTE9BRF9PTl9FWElUEAASEAoMVVBMT0FEX0VBR0VSEAESEQoNRE9fTk9UX1VQTE9BRBACIvMBChFEYXRhTG9hZGluZ0NvbmZpZxIPCgdlbmFibGVkGAEgASgIEhIKCmlucHV0X3BhdGgYAiABKAkSEwoLb3V0cHV0X3BhdGgYAyABKAkSQQoGZm9ybWF0GAQgASgOMjEuZmx5dGVpZGwuY29yZS5EYXRhTG9hZGluZ0NvbmZpZy5MaXRlcmFsTWFwRm9ybWF0Ei4KC2lvX3N0cmF0ZWd5GAUgASgLMhkuZmx5dGVpZGwuY29yZS5JT1N0cmF0ZWd5IjEKEExpdGVyYWxNYXBGb3JtYXQSCAoESlNPThAAEggKBFlBTUwQARIJCgVQUk9UTxACIr4BCgZLOHNQb2QSMgoIbWV0YWRhdGEYASABKAsyIC5mbHl0ZWlkbC5jb3JlLks4c09iamVjdE1ldGFkYXRhEikKCHBvZF9zcGVjGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgtkYXRhX2NvbmZpZxgDIAEoCzIgLmZseXRlaWRsLmNvcmUuRGF0YUxvYWRpbmdDb25maWcSHgoWcHJpbWFyeV9jb250YWluZXJfbmFtZRgEIAEoCSL8AQoRSzhzT2JqZWN0TWV0YWRhdGESPAoGbGFiZWxzGAEgAygLMiwuZmx5dGVpZGwuY29yZS5LOHNPYmplY3RNZXRhZGF0YS5MYWJlbHNFbnRyeRJGCgthbm5vdGF0aW9ucxgCIAMoCzIxLmZseXRlaWRsLmNvcmUuSzhzT2JqZWN0TWV0YWRhdGEuQW5ub3RhdGlvbnNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjIKEEFubm90YXRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ+CgNTcWwSEQoJc3RhdGVtZW50GAEgASgJEisKB2RpYWxlY3QYAiABKA4yGi5mbHl0ZWlkbC5jb3JlLlNxbC5EaWFsZWN0IjcKB0RpYWxlY3QSDQoJVU5ERUZJTkVEEAASCAoEQU5TSRABEggKBEhJVkUQAhIJCgVPVEhFUhADQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw",
-    [
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_interface,
-      file_flyteidl_core_literals,
-      file_flyteidl_core_security,
-      file_google_protobuf_duration,
-      file_google_protobuf_struct,
-      file_google_protobuf_wrappers,
-    ],
-  );
+  fileDesc("ChlmbHl0ZWlkbC9jb3JlL3Rhc2tzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIrECCglSZXNvdXJjZXMSOAoIcmVxdWVzdHMYASADKAsyJi5mbHl0ZWlkbC5jb3JlLlJlc291cmNlcy5SZXNvdXJjZUVudHJ5EjYKBmxpbWl0cxgCIAMoCzImLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VzLlJlc291cmNlRW50cnkaUwoNUmVzb3VyY2VFbnRyeRIzCgRuYW1lGAEgASgOMiUuZmx5dGVpZGwuY29yZS5SZXNvdXJjZXMuUmVzb3VyY2VOYW1lEg0KBXZhbHVlGAIgASgJIl0KDFJlc291cmNlTmFtZRILCgdVTktOT1dOEAASBwoDQ1BVEAESBwoDR1BVEAISCgoGTUVNT1JZEAMSCwoHU1RPUkFHRRAEEhUKEUVQSEVNRVJBTF9TVE9SQUdFEAUiawoOR1BVQWNjZWxlcmF0b3ISDgoGZGV2aWNlGAEgASgJEhcKDXVucGFydGl0aW9uZWQYAiABKAhIABIYCg5wYXJ0aXRpb25fc2l6ZRgDIAEoCUgAQhYKFHBhcnRpdGlvbl9zaXplX3ZhbHVlIkoKDFNoYXJlZE1lbW9yeRISCgptb3VudF9wYXRoGAEgASgJEhIKCm1vdW50X25hbWUYAiABKAkSEgoKc2l6ZV9saW1pdBgDIAEoCSJ/ChFFeHRlbmRlZFJlc291cmNlcxI2Cg9ncHVfYWNjZWxlcmF0b3IYASABKAsyHS5mbHl0ZWlkbC5jb3JlLkdQVUFjY2VsZXJhdG9yEjIKDXNoYXJlZF9tZW1vcnkYAiABKAsyGy5mbHl0ZWlkbC5jb3JlLlNoYXJlZE1lbW9yeSKVAQoPUnVudGltZU1ldGFkYXRhEjgKBHR5cGUYASABKA4yKi5mbHl0ZWlkbC5jb3JlLlJ1bnRpbWVNZXRhZGF0YS5SdW50aW1lVHlwZRIPCgd2ZXJzaW9uGAIgASgJEg4KBmZsYXZvchgDIAEoCSInCgtSdW50aW1lVHlwZRIJCgVPVEhFUhAAEg0KCUZMWVRFX1NESxABItcECgxUYXNrTWV0YWRhdGESFAoMZGlzY292ZXJhYmxlGAEgASgIEi8KB3J1bnRpbWUYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlJ1bnRpbWVNZXRhZGF0YRIqCgd0aW1lb3V0GAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi0KB3JldHJpZXMYBSABKAsyHC5mbHl0ZWlkbC5jb3JlLlJldHJ5U3RyYXRlZ3kSGQoRZGlzY292ZXJ5X3ZlcnNpb24YBiABKAkSIAoYZGVwcmVjYXRlZF9lcnJvcl9tZXNzYWdlGAcgASgJEhcKDWludGVycnVwdGlibGUYCCABKAhIABIaChJjYWNoZV9zZXJpYWxpemFibGUYCSABKAgSMwoEdGFncxgLIAMoCzIlLmZseXRlaWRsLmNvcmUuVGFza01ldGFkYXRhLlRhZ3NFbnRyeRIZChFwb2RfdGVtcGxhdGVfbmFtZRgMIAEoCRIfChdjYWNoZV9pZ25vcmVfaW5wdXRfdmFycxgNIAMoCRIQCghpc19lYWdlchgOIAEoCBIyCg5nZW5lcmF0ZXNfZGVjaxgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5Cb29sVmFsdWUSMgoIbWV0YWRhdGEYECABKAsyIC5mbHl0ZWlkbC5jb3JlLks4c09iamVjdE1ldGFkYXRhGisKCVRhZ3NFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhUKE2ludGVycnVwdGlibGVfdmFsdWVKBAgKEAsizgQKDFRhc2tUZW1wbGF0ZRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIMCgR0eXBlGAIgASgJEi0KCG1ldGFkYXRhGAMgASgLMhsuZmx5dGVpZGwuY29yZS5UYXNrTWV0YWRhdGESMAoJaW50ZXJmYWNlGAQgASgLMh0uZmx5dGVpZGwuY29yZS5UeXBlZEludGVyZmFjZRInCgZjdXN0b20YBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei0KCWNvbnRhaW5lchgGIAEoCzIYLmZseXRlaWRsLmNvcmUuQ29udGFpbmVySAASKAoHazhzX3BvZBgRIAEoCzIVLmZseXRlaWRsLmNvcmUuSzhzUG9kSAASIQoDc3FsGBIgASgLMhIuZmx5dGVpZGwuY29yZS5TcWxIABIZChF0YXNrX3R5cGVfdmVyc2lvbhgHIAEoBRI4ChBzZWN1cml0eV9jb250ZXh0GAggASgLMh4uZmx5dGVpZGwuY29yZS5TZWN1cml0eUNvbnRleHQSPAoSZXh0ZW5kZWRfcmVzb3VyY2VzGAkgASgLMiAuZmx5dGVpZGwuY29yZS5FeHRlbmRlZFJlc291cmNlcxI3CgZjb25maWcYECADKAsyJy5mbHl0ZWlkbC5jb3JlLlRhc2tUZW1wbGF0ZS5Db25maWdFbnRyeRotCgtDb25maWdFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQggKBnRhcmdldCI1Cg1Db250YWluZXJQb3J0EhYKDmNvbnRhaW5lcl9wb3J0GAEgASgNEgwKBG5hbWUYAiABKAkirQMKCUNvbnRhaW5lchINCgVpbWFnZRgBIAEoCRIPCgdjb21tYW5kGAIgAygJEgwKBGFyZ3MYAyADKAkSKwoJcmVzb3VyY2VzGAQgASgLMhguZmx5dGVpZGwuY29yZS5SZXNvdXJjZXMSKAoDZW52GAUgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXISLwoGY29uZmlnGAYgAygLMhsuZmx5dGVpZGwuY29yZS5LZXlWYWx1ZVBhaXJCAhgBEisKBXBvcnRzGAcgAygLMhwuZmx5dGVpZGwuY29yZS5Db250YWluZXJQb3J0EjUKC2RhdGFfY29uZmlnGAkgASgLMiAuZmx5dGVpZGwuY29yZS5EYXRhTG9hZGluZ0NvbmZpZxI7CgxhcmNoaXRlY3R1cmUYCiABKA4yJS5mbHl0ZWlkbC5jb3JlLkNvbnRhaW5lci5BcmNoaXRlY3R1cmUiSQoMQXJjaGl0ZWN0dXJlEgsKB1VOS05PV04QABIJCgVBTUQ2NBABEgkKBUFSTTY0EAISCgoGQVJNX1Y2EAMSCgoGQVJNX1Y3EAQimwIKCklPU3RyYXRlZ3kSPQoNZG93bmxvYWRfbW9kZRgBIAEoDjImLmZseXRlaWRsLmNvcmUuSU9TdHJhdGVneS5Eb3dubG9hZE1vZGUSOQoLdXBsb2FkX21vZGUYAiABKA4yJC5mbHl0ZWlkbC5jb3JlLklPU3RyYXRlZ3kuVXBsb2FkTW9kZSJMCgxEb3dubG9hZE1vZGUSEgoORE9XTkxPQURfRUFHRVIQABITCg9ET1dOTE9BRF9TVFJFQU0QARITCg9ET19OT1RfRE9XTkxPQUQQAiJFCgpVcGxvYWRNb2RlEhIKDlVQTE9BRF9PTl9FWElUEAASEAoMVVBMT0FEX0VBR0VSEAESEQoNRE9fTk9UX1VQTE9BRBACIvMBChFEYXRhTG9hZGluZ0NvbmZpZxIPCgdlbmFibGVkGAEgASgIEhIKCmlucHV0X3BhdGgYAiABKAkSEwoLb3V0cHV0X3BhdGgYAyABKAkSQQoGZm9ybWF0GAQgASgOMjEuZmx5dGVpZGwuY29yZS5EYXRhTG9hZGluZ0NvbmZpZy5MaXRlcmFsTWFwRm9ybWF0Ei4KC2lvX3N0cmF0ZWd5GAUgASgLMhkuZmx5dGVpZGwuY29yZS5JT1N0cmF0ZWd5IjEKEExpdGVyYWxNYXBGb3JtYXQSCAoESlNPThAAEggKBFlBTUwQARIJCgVQUk9UTxACIr4BCgZLOHNQb2QSMgoIbWV0YWRhdGEYASABKAsyIC5mbHl0ZWlkbC5jb3JlLks4c09iamVjdE1ldGFkYXRhEikKCHBvZF9zcGVjGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgtkYXRhX2NvbmZpZxgDIAEoCzIgLmZseXRlaWRsLmNvcmUuRGF0YUxvYWRpbmdDb25maWcSHgoWcHJpbWFyeV9jb250YWluZXJfbmFtZRgEIAEoCSL8AQoRSzhzT2JqZWN0TWV0YWRhdGESPAoGbGFiZWxzGAEgAygLMiwuZmx5dGVpZGwuY29yZS5LOHNPYmplY3RNZXRhZGF0YS5MYWJlbHNFbnRyeRJGCgthbm5vdGF0aW9ucxgCIAMoCzIxLmZseXRlaWRsLmNvcmUuSzhzT2JqZWN0TWV0YWRhdGEuQW5ub3RhdGlvbnNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBGjIKEEFubm90YXRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJ+CgNTcWwSEQoJc3RhdGVtZW50GAEgASgJEisKB2RpYWxlY3QYAiABKA4yGi5mbHl0ZWlkbC5jb3JlLlNxbC5EaWFsZWN0IjcKB0RpYWxlY3QSDQoJVU5ERUZJTkVEEAASCAoEQU5TSRABEggKBEhJVkUQAhIJCgVPVEhFUhADQjxaOmdpdGh1Yi5jb20vZmx5dGVvcmcvZmx5dGUvZmx5dGVpZGwvZ2VuL3BiLWdvL2ZseXRlaWRsL2NvcmViBnByb3RvMw", [file_flyteidl_core_identifier, file_flyteidl_core_interface, file_flyteidl_core_literals, file_flyteidl_core_security, file_google_protobuf_duration, file_google_protobuf_struct, file_google_protobuf_wrappers]);
 
 /**
  * A customizable interface to convey resources requested for a container. This can be interpreted differently for different
@@ -76,32 +57,28 @@ export const ResourcesSchema: GenMessage<Resources> = /*@__PURE__*/
  *
  * @generated from message flyteidl.core.Resources.ResourceEntry
  */
-export type Resources_ResourceEntry =
-  & Message<"flyteidl.core.Resources.ResourceEntry">
-  & {
-    /**
-     * Resource name.
-     *
-     * @generated from field: flyteidl.core.Resources.ResourceName name = 1;
-     */
-    name: Resources_ResourceName;
+export type Resources_ResourceEntry = Message<"flyteidl.core.Resources.ResourceEntry"> & {
+  /**
+   * Resource name.
+   *
+   * @generated from field: flyteidl.core.Resources.ResourceName name = 1;
+   */
+  name: Resources_ResourceName;
 
-    /**
-     * Value must be a valid k8s quantity. See
-     * https://github.com/kubernetes/apimachinery/blob/master/pkg/api/resource/quantity.go#L30-L80
-     *
-     * @generated from field: string value = 2;
-     */
-    value: string;
-  };
+  /**
+   * Value must be a valid k8s quantity. See
+   * https://github.com/kubernetes/apimachinery/blob/master/pkg/api/resource/quantity.go#L30-L80
+   *
+   * @generated from field: string value = 2;
+   */
+  value: string;
+};
 
 /**
  * Describes the message flyteidl.core.Resources.ResourceEntry.
  * Use `create(Resources_ResourceEntrySchema)` to create a new message.
  */
-export const Resources_ResourceEntrySchema: GenMessage<
-  Resources_ResourceEntry
-> = /*@__PURE__*/
+export const Resources_ResourceEntrySchema: GenMessage<Resources_ResourceEntry> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 0, 0);
 
 /**
@@ -146,9 +123,7 @@ export enum Resources_ResourceName {
 /**
  * Describes the enum flyteidl.core.Resources.ResourceName.
  */
-export const Resources_ResourceNameSchema: GenEnum<
-  Resources_ResourceName
-> = /*@__PURE__*/
+export const Resources_ResourceNameSchema: GenEnum<Resources_ResourceName> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 0, 0);
 
 /**
@@ -259,9 +234,7 @@ export type ExtendedResources = Message<"flyteidl.core.ExtendedResources"> & {
  * Describes the message flyteidl.core.ExtendedResources.
  * Use `create(ExtendedResourcesSchema)` to create a new message.
  */
-export const ExtendedResourcesSchema: GenMessage<
-  ExtendedResources
-> = /*@__PURE__*/
+export const ExtendedResourcesSchema: GenMessage<ExtendedResources> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 3);
 
 /**
@@ -318,9 +291,7 @@ export enum RuntimeMetadata_RuntimeType {
 /**
  * Describes the enum flyteidl.core.RuntimeMetadata.RuntimeType.
  */
-export const RuntimeMetadata_RuntimeTypeSchema: GenEnum<
-  RuntimeMetadata_RuntimeType
-> = /*@__PURE__*/
+export const RuntimeMetadata_RuntimeTypeSchema: GenEnum<RuntimeMetadata_RuntimeType> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 4, 0);
 
 /**
@@ -717,9 +688,7 @@ export enum Container_Architecture {
 /**
  * Describes the enum flyteidl.core.Container.Architecture.
  */
-export const Container_ArchitectureSchema: GenEnum<
-  Container_Architecture
-> = /*@__PURE__*/
+export const Container_ArchitectureSchema: GenEnum<Container_Architecture> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 8, 0);
 
 /**
@@ -781,9 +750,7 @@ export enum IOStrategy_DownloadMode {
 /**
  * Describes the enum flyteidl.core.IOStrategy.DownloadMode.
  */
-export const IOStrategy_DownloadModeSchema: GenEnum<
-  IOStrategy_DownloadMode
-> = /*@__PURE__*/
+export const IOStrategy_DownloadModeSchema: GenEnum<IOStrategy_DownloadMode> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 9, 0);
 
 /**
@@ -817,9 +784,7 @@ export enum IOStrategy_UploadMode {
 /**
  * Describes the enum flyteidl.core.IOStrategy.UploadMode.
  */
-export const IOStrategy_UploadModeSchema: GenEnum<
-  IOStrategy_UploadMode
-> = /*@__PURE__*/
+export const IOStrategy_UploadModeSchema: GenEnum<IOStrategy_UploadMode> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 9, 1);
 
 /**
@@ -875,9 +840,7 @@ export type DataLoadingConfig = Message<"flyteidl.core.DataLoadingConfig"> & {
  * Describes the message flyteidl.core.DataLoadingConfig.
  * Use `create(DataLoadingConfigSchema)` to create a new message.
  */
-export const DataLoadingConfigSchema: GenMessage<
-  DataLoadingConfig
-> = /*@__PURE__*/
+export const DataLoadingConfigSchema: GenMessage<DataLoadingConfig> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 10);
 
 /**
@@ -912,9 +875,7 @@ export enum DataLoadingConfig_LiteralMapFormat {
 /**
  * Describes the enum flyteidl.core.DataLoadingConfig.LiteralMapFormat.
  */
-export const DataLoadingConfig_LiteralMapFormatSchema: GenEnum<
-  DataLoadingConfig_LiteralMapFormat
-> = /*@__PURE__*/
+export const DataLoadingConfig_LiteralMapFormatSchema: GenEnum<DataLoadingConfig_LiteralMapFormat> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 10, 0);
 
 /**
@@ -993,9 +954,7 @@ export type K8sObjectMetadata = Message<"flyteidl.core.K8sObjectMetadata"> & {
  * Describes the message flyteidl.core.K8sObjectMetadata.
  * Use `create(K8sObjectMetadataSchema)` to create a new message.
  */
-export const K8sObjectMetadataSchema: GenMessage<
-  K8sObjectMetadata
-> = /*@__PURE__*/
+export const K8sObjectMetadataSchema: GenMessage<K8sObjectMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 12);
 
 /**
@@ -1064,3 +1023,4 @@ export enum Sql_Dialect {
  */
 export const Sql_DialectSchema: GenEnum<Sql_Dialect> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_tasks, 13, 0);
+

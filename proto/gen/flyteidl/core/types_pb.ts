@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/types.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -15,10 +11,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/types.proto.
  */
 export const file_flyteidl_core_types: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChlmbHl0ZWlkbC9jb3JlL3R5cGVzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIowCCgpTY2hlbWFUeXBlEjcKB2NvbHVtbnMYAyADKAsyJi5mbHl0ZWlkbC5jb3JlLlNjaGVtYVR5cGUuU2NoZW1hQ29sdW1uGsQBCgxTY2hlbWFDb2x1bW4SDAoEbmFtZRgBIAEoCRJFCgR0eXBlGAIgASgOMjcuZmx5dGVpZGwuY29yZS5TY2hlbWFUeXBlLlNjaGVtYUNvbHVtbi5TY2hlbWFDb2x1bW5UeXBlIl8KEFNjaGVtYUNvbHVtblR5cGUSCwoHSU5URUdFUhAAEgkKBUZMT0FUEAESCgoGU1RSSU5HEAISCwoHQk9PTEVBThADEgwKCERBVEVUSU1FEAQSDAoIRFVSQVRJT04QBSL6AQoVU3RydWN0dXJlZERhdGFzZXRUeXBlEkMKB2NvbHVtbnMYASADKAsyMi5mbHl0ZWlkbC5jb3JlLlN0cnVjdHVyZWREYXRhc2V0VHlwZS5EYXRhc2V0Q29sdW1uEg4KBmZvcm1hdBgCIAEoCRIcChRleHRlcm5hbF9zY2hlbWFfdHlwZRgDIAEoCRIdChVleHRlcm5hbF9zY2hlbWFfYnl0ZXMYBCABKAwaTwoNRGF0YXNldENvbHVtbhIMCgRuYW1lGAEgASgJEjAKDGxpdGVyYWxfdHlwZRgCIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGUijwEKCEJsb2JUeXBlEg4KBmZvcm1hdBgBIAEoCRJCCg5kaW1lbnNpb25hbGl0eRgCIAEoDjIqLmZseXRlaWRsLmNvcmUuQmxvYlR5cGUuQmxvYkRpbWVuc2lvbmFsaXR5Ii8KEkJsb2JEaW1lbnNpb25hbGl0eRIKCgZTSU5HTEUQABINCglNVUxUSVBBUlQQASIaCghFbnVtVHlwZRIOCgZ2YWx1ZXMYASADKAkiOQoJVW5pb25UeXBlEiwKCHZhcmlhbnRzGAEgAygLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSK3AQoNVHlwZVN0cnVjdHVyZRILCgN0YWcYASABKAkSRwoOZGF0YWNsYXNzX3R5cGUYAiADKAsyLy5mbHl0ZWlkbC5jb3JlLlR5cGVTdHJ1Y3R1cmUuRGF0YWNsYXNzVHlwZUVudHJ5GlAKEkRhdGFjbGFzc1R5cGVFbnRyeRILCgNrZXkYASABKAkSKQoFdmFsdWUYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlOgI4ASI+Cg5UeXBlQW5ub3RhdGlvbhIsCgthbm5vdGF0aW9ucxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiuwQKC0xpdGVyYWxUeXBlEisKBnNpbXBsZRgBIAEoDjIZLmZseXRlaWRsLmNvcmUuU2ltcGxlVHlwZUgAEisKBnNjaGVtYRgCIAEoCzIZLmZseXRlaWRsLmNvcmUuU2NoZW1hVHlwZUgAEjUKD2NvbGxlY3Rpb25fdHlwZRgDIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGVIABI0Cg5tYXBfdmFsdWVfdHlwZRgEIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGVIABInCgRibG9iGAUgASgLMhcuZmx5dGVpZGwuY29yZS5CbG9iVHlwZUgAEiwKCWVudW1fdHlwZRgHIAEoCzIXLmZseXRlaWRsLmNvcmUuRW51bVR5cGVIABJHChdzdHJ1Y3R1cmVkX2RhdGFzZXRfdHlwZRgIIAEoCzIkLmZseXRlaWRsLmNvcmUuU3RydWN0dXJlZERhdGFzZXRUeXBlSAASLgoKdW5pb25fdHlwZRgKIAEoCzIYLmZseXRlaWRsLmNvcmUuVW5pb25UeXBlSAASKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjEKCmFubm90YXRpb24YCSABKAsyHS5mbHl0ZWlkbC5jb3JlLlR5cGVBbm5vdGF0aW9uEi8KCXN0cnVjdHVyZRgLIAEoCzIcLmZseXRlaWRsLmNvcmUuVHlwZVN0cnVjdHVyZUIGCgR0eXBlImMKD091dHB1dFJlZmVyZW5jZRIPCgdub2RlX2lkGAEgASgJEgsKA3ZhchgCIAEoCRIyCglhdHRyX3BhdGgYAyADKAsyHy5mbHl0ZWlkbC5jb3JlLlByb21pc2VBdHRyaWJ1dGUiSAoQUHJvbWlzZUF0dHJpYnV0ZRIWCgxzdHJpbmdfdmFsdWUYASABKAlIABITCglpbnRfdmFsdWUYAiABKAVIAEIHCgV2YWx1ZSIwCgVFcnJvchIWCg5mYWlsZWRfbm9kZV9pZBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJKoYBCgpTaW1wbGVUeXBlEggKBE5PTkUQABILCgdJTlRFR0VSEAESCQoFRkxPQVQQAhIKCgZTVFJJTkcQAxILCgdCT09MRUFOEAQSDAoIREFURVRJTUUQBRIMCghEVVJBVElPThAGEgoKBkJJTkFSWRAHEgkKBUVSUk9SEAgSCgoGU1RSVUNUEAlCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [file_google_protobuf_struct],
-  );
+  fileDesc("ChlmbHl0ZWlkbC9jb3JlL3R5cGVzLnByb3RvEg1mbHl0ZWlkbC5jb3JlIowCCgpTY2hlbWFUeXBlEjcKB2NvbHVtbnMYAyADKAsyJi5mbHl0ZWlkbC5jb3JlLlNjaGVtYVR5cGUuU2NoZW1hQ29sdW1uGsQBCgxTY2hlbWFDb2x1bW4SDAoEbmFtZRgBIAEoCRJFCgR0eXBlGAIgASgOMjcuZmx5dGVpZGwuY29yZS5TY2hlbWFUeXBlLlNjaGVtYUNvbHVtbi5TY2hlbWFDb2x1bW5UeXBlIl8KEFNjaGVtYUNvbHVtblR5cGUSCwoHSU5URUdFUhAAEgkKBUZMT0FUEAESCgoGU1RSSU5HEAISCwoHQk9PTEVBThADEgwKCERBVEVUSU1FEAQSDAoIRFVSQVRJT04QBSL6AQoVU3RydWN0dXJlZERhdGFzZXRUeXBlEkMKB2NvbHVtbnMYASADKAsyMi5mbHl0ZWlkbC5jb3JlLlN0cnVjdHVyZWREYXRhc2V0VHlwZS5EYXRhc2V0Q29sdW1uEg4KBmZvcm1hdBgCIAEoCRIcChRleHRlcm5hbF9zY2hlbWFfdHlwZRgDIAEoCRIdChVleHRlcm5hbF9zY2hlbWFfYnl0ZXMYBCABKAwaTwoNRGF0YXNldENvbHVtbhIMCgRuYW1lGAEgASgJEjAKDGxpdGVyYWxfdHlwZRgCIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGUijwEKCEJsb2JUeXBlEg4KBmZvcm1hdBgBIAEoCRJCCg5kaW1lbnNpb25hbGl0eRgCIAEoDjIqLmZseXRlaWRsLmNvcmUuQmxvYlR5cGUuQmxvYkRpbWVuc2lvbmFsaXR5Ii8KEkJsb2JEaW1lbnNpb25hbGl0eRIKCgZTSU5HTEUQABINCglNVUxUSVBBUlQQASIaCghFbnVtVHlwZRIOCgZ2YWx1ZXMYASADKAkiOQoJVW5pb25UeXBlEiwKCHZhcmlhbnRzGAEgAygLMhouZmx5dGVpZGwuY29yZS5MaXRlcmFsVHlwZSK3AQoNVHlwZVN0cnVjdHVyZRILCgN0YWcYASABKAkSRwoOZGF0YWNsYXNzX3R5cGUYAiADKAsyLy5mbHl0ZWlkbC5jb3JlLlR5cGVTdHJ1Y3R1cmUuRGF0YWNsYXNzVHlwZUVudHJ5GlAKEkRhdGFjbGFzc1R5cGVFbnRyeRILCgNrZXkYASABKAkSKQoFdmFsdWUYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxUeXBlOgI4ASI+Cg5UeXBlQW5ub3RhdGlvbhIsCgthbm5vdGF0aW9ucxgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiuwQKC0xpdGVyYWxUeXBlEisKBnNpbXBsZRgBIAEoDjIZLmZseXRlaWRsLmNvcmUuU2ltcGxlVHlwZUgAEisKBnNjaGVtYRgCIAEoCzIZLmZseXRlaWRsLmNvcmUuU2NoZW1hVHlwZUgAEjUKD2NvbGxlY3Rpb25fdHlwZRgDIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGVIABI0Cg5tYXBfdmFsdWVfdHlwZRgEIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGVIABInCgRibG9iGAUgASgLMhcuZmx5dGVpZGwuY29yZS5CbG9iVHlwZUgAEiwKCWVudW1fdHlwZRgHIAEoCzIXLmZseXRlaWRsLmNvcmUuRW51bVR5cGVIABJHChdzdHJ1Y3R1cmVkX2RhdGFzZXRfdHlwZRgIIAEoCzIkLmZseXRlaWRsLmNvcmUuU3RydWN0dXJlZERhdGFzZXRUeXBlSAASLgoKdW5pb25fdHlwZRgKIAEoCzIYLmZseXRlaWRsLmNvcmUuVW5pb25UeXBlSAASKQoIbWV0YWRhdGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjEKCmFubm90YXRpb24YCSABKAsyHS5mbHl0ZWlkbC5jb3JlLlR5cGVBbm5vdGF0aW9uEi8KCXN0cnVjdHVyZRgLIAEoCzIcLmZseXRlaWRsLmNvcmUuVHlwZVN0cnVjdHVyZUIGCgR0eXBlImMKD091dHB1dFJlZmVyZW5jZRIPCgdub2RlX2lkGAEgASgJEgsKA3ZhchgCIAEoCRIyCglhdHRyX3BhdGgYAyADKAsyHy5mbHl0ZWlkbC5jb3JlLlByb21pc2VBdHRyaWJ1dGUiSAoQUHJvbWlzZUF0dHJpYnV0ZRIWCgxzdHJpbmdfdmFsdWUYASABKAlIABITCglpbnRfdmFsdWUYAiABKAVIAEIHCgV2YWx1ZSIwCgVFcnJvchIWCg5mYWlsZWRfbm9kZV9pZBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJKoYBCgpTaW1wbGVUeXBlEggKBE5PTkUQABILCgdJTlRFR0VSEAESCQoFRkxPQVQQAhIKCgZTVFJJTkcQAxILCgdCT09MRUFOEAQSDAoIREFURVRJTUUQBRIMCghEVVJBVElPThAGEgoKBkJJTkFSWRAHEgkKBUVSUk9SEAgSCgoGU1RSVUNUEAlCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * Defines schema columns and types to strongly type-validate schemas interoperability.
@@ -44,31 +37,27 @@ export const SchemaTypeSchema: GenMessage<SchemaType> = /*@__PURE__*/
 /**
  * @generated from message flyteidl.core.SchemaType.SchemaColumn
  */
-export type SchemaType_SchemaColumn =
-  & Message<"flyteidl.core.SchemaType.SchemaColumn">
-  & {
-    /**
-     * A unique name -within the schema type- for the column
-     *
-     * @generated from field: string name = 1;
-     */
-    name: string;
+export type SchemaType_SchemaColumn = Message<"flyteidl.core.SchemaType.SchemaColumn"> & {
+  /**
+   * A unique name -within the schema type- for the column
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
 
-    /**
-     * The column type. This allows a limited set of types currently.
-     *
-     * @generated from field: flyteidl.core.SchemaType.SchemaColumn.SchemaColumnType type = 2;
-     */
-    type: SchemaType_SchemaColumn_SchemaColumnType;
-  };
+  /**
+   * The column type. This allows a limited set of types currently.
+   *
+   * @generated from field: flyteidl.core.SchemaType.SchemaColumn.SchemaColumnType type = 2;
+   */
+  type: SchemaType_SchemaColumn_SchemaColumnType;
+};
 
 /**
  * Describes the message flyteidl.core.SchemaType.SchemaColumn.
  * Use `create(SchemaType_SchemaColumnSchema)` to create a new message.
  */
-export const SchemaType_SchemaColumnSchema: GenMessage<
-  SchemaType_SchemaColumn
-> = /*@__PURE__*/
+export const SchemaType_SchemaColumnSchema: GenMessage<SchemaType_SchemaColumn> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 0, 0);
 
 /**
@@ -109,87 +98,77 @@ export enum SchemaType_SchemaColumn_SchemaColumnType {
 /**
  * Describes the enum flyteidl.core.SchemaType.SchemaColumn.SchemaColumnType.
  */
-export const SchemaType_SchemaColumn_SchemaColumnTypeSchema: GenEnum<
-  SchemaType_SchemaColumn_SchemaColumnType
-> = /*@__PURE__*/
+export const SchemaType_SchemaColumn_SchemaColumnTypeSchema: GenEnum<SchemaType_SchemaColumn_SchemaColumnType> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_types, 0, 0, 0);
 
 /**
  * @generated from message flyteidl.core.StructuredDatasetType
  */
-export type StructuredDatasetType =
-  & Message<"flyteidl.core.StructuredDatasetType">
-  & {
-    /**
-     * A list of ordered columns this schema comprises of.
-     *
-     * @generated from field: repeated flyteidl.core.StructuredDatasetType.DatasetColumn columns = 1;
-     */
-    columns: StructuredDatasetType_DatasetColumn[];
+export type StructuredDatasetType = Message<"flyteidl.core.StructuredDatasetType"> & {
+  /**
+   * A list of ordered columns this schema comprises of.
+   *
+   * @generated from field: repeated flyteidl.core.StructuredDatasetType.DatasetColumn columns = 1;
+   */
+  columns: StructuredDatasetType_DatasetColumn[];
 
-    /**
-     * This is the storage format, the format of the bits at rest
-     * parquet, feather, csv, etc.
-     * For two types to be compatible, the format will need to be an exact match.
-     *
-     * @generated from field: string format = 2;
-     */
-    format: string;
+  /**
+   * This is the storage format, the format of the bits at rest
+   * parquet, feather, csv, etc.
+   * For two types to be compatible, the format will need to be an exact match.
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
 
-    /**
-     * This is a string representing the type that the bytes in external_schema_bytes are formatted in.
-     * This is an optional field that will not be used for type checking.
-     *
-     * @generated from field: string external_schema_type = 3;
-     */
-    externalSchemaType: string;
+  /**
+   * This is a string representing the type that the bytes in external_schema_bytes are formatted in.
+   * This is an optional field that will not be used for type checking.
+   *
+   * @generated from field: string external_schema_type = 3;
+   */
+  externalSchemaType: string;
 
-    /**
-     * The serialized bytes of a third-party schema library like Arrow.
-     * This is an optional field that will not be used for type checking.
-     *
-     * @generated from field: bytes external_schema_bytes = 4;
-     */
-    externalSchemaBytes: Uint8Array;
-  };
+  /**
+   * The serialized bytes of a third-party schema library like Arrow.
+   * This is an optional field that will not be used for type checking.
+   *
+   * @generated from field: bytes external_schema_bytes = 4;
+   */
+  externalSchemaBytes: Uint8Array;
+};
 
 /**
  * Describes the message flyteidl.core.StructuredDatasetType.
  * Use `create(StructuredDatasetTypeSchema)` to create a new message.
  */
-export const StructuredDatasetTypeSchema: GenMessage<
-  StructuredDatasetType
-> = /*@__PURE__*/
+export const StructuredDatasetTypeSchema: GenMessage<StructuredDatasetType> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 1);
 
 /**
  * @generated from message flyteidl.core.StructuredDatasetType.DatasetColumn
  */
-export type StructuredDatasetType_DatasetColumn =
-  & Message<"flyteidl.core.StructuredDatasetType.DatasetColumn">
-  & {
-    /**
-     * A unique name within the schema type for the column.
-     *
-     * @generated from field: string name = 1;
-     */
-    name: string;
+export type StructuredDatasetType_DatasetColumn = Message<"flyteidl.core.StructuredDatasetType.DatasetColumn"> & {
+  /**
+   * A unique name within the schema type for the column.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
 
-    /**
-     * The column type.
-     *
-     * @generated from field: flyteidl.core.LiteralType literal_type = 2;
-     */
-    literalType?: LiteralType | undefined;
-  };
+  /**
+   * The column type.
+   *
+   * @generated from field: flyteidl.core.LiteralType literal_type = 2;
+   */
+  literalType?: LiteralType | undefined;
+};
 
 /**
  * Describes the message flyteidl.core.StructuredDatasetType.DatasetColumn.
  * Use `create(StructuredDatasetType_DatasetColumnSchema)` to create a new message.
  */
-export const StructuredDatasetType_DatasetColumnSchema: GenMessage<
-  StructuredDatasetType_DatasetColumn
-> = /*@__PURE__*/
+export const StructuredDatasetType_DatasetColumnSchema: GenMessage<StructuredDatasetType_DatasetColumn> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 1, 0);
 
 /**
@@ -237,9 +216,7 @@ export enum BlobType_BlobDimensionality {
 /**
  * Describes the enum flyteidl.core.BlobType.BlobDimensionality.
  */
-export const BlobType_BlobDimensionalitySchema: GenEnum<
-  BlobType_BlobDimensionality
-> = /*@__PURE__*/
+export const BlobType_BlobDimensionalitySchema: GenEnum<BlobType_BlobDimensionality> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_types, 2, 0);
 
 /**
@@ -519,9 +496,7 @@ export type PromiseAttribute = Message<"flyteidl.core.PromiseAttribute"> & {
  * Describes the message flyteidl.core.PromiseAttribute.
  * Use `create(PromiseAttributeSchema)` to create a new message.
  */
-export const PromiseAttributeSchema: GenMessage<
-  PromiseAttribute
-> = /*@__PURE__*/
+export const PromiseAttributeSchema: GenMessage<PromiseAttribute> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 9);
 
 /**
@@ -614,3 +589,4 @@ export enum SimpleType {
  */
 export const SimpleTypeSchema: GenEnum<SimpleType> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_types, 0);
+

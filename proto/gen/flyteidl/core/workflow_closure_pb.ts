@@ -14,10 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/core/workflow_closure.proto.
  */
 export const file_flyteidl_core_workflow_closure: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiRmbHl0ZWlkbC9jb3JlL3dvcmtmbG93X2Nsb3N1cmUucHJvdG8SDWZseXRlaWRsLmNvcmUicAoPV29ya2Zsb3dDbG9zdXJlEjEKCHdvcmtmbG93GAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEioKBXRhc2tzGAIgAygLMhsuZmx5dGVpZGwuY29yZS5UYXNrVGVtcGxhdGVCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [file_flyteidl_core_workflow, file_flyteidl_core_tasks],
-  );
+  fileDesc("CiRmbHl0ZWlkbC9jb3JlL3dvcmtmbG93X2Nsb3N1cmUucHJvdG8SDWZseXRlaWRsLmNvcmUicAoPV29ya2Zsb3dDbG9zdXJlEjEKCHdvcmtmbG93GAEgASgLMh8uZmx5dGVpZGwuY29yZS5Xb3JrZmxvd1RlbXBsYXRlEioKBXRhc2tzGAIgAygLMhsuZmx5dGVpZGwuY29yZS5UYXNrVGVtcGxhdGVCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_flyteidl_core_workflow, file_flyteidl_core_tasks]);
 
 /**
  * Defines an enclosed package of workflow and tasks it references.
@@ -47,3 +44,4 @@ export type WorkflowClosure = Message<"flyteidl.core.WorkflowClosure"> & {
  */
 export const WorkflowClosureSchema: GenMessage<WorkflowClosure> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow_closure, 0);
+

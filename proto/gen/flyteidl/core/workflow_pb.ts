@@ -2,11 +2,7 @@
 // @generated from file flyteidl/core/workflow.proto (package flyteidl.core, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { BooleanExpression } from "./condition_pb.ts";
 import { file_flyteidl_core_condition } from "./condition_pb.ts";
@@ -24,31 +20,14 @@ import type { Error, LiteralType } from "./types_pb.ts";
 import { file_flyteidl_core_types } from "./types_pb.ts";
 import { file_flyteidl_core_security } from "./security_pb.ts";
 import type { Duration } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_wrappers,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/core/workflow.proto.
  */
 export const file_flyteidl_core_workflow: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChxmbHl0ZWlkbC9jb3JlL3dvcmtmbG93LnByb3RvEg1mbHl0ZWlkbC5jb3JlImYKB0lmQmxvY2sSMwoJY29uZGl0aW9uGAEgASgLMiAuZmx5dGVpZGwuY29yZS5Cb29sZWFuRXhwcmVzc2lvbhImCgl0aGVuX25vZGUYAiABKAsyEy5mbHl0ZWlkbC5jb3JlLk5vZGUitgEKC0lmRWxzZUJsb2NrEiQKBGNhc2UYASABKAsyFi5mbHl0ZWlkbC5jb3JlLklmQmxvY2sSJQoFb3RoZXIYAiADKAsyFi5mbHl0ZWlkbC5jb3JlLklmQmxvY2sSKAoJZWxzZV9ub2RlGAMgASgLMhMuZmx5dGVpZGwuY29yZS5Ob2RlSAASJQoFZXJyb3IYBCABKAsyFC5mbHl0ZWlkbC5jb3JlLkVycm9ySABCCQoHZGVmYXVsdCI5CgpCcmFuY2hOb2RlEisKB2lmX2Vsc2UYASABKAsyGi5mbHl0ZWlkbC5jb3JlLklmRWxzZUJsb2NrIn8KCFRhc2tOb2RlEjEKDHJlZmVyZW5jZV9pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllckgAEjMKCW92ZXJyaWRlcxgCIAEoCzIgLmZseXRlaWRsLmNvcmUuVGFza05vZGVPdmVycmlkZXNCCwoJcmVmZXJlbmNlIocBCgxXb3JrZmxvd05vZGUSMwoObGF1bmNocGxhbl9yZWYYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXJIABI1ChBzdWJfd29ya2Zsb3dfcmVmGAIgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVySABCCwoJcmVmZXJlbmNlIiUKEEFwcHJvdmVDb25kaXRpb24SEQoJc2lnbmFsX2lkGAEgASgJImwKD1NpZ25hbENvbmRpdGlvbhIRCglzaWduYWxfaWQYASABKAkSKAoEdHlwZRgCIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGUSHAoUb3V0cHV0X3ZhcmlhYmxlX25hbWUYAyABKAkiPQoOU2xlZXBDb25kaXRpb24SKwoIZHVyYXRpb24YASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24irQEKCEdhdGVOb2RlEjIKB2FwcHJvdmUYASABKAsyHy5mbHl0ZWlkbC5jb3JlLkFwcHJvdmVDb25kaXRpb25IABIwCgZzaWduYWwYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlNpZ25hbENvbmRpdGlvbkgAEi4KBXNsZWVwGAMgASgLMh0uZmx5dGVpZGwuY29yZS5TbGVlcENvbmRpdGlvbkgAQgsKCWNvbmRpdGlvbiKDBAoJQXJyYXlOb2RlEiEKBG5vZGUYASABKAsyEy5mbHl0ZWlkbC5jb3JlLk5vZGUSFQoLcGFyYWxsZWxpc20YAiABKA1IABIXCg1taW5fc3VjY2Vzc2VzGAMgASgNSAESGwoRbWluX3N1Y2Nlc3NfcmF0aW8YBCABKAJIARI+Cg5leGVjdXRpb25fbW9kZRgFIAEoDjImLmZseXRlaWRsLmNvcmUuQXJyYXlOb2RlLkV4ZWN1dGlvbk1vZGUSQgoeaXNfb3JpZ2luYWxfc3ViX25vZGVfaW50ZXJmYWNlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRI0CglkYXRhX21vZGUYByABKA4yIS5mbHl0ZWlkbC5jb3JlLkFycmF5Tm9kZS5EYXRhTW9kZRIUCgxib3VuZF9pbnB1dHMYCCADKAkSGQoRcnVuX2FsbF9zdWJfbm9kZXMYCSABKAgiMgoNRXhlY3V0aW9uTW9kZRIRCg1NSU5JTUFMX1NUQVRFEAASDgoKRlVMTF9TVEFURRABIj0KCERhdGFNb2RlEhUKEVNJTkdMRV9JTlBVVF9GSUxFEAASGgoWSU5ESVZJRFVBTF9JTlBVVF9GSUxFUxABQhQKEnBhcmFsbGVsaXNtX29wdGlvbkISChBzdWNjZXNzX2NyaXRlcmlhIqEDCgxOb2RlTWV0YWRhdGESDAoEbmFtZRgBIAEoCRIqCgd0aW1lb3V0GAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi0KB3JldHJpZXMYBSABKAsyHC5mbHl0ZWlkbC5jb3JlLlJldHJ5U3RyYXRlZ3kSFwoNaW50ZXJydXB0aWJsZRgGIAEoCEgAEhMKCWNhY2hlYWJsZRgHIAEoCEgBEhcKDWNhY2hlX3ZlcnNpb24YCCABKAlIAhIcChJjYWNoZV9zZXJpYWxpemFibGUYCSABKAhIAxI3CgZjb25maWcYCiADKAsyJy5mbHl0ZWlkbC5jb3JlLk5vZGVNZXRhZGF0YS5Db25maWdFbnRyeRotCgtDb25maWdFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhUKE2ludGVycnVwdGlibGVfdmFsdWVCEQoPY2FjaGVhYmxlX3ZhbHVlQhUKE2NhY2hlX3ZlcnNpb25fdmFsdWVCGgoYY2FjaGVfc2VyaWFsaXphYmxlX3ZhbHVlIiMKBUFsaWFzEgsKA3ZhchgBIAEoCRINCgVhbGlhcxgCIAEoCSKwAwoETm9kZRIKCgJpZBgBIAEoCRItCghtZXRhZGF0YRgCIAEoCzIbLmZseXRlaWRsLmNvcmUuTm9kZU1ldGFkYXRhEiYKBmlucHV0cxgDIAMoCzIWLmZseXRlaWRsLmNvcmUuQmluZGluZxIZChF1cHN0cmVhbV9ub2RlX2lkcxgEIAMoCRIsCg5vdXRwdXRfYWxpYXNlcxgFIAMoCzIULmZseXRlaWRsLmNvcmUuQWxpYXMSLAoJdGFza19ub2RlGAYgASgLMhcuZmx5dGVpZGwuY29yZS5UYXNrTm9kZUgAEjQKDXdvcmtmbG93X25vZGUYByABKAsyGy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93Tm9kZUgAEjAKC2JyYW5jaF9ub2RlGAggASgLMhkuZmx5dGVpZGwuY29yZS5CcmFuY2hOb2RlSAASLAoJZ2F0ZV9ub2RlGAkgASgLMhcuZmx5dGVpZGwuY29yZS5HYXRlTm9kZUgAEi4KCmFycmF5X25vZGUYCiABKAsyGC5mbHl0ZWlkbC5jb3JlLkFycmF5Tm9kZUgAQggKBnRhcmdldCLNAgoQV29ya2Zsb3dNZXRhZGF0YRI7ChJxdWFsaXR5X29mX3NlcnZpY2UYASABKAsyHy5mbHl0ZWlkbC5jb3JlLlF1YWxpdHlPZlNlcnZpY2USQwoKb25fZmFpbHVyZRgCIAEoDjIvLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YS5PbkZhaWx1cmVQb2xpY3kSNwoEdGFncxgDIAMoCzIpLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YS5UYWdzRW50cnkaKwoJVGFnc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiUQoPT25GYWlsdXJlUG9saWN5EhQKEEZBSUxfSU1NRURJQVRFTFkQABIoCiRGQUlMX0FGVEVSX0VYRUNVVEFCTEVfTk9ERVNfQ09NUExFVEUQASIxChhXb3JrZmxvd01ldGFkYXRhRGVmYXVsdHMSFQoNaW50ZXJydXB0aWJsZRgBIAEoCCLaAgoQV29ya2Zsb3dUZW1wbGF0ZRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIxCghtZXRhZGF0YRgCIAEoCzIfLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YRIwCglpbnRlcmZhY2UYAyABKAsyHS5mbHl0ZWlkbC5jb3JlLlR5cGVkSW50ZXJmYWNlEiIKBW5vZGVzGAQgAygLMhMuZmx5dGVpZGwuY29yZS5Ob2RlEicKB291dHB1dHMYBSADKAsyFi5mbHl0ZWlkbC5jb3JlLkJpbmRpbmcSKQoMZmFpbHVyZV9ub2RlGAYgASgLMhMuZmx5dGVpZGwuY29yZS5Ob2RlEkIKEW1ldGFkYXRhX2RlZmF1bHRzGAcgASgLMicuZmx5dGVpZGwuY29yZS5Xb3JrZmxvd01ldGFkYXRhRGVmYXVsdHMixAEKEVRhc2tOb2RlT3ZlcnJpZGVzEisKCXJlc291cmNlcxgBIAEoCzIYLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VzEjwKEmV4dGVuZGVkX3Jlc291cmNlcxgCIAEoCzIgLmZseXRlaWRsLmNvcmUuRXh0ZW5kZWRSZXNvdXJjZXMSFwoPY29udGFpbmVyX2ltYWdlGAMgASgJEisKDHBvZF90ZW1wbGF0ZRgEIAEoCzIVLmZseXRlaWRsLmNvcmUuSzhzUG9kIp4BChJMYXVuY2hQbGFuVGVtcGxhdGUSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISMAoJaW50ZXJmYWNlGAIgASgLMh0uZmx5dGVpZGwuY29yZS5UeXBlZEludGVyZmFjZRIvCgxmaXhlZF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z",
-    [
-      file_flyteidl_core_condition,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_interface,
-      file_flyteidl_core_literals,
-      file_flyteidl_core_tasks,
-      file_flyteidl_core_types,
-      file_flyteidl_core_security,
-      file_google_protobuf_duration,
-      file_google_protobuf_wrappers,
-    ],
-  );
+  fileDesc("ChxmbHl0ZWlkbC9jb3JlL3dvcmtmbG93LnByb3RvEg1mbHl0ZWlkbC5jb3JlImYKB0lmQmxvY2sSMwoJY29uZGl0aW9uGAEgASgLMiAuZmx5dGVpZGwuY29yZS5Cb29sZWFuRXhwcmVzc2lvbhImCgl0aGVuX25vZGUYAiABKAsyEy5mbHl0ZWlkbC5jb3JlLk5vZGUitgEKC0lmRWxzZUJsb2NrEiQKBGNhc2UYASABKAsyFi5mbHl0ZWlkbC5jb3JlLklmQmxvY2sSJQoFb3RoZXIYAiADKAsyFi5mbHl0ZWlkbC5jb3JlLklmQmxvY2sSKAoJZWxzZV9ub2RlGAMgASgLMhMuZmx5dGVpZGwuY29yZS5Ob2RlSAASJQoFZXJyb3IYBCABKAsyFC5mbHl0ZWlkbC5jb3JlLkVycm9ySABCCQoHZGVmYXVsdCI5CgpCcmFuY2hOb2RlEisKB2lmX2Vsc2UYASABKAsyGi5mbHl0ZWlkbC5jb3JlLklmRWxzZUJsb2NrIn8KCFRhc2tOb2RlEjEKDHJlZmVyZW5jZV9pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllckgAEjMKCW92ZXJyaWRlcxgCIAEoCzIgLmZseXRlaWRsLmNvcmUuVGFza05vZGVPdmVycmlkZXNCCwoJcmVmZXJlbmNlIocBCgxXb3JrZmxvd05vZGUSMwoObGF1bmNocGxhbl9yZWYYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXJIABI1ChBzdWJfd29ya2Zsb3dfcmVmGAIgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVySABCCwoJcmVmZXJlbmNlIiUKEEFwcHJvdmVDb25kaXRpb24SEQoJc2lnbmFsX2lkGAEgASgJImwKD1NpZ25hbENvbmRpdGlvbhIRCglzaWduYWxfaWQYASABKAkSKAoEdHlwZRgCIAEoCzIaLmZseXRlaWRsLmNvcmUuTGl0ZXJhbFR5cGUSHAoUb3V0cHV0X3ZhcmlhYmxlX25hbWUYAyABKAkiPQoOU2xlZXBDb25kaXRpb24SKwoIZHVyYXRpb24YASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24irQEKCEdhdGVOb2RlEjIKB2FwcHJvdmUYASABKAsyHy5mbHl0ZWlkbC5jb3JlLkFwcHJvdmVDb25kaXRpb25IABIwCgZzaWduYWwYAiABKAsyHi5mbHl0ZWlkbC5jb3JlLlNpZ25hbENvbmRpdGlvbkgAEi4KBXNsZWVwGAMgASgLMh0uZmx5dGVpZGwuY29yZS5TbGVlcENvbmRpdGlvbkgAQgsKCWNvbmRpdGlvbiKDBAoJQXJyYXlOb2RlEiEKBG5vZGUYASABKAsyEy5mbHl0ZWlkbC5jb3JlLk5vZGUSFQoLcGFyYWxsZWxpc20YAiABKA1IABIXCg1taW5fc3VjY2Vzc2VzGAMgASgNSAESGwoRbWluX3N1Y2Nlc3NfcmF0aW8YBCABKAJIARI+Cg5leGVjdXRpb25fbW9kZRgFIAEoDjImLmZseXRlaWRsLmNvcmUuQXJyYXlOb2RlLkV4ZWN1dGlvbk1vZGUSQgoeaXNfb3JpZ2luYWxfc3ViX25vZGVfaW50ZXJmYWNlGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLkJvb2xWYWx1ZRI0CglkYXRhX21vZGUYByABKA4yIS5mbHl0ZWlkbC5jb3JlLkFycmF5Tm9kZS5EYXRhTW9kZRIUCgxib3VuZF9pbnB1dHMYCCADKAkSGQoRcnVuX2FsbF9zdWJfbm9kZXMYCSABKAgiMgoNRXhlY3V0aW9uTW9kZRIRCg1NSU5JTUFMX1NUQVRFEAASDgoKRlVMTF9TVEFURRABIj0KCERhdGFNb2RlEhUKEVNJTkdMRV9JTlBVVF9GSUxFEAASGgoWSU5ESVZJRFVBTF9JTlBVVF9GSUxFUxABQhQKEnBhcmFsbGVsaXNtX29wdGlvbkISChBzdWNjZXNzX2NyaXRlcmlhIqEDCgxOb2RlTWV0YWRhdGESDAoEbmFtZRgBIAEoCRIqCgd0aW1lb3V0GAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEi0KB3JldHJpZXMYBSABKAsyHC5mbHl0ZWlkbC5jb3JlLlJldHJ5U3RyYXRlZ3kSFwoNaW50ZXJydXB0aWJsZRgGIAEoCEgAEhMKCWNhY2hlYWJsZRgHIAEoCEgBEhcKDWNhY2hlX3ZlcnNpb24YCCABKAlIAhIcChJjYWNoZV9zZXJpYWxpemFibGUYCSABKAhIAxI3CgZjb25maWcYCiADKAsyJy5mbHl0ZWlkbC5jb3JlLk5vZGVNZXRhZGF0YS5Db25maWdFbnRyeRotCgtDb25maWdFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBQhUKE2ludGVycnVwdGlibGVfdmFsdWVCEQoPY2FjaGVhYmxlX3ZhbHVlQhUKE2NhY2hlX3ZlcnNpb25fdmFsdWVCGgoYY2FjaGVfc2VyaWFsaXphYmxlX3ZhbHVlIiMKBUFsaWFzEgsKA3ZhchgBIAEoCRINCgVhbGlhcxgCIAEoCSKwAwoETm9kZRIKCgJpZBgBIAEoCRItCghtZXRhZGF0YRgCIAEoCzIbLmZseXRlaWRsLmNvcmUuTm9kZU1ldGFkYXRhEiYKBmlucHV0cxgDIAMoCzIWLmZseXRlaWRsLmNvcmUuQmluZGluZxIZChF1cHN0cmVhbV9ub2RlX2lkcxgEIAMoCRIsCg5vdXRwdXRfYWxpYXNlcxgFIAMoCzIULmZseXRlaWRsLmNvcmUuQWxpYXMSLAoJdGFza19ub2RlGAYgASgLMhcuZmx5dGVpZGwuY29yZS5UYXNrTm9kZUgAEjQKDXdvcmtmbG93X25vZGUYByABKAsyGy5mbHl0ZWlkbC5jb3JlLldvcmtmbG93Tm9kZUgAEjAKC2JyYW5jaF9ub2RlGAggASgLMhkuZmx5dGVpZGwuY29yZS5CcmFuY2hOb2RlSAASLAoJZ2F0ZV9ub2RlGAkgASgLMhcuZmx5dGVpZGwuY29yZS5HYXRlTm9kZUgAEi4KCmFycmF5X25vZGUYCiABKAsyGC5mbHl0ZWlkbC5jb3JlLkFycmF5Tm9kZUgAQggKBnRhcmdldCLNAgoQV29ya2Zsb3dNZXRhZGF0YRI7ChJxdWFsaXR5X29mX3NlcnZpY2UYASABKAsyHy5mbHl0ZWlkbC5jb3JlLlF1YWxpdHlPZlNlcnZpY2USQwoKb25fZmFpbHVyZRgCIAEoDjIvLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YS5PbkZhaWx1cmVQb2xpY3kSNwoEdGFncxgDIAMoCzIpLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YS5UYWdzRW50cnkaKwoJVGFnc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiUQoPT25GYWlsdXJlUG9saWN5EhQKEEZBSUxfSU1NRURJQVRFTFkQABIoCiRGQUlMX0FGVEVSX0VYRUNVVEFCTEVfTk9ERVNfQ09NUExFVEUQASIxChhXb3JrZmxvd01ldGFkYXRhRGVmYXVsdHMSFQoNaW50ZXJydXB0aWJsZRgBIAEoCCLaAgoQV29ya2Zsb3dUZW1wbGF0ZRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIxCghtZXRhZGF0YRgCIAEoCzIfLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dNZXRhZGF0YRIwCglpbnRlcmZhY2UYAyABKAsyHS5mbHl0ZWlkbC5jb3JlLlR5cGVkSW50ZXJmYWNlEiIKBW5vZGVzGAQgAygLMhMuZmx5dGVpZGwuY29yZS5Ob2RlEicKB291dHB1dHMYBSADKAsyFi5mbHl0ZWlkbC5jb3JlLkJpbmRpbmcSKQoMZmFpbHVyZV9ub2RlGAYgASgLMhMuZmx5dGVpZGwuY29yZS5Ob2RlEkIKEW1ldGFkYXRhX2RlZmF1bHRzGAcgASgLMicuZmx5dGVpZGwuY29yZS5Xb3JrZmxvd01ldGFkYXRhRGVmYXVsdHMixAEKEVRhc2tOb2RlT3ZlcnJpZGVzEisKCXJlc291cmNlcxgBIAEoCzIYLmZseXRlaWRsLmNvcmUuUmVzb3VyY2VzEjwKEmV4dGVuZGVkX3Jlc291cmNlcxgCIAEoCzIgLmZseXRlaWRsLmNvcmUuRXh0ZW5kZWRSZXNvdXJjZXMSFwoPY29udGFpbmVyX2ltYWdlGAMgASgJEisKDHBvZF90ZW1wbGF0ZRgEIAEoCzIVLmZseXRlaWRsLmNvcmUuSzhzUG9kIp4BChJMYXVuY2hQbGFuVGVtcGxhdGUSJQoCaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLklkZW50aWZpZXISMAoJaW50ZXJmYWNlGAIgASgLMh0uZmx5dGVpZGwuY29yZS5UeXBlZEludGVyZmFjZRIvCgxmaXhlZF9pbnB1dHMYAyABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBCPFo6Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvY29yZWIGcHJvdG8z", [file_flyteidl_core_condition, file_flyteidl_core_execution, file_flyteidl_core_identifier, file_flyteidl_core_interface, file_flyteidl_core_literals, file_flyteidl_core_tasks, file_flyteidl_core_types, file_flyteidl_core_security, file_google_protobuf_duration, file_google_protobuf_wrappers]);
 
 /**
  * Defines a condition and the execution unit that should be executed if the condition is satisfied.
@@ -236,9 +215,7 @@ export type ApproveCondition = Message<"flyteidl.core.ApproveCondition"> & {
  * Describes the message flyteidl.core.ApproveCondition.
  * Use `create(ApproveConditionSchema)` to create a new message.
  */
-export const ApproveConditionSchema: GenMessage<
-  ApproveCondition
-> = /*@__PURE__*/
+export const ApproveConditionSchema: GenMessage<ApproveCondition> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 5);
 
 /**
@@ -466,9 +443,7 @@ export enum ArrayNode_ExecutionMode {
 /**
  * Describes the enum flyteidl.core.ArrayNode.ExecutionMode.
  */
-export const ArrayNode_ExecutionModeSchema: GenEnum<
-  ArrayNode_ExecutionMode
-> = /*@__PURE__*/
+export const ArrayNode_ExecutionModeSchema: GenEnum<ArrayNode_ExecutionMode> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_workflow, 9, 0);
 
 /**
@@ -499,9 +474,7 @@ export enum ArrayNode_DataMode {
 /**
  * Describes the enum flyteidl.core.ArrayNode.DataMode.
  */
-export const ArrayNode_DataModeSchema: GenEnum<
-  ArrayNode_DataMode
-> = /*@__PURE__*/
+export const ArrayNode_DataModeSchema: GenEnum<ArrayNode_DataMode> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_workflow, 9, 1);
 
 /**
@@ -738,7 +711,7 @@ export const NodeSchema: GenMessage<Node> = /*@__PURE__*/
  */
 export type WorkflowMetadata = Message<"flyteidl.core.WorkflowMetadata"> & {
   /**
-   * Indicates the runtime priority of workflow executions.
+   * Indicates the runtime priority of workflow executions. 
    *
    * @generated from field: flyteidl.core.QualityOfService quality_of_service = 1;
    */
@@ -763,9 +736,7 @@ export type WorkflowMetadata = Message<"flyteidl.core.WorkflowMetadata"> & {
  * Describes the message flyteidl.core.WorkflowMetadata.
  * Use `create(WorkflowMetadataSchema)` to create a new message.
  */
-export const WorkflowMetadataSchema: GenMessage<
-  WorkflowMetadata
-> = /*@__PURE__*/
+export const WorkflowMetadataSchema: GenMessage<WorkflowMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 13);
 
 /**
@@ -797,9 +768,7 @@ export enum WorkflowMetadata_OnFailurePolicy {
 /**
  * Describes the enum flyteidl.core.WorkflowMetadata.OnFailurePolicy.
  */
-export const WorkflowMetadata_OnFailurePolicySchema: GenEnum<
-  WorkflowMetadata_OnFailurePolicy
-> = /*@__PURE__*/
+export const WorkflowMetadata_OnFailurePolicySchema: GenEnum<WorkflowMetadata_OnFailurePolicy> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_workflow, 13, 0);
 
 /**
@@ -812,24 +781,20 @@ export const WorkflowMetadata_OnFailurePolicySchema: GenEnum<
  *
  * @generated from message flyteidl.core.WorkflowMetadataDefaults
  */
-export type WorkflowMetadataDefaults =
-  & Message<"flyteidl.core.WorkflowMetadataDefaults">
-  & {
-    /**
-     * Whether child nodes of the workflow are interruptible.
-     *
-     * @generated from field: bool interruptible = 1;
-     */
-    interruptible: boolean;
-  };
+export type WorkflowMetadataDefaults = Message<"flyteidl.core.WorkflowMetadataDefaults"> & {
+  /**
+   * Whether child nodes of the workflow are interruptible.
+   *
+   * @generated from field: bool interruptible = 1;
+   */
+  interruptible: boolean;
+};
 
 /**
  * Describes the message flyteidl.core.WorkflowMetadataDefaults.
  * Use `create(WorkflowMetadataDefaultsSchema)` to create a new message.
  */
-export const WorkflowMetadataDefaultsSchema: GenMessage<
-  WorkflowMetadataDefaults
-> = /*@__PURE__*/
+export const WorkflowMetadataDefaultsSchema: GenMessage<WorkflowMetadataDefaults> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 14);
 
 /**
@@ -901,9 +866,7 @@ export type WorkflowTemplate = Message<"flyteidl.core.WorkflowTemplate"> & {
  * Describes the message flyteidl.core.WorkflowTemplate.
  * Use `create(WorkflowTemplateSchema)` to create a new message.
  */
-export const WorkflowTemplateSchema: GenMessage<
-  WorkflowTemplate
-> = /*@__PURE__*/
+export const WorkflowTemplateSchema: GenMessage<WorkflowTemplate> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 15);
 
 /**
@@ -913,7 +876,7 @@ export const WorkflowTemplateSchema: GenMessage<
  */
 export type TaskNodeOverrides = Message<"flyteidl.core.TaskNodeOverrides"> & {
   /**
-   * A customizable interface to convey resources requested for a task container.
+   * A customizable interface to convey resources requested for a task container. 
    *
    * @generated from field: flyteidl.core.Resources resources = 1;
    */
@@ -947,9 +910,7 @@ export type TaskNodeOverrides = Message<"flyteidl.core.TaskNodeOverrides"> & {
  * Describes the message flyteidl.core.TaskNodeOverrides.
  * Use `create(TaskNodeOverridesSchema)` to create a new message.
  */
-export const TaskNodeOverridesSchema: GenMessage<
-  TaskNodeOverrides
-> = /*@__PURE__*/
+export const TaskNodeOverridesSchema: GenMessage<TaskNodeOverrides> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 16);
 
 /**
@@ -984,7 +945,6 @@ export type LaunchPlanTemplate = Message<"flyteidl.core.LaunchPlanTemplate"> & {
  * Describes the message flyteidl.core.LaunchPlanTemplate.
  * Use `create(LaunchPlanTemplateSchema)` to create a new message.
  */
-export const LaunchPlanTemplateSchema: GenMessage<
-  LaunchPlanTemplate
-> = /*@__PURE__*/
+export const LaunchPlanTemplateSchema: GenMessage<LaunchPlanTemplate> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 17);
+

@@ -2,353 +2,311 @@
 // @generated from file flyteidl/event/event.proto (package flyteidl.event, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { LiteralMap } from "../core/literals_pb.ts";
 import { file_flyteidl_core_literals } from "../core/literals_pb.ts";
 import type { CompiledWorkflowClosure } from "../core/compiler_pb.ts";
 import { file_flyteidl_core_compiler } from "../core/compiler_pb.ts";
-import type {
-  ExecutionError,
-  LogContext,
-  NodeExecution_Phase,
-  TaskExecution_Phase,
-  TaskLog,
-  WorkflowExecution_Phase,
-} from "../core/execution_pb.ts";
+import type { ExecutionError, LogContext, NodeExecution_Phase, TaskExecution_Phase, TaskLog, WorkflowExecution_Phase } from "../core/execution_pb.ts";
 import { file_flyteidl_core_execution } from "../core/execution_pb.ts";
-import type {
-  Identifier,
-  NodeExecutionIdentifier,
-  TaskExecutionIdentifier,
-  WorkflowExecutionIdentifier,
-} from "../core/identifier_pb.ts";
+import type { Identifier, NodeExecutionIdentifier, TaskExecutionIdentifier, WorkflowExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
-import type {
-  CatalogCacheStatus,
-  CatalogMetadata,
-  CatalogReservation_Status,
-} from "../core/catalog_pb.ts";
+import type { CatalogCacheStatus, CatalogMetadata, CatalogReservation_Status } from "../core/catalog_pb.ts";
 import { file_flyteidl_core_catalog } from "../core/catalog_pb.ts";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file flyteidl/event/event.proto.
  */
 export const file_flyteidl_event_event: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChpmbHl0ZWlkbC9ldmVudC9ldmVudC5wcm90bxIOZmx5dGVpZGwuZXZlbnQi4AIKFldvcmtmbG93RXhlY3V0aW9uRXZlbnQSQAoMZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISEwoLcHJvZHVjZXJfaWQYAiABKAkSNQoFcGhhc2UYAyABKA4yJi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uLlBoYXNlEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgpvdXRwdXRfdXJpGAUgASgJSAASLgoFZXJyb3IYBiABKAsyHS5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9ySAASMAoLb3V0cHV0X2RhdGEYByABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBIAEIPCg1vdXRwdXRfcmVzdWx0IoIIChJOb2RlRXhlY3V0aW9uRXZlbnQSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhMKC3Byb2R1Y2VyX2lkGAIgASgJEjEKBXBoYXNlGAMgASgOMiIuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uLlBoYXNlEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCglpbnB1dF91cmkYBSABKAlIABIvCgppbnB1dF9kYXRhGBQgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAASFAoKb3V0cHV0X3VyaRgGIAEoCUgBEi4KBWVycm9yGAcgASgLMh0uZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvckgBEjAKC291dHB1dF9kYXRhGA8gASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAESRgoWd29ya2Zsb3dfbm9kZV9tZXRhZGF0YRgIIAEoCzIkLmZseXRlaWRsLmV2ZW50LldvcmtmbG93Tm9kZU1ldGFkYXRhSAISPgoSdGFza19ub2RlX21ldGFkYXRhGA4gASgLMiAuZmx5dGVpZGwuZXZlbnQuVGFza05vZGVNZXRhZGF0YUgCEkkKFHBhcmVudF90YXNrX21ldGFkYXRhGAkgASgLMisuZmx5dGVpZGwuZXZlbnQuUGFyZW50VGFza0V4ZWN1dGlvbk1ldGFkYXRhEkkKFHBhcmVudF9ub2RlX21ldGFkYXRhGAogASgLMisuZmx5dGVpZGwuZXZlbnQuUGFyZW50Tm9kZUV4ZWN1dGlvbk1ldGFkYXRhEhMKC3JldHJ5X2dyb3VwGAsgASgJEhQKDHNwZWNfbm9kZV9pZBgMIAEoCRIRCglub2RlX25hbWUYDSABKAkSFQoNZXZlbnRfdmVyc2lvbhgQIAEoBRIRCglpc19wYXJlbnQYESABKAgSEgoKaXNfZHluYW1pYxgSIAEoCBIQCghkZWNrX3VyaRgTIAEoCRIvCgtyZXBvcnRlZF9hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIaXNfYXJyYXkYFiABKAgSMAoNdGFyZ2V0X2VudGl0eRgXIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIbChNpc19pbl9keW5hbWljX2NoYWluGBggASgIEhAKCGlzX2VhZ2VyGBkgASgIQg0KC2lucHV0X3ZhbHVlQg8KDW91dHB1dF9yZXN1bHRCEQoPdGFyZ2V0X21ldGFkYXRhIlgKFFdvcmtmbG93Tm9kZU1ldGFkYXRhEkAKDGV4ZWN1dGlvbl9pZBgBIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyIqUCChBUYXNrTm9kZU1ldGFkYXRhEjcKDGNhY2hlX3N0YXR1cxgBIAEoDjIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0NhY2hlU3RhdHVzEjMKC2NhdGFsb2dfa2V5GAIgASgLMh4uZmx5dGVpZGwuY29yZS5DYXRhbG9nTWV0YWRhdGESRAoScmVzZXJ2YXRpb25fc3RhdHVzGAMgASgOMiguZmx5dGVpZGwuY29yZS5DYXRhbG9nUmVzZXJ2YXRpb24uU3RhdHVzEhYKDmNoZWNrcG9pbnRfdXJpGAQgASgJEkUKEGR5bmFtaWNfd29ya2Zsb3cYECABKAsyKy5mbHl0ZWlkbC5ldmVudC5EeW5hbWljV29ya2Zsb3dOb2RlTWV0YWRhdGEipQEKG0R5bmFtaWNXb3JrZmxvd05vZGVNZXRhZGF0YRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchJBChFjb21waWxlZF93b3JrZmxvdxgCIAEoCzImLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRXb3JrZmxvd0Nsb3N1cmUSHAoUZHluYW1pY19qb2Jfc3BlY191cmkYAyABKAkiUQobUGFyZW50VGFza0V4ZWN1dGlvbk1ldGFkYXRhEjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllciIuChtQYXJlbnROb2RlRXhlY3V0aW9uTWV0YWRhdGESDwoHbm9kZV9pZBgBIAEoCSJOCgtFdmVudFJlYXNvbhIOCgZyZWFzb24YASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIukGChJUYXNrRXhlY3V0aW9uRXZlbnQSKgoHdGFza19pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchJIChhwYXJlbnRfbm9kZV9leGVjdXRpb25faWQYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhUKDXJldHJ5X2F0dGVtcHQYAyABKA0SMQoFcGhhc2UYBCABKA4yIi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb24uUGhhc2USEwoLcHJvZHVjZXJfaWQYBSABKAkSJAoEbG9ncxgGIAMoCzIWLmZseXRlaWRsLmNvcmUuVGFza0xvZxIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoJaW5wdXRfdXJpGAggASgJSAASLwoKaW5wdXRfZGF0YRgTIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgAEhQKCm91dHB1dF91cmkYCSABKAlIARIuCgVlcnJvchgKIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIARIwCgtvdXRwdXRfZGF0YRgRIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgBEiwKC2N1c3RvbV9pbmZvGAsgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCg1waGFzZV92ZXJzaW9uGAwgASgNEhIKBnJlYXNvbhgNIAEoCUICGAESLAoHcmVhc29ucxgVIAMoCzIbLmZseXRlaWRsLmV2ZW50LkV2ZW50UmVhc29uEhEKCXRhc2tfdHlwZRgOIAEoCRI3CghtZXRhZGF0YRgQIAEoCzIlLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YRIVCg1ldmVudF92ZXJzaW9uGBIgASgFEi8KC3JlcG9ydGVkX2F0GBQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgtsb2dfY29udGV4dBgWIAEoCzIZLmZseXRlaWRsLmNvcmUuTG9nQ29udGV4dEINCgtpbnB1dF92YWx1ZUIPCg1vdXRwdXRfcmVzdWx0IpwDChRFeHRlcm5hbFJlc291cmNlSW5mbxITCgtleHRlcm5hbF9pZBgBIAEoCRINCgVpbmRleBgCIAEoDRIVCg1yZXRyeV9hdHRlbXB0GAMgASgNEjEKBXBoYXNlGAQgASgOMiIuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uLlBoYXNlEjcKDGNhY2hlX3N0YXR1cxgFIAEoDjIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0NhY2hlU3RhdHVzEiQKBGxvZ3MYBiADKAsyFi5mbHl0ZWlkbC5jb3JlLlRhc2tMb2cSRgoWd29ya2Zsb3dfbm9kZV9tZXRhZGF0YRgHIAEoCzIkLmZseXRlaWRsLmV2ZW50LldvcmtmbG93Tm9kZU1ldGFkYXRhSAASLAoLY3VzdG9tX2luZm8YCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KC2xvZ19jb250ZXh0GAkgASgLMhkuZmx5dGVpZGwuY29yZS5Mb2dDb250ZXh0QhEKD3RhcmdldF9tZXRhZGF0YSI/ChBSZXNvdXJjZVBvb2xJbmZvEhgKEGFsbG9jYXRpb25fdG9rZW4YASABKAkSEQoJbmFtZXNwYWNlGAIgASgJIsgCChVUYXNrRXhlY3V0aW9uTWV0YWRhdGESFgoOZ2VuZXJhdGVkX25hbWUYASABKAkSQAoSZXh0ZXJuYWxfcmVzb3VyY2VzGAIgAygLMiQuZmx5dGVpZGwuZXZlbnQuRXh0ZXJuYWxSZXNvdXJjZUluZm8SPAoScmVzb3VyY2VfcG9vbF9pbmZvGAMgAygLMiAuZmx5dGVpZGwuZXZlbnQuUmVzb3VyY2VQb29sSW5mbxIZChFwbHVnaW5faWRlbnRpZmllchgEIAEoCRJLCg5pbnN0YW5jZV9jbGFzcxgQIAEoDjIzLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YS5JbnN0YW5jZUNsYXNzIi8KDUluc3RhbmNlQ2xhc3MSCwoHREVGQVVMVBAAEhEKDUlOVEVSUlVQVElCTEUQAUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9ldmVudGIGcHJvdG8z",
-    [
-      file_flyteidl_core_literals,
-      file_flyteidl_core_compiler,
-      file_flyteidl_core_execution,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_catalog,
-      file_google_protobuf_timestamp,
-      file_google_protobuf_struct,
-    ],
-  );
+  fileDesc("ChpmbHl0ZWlkbC9ldmVudC9ldmVudC5wcm90bxIOZmx5dGVpZGwuZXZlbnQi4AIKFldvcmtmbG93RXhlY3V0aW9uRXZlbnQSQAoMZXhlY3V0aW9uX2lkGAEgASgLMiouZmx5dGVpZGwuY29yZS5Xb3JrZmxvd0V4ZWN1dGlvbklkZW50aWZpZXISEwoLcHJvZHVjZXJfaWQYAiABKAkSNQoFcGhhc2UYAyABKA4yJi5mbHl0ZWlkbC5jb3JlLldvcmtmbG93RXhlY3V0aW9uLlBoYXNlEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgpvdXRwdXRfdXJpGAUgASgJSAASLgoFZXJyb3IYBiABKAsyHS5mbHl0ZWlkbC5jb3JlLkV4ZWN1dGlvbkVycm9ySAASMAoLb3V0cHV0X2RhdGEYByABKAsyGS5mbHl0ZWlkbC5jb3JlLkxpdGVyYWxNYXBIAEIPCg1vdXRwdXRfcmVzdWx0IoIIChJOb2RlRXhlY3V0aW9uRXZlbnQSMgoCaWQYASABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhMKC3Byb2R1Y2VyX2lkGAIgASgJEjEKBXBoYXNlGAMgASgOMiIuZmx5dGVpZGwuY29yZS5Ob2RlRXhlY3V0aW9uLlBoYXNlEi8KC29jY3VycmVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCglpbnB1dF91cmkYBSABKAlIABIvCgppbnB1dF9kYXRhGBQgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAASFAoKb3V0cHV0X3VyaRgGIAEoCUgBEi4KBWVycm9yGAcgASgLMh0uZmx5dGVpZGwuY29yZS5FeGVjdXRpb25FcnJvckgBEjAKC291dHB1dF9kYXRhGA8gASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAESRgoWd29ya2Zsb3dfbm9kZV9tZXRhZGF0YRgIIAEoCzIkLmZseXRlaWRsLmV2ZW50LldvcmtmbG93Tm9kZU1ldGFkYXRhSAISPgoSdGFza19ub2RlX21ldGFkYXRhGA4gASgLMiAuZmx5dGVpZGwuZXZlbnQuVGFza05vZGVNZXRhZGF0YUgCEkkKFHBhcmVudF90YXNrX21ldGFkYXRhGAkgASgLMisuZmx5dGVpZGwuZXZlbnQuUGFyZW50VGFza0V4ZWN1dGlvbk1ldGFkYXRhEkkKFHBhcmVudF9ub2RlX21ldGFkYXRhGAogASgLMisuZmx5dGVpZGwuZXZlbnQuUGFyZW50Tm9kZUV4ZWN1dGlvbk1ldGFkYXRhEhMKC3JldHJ5X2dyb3VwGAsgASgJEhQKDHNwZWNfbm9kZV9pZBgMIAEoCRIRCglub2RlX25hbWUYDSABKAkSFQoNZXZlbnRfdmVyc2lvbhgQIAEoBRIRCglpc19wYXJlbnQYESABKAgSEgoKaXNfZHluYW1pYxgSIAEoCBIQCghkZWNrX3VyaRgTIAEoCRIvCgtyZXBvcnRlZF9hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIaXNfYXJyYXkYFiABKAgSMAoNdGFyZ2V0X2VudGl0eRgXIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchIbChNpc19pbl9keW5hbWljX2NoYWluGBggASgIEhAKCGlzX2VhZ2VyGBkgASgIQg0KC2lucHV0X3ZhbHVlQg8KDW91dHB1dF9yZXN1bHRCEQoPdGFyZ2V0X21ldGFkYXRhIlgKFFdvcmtmbG93Tm9kZU1ldGFkYXRhEkAKDGV4ZWN1dGlvbl9pZBgBIAEoCzIqLmZseXRlaWRsLmNvcmUuV29ya2Zsb3dFeGVjdXRpb25JZGVudGlmaWVyIqUCChBUYXNrTm9kZU1ldGFkYXRhEjcKDGNhY2hlX3N0YXR1cxgBIAEoDjIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0NhY2hlU3RhdHVzEjMKC2NhdGFsb2dfa2V5GAIgASgLMh4uZmx5dGVpZGwuY29yZS5DYXRhbG9nTWV0YWRhdGESRAoScmVzZXJ2YXRpb25fc3RhdHVzGAMgASgOMiguZmx5dGVpZGwuY29yZS5DYXRhbG9nUmVzZXJ2YXRpb24uU3RhdHVzEhYKDmNoZWNrcG9pbnRfdXJpGAQgASgJEkUKEGR5bmFtaWNfd29ya2Zsb3cYECABKAsyKy5mbHl0ZWlkbC5ldmVudC5EeW5hbWljV29ya2Zsb3dOb2RlTWV0YWRhdGEipQEKG0R5bmFtaWNXb3JrZmxvd05vZGVNZXRhZGF0YRIlCgJpZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchJBChFjb21waWxlZF93b3JrZmxvdxgCIAEoCzImLmZseXRlaWRsLmNvcmUuQ29tcGlsZWRXb3JrZmxvd0Nsb3N1cmUSHAoUZHluYW1pY19qb2Jfc3BlY191cmkYAyABKAkiUQobUGFyZW50VGFza0V4ZWN1dGlvbk1ldGFkYXRhEjIKAmlkGAEgASgLMiYuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uSWRlbnRpZmllciIuChtQYXJlbnROb2RlRXhlY3V0aW9uTWV0YWRhdGESDwoHbm9kZV9pZBgBIAEoCSJOCgtFdmVudFJlYXNvbhIOCgZyZWFzb24YASABKAkSLwoLb2NjdXJyZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIukGChJUYXNrRXhlY3V0aW9uRXZlbnQSKgoHdGFza19pZBgBIAEoCzIZLmZseXRlaWRsLmNvcmUuSWRlbnRpZmllchJIChhwYXJlbnRfbm9kZV9leGVjdXRpb25faWQYAiABKAsyJi5mbHl0ZWlkbC5jb3JlLk5vZGVFeGVjdXRpb25JZGVudGlmaWVyEhUKDXJldHJ5X2F0dGVtcHQYAyABKA0SMQoFcGhhc2UYBCABKA4yIi5mbHl0ZWlkbC5jb3JlLlRhc2tFeGVjdXRpb24uUGhhc2USEwoLcHJvZHVjZXJfaWQYBSABKAkSJAoEbG9ncxgGIAMoCzIWLmZseXRlaWRsLmNvcmUuVGFza0xvZxIvCgtvY2N1cnJlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoJaW5wdXRfdXJpGAggASgJSAASLwoKaW5wdXRfZGF0YRgTIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgAEhQKCm91dHB1dF91cmkYCSABKAlIARIuCgVlcnJvchgKIAEoCzIdLmZseXRlaWRsLmNvcmUuRXhlY3V0aW9uRXJyb3JIARIwCgtvdXRwdXRfZGF0YRgRIAEoCzIZLmZseXRlaWRsLmNvcmUuTGl0ZXJhbE1hcEgBEiwKC2N1c3RvbV9pbmZvGAsgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIVCg1waGFzZV92ZXJzaW9uGAwgASgNEhIKBnJlYXNvbhgNIAEoCUICGAESLAoHcmVhc29ucxgVIAMoCzIbLmZseXRlaWRsLmV2ZW50LkV2ZW50UmVhc29uEhEKCXRhc2tfdHlwZRgOIAEoCRI3CghtZXRhZGF0YRgQIAEoCzIlLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YRIVCg1ldmVudF92ZXJzaW9uGBIgASgFEi8KC3JlcG9ydGVkX2F0GBQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgtsb2dfY29udGV4dBgWIAEoCzIZLmZseXRlaWRsLmNvcmUuTG9nQ29udGV4dEINCgtpbnB1dF92YWx1ZUIPCg1vdXRwdXRfcmVzdWx0IpwDChRFeHRlcm5hbFJlc291cmNlSW5mbxITCgtleHRlcm5hbF9pZBgBIAEoCRINCgVpbmRleBgCIAEoDRIVCg1yZXRyeV9hdHRlbXB0GAMgASgNEjEKBXBoYXNlGAQgASgOMiIuZmx5dGVpZGwuY29yZS5UYXNrRXhlY3V0aW9uLlBoYXNlEjcKDGNhY2hlX3N0YXR1cxgFIAEoDjIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0NhY2hlU3RhdHVzEiQKBGxvZ3MYBiADKAsyFi5mbHl0ZWlkbC5jb3JlLlRhc2tMb2cSRgoWd29ya2Zsb3dfbm9kZV9tZXRhZGF0YRgHIAEoCzIkLmZseXRlaWRsLmV2ZW50LldvcmtmbG93Tm9kZU1ldGFkYXRhSAASLAoLY3VzdG9tX2luZm8YCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KC2xvZ19jb250ZXh0GAkgASgLMhkuZmx5dGVpZGwuY29yZS5Mb2dDb250ZXh0QhEKD3RhcmdldF9tZXRhZGF0YSI/ChBSZXNvdXJjZVBvb2xJbmZvEhgKEGFsbG9jYXRpb25fdG9rZW4YASABKAkSEQoJbmFtZXNwYWNlGAIgASgJIsgCChVUYXNrRXhlY3V0aW9uTWV0YWRhdGESFgoOZ2VuZXJhdGVkX25hbWUYASABKAkSQAoSZXh0ZXJuYWxfcmVzb3VyY2VzGAIgAygLMiQuZmx5dGVpZGwuZXZlbnQuRXh0ZXJuYWxSZXNvdXJjZUluZm8SPAoScmVzb3VyY2VfcG9vbF9pbmZvGAMgAygLMiAuZmx5dGVpZGwuZXZlbnQuUmVzb3VyY2VQb29sSW5mbxIZChFwbHVnaW5faWRlbnRpZmllchgEIAEoCRJLCg5pbnN0YW5jZV9jbGFzcxgQIAEoDjIzLmZseXRlaWRsLmV2ZW50LlRhc2tFeGVjdXRpb25NZXRhZGF0YS5JbnN0YW5jZUNsYXNzIi8KDUluc3RhbmNlQ2xhc3MSCwoHREVGQVVMVBAAEhEKDUlOVEVSUlVQVElCTEUQAUI9WjtnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9ldmVudGIGcHJvdG8z", [file_flyteidl_core_literals, file_flyteidl_core_compiler, file_flyteidl_core_execution, file_flyteidl_core_identifier, file_flyteidl_core_catalog, file_google_protobuf_timestamp, file_google_protobuf_struct]);
 
 /**
  * @generated from message flyteidl.event.WorkflowExecutionEvent
  */
-export type WorkflowExecutionEvent =
-  & Message<"flyteidl.event.WorkflowExecutionEvent">
-  & {
+export type WorkflowExecutionEvent = Message<"flyteidl.event.WorkflowExecutionEvent"> & {
+  /**
+   * Workflow execution id
+   *
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 1;
+   */
+  executionId?: WorkflowExecutionIdentifier | undefined;
+
+  /**
+   * the id of the originator (Propeller) of the event
+   *
+   * @generated from field: string producer_id = 2;
+   */
+  producerId: string;
+
+  /**
+   * @generated from field: flyteidl.core.WorkflowExecution.Phase phase = 3;
+   */
+  phase: WorkflowExecution_Phase;
+
+  /**
+   * This timestamp represents when the original event occurred, it is generated
+   * by the executor of the workflow.
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 4;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from oneof flyteidl.event.WorkflowExecutionEvent.output_result
+   */
+  outputResult: {
     /**
-     * Workflow execution id
+     * URL to the output of the execution, it encodes all the information
+     * including Cloud source provider. ie., s3://...
      *
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 1;
+     * @generated from field: string output_uri = 5;
      */
-    executionId?: WorkflowExecutionIdentifier | undefined;
-
+    value: string;
+    case: "outputUri";
+  } | {
     /**
-     * the id of the originator (Propeller) of the event
+     * Error information for the execution
      *
-     * @generated from field: string producer_id = 2;
+     * @generated from field: flyteidl.core.ExecutionError error = 6;
      */
-    producerId: string;
-
+    value: ExecutionError;
+    case: "error";
+  } | {
     /**
-     * @generated from field: flyteidl.core.WorkflowExecution.Phase phase = 3;
-     */
-    phase: WorkflowExecution_Phase;
-
-    /**
-     * This timestamp represents when the original event occurred, it is generated
-     * by the executor of the workflow.
+     * Raw output data produced by this workflow execution.
      *
-     * @generated from field: google.protobuf.Timestamp occurred_at = 4;
+     * @generated from field: flyteidl.core.LiteralMap output_data = 7;
      */
-    occurredAt?: Timestamp | undefined;
-
-    /**
-     * @generated from oneof flyteidl.event.WorkflowExecutionEvent.output_result
-     */
-    outputResult: {
-      /**
-       * URL to the output of the execution, it encodes all the information
-       * including Cloud source provider. ie., s3://...
-       *
-       * @generated from field: string output_uri = 5;
-       */
-      value: string;
-      case: "outputUri";
-    } | {
-      /**
-       * Error information for the execution
-       *
-       * @generated from field: flyteidl.core.ExecutionError error = 6;
-       */
-      value: ExecutionError;
-      case: "error";
-    } | {
-      /**
-       * Raw output data produced by this workflow execution.
-       *
-       * @generated from field: flyteidl.core.LiteralMap output_data = 7;
-       */
-      value: LiteralMap;
-      case: "outputData";
-    } | { case: undefined; value?: undefined };
-  };
+    value: LiteralMap;
+    case: "outputData";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.event.WorkflowExecutionEvent.
  * Use `create(WorkflowExecutionEventSchema)` to create a new message.
  */
-export const WorkflowExecutionEventSchema: GenMessage<
-  WorkflowExecutionEvent
-> = /*@__PURE__*/
+export const WorkflowExecutionEventSchema: GenMessage<WorkflowExecutionEvent> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 0);
 
 /**
  * @generated from message flyteidl.event.NodeExecutionEvent
  */
-export type NodeExecutionEvent =
-  & Message<"flyteidl.event.NodeExecutionEvent">
-  & {
+export type NodeExecutionEvent = Message<"flyteidl.event.NodeExecutionEvent"> & {
+  /**
+   * Unique identifier for this node execution
+   *
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
+   */
+  id?: NodeExecutionIdentifier | undefined;
+
+  /**
+   * the id of the originator (Propeller) of the event
+   *
+   * @generated from field: string producer_id = 2;
+   */
+  producerId: string;
+
+  /**
+   * @generated from field: flyteidl.core.NodeExecution.Phase phase = 3;
+   */
+  phase: NodeExecution_Phase;
+
+  /**
+   * This timestamp represents when the original event occurred, it is generated
+   * by the executor of the node.
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 4;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from oneof flyteidl.event.NodeExecutionEvent.input_value
+   */
+  inputValue: {
     /**
-     * Unique identifier for this node execution
+     * @generated from field: string input_uri = 5;
+     */
+    value: string;
+    case: "inputUri";
+  } | {
+    /**
+     * Raw input data consumed by this node execution.
      *
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier id = 1;
+     * @generated from field: flyteidl.core.LiteralMap input_data = 20;
      */
-    id?: NodeExecutionIdentifier | undefined;
+    value: LiteralMap;
+    case: "inputData";
+  } | { case: undefined; value?: undefined };
 
+  /**
+   * @generated from oneof flyteidl.event.NodeExecutionEvent.output_result
+   */
+  outputResult: {
     /**
-     * the id of the originator (Propeller) of the event
+     * URL to the output of the execution, it encodes all the information
+     * including Cloud source provider. ie., s3://...
      *
-     * @generated from field: string producer_id = 2;
+     * @generated from field: string output_uri = 6;
      */
-    producerId: string;
-
+    value: string;
+    case: "outputUri";
+  } | {
     /**
-     * @generated from field: flyteidl.core.NodeExecution.Phase phase = 3;
-     */
-    phase: NodeExecution_Phase;
-
-    /**
-     * This timestamp represents when the original event occurred, it is generated
-     * by the executor of the node.
+     * Error information for the execution
      *
-     * @generated from field: google.protobuf.Timestamp occurred_at = 4;
+     * @generated from field: flyteidl.core.ExecutionError error = 7;
      */
-    occurredAt?: Timestamp | undefined;
-
+    value: ExecutionError;
+    case: "error";
+  } | {
     /**
-     * @generated from oneof flyteidl.event.NodeExecutionEvent.input_value
-     */
-    inputValue: {
-      /**
-       * @generated from field: string input_uri = 5;
-       */
-      value: string;
-      case: "inputUri";
-    } | {
-      /**
-       * Raw input data consumed by this node execution.
-       *
-       * @generated from field: flyteidl.core.LiteralMap input_data = 20;
-       */
-      value: LiteralMap;
-      case: "inputData";
-    } | { case: undefined; value?: undefined };
-
-    /**
-     * @generated from oneof flyteidl.event.NodeExecutionEvent.output_result
-     */
-    outputResult: {
-      /**
-       * URL to the output of the execution, it encodes all the information
-       * including Cloud source provider. ie., s3://...
-       *
-       * @generated from field: string output_uri = 6;
-       */
-      value: string;
-      case: "outputUri";
-    } | {
-      /**
-       * Error information for the execution
-       *
-       * @generated from field: flyteidl.core.ExecutionError error = 7;
-       */
-      value: ExecutionError;
-      case: "error";
-    } | {
-      /**
-       * Raw output data produced by this node execution.
-       *
-       * @generated from field: flyteidl.core.LiteralMap output_data = 15;
-       */
-      value: LiteralMap;
-      case: "outputData";
-    } | { case: undefined; value?: undefined };
-
-    /**
-     * Additional metadata to do with this event's node target based
-     * on the node type
+     * Raw output data produced by this node execution.
      *
-     * @generated from oneof flyteidl.event.NodeExecutionEvent.target_metadata
+     * @generated from field: flyteidl.core.LiteralMap output_data = 15;
      */
-    targetMetadata: {
-      /**
-       * @generated from field: flyteidl.event.WorkflowNodeMetadata workflow_node_metadata = 8;
-       */
-      value: WorkflowNodeMetadata;
-      case: "workflowNodeMetadata";
-    } | {
-      /**
-       * @generated from field: flyteidl.event.TaskNodeMetadata task_node_metadata = 14;
-       */
-      value: TaskNodeMetadata;
-      case: "taskNodeMetadata";
-    } | { case: undefined; value?: undefined };
+    value: LiteralMap;
+    case: "outputData";
+  } | { case: undefined; value?: undefined };
 
+  /**
+   * Additional metadata to do with this event's node target based
+   * on the node type
+   *
+   * @generated from oneof flyteidl.event.NodeExecutionEvent.target_metadata
+   */
+  targetMetadata: {
     /**
-     * [To be deprecated] Specifies which task (if any) launched this node.
-     *
-     * @generated from field: flyteidl.event.ParentTaskExecutionMetadata parent_task_metadata = 9;
+     * @generated from field: flyteidl.event.WorkflowNodeMetadata workflow_node_metadata = 8;
      */
-    parentTaskMetadata?: ParentTaskExecutionMetadata | undefined;
+    value: WorkflowNodeMetadata;
+    case: "workflowNodeMetadata";
+  } | {
+    /**
+     * @generated from field: flyteidl.event.TaskNodeMetadata task_node_metadata = 14;
+     */
+    value: TaskNodeMetadata;
+    case: "taskNodeMetadata";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * Specifies the parent node of the current node execution. Node executions at level zero will not have a parent node.
-     *
-     * @generated from field: flyteidl.event.ParentNodeExecutionMetadata parent_node_metadata = 10;
-     */
-    parentNodeMetadata?: ParentNodeExecutionMetadata | undefined;
+  /**
+   * [To be deprecated] Specifies which task (if any) launched this node.
+   *
+   * @generated from field: flyteidl.event.ParentTaskExecutionMetadata parent_task_metadata = 9;
+   */
+  parentTaskMetadata?: ParentTaskExecutionMetadata | undefined;
 
-    /**
-     * Retry group to indicate grouping of nodes by retries
-     *
-     * @generated from field: string retry_group = 11;
-     */
-    retryGroup: string;
+  /**
+   * Specifies the parent node of the current node execution. Node executions at level zero will not have a parent node.
+   *
+   * @generated from field: flyteidl.event.ParentNodeExecutionMetadata parent_node_metadata = 10;
+   */
+  parentNodeMetadata?: ParentNodeExecutionMetadata | undefined;
 
-    /**
-     * Identifier of the node in the original workflow/graph
-     * This maps to value of WorkflowTemplate.nodes[X].id
-     *
-     * @generated from field: string spec_node_id = 12;
-     */
-    specNodeId: string;
+  /**
+   * Retry group to indicate grouping of nodes by retries
+   *
+   * @generated from field: string retry_group = 11;
+   */
+  retryGroup: string;
 
-    /**
-     * Friendly readable name for the node
-     *
-     * @generated from field: string node_name = 13;
-     */
-    nodeName: string;
+  /**
+   * Identifier of the node in the original workflow/graph
+   * This maps to value of WorkflowTemplate.nodes[X].id
+   *
+   * @generated from field: string spec_node_id = 12;
+   */
+  specNodeId: string;
 
-    /**
-     * @generated from field: int32 event_version = 16;
-     */
-    eventVersion: number;
+  /**
+   * Friendly readable name for the node
+   *
+   * @generated from field: string node_name = 13;
+   */
+  nodeName: string;
 
-    /**
-     * Whether this node launched a subworkflow.
-     *
-     * @generated from field: bool is_parent = 17;
-     */
-    isParent: boolean;
+  /**
+   * @generated from field: int32 event_version = 16;
+   */
+  eventVersion: number;
 
-    /**
-     * Whether this node yielded a dynamic workflow.
-     *
-     * @generated from field: bool is_dynamic = 18;
-     */
-    isDynamic: boolean;
+  /**
+   * Whether this node launched a subworkflow.
+   *
+   * @generated from field: bool is_parent = 17;
+   */
+  isParent: boolean;
 
-    /**
-     * String location uniquely identifying where the deck HTML file is
-     * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
-     *
-     * @generated from field: string deck_uri = 19;
-     */
-    deckUri: string;
+  /**
+   * Whether this node yielded a dynamic workflow.
+   *
+   * @generated from field: bool is_dynamic = 18;
+   */
+  isDynamic: boolean;
 
-    /**
-     * This timestamp represents the instant when the event was reported by the executing framework. For example,
-     * when first processing a node the `occurred_at` timestamp should be the instant propeller makes progress, so when
-     * literal inputs are initially copied. The event however will not be sent until after the copy completes.
-     * Extracting both of these timestamps facilitates a more accurate portrayal of the evaluation time-series.
-     *
-     * @generated from field: google.protobuf.Timestamp reported_at = 21;
-     */
-    reportedAt?: Timestamp | undefined;
+  /**
+   * String location uniquely identifying where the deck HTML file is
+   * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
+   *
+   * @generated from field: string deck_uri = 19;
+   */
+  deckUri: string;
 
-    /**
-     * Indicates if this node is an ArrayNode.
-     *
-     * @generated from field: bool is_array = 22;
-     */
-    isArray: boolean;
+  /**
+   * This timestamp represents the instant when the event was reported by the executing framework. For example,
+   * when first processing a node the `occurred_at` timestamp should be the instant propeller makes progress, so when
+   * literal inputs are initially copied. The event however will not be sent until after the copy completes.
+   * Extracting both of these timestamps facilitates a more accurate portrayal of the evaluation time-series.
+   *
+   * @generated from field: google.protobuf.Timestamp reported_at = 21;
+   */
+  reportedAt?: Timestamp | undefined;
 
-    /**
-     * So that Admin doesn't have to rebuild the node execution graph to find the target entity, propeller will fill this
-     * in optionally - currently this is only filled in for subworkflows. This is the ID of the subworkflow corresponding
-     * to this node execution. It is difficult to find because Admin only sees one node at a time. A subworkflow could be
-     * nested multiple layers deep, and you'd need to access the correct workflow template to know the target subworkflow.
-     *
-     * @generated from field: flyteidl.core.Identifier target_entity = 23;
-     */
-    targetEntity?: Identifier | undefined;
+  /**
+   * Indicates if this node is an ArrayNode.
+   *
+   * @generated from field: bool is_array = 22;
+   */
+  isArray: boolean;
 
-    /**
-     * Tasks and subworkflows (but not launch plans) that are run within a dynamic task are effectively independent of
-     * the tasks that are registered in Admin's db. Confusingly, they are often identical, but sometimes they are not
-     * even registered at all. Similar to the target_entity field, at the time Admin receives this event, it has no idea
-     * if the relevant execution entity is was registered, or dynamic. This field indicates that the target_entity ID,
-     * as well as task IDs in any corresponding Task Executions, should not be used to looked up the task in Admin's db.
-     *
-     * @generated from field: bool is_in_dynamic_chain = 24;
-     */
-    isInDynamicChain: boolean;
+  /**
+   * So that Admin doesn't have to rebuild the node execution graph to find the target entity, propeller will fill this
+   * in optionally - currently this is only filled in for subworkflows. This is the ID of the subworkflow corresponding
+   * to this node execution. It is difficult to find because Admin only sees one node at a time. A subworkflow could be
+   * nested multiple layers deep, and you'd need to access the correct workflow template to know the target subworkflow.
+   *
+   * @generated from field: flyteidl.core.Identifier target_entity = 23;
+   */
+  targetEntity?: Identifier | undefined;
 
-    /**
-     * Whether this node launched an eager task.
-     *
-     * @generated from field: bool is_eager = 25;
-     */
-    isEager: boolean;
-  };
+  /**
+   * Tasks and subworkflows (but not launch plans) that are run within a dynamic task are effectively independent of
+   * the tasks that are registered in Admin's db. Confusingly, they are often identical, but sometimes they are not
+   * even registered at all. Similar to the target_entity field, at the time Admin receives this event, it has no idea
+   * if the relevant execution entity is was registered, or dynamic. This field indicates that the target_entity ID,
+   * as well as task IDs in any corresponding Task Executions, should not be used to looked up the task in Admin's db.
+   *
+   * @generated from field: bool is_in_dynamic_chain = 24;
+   */
+  isInDynamicChain: boolean;
+
+  /**
+   * Whether this node launched an eager task.
+   *
+   * @generated from field: bool is_eager = 25;
+   */
+  isEager: boolean;
+};
 
 /**
  * Describes the message flyteidl.event.NodeExecutionEvent.
  * Use `create(NodeExecutionEventSchema)` to create a new message.
  */
-export const NodeExecutionEventSchema: GenMessage<
-  NodeExecutionEvent
-> = /*@__PURE__*/
+export const NodeExecutionEventSchema: GenMessage<NodeExecutionEvent> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 1);
 
 /**
@@ -356,22 +314,18 @@ export const NodeExecutionEventSchema: GenMessage<
  *
  * @generated from message flyteidl.event.WorkflowNodeMetadata
  */
-export type WorkflowNodeMetadata =
-  & Message<"flyteidl.event.WorkflowNodeMetadata">
-  & {
-    /**
-     * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 1;
-     */
-    executionId?: WorkflowExecutionIdentifier | undefined;
-  };
+export type WorkflowNodeMetadata = Message<"flyteidl.event.WorkflowNodeMetadata"> & {
+  /**
+   * @generated from field: flyteidl.core.WorkflowExecutionIdentifier execution_id = 1;
+   */
+  executionId?: WorkflowExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.event.WorkflowNodeMetadata.
  * Use `create(WorkflowNodeMetadataSchema)` to create a new message.
  */
-export const WorkflowNodeMetadataSchema: GenMessage<
-  WorkflowNodeMetadata
-> = /*@__PURE__*/
+export const WorkflowNodeMetadataSchema: GenMessage<WorkflowNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 2);
 
 /**
@@ -418,9 +372,7 @@ export type TaskNodeMetadata = Message<"flyteidl.event.TaskNodeMetadata"> & {
  * Describes the message flyteidl.event.TaskNodeMetadata.
  * Use `create(TaskNodeMetadataSchema)` to create a new message.
  */
-export const TaskNodeMetadataSchema: GenMessage<
-  TaskNodeMetadata
-> = /*@__PURE__*/
+export const TaskNodeMetadataSchema: GenMessage<TaskNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 3);
 
 /**
@@ -428,84 +380,72 @@ export const TaskNodeMetadataSchema: GenMessage<
  *
  * @generated from message flyteidl.event.DynamicWorkflowNodeMetadata
  */
-export type DynamicWorkflowNodeMetadata =
-  & Message<"flyteidl.event.DynamicWorkflowNodeMetadata">
-  & {
-    /**
-     * id represents the unique identifier of the workflow.
-     *
-     * @generated from field: flyteidl.core.Identifier id = 1;
-     */
-    id?: Identifier | undefined;
+export type DynamicWorkflowNodeMetadata = Message<"flyteidl.event.DynamicWorkflowNodeMetadata"> & {
+  /**
+   * id represents the unique identifier of the workflow.
+   *
+   * @generated from field: flyteidl.core.Identifier id = 1;
+   */
+  id?: Identifier | undefined;
 
-    /**
-     * Represents the compiled representation of the embedded dynamic workflow.
-     *
-     * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 2;
-     */
-    compiledWorkflow?: CompiledWorkflowClosure | undefined;
+  /**
+   * Represents the compiled representation of the embedded dynamic workflow.
+   *
+   * @generated from field: flyteidl.core.CompiledWorkflowClosure compiled_workflow = 2;
+   */
+  compiledWorkflow?: CompiledWorkflowClosure | undefined;
 
-    /**
-     * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for this DynamicWorkflow. This is
-     * required to correctly recover partially completed executions where the workflow has already been compiled.
-     *
-     * @generated from field: string dynamic_job_spec_uri = 3;
-     */
-    dynamicJobSpecUri: string;
-  };
+  /**
+   * dynamic_job_spec_uri is the location of the DynamicJobSpec proto message for this DynamicWorkflow. This is
+   * required to correctly recover partially completed executions where the workflow has already been compiled.
+   *
+   * @generated from field: string dynamic_job_spec_uri = 3;
+   */
+  dynamicJobSpecUri: string;
+};
 
 /**
  * Describes the message flyteidl.event.DynamicWorkflowNodeMetadata.
  * Use `create(DynamicWorkflowNodeMetadataSchema)` to create a new message.
  */
-export const DynamicWorkflowNodeMetadataSchema: GenMessage<
-  DynamicWorkflowNodeMetadata
-> = /*@__PURE__*/
+export const DynamicWorkflowNodeMetadataSchema: GenMessage<DynamicWorkflowNodeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 4);
 
 /**
  * @generated from message flyteidl.event.ParentTaskExecutionMetadata
  */
-export type ParentTaskExecutionMetadata =
-  & Message<"flyteidl.event.ParentTaskExecutionMetadata">
-  & {
-    /**
-     * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
-     */
-    id?: TaskExecutionIdentifier | undefined;
-  };
+export type ParentTaskExecutionMetadata = Message<"flyteidl.event.ParentTaskExecutionMetadata"> & {
+  /**
+   * @generated from field: flyteidl.core.TaskExecutionIdentifier id = 1;
+   */
+  id?: TaskExecutionIdentifier | undefined;
+};
 
 /**
  * Describes the message flyteidl.event.ParentTaskExecutionMetadata.
  * Use `create(ParentTaskExecutionMetadataSchema)` to create a new message.
  */
-export const ParentTaskExecutionMetadataSchema: GenMessage<
-  ParentTaskExecutionMetadata
-> = /*@__PURE__*/
+export const ParentTaskExecutionMetadataSchema: GenMessage<ParentTaskExecutionMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 5);
 
 /**
  * @generated from message flyteidl.event.ParentNodeExecutionMetadata
  */
-export type ParentNodeExecutionMetadata =
-  & Message<"flyteidl.event.ParentNodeExecutionMetadata">
-  & {
-    /**
-     * Unique identifier of the parent node id within the execution
-     * This is value of core.NodeExecutionIdentifier.node_id of the parent node
-     *
-     * @generated from field: string node_id = 1;
-     */
-    nodeId: string;
-  };
+export type ParentNodeExecutionMetadata = Message<"flyteidl.event.ParentNodeExecutionMetadata"> & {
+  /**
+   * Unique identifier of the parent node id within the execution
+   * This is value of core.NodeExecutionIdentifier.node_id of the parent node 
+   *
+   * @generated from field: string node_id = 1;
+   */
+  nodeId: string;
+};
 
 /**
  * Describes the message flyteidl.event.ParentNodeExecutionMetadata.
  * Use `create(ParentNodeExecutionMetadataSchema)` to create a new message.
  */
-export const ParentNodeExecutionMetadataSchema: GenMessage<
-  ParentNodeExecutionMetadata
-> = /*@__PURE__*/
+export const ParentNodeExecutionMetadataSchema: GenMessage<ParentNodeExecutionMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 6);
 
 /**
@@ -539,196 +479,192 @@ export const EventReasonSchema: GenMessage<EventReason> = /*@__PURE__*/
  *
  * @generated from message flyteidl.event.TaskExecutionEvent
  */
-export type TaskExecutionEvent =
-  & Message<"flyteidl.event.TaskExecutionEvent">
-  & {
+export type TaskExecutionEvent = Message<"flyteidl.event.TaskExecutionEvent"> & {
+  /**
+   * ID of the task. In combination with the retryAttempt this will indicate
+   * the task execution uniquely for a given parent node execution.
+   *
+   * @generated from field: flyteidl.core.Identifier task_id = 1;
+   */
+  taskId?: Identifier | undefined;
+
+  /**
+   * A task execution is always kicked off by a node execution, the event consumer
+   * will use the parent_id to relate the task to it's parent node execution
+   *
+   * @generated from field: flyteidl.core.NodeExecutionIdentifier parent_node_execution_id = 2;
+   */
+  parentNodeExecutionId?: NodeExecutionIdentifier | undefined;
+
+  /**
+   * retry attempt number for this task, ie., 2 for the second attempt
+   *
+   * @generated from field: uint32 retry_attempt = 3;
+   */
+  retryAttempt: number;
+
+  /**
+   * Phase associated with the event
+   *
+   * @generated from field: flyteidl.core.TaskExecution.Phase phase = 4;
+   */
+  phase: TaskExecution_Phase;
+
+  /**
+   * id of the process that sent this event, mainly for trace debugging
+   *
+   * @generated from field: string producer_id = 5;
+   */
+  producerId: string;
+
+  /**
+   * log information for the task execution
+   *
+   * @generated from field: repeated flyteidl.core.TaskLog logs = 6;
+   */
+  logs: TaskLog[];
+
+  /**
+   * This timestamp represents when the original event occurred, it is generated
+   * by the executor of the task.
+   *
+   * @generated from field: google.protobuf.Timestamp occurred_at = 7;
+   */
+  occurredAt?: Timestamp | undefined;
+
+  /**
+   * @generated from oneof flyteidl.event.TaskExecutionEvent.input_value
+   */
+  inputValue: {
     /**
-     * ID of the task. In combination with the retryAttempt this will indicate
-     * the task execution uniquely for a given parent node execution.
+     * URI of the input file, it encodes all the information
+     * including Cloud source provider. ie., s3://...
      *
-     * @generated from field: flyteidl.core.Identifier task_id = 1;
+     * @generated from field: string input_uri = 8;
      */
-    taskId?: Identifier | undefined;
-
+    value: string;
+    case: "inputUri";
+  } | {
     /**
-     * A task execution is always kicked off by a node execution, the event consumer
-     * will use the parent_id to relate the task to it's parent node execution
+     * Raw input data consumed by this task execution.
      *
-     * @generated from field: flyteidl.core.NodeExecutionIdentifier parent_node_execution_id = 2;
+     * @generated from field: flyteidl.core.LiteralMap input_data = 19;
      */
-    parentNodeExecutionId?: NodeExecutionIdentifier | undefined;
+    value: LiteralMap;
+    case: "inputData";
+  } | { case: undefined; value?: undefined };
 
+  /**
+   * @generated from oneof flyteidl.event.TaskExecutionEvent.output_result
+   */
+  outputResult: {
     /**
-     * retry attempt number for this task, ie., 2 for the second attempt
+     * URI to the output of the execution, it will be in a format that encodes all the information
+     * including Cloud source provider. ie., s3://...
      *
-     * @generated from field: uint32 retry_attempt = 3;
+     * @generated from field: string output_uri = 9;
      */
-    retryAttempt: number;
-
+    value: string;
+    case: "outputUri";
+  } | {
     /**
-     * Phase associated with the event
+     * Error information for the execution
      *
-     * @generated from field: flyteidl.core.TaskExecution.Phase phase = 4;
+     * @generated from field: flyteidl.core.ExecutionError error = 10;
      */
-    phase: TaskExecution_Phase;
-
+    value: ExecutionError;
+    case: "error";
+  } | {
     /**
-     * id of the process that sent this event, mainly for trace debugging
+     * Raw output data produced by this task execution.
      *
-     * @generated from field: string producer_id = 5;
+     * @generated from field: flyteidl.core.LiteralMap output_data = 17;
      */
-    producerId: string;
+    value: LiteralMap;
+    case: "outputData";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * log information for the task execution
-     *
-     * @generated from field: repeated flyteidl.core.TaskLog logs = 6;
-     */
-    logs: TaskLog[];
+  /**
+   * Custom data that the task plugin sends back. This is extensible to allow various plugins in the system.
+   *
+   * @generated from field: google.protobuf.Struct custom_info = 11;
+   */
+  customInfo?: JsonObject | undefined;
 
-    /**
-     * This timestamp represents when the original event occurred, it is generated
-     * by the executor of the task.
-     *
-     * @generated from field: google.protobuf.Timestamp occurred_at = 7;
-     */
-    occurredAt?: Timestamp | undefined;
+  /**
+   * Some phases, like RUNNING, can send multiple events with changed metadata (new logs, additional custom_info, etc)
+   * that should be recorded regardless of the lack of phase change.
+   * The version field should be incremented when metadata changes across the duration of an individual phase.
+   *
+   * @generated from field: uint32 phase_version = 12;
+   */
+  phaseVersion: number;
 
-    /**
-     * @generated from oneof flyteidl.event.TaskExecutionEvent.input_value
-     */
-    inputValue: {
-      /**
-       * URI of the input file, it encodes all the information
-       * including Cloud source provider. ie., s3://...
-       *
-       * @generated from field: string input_uri = 8;
-       */
-      value: string;
-      case: "inputUri";
-    } | {
-      /**
-       * Raw input data consumed by this task execution.
-       *
-       * @generated from field: flyteidl.core.LiteralMap input_data = 19;
-       */
-      value: LiteralMap;
-      case: "inputData";
-    } | { case: undefined; value?: undefined };
+  /**
+   * An optional explanation for the phase transition.
+   * Deprecated: Use reasons instead.
+   *
+   * @generated from field: string reason = 13 [deprecated = true];
+   * @deprecated
+   */
+  reason: string;
 
-    /**
-     * @generated from oneof flyteidl.event.TaskExecutionEvent.output_result
-     */
-    outputResult: {
-      /**
-       * URI to the output of the execution, it will be in a format that encodes all the information
-       * including Cloud source provider. ie., s3://...
-       *
-       * @generated from field: string output_uri = 9;
-       */
-      value: string;
-      case: "outputUri";
-    } | {
-      /**
-       * Error information for the execution
-       *
-       * @generated from field: flyteidl.core.ExecutionError error = 10;
-       */
-      value: ExecutionError;
-      case: "error";
-    } | {
-      /**
-       * Raw output data produced by this task execution.
-       *
-       * @generated from field: flyteidl.core.LiteralMap output_data = 17;
-       */
-      value: LiteralMap;
-      case: "outputData";
-    } | { case: undefined; value?: undefined };
+  /**
+   * An optional list of explanations for the phase transition.
+   *
+   * @generated from field: repeated flyteidl.event.EventReason reasons = 21;
+   */
+  reasons: EventReason[];
 
-    /**
-     * Custom data that the task plugin sends back. This is extensible to allow various plugins in the system.
-     *
-     * @generated from field: google.protobuf.Struct custom_info = 11;
-     */
-    customInfo?: JsonObject | undefined;
+  /**
+   * A predefined yet extensible Task type identifier. If the task definition is already registered in flyte admin
+   * this type will be identical, but not all task executions necessarily use pre-registered definitions and this
+   * type is useful to render the task in the UI, filter task executions, etc.
+   *
+   * @generated from field: string task_type = 14;
+   */
+  taskType: string;
 
-    /**
-     * Some phases, like RUNNING, can send multiple events with changed metadata (new logs, additional custom_info, etc)
-     * that should be recorded regardless of the lack of phase change.
-     * The version field should be incremented when metadata changes across the duration of an individual phase.
-     *
-     * @generated from field: uint32 phase_version = 12;
-     */
-    phaseVersion: number;
+  /**
+   * Metadata around how a task was executed.
+   *
+   * @generated from field: flyteidl.event.TaskExecutionMetadata metadata = 16;
+   */
+  metadata?: TaskExecutionMetadata | undefined;
 
-    /**
-     * An optional explanation for the phase transition.
-     * Deprecated: Use reasons instead.
-     *
-     * @generated from field: string reason = 13 [deprecated = true];
-     * @deprecated
-     */
-    reason: string;
+  /**
+   * The event version is used to indicate versioned changes in how data is reported using this
+   * proto message. For example, event_verison > 0 means that maps tasks report logs using the
+   * TaskExecutionMetadata ExternalResourceInfo fields for each subtask rather than the TaskLog
+   * in this message.
+   *
+   * @generated from field: int32 event_version = 18;
+   */
+  eventVersion: number;
 
-    /**
-     * An optional list of explanations for the phase transition.
-     *
-     * @generated from field: repeated flyteidl.event.EventReason reasons = 21;
-     */
-    reasons: EventReason[];
+  /**
+   * This timestamp represents the instant when the event was reported by the executing framework. For example, a k8s
+   * pod task may be marked completed at (ie. `occurred_at`) the instant the container running user code completes,
+   * but this event will not be reported until the pod is marked as completed. Extracting both of these timestamps
+   * facilitates a more accurate portrayal of the evaluation time-series. 
+   *
+   * @generated from field: google.protobuf.Timestamp reported_at = 20;
+   */
+  reportedAt?: Timestamp | undefined;
 
-    /**
-     * A predefined yet extensible Task type identifier. If the task definition is already registered in flyte admin
-     * this type will be identical, but not all task executions necessarily use pre-registered definitions and this
-     * type is useful to render the task in the UI, filter task executions, etc.
-     *
-     * @generated from field: string task_type = 14;
-     */
-    taskType: string;
-
-    /**
-     * Metadata around how a task was executed.
-     *
-     * @generated from field: flyteidl.event.TaskExecutionMetadata metadata = 16;
-     */
-    metadata?: TaskExecutionMetadata | undefined;
-
-    /**
-     * The event version is used to indicate versioned changes in how data is reported using this
-     * proto message. For example, event_verison > 0 means that maps tasks report logs using the
-     * TaskExecutionMetadata ExternalResourceInfo fields for each subtask rather than the TaskLog
-     * in this message.
-     *
-     * @generated from field: int32 event_version = 18;
-     */
-    eventVersion: number;
-
-    /**
-     * This timestamp represents the instant when the event was reported by the executing framework. For example, a k8s
-     * pod task may be marked completed at (ie. `occurred_at`) the instant the container running user code completes,
-     * but this event will not be reported until the pod is marked as completed. Extracting both of these timestamps
-     * facilitates a more accurate portrayal of the evaluation time-series.
-     *
-     * @generated from field: google.protobuf.Timestamp reported_at = 20;
-     */
-    reportedAt?: Timestamp | undefined;
-
-    /**
-     * Contains metadata required to identify logs related to this task execution
-     *
-     * @generated from field: flyteidl.core.LogContext log_context = 22;
-     */
-    logContext?: LogContext | undefined;
-  };
+  /**
+   * Contains metadata required to identify logs related to this task execution
+   *
+   * @generated from field: flyteidl.core.LogContext log_context = 22;
+   */
+  logContext?: LogContext | undefined;
+};
 
 /**
  * Describes the message flyteidl.event.TaskExecutionEvent.
  * Use `create(TaskExecutionEventSchema)` to create a new message.
  */
-export const TaskExecutionEventSchema: GenMessage<
-  TaskExecutionEvent
-> = /*@__PURE__*/
+export const TaskExecutionEventSchema: GenMessage<TaskExecutionEvent> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 8);
 
 /**
@@ -736,90 +672,86 @@ export const TaskExecutionEventSchema: GenMessage<
  *
  * @generated from message flyteidl.event.ExternalResourceInfo
  */
-export type ExternalResourceInfo =
-  & Message<"flyteidl.event.ExternalResourceInfo">
-  & {
-    /**
-     * Identifier for an external resource created by this task execution, for example Qubole query ID or presto query ids.
-     *
-     * @generated from field: string external_id = 1;
-     */
-    externalId: string;
+export type ExternalResourceInfo = Message<"flyteidl.event.ExternalResourceInfo"> & {
+  /**
+   * Identifier for an external resource created by this task execution, for example Qubole query ID or presto query ids.
+   *
+   * @generated from field: string external_id = 1;
+   */
+  externalId: string;
 
-    /**
-     * A unique index for the external resource with respect to all external resources for this task. Although the
-     * identifier may change between task reporting events or retries, this will remain the same to enable aggregating
-     * information from multiple reports.
-     *
-     * @generated from field: uint32 index = 2;
-     */
-    index: number;
+  /**
+   * A unique index for the external resource with respect to all external resources for this task. Although the
+   * identifier may change between task reporting events or retries, this will remain the same to enable aggregating
+   * information from multiple reports.
+   *
+   * @generated from field: uint32 index = 2;
+   */
+  index: number;
 
-    /**
-     * Retry attempt number for this external resource, ie., 2 for the second attempt
-     *
-     * @generated from field: uint32 retry_attempt = 3;
-     */
-    retryAttempt: number;
+  /**
+   * Retry attempt number for this external resource, ie., 2 for the second attempt
+   *
+   * @generated from field: uint32 retry_attempt = 3;
+   */
+  retryAttempt: number;
 
-    /**
-     * Phase associated with the external resource
-     *
-     * @generated from field: flyteidl.core.TaskExecution.Phase phase = 4;
-     */
-    phase: TaskExecution_Phase;
+  /**
+   * Phase associated with the external resource
+   *
+   * @generated from field: flyteidl.core.TaskExecution.Phase phase = 4;
+   */
+  phase: TaskExecution_Phase;
 
-    /**
-     * Captures the status of caching for this external resource execution.
-     *
-     * @generated from field: flyteidl.core.CatalogCacheStatus cache_status = 5;
-     */
-    cacheStatus: CatalogCacheStatus;
+  /**
+   * Captures the status of caching for this external resource execution.
+   *
+   * @generated from field: flyteidl.core.CatalogCacheStatus cache_status = 5;
+   */
+  cacheStatus: CatalogCacheStatus;
 
-    /**
-     * log information for the external resource execution
-     *
-     * @generated from field: repeated flyteidl.core.TaskLog logs = 6;
-     */
-    logs: TaskLog[];
+  /**
+   * log information for the external resource execution
+   *
+   * @generated from field: repeated flyteidl.core.TaskLog logs = 6;
+   */
+  logs: TaskLog[];
 
+  /**
+   * Additional metadata to do with this event's node target based on the node type. We are
+   * explicitly not including the task_node_metadata here because it is not clear if it is needed.
+   * If we decide to include in the future, we should deprecate the cache_status field.
+   *
+   * @generated from oneof flyteidl.event.ExternalResourceInfo.target_metadata
+   */
+  targetMetadata: {
     /**
-     * Additional metadata to do with this event's node target based on the node type. We are
-     * explicitly not including the task_node_metadata here because it is not clear if it is needed.
-     * If we decide to include in the future, we should deprecate the cache_status field.
-     *
-     * @generated from oneof flyteidl.event.ExternalResourceInfo.target_metadata
+     * @generated from field: flyteidl.event.WorkflowNodeMetadata workflow_node_metadata = 7;
      */
-    targetMetadata: {
-      /**
-       * @generated from field: flyteidl.event.WorkflowNodeMetadata workflow_node_metadata = 7;
-       */
-      value: WorkflowNodeMetadata;
-      case: "workflowNodeMetadata";
-    } | { case: undefined; value?: undefined };
+    value: WorkflowNodeMetadata;
+    case: "workflowNodeMetadata";
+  } | { case: undefined; value?: undefined };
 
-    /**
-     * Extensible field for custom, plugin-specific info
-     *
-     * @generated from field: google.protobuf.Struct custom_info = 8;
-     */
-    customInfo?: JsonObject | undefined;
+  /**
+   * Extensible field for custom, plugin-specific info
+   *
+   * @generated from field: google.protobuf.Struct custom_info = 8;
+   */
+  customInfo?: JsonObject | undefined;
 
-    /**
-     * Contains metadata required to identify logs related to this task execution
-     *
-     * @generated from field: flyteidl.core.LogContext log_context = 9;
-     */
-    logContext?: LogContext | undefined;
-  };
+  /**
+   * Contains metadata required to identify logs related to this task execution
+   *
+   * @generated from field: flyteidl.core.LogContext log_context = 9;
+   */
+  logContext?: LogContext | undefined;
+};
 
 /**
  * Describes the message flyteidl.event.ExternalResourceInfo.
  * Use `create(ExternalResourceInfoSchema)` to create a new message.
  */
-export const ExternalResourceInfoSchema: GenMessage<
-  ExternalResourceInfo
-> = /*@__PURE__*/
+export const ExternalResourceInfoSchema: GenMessage<ExternalResourceInfo> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 9);
 
 /**
@@ -848,9 +780,7 @@ export type ResourcePoolInfo = Message<"flyteidl.event.ResourcePoolInfo"> & {
  * Describes the message flyteidl.event.ResourcePoolInfo.
  * Use `create(ResourcePoolInfoSchema)` to create a new message.
  */
-export const ResourcePoolInfoSchema: GenMessage<
-  ResourcePoolInfo
-> = /*@__PURE__*/
+export const ResourcePoolInfoSchema: GenMessage<ResourcePoolInfo> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 10);
 
 /**
@@ -861,51 +791,47 @@ export const ResourcePoolInfoSchema: GenMessage<
  *
  * @generated from message flyteidl.event.TaskExecutionMetadata
  */
-export type TaskExecutionMetadata =
-  & Message<"flyteidl.event.TaskExecutionMetadata">
-  & {
-    /**
-     * Unique, generated name for this task execution used by the backend.
-     *
-     * @generated from field: string generated_name = 1;
-     */
-    generatedName: string;
+export type TaskExecutionMetadata = Message<"flyteidl.event.TaskExecutionMetadata"> & {
+  /**
+   * Unique, generated name for this task execution used by the backend.
+   *
+   * @generated from field: string generated_name = 1;
+   */
+  generatedName: string;
 
-    /**
-     * Additional data on external resources on other back-ends or platforms (e.g. Hive, Qubole, etc) launched by this task execution.
-     *
-     * @generated from field: repeated flyteidl.event.ExternalResourceInfo external_resources = 2;
-     */
-    externalResources: ExternalResourceInfo[];
+  /**
+   * Additional data on external resources on other back-ends or platforms (e.g. Hive, Qubole, etc) launched by this task execution.
+   *
+   * @generated from field: repeated flyteidl.event.ExternalResourceInfo external_resources = 2;
+   */
+  externalResources: ExternalResourceInfo[];
 
-    /**
-     * Includes additional data on concurrent resource management used during execution..
-     * This is a repeated field because a plugin can request multiple resource allocations during execution.
-     *
-     * @generated from field: repeated flyteidl.event.ResourcePoolInfo resource_pool_info = 3;
-     */
-    resourcePoolInfo: ResourcePoolInfo[];
+  /**
+   * Includes additional data on concurrent resource management used during execution..
+   * This is a repeated field because a plugin can request multiple resource allocations during execution.
+   *
+   * @generated from field: repeated flyteidl.event.ResourcePoolInfo resource_pool_info = 3;
+   */
+  resourcePoolInfo: ResourcePoolInfo[];
 
-    /**
-     * The identifier of the plugin used to execute this task.
-     *
-     * @generated from field: string plugin_identifier = 4;
-     */
-    pluginIdentifier: string;
+  /**
+   * The identifier of the plugin used to execute this task.
+   *
+   * @generated from field: string plugin_identifier = 4;
+   */
+  pluginIdentifier: string;
 
-    /**
-     * @generated from field: flyteidl.event.TaskExecutionMetadata.InstanceClass instance_class = 16;
-     */
-    instanceClass: TaskExecutionMetadata_InstanceClass;
-  };
+  /**
+   * @generated from field: flyteidl.event.TaskExecutionMetadata.InstanceClass instance_class = 16;
+   */
+  instanceClass: TaskExecutionMetadata_InstanceClass;
+};
 
 /**
  * Describes the message flyteidl.event.TaskExecutionMetadata.
  * Use `create(TaskExecutionMetadataSchema)` to create a new message.
  */
-export const TaskExecutionMetadataSchema: GenMessage<
-  TaskExecutionMetadata
-> = /*@__PURE__*/
+export const TaskExecutionMetadataSchema: GenMessage<TaskExecutionMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_event_event, 11);
 
 /**
@@ -932,7 +858,6 @@ export enum TaskExecutionMetadata_InstanceClass {
 /**
  * Describes the enum flyteidl.event.TaskExecutionMetadata.InstanceClass.
  */
-export const TaskExecutionMetadata_InstanceClassSchema: GenEnum<
-  TaskExecutionMetadata_InstanceClass
-> = /*@__PURE__*/
+export const TaskExecutionMetadata_InstanceClassSchema: GenEnum<TaskExecutionMetadata_InstanceClass> = /*@__PURE__*/
   enumDesc(file_flyteidl_event_event, 11, 0);
+

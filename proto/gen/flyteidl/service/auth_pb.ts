@@ -2,16 +2,8 @@
 // @generated from file flyteidl/service/auth.proto (package flyteidl.service, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenFile,
-  GenMessage,
-  GenService,
-} from "@bufbuild/protobuf/codegenv2";
-import {
-  fileDesc,
-  messageDesc,
-  serviceDesc,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.ts";
 import { file_protoc_gen_openapiv2_options_annotations } from "../../protoc-gen-openapiv2/options/annotations_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
@@ -20,28 +12,19 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/service/auth.proto.
  */
 export const file_flyteidl_service_auth: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChtmbHl0ZWlkbC9zZXJ2aWNlL2F1dGgucHJvdG8SEGZseXRlaWRsLnNlcnZpY2UiFwoVT0F1dGgyTWV0YWRhdGFSZXF1ZXN0Is0CChZPQXV0aDJNZXRhZGF0YVJlc3BvbnNlEg4KBmlzc3VlchgBIAEoCRIeChZhdXRob3JpemF0aW9uX2VuZHBvaW50GAIgASgJEhYKDnRva2VuX2VuZHBvaW50GAMgASgJEiAKGHJlc3BvbnNlX3R5cGVzX3N1cHBvcnRlZBgEIAMoCRIYChBzY29wZXNfc3VwcG9ydGVkGAUgAygJEi0KJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQYBiADKAkSEAoIandrc191cmkYByABKAkSKAogY29kZV9jaGFsbGVuZ2VfbWV0aG9kc19zdXBwb3J0ZWQYCCADKAkSHQoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAkgAygJEiUKHWRldmljZV9hdXRob3JpemF0aW9uX2VuZHBvaW50GAogASgJIh8KHVB1YmxpY0NsaWVudEF1dGhDb25maWdSZXF1ZXN0Iq4BCh5QdWJsaWNDbGllbnRBdXRoQ29uZmlnUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhQKDHJlZGlyZWN0X3VyaRgCIAEoCRIOCgZzY29wZXMYAyADKAkSIgoaYXV0aG9yaXphdGlvbl9tZXRhZGF0YV9rZXkYBCABKAkSHQoVc2VydmljZV9odHRwX2VuZHBvaW50GAUgASgJEhAKCGF1ZGllbmNlGAYgASgJMvwDChNBdXRoTWV0YWRhdGFTZXJ2aWNlEvUBChFHZXRPQXV0aDJNZXRhZGF0YRInLmZseXRlaWRsLnNlcnZpY2UuT0F1dGgyTWV0YWRhdGFSZXF1ZXN0GiguZmx5dGVpZGwuc2VydmljZS5PQXV0aDJNZXRhZGF0YVJlc3BvbnNlIowBkkFaGlhSZXRyaWV2ZXMgT0F1dGgyIGF1dGhvcml6YXRpb24gc2VydmVyIG1ldGFkYXRhLiBUaGlzIGVuZHBvaW50IGlzIGFub255bW91c2x5IGFjY2Vzc2libGUugtPkkwIpEicvLndlbGwta25vd24vb2F1dGgtYXV0aG9yaXphdGlvbi1zZXJ2ZXIS7AEKFUdldFB1YmxpY0NsaWVudENvbmZpZxIvLmZseXRlaWRsLnNlcnZpY2UuUHVibGljQ2xpZW50QXV0aENvbmZpZ1JlcXVlc3QaMC5mbHl0ZWlkbC5zZXJ2aWNlLlB1YmxpY0NsaWVudEF1dGhDb25maWdSZXNwb25zZSJwkkFOGkxSZXRyaWV2ZXMgcHVibGljIGZseXRlIGNsaWVudCBpbmZvLiBUaGlzIGVuZHBvaW50IGlzIGFub255bW91c2x5IGFjY2Vzc2libGUugtPkkwIZEhcvY29uZmlnL3YxL2ZseXRlX2NsaWVudEI/Wj1naXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9zZXJ2aWNlYgZwcm90bzM",
-    [
-      file_google_api_annotations,
-      file_protoc_gen_openapiv2_options_annotations,
-    ],
-  );
+  fileDesc("ChtmbHl0ZWlkbC9zZXJ2aWNlL2F1dGgucHJvdG8SEGZseXRlaWRsLnNlcnZpY2UiFwoVT0F1dGgyTWV0YWRhdGFSZXF1ZXN0Is0CChZPQXV0aDJNZXRhZGF0YVJlc3BvbnNlEg4KBmlzc3VlchgBIAEoCRIeChZhdXRob3JpemF0aW9uX2VuZHBvaW50GAIgASgJEhYKDnRva2VuX2VuZHBvaW50GAMgASgJEiAKGHJlc3BvbnNlX3R5cGVzX3N1cHBvcnRlZBgEIAMoCRIYChBzY29wZXNfc3VwcG9ydGVkGAUgAygJEi0KJXRva2VuX2VuZHBvaW50X2F1dGhfbWV0aG9kc19zdXBwb3J0ZWQYBiADKAkSEAoIandrc191cmkYByABKAkSKAogY29kZV9jaGFsbGVuZ2VfbWV0aG9kc19zdXBwb3J0ZWQYCCADKAkSHQoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAkgAygJEiUKHWRldmljZV9hdXRob3JpemF0aW9uX2VuZHBvaW50GAogASgJIh8KHVB1YmxpY0NsaWVudEF1dGhDb25maWdSZXF1ZXN0Iq4BCh5QdWJsaWNDbGllbnRBdXRoQ29uZmlnUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhQKDHJlZGlyZWN0X3VyaRgCIAEoCRIOCgZzY29wZXMYAyADKAkSIgoaYXV0aG9yaXphdGlvbl9tZXRhZGF0YV9rZXkYBCABKAkSHQoVc2VydmljZV9odHRwX2VuZHBvaW50GAUgASgJEhAKCGF1ZGllbmNlGAYgASgJMvwDChNBdXRoTWV0YWRhdGFTZXJ2aWNlEvUBChFHZXRPQXV0aDJNZXRhZGF0YRInLmZseXRlaWRsLnNlcnZpY2UuT0F1dGgyTWV0YWRhdGFSZXF1ZXN0GiguZmx5dGVpZGwuc2VydmljZS5PQXV0aDJNZXRhZGF0YVJlc3BvbnNlIowBkkFaGlhSZXRyaWV2ZXMgT0F1dGgyIGF1dGhvcml6YXRpb24gc2VydmVyIG1ldGFkYXRhLiBUaGlzIGVuZHBvaW50IGlzIGFub255bW91c2x5IGFjY2Vzc2libGUugtPkkwIpEicvLndlbGwta25vd24vb2F1dGgtYXV0aG9yaXphdGlvbi1zZXJ2ZXIS7AEKFUdldFB1YmxpY0NsaWVudENvbmZpZxIvLmZseXRlaWRsLnNlcnZpY2UuUHVibGljQ2xpZW50QXV0aENvbmZpZ1JlcXVlc3QaMC5mbHl0ZWlkbC5zZXJ2aWNlLlB1YmxpY0NsaWVudEF1dGhDb25maWdSZXNwb25zZSJwkkFOGkxSZXRyaWV2ZXMgcHVibGljIGZseXRlIGNsaWVudCBpbmZvLiBUaGlzIGVuZHBvaW50IGlzIGFub255bW91c2x5IGFjY2Vzc2libGUugtPkkwIZEhcvY29uZmlnL3YxL2ZseXRlX2NsaWVudEI/Wj1naXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9zZXJ2aWNlYgZwcm90bzM", [file_google_api_annotations, file_protoc_gen_openapiv2_options_annotations]);
 
 /**
  * @generated from message flyteidl.service.OAuth2MetadataRequest
  */
-export type OAuth2MetadataRequest =
-  & Message<"flyteidl.service.OAuth2MetadataRequest">
-  & {};
+export type OAuth2MetadataRequest = Message<"flyteidl.service.OAuth2MetadataRequest"> & {
+};
 
 /**
  * Describes the message flyteidl.service.OAuth2MetadataRequest.
  * Use `create(OAuth2MetadataRequestSchema)` to create a new message.
  */
-export const OAuth2MetadataRequestSchema: GenMessage<
-  OAuth2MetadataRequest
-> = /*@__PURE__*/
+export const OAuth2MetadataRequestSchema: GenMessage<OAuth2MetadataRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_auth, 0);
 
 /**
@@ -50,107 +33,100 @@ export const OAuth2MetadataRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.service.OAuth2MetadataResponse
  */
-export type OAuth2MetadataResponse =
-  & Message<"flyteidl.service.OAuth2MetadataResponse">
-  & {
-    /**
-     * Defines the issuer string in all JWT tokens this server issues. The issuer can be admin itself or an external
-     * issuer.
-     *
-     * @generated from field: string issuer = 1;
-     */
-    issuer: string;
+export type OAuth2MetadataResponse = Message<"flyteidl.service.OAuth2MetadataResponse"> & {
+  /**
+   * Defines the issuer string in all JWT tokens this server issues. The issuer can be admin itself or an external
+   * issuer.
+   *
+   * @generated from field: string issuer = 1;
+   */
+  issuer: string;
 
-    /**
-     * URL of the authorization server's authorization endpoint [RFC6749]. This is REQUIRED unless no grant types are
-     * supported that use the authorization endpoint.
-     *
-     * @generated from field: string authorization_endpoint = 2;
-     */
-    authorizationEndpoint: string;
+  /**
+   * URL of the authorization server's authorization endpoint [RFC6749]. This is REQUIRED unless no grant types are
+   * supported that use the authorization endpoint.
+   *
+   * @generated from field: string authorization_endpoint = 2;
+   */
+  authorizationEndpoint: string;
 
-    /**
-     * URL of the authorization server's token endpoint [RFC6749].
-     *
-     * @generated from field: string token_endpoint = 3;
-     */
-    tokenEndpoint: string;
+  /**
+   * URL of the authorization server's token endpoint [RFC6749].
+   *
+   * @generated from field: string token_endpoint = 3;
+   */
+  tokenEndpoint: string;
 
-    /**
-     * Array containing a list of the OAuth 2.0 response_type values that this authorization server supports.
-     *
-     * @generated from field: repeated string response_types_supported = 4;
-     */
-    responseTypesSupported: string[];
+  /**
+   * Array containing a list of the OAuth 2.0 response_type values that this authorization server supports.
+   *
+   * @generated from field: repeated string response_types_supported = 4;
+   */
+  responseTypesSupported: string[];
 
-    /**
-     * JSON array containing a list of the OAuth 2.0 [RFC6749] scope values that this authorization server supports.
-     *
-     * @generated from field: repeated string scopes_supported = 5;
-     */
-    scopesSupported: string[];
+  /**
+   * JSON array containing a list of the OAuth 2.0 [RFC6749] scope values that this authorization server supports.
+   *
+   * @generated from field: repeated string scopes_supported = 5;
+   */
+  scopesSupported: string[];
 
-    /**
-     * JSON array containing a list of client authentication methods supported by this token endpoint.
-     *
-     * @generated from field: repeated string token_endpoint_auth_methods_supported = 6;
-     */
-    tokenEndpointAuthMethodsSupported: string[];
+  /**
+   * JSON array containing a list of client authentication methods supported by this token endpoint.
+   *
+   * @generated from field: repeated string token_endpoint_auth_methods_supported = 6;
+   */
+  tokenEndpointAuthMethodsSupported: string[];
 
-    /**
-     * URL of the authorization server's JWK Set [JWK] document. The referenced document contains the signing key(s) the
-     * client uses to validate signatures from the authorization server.
-     *
-     * @generated from field: string jwks_uri = 7;
-     */
-    jwksUri: string;
+  /**
+   * URL of the authorization server's JWK Set [JWK] document. The referenced document contains the signing key(s) the
+   * client uses to validate signatures from the authorization server.
+   *
+   * @generated from field: string jwks_uri = 7;
+   */
+  jwksUri: string;
 
-    /**
-     * JSON array containing a list of Proof Key for Code Exchange (PKCE) [RFC7636] code challenge methods supported by
-     * this authorization server.
-     *
-     * @generated from field: repeated string code_challenge_methods_supported = 8;
-     */
-    codeChallengeMethodsSupported: string[];
+  /**
+   * JSON array containing a list of Proof Key for Code Exchange (PKCE) [RFC7636] code challenge methods supported by
+   * this authorization server.
+   *
+   * @generated from field: repeated string code_challenge_methods_supported = 8;
+   */
+  codeChallengeMethodsSupported: string[];
 
-    /**
-     * JSON array containing a list of the OAuth 2.0 grant type values that this authorization server supports.
-     *
-     * @generated from field: repeated string grant_types_supported = 9;
-     */
-    grantTypesSupported: string[];
+  /**
+   * JSON array containing a list of the OAuth 2.0 grant type values that this authorization server supports.
+   *
+   * @generated from field: repeated string grant_types_supported = 9;
+   */
+  grantTypesSupported: string[];
 
-    /**
-     * URL of the authorization server's device authorization endpoint, as defined in Section 3.1 of [RFC8628]
-     *
-     * @generated from field: string device_authorization_endpoint = 10;
-     */
-    deviceAuthorizationEndpoint: string;
-  };
+  /**
+   * URL of the authorization server's device authorization endpoint, as defined in Section 3.1 of [RFC8628]
+   *
+   * @generated from field: string device_authorization_endpoint = 10;
+   */
+  deviceAuthorizationEndpoint: string;
+};
 
 /**
  * Describes the message flyteidl.service.OAuth2MetadataResponse.
  * Use `create(OAuth2MetadataResponseSchema)` to create a new message.
  */
-export const OAuth2MetadataResponseSchema: GenMessage<
-  OAuth2MetadataResponse
-> = /*@__PURE__*/
+export const OAuth2MetadataResponseSchema: GenMessage<OAuth2MetadataResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_auth, 1);
 
 /**
  * @generated from message flyteidl.service.PublicClientAuthConfigRequest
  */
-export type PublicClientAuthConfigRequest =
-  & Message<"flyteidl.service.PublicClientAuthConfigRequest">
-  & {};
+export type PublicClientAuthConfigRequest = Message<"flyteidl.service.PublicClientAuthConfigRequest"> & {
+};
 
 /**
  * Describes the message flyteidl.service.PublicClientAuthConfigRequest.
  * Use `create(PublicClientAuthConfigRequestSchema)` to create a new message.
  */
-export const PublicClientAuthConfigRequestSchema: GenMessage<
-  PublicClientAuthConfigRequest
-> = /*@__PURE__*/
+export const PublicClientAuthConfigRequestSchema: GenMessage<PublicClientAuthConfigRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_auth, 2);
 
 /**
@@ -158,62 +134,58 @@ export const PublicClientAuthConfigRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.service.PublicClientAuthConfigResponse
  */
-export type PublicClientAuthConfigResponse =
-  & Message<"flyteidl.service.PublicClientAuthConfigResponse">
-  & {
-    /**
-     * client_id to use when initiating OAuth2 authorization requests.
-     *
-     * @generated from field: string client_id = 1;
-     */
-    clientId: string;
+export type PublicClientAuthConfigResponse = Message<"flyteidl.service.PublicClientAuthConfigResponse"> & {
+  /**
+   * client_id to use when initiating OAuth2 authorization requests.
+   *
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
 
-    /**
-     * redirect uri to use when initiating OAuth2 authorization requests.
-     *
-     * @generated from field: string redirect_uri = 2;
-     */
-    redirectUri: string;
+  /**
+   * redirect uri to use when initiating OAuth2 authorization requests.
+   *
+   * @generated from field: string redirect_uri = 2;
+   */
+  redirectUri: string;
 
-    /**
-     * scopes to request when initiating OAuth2 authorization requests.
-     *
-     * @generated from field: repeated string scopes = 3;
-     */
-    scopes: string[];
+  /**
+   * scopes to request when initiating OAuth2 authorization requests.
+   *
+   * @generated from field: repeated string scopes = 3;
+   */
+  scopes: string[];
 
-    /**
-     * Authorization Header to use when passing Access Tokens to the server. If not provided, the client should use the
-     * default http `Authorization` header.
-     *
-     * @generated from field: string authorization_metadata_key = 4;
-     */
-    authorizationMetadataKey: string;
+  /**
+   * Authorization Header to use when passing Access Tokens to the server. If not provided, the client should use the
+   * default http `Authorization` header.
+   *
+   * @generated from field: string authorization_metadata_key = 4;
+   */
+  authorizationMetadataKey: string;
 
-    /**
-     * ServiceHttpEndpoint points to the http endpoint for the backend. If empty, clients can assume the endpoint used
-     * to configure the gRPC connection can be used for the http one respecting the insecure flag to choose between
-     * SSL or no SSL connections.
-     *
-     * @generated from field: string service_http_endpoint = 5;
-     */
-    serviceHttpEndpoint: string;
+  /**
+   * ServiceHttpEndpoint points to the http endpoint for the backend. If empty, clients can assume the endpoint used
+   * to configure the gRPC connection can be used for the http one respecting the insecure flag to choose between
+   * SSL or no SSL connections.
+   *
+   * @generated from field: string service_http_endpoint = 5;
+   */
+  serviceHttpEndpoint: string;
 
-    /**
-     * audience to use when initiating OAuth2 authorization requests.
-     *
-     * @generated from field: string audience = 6;
-     */
-    audience: string;
-  };
+  /**
+   * audience to use when initiating OAuth2 authorization requests.
+   *
+   * @generated from field: string audience = 6;
+   */
+  audience: string;
+};
 
 /**
  * Describes the message flyteidl.service.PublicClientAuthConfigResponse.
  * Use `create(PublicClientAuthConfigResponseSchema)` to create a new message.
  */
-export const PublicClientAuthConfigResponseSchema: GenMessage<
-  PublicClientAuthConfigResponse
-> = /*@__PURE__*/
+export const PublicClientAuthConfigResponseSchema: GenMessage<PublicClientAuthConfigResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_auth, 3);
 
 /**
@@ -233,7 +205,7 @@ export const AuthMetadataService: GenService<{
     methodKind: "unary";
     input: typeof OAuth2MetadataRequestSchema;
     output: typeof OAuth2MetadataResponseSchema;
-  };
+  },
   /**
    * Anonymously accessible. Retrieves the client information clients should use when initiating OAuth2 authorization
    * requests.
@@ -244,6 +216,7 @@ export const AuthMetadataService: GenService<{
     methodKind: "unary";
     input: typeof PublicClientAuthConfigRequestSchema;
     output: typeof PublicClientAuthConfigResponseSchema;
-  };
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_flyteidl_service_auth, 0);
+

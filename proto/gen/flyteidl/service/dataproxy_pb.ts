@@ -2,25 +2,12 @@
 // @generated from file flyteidl/service/dataproxy.proto (package flyteidl.service, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenEnum,
-  GenFile,
-  GenMessage,
-  GenService,
-} from "@bufbuild/protobuf/codegenv2";
-import {
-  enumDesc,
-  fileDesc,
-  messageDesc,
-  serviceDesc,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.ts";
 import { file_protoc_gen_openapiv2_options_annotations } from "../../protoc-gen-openapiv2/options/annotations_pb.ts";
 import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  file_google_protobuf_duration,
-  file_google_protobuf_timestamp,
-} from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { NodeExecutionIdentifier } from "../core/identifier_pb.ts";
 import { file_flyteidl_core_identifier } from "../core/identifier_pb.ts";
 import type { Literal, LiteralMap } from "../core/literals_pb.ts";
@@ -31,60 +18,46 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file flyteidl/service/dataproxy.proto.
  */
 export const file_flyteidl_service_dataproxy: GenFile = /*@__PURE__*/
-  fileDesc(
-    "CiBmbHl0ZWlkbC9zZXJ2aWNlL2RhdGFwcm94eS5wcm90bxIQZmx5dGVpZGwuc2VydmljZSL0AQocQ3JlYXRlVXBsb2FkTG9jYXRpb25SZXNwb25zZRISCgpzaWduZWRfdXJsGAEgASgJEhIKCm5hdGl2ZV91cmwYAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASTAoHaGVhZGVycxgEIAMoCzI7LmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlVXBsb2FkTG9jYXRpb25SZXNwb25zZS5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEi2gEKG0NyZWF0ZVVwbG9hZExvY2F0aW9uUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRItCgpleHBpcmVzX2luGAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhMKC2NvbnRlbnRfbWQ1GAUgASgMEhUKDWZpbGVuYW1lX3Jvb3QYBiABKAkSIAoYYWRkX2NvbnRlbnRfbWQ1X21ldGFkYXRhGAcgASgIEgsKA29yZxgIIAEoCSJmCh1DcmVhdGVEb3dubG9hZExvY2F0aW9uUmVxdWVzdBISCgpuYXRpdmVfdXJsGAEgASgJEi0KCmV4cGlyZXNfaW4YAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb246AhgBImgKHkNyZWF0ZURvd25sb2FkTG9jYXRpb25SZXNwb25zZRISCgpzaWduZWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOgIYASLQAQoZQ3JlYXRlRG93bmxvYWRMaW5rUmVxdWVzdBI1Cg1hcnRpZmFjdF90eXBlGAEgASgOMh4uZmx5dGVpZGwuc2VydmljZS5BcnRpZmFjdFR5cGUSLQoKZXhwaXJlc19pbhgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhJDChFub2RlX2V4ZWN1dGlvbl9pZBgDIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXJIAEIICgZzb3VyY2UiogEKGkNyZWF0ZURvd25sb2FkTGlua1Jlc3BvbnNlEhYKCnNpZ25lZF91cmwYASADKAlCAhgBEjIKCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgIYARI4Cg9wcmVfc2lnbmVkX3VybHMYAyABKAsyHy5mbHl0ZWlkbC5zZXJ2aWNlLlByZVNpZ25lZFVSTHMiUwoNUHJlU2lnbmVkVVJMcxISCgpzaWduZWRfdXJsGAEgAygJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKDkdldERhdGFSZXF1ZXN0EhEKCWZseXRlX3VybBgBIAEoCSKyAQoPR2V0RGF0YVJlc3BvbnNlEjAKC2xpdGVyYWxfbWFwGAEgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAASOgoPcHJlX3NpZ25lZF91cmxzGAIgASgLMh8uZmx5dGVpZGwuc2VydmljZS5QcmVTaWduZWRVUkxzSAASKQoHbGl0ZXJhbBgDIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbEgAQgYKBGRhdGEqQwoMQXJ0aWZhY3RUeXBlEhsKF0FSVElGQUNUX1RZUEVfVU5ERUZJTkVEEAASFgoSQVJUSUZBQ1RfVFlQRV9ERUNLEAEyhAcKEERhdGFQcm94eVNlcnZpY2US8AEKFENyZWF0ZVVwbG9hZExvY2F0aW9uEi0uZmx5dGVpZGwuc2VydmljZS5DcmVhdGVVcGxvYWRMb2NhdGlvblJlcXVlc3QaLi5mbHl0ZWlkbC5zZXJ2aWNlLkNyZWF0ZVVwbG9hZExvY2F0aW9uUmVzcG9uc2UieZJBTRpLQ3JlYXRlcyBhIHdyaXRlLW9ubHkgaHR0cCBsb2NhdGlvbiB0aGF0IGlzIGFjY2Vzc2libGUgZm9yIHRhc2tzIGF0IHJ1bnRpbWUugtPkkwIjOgEqIh4vYXBpL3YxL2RhdGFwcm94eS9hcnRpZmFjdF91cm4SqQIKFkNyZWF0ZURvd25sb2FkTG9jYXRpb24SLy5mbHl0ZWlkbC5zZXJ2aWNlLkNyZWF0ZURvd25sb2FkTG9jYXRpb25SZXF1ZXN0GjAuZmx5dGVpZGwuc2VydmljZS5DcmVhdGVEb3dubG9hZExvY2F0aW9uUmVzcG9uc2UiqwGIAgGSQX8afURlcHJlY2F0ZWQ6IFBsZWFzZSB1c2UgQ3JlYXRlRG93bmxvYWRMaW5rIGluc3RlYWQuIENyZWF0ZXMgYSByZWFkLW9ubHkgaHR0cCBsb2NhdGlvbiB0aGF0IGlzIGFjY2Vzc2libGUgZm9yIHRhc2tzIGF0IHJ1bnRpbWUugtPkkwIgEh4vYXBpL3YxL2RhdGFwcm94eS9hcnRpZmFjdF91cm4S6gEKEkNyZWF0ZURvd25sb2FkTGluaxIrLmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlRG93bmxvYWRMaW5rUmVxdWVzdBosLmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlRG93bmxvYWRMaW5rUmVzcG9uc2UieZJBTBpKQ3JlYXRlcyBhIHJlYWQtb25seSBodHRwIGxvY2F0aW9uIHRoYXQgaXMgYWNjZXNzaWJsZSBmb3IgdGFza3MgYXQgcnVudGltZS6C0+STAiQ6ASoiHy9hcGkvdjEvZGF0YXByb3h5L2FydGlmYWN0X2xpbmsSZAoHR2V0RGF0YRIgLmZseXRlaWRsLnNlcnZpY2UuR2V0RGF0YVJlcXVlc3QaIS5mbHl0ZWlkbC5zZXJ2aWNlLkdldERhdGFSZXNwb25zZSIUgtPkkwIOEgwvYXBpL3YxL2RhdGFCP1o9Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvc2VydmljZWIGcHJvdG8z",
-    [
-      file_google_api_annotations,
-      file_protoc_gen_openapiv2_options_annotations,
-      file_google_protobuf_duration,
-      file_google_protobuf_timestamp,
-      file_flyteidl_core_identifier,
-      file_flyteidl_core_literals,
-    ],
-  );
+  fileDesc("CiBmbHl0ZWlkbC9zZXJ2aWNlL2RhdGFwcm94eS5wcm90bxIQZmx5dGVpZGwuc2VydmljZSL0AQocQ3JlYXRlVXBsb2FkTG9jYXRpb25SZXNwb25zZRISCgpzaWduZWRfdXJsGAEgASgJEhIKCm5hdGl2ZV91cmwYAiABKAkSLgoKZXhwaXJlc19hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASTAoHaGVhZGVycxgEIAMoCzI7LmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlVXBsb2FkTG9jYXRpb25SZXNwb25zZS5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEi2gEKG0NyZWF0ZVVwbG9hZExvY2F0aW9uUmVxdWVzdBIPCgdwcm9qZWN0GAEgASgJEg4KBmRvbWFpbhgCIAEoCRIQCghmaWxlbmFtZRgDIAEoCRItCgpleHBpcmVzX2luGAQgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhMKC2NvbnRlbnRfbWQ1GAUgASgMEhUKDWZpbGVuYW1lX3Jvb3QYBiABKAkSIAoYYWRkX2NvbnRlbnRfbWQ1X21ldGFkYXRhGAcgASgIEgsKA29yZxgIIAEoCSJmCh1DcmVhdGVEb3dubG9hZExvY2F0aW9uUmVxdWVzdBISCgpuYXRpdmVfdXJsGAEgASgJEi0KCmV4cGlyZXNfaW4YAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb246AhgBImgKHkNyZWF0ZURvd25sb2FkTG9jYXRpb25SZXNwb25zZRISCgpzaWduZWRfdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wOgIYASLQAQoZQ3JlYXRlRG93bmxvYWRMaW5rUmVxdWVzdBI1Cg1hcnRpZmFjdF90eXBlGAEgASgOMh4uZmx5dGVpZGwuc2VydmljZS5BcnRpZmFjdFR5cGUSLQoKZXhwaXJlc19pbhgCIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhJDChFub2RlX2V4ZWN1dGlvbl9pZBgDIAEoCzImLmZseXRlaWRsLmNvcmUuTm9kZUV4ZWN1dGlvbklkZW50aWZpZXJIAEIICgZzb3VyY2UiogEKGkNyZWF0ZURvd25sb2FkTGlua1Jlc3BvbnNlEhYKCnNpZ25lZF91cmwYASADKAlCAhgBEjIKCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgIYARI4Cg9wcmVfc2lnbmVkX3VybHMYAyABKAsyHy5mbHl0ZWlkbC5zZXJ2aWNlLlByZVNpZ25lZFVSTHMiUwoNUHJlU2lnbmVkVVJMcxISCgpzaWduZWRfdXJsGAEgAygJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKDkdldERhdGFSZXF1ZXN0EhEKCWZseXRlX3VybBgBIAEoCSKyAQoPR2V0RGF0YVJlc3BvbnNlEjAKC2xpdGVyYWxfbWFwGAEgASgLMhkuZmx5dGVpZGwuY29yZS5MaXRlcmFsTWFwSAASOgoPcHJlX3NpZ25lZF91cmxzGAIgASgLMh8uZmx5dGVpZGwuc2VydmljZS5QcmVTaWduZWRVUkxzSAASKQoHbGl0ZXJhbBgDIAEoCzIWLmZseXRlaWRsLmNvcmUuTGl0ZXJhbEgAQgYKBGRhdGEqQwoMQXJ0aWZhY3RUeXBlEhsKF0FSVElGQUNUX1RZUEVfVU5ERUZJTkVEEAASFgoSQVJUSUZBQ1RfVFlQRV9ERUNLEAEyhAcKEERhdGFQcm94eVNlcnZpY2US8AEKFENyZWF0ZVVwbG9hZExvY2F0aW9uEi0uZmx5dGVpZGwuc2VydmljZS5DcmVhdGVVcGxvYWRMb2NhdGlvblJlcXVlc3QaLi5mbHl0ZWlkbC5zZXJ2aWNlLkNyZWF0ZVVwbG9hZExvY2F0aW9uUmVzcG9uc2UieZJBTRpLQ3JlYXRlcyBhIHdyaXRlLW9ubHkgaHR0cCBsb2NhdGlvbiB0aGF0IGlzIGFjY2Vzc2libGUgZm9yIHRhc2tzIGF0IHJ1bnRpbWUugtPkkwIjOgEqIh4vYXBpL3YxL2RhdGFwcm94eS9hcnRpZmFjdF91cm4SqQIKFkNyZWF0ZURvd25sb2FkTG9jYXRpb24SLy5mbHl0ZWlkbC5zZXJ2aWNlLkNyZWF0ZURvd25sb2FkTG9jYXRpb25SZXF1ZXN0GjAuZmx5dGVpZGwuc2VydmljZS5DcmVhdGVEb3dubG9hZExvY2F0aW9uUmVzcG9uc2UiqwGIAgGSQX8afURlcHJlY2F0ZWQ6IFBsZWFzZSB1c2UgQ3JlYXRlRG93bmxvYWRMaW5rIGluc3RlYWQuIENyZWF0ZXMgYSByZWFkLW9ubHkgaHR0cCBsb2NhdGlvbiB0aGF0IGlzIGFjY2Vzc2libGUgZm9yIHRhc2tzIGF0IHJ1bnRpbWUugtPkkwIgEh4vYXBpL3YxL2RhdGFwcm94eS9hcnRpZmFjdF91cm4S6gEKEkNyZWF0ZURvd25sb2FkTGluaxIrLmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlRG93bmxvYWRMaW5rUmVxdWVzdBosLmZseXRlaWRsLnNlcnZpY2UuQ3JlYXRlRG93bmxvYWRMaW5rUmVzcG9uc2UieZJBTBpKQ3JlYXRlcyBhIHJlYWQtb25seSBodHRwIGxvY2F0aW9uIHRoYXQgaXMgYWNjZXNzaWJsZSBmb3IgdGFza3MgYXQgcnVudGltZS6C0+STAiQ6ASoiHy9hcGkvdjEvZGF0YXByb3h5L2FydGlmYWN0X2xpbmsSZAoHR2V0RGF0YRIgLmZseXRlaWRsLnNlcnZpY2UuR2V0RGF0YVJlcXVlc3QaIS5mbHl0ZWlkbC5zZXJ2aWNlLkdldERhdGFSZXNwb25zZSIUgtPkkwIOEgwvYXBpL3YxL2RhdGFCP1o9Z2l0aHViLmNvbS9mbHl0ZW9yZy9mbHl0ZS9mbHl0ZWlkbC9nZW4vcGItZ28vZmx5dGVpZGwvc2VydmljZWIGcHJvdG8z", [file_google_api_annotations, file_protoc_gen_openapiv2_options_annotations, file_google_protobuf_duration, file_google_protobuf_timestamp, file_flyteidl_core_identifier, file_flyteidl_core_literals]);
 
 /**
  * @generated from message flyteidl.service.CreateUploadLocationResponse
  */
-export type CreateUploadLocationResponse =
-  & Message<"flyteidl.service.CreateUploadLocationResponse">
-  & {
-    /**
-     * SignedUrl specifies the url to use to upload content to (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
-     *
-     * @generated from field: string signed_url = 1;
-     */
-    signedUrl: string;
+export type CreateUploadLocationResponse = Message<"flyteidl.service.CreateUploadLocationResponse"> & {
+  /**
+   * SignedUrl specifies the url to use to upload content to (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
+   *
+   * @generated from field: string signed_url = 1;
+   */
+  signedUrl: string;
 
-    /**
-     * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
-     *
-     * @generated from field: string native_url = 2;
-     */
-    nativeUrl: string;
+  /**
+   * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
+   *
+   * @generated from field: string native_url = 2;
+   */
+  nativeUrl: string;
 
-    /**
-     * ExpiresAt defines when will the signed URL expires.
-     *
-     * @generated from field: google.protobuf.Timestamp expires_at = 3;
-     */
-    expiresAt?: Timestamp | undefined;
+  /**
+   * ExpiresAt defines when will the signed URL expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 3;
+   */
+  expiresAt?: Timestamp | undefined;
 
-    /**
-     * Data proxy generates these headers for client, and they have to add these headers to the request when uploading the file.
-     *
-     * @generated from field: map<string, string> headers = 4;
-     */
-    headers: { [key: string]: string };
-  };
+  /**
+   * Data proxy generates these headers for client, and they have to add these headers to the request when uploading the file.
+   *
+   * @generated from field: map<string, string> headers = 4;
+   */
+  headers: { [key: string]: string };
+};
 
 /**
  * Describes the message flyteidl.service.CreateUploadLocationResponse.
  * Use `create(CreateUploadLocationResponseSchema)` to create a new message.
  */
-export const CreateUploadLocationResponseSchema: GenMessage<
-  CreateUploadLocationResponse
-> = /*@__PURE__*/
+export const CreateUploadLocationResponseSchema: GenMessage<CreateUploadLocationResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 0);
 
 /**
@@ -96,85 +69,81 @@ export const CreateUploadLocationResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.service.CreateUploadLocationRequest
  */
-export type CreateUploadLocationRequest =
-  & Message<"flyteidl.service.CreateUploadLocationRequest">
-  & {
-    /**
-     * Project to create the upload location for
-     * +required
-     *
-     * @generated from field: string project = 1;
-     */
-    project: string;
+export type CreateUploadLocationRequest = Message<"flyteidl.service.CreateUploadLocationRequest"> & {
+  /**
+   * Project to create the upload location for
+   * +required
+   *
+   * @generated from field: string project = 1;
+   */
+  project: string;
 
-    /**
-     * Domain to create the upload location for.
-     * +required
-     *
-     * @generated from field: string domain = 2;
-     */
-    domain: string;
+  /**
+   * Domain to create the upload location for.
+   * +required
+   *
+   * @generated from field: string domain = 2;
+   */
+  domain: string;
 
-    /**
-     * Filename specifies a desired suffix for the generated location. E.g. `file.py` or `pre/fix/file.zip`.
-     * +optional. By default, the service will generate a consistent name based on the provided parameters.
-     *
-     * @generated from field: string filename = 3;
-     */
-    filename: string;
+  /**
+   * Filename specifies a desired suffix for the generated location. E.g. `file.py` or `pre/fix/file.zip`.
+   * +optional. By default, the service will generate a consistent name based on the provided parameters.
+   *
+   * @generated from field: string filename = 3;
+   */
+  filename: string;
 
-    /**
-     * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
-     * exceeds the platform allowed max.
-     * +optional. The default value comes from a global config.
-     *
-     * @generated from field: google.protobuf.Duration expires_in = 4;
-     */
-    expiresIn?: Duration | undefined;
+  /**
+   * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
+   * exceeds the platform allowed max.
+   * +optional. The default value comes from a global config.
+   *
+   * @generated from field: google.protobuf.Duration expires_in = 4;
+   */
+  expiresIn?: Duration | undefined;
 
-    /**
-     * ContentMD5 restricts the upload location to the specific MD5 provided. The ContentMD5 will also appear in the
-     * generated path.
-     * +required
-     *
-     * @generated from field: bytes content_md5 = 5;
-     */
-    contentMd5: Uint8Array;
+  /**
+   * ContentMD5 restricts the upload location to the specific MD5 provided. The ContentMD5 will also appear in the
+   * generated path.
+   * +required
+   *
+   * @generated from field: bytes content_md5 = 5;
+   */
+  contentMd5: Uint8Array;
 
-    /**
-     * If present, data proxy will use this string in lieu of the md5 hash in the path. When the filename is also included
-     * this makes the upload location deterministic. The native url will still be prefixed by the upload location prefix
-     * in data proxy config. This option is useful when uploading multiple files.
-     * +optional
-     *
-     * @generated from field: string filename_root = 6;
-     */
-    filenameRoot: string;
+  /**
+   * If present, data proxy will use this string in lieu of the md5 hash in the path. When the filename is also included
+   * this makes the upload location deterministic. The native url will still be prefixed by the upload location prefix
+   * in data proxy config. This option is useful when uploading multiple files.
+   * +optional
+   *
+   * @generated from field: string filename_root = 6;
+   */
+  filenameRoot: string;
 
-    /**
-     * If true, the data proxy will add content_md5 to the metadata to the signed URL and
-     * it will force clients to add this metadata to the object.
-     * This make sure dataproxy is backward compatible with the old flytekit.
-     *
-     * @generated from field: bool add_content_md5_metadata = 7;
-     */
-    addContentMd5Metadata: boolean;
+  /**
+   * If true, the data proxy will add content_md5 to the metadata to the signed URL and
+   * it will force clients to add this metadata to the object.
+   * This make sure dataproxy is backward compatible with the old flytekit.
+   *
+   * @generated from field: bool add_content_md5_metadata = 7;
+   */
+  addContentMd5Metadata: boolean;
 
-    /**
-     * Optional, org key applied to the resource.
-     *
-     * @generated from field: string org = 8;
-     */
-    org: string;
-  };
+  /**
+   * Optional, org key applied to the resource.
+   *
+   * @generated from field: string org = 8;
+   */
+  org: string;
+};
 
 /**
  * Describes the message flyteidl.service.CreateUploadLocationRequest.
  * Use `create(CreateUploadLocationRequestSchema)` to create a new message.
  */
-export const CreateUploadLocationRequestSchema: GenMessage<
-  CreateUploadLocationRequest
-> = /*@__PURE__*/
+export const CreateUploadLocationRequestSchema: GenMessage<CreateUploadLocationRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 1);
 
 /**
@@ -183,66 +152,58 @@ export const CreateUploadLocationRequestSchema: GenMessage<
  * @generated from message flyteidl.service.CreateDownloadLocationRequest
  * @deprecated
  */
-export type CreateDownloadLocationRequest =
-  & Message<"flyteidl.service.CreateDownloadLocationRequest">
-  & {
-    /**
-     * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
-     *
-     * @generated from field: string native_url = 1;
-     */
-    nativeUrl: string;
+export type CreateDownloadLocationRequest = Message<"flyteidl.service.CreateDownloadLocationRequest"> & {
+  /**
+   * NativeUrl specifies the url in the format of the configured storage provider (e.g. s3://my-bucket/randomstring/suffix.tar)
+   *
+   * @generated from field: string native_url = 1;
+   */
+  nativeUrl: string;
 
-    /**
-     * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
-     * exceeds the platform allowed max.
-     * +optional. The default value comes from a global config.
-     *
-     * @generated from field: google.protobuf.Duration expires_in = 2;
-     */
-    expiresIn?: Duration | undefined;
-  };
+  /**
+   * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
+   * exceeds the platform allowed max.
+   * +optional. The default value comes from a global config.
+   *
+   * @generated from field: google.protobuf.Duration expires_in = 2;
+   */
+  expiresIn?: Duration | undefined;
+};
 
 /**
  * Describes the message flyteidl.service.CreateDownloadLocationRequest.
  * Use `create(CreateDownloadLocationRequestSchema)` to create a new message.
  * @deprecated
  */
-export const CreateDownloadLocationRequestSchema: GenMessage<
-  CreateDownloadLocationRequest
-> = /*@__PURE__*/
+export const CreateDownloadLocationRequestSchema: GenMessage<CreateDownloadLocationRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 2);
 
 /**
  * @generated from message flyteidl.service.CreateDownloadLocationResponse
  * @deprecated
  */
-export type CreateDownloadLocationResponse =
-  & Message<"flyteidl.service.CreateDownloadLocationResponse">
-  & {
-    /**
-     * SignedUrl specifies the url to use to download content from (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
-     *
-     * @generated from field: string signed_url = 1;
-     */
-    signedUrl: string;
+export type CreateDownloadLocationResponse = Message<"flyteidl.service.CreateDownloadLocationResponse"> & {
+  /**
+   * SignedUrl specifies the url to use to download content from (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
+   *
+   * @generated from field: string signed_url = 1;
+   */
+  signedUrl: string;
 
-    /**
-     * ExpiresAt defines when will the signed URL expires.
-     *
-     * @generated from field: google.protobuf.Timestamp expires_at = 2;
-     */
-    expiresAt?: Timestamp | undefined;
-  };
+  /**
+   * ExpiresAt defines when will the signed URL expires.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
 
 /**
  * Describes the message flyteidl.service.CreateDownloadLocationResponse.
  * Use `create(CreateDownloadLocationResponseSchema)` to create a new message.
  * @deprecated
  */
-export const CreateDownloadLocationResponseSchema: GenMessage<
-  CreateDownloadLocationResponse
-> = /*@__PURE__*/
+export const CreateDownloadLocationResponseSchema: GenMessage<CreateDownloadLocationResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 3);
 
 /**
@@ -250,47 +211,43 @@ export const CreateDownloadLocationResponseSchema: GenMessage<
  *
  * @generated from message flyteidl.service.CreateDownloadLinkRequest
  */
-export type CreateDownloadLinkRequest =
-  & Message<"flyteidl.service.CreateDownloadLinkRequest">
-  & {
-    /**
-     * ArtifactType of the artifact requested.
-     *
-     * @generated from field: flyteidl.service.ArtifactType artifact_type = 1;
-     */
-    artifactType: ArtifactType;
+export type CreateDownloadLinkRequest = Message<"flyteidl.service.CreateDownloadLinkRequest"> & {
+  /**
+   * ArtifactType of the artifact requested.
+   *
+   * @generated from field: flyteidl.service.ArtifactType artifact_type = 1;
+   */
+  artifactType: ArtifactType;
 
-    /**
-     * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
-     * exceeds the platform allowed max.
-     * +optional. The default value comes from a global config.
-     *
-     * @generated from field: google.protobuf.Duration expires_in = 2;
-     */
-    expiresIn?: Duration | undefined;
+  /**
+   * ExpiresIn defines a requested expiration duration for the generated url. The request will be rejected if this
+   * exceeds the platform allowed max.
+   * +optional. The default value comes from a global config.
+   *
+   * @generated from field: google.protobuf.Duration expires_in = 2;
+   */
+  expiresIn?: Duration | undefined;
 
+  /**
+   * @generated from oneof flyteidl.service.CreateDownloadLinkRequest.source
+   */
+  source: {
     /**
-     * @generated from oneof flyteidl.service.CreateDownloadLinkRequest.source
+     * NodeId is the unique identifier for the node execution. For a task node, this will retrieve the output of the
+     * most recent attempt of the task.
+     *
+     * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 3;
      */
-    source: {
-      /**
-       * NodeId is the unique identifier for the node execution. For a task node, this will retrieve the output of the
-       * most recent attempt of the task.
-       *
-       * @generated from field: flyteidl.core.NodeExecutionIdentifier node_execution_id = 3;
-       */
-      value: NodeExecutionIdentifier;
-      case: "nodeExecutionId";
-    } | { case: undefined; value?: undefined };
-  };
+    value: NodeExecutionIdentifier;
+    case: "nodeExecutionId";
+  } | { case: undefined; value?: undefined };
+};
 
 /**
  * Describes the message flyteidl.service.CreateDownloadLinkRequest.
  * Use `create(CreateDownloadLinkRequestSchema)` to create a new message.
  */
-export const CreateDownloadLinkRequestSchema: GenMessage<
-  CreateDownloadLinkRequest
-> = /*@__PURE__*/
+export const CreateDownloadLinkRequestSchema: GenMessage<CreateDownloadLinkRequest> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 4);
 
 /**
@@ -298,40 +255,36 @@ export const CreateDownloadLinkRequestSchema: GenMessage<
  *
  * @generated from message flyteidl.service.CreateDownloadLinkResponse
  */
-export type CreateDownloadLinkResponse =
-  & Message<"flyteidl.service.CreateDownloadLinkResponse">
-  & {
-    /**
-     * SignedUrl specifies the url to use to download content from (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
-     *
-     * @generated from field: repeated string signed_url = 1 [deprecated = true];
-     * @deprecated
-     */
-    signedUrl: string[];
+export type CreateDownloadLinkResponse = Message<"flyteidl.service.CreateDownloadLinkResponse"> & {
+  /**
+   * SignedUrl specifies the url to use to download content from (e.g. https://my-bucket.s3.amazonaws.com/randomstring/suffix.tar?X-...)
+   *
+   * @generated from field: repeated string signed_url = 1 [deprecated = true];
+   * @deprecated
+   */
+  signedUrl: string[];
 
-    /**
-     * ExpiresAt defines when will the signed URL expire.
-     *
-     * @generated from field: google.protobuf.Timestamp expires_at = 2 [deprecated = true];
-     * @deprecated
-     */
-    expiresAt?: Timestamp | undefined;
+  /**
+   * ExpiresAt defines when will the signed URL expire.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 2 [deprecated = true];
+   * @deprecated
+   */
+  expiresAt?: Timestamp | undefined;
 
-    /**
-     * New wrapper object containing the signed urls and expiration time
-     *
-     * @generated from field: flyteidl.service.PreSignedURLs pre_signed_urls = 3;
-     */
-    preSignedUrls?: PreSignedURLs | undefined;
-  };
+  /**
+   * New wrapper object containing the signed urls and expiration time
+   *
+   * @generated from field: flyteidl.service.PreSignedURLs pre_signed_urls = 3;
+   */
+  preSignedUrls?: PreSignedURLs | undefined;
+};
 
 /**
  * Describes the message flyteidl.service.CreateDownloadLinkResponse.
  * Use `create(CreateDownloadLinkResponseSchema)` to create a new message.
  */
-export const CreateDownloadLinkResponseSchema: GenMessage<
-  CreateDownloadLinkResponse
-> = /*@__PURE__*/
+export const CreateDownloadLinkResponseSchema: GenMessage<CreateDownloadLinkResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_service_dataproxy, 5);
 
 /**
@@ -472,7 +425,7 @@ export const DataProxyService: GenService<{
     methodKind: "unary";
     input: typeof CreateUploadLocationRequestSchema;
     output: typeof CreateUploadLocationResponseSchema;
-  };
+  },
   /**
    * CreateDownloadLocation creates a signed url to download artifacts.
    *
@@ -483,7 +436,7 @@ export const DataProxyService: GenService<{
     methodKind: "unary";
     input: typeof CreateDownloadLocationRequestSchema;
     output: typeof CreateDownloadLocationResponseSchema;
-  };
+  },
   /**
    * CreateDownloadLocation creates a signed url to download artifacts.
    *
@@ -493,7 +446,7 @@ export const DataProxyService: GenService<{
     methodKind: "unary";
     input: typeof CreateDownloadLinkRequestSchema;
     output: typeof CreateDownloadLinkResponseSchema;
-  };
+  },
   /**
    * @generated from rpc flyteidl.service.DataProxyService.GetData
    */
@@ -501,6 +454,7 @@ export const DataProxyService: GenService<{
     methodKind: "unary";
     input: typeof GetDataRequestSchema;
     output: typeof GetDataResponseSchema;
-  };
+  },
 }> = /*@__PURE__*/
   serviceDesc(file_flyteidl_service_dataproxy, 0);
+

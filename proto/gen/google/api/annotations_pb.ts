@@ -15,13 +15,11 @@ import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
  * Describes the file google/api/annotations.proto.
  */
 export const file_google_api_annotations: GenFile = /*@__PURE__*/
-  fileDesc(
-    "Chxnb29nbGUvYXBpL2Fubm90YXRpb25zLnByb3RvEgpnb29nbGUuYXBpOksKBGh0dHASHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiwyrwiIAEoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVSBGh0dHBiBnByb3RvMw",
-    [file_google_api_http, file_google_protobuf_descriptor],
-  );
+  fileDesc("Chxnb29nbGUvYXBpL2Fubm90YXRpb25zLnByb3RvEgpnb29nbGUuYXBpOksKBGh0dHASHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiwyrwiIAEoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVSBGh0dHBiBnByb3RvMw", [file_google_api_http, file_google_protobuf_descriptor]);
 
 /**
  * @generated from extension: google.api.HttpRule http = 72295728;
  */
 export const http: GenExtension<MethodOptions, HttpRule> = /*@__PURE__*/
   extDesc(file_google_api_annotations, 0);
+

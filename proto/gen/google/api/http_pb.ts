@@ -14,9 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file google/api/http.proto.
  */
 export const file_google_api_http: GenFile = /*@__PURE__*/
-  fileDesc(
-    "ChVnb29nbGUvYXBpL2h0dHAucHJvdG8SCmdvb2dsZS5hcGkigQIKCEh0dHBSdWxlEhAKCHNlbGVjdG9yGAEgASgJEg0KA2dldBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg4KBHBvc3QYBCABKAlIABIQCgZkZWxldGUYBSABKAlIABIPCgVwYXRjaBgGIAEoCUgAEi8KBmN1c3RvbRgIIAEoCzIdLmdvb2dsZS5hcGkuQ3VzdG9tSHR0cFBhdHRlcm5IABIMCgRib2R5GAcgASgJEhUKDXJlc3BvbnNlX2JvZHkYDCABKAkSMQoTYWRkaXRpb25hbF9iaW5kaW5ncxgLIAMoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVCCQoHcGF0dGVybiIvChFDdXN0b21IdHRwUGF0dGVybhIMCgRraW5kGAEgASgJEgwKBHBhdGgYAiABKAliBnByb3RvMw",
-  );
+  fileDesc("ChVnb29nbGUvYXBpL2h0dHAucHJvdG8SCmdvb2dsZS5hcGkigQIKCEh0dHBSdWxlEhAKCHNlbGVjdG9yGAEgASgJEg0KA2dldBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg4KBHBvc3QYBCABKAlIABIQCgZkZWxldGUYBSABKAlIABIPCgVwYXRjaBgGIAEoCUgAEi8KBmN1c3RvbRgIIAEoCzIdLmdvb2dsZS5hcGkuQ3VzdG9tSHR0cFBhdHRlcm5IABIMCgRib2R5GAcgASgJEhUKDXJlc3BvbnNlX2JvZHkYDCABKAkSMQoTYWRkaXRpb25hbF9iaW5kaW5ncxgLIAMoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVCCQoHcGF0dGVybiIvChFDdXN0b21IdHRwUGF0dGVybhIMCgRraW5kGAEgASgJEgwKBHBhdGgYAiABKAliBnByb3RvMw");
 
 /**
  * @generated from message google.api.HttpRule
@@ -110,7 +108,6 @@ export type CustomHttpPattern = Message<"google.api.CustomHttpPattern"> & {
  * Describes the message google.api.CustomHttpPattern.
  * Use `create(CustomHttpPatternSchema)` to create a new message.
  */
-export const CustomHttpPatternSchema: GenMessage<
-  CustomHttpPattern
-> = /*@__PURE__*/
+export const CustomHttpPatternSchema: GenMessage<CustomHttpPattern> = /*@__PURE__*/
   messageDesc(file_google_api_http, 1);
+

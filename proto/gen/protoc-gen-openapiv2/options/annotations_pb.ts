@@ -6,11 +6,7 @@
 // @generated from file protoc-gen-openapiv2/options/annotations.proto (package grpc.gateway.protoc_gen_openapiv2.options, syntax proto3)
 /* eslint-disable */
 
-import type {
-  GenExtension,
-  GenFile,
-  GenMessage,
-} from "@bufbuild/protobuf/codegenv2";
+import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
@@ -19,29 +15,23 @@ import type { Message } from "@bufbuild/protobuf";
 /**
  * Describes the file protoc-gen-openapiv2/options/annotations.proto.
  */
-export const file_protoc_gen_openapiv2_options_annotations:
-  GenFile = /*@__PURE__*/
-  fileDesc(
-    "Ci5wcm90b2MtZ2VuLW9wZW5hcGl2Mi9vcHRpb25zL2Fubm90YXRpb25zLnByb3RvEilncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucyLfAQoJT3BlcmF0aW9uEhMKC2Rlc2NyaXB0aW9uGAMgASgJElYKCXJlc3BvbnNlcxgJIAMoCzJDLmdycGMuZ2F0ZXdheS5wcm90b2NfZ2VuX29wZW5hcGl2Mi5vcHRpb25zLk9wZXJhdGlvbi5SZXNwb25zZXNFbnRyeRplCg5SZXNwb25zZXNFbnRyeRILCgNrZXkYASABKAkSQgoFdmFsdWUYAiABKAsyMy5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5SZXNwb25zZToCOAEiHwoIUmVzcG9uc2USEwoLZGVzY3JpcHRpb24YASABKAk6hgEKE29wZW5hcGl2Ml9vcGVyYXRpb24SHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiSCCABKAsyNC5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5PcGVyYXRpb25SEm9wZW5hcGl2Mk9wZXJhdGlvbmIGcHJvdG8z",
-    [file_google_protobuf_descriptor],
-  );
+export const file_protoc_gen_openapiv2_options_annotations: GenFile = /*@__PURE__*/
+  fileDesc("Ci5wcm90b2MtZ2VuLW9wZW5hcGl2Mi9vcHRpb25zL2Fubm90YXRpb25zLnByb3RvEilncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucyLfAQoJT3BlcmF0aW9uEhMKC2Rlc2NyaXB0aW9uGAMgASgJElYKCXJlc3BvbnNlcxgJIAMoCzJDLmdycGMuZ2F0ZXdheS5wcm90b2NfZ2VuX29wZW5hcGl2Mi5vcHRpb25zLk9wZXJhdGlvbi5SZXNwb25zZXNFbnRyeRplCg5SZXNwb25zZXNFbnRyeRILCgNrZXkYASABKAkSQgoFdmFsdWUYAiABKAsyMy5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5SZXNwb25zZToCOAEiHwoIUmVzcG9uc2USEwoLZGVzY3JpcHRpb24YASABKAk6hgEKE29wZW5hcGl2Ml9vcGVyYXRpb24SHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiSCCABKAsyNC5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5PcGVyYXRpb25SEm9wZW5hcGl2Mk9wZXJhdGlvbmIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * @generated from message grpc.gateway.protoc_gen_openapiv2.options.Operation
  */
-export type Operation =
-  & Message<"grpc.gateway.protoc_gen_openapiv2.options.Operation">
-  & {
-    /**
-     * @generated from field: string description = 3;
-     */
-    description: string;
+export type Operation = Message<"grpc.gateway.protoc_gen_openapiv2.options.Operation"> & {
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
 
-    /**
-     * @generated from field: map<string, grpc.gateway.protoc_gen_openapiv2.options.Response> responses = 9;
-     */
-    responses: { [key: string]: Response };
-  };
+  /**
+   * @generated from field: map<string, grpc.gateway.protoc_gen_openapiv2.options.Response> responses = 9;
+   */
+  responses: { [key: string]: Response };
+};
 
 /**
  * Describes the message grpc.gateway.protoc_gen_openapiv2.options.Operation.
@@ -53,14 +43,12 @@ export const OperationSchema: GenMessage<Operation> = /*@__PURE__*/
 /**
  * @generated from message grpc.gateway.protoc_gen_openapiv2.options.Response
  */
-export type Response =
-  & Message<"grpc.gateway.protoc_gen_openapiv2.options.Response">
-  & {
-    /**
-     * @generated from field: string description = 1;
-     */
-    description: string;
-  };
+export type Response = Message<"grpc.gateway.protoc_gen_openapiv2.options.Response"> & {
+  /**
+   * @generated from field: string description = 1;
+   */
+  description: string;
+};
 
 /**
  * Describes the message grpc.gateway.protoc_gen_openapiv2.options.Response.
@@ -72,8 +60,6 @@ export const ResponseSchema: GenMessage<Response> = /*@__PURE__*/
 /**
  * @generated from extension: grpc.gateway.protoc_gen_openapiv2.options.Operation openapiv2_operation = 1042;
  */
-export const openapiv2_operation: GenExtension<
-  MethodOptions,
-  Operation
-> = /*@__PURE__*/
+export const openapiv2_operation: GenExtension<MethodOptions, Operation> = /*@__PURE__*/
   extDesc(file_protoc_gen_openapiv2_options_annotations, 0);
+
