@@ -1,0 +1,90 @@
+/**
+ * Shared setup for the sandbox tests: a started sandbox with a real client, and message builders.
+ *
+ * @module
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import { AdminError } from "../admin/errors.ts";
+import type { NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "./mod.ts";
+import type { LaunchPlanInit, TaskInit, WorkflowInit } from "./store.ts";
+
+export const PROJECT = "flytesnacks";
+export const DOMAIN = "development";
+
+/** Runs `fn` with a fresh sandbox and a client connected to it, closing both afterwards. */
+export async function withSandbox(
+  fn: (sandbox: Sandbox, client: AdminClient) => Promise<void>,
+  options?: SandboxOptions,
+): Promise<void> {
+  const sandbox = await startSandbox(options);
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await fn(sandbox, client);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+}
+
+/** An identifier in the test project and domain. */
+export function id(resourceType: ResourceType, name: string, version: string) {
+  return { resourceType, project: PROJECT, domain: DOMAIN, name, version };
+}
+
+/** A python task. */
+export function taskInit(name: string, version: string, image = "python:3.12"): TaskInit {
+  return {
+    id: id(ResourceType.TASK, name, version),
+    spec: {
+      template: {
+        id: id(ResourceType.TASK, name, version),
+        type: "python-task",
+        target: { case: "container", value: { image } },
+      },
+    },
+  };
+}
+
+/** A node that runs a task. */
+export function taskNode(nodeId: string, task: string, version: string): MessageInitShape<typeof NodeSchema> {
+  return {
+    id: nodeId,
+    target: {
+      case: "taskNode",
+      value: { reference: { case: "referenceId", value: id(ResourceType.TASK, task, version) } },
+    },
+  };
+}
+
+/** A workflow of the given nodes. */
+export function workflowInit(
+  name: string,
+  version: string,
+  nodes: MessageInitShape<typeof NodeSchema>[] = [],
+  subWorkflows: MessageInitShape<typeof WorkflowTemplateSchema>[] = [],
+): WorkflowInit {
+  const wfId = id(ResourceType.WORKFLOW, name, version);
+  return { id: wfId, spec: { template: { id: wfId, nodes }, subWorkflows } };
+}
+
+/** A launch plan of a workflow with the same name and version. */
+export function launchPlanInit(name: string, version: string, workflow = name): LaunchPlanInit {
+  return {
+    id: id(ResourceType.LAUNCH_PLAN, name, version),
+    spec: { workflowId: id(ResourceType.WORKFLOW, workflow, version) },
+  };
+}
+
+/** The AdminError a promise rejects with (fails the test otherwise). */
+export async function adminError(promise: Promise<unknown>): Promise<AdminError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof AdminError) return err;
+    throw err;
+  }
+  throw new Error("expected the call to fail");
+}

@@ -1,0 +1,80 @@
+/**
+ * The AdminService methods the sandbox implements, over a {@link SandboxStore}. Methods not listed here
+ * answer UNIMPLEMENTED, as Connect does for a partial implementation.
+ *
+ * @module
+ */
+import type { ServiceImpl } from "@connectrpc/connect";
+import type {
+  NamedEntityIdentifierListRequest,
+  ResourceListRequest,
+} from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import type { EntityTable, Row } from "./filters.ts";
+import { requireFullId } from "./identifiers.ts";
+import { listPage, type ListQuery } from "./list.ts";
+import type { SandboxStore } from "./store.ts";
+
+/** The implemented subset of AdminService. */
+export type AdminServiceImpl = Partial<ServiceImpl<typeof AdminService>>;
+
+function resourceQuery(request: ResourceListRequest): ListQuery {
+  return {
+    project: request.id?.project ?? "",
+    domain: request.id?.domain ?? "",
+    name: request.id?.name,
+    limit: request.limit,
+    token: request.token,
+    filters: request.filters,
+    sortBy: request.sortBy,
+  };
+}
+
+/** Lists entity versions: returns the page's messages and next token. */
+function listMessages<M>(entries: (Row & { message: M })[], request: ResourceListRequest, table: EntityTable) {
+  const page = listPage(entries, resourceQuery(request), table);
+  return { items: page.items.map((entry) => entry.message), token: page.token };
+}
+
+/** Lists entity names (one row per name, dated by its newest version), as the List*Ids methods do. */
+function listNames(rows: Row[], request: NamedEntityIdentifierListRequest, table: EntityTable) {
+  const newest = new Map<string, Row>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.project, row.domain, row.name]);
+    const seen = newest.get(key);
+    if (!seen || seen.createdNs < row.createdNs) newest.set(key, { ...row, version: "" });
+  }
+  const page = listPage(newest.values(), request, table);
+  const entities = page.items.map(({ project, domain, name }) => ({ project, domain, name, org: request.org }));
+  return { entities, token: page.token };
+}
+
+/** Builds the AdminService implementation. */
+export function createAdminService(store: SandboxStore): AdminServiceImpl {
+  return {
+    createTask: (request) => (store.addTask(request), {}),
+    getTask: (request) => store.getTask(requireFullId(request.id)),
+    listTasks: (request) => {
+      const { items, token } = listMessages(store.taskEntries(), request, "task");
+      return { tasks: items, token };
+    },
+    listTaskIds: (request) => listNames(store.taskEntries(), request, "task"),
+    createWorkflow: (request) => (store.addWorkflow(request), {}),
+    getWorkflow: (request) => store.getWorkflow(requireFullId(request.id)),
+    listWorkflows: (request) => {
+      const { items, token } = listMessages(store.workflowEntries(), request, "workflow");
+      return { workflows: items, token };
+    },
+    listWorkflowIds: (request) => listNames(store.workflowEntries(), request, "workflow"),
+    createLaunchPlan: (request) => (store.addLaunchPlan(request), {}),
+    getLaunchPlan: (request) => store.getLaunchPlan(requireFullId(request.id)),
+    listLaunchPlans: (request) => {
+      const { items, token } = listMessages(store.launchPlanEntries(), request, "launch_plan");
+      return { launchPlans: items, token };
+    },
+    listLaunchPlanIds: (request) => listNames(store.launchPlanEntries(), request, "launch_plan"),
+    updateLaunchPlan: (request) => (store.setLaunchPlanState(requireFullId(request.id), request.state), {}),
+    getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
+    getVersion: () => ({ controlPlaneVersion: { Version: "sandbox", Build: "fctl-sandbox", BuildTime: "" } }),
+  };
+}

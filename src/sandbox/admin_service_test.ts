@@ -1,0 +1,330 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { LaunchPlanState } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { Sandbox } from "./mod.ts";
+import { timestampToNs } from "./time.ts";
+import {
+  adminError,
+  DOMAIN,
+  id,
+  launchPlanInit,
+  PROJECT,
+  taskInit,
+  taskNode,
+  withSandbox,
+  workflowInit,
+} from "./_test_helpers.ts";
+
+const scope = { project: PROJECT, domain: DOMAIN };
+const DAY_MS = 24 * 60 * 60 * 1000;
+const START = Date.parse("2021-05-20T00:00:00Z");
+
+/** Options whose clock reads START, START + 1 day, … on successive creations. */
+function dailyClock() {
+  let day = 0;
+  return { now: () => new Date(START + DAY_MS * day++) };
+}
+
+/** Seeds a v1..v3 of "a", v1 of "b" and v7 of "c", created one day apart from 2021-05-20. */
+function seedTasks(sandbox: Sandbox): void {
+  for (const [name, version] of [["a", "v1"], ["a", "v2"], ["a", "v3"], ["b", "v1"], ["c", "v7"]]) {
+    sandbox.store.addTask(taskInit(name, version));
+  }
+}
+
+function names(tasks: { id?: { name: string; version: string } }[]): string[] {
+  return tasks.map((task) => `${task.id?.name}@${task.id?.version}`);
+}
+
+Deno.test("ListTasks requires project and domain", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const err = await adminError(client.admin.listTasks({ id: { project: PROJECT }, limit: 10 }));
+    assertEquals([err.status, err.serverMessage], ["InvalidArgument", "missing domain"]);
+  });
+});
+
+Deno.test("ListTasks applies every filter function", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seedTasks(sandbox);
+    const list = async (filters: string) =>
+      names((await client.admin.listTasks({ id: scope, limit: 10, filters })).tasks);
+    assertEquals(await list("eq(task.name,a)"), ["a@v3", "a@v2", "a@v1"]);
+    assertEquals(await list("ne(name,a)"), ["c@v7", "b@v1"]);
+    assertEquals(await list("contains(task.version,7)"), ["c@v7"]);
+    assertEquals(await list("value_in(task.version,v1;v7)"), ["c@v7", "b@v1", "a@v1"]);
+    assertEquals(await list("gt(version,v2)+eq(name,a)"), ["a@v3"]);
+    assertEquals(await list("gte(created_at,2021-05-22T00:00:00Z)"), ["c@v7", "b@v1", "a@v3"]);
+    assertEquals(await list("gt(created_at,2021-05-22T00:00:00Z)"), ["c@v7", "b@v1"]);
+    assertEquals(await list("lt(task.created_at,2021-05-21T00:00:00Z)"), ["a@v1"]);
+    assertEquals(await list("lte(created_at,2021-05-21T02:00:00+02:00)"), ["a@v2", "a@v1"]);
+    assertEquals(await list("eq(created_at,2021-05-23T00:00:00Z)"), ["b@v1"]);
+  }, dailyClock());
+});
+
+Deno.test("ListTasks rejects an unknown filter function or field, naming it", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const fn = await adminError(client.admin.listTasks({ id: scope, limit: 1, filters: "regex(name,a)" }));
+    assertEquals(fn.status, "InvalidArgument");
+    assert(fn.serverMessage.includes(`"regex"`), fn.serverMessage);
+    const field = await adminError(client.admin.listTasks({ id: scope, limit: 1, filters: "eq(task.owner,me)" }));
+    assertEquals([field.status, field.serverMessage], [
+      "InvalidArgument",
+      `unrecognized filter field "task.owner" for task`,
+    ]);
+  });
+});
+
+Deno.test("ListTasks sorts newest first by default, and by any key either way", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seedTasks(sandbox);
+    const list = async (key?: string, direction = Sort_Direction.DESCENDING) =>
+      names(
+        (await client.admin.listTasks({ id: scope, limit: 10, sortBy: key ? { key, direction } : undefined })).tasks,
+      );
+    assertEquals(await list(), ["c@v7", "b@v1", "a@v3", "a@v2", "a@v1"]);
+    assertEquals(await list("created_at", Sort_Direction.ASCENDING), ["a@v1", "a@v2", "a@v3", "b@v1", "c@v7"]);
+    assertEquals(await list("version", Sort_Direction.ASCENDING), ["a@v1", "b@v1", "a@v2", "a@v3", "c@v7"]);
+    assertEquals(await list("name"), ["c@v7", "b@v1", "a@v3", "a@v2", "a@v1"]);
+    const err = await adminError(client.admin.listTasks({ id: scope, limit: 1, sortBy: { key: "colour" } }));
+    assertEquals([err.status, err.serverMessage], ["InvalidArgument", `invalid sort key "colour"`]);
+  }, dailyClock());
+});
+
+Deno.test("ListTasks pages with offset tokens", async () => {
+  await withSandbox(async (sandbox, client) => {
+    for (let i = 1; i <= 7; i++) sandbox.store.addTask(taskInit("t", `v${i}`));
+    const pages: string[][] = [];
+    const tokens: string[] = [];
+    let token = "";
+    do {
+      const page = await client.admin.listTasks({ id: { ...scope, name: "t" }, limit: 3, token });
+      pages.push(names(page.tasks));
+      tokens.push(page.token);
+      token = page.token;
+    } while (token !== "");
+    assertEquals(pages, [["t@v7", "t@v6", "t@v5"], ["t@v4", "t@v3", "t@v2"], ["t@v1"]]);
+    assertEquals(tokens, ["3", "6", ""]);
+  });
+});
+
+Deno.test("ListTasks rejects limit 0 and a bad token", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const limit = await adminError(client.admin.listTasks({ id: scope, limit: 0 }));
+    assertEquals(limit.status, "InvalidArgument");
+    assert(limit.serverMessage.includes("limit must be > 0"), limit.serverMessage);
+    const token = await adminError(client.admin.listTasks({ id: scope, limit: 1, token: "abc" }));
+    assertEquals([token.status, token.serverMessage], ["InvalidArgument", `invalid pagination token "abc"`]);
+  });
+});
+
+Deno.test("ListTasks scopes by project, domain and name", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seedTasks(sandbox);
+    sandbox.store.addTask({
+      id: { ...id(ResourceType.TASK, "a", "v9"), domain: "production" },
+      spec: taskInit("a", "v9").spec,
+    });
+    const a = await client.admin.listTasks({ id: { ...scope, name: "a" }, limit: 10 });
+    assertEquals(names(a.tasks), ["a@v3", "a@v2", "a@v1"]);
+    const prod = await client.admin.listTasks({ id: { ...scope, domain: "production" }, limit: 10 });
+    assertEquals(names(prod.tasks), ["a@v9"]);
+  });
+});
+
+Deno.test("created tasks carry the compiled template and strictly increasing creation times", async () => {
+  const fixed = new Date("2021-05-24T21:43:12Z");
+  await withSandbox(async (_sandbox, client) => {
+    for (let i = 0; i < 3; i++) await client.admin.createTask(taskInit("t", `v${i}`));
+    const { tasks } = await client.admin.listTasks({
+      id: scope,
+      limit: 10,
+      sortBy: { key: "created_at", direction: 1 },
+    });
+    assertEquals(names(tasks), ["t@v0", "t@v1", "t@v2"]);
+    const times = tasks.map((task) => timestampToNs(task.closure?.createdAt));
+    assert(times[0] < times[1] && times[1] < times[2], String(times));
+    assertEquals(times[0], BigInt(fixed.getTime()) * 1_000_000n);
+    assertEquals(tasks[0].closure?.compiledTask?.template?.type, "python-task");
+  }, { now: () => fixed });
+});
+
+Deno.test("GetTask answers NOT_FOUND naming the full id", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const err = await adminError(client.admin.getTask({ id: id(ResourceType.TASK, "missing", "v1") }));
+    assertEquals(err.status, "NotFound");
+    assertEquals(
+      err.serverMessage,
+      `missing entity of type TASK with identifier project:"${PROJECT}" domain:"${DOMAIN}" name:"missing" version:"v1"`,
+    );
+  });
+});
+
+Deno.test("CreateTask: identical is ALREADY_EXISTS, different is INVALID_ARGUMENT, version is required", async () => {
+  await withSandbox(async (sandbox, client) => {
+    await client.admin.createTask(taskInit("t", "v1"));
+    const same = await adminError(client.admin.createTask(taskInit("t", "v1")));
+    assertEquals(same.status, "AlreadyExists");
+    const different = await adminError(client.admin.createTask(taskInit("t", "v1", "python:3.13")));
+    assertEquals([different.status, different.serverMessage], [
+      "InvalidArgument",
+      "task with different structure already exists",
+    ]);
+    const noVersion = await adminError(client.admin.createTask(taskInit("t", "")));
+    assertEquals([noVersion.status, noVersion.serverMessage], ["InvalidArgument", "missing version"]);
+    assertEquals(names(sandbox.store.tasks()), ["t@v1"]);
+    const got = await client.admin.getTask({ id: id(ResourceType.TASK, "t", "v1") });
+    const target = got.closure?.compiledTask?.template?.target;
+    assertEquals(target?.case === "container" && target.value.image, "python:3.12");
+  });
+});
+
+Deno.test("CreateWorkflow rejects references to tasks and launch plans that do not exist, naming them", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.store.addTask(taskInit("exists", "v1"));
+    const nested = workflowInit("wf", "v1", [
+      taskNode("n0", "exists", "v1"),
+      {
+        id: "n1",
+        target: {
+          case: "branchNode",
+          value: {
+            ifElse: {
+              case: { thenNode: taskNode("then", "in-branch", "v1") },
+              default: { case: "elseNode", value: taskNode("else", "in-else", "v1") },
+            },
+          },
+        },
+      },
+      { id: "n2", target: { case: "arrayNode", value: { node: taskNode("inner", "in-array", "v1") } } },
+      {
+        id: "n3",
+        target: {
+          case: "workflowNode",
+          value: { reference: { case: "launchplanRef", value: id(ResourceType.LAUNCH_PLAN, "lp", "v1") } },
+        },
+      },
+    ]);
+    const err = await adminError(client.admin.createWorkflow(nested));
+    assertEquals(err.status, "InvalidArgument");
+    for (const name of ["in-branch", "in-else", "in-array", "lp"]) {
+      assert(err.serverMessage.includes(`name:"${name}" version:"v1"`), err.serverMessage);
+    }
+    assert(!err.serverMessage.includes(`name:"exists"`), err.serverMessage);
+    assertEquals(sandbox.store.workflows(), []);
+  });
+});
+
+Deno.test("CreateWorkflow resolves sub-workflows from the spec or the store, and checks their nodes", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.store.addTask(taskInit("t", "v1"));
+    const subRef = (name: string) => ({
+      id: `call-${name}`,
+      target: {
+        case: "workflowNode" as const,
+        value: { reference: { case: "subWorkflowRef" as const, value: id(ResourceType.WORKFLOW, name, "v1") } },
+      },
+    });
+    const inlineSub = { id: id(ResourceType.WORKFLOW, "inline", "v1"), nodes: [taskNode("n", "t", "v1")] };
+    await client.admin.createWorkflow(workflowInit("stored", "v1", [taskNode("n", "t", "v1")]));
+    await client.admin.createWorkflow(workflowInit("parent", "v1", [subRef("inline"), subRef("stored")], [inlineSub]));
+    const parent = await client.admin.getWorkflow({ id: id(ResourceType.WORKFLOW, "parent", "v1") });
+    const compiled = parent.closure?.compiledWorkflow;
+    assertEquals(compiled?.primary?.template?.nodes.map((n) => n.id), ["call-inline", "call-stored"]);
+    assertEquals(compiled?.subWorkflows.map((w) => w.template?.id?.name), ["inline", "stored"]);
+    assertEquals(compiled?.tasks.map((t) => t.template?.id?.name), ["t"]);
+
+    const badSub = { id: id(ResourceType.WORKFLOW, "bad", "v1"), nodes: [taskNode("n", "nope", "v1")] };
+    const err = await adminError(
+      client.admin.createWorkflow(workflowInit("p2", "v1", [subRef("bad"), subRef("absent")], [badSub])),
+    );
+    assertEquals(err.status, "InvalidArgument");
+    assert(err.serverMessage.includes(`task project:"${PROJECT}" domain:"${DOMAIN}" name:"nope"`), err.serverMessage);
+    assert(
+      err.serverMessage.includes(`workflow project:"${PROJECT}" domain:"${DOMAIN}" name:"absent"`),
+      err.serverMessage,
+    );
+  });
+});
+
+Deno.test("CreateWorkflow checks the failure node and detects changed structure", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const withFailure = workflowInit("wf", "v1");
+    withFailure.spec!.template!.failureNode = taskNode("on-failure", "cleanup", "v1");
+    const err = await adminError(client.admin.createWorkflow(withFailure));
+    assert(err.serverMessage.includes(`name:"cleanup"`), err.serverMessage);
+    await client.admin.createWorkflow(workflowInit("wf", "v1"));
+    assertEquals((await adminError(client.admin.createWorkflow(workflowInit("wf", "v1")))).status, "AlreadyExists");
+    const changed = await adminError(client.admin.createWorkflow(workflowInit("wf", "v1", [], [{ nodes: [] }])));
+    assertEquals(changed.serverMessage, "workflow with different structure already exists");
+  });
+});
+
+Deno.test("ListWorkflows returns compiled closures", async () => {
+  await withSandbox(async (sandbox, client) => {
+    for (const version of ["v1", "v2"]) sandbox.store.addWorkflow(workflowInit("wf", version));
+    const { workflows, token } = await client.admin.listWorkflows({
+      id: scope,
+      limit: 1,
+      filters: "eq(workflow.version,v1)",
+    });
+    assertEquals(token, "");
+    assertEquals(workflows.map((w) => w.closure?.compiledWorkflow?.primary?.template?.id?.version), ["v1"]);
+    assert(workflows[0].closure?.createdAt);
+  });
+});
+
+Deno.test("CreateLaunchPlan needs its workflow; launch plans start INACTIVE", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const missing = await adminError(client.admin.createLaunchPlan(launchPlanInit("wf", "v1")));
+    assertEquals(missing.status, "NotFound");
+    assert(missing.serverMessage.includes(`type WORKFLOW`) && missing.serverMessage.includes(`name:"wf"`));
+    sandbox.store.addWorkflow(workflowInit("wf", "v1"));
+    await client.admin.createLaunchPlan(launchPlanInit("wf", "v1"));
+    const lp = await client.admin.getLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "wf", "v1") });
+    assertEquals(lp.closure?.state, LaunchPlanState.INACTIVE);
+    assertEquals(lp.spec?.workflowId?.name, "wf");
+    const again = await adminError(client.admin.createLaunchPlan(launchPlanInit("wf", "v1")));
+    assertEquals(again.status, "AlreadyExists");
+  });
+});
+
+Deno.test("UpdateLaunchPlan activates one version at a time", async () => {
+  await withSandbox(async (sandbox, client) => {
+    for (const version of ["v1", "v2"]) {
+      sandbox.store.addWorkflow(workflowInit("wf", version));
+      sandbox.store.addLaunchPlan(launchPlanInit("wf", version));
+    }
+    const named = { ...scope, name: "wf" };
+    assertEquals((await adminError(client.admin.getActiveLaunchPlan({ id: named }))).status, "NotFound");
+    await client.admin.updateLaunchPlan({
+      id: id(ResourceType.LAUNCH_PLAN, "wf", "v1"),
+      state: LaunchPlanState.ACTIVE,
+    });
+    assertEquals((await client.admin.getActiveLaunchPlan({ id: named })).id?.version, "v1");
+    await client.admin.updateLaunchPlan({
+      id: id(ResourceType.LAUNCH_PLAN, "wf", "v2"),
+      state: LaunchPlanState.ACTIVE,
+    });
+    const { launchPlans } = await client.admin.listLaunchPlans({
+      id: scope,
+      limit: 5,
+      sortBy: { key: "version", direction: Sort_Direction.ASCENDING },
+    });
+    assertEquals(launchPlans.map((lp) => lp.closure?.state), [LaunchPlanState.INACTIVE, LaunchPlanState.ACTIVE]);
+    const absent = client.admin.updateLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "wf", "v3"), state: 1 });
+    assertEquals((await adminError(absent)).status, "NotFound");
+  });
+});
+
+Deno.test("ListTaskIds lists each name once", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seedTasks(sandbox);
+    const { entities, token } = await client.admin.listTaskIds({
+      ...scope,
+      limit: 2,
+      sortBy: { key: "name", direction: 1 },
+    });
+    assertEquals([entities.map((e) => e.name), token], [["a", "b"], "2"]);
+  });
+});

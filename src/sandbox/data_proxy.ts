@@ -1,0 +1,104 @@
+/**
+ * DataProxyService.CreateUploadLocation: hands out one-time signed URLs served by the sandbox's own
+ * {@link startUploadServer}, so upload code is tested against real HTTP PUTs.
+ *
+ * @module
+ */
+import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { Duration } from "@bufbuild/protobuf/wkt";
+import { Buffer } from "node:buffer";
+import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { timestampFromNs } from "./time.ts";
+
+/** The bucket every native URL points into. */
+export const SANDBOX_BUCKET = "sandbox-bucket";
+const DEFAULT_EXPIRY_MS = 60 * 60 * 1000;
+
+/** An upload location handed out and not used yet. */
+export interface SignedUpload {
+  /** URL path (with leading slash) the PUT must go to. */
+  path: string;
+  nativeUrl: string;
+  md5: Uint8Array;
+  expiresAtMs: number;
+}
+
+/** Signed upload tokens and the bytes uploaded through them. */
+export class UploadRegistry {
+  /** native_url -> bytes successfully PUT. */
+  readonly uploads = new Map<string, Uint8Array>();
+  readonly #pending = new Map<string, SignedUpload>();
+
+  /** Registers a location and returns its one-time token. */
+  sign(upload: SignedUpload): string {
+    const token = crypto.randomUUID();
+    this.#pending.set(token, upload);
+    return token;
+  }
+
+  /** The unexpired location of a token, or undefined. */
+  find(token: string, nowMs: number): SignedUpload | undefined {
+    const upload = this.#pending.get(token);
+    return upload && upload.expiresAtMs > nowMs ? upload : undefined;
+  }
+
+  /** Stores uploaded bytes and spends the token. */
+  complete(token: string, upload: SignedUpload, bytes: Uint8Array): void {
+    this.#pending.delete(token);
+    this.uploads.set(upload.nativeUrl, bytes);
+  }
+}
+
+/** What the data proxy needs from the sandbox. */
+export interface DataProxyContext {
+  registry: UploadRegistry;
+  /** Base URL of the upload server, e.g. `http://127.0.0.1:4567`. */
+  uploadBaseUrl: string;
+  now: () => Date;
+}
+
+/** The implemented subset of DataProxyService. */
+export type DataProxyImpl = Partial<ServiceImpl<typeof DataProxyService>>;
+
+/** Builds the DataProxyService implementation. */
+export function createDataProxyService(context: DataProxyContext): DataProxyImpl {
+  return { createUploadLocation: (request) => createUploadLocation(request, context) };
+}
+
+function createUploadLocation(request: CreateUploadLocationRequest, context: DataProxyContext) {
+  for (const field of ["project", "domain", "filename"] as const) {
+    if (request[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
+  }
+  if (request.contentMd5.length !== 16) {
+    throw new ConnectError(
+      `content_md5 must be 16 bytes, got ${request.contentMd5.length}`,
+      Code.InvalidArgument,
+    );
+  }
+  const md5 = Buffer.from(request.contentMd5);
+  const md5Hex = md5.toString("hex");
+  const folder = request.filenameRoot || md5Hex;
+  const key = [request.project, request.domain, folder, request.filename].map(encodeURIComponent).join("/");
+  const path = `/${SANDBOX_BUCKET}/${key}`;
+  const nativeUrl = `s3://${SANDBOX_BUCKET}/${request.project}/${request.domain}/${folder}/${request.filename}`;
+  const expiresAtMs = context.now().getTime() + expiryMs(request.expiresIn);
+  const token = context.registry.sign({ path, nativeUrl, md5: request.contentMd5, expiresAtMs });
+  const md5Base64 = md5.toString("base64");
+  const headers: Record<string, string> = { "Content-MD5": md5Base64 };
+  // FlyteAdmin asks old flytekit clients to store the MD5 as object metadata; mirror the header it adds.
+  if (request.addContentMd5Metadata) headers["x-amz-meta-flytecontentmd5"] = md5Base64;
+  return {
+    signedUrl: `${context.uploadBaseUrl}${path}?token=${token}`,
+    nativeUrl,
+    expiresAt: timestampFromNs(BigInt(expiresAtMs) * 1_000_000n),
+    headers,
+  };
+}
+
+function expiryMs(expiresIn: Duration | undefined): number {
+  if (!expiresIn) return DEFAULT_EXPIRY_MS;
+  const ms = Number(expiresIn.seconds) * 1000 + Math.floor(expiresIn.nanos / 1_000_000);
+  if (ms <= 0) throw new ConnectError("expires_in must be positive", Code.InvalidArgument);
+  return ms;
+}

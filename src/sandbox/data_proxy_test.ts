@@ -1,0 +1,79 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import type { AdminClient } from "../admin/client.ts";
+import { adminError, DOMAIN, PROJECT, withSandbox } from "./_test_helpers.ts";
+
+const body = new TextEncoder().encode("fast-register archive bytes");
+
+function md5(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash("md5").update(bytes).digest());
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("base64");
+}
+
+function uploadLocation(client: AdminClient, contentMd5 = md5(body), filename = "fast.tar.gz") {
+  return client.dataProxy.createUploadLocation({ project: PROJECT, domain: DOMAIN, filename, contentMd5 });
+}
+
+/** PUTs bytes and returns the status and text, always consuming the body. */
+async function put(
+  url: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string>,
+): Promise<[number, string]> {
+  const response = await fetch(url, { method: "PUT", body: bytes, headers });
+  return [response.status, await response.text()];
+}
+
+Deno.test("CreateUploadLocation returns a signed URL on the sandbox and an s3 native URL", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const location = await uploadLocation(client);
+    const hex = Buffer.from(md5(body)).toString("hex");
+    assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/${hex}/fast.tar.gz`);
+    assert(location.signedUrl.startsWith("http://127.0.0.1:"), location.signedUrl);
+    assertEquals(location.headers, { "Content-MD5": base64(md5(body)) });
+    assert(location.expiresAt && location.expiresAt.seconds * 1000n > BigInt(Date.now()));
+  });
+});
+
+Deno.test("CreateUploadLocation requires project, domain, filename and a 16-byte MD5", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const noFile = await adminError(uploadLocation(client, md5(body), ""));
+    assertEquals([noFile.status, noFile.serverMessage], ["InvalidArgument", "missing filename"]);
+    const shortMd5 = await adminError(uploadLocation(client, new Uint8Array(3)));
+    assertEquals([shortMd5.status, shortMd5.serverMessage], ["InvalidArgument", "content_md5 must be 16 bytes, got 3"]);
+  });
+});
+
+Deno.test("a PUT with the right MD5 is stored under the native URL, once", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const location = await uploadLocation(client);
+    assertEquals(await put(location.signedUrl, body, location.headers), [200, "ok"]);
+    assertEquals(sandbox.uploads.get(location.nativeUrl), body);
+    const [again] = await put(location.signedUrl, body, location.headers);
+    assertEquals(again, 403);
+  });
+});
+
+Deno.test("the upload server rejects wrong MD5s, a missing header, unknown tokens and other methods", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const location = await uploadLocation(client);
+    const other = new TextEncoder().encode("something else");
+    const [wrongBody, reason] = await put(location.signedUrl, other, location.headers);
+    assertEquals(wrongBody, 400);
+    assert(reason.includes("does not match Content-MD5"), reason);
+    const [wrongHeader] = await put(location.signedUrl, other, { "Content-MD5": base64(md5(other)) });
+    assertEquals(wrongHeader, 400);
+    assertEquals(await put(location.signedUrl, body, {}), [400, "missing Content-MD5 header"]);
+    const forged = location.signedUrl.replace(/token=[^&]+/, "token=forged");
+    assertEquals((await put(forged, body, location.headers))[0], 403);
+    const get = await fetch(location.signedUrl);
+    assertEquals([get.status, get.headers.get("allow")], [405, "PUT"]);
+    await get.body?.cancel();
+    assertEquals(sandbox.uploads.size, 0);
+    assertEquals(await put(location.signedUrl, body, location.headers), [200, "ok"]);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * An in-process FlyteAdmin for tests and demos: real gRPC over HTTP/2 on loopback, FlyteAdmin's semantics for
+ * tasks, workflows and launch plans (filters, sorting, paging, ALREADY_EXISTS, missing references), signed
+ * upload URLs served over HTTP, request recording and fault injection.
+ *
+ * ```ts ignore
+ * import { startSandbox } from "./mod.ts";
+ * const sandbox = await startSandbox();
+ * try {
+ *   // point a client at sandbox.endpoint (insecure)
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./server.ts";
+export {
+  type LaunchPlanEntry,
+  type LaunchPlanInit,
+  SandboxStore,
+  type TaskEntry,
+  type TaskInit,
+  type WorkflowEntry,
+  type WorkflowInit,
+} from "./store.ts";
+export type { MethodPattern } from "./faults.ts";
+export type { Entry } from "./entity_table.ts";
+export { SANDBOX_BUCKET } from "./data_proxy.ts";

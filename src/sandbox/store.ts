@@ -1,0 +1,218 @@
+/**
+ * The sandbox's in-memory entities: tasks, workflows and launch plans with FlyteAdmin's create rules.
+ * Seeding through these methods follows the same rules as the RPCs, so tests cannot build impossible states.
+ *
+ * @module
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { NamedEntityIdentifier } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import {
+  type LaunchPlan,
+  LaunchPlanClosureSchema,
+  LaunchPlanCreateRequestSchema,
+  LaunchPlanSchema,
+  LaunchPlanSpecSchema,
+  LaunchPlanState,
+} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import {
+  type Task,
+  TaskCreateRequestSchema,
+  TaskSchema,
+  TaskSpecSchema,
+} from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import {
+  type Workflow,
+  WorkflowCreateRequestSchema,
+  WorkflowSchema,
+  WorkflowSpecSchema,
+} from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { EntityTable, type Entry } from "./entity_table.ts";
+import { compileWorkflow } from "./compile.ts";
+import { requireFullId } from "./identifiers.ts";
+import { createMonotonicClock, timestampFromNs } from "./time.ts";
+
+/** What CreateTask accepts (a message or a plain init object). */
+export type TaskInit = MessageInitShape<typeof TaskCreateRequestSchema>;
+/** What CreateWorkflow accepts. */
+export type WorkflowInit = MessageInitShape<typeof WorkflowCreateRequestSchema>;
+/** What CreateLaunchPlan accepts. */
+export type LaunchPlanInit = MessageInitShape<typeof LaunchPlanCreateRequestSchema>;
+
+/** A stored task version. */
+export type TaskEntry = Entry<Task, typeof TaskSpecSchema>;
+/** A stored workflow version. */
+export type WorkflowEntry = Entry<Workflow, typeof WorkflowSpecSchema>;
+/** A stored launch plan version. */
+export type LaunchPlanEntry = Entry<LaunchPlan, typeof LaunchPlanSpecSchema>;
+
+function requireSpec<T>(spec: T | undefined): T {
+  if (!spec) throw new ConnectError("missing spec", Code.InvalidArgument);
+  return spec;
+}
+
+/** In-memory FlyteAdmin entities. */
+export class SandboxStore {
+  readonly #clock: () => bigint;
+  readonly #tasks = new EntityTable<Task, typeof TaskSpecSchema>("task", TaskSpecSchema);
+  readonly #workflows = new EntityTable<Workflow, typeof WorkflowSpecSchema>("workflow", WorkflowSpecSchema);
+  readonly #launchPlans = new EntityTable<LaunchPlan, typeof LaunchPlanSpecSchema>("launch plan", LaunchPlanSpecSchema);
+
+  /** `now` is read once per created entity; ties get later times so creation order is always visible. */
+  constructor(now: () => Date = () => new Date()) {
+    this.#clock = createMonotonicClock(now);
+  }
+
+  /** Creates a task version, as CreateTask does. */
+  addTask(init: TaskInit): Task {
+    const request = create(TaskCreateRequestSchema, init);
+    const id = requireFullId(request.id);
+    const spec = requireSpec(request.spec);
+    if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    this.#tasks.assertNew(id, spec);
+    const createdNs = this.#clock();
+    const task = create(TaskSchema, {
+      id,
+      shortDescription: spec.description?.shortDescription ?? "",
+      closure: { compiledTask: { template: spec.template }, createdAt: timestampFromNs(createdNs) },
+    });
+    return this.#tasks.insert(id, spec, createdNs, task).message;
+  }
+
+  /** Creates a workflow version, as CreateWorkflow does; every referenced entity must exist. */
+  addWorkflow(init: WorkflowInit): Workflow {
+    const request = create(WorkflowCreateRequestSchema, init);
+    const id = requireFullId(request.id);
+    const spec = requireSpec(request.spec);
+    if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    this.#workflows.assertNew(id, spec);
+    const compiled = compileWorkflow(spec, {
+      task: (ref) => this.#tasks.find(ref)?.message,
+      launchPlan: (ref) => this.#launchPlans.find(ref)?.message,
+      workflow: (ref) => this.#workflows.find(ref)?.message,
+    });
+    const createdNs = this.#clock();
+    const workflow = create(WorkflowSchema, {
+      id,
+      shortDescription: spec.description?.shortDescription ?? "",
+      closure: { compiledWorkflow: compiled, createdAt: timestampFromNs(createdNs) },
+    });
+    return this.#workflows.insert(id, spec, createdNs, workflow).message;
+  }
+
+  /** Creates a launch plan version (INACTIVE), as CreateLaunchPlan does; its workflow must exist. */
+  addLaunchPlan(init: LaunchPlanInit): LaunchPlan {
+    const request = create(LaunchPlanCreateRequestSchema, init);
+    const id = requireFullId(request.id);
+    const spec = requireSpec(request.spec);
+    if (!spec.workflowId) throw new ConnectError("missing workflow_id", Code.InvalidArgument);
+    this.#launchPlans.assertNew(id, spec);
+    const workflow = this.#workflows.get(spec.workflowId).message;
+    const createdNs = this.#clock();
+    const createdAt = timestampFromNs(createdNs);
+    const launchPlan = create(LaunchPlanSchema, {
+      id,
+      spec,
+      closure: {
+        state: LaunchPlanState.INACTIVE,
+        expectedInputs: spec.defaultInputs,
+        expectedOutputs: workflow.closure?.compiledWorkflow?.primary?.template?.interface?.outputs,
+        createdAt,
+        updatedAt: createdAt,
+      },
+    });
+    return this.#launchPlans.insert(id, spec, createdNs, launchPlan).message;
+  }
+
+  /** A task version, or NOT_FOUND naming the id. */
+  getTask(id: Identifier): Task {
+    return this.#tasks.get(id).message;
+  }
+
+  /** A workflow version, or NOT_FOUND naming the id. */
+  getWorkflow(id: Identifier): Workflow {
+    return this.#workflows.get(id).message;
+  }
+
+  /** A launch plan version, or NOT_FOUND naming the id. */
+  getLaunchPlan(id: Identifier): LaunchPlan {
+    return this.#launchPlans.get(id).message;
+  }
+
+  /** Sets a launch plan's state; activating one version deactivates the other versions of that name. */
+  setLaunchPlanState(id: Identifier, state: LaunchPlanState): LaunchPlan {
+    const target = this.#launchPlans.get(id);
+    const updatedAt = timestampFromNs(this.#clock());
+    const setState = (entry: LaunchPlanEntry, value: LaunchPlanState) => {
+      const closure = entry.message.closure ??= create(LaunchPlanClosureSchema);
+      closure.state = value;
+      closure.updatedAt = updatedAt;
+    };
+    if (state === LaunchPlanState.ACTIVE) {
+      const others = this.#launchPlans.entries().filter((entry) =>
+        entry !== target && entry.project === target.project && entry.domain === target.domain &&
+        entry.name === target.name && entry.message.closure?.state === LaunchPlanState.ACTIVE
+      );
+      for (const other of others) setState(other, LaunchPlanState.INACTIVE);
+    }
+    setState(target, state);
+    return target.message;
+  }
+
+  /** The active version of a launch plan name, or NOT_FOUND. */
+  activeLaunchPlan(id: Pick<NamedEntityIdentifier, "project" | "domain" | "name"> | undefined): LaunchPlan {
+    if (!id) throw new ConnectError("missing id", Code.InvalidArgument);
+    for (const field of ["project", "domain", "name"] as const) {
+      if (id[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
+    }
+    const active = this.#launchPlans.entries().find((entry) =>
+      entry.project === id.project && entry.domain === id.domain && entry.name === id.name &&
+      entry.message.closure?.state === LaunchPlanState.ACTIVE
+    );
+    if (!active) {
+      throw new ConnectError(
+        `no active launch plan for project:"${id.project}" domain:"${id.domain}" name:"${id.name}"`,
+        Code.NotFound,
+      );
+    }
+    return active.message;
+  }
+
+  /** Stored task versions with their list columns, oldest first. */
+  taskEntries(): TaskEntry[] {
+    return this.#tasks.entries();
+  }
+
+  /** Stored workflow versions with their list columns, oldest first. */
+  workflowEntries(): WorkflowEntry[] {
+    return this.#workflows.entries();
+  }
+
+  /** Stored launch plan versions with their list columns, oldest first. */
+  launchPlanEntries(): LaunchPlanEntry[] {
+    return this.#launchPlans.entries();
+  }
+
+  /** Stored tasks, oldest first. */
+  tasks(): Task[] {
+    return this.taskEntries().map((entry) => entry.message);
+  }
+
+  /** Stored workflows, oldest first. */
+  workflows(): Workflow[] {
+    return this.workflowEntries().map((entry) => entry.message);
+  }
+
+  /** Stored launch plans, oldest first. */
+  launchPlans(): LaunchPlan[] {
+    return this.launchPlanEntries().map((entry) => entry.message);
+  }
+
+  /** Forgets every entity. */
+  clear(): void {
+    this.#tasks.clear();
+    this.#workflows.clear();
+    this.#launchPlans.clear();
+  }
+}
