@@ -11,7 +11,7 @@ import type { Column } from "../output/table.ts";
 import { type RegisterEntry, registerFiles } from "../register/register_files.ts";
 import { connectAdmin } from "./connect.ts";
 import { type CommandContext, requireProjectDomain } from "./context.ts";
-import type { RegisterFlags } from "./program.ts";
+import type { RegisterFlags } from "./commands/register.ts";
 
 const COLUMNS: readonly Column<RegisterEntry>[] = [
   { header: "NAME", cell: (e) => e.name },
