@@ -1,0 +1,196 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
+import { OperationError, UsageError } from "../errors.ts";
+import { archiveFormat, safeEntryName, withExtractedArchive } from "./archive.ts";
+import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
+
+const VALID_NAMES = [
+  "014_recipes.core.basic.basic_workflow.t1_1.pb",
+  "015_recipes.core.basic.basic_workflow.t2_1.pb",
+  "016_recipes.core.basic.basic_workflow.my_wf_2.pb",
+  "017_recipes.core.basic.basic_workflow.my_wf_3.pb",
+];
+
+async function extractedNames(path: string): Promise<string[]> {
+  return await withExtractedArchive(path, async ({ archive, files }) => {
+    assertEquals(archive, path);
+    for (const file of files) assertEquals((await Deno.stat(file.path)).size, file.size);
+    return files.map((f) => f.name);
+  });
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+Deno.test("archiveFormat accepts .tar, .tar.gz and .tgz (also on URLs with a query)", () => {
+  assertEquals(archiveFormat("a/b.tar"), "tar");
+  assertEquals(archiveFormat("b.TGZ"), "tar.gz");
+  assertEquals(archiveFormat("https://x/b.tar.gz?sig=1"), "tar.gz");
+  assertEquals(archiveFormat("b.zip"), undefined);
+  assertEquals(archiveFormat("b.gz"), undefined);
+});
+
+Deno.test("extracts valid-register.tar and .tgz with their four files", async () => {
+  assertEquals(await extractedNames(fixture("valid-register.tar")), VALID_NAMES);
+  assertEquals(await extractedNames(fixture("valid-register.tgz")), VALID_NAMES);
+});
+
+Deno.test("extracts valid-unordered-register.tar in archive order", async () => {
+  assertEquals(await extractedNames(fixture("valid-unordered-register.tar")), [...VALID_NAMES].reverse());
+});
+
+Deno.test("extracts valid-parent-folder-register.tar with archive-relative names", async () => {
+  const names = await extractedNames(fixture("valid-parent-folder-register.tar"));
+  assertEquals(names.sort(), VALID_NAMES.map((n) => `parentfolder/${n}`));
+});
+
+Deno.test("accepts the root directory entry pyflyte writes (failure-node.tgz has '/')", async () => {
+  const names = await extractedNames(fixture("failure-node.tgz"));
+  assertEquals(names.length, 16);
+  assert(names.every((n) => /^\d\d_.*\.pb$/.test(n)));
+});
+
+Deno.test("normalizes ./ prefixes and finds the fast source in flytesnacks-core.tgz", async () => {
+  const names = await extractedNames(fixture("flytesnacks-core.tgz"));
+  assertEquals(names.length, 85);
+  assert(names.includes("core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz"));
+});
+
+Deno.test("rejects a file that is not a tar archive, naming it", async () => {
+  const path = fixture("invalid.tar");
+  await assertRejects(extractedNames(path), (err: Error) => {
+    assert(err instanceof OperationError);
+    assertEquals(err.message, `${JSON.stringify(path)} is not a valid tar archive: Tar archive is truncated.`);
+    return true;
+  });
+});
+
+Deno.test("rejects a .tgz that is not gzip, naming it", async () => {
+  const path = fixture("invalid.tgz");
+  await assertRejects(extractedNames(path), (err: Error) => {
+    assert(err instanceof OperationError);
+    assert(err.message.startsWith(`${JSON.stringify(path)} is not a valid gzip-compressed tar archive: `), err.message);
+    return true;
+  });
+});
+
+Deno.test("rejects other extensions with flytectl's message", async () => {
+  const path = fixture("invalid-extension-register.zip");
+  await assertRejects(extractedNames(path), (err: Error) => {
+    assert(err instanceof UsageError);
+    assertEquals(err.message, `only .tar, .tar.gz and .tgz extension archives are supported: ${JSON.stringify(path)}`);
+    return true;
+  });
+});
+
+Deno.test("a missing archive is a usage error naming it", async () => {
+  await assertRejects(extractedNames("/nonexistent/x.tar"), UsageError);
+});
+
+Deno.test("rejects tar slip: an entry with '..'", async () => {
+  const path = await writeTar("slip.tar", [
+    { header: { name: "ok_1.pb", size: 1 }, body: "a" },
+    { header: { name: "../x", size: 1 }, body: "x" },
+  ]);
+  try {
+    await assertRejects(extractedNames(path), (err: Error) => {
+      assert(err instanceof OperationError);
+      assertEquals(
+        err.message,
+        `archive ${JSON.stringify(path)} has an unsafe entry "../x": '..' path segments are not allowed`,
+      );
+      return true;
+    });
+    assert(!(await pathExists(`${path}/../../x`)));
+  } finally {
+    await removeTar(path);
+  }
+});
+
+Deno.test("rejects symlinks and hard links", async () => {
+  for (const type of ["symlink", "link"] as const) {
+    const path = await writeTar("link.tar", [{ header: { name: "a_1.pb", type, linkname: "/etc/passwd", size: 0 } }]);
+    try {
+      await assertRejects(extractedNames(path), (err: Error) => {
+        assert(err instanceof OperationError);
+        assert(err.message.includes(`unsafe entry "a_1.pb": ${type} entries are not allowed`), err.message);
+        return true;
+      });
+    } finally {
+      await removeTar(path);
+    }
+  }
+});
+
+Deno.test("safeEntryName rejects absolute paths, devices and empty names; normalizes the rest", () => {
+  const name = (n: string, type?: "file" | "directory" | "character-device") =>
+    safeEntryName("a.tar", { name: n, size: 0, type });
+  assertEquals(name("./a//b/./c.pb"), "a/b/c.pb");
+  assertEquals(name("./", "directory"), undefined);
+  assertEquals(name("/", "directory"), undefined);
+  for (const bad of ["/etc/passwd", "\\evil", "C:/x", "a/../../b", "."]) {
+    let thrown: unknown;
+    try {
+      name(bad);
+    } catch (err) {
+      thrown = err;
+    }
+    assert(thrown instanceof OperationError, bad);
+  }
+  let thrown: unknown;
+  try {
+    name("dev", "character-device");
+  } catch (err) {
+    thrown = err;
+  }
+  assert(thrown instanceof OperationError);
+});
+
+Deno.test("rejects an archive that contains a file twice", async () => {
+  const path = await writeTar("twice.tar", [
+    { header: { name: "a_1.pb", size: 1 }, body: "a" },
+    { header: { name: "./a_1.pb", size: 1 }, body: "b" },
+  ]);
+  try {
+    await assertRejects(extractedNames(path), /contains "a_1.pb" more than once/);
+  } finally {
+    await removeTar(path);
+  }
+});
+
+Deno.test("removes the temp dir after success, after the callback throws, and after a bad archive", async () => {
+  const before = await extractionDirs();
+  const dir = await withExtractedArchive(fixture("valid-register.tgz"), async ({ files }) => {
+    assert(await pathExists(files[0].path));
+    return files[0].path;
+  });
+  assert(!(await pathExists(dir)));
+
+  let seen = "";
+  await assertRejects(
+    withExtractedArchive(fixture("valid-register.tar"), ({ files }) => {
+      seen = files[0].path;
+      return Promise.reject(new Error("boom"));
+    }),
+    /boom/,
+  );
+  assert(seen !== "" && !(await pathExists(seen)));
+
+  await assertRejects(extractedNames(fixture("invalid.tar")), OperationError);
+  const slip = await writeTar("slip.tar", [{ header: { name: "a_1.pb", size: 1 }, body: "a" }, {
+    header: { name: "/abs", size: 1 },
+    body: "x",
+  }]);
+  try {
+    await assertRejects(extractedNames(slip), OperationError);
+  } finally {
+    await removeTar(slip);
+  }
+  assertEquals(await extractionDirs(), before);
+});

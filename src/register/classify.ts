@@ -1,0 +1,124 @@
+/**
+ * Telling the members of a serialized Flyte package apart and decoding the entity files.
+ *
+ * pyflyte names files `<index>_<entity name>_<kind>.pb` with kind 1 = TaskSpec, 2 = WorkflowSpec,
+ * 3 = LaunchPlan. The suffix only says which message to try first: protobuf decoding is lenient
+ * (one message's bytes often decode "successfully" as another), so a decoded message is accepted
+ * only if its identifier is present and has the resource type that message kind carries.
+ *
+ * @module
+ */
+import { fromBinary } from "@bufbuild/protobuf";
+import { type TaskSpec, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { OperationError, quote } from "../errors.ts";
+
+/** The three kinds of entity a package registers, in the order they depend on each other. */
+export type EntityKind = "task" | "workflow" | "launchPlan";
+
+/** A decoded entity file. `name` is the file's name as the user knows it (archive-relative). */
+export type RegistrationEntity =
+  | { kind: "task"; name: string; spec: TaskSpec }
+  | { kind: "workflow"; name: string; spec: WorkflowSpec }
+  | { kind: "launchPlan"; name: string; spec: LaunchPlan };
+
+/** What a package member is, judged by its name alone. */
+export type MemberRole =
+  /** A serialized entity; `expected` is the kind its pyflyte suffix names, if it has one. */
+  | { role: "entity"; expected?: EntityKind }
+  /** The fast-registration source archive (`fast<digest>.tar.gz`). */
+  | { role: "fastSource" }
+  /** Anything else (`.DS_Store`, READMEs, …). */
+  | { role: "other" };
+
+const SUFFIX_KINDS: Record<string, EntityKind> = { "1": "task", "2": "workflow", "3": "launchPlan" };
+
+/** Classifies a package member by its name (any directories in front are ignored). */
+export function memberRole(name: string): MemberRole {
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  if (/^fast.*\.tar\.gz$/.test(base)) return { role: "fastSource" };
+  // macOS tar adds AppleDouble `._x.pb` shadows of real files; they are metadata, not entities.
+  if (!base.endsWith(".pb") || base.startsWith("._")) return { role: "other" };
+  const suffix = /_([123])\.pb$/.exec(base)?.[1];
+  return { role: "entity", expected: suffix === undefined ? undefined : SUFFIX_KINDS[suffix] };
+}
+
+interface Decoder {
+  kind: EntityKind;
+  message: string;
+  decode(name: string, bytes: Uint8Array): RegistrationEntity;
+}
+
+const DECODERS: readonly Decoder[] = [
+  {
+    kind: "task",
+    message: "TaskSpec",
+    decode(name, bytes) {
+      const spec = fromBinary(TaskSpecSchema, bytes);
+      requireId(spec.template?.id, ResourceType.TASK, "template.id");
+      return { kind: "task", name, spec };
+    },
+  },
+  {
+    kind: "workflow",
+    message: "WorkflowSpec",
+    decode(name, bytes) {
+      const spec = fromBinary(WorkflowSpecSchema, bytes);
+      requireId(spec.template?.id, ResourceType.WORKFLOW, "template.id");
+      return { kind: "workflow", name, spec };
+    },
+  },
+  {
+    kind: "launchPlan",
+    message: "LaunchPlan",
+    decode(name, bytes) {
+      const spec = fromBinary(LaunchPlanSchema, bytes);
+      requireId(spec.id, ResourceType.LAUNCH_PLAN, "id");
+      if (spec.spec === undefined) throw new Error("it has no spec");
+      return { kind: "launchPlan", name, spec };
+    },
+  },
+];
+
+function requireId(id: Identifier | undefined, type: ResourceType, field: string): void {
+  if (id === undefined) throw new Error(`it has no ${field}`);
+  if (id.name === "") throw new Error(`its ${field} has no name`);
+  if (id.resourceType !== type && id.resourceType !== ResourceType.UNSPECIFIED) {
+    throw new Error(`its ${field} is a ${ResourceType[id.resourceType]} identifier`);
+  }
+}
+
+/**
+ * Decodes an entity file, trying the message its suffix names first, then the others.
+ *
+ * @param name the member's name, used for the suffix and in messages
+ * @throws {OperationError} naming the file and why each message kind did not fit
+ */
+export function decodeEntity(name: string, bytes: Uint8Array): RegistrationEntity {
+  const role = memberRole(name);
+  const expected = role.role === "entity" ? role.expected : undefined;
+  const order = [...DECODERS].sort((a, b) => Number(b.kind === expected) - Number(a.kind === expected));
+  const reasons: string[] = [];
+  for (const decoder of order) {
+    try {
+      return decoder.decode(name, bytes);
+    } catch (err) {
+      reasons.push(`not a ${decoder.message}: ${(err as Error).message}`);
+    }
+  }
+  throw new OperationError(`cannot decode ${quote(name)}: ${reasons.join("; ")}`);
+}
+
+/** The identifier an entity is registered under (before hydration it may hold placeholders). */
+export function entityId(entity: RegistrationEntity): Identifier | undefined {
+  switch (entity.kind) {
+    case "task":
+      return entity.spec.template?.id;
+    case "workflow":
+      return entity.spec.template?.id;
+    case "launchPlan":
+      return entity.spec.id;
+  }
+}

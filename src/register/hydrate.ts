@@ -1,0 +1,248 @@
+/**
+ * Hydration: filling in what `pyflyte package` leaves for registration time.
+ *
+ * pyflyte writes identifiers with the placeholders `{{ registration.project }}` (etc.) or, in newer
+ * versions, with empty fields; fast-registered tasks carry `{{ .remote_package_path }}` and
+ * `{{ .dest_dir }}` container arguments. These functions return hydrated copies and never mutate
+ * their input, so a caller can hydrate the same decoded package twice (e.g. dry run, then real).
+ *
+ * @module
+ */
+import { clone, create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { AuthRoleSchema, RawOutputDataConfigSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { IdentitySchema, SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
+import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
+import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import { quote, UsageError } from "../errors.ts";
+
+// pyflyte's placeholders; flytectl matches them exactly, spaces included, and so do we.
+/** Identifier project placeholder, replaced by `-p`. */
+export const PROJECT_PLACEHOLDER = "{{ registration.project }}";
+/** Identifier domain placeholder, replaced by `-d`. */
+export const DOMAIN_PLACEHOLDER = "{{ registration.domain }}";
+/** Identifier version placeholder, replaced by `--version`. */
+export const VERSION_PLACEHOLDER = "{{ registration.version }}";
+/** Container argument of fast-registered tasks, replaced by the uploaded source's location. */
+export const REMOTE_PACKAGE_PATH_PLACEHOLDER = "{{ .remote_package_path }}";
+/** Container argument of fast-registered tasks, replaced by `--destinationDirectory` or `.`. */
+export const DEST_DIR_PLACEHOLDER = "{{ .dest_dir }}";
+
+const RESOURCE_TYPES: Record<EntityKind, ResourceType> = {
+  task: ResourceType.TASK,
+  workflow: ResourceType.WORKFLOW,
+  launchPlan: ResourceType.LAUNCH_PLAN,
+};
+
+/** Values that replace the placeholders; the `register files` flags of the same names. */
+export interface HydrateOptions {
+  /** Fills empty or placeholder projects. */
+  project: string;
+  /** Fills empty or placeholder domains. */
+  domain: string;
+  /** Fills empty or placeholder versions; without it those stay unversioned (see {@link unversionedEntities}). */
+  version?: string;
+  /** Replace every version with {@link version}, not just empty or placeholder ones. */
+  force?: boolean;
+  /** Where the fast-registration source was uploaded; without it `{{ .remote_package_path }}` stays. */
+  sourceLocation?: string;
+  /** Replaces `{{ .dest_dir }}`; defaults to `.` as in flytectl. */
+  destinationDirectory?: string;
+  /** Launch plans: IAM role executions run as. */
+  assumableIamRole?: string;
+  /** Launch plans: Kubernetes service account executions run as. */
+  k8sServiceAccount?: string;
+  /** Launch plans: where executions write offloaded data. */
+  outputLocationPrefix?: string;
+}
+
+/**
+ * Calls `visit` with every identifier of an entity: its own and every reference it makes
+ * (task nodes, launch plan and sub-workflow nodes, inside branches, array and failure nodes,
+ * sub-workflow templates, a launch plan's workflow). `visit` may modify the identifier.
+ */
+export function forEachIdentifier(entity: RegistrationEntity, visit: (id: Identifier) => void): void {
+  switch (entity.kind) {
+    case "task":
+      if (entity.spec.template?.id) visit(entity.spec.template.id);
+      return;
+    case "workflow":
+      if (entity.spec.template) forEachTemplateIdentifier(entity.spec.template, visit);
+      for (const sub of entity.spec.subWorkflows) forEachTemplateIdentifier(sub, visit);
+      return;
+    case "launchPlan":
+      if (entity.spec.id) visit(entity.spec.id);
+      if (entity.spec.spec?.workflowId) visit(entity.spec.spec.workflowId);
+      return;
+  }
+}
+
+function forEachTemplateIdentifier(template: WorkflowTemplate, visit: (id: Identifier) => void): void {
+  if (template.id) visit(template.id);
+  for (const node of template.nodes) forEachNodeIdentifier(node, visit);
+  if (template.failureNode) forEachNodeIdentifier(template.failureNode, visit);
+}
+
+function forEachNodeIdentifier(node: Node, visit: (id: Identifier) => void): void {
+  const target = node.target;
+  switch (target.case) {
+    case "taskNode":
+      if (target.value.reference.case === "referenceId") visit(target.value.reference.value);
+      return;
+    case "workflowNode":
+      if (target.value.reference.case !== undefined) visit(target.value.reference.value);
+      return;
+    case "branchNode": {
+      const ifElse = target.value.ifElse;
+      if (!ifElse) return;
+      for (const block of [...(ifElse.case ? [ifElse.case] : []), ...ifElse.other]) {
+        if (block.thenNode) forEachNodeIdentifier(block.thenNode, visit);
+      }
+      if (ifElse.default.case === "elseNode") forEachNodeIdentifier(ifElse.default.value, visit);
+      return;
+    }
+    case "arrayNode":
+      if (target.value.node) forEachNodeIdentifier(target.value.node, visit);
+      return;
+    case "gateNode":
+    case undefined:
+      return;
+  }
+}
+
+/** A copy of `entity` with every placeholder the options can fill filled in. */
+export function hydrateEntity(entity: RegistrationEntity, options: HydrateOptions): RegistrationEntity {
+  const hydrated = cloneEntity(entity);
+  forEachIdentifier(hydrated, (id) => hydrateIdentifier(id, options));
+  // The admin service requires the resource type on the id an entity is created under.
+  const own = entityId(hydrated);
+  if (own && own.resourceType === ResourceType.UNSPECIFIED) own.resourceType = RESOURCE_TYPES[hydrated.kind];
+  if (hydrated.kind === "task" && hydrated.spec.template) hydrateTaskTemplate(hydrated.spec.template, options);
+  if (hydrated.kind === "launchPlan") hydrateLaunchPlan(hydrated.spec, options);
+  return hydrated;
+}
+
+function cloneEntity(entity: RegistrationEntity): RegistrationEntity {
+  switch (entity.kind) {
+    case "task":
+      return { ...entity, spec: clone(TaskSpecSchema, entity.spec) };
+    case "workflow":
+      return { ...entity, spec: clone(WorkflowSpecSchema, entity.spec) };
+    case "launchPlan":
+      return { ...entity, spec: clone(LaunchPlanSchema, entity.spec) };
+  }
+}
+
+function hydrateIdentifier(id: Identifier, options: HydrateOptions): void {
+  if (id.project === "" || id.project === PROJECT_PLACEHOLDER) id.project = options.project;
+  if (id.domain === "" || id.domain === DOMAIN_PLACEHOLDER) id.domain = options.domain;
+  if (options.version !== undefined && (options.force || !hasVersion(id))) id.version = options.version;
+}
+
+function hasVersion(id: Identifier): boolean {
+  return id.version !== "" && id.version !== VERSION_PLACEHOLDER;
+}
+
+function hydrateArgs(args: readonly string[], options: HydrateOptions): string[] {
+  return args.map((arg) => {
+    if (arg === REMOTE_PACKAGE_PATH_PLACEHOLDER) return options.sourceLocation ?? arg;
+    if (arg === DEST_DIR_PLACEHOLDER) return options.destinationDirectory || ".";
+    return arg;
+  });
+}
+
+function hydrateTaskTemplate(template: TaskTemplate, options: HydrateOptions): void {
+  const target = template.target;
+  if (target.case === "container") {
+    target.value.args = hydrateArgs(target.value.args, options);
+  } else if (target.case === "k8sPod" && target.value.podSpec) {
+    target.value.podSpec = hydratePodSpec(target.value.podSpec, options);
+  }
+}
+
+/** Pod specs are free-form JSON (a Kubernetes PodSpec); only `containers[].args` are rewritten. */
+function hydratePodSpec(podSpec: JsonObject, options: HydrateOptions): JsonObject {
+  const containers = podSpec.containers;
+  if (!Array.isArray(containers)) return podSpec;
+  return {
+    ...podSpec,
+    containers: containers.map((container): JsonValue => {
+      if (!isJsonObject(container) || !Array.isArray(container.args)) return container;
+      const args = container.args;
+      if (!args.every((a): a is string => typeof a === "string")) return container;
+      return { ...container, args: hydrateArgs(args, options) };
+    }),
+  };
+}
+
+function isJsonObject(value: JsonValue): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hydrateLaunchPlan(plan: LaunchPlan, options: HydrateOptions): void {
+  const spec = plan.spec;
+  if (!spec) return;
+  const iamRole = options.assumableIamRole ?? "";
+  const serviceAccount = options.k8sServiceAccount ?? "";
+  if (iamRole !== "" || serviceAccount !== "") {
+    // auth_role is deprecated but older admins still read it; security_context is the current field.
+    spec.authRole = create(AuthRoleSchema, { assumableIamRole: iamRole, kubernetesServiceAccount: serviceAccount });
+    // Unlike flytectl, keep the secrets and tokens the launch plan already asks for (we work on a clone).
+    spec.securityContext ??= create(SecurityContextSchema);
+    spec.securityContext.runAs ??= create(IdentitySchema);
+    spec.securityContext.runAs.iamRole = iamRole;
+    spec.securityContext.runAs.k8sServiceAccount = serviceAccount;
+  }
+  if (options.outputLocationPrefix) {
+    spec.rawOutputDataConfig = create(RawOutputDataConfigSchema, {
+      outputLocationPrefix: options.outputLocationPrefix,
+    });
+  }
+}
+
+/** An entity that, after hydration, would still be registered without a version. */
+export interface UnversionedEntity {
+  /** What the file holds. */
+  kind: EntityKind;
+  /** The file it came from. */
+  file: string;
+  /** The entity's name, or the name of the reference lacking a version. */
+  name: string;
+}
+
+/** The entities that have an identifier (their own or a reference) without a usable version. */
+export function unversionedEntities(entities: readonly RegistrationEntity[]): UnversionedEntity[] {
+  const found: UnversionedEntity[] = [];
+  for (const entity of entities) {
+    let missing: Identifier | undefined;
+    forEachIdentifier(entity, (id) => {
+      if (!missing && !hasVersion(id)) missing = id;
+    });
+    if (missing) found.push({ kind: entity.kind, file: entity.name, name: missing.name });
+  }
+  return found;
+}
+
+const KIND_NAMES: Record<EntityKind, string> = { task: "task", workflow: "workflow", launchPlan: "launch plan" };
+
+/**
+ * Throws if any entity would be registered without a version: flytectl leaves that for the
+ * server to discover, one entity at a time, after part of the package is registered.
+ *
+ * @throws {UsageError} naming up to five of the entities and suggesting `--version`
+ */
+export function assertVersioned(entities: readonly RegistrationEntity[]): void {
+  const missing = unversionedEntities(entities);
+  if (missing.length === 0) return;
+  const shown = missing.slice(0, 5).map((e) => `${KIND_NAMES[e.kind]} ${quote(e.name)} (${e.file})`);
+  const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : "";
+  throw new UsageError(
+    `${missing.length} ${missing.length === 1 ? "entity has" : "entities have"} no version: ${
+      shown.join(", ")
+    }${more}; pass --version`,
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The order entities are created in.
+ *
+ * The admin service checks references when an entity is created: a workflow's tasks (and the launch
+ * plans its nodes start) must exist first, a launch plan's workflow must exist first. The plan is
+ * a list of stages; everything in a stage depends only on earlier stages, so a stage's creates may
+ * run concurrently. For an ordinary package the stages are: tasks, workflows, launch plans.
+ *
+ * @module
+ */
+import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import { forEachIdentifier } from "./hydrate.ts";
+
+/** Stages of entities; each stage depends only on the stages before it. */
+export interface RegistrationPlan<E extends RegistrationEntity = RegistrationEntity> {
+  /** In creation order; the entities of one stage are independent of each other. */
+  stages: E[][];
+}
+
+const KIND_ORDER: Record<EntityKind, number> = { task: 0, workflow: 1, launchPlan: 2 };
+
+/** Orders within a stage: by kind, then by file name (pyflyte's index prefix is a topological order). */
+function compareEntities(a: RegistrationEntity, b: RegistrationEntity): number {
+  return KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** A key identifying an entity or a reference to one (resource type included: names are per type). */
+export function identifierKey(id: Identifier): string {
+  return JSON.stringify([id.resourceType, id.project, id.domain, id.name, id.version, id.org]);
+}
+
+/**
+ * Plans the creation of hydrated entities. Dependencies on entities outside the package (already
+ * registered ones) are ignored; if references form a cycle, which no valid package has, the
+ * entities involved go last in file order and the admin service reports what is wrong with them.
+ */
+export function planRegistration<E extends RegistrationEntity>(entities: readonly E[]): RegistrationPlan<E> {
+  const byKey = new Map<string, E>();
+  for (const entity of entities) {
+    const id = entityId(entity);
+    if (id) byKey.set(identifierKey(id), entity);
+  }
+  const dependencies = new Map<E, Set<E>>();
+  for (const entity of entities) {
+    const own = entityId(entity);
+    const deps = new Set<E>();
+    forEachIdentifier(entity, (id) => {
+      if (id === own) return;
+      const target = byKey.get(identifierKey(id));
+      if (target && target !== entity) deps.add(target);
+    });
+    dependencies.set(entity, deps);
+  }
+  const stages: E[][] = [];
+  const done = new Set<E>();
+  let remaining = [...entities].sort(compareEntities);
+  while (remaining.length > 0) {
+    const ready = remaining.filter((e) => [...dependencies.get(e)!].every((d) => done.has(d)));
+    const stage = ready.length > 0 ? ready : remaining;
+    stages.push(stage);
+    for (const entity of stage) done.add(entity);
+    remaining = remaining.filter((e) => !done.has(e));
+  }
+  return { stages };
+}

@@ -1,0 +1,242 @@
+import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
+import { Code } from "@connectrpc/connect";
+import { createHash } from "node:crypto";
+import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import { UsageError } from "../errors.ts";
+import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
+import { toBinary } from "@bufbuild/protobuf";
+import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { decodeEntity } from "./classify.ts";
+import { buildExamplePackage } from "../../scripts/example_package.ts";
+import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
+import { withExtractedArchive } from "./archive.ts";
+import { extractionDirs, fixture } from "./_test_helpers.ts";
+
+const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
+
+async function withSandbox(fn: (sandbox: Sandbox, client: AdminClient) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await fn(sandbox, client);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+}
+
+const rows = (report: RegisterReport) => report.entries.map((e) => [e.name, e.status, e.info]);
+const methods = (sandbox: Sandbox) => sandbox.requests.map((r) => r.method);
+const register = (client: AdminClient, options: Partial<RegisterFilesOptions> & { paths: string[] }) =>
+  registerFiles(client, { ...BASE, ...options });
+
+const VALID = [
+  "014_recipes.core.basic.basic_workflow.t1_1.pb",
+  "015_recipes.core.basic.basic_workflow.t2_1.pb",
+  "016_recipes.core.basic.basic_workflow.my_wf_2.pb",
+  "017_recipes.core.basic.basic_workflow.my_wf_3.pb",
+];
+const CREATES = ["CreateTask", "CreateTask", "CreateWorkflow", "CreateLaunchPlan"];
+
+Deno.test("valid-register.tgz: 2 tasks, 1 workflow, 1 launch plan, then all AlreadyExists", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const first = await register(client, { paths: [fixture("valid-register.tgz")] });
+    assertEquals(rows(first), VALID.map((n) => [n, "Success", "Successfully registered file"]));
+    assertEquals(first.failed, 0);
+    assertEquals(methods(sandbox), CREATES);
+    const task = sandbox.requests[0].request as TaskCreateRequest;
+    assertEquals(task.id?.project, "flytesnacks");
+    assertEquals(task.id?.domain, "development");
+    assertEquals(task.id?.version, "v1");
+    assertEquals(task.id?.name, "recipes.core.basic.basic_workflow.t1");
+    assertEquals(task.spec?.template?.id?.version, "v1");
+    assertEquals(first.entries[3].id?.name, "recipes.core.basic.basic_workflow.my_wf");
+
+    sandbox.clearRequests();
+    const again = await register(client, { paths: [fixture("valid-register.tgz")] });
+    assertEquals(rows(again), VALID.map((n) => [n, "Success", "AlreadyExists"]));
+    assertEquals(methods(sandbox), CREATES);
+  });
+});
+
+Deno.test("the unordered and parent-folder archives register in dependency order", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const unordered = await register(client, { paths: [fixture("valid-unordered-register.tar")] });
+    assertEquals(rows(unordered), VALID.map((n) => [n, "Success", "Successfully registered file"]));
+    assertEquals(methods(sandbox), CREATES);
+    sandbox.clearRequests();
+    const nested = await register(client, { paths: [fixture("valid-parent-folder-register.tar")], version: "v2" });
+    assertEquals(rows(nested), VALID.map((n) => [`parentfolder/${n}`, "Success", "Successfully registered file"]));
+    assertEquals(methods(sandbox), CREATES);
+  });
+});
+
+Deno.test("the example package registers, and re-registers as AlreadyExists", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
+  try {
+    await buildExamplePackage(`${dir}/weather.tgz`);
+    await withSandbox(async (sandbox, client) => {
+      const first = await register(client, { paths: [`${dir}/weather.tgz`] });
+      assertEquals(first.entries.map((e) => [e.kind, e.status, e.info]), [
+        ["task", "Success", "Successfully registered file"],
+        ["task", "Success", "Successfully registered file"],
+        ["task", "Success", "Successfully registered file"],
+        ["workflow", "Success", "Successfully registered file"],
+        ["launchPlan", "Success", "Successfully registered file"],
+      ]);
+      assertEquals(methods(sandbox), ["CreateTask", "CreateTask", "CreateTask", "CreateWorkflow", "CreateLaunchPlan"]);
+      const again = await register(client, { paths: [`${dir}/weather.tgz`] });
+      assert(again.entries.every((e) => e.status === "Success" && e.info === "AlreadyExists"));
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("dry run: every entity Skipped and not a single RPC", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")], dryRun: true });
+    assertEquals(report.entries.length, 84);
+    assert(report.entries.every((e) => e.status === "Skipped" && e.info === "Dry run: not registered"));
+    assertEquals(report.source, { name: "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz" });
+    assertEquals(sandbox.requests, []);
+    assertEquals(sandbox.uploads.size, 0);
+  });
+});
+
+Deno.test("without --version, placeholder versions are a usage error before any RPC", async () => {
+  await withSandbox(async (sandbox, client) => {
+    await assertRejects(
+      registerFiles(client, { ...BASE, version: undefined, paths: [fixture("valid-register.tar")] }),
+      (err: Error) => {
+        assert(err instanceof UsageError);
+        assert(err.message.startsWith('4 entities have no version: task "recipes.core.basic.basic_workflow.t1"'));
+        assert(err.message.endsWith("; pass --version"));
+        return true;
+      },
+    );
+    assertEquals(sandbox.requests, []);
+  });
+});
+
+Deno.test("a refused create stops registration; the rest are Skipped; the server's reason is shown", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.failNext("CreateWorkflow", Code.InvalidArgument);
+    const report = await register(client, { paths: [fixture("valid-register.tar")] });
+    assertEquals(report.failed, 1);
+    assertEquals(report.entries.map((e) => e.status), ["Success", "Success", "Failed", "Skipped"]);
+    assert(report.entries[2].info.startsWith("Error registering file due to "), report.entries[2].info);
+    assertEquals(report.entries[3].info, "Not registered: an earlier file failed");
+    assertEquals(methods(sandbox), ["CreateTask", "CreateTask", "CreateWorkflow"]);
+  });
+});
+
+Deno.test("continueOnError attempts every file", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.failNext("CreateTask", Code.Internal);
+    const report = await register(client, { paths: [fixture("valid-register.tar")], continueOnError: true });
+    assertEquals(methods(sandbox), CREATES);
+    assertEquals(report.entries[0].status, "Failed");
+    // The workflow needs the task that failed, so the admin refuses it, and then its launch plan.
+    assertEquals(report.entries.map((e) => e.status), ["Failed", "Success", "Failed", "Failed"]);
+    assertEquals(report.failed, 3);
+  });
+});
+
+Deno.test("a different entity under an existing id fails with the admin's message", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    await register(client, { paths: [fixture("valid-register.tar")] });
+    const report = await register(client, {
+      paths: [fixture("69_core.flyte_basics.lp.greet_1.pb")],
+      archive: false,
+      version: "v1",
+    });
+    assertEquals(report.entries.map((e) => e.status), ["Success"]);
+    // Same name and version as t1 of valid-register, different content.
+    const bytes = await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb"));
+    const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
+    try {
+      const entity = decodeEntity("x_1.pb", bytes);
+      assert(entity.kind === "task");
+      entity.spec.template!.id!.name = "recipes.core.basic.basic_workflow.t1";
+      await Deno.writeFile(`${dir}/x_1.pb`, toBinary(TaskSpecSchema, entity.spec));
+      const clash = await register(client, { paths: [`${dir}/x_1.pb`], archive: false });
+      assertEquals(clash.entries[0].status, "Failed");
+      assert(clash.entries[0].info.includes("different structure already exists"), clash.entries[0].info);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("an unreachable admin service is an exception, not one Failed row per file", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.failNext("*", Code.Unavailable);
+    await assertRejects(register(client, { paths: [fixture("valid-register.tar")] }), /Unavailable/);
+  });
+});
+
+Deno.test("fast registration uploads the source once and points the tasks at it", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const before = await extractionDirs();
+    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")], continueOnError: true });
+    const sourceName = "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
+    const expected = await withExtractedArchive(fixture("flytesnacks-core.tgz"), async ({ files }) => {
+      return await Deno.readFile(files.find((f) => f.name === sourceName)!.path);
+    });
+    assertEquals(methods(sandbox).filter((m) => m === "CreateUploadLocation").length, 1);
+    assertEquals(sandbox.uploads.size, 1);
+    const [[location, bytes]] = [...sandbox.uploads];
+    assertEquals(report.source, { name: sourceName, location });
+    assertEquals(createHash("md5").update(bytes).digest("hex"), createHash("md5").update(expected).digest("hex"));
+    assertEquals(report.entries.length, 84);
+
+    const tasks = sandbox.requests.filter((r) => r.method === "CreateTask").map((r) => r.request as TaskCreateRequest);
+    const args = tasks.flatMap((t) =>
+      t.spec?.template?.target.case === "container" ? t.spec.template.target.value.args : []
+    );
+    assert(args.includes(location));
+    assert(!args.includes("{{ .remote_package_path }}") && !args.includes("{{ .dest_dir }}"));
+    assertEquals(tasks.length, 39);
+    assertEquals(await extractionDirs(), before, "temp dirs removed");
+  });
+});
+
+Deno.test("unexpected archive members are reported and nothing is registered without continueOnError", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const report = await register(client, { paths: [fixture("invalid-fast.tgz")] });
+    const failed = report.entries.filter((e) => e.status === "Failed");
+    assert(failed.length > 0);
+    assert(failed.every((e) => !e.name.includes("fctl-register-")), "names are archive-relative");
+    assert(report.entries.filter((e) => e.status !== "Failed").every((e) => e.status === "Skipped"));
+    assertEquals(sandbox.requests, []);
+  });
+});
+
+Deno.test("a .pb path that does not exist, or an archive without --archive, is a usage error", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    await assertRejects(register(client, { paths: ["/nonexistent_1.pb"], archive: false }), UsageError);
+    await assertRejects(register(client, { paths: [fixture("valid-register.tar")], archive: false }), /pass --archive/);
+    await assertRejects(register(client, { paths: [fixture("invalid-extension-register.zip")] }), UsageError);
+  });
+});
+
+Deno.test("without --archive, .pb files and a fast source given one by one (`_pb_output/*`) register", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
+  try {
+    await withExtractedArchive(fixture("flytesnacks-core.tgz"), async ({ files }) => {
+      for (const file of files) await Deno.copyFile(file.path, `${dir}/${file.name.split("/").pop()}`);
+    });
+    const paths: string[] = [];
+    for await (const entry of Deno.readDir(dir)) paths.push(`${dir}/${entry.name}`);
+    await withSandbox(async (sandbox, client) => {
+      const report = await register(client, { paths, archive: false });
+      assertEquals(report.failed, 0);
+      assertEquals(report.entries.length, 84);
+      assertEquals(report.source?.name, `${dir}/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`);
+      assertEquals(sandbox.uploads.size, 1);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
