@@ -32,7 +32,9 @@ const STEPS: Step[] = [
 ];
 
 async function runStep(step: Step): Promise<{ ok: boolean; output: string }> {
-  const child = new Deno.Command(deno, { args: step.args, stdout: "piped", stderr: "inherit" }).spawn();
+  // NO_COLOR keeps the output free of escape codes, so the summary line can be read back.
+  const env = { NO_COLOR: "1" };
+  const child = new Deno.Command(deno, { args: step.args, env, stdout: "piped", stderr: "inherit" }).spawn();
   let output = "";
   const decoder = new TextDecoder();
   for await (const chunk of child.stdout) {
@@ -52,7 +54,7 @@ for (const step of STEPS) {
   console.log(`== ${step.name}: ${ok ? "ok" : "FAILED"} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   if (step.name === "tests") {
     // Deno's summary is `ok | 12 passed (3 steps) | 0 failed`; repeat it in the plain form CI reads.
-    const summary = /(\d+) passed.*?\| (\d+) failed/.exec(output.replace(/\x1b\[[0-9;]*m/g, ""));
+    const summary = /(\d+) passed.*?\| (\d+) failed/.exec(output);
     if (summary) console.log(`tests: ${summary[1]} passed, ${summary[2]} failed`);
   }
   if (!ok) {

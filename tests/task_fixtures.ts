@@ -7,7 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import type { AdminClient } from "../src/admin/client.ts";
 import { type TaskSpec, TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import type { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 
 /** A variable of a test task: its simple type and description. */
 export interface TestVariable {
