@@ -26,7 +26,7 @@ export async function runGetTask(ctx: CommandContext, flags: GetTaskFlags): Prom
   try {
     const result = await getTask(client, { project, domain, ...flags });
     const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
-    render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });
+    await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });
   } finally {
     client.close();
   }

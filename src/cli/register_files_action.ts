@@ -35,7 +35,7 @@ export async function runRegisterFiles(ctx: CommandContext, paths: string[], fla
   const client = connectAdmin(ctx.loaded);
   try {
     const report = await registerFiles(client, { paths, project, domain, ...flags }, ctx.signal);
-    render(ctx.io, ctx.config.output, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } });
+    await render(ctx.io, ctx.config.output, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } });
     if (report.failed > 0) {
       throw new OperationError(`${report.failed} of ${report.entries.length} files failed to register`);
     }

@@ -5,14 +5,14 @@
  * @module
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { stringify } from "yaml";
 
 /** Pretty JSON followed by a newline. */
 export function renderJson(value: JsonValue): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-/** Block YAML, YAML-1.1-safe, no anchors or aliases. */
-export function renderYaml(value: JsonValue): string {
+/** Block YAML, YAML-1.1-safe, no anchors or aliases. The YAML library (~60 ms) loads only when asked for. */
+export async function renderYaml(value: JsonValue): Promise<string> {
+  const { stringify } = await import("yaml");
   return stringify(value, { version: "1.1", aliasDuplicateObjects: false, lineWidth: 0 });
 }

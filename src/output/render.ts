@@ -24,13 +24,13 @@ export interface Renderable<Row> {
 const DEFAULT_CELL_WIDTH = 80;
 
 /** Renders `what` to stdout in `format` (an upper-case `-o` value). */
-export function render<Row>(io: Io, format: string, what: Renderable<Row>): void {
+export async function render<Row>(io: Io, format: string, what: Renderable<Row>): Promise<void> {
   const rows = "list" in what.value ? what.value.list : [what.value.one];
   switch (format) {
     case "JSON":
     case "YAML": {
       const doc = "list" in what.value ? what.value.list.map(what.toJson) : what.toJson(what.value.one);
-      io.stdout.write(format === "JSON" ? renderJson(doc) : renderYaml(doc));
+      io.stdout.write(format === "JSON" ? renderJson(doc) : await renderYaml(doc));
       return;
     }
     case "DOT":
