@@ -78,6 +78,101 @@ export const OPTIONS = [
     default: false,
     help: "use a plaintext connection (no TLS)",
   },
+  // Storage (flytectl's `storage:` section): used for the fast-registration fallback upload.
+  {
+    key: "storage.type",
+    type: "enum",
+    choices: ["S3", "MINIO", "LOCAL", "MEM", "STOW"],
+    default: "S3",
+    help: "storage type: s3, minio, local, mem or stow",
+  },
+  {
+    key: "storage.container",
+    type: "string",
+    default: "",
+    help: "initial container (bucket) to create if it does not exist",
+  },
+  {
+    key: "storage.enable-multicontainer",
+    type: "boolean",
+    default: false,
+    help: "allow buckets other than storage.container",
+  },
+  {
+    key: "storage.connection.auth-type",
+    type: "string",
+    default: "iam",
+    help: "auth type for S3/minio: iam or accesskey",
+  },
+  { key: "storage.connection.access-key", type: "string", default: "", help: "access key for S3/minio" },
+  {
+    key: "storage.connection.secret-key",
+    type: "string",
+    default: "",
+    secret: true,
+    help: "secret key for S3/minio",
+  },
+  { key: "storage.connection.endpoint", type: "string", default: "", help: "URL of the S3-API endpoint (minio)" },
+  { key: "storage.connection.region", type: "string", default: "us-east-1", help: "region of the bucket" },
+  {
+    key: "storage.connection.disable-ssl",
+    type: "boolean",
+    default: false,
+    help: "plain HTTP to the storage endpoint",
+  },
+  // `--files.*`: the `register files` flags, settable from any command, the environment or the config file.
+  { key: "files.archive", type: "boolean", default: false, help: "the register paths are archives" },
+  {
+    key: "files.assumableIamRole",
+    type: "string",
+    default: "",
+    help: "IAM role launch plans execute as",
+  },
+  {
+    key: "files.continueOnError",
+    type: "boolean",
+    default: false,
+    help: "keep registering after a failure",
+  },
+  {
+    key: "files.destinationDirectory",
+    type: "string",
+    default: "",
+    help: "where the fast-registered source is unpacked in the container",
+  },
+  { key: "files.dryRun", type: "boolean", default: false, help: "plan the registration without making it" },
+  {
+    key: "files.enableSchedule",
+    type: "boolean",
+    default: false,
+    help: "activate registered launch plans that have a schedule",
+  },
+  { key: "files.force", type: "boolean", default: false, help: "use --version for every entity" },
+  {
+    key: "files.k8ServiceAccount",
+    type: "string",
+    default: "",
+    help: "deprecated: use --files.k8sServiceAccount",
+  },
+  {
+    key: "files.k8sServiceAccount",
+    type: "string",
+    default: "",
+    help: "Kubernetes service account launch plans execute as",
+  },
+  {
+    key: "files.outputLocationPrefix",
+    type: "string",
+    default: "",
+    help: "where executions of registered launch plans write their outputs",
+  },
+  {
+    key: "files.sourceUploadPath",
+    type: "string",
+    default: "",
+    help: "deprecated: where to upload the fast-registration source when the admin has no upload location",
+  },
+  { key: "files.version", type: "string", default: "", help: "version of the registered entities" },
 ] as const satisfies readonly OptionSpec[];
 
 type AnyOption = typeof OPTIONS[number];
