@@ -1,0 +1,105 @@
+import { equal, throws } from "node:assert/strict";
+import fc from "fast-check";
+import { UsageError } from "../errors.ts";
+import { escapeSelectorValue, fieldSelectorToFilters } from "./field_selector.ts";
+
+Deno.test("every field selector vector of REFERENCE.md §1 translates exactly", () => {
+  const vectors: [string, string][] = [
+    ["task.name=task1,task.version=v1", "eq(task.name,task1)+eq(task.version,v1)"],
+    [
+      "task.version=v1,created_at>=2021-05-24T21:43:12.325335Z",
+      "eq(task.version,v1)+gte(created_at,2021-05-24T21:43:12.325335Z)",
+    ],
+    [
+      "project.name=flytesnacks,execution.duration<200,execution.duration<=200,execution.duration>=200," +
+      "name contains flyte,name!=flyte",
+      "eq(project.name,flytesnacks)+lt(execution.duration,200)+lte(execution.duration,200)+" +
+      "gte(execution.duration,200)+contains(name,flyte)+ne(name,flyte)",
+    ],
+    [
+      "execution.phase in (FAILED;SUCCEEDED),execution.name=y8n2wtuspj,execution.duration>200",
+      "value_in(execution.phase,FAILED;SUCCEEDED)+eq(execution.name,y8n2wtuspj)+gt(execution.duration,200)",
+    ],
+  ];
+  for (const [selector, filters] of vectors) equal(fieldSelectorToFilters(selector), filters, selector);
+});
+
+Deno.test("hello= fails with flytectl's message, quoting the term", () => {
+  throws(() => fieldSelectorToFilters("hello="), (err: Error) => {
+    equal(err instanceof UsageError, true);
+    equal(
+      err.message,
+      'Please add a valid field selector: an empty value in term "hello=" (terms are <field><operator><value> ' +
+        'separated by ","; operators: =, !=, >, >=, <, <=, " contains ", " in (a;b)")',
+    );
+    return true;
+  });
+});
+
+Deno.test("escapes reach the value; an escaped comma does not split terms", () => {
+  equal(fieldSelectorToFilters("task.name=a\\,b,task.version=v\\=1"), "eq(task.name,a,b)+eq(task.version,v=1)");
+  equal(fieldSelectorToFilters("task.name=a\\\\b"), "eq(task.name,a\\b)");
+  equal(fieldSelectorToFilters("task.name=a=b"), "eq(task.name,a=b)", "the earliest operator wins");
+  equal(fieldSelectorToFilters(""), "");
+  equal(fieldSelectorToFilters("   "), "");
+});
+
+Deno.test("every malformed selector is a UsageError naming the term and the reason", () => {
+  const cases: [string, string][] = [
+    ["hello", 'no operator in term "hello"'],
+    ["=x", 'an empty field in term "=x"'],
+    ["a=1,", 'an empty term in term ""'],
+    ["a=1,,b=2", 'an empty term in term ""'],
+    ["name in FAILED", '" in " needs a parenthesised list like (a;b), got "FAILED" in term "name in FAILED"'],
+    ["name in (a;;b)", 'an empty value in the list in term "name in (a;;b)"'],
+    ["na me=x", 'invalid field name "na me" in term "na me=x"'],
+    ["a=x\\n,b=1", 'unsupported escape "\\\\n" (only \\\\, \\, and \\= are allowed) in term "a=x\\\\n"'],
+    ["a=x\\", 'a trailing backslash in term "a=x\\\\"'],
+    ["name contains ", 'an empty value in term "name contains "'],
+  ];
+  for (const [selector, reason] of cases) {
+    throws(() => fieldSelectorToFilters(selector), (err: Error) => {
+      equal(err instanceof UsageError, true, selector);
+      equal(err.message.startsWith(`Please add a valid field selector: ${reason} (terms are`), true, err.message);
+      equal(err.message.includes("\n"), false);
+      return true;
+    });
+  }
+});
+
+Deno.test("property: any input either translates or fails with our UsageError", () => {
+  const alphabet = fc.constantFrom(..."ab.=!<>,;\\() inconta_1".split(""));
+  fc.assert(
+    fc.property(fc.oneof(fc.string(), fc.string({ unit: alphabet })), (selector) => {
+      try {
+        return typeof fieldSelectorToFilters(selector) === "string";
+      } catch (err) {
+        return err instanceof UsageError && !err.message.includes("\n");
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+const FIELD = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}(\.[a-z_][a-z0-9_]{0,6})?$/);
+const OPS: [string, string][] = [
+  ["=", "eq"],
+  ["!=", "ne"],
+  [">", "gt"],
+  [">=", "gte"],
+  ["<", "lt"],
+  ["<=", "lte"],
+  [" contains ", "contains"],
+];
+
+Deno.test("property: an escaped value round-trips into the filter string unchanged", () => {
+  const term = fc.record({ field: FIELD, op: fc.constantFrom(...OPS), value: fc.string({ minLength: 1 }) });
+  fc.assert(
+    fc.property(fc.array(term, { minLength: 1, maxLength: 4 }), (terms) => {
+      const selector = terms.map((t) => `${t.field}${t.op[0]}${escapeSelectorValue(t.value)}`).join(",");
+      const expected = terms.map((t) => `${t.op[1]}(${t.field},${t.value})`).join("+");
+      equal(fieldSelectorToFilters(selector), expected);
+    }),
+    { numRuns: 1000 },
+  );
+});
