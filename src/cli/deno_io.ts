@@ -16,6 +16,18 @@ function sink(stream: typeof Deno.stdout): TextSink {
   };
 }
 
+/** Reads stdin up to a line break, one byte at a time so nothing after the line is consumed. */
+async function readLine(): Promise<string | null> {
+  const bytes: number[] = [];
+  const buffer = new Uint8Array(1);
+  for (;;) {
+    const n = await Deno.stdin.read(buffer);
+    if (n === null) return bytes.length > 0 ? new TextDecoder().decode(new Uint8Array(bytes)) : null;
+    if (buffer[0] === 0x0a) return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
+    bytes.push(buffer[0]);
+  }
+}
+
 /** IO bound to this process's streams and environment. */
 export function denoIo(): Io {
   const stdoutIsTerminal = Deno.stdout.isTerminal();
@@ -36,5 +48,6 @@ export function denoIo(): Io {
     columns,
     env: Deno.env.toObject(),
     readTextFile: (path) => Deno.readTextFile(path),
+    readLine,
   };
 }

@@ -25,4 +25,6 @@ export interface Io {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads a whole text file. */
   readTextFile(path: string): Promise<string>;
+  /** Reads one line typed on stdin (without its line break); null at end of input. Absent: no prompts. */
+  readLine?: () => Promise<string | null>;
 }

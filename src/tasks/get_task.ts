@@ -6,6 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
 import { NotFoundError, quote, UsageError } from "../errors.ts";
+import { fieldSelectorToFilters } from "./field_selector.ts";
 import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -28,13 +29,20 @@ export interface GetTaskOptions {
   sortBy?: string;
   /** Ascending instead of descending. */
   asc?: boolean;
-  /** An admin filter string, e.g. `eq(task.name,t1)`, combined with the version filter. */
-  filters?: string;
+  /** A flytectl field selector, e.g. `task.name=t1,created_at>=2021-05-24T21:43:12Z` (see {@link fieldSelectorToFilters}). */
+  fieldSelector?: string;
 }
 
 /** A page of tasks, or the one task asked for by version or `latest`. */
 export type GetTaskResult =
-  | { kind: "list"; tasks: Task[]; /** Token of the next page; empty on the last. */ nextToken: string }
+  | {
+    kind: "list";
+    tasks: Task[];
+    /** Token of the next page; empty on the last. */
+    nextToken: string;
+    /** The page was full and the admin service has more: `page + 1` is worth asking for. */
+    hasMore: boolean;
+  }
   | { kind: "one"; task: Task };
 
 /** Reads tasks from the admin service. */
@@ -46,6 +54,11 @@ export async function getTask(client: AdminClient, options: GetTaskOptions): Pro
   }
   if (!Number.isSafeInteger(page) || page < 1) throw new UsageError(`invalid page ${quote(page)}: must be 1 or more`);
   const { project, domain, name } = options;
+  if (options.latest && !name) {
+    throw new UsageError("latest needs a task name: it selects the newest version of one task");
+  }
+  // Parsed before any RPC so that a bad selector never reaches the admin service.
+  const selectorFilters = fieldSelectorToFilters(options.fieldSelector ?? "");
 
   if (name && options.version && !options.latest) {
     const id = { resourceType: ResourceType.TASK, project, domain, name, version: options.version };
@@ -53,8 +66,10 @@ export async function getTask(client: AdminClient, options: GetTaskOptions): Pro
     return { kind: "one", task };
   }
 
-  const filters = [options.filters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
+  const filters = [selectorFilters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
     .filter((f): f is string => !!f).join("+");
+  // fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of
+  // the user's sort order, so `--filter.asc` made it the oldest); one element is all it needs.
   const request = create(ResourceListRequestSchema, {
     id: { project, domain, name: name ?? "" },
     limit: options.latest ? 1 : limit,
@@ -70,5 +85,6 @@ export async function getTask(client: AdminClient, options: GetTaskOptions): Pro
     throw new NotFoundError(`task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`);
   }
   if (options.latest) return { kind: "one", task: response.tasks[0] };
-  return { kind: "list", tasks: response.tasks, nextToken: response.token };
+  const hasMore = response.token !== "" && response.tasks.length >= limit;
+  return { kind: "list", tasks: response.tasks, nextToken: response.token, hasMore };
 }

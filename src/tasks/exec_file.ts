@@ -1,0 +1,53 @@
+/**
+ * Writing an execution spec file safely: never a half-written file (temp file + rename), never readable by
+ * others (mode 0600), never an existing file replaced without the user's yes.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { OperationError, quote } from "../errors.ts";
+import type { Io } from "../output/io.ts";
+import { renderExecSpec } from "./exec_spec.ts";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw new OperationError(`cannot check exec file ${quote(path)}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Checks that `path` may be written: absent, or the user answered yes on a terminal. Returns the path.
+ * Without a terminal (or a prompt) an existing file is an error and stays as it is.
+ */
+export async function prepareExecFile(io: Io, path: string): Promise<string> {
+  if (!(await exists(path))) return path;
+  if (!io.stdinIsTerminal || !io.readLine) {
+    throw new OperationError(`exec file ${quote(path)} already exists: backup the file before continuing`);
+  }
+  io.stderr.write(`exec file ${quote(path)} already exists; overwrite it? [y/n]: `);
+  const answer = (await io.readLine())?.trim().toLowerCase();
+  if (answer !== "y" && answer !== "yes") {
+    throw new OperationError(`exec file ${quote(path)} not overwritten: backup the file before continuing`);
+  }
+  return path;
+}
+
+/** Writes the exec spec of `task` to `path` atomically with mode 0600. */
+export async function writeExecFile(path: string, task: Task, now: Date): Promise<void> {
+  const text = await renderExecSpec(task, now);
+  // Same directory, so the rename is atomic; a random name, so concurrent writers never share a temp file.
+  const temp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
+  try {
+    await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
+    await Deno.chmod(temp, 0o600); // the umask may have taken bits away; it must not leave more than 0600
+    await Deno.rename(temp, path);
+  } catch (err) {
+    await Deno.remove(temp).catch(() => {});
+    throw new OperationError(`cannot write exec file ${quote(path)}: ${(err as Error).message}`);
+  }
+}
