@@ -3,15 +3,19 @@
  *
  * @module
  */
-import { create } from "@bufbuild/protobuf";
-import type { AdminClient } from "../src/admin/client.ts";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type AdminClient, createAdminClient } from "../src/admin/client.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import type { ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
+import type { ObjectGetRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type TaskSpec, TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import type { LiteralTypeSchema, SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 
-/** A variable of a test task: its simple type and description. */
+/** A variable of a test task: its simple type, or any literal type, and its description. */
 export interface TestVariable {
-  type: SimpleType;
+  type?: SimpleType;
+  literalType?: MessageInitShape<typeof LiteralTypeSchema>;
   description?: string;
 }
 
@@ -31,7 +35,7 @@ function variables(vars: Record<string, TestVariable> = {}) {
   return {
     variables: Object.fromEntries(
       Object.entries(vars).map(([name, v]) => [name, {
-        type: { type: { case: "simple" as const, value: v.type } },
+        type: v.literalType ?? { type: { case: "simple" as const, value: v.type ?? 0 } },
         description: v.description ?? name,
       }]),
     ),
@@ -67,4 +71,74 @@ export async function seedTasks(client: AdminClient, tasks: TestTask[]): Promise
     const spec = taskSpec(task);
     await client.admin.createTask({ id: spec.template!.id, spec });
   }
+}
+
+/** The project and domain of test tasks, as flags, plus the endpoint. */
+export function scope(endpoint: string): string[] {
+  return ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", endpoint];
+}
+
+/** Creation time of the first seeded task when a test uses {@link FIXED_NOW}; later ones follow by a tie step. */
+export const FIXED_NOW = new Date("2024-03-04T05:06:07.123Z");
+
+/** Runs `fn` against a sandbox seeded with `tasks` (created in order), with no requests recorded yet. */
+export async function withTaskSandbox(
+  tasks: TestTask[],
+  fn: (sandbox: Sandbox) => Promise<void>,
+  now: () => Date = () => FIXED_NOW,
+): Promise<void> {
+  const sandbox = await startSandbox({ now });
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await seedTasks(client, tasks);
+    sandbox.clearRequests();
+    await fn(sandbox);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+}
+
+/** The parts of a recorded ListTasks or GetTask request that flytectl compatibility is about. */
+export type TaskCall =
+  | {
+    method: "ListTasks";
+    project: string;
+    domain: string;
+    name: string;
+    limit: number;
+    token: string;
+    filters: string;
+    sortBy: { key: string; direction: "ASCENDING" | "DESCENDING" } | undefined;
+  }
+  | { method: "GetTask"; resourceType: number; project: string; domain: string; name: string; version: string };
+
+/** What the sandbox received, reduced to {@link TaskCall}s. */
+export function taskCalls(sandbox: Sandbox): TaskCall[] {
+  return sandbox.requests.map(({ method, request }) => {
+    if (method === "GetTask") {
+      const id = (request as ObjectGetRequest).id!;
+      return {
+        method,
+        resourceType: id.resourceType,
+        project: id.project,
+        domain: id.domain,
+        name: id.name,
+        version: id.version,
+      };
+    }
+    if (method !== "ListTasks") throw new Error(`unexpected ${method}`);
+    const list = request as ResourceListRequest;
+    return {
+      method,
+      project: list.id?.project ?? "",
+      domain: list.id?.domain ?? "",
+      name: list.id?.name ?? "",
+      limit: list.limit,
+      token: list.token,
+      filters: list.filters,
+      sortBy: list.sortBy &&
+        { key: list.sortBy.key, direction: list.sortBy.direction === 1 ? "ASCENDING" : "DESCENDING" },
+    };
+  });
 }
