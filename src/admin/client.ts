@@ -8,10 +8,14 @@
  */
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import type { SecureClientSessionOptions } from "node:http2";
+import { rootCertificates } from "node:tls";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
+import { retryInterceptor, type RetryOptions } from "./retry.ts";
+import { tunnelConnection } from "./proxy_tunnel.ts";
 
 /** How to reach the admin service. */
 export interface AdminClientOptions {
@@ -19,8 +23,18 @@ export interface AdminClientOptions {
   endpoint: string;
   /** Plaintext HTTP/2 (h2c). Defaults to what the endpoint's scheme implies, else TLS. */
   insecure?: boolean;
-  /** Extra interceptors (auth, retries, logging), outermost first. */
+  /** Extra interceptors (auth, logging), outermost first; they run outside the retries. */
   interceptors?: Interceptor[];
+  /** PEM CA certificates trusted in addition to the system roots. */
+  caCertificates?: string;
+  /** TLS without verifying the server certificate. */
+  insecureSkipVerify?: boolean;
+  /** Retry policy; without it every call is attempted once. */
+  retry?: RetryOptions;
+  /** An HTTP proxy URL to tunnel the connection through with CONNECT (see {@link proxyFor}). */
+  proxy?: string;
+  /** Auth type, for error messages. */
+  authType?: string;
 }
 
 /** Clients of the services fctl uses, sharing one HTTP/2 connection. */
@@ -59,13 +73,27 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const endpoint = parseEndpoint(options.endpoint);
   const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
   const baseUrl = endpointUrl(endpoint, insecure);
-  const connection: ConnectionDescription = { endpoint: baseUrl, insecure };
-  const sessionManager = new Http2SessionManager(baseUrl);
-  const transport = createGrpcTransport({
-    baseUrl,
-    sessionManager,
-    interceptors: options.interceptors ?? [],
-  });
+  const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
+  const sessionOptions: SecureClientSessionOptions = {};
+  if (!insecure) {
+    if (options.caCertificates) sessionOptions.ca = [...rootCertificates, options.caCertificates];
+    if (options.insecureSkipVerify) sessionOptions.rejectUnauthorized = false;
+  }
+  if (options.proxy) {
+    sessionOptions.createConnection = tunnelConnection({
+      proxy: options.proxy,
+      host: endpoint.host,
+      port: endpoint.port,
+      tls: insecure ? undefined : {
+        ca: sessionOptions.ca,
+        rejectUnauthorized: sessionOptions.rejectUnauthorized ?? true,
+      },
+    });
+  }
+  const sessionManager = new Http2SessionManager(baseUrl, undefined, sessionOptions);
+  const interceptors = [...(options.interceptors ?? [])];
+  if (options.retry) interceptors.push(retryInterceptor(options.retry));
+  const transport = createGrpcTransport({ baseUrl, sessionManager, interceptors });
   return {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),

@@ -1,16 +1,63 @@
 /**
- * Builds the admin client a command uses from the resolved configuration.
+ * Builds the admin client a command uses from the resolved configuration: endpoint, TLS and CA,
+ * proxy, retries, service config, and logging of retries.
  *
  * @module
  */
 import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import { parseEndpoint } from "../admin/endpoint.ts";
+import { proxyFor } from "../admin/proxy_env.ts";
 import type { LoadedConfig } from "../config/load.ts";
+import { parseServiceConfig } from "../config/service_config.ts";
+import { quote, UsageError } from "../errors.ts";
+import { runtimeOf } from "./context.ts";
 
-/** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
-export function connectAdmin(loaded: LoadedConfig): AdminClient {
+function readCaFile(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    const reason = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    throw new UsageError(`cannot read admin.caCertFilePath ${quote(path)}: ${reason}`);
+  }
+}
+
+/**
+ * An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies.
+ * `env` is where `HTTPS_PROXY`/`NO_PROXY` are read (the process environment of the command).
+ */
+export function connectAdmin(loaded: LoadedConfig, env?: Readonly<Record<string, string | undefined>>): AdminClient {
+  const config = loaded.config;
+  const runtime = runtimeOf(loaded);
   const insecureSet = loaded.sources["admin.insecure"] !== "default";
+  const endpoint = parseEndpoint(config["admin.endpoint"]);
+  const insecure = insecureSet ? config["admin.insecure"] : endpoint.schemeInsecure ?? false;
+  const caPath = config["admin.caCertFilePath"];
+  const skipVerify = config["admin.insecureSkipVerify"];
+  if (skipVerify && !insecure) {
+    runtime?.log.warn("admin.insecureSkipVerify is set: the admin service's certificate is not verified");
+  }
+  const serviceConfigText = config["admin.defaultServiceConfig"];
+  const proxy = proxyFor(endpoint.host, endpoint.port, env ?? runtime?.env ?? {});
+  if (proxy) runtime?.log.debug("connecting through proxy", { proxy: new URL(proxy).host });
   return createAdminClient({
-    endpoint: loaded.config["admin.endpoint"],
-    insecure: insecureSet ? loaded.config["admin.insecure"] : undefined,
+    endpoint: config["admin.endpoint"],
+    insecure,
+    caCertificates: caPath && !insecure ? readCaFile(caPath) : undefined,
+    insecureSkipVerify: skipVerify,
+    proxy,
+    // Until an auth flow has run, only an auth type the user chose says anything about the connection.
+    authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
+    retry: {
+      maxAttempts: config["admin.maxRetries"],
+      perAttemptTimeoutMs: config["admin.perRetryTimeout"],
+      maxBackoffMs: config["admin.maxBackoffDelay"],
+      serviceConfig: serviceConfigText.trim() ? parseServiceConfig(serviceConfigText) : undefined,
+      onRetry: (info) =>
+        runtime?.log.info(`retrying ${info.rpc} after ${info.status}`, {
+          attempt: info.attempt,
+          maxAttempts: info.maxAttempts,
+          delayMs: info.delayMs,
+        }),
+    },
   });
 }

@@ -1,14 +1,18 @@
 /**
- * What every command action starts from: the resolved configuration, the IO and a cancel signal.
+ * What every command action starts from: the resolved configuration, the IO, the logger and a cancel signal.
  *
  * @module
  */
 import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../config/load.ts";
-import type { Config } from "../config/schema.ts";
+import { type Config, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
+import { createLogger, type Logger } from "../log/logger.ts";
+import type { Redactor } from "../log/redact.ts";
+import type { FormatterType } from "../log/format.ts";
 import { flagValues } from "./global_options.ts";
+import { sessionOf } from "./run_session.ts";
 
 /** Shared inputs of a command action. */
 export interface CommandContext {
@@ -17,12 +21,71 @@ export interface CommandContext {
   config: Config;
   /** Aborted when the user presses Ctrl-C. */
   signal: AbortSignal;
+  /** The configured logger (stderr). */
+  log: Logger;
+  /** Register every secret learned later (tokens, client secrets) here: it is redacted from all output. */
+  secrets: Redactor;
+}
+
+/**
+ * The logger and secrets of each loaded configuration, so that `connectAdmin(loaded)` (whose signature
+ * command actions already use) can log and redact without a new parameter.
+ */
+const RUNTIME = new WeakMap<LoadedConfig, CommandRuntime>();
+
+/** What a command's configuration brings along besides values. */
+export interface CommandRuntime {
+  log: Logger;
+  secrets: Redactor;
+  /** The process environment (proxy variables). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The logger and redactor that belong to a loaded configuration, if it came from {@link commandContext}. */
+export function runtimeOf(loaded: LoadedConfig): CommandRuntime | undefined {
+  return RUNTIME.get(loaded);
+}
+
+/** Registers every secret the configuration holds or points at. */
+async function registerSecrets(loaded: LoadedConfig, io: Io, secrets: Redactor): Promise<void> {
+  const values = loaded.config as unknown as Record<string, unknown>;
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    if (spec.secret && typeof values[spec.key] === "string") secrets.add(values[spec.key] as string);
+  }
+  const envVar = loaded.config["admin.clientSecretEnvVar"];
+  if (envVar) secrets.add(io.env[envVar]);
+  try {
+    // The client secret file is read here only to know what to hide; the auth flow reads it for use.
+    secrets.add(await io.readTextFile(loaded.config["admin.clientSecretLocation"]));
+  } catch {
+    // Absent or unreadable: nothing to hide, and the auth flow reports it if it needs the secret.
+  }
 }
 
 /** Resolves the configuration for `command` from its flags, the environment and the config file. */
 export async function commandContext(command: Command, io: Io, signal: AbortSignal): Promise<CommandContext> {
+  const session = sessionOf(io);
+  // Secrets given as flags must be hidden even if loading fails on another value.
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    const raw = flagValues(command)[spec.key];
+    if (spec.secret && typeof raw === "string") session.redactor.add(raw);
+  }
   const loaded = await loadConfig({ flags: flagValues(command), env: io.env, readTextFile: io.readTextFile });
-  return { io, loaded, config: loaded.config, signal };
+  await registerSecrets(loaded, io, session.redactor);
+  const config = loaded.config;
+  const log = createLogger({
+    sink: io.stderr,
+    level: config["logger.level"],
+    formatter: config["logger.formatter.type"] as FormatterType,
+    mute: config["logger.mute"],
+    showSource: config["logger.show-source"],
+    redactor: session.redactor,
+  });
+  session.logger = log;
+  for (const warning of loaded.warnings) log.warn(warning);
+  log.debug("configuration loaded", { file: loaded.file ?? "none" });
+  RUNTIME.set(loaded, { log, secrets: session.redactor, env: io.env });
+  return { io, loaded, config, signal, log, secrets: session.redactor };
 }
 
 /** Project and domain, which every entity command needs, checked before any connection is made. */

@@ -9,9 +9,31 @@ import { type Command, Option } from "commander";
 import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 
+function defaultText(spec: OptionSpec): string {
+  const value = spec.default;
+  if (value === "" || (Array.isArray(value) && value.length === 0)) return "";
+  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) return "";
+  return ` (default ${typeof value === "string" ? value : JSON.stringify(value)})`;
+}
+
 function helpText(spec: OptionSpec): string {
-  const shown = spec.type === "string" && spec.default === "" ? "" : ` (default ${JSON.stringify(spec.default)})`;
-  return `${spec.help}${shown} [env ${envName(spec)}]`;
+  const deprecated = spec.deprecated ? `deprecated (${spec.deprecated}): ` : "";
+  return `${deprecated}${spec.help}${defaultText(spec)} [env ${envName(spec)}]`;
+}
+
+const VALUE_NAME: Record<OptionSpec["type"], string> = {
+  string: "<value>",
+  boolean: "",
+  int: "<n>",
+  enum: "<value>",
+  duration: "<duration>",
+  strings: "<values>",
+  map: "<key=value>",
+};
+
+/** Repeated list and map flags accumulate (`--admin.scopes a --admin.scopes b`), as pflag's do. */
+function accumulate(value: string, previous: unknown): string[] {
+  return [...(Array.isArray(previous) ? previous : []), value];
 }
 
 /**
@@ -22,8 +44,9 @@ function helpText(spec: OptionSpec): string {
 export function addGlobalOptions(command: Command): void {
   for (const spec of OPTIONS as readonly OptionSpec[]) {
     const short = spec.short ? `-${spec.short}, ` : "";
-    const value = spec.type === "boolean" ? "" : " <value>";
+    const value = VALUE_NAME[spec.type] ? ` ${VALUE_NAME[spec.type]}` : "";
     const option = new Option(`${short}--${spec.key}${value}`, helpText(spec)).helpGroup("Global options:");
+    if (spec.type === "strings" || spec.type === "map") option.argParser(accumulate);
     command.addOption(option);
     if (spec.type === "boolean") command.addOption(new Option(`--no-${spec.key}`).hideHelp());
   }

@@ -9,6 +9,7 @@ import { ExitCode, FctlError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { normalizeBooleanFlags } from "./global_options.ts";
 import { buildProgram } from "./program.ts";
+import { startSession } from "./run_session.ts";
 
 /** Commander outcomes that are not failures. */
 const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
@@ -16,9 +17,15 @@ const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "c
 /** Runs `fctl <args>` and returns the exit status; never exits the process and never throws. */
 export async function runCli(
   args: readonly string[],
-  io: Io,
+  rawIo: Io,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<number> {
+  // Everything written from here on, errors included, passes through the session's secret redaction.
+  const { io, session } = startSession(rawIo);
+  const stack = (err: unknown) => {
+    // Debug level (5) asks for the stack of the failure, after the one-line message.
+    if (session.logger.level >= 5 && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  };
   try {
     const program = buildProgram(io, signal);
     await program.parseAsync(normalizeBooleanFlags(args), { from: "user" });
@@ -34,10 +41,12 @@ export async function runCli(
     }
     if (err instanceof FctlError) {
       io.stderr.write(`Error: ${oneLine(err.message)}\n`);
+      stack(err);
       return err.exitCode;
     }
     // A bug: still one line, never a stack trace unless debugging is asked for.
     io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+    stack(err);
     return ExitCode.Failed;
   }
 }

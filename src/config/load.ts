@@ -13,6 +13,11 @@ import {
   yamlPath,
 } from "./schema.ts";
 import { quote, UsageError } from "../errors.ts";
+import { nearest } from "./nearest.ts";
+import { type ConfigValue, parseOptionValue } from "./values.ts";
+import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
+
+export { parseOptionValue };
 
 /** What {@link loadConfig} reads; passed in so the library never touches the process. */
 export interface LoadConfigInput {
@@ -30,96 +35,144 @@ export interface LoadedConfig {
   sources: Record<OptionKey, ConfigSource>;
   /** The config file that was read, if any. */
   file?: string;
+  /** One line each: unknown keys in the file, deprecated options in use. Never fatal. */
+  warnings: string[];
 }
 
-/** Parses one raw value for an option, naming `where` it came from on failure. */
-export function parseOptionValue(option: OptionSpec, raw: unknown, where: string): string | boolean | number {
-  const bad = (expected: string) => new UsageError(`invalid value ${quote(raw)} for ${where}: expected ${expected}`);
-  switch (option.type) {
-    case "boolean":
-      if (typeof raw === "boolean") return raw;
-      if (typeof raw === "string" && /^(true|false|1|0)$/i.test(raw.trim())) return /^(true|1)$/i.test(raw.trim());
-      throw bad("true or false");
-    case "int": {
-      const n = typeof raw === "number"
-        ? raw
-        : typeof raw === "string" && /^-?\d+$/.test(raw.trim())
-        ? Number(raw)
-        : NaN;
-      if (!Number.isSafeInteger(n)) throw bad("a whole number");
-      return n;
-    }
-    case "enum": {
-      const text = String(raw).trim().toUpperCase();
-      if (typeof raw !== "string" || !option.choices?.includes(text)) {
-        throw bad(`one of ${option.choices?.join(", ")} (case-insensitive)`);
-      }
-      return text;
-    }
-    case "string":
-      if (typeof raw === "string") return raw;
-      if (typeof raw === "number" || typeof raw === "boolean") return String(raw);
-      throw bad("a string");
-  }
-}
+const SPECS = OPTIONS as readonly OptionSpec[];
 
 function lookup(doc: unknown, path: readonly string[]): unknown {
   let node = doc;
   for (const part of path) {
-    if (node === null || typeof node !== "object" || !(part in node)) return undefined;
+    if (node === null || typeof node !== "object" || Array.isArray(node) || !(part in node)) return undefined;
     node = (node as Record<string, unknown>)[part];
   }
   return node;
 }
 
-async function readConfigFile(
-  input: LoadConfigInput,
-): Promise<{ file?: string; doc?: unknown }> {
-  const explicit = input.flags["config"] as string | undefined;
-  const fromEnv = input.env["FLYTECTL_CONFIG"];
-  const file = explicit || fromEnv || (input.env["HOME"] ? `${input.env["HOME"]}/.flyte/config.yaml` : undefined);
+/** The path of the config file to read, and whether the user named it (then it must exist). */
+export function configFilePath(
+  flags: Partial<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): { file?: string; explicit: boolean } {
+  const explicit = (flags["config"] as string | undefined) || env["FLYTECTL_CONFIG"];
+  if (explicit) return { file: explicit, explicit: true };
+  return { file: env["HOME"] ? `${env["HOME"]}/.flyte/config.yaml` : undefined, explicit: false };
+}
+
+async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; doc?: unknown }> {
+  const { file, explicit } = configFilePath(input.flags, input.env);
   if (!file) return {};
   let text: string;
   try {
     text = await input.readTextFile(file);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound && !explicit && !fromEnv) return {};
+    if (err instanceof Deno.errors.NotFound && !explicit) return {};
     const reason = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
     throw new UsageError(`cannot read config file ${quote(file)}: ${reason}`);
   }
   const { parse } = await import("yaml");
+  let doc: unknown;
   try {
-    return { file, doc: parse(text) ?? {} };
+    // YAML 1.1 like the Go readers of these files (`yes`/`no` are booleans there).
+    doc = parse(text, { version: "1.1" }) ?? {};
   } catch (err) {
     const first = String((err as Error).message).split("\n")[0];
     throw new UsageError(`config file ${quote(file)} is not valid YAML: ${first}`);
+  }
+  if (typeof doc !== "object" || Array.isArray(doc)) {
+    throw new UsageError(`config file ${quote(file)} must be a mapping of sections such as "admin:", got a scalar`);
+  }
+  return { file, doc };
+}
+
+/** Every dotted path in the file that no option reads, with the nearest valid key. */
+function unknownKeyWarnings(doc: unknown, file: string): string[] {
+  const leaves = new Map<string, OptionSpec>();
+  for (const spec of SPECS) if (spec.inFile !== false) leaves.set(yamlPath(spec).join("."), spec);
+  const sections = new Set(
+    [...leaves.keys()].flatMap((k) => k.split(".").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("."))),
+  );
+  const warnings: string[] = [];
+  const walk = (node: unknown, prefix: string) => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (leaves.has(path)) continue;
+      if (sections.has(path)) {
+        walk(value, path);
+        continue;
+      }
+      const suggestion = nearest(path, [...leaves.keys()]);
+      warnings.push(
+        `unknown key ${quote(path)} in config file ${quote(file)} is ignored${
+          suggestion ? `; did you mean ${quote(suggestion)}?` : ""
+        }`,
+      );
+    }
+  };
+  walk(doc, "");
+  return warnings;
+}
+
+function validateServiceConfig(values: Record<string, ConfigValue>, where: string): void {
+  const text = values["admin.defaultServiceConfig"] as string;
+  if (text.trim() === "") return;
+  try {
+    parseServiceConfig(text);
+  } catch (err) {
+    if (!(err instanceof ServiceConfigError)) throw err;
+    throw new UsageError(`invalid gRPC service config in ${where}: ${err.message}`);
+  }
+}
+
+function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefined): string {
+  switch (source) {
+    case "file":
+      return `${yamlPath(option).join(".")} in ${quote(file)}`;
+    case "env":
+      return `environment variable ${envName(option)}`;
+    case "flag":
+      return `--${option.key}`;
+    default:
+      return `the default of ${option.key}`;
   }
 }
 
 /** Resolves every option from defaults, the config file, the environment and flags. */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> {
   const { file, doc } = await readConfigFile(input);
-  const values: Record<string, string | boolean | number> = {};
+  const values: Record<string, ConfigValue> = {};
   const sources = {} as Record<OptionKey, ConfigSource>;
-  for (const option of OPTIONS as readonly OptionSpec[]) {
+  const warnings = file ? unknownKeyWarnings(doc, file) : [];
+  for (const option of SPECS) {
     const key = option.key as OptionKey;
-    values[key] = option.default;
+    values[key] = option.type === "duration"
+      ? parseOptionValue(option, option.default, `the default of ${key}`)
+      : option.default;
     sources[key] = "default";
     const fromFile = option.inFile === false ? undefined : lookup(doc, yamlPath(option));
     if (fromFile !== undefined && fromFile !== null) {
-      values[key] = parseOptionValue(option, fromFile, `${yamlPath(option).join(".")} in ${quote(file)}`);
+      values[key] = parseOptionValue(option, fromFile, whereOf(option, "file", file));
       sources[key] = "file";
     }
     const fromEnv = input.env[envName(option)];
     if (fromEnv !== undefined && fromEnv !== "") {
-      values[key] = parseOptionValue(option, fromEnv, `environment variable ${envName(option)}`);
+      values[key] = parseOptionValue(option, fromEnv, whereOf(option, "env", file));
       sources[key] = "env";
     }
     const fromFlag = input.flags[key];
     if (fromFlag !== undefined) {
-      values[key] = parseOptionValue(option, fromFlag, `--${key}`);
+      values[key] = parseOptionValue(option, fromFlag, whereOf(option, "flag", file));
       sources[key] = "flag";
     }
+    if (option.deprecated && sources[key] !== "default") {
+      warnings.push(`${whereOf(option, sources[key], file)} is deprecated: ${option.deprecated}`);
+    }
   }
-  return { config: values as unknown as Config, sources, file };
+  validateServiceConfig(
+    values,
+    whereOf(SPECS.find((o) => o.key === "admin.defaultServiceConfig")!, sources["admin.defaultServiceConfig"], file),
+  );
+  return { config: values as unknown as Config, sources, file, warnings };
 }

@@ -7,19 +7,26 @@
  * @module
  */
 
-/** How an option's text value is read. */
-export type OptionType = "string" | "boolean" | "int" | "enum";
+/**
+ * How an option's text value is read: `duration` is a Go duration string (`15s`, `5m0s`) held as
+ * milliseconds; `strings` a list (repeat the flag or separate with commas); `map` string pairs
+ * (`key=value`, repeatable or comma-separated; a mapping in the file).
+ */
+export type OptionType = "string" | "boolean" | "int" | "enum" | "duration" | "strings" | "map";
+
+/** A default value as the schema writes it (durations as Go strings). */
+export type OptionDefault = string | boolean | number | readonly string[] | Readonly<Record<string, string>>;
 
 /** One option of the schema. */
 export interface OptionSpec {
   /** Dotted key; it is also the long flag (`--admin.endpoint`) and the YAML path (`admin: {endpoint}`). */
   readonly key: string;
   readonly type: OptionType;
-  readonly default: string | boolean | number;
+  readonly default: OptionDefault;
   readonly help: string;
   /** One-letter flag, e.g. `p` for `-p`. */
   readonly short?: string;
-  /** Valid values of an `enum` (matched case-insensitively, stored upper-case). */
+  /** Valid values of an `enum` (matched case-insensitively, stored as written here). */
   readonly choices?: readonly string[];
   /** YAML path when it differs from the key (flytectl keeps `-p`/`-d` under `task:`). */
   readonly yamlPath?: readonly string[];
@@ -27,6 +34,12 @@ export interface OptionSpec {
   readonly secret?: boolean;
   /** False for options that only make sense on the command line (`-c` names the file itself). */
   readonly inFile?: boolean;
+  /** Deprecated: what to use instead, shown in help and in the one warning a use prints. */
+  readonly deprecated?: string;
+  /** Smallest valid value of an `int`. */
+  readonly min?: number;
+  /** Largest valid value of an `int`. */
+  readonly max?: number;
 }
 
 /** Output formats of `-o`. */
@@ -67,6 +80,31 @@ export const OPTIONS = [
     help: "output format: TABLE, JSON, YAML, DOT or DOTURL",
   },
   {
+    key: "console.endpoint",
+    type: "string",
+    default: "",
+    help: "URL of the Flyte console, for links (default: derived from admin.endpoint)",
+  },
+  // Logging (flytestdlib's `logger:` section). Logs go to stderr only.
+  {
+    key: "logger.formatter.type",
+    type: "enum",
+    choices: ["json", "text", "gcp"],
+    default: "json",
+    help: "log record format: json, text or gcp",
+  },
+  {
+    key: "logger.level",
+    type: "int",
+    min: 0,
+    max: 5,
+    default: 3,
+    help: "log level: 0 panic, 1 fatal, 2 error, 3 warn, 4 info, 5 debug (5 also prints stack traces of errors)",
+  },
+  { key: "logger.mute", type: "boolean", default: false, help: "write no log records at all" },
+  { key: "logger.show-source", type: "boolean", default: false, help: "add the source location to log records" },
+  // Connection to the admin service.
+  {
     key: "admin.endpoint",
     type: "string",
     default: "",
@@ -77,6 +115,130 @@ export const OPTIONS = [
     type: "boolean",
     default: false,
     help: "use a plaintext connection (no TLS)",
+  },
+  {
+    key: "admin.insecureSkipVerify",
+    type: "boolean",
+    default: false,
+    help: "use TLS but do not verify the server certificate (unsafe; warns)",
+  },
+  {
+    key: "admin.caCertFilePath",
+    type: "string",
+    default: "",
+    help: "PEM file of CA certificates trusted in addition to the system roots",
+  },
+  {
+    key: "admin.httpProxyURL",
+    type: "string",
+    default: "",
+    help: "proxy for HTTP calls (auth, uploads); gRPC honours HTTPS_PROXY and NO_PROXY",
+  },
+  {
+    key: "admin.maxRetries",
+    type: "int",
+    min: 1,
+    default: 4,
+    help: "attempts in total for UNAVAILABLE and RESOURCE_EXHAUSTED (and timed-out reads)",
+  },
+  { key: "admin.perRetryTimeout", type: "duration", default: "15s", help: "time limit of one attempt" },
+  { key: "admin.maxBackoffDelay", type: "duration", default: "8s", help: "longest wait between attempts" },
+  {
+    key: "admin.defaultServiceConfig",
+    type: "string",
+    default: "",
+    help: "gRPC service config JSON; its method timeouts and retry policies are honoured",
+  },
+  // Authentication (flows come in their own modules; these are parsed and validated here).
+  {
+    key: "admin.authType",
+    type: "enum",
+    choices: ["ClientSecret", "Pkce", "ExternalCommand", "DeviceFlow"],
+    default: "ClientSecret",
+    help: "how to get a token when the admin service asks for one: ClientSecret, Pkce, ExternalCommand or DeviceFlow",
+  },
+  { key: "admin.clientId", type: "string", default: "flytepropeller", help: "OAuth client id" },
+  {
+    key: "admin.clientSecretEnvVar",
+    type: "string",
+    default: "",
+    help: "environment variable holding the client secret (wins over admin.clientSecretLocation)",
+  },
+  {
+    key: "admin.clientSecretLocation",
+    type: "string",
+    default: "/etc/secrets/client_secret",
+    help: "file holding the client secret",
+  },
+  {
+    key: "admin.command",
+    type: "strings",
+    default: [],
+    help: "ExternalCommand: program and arguments whose output is the token (no shell)",
+  },
+  { key: "admin.audience", type: "string", default: "", help: "audience of requested tokens" },
+  {
+    key: "admin.useAudienceFromAdmin",
+    type: "boolean",
+    default: false,
+    help: "use the audience the admin service advertises",
+  },
+  { key: "admin.scopes", type: "strings", default: [], help: "OAuth scopes to request" },
+  {
+    key: "admin.authorizationServerUrl",
+    type: "string",
+    default: "",
+    help: "authorization server URL (default: discovered from the admin service)",
+  },
+  {
+    key: "admin.tokenUrl",
+    type: "string",
+    default: "",
+    help: "token endpoint (default: discovered from the admin service)",
+  },
+  {
+    key: "admin.authorizationHeader",
+    type: "string",
+    default: "",
+    help: "header that carries the token (default: the one the admin service advertises)",
+  },
+  {
+    key: "admin.tokenRefreshWindow",
+    type: "duration",
+    default: "0s",
+    help: "refresh a token this long before it expires",
+  },
+  { key: "admin.pkceConfig.refreshTime", type: "duration", default: "5m0s", help: "Pkce: refresh grace period" },
+  {
+    key: "admin.pkceConfig.timeout",
+    type: "duration",
+    default: "2m0s",
+    help: "Pkce: how long to wait for the browser",
+  },
+  {
+    key: "admin.deviceFlowConfig.pollInterval",
+    type: "duration",
+    default: "5s",
+    help: "DeviceFlow: poll interval when the server names none",
+  },
+  {
+    key: "admin.deviceFlowConfig.refreshTime",
+    type: "duration",
+    default: "5m0s",
+    help: "DeviceFlow: refresh grace period",
+  },
+  {
+    key: "admin.deviceFlowConfig.timeout",
+    type: "duration",
+    default: "10m0s",
+    help: "DeviceFlow: how long to wait for the user",
+  },
+  {
+    key: "admin.useAuth",
+    type: "boolean",
+    default: false,
+    deprecated: "auth is used whenever the admin service asks for it; choose the flow with --admin.authType",
+    help: "whether to authenticate (ignored)",
   },
   // Storage (flytectl's `storage:` section): used for the fast-registration fallback upload.
   {
@@ -120,6 +282,41 @@ export const OPTIONS = [
     default: false,
     help: "plain HTTP to the storage endpoint",
   },
+  {
+    key: "storage.cache.max_size_mbs",
+    type: "int",
+    min: 0,
+    default: 0,
+    help: "size of the in-memory cache of downloaded objects in MiB (0: no cache)",
+  },
+  {
+    key: "storage.cache.target_gc_percent",
+    type: "int",
+    min: 0,
+    max: 100,
+    default: 0,
+    help: "cache fill percentage that triggers eviction",
+  },
+  { key: "storage.stow.kind", type: "string", default: "", help: "stow: kind of store (s3, google, azure, …)" },
+  {
+    key: "storage.stow.config",
+    type: "map",
+    default: {},
+    help: "stow: store configuration as key=value pairs",
+  },
+  {
+    key: "storage.limits.maxDownloadMBs",
+    type: "int",
+    min: 0,
+    default: 2,
+    help: "largest object a download may read, in MiB",
+  },
+  {
+    key: "storage.defaultHttpClient.timeout",
+    type: "duration",
+    default: "0s",
+    help: "time limit of storage HTTP calls (0s: none)",
+  },
   // `--files.*`: the `register files` flags, settable from any command, the environment or the config file.
   { key: "files.archive", type: "boolean", default: false, help: "the register paths are archives" },
   {
@@ -152,7 +349,8 @@ export const OPTIONS = [
     key: "files.k8ServiceAccount",
     type: "string",
     default: "",
-    help: "deprecated: use --files.k8sServiceAccount",
+    deprecated: "use --files.k8sServiceAccount",
+    help: "Kubernetes service account launch plans execute as",
   },
   {
     key: "files.k8sServiceAccount",
@@ -170,7 +368,8 @@ export const OPTIONS = [
     key: "files.sourceUploadPath",
     type: "string",
     default: "",
-    help: "deprecated: where to upload the fast-registration source when the admin has no upload location",
+    deprecated: "the source is uploaded where the admin service's data proxy says",
+    help: "where to upload the fast-registration source when the admin has no upload location",
   },
   { key: "files.version", type: "string", default: "", help: "version of the registered entities" },
 ] as const satisfies readonly OptionSpec[];
@@ -180,7 +379,11 @@ type AnyOption = typeof OPTIONS[number];
 /** Every option key. */
 export type OptionKey = AnyOption["key"];
 
-type ValueOfType<T extends OptionType> = T extends "boolean" ? boolean : T extends "int" ? number : string;
+type ValueOfType<T extends OptionType> = T extends "boolean" ? boolean
+  : T extends "int" | "duration" ? number
+  : T extends "strings" ? readonly string[]
+  : T extends "map" ? Readonly<Record<string, string>>
+  : string;
 
 /** The fully resolved configuration: one typed value per option key. */
 export type Config = { readonly [O in AnyOption as O["key"]]: ValueOfType<O["type"]> };
@@ -188,15 +391,21 @@ export type Config = { readonly [O in AnyOption as O["key"]]: ValueOfType<O["typ
 /** Where a configuration value came from. */
 export type ConfigSource = "default" | "file" | "env" | "flag";
 
-/** The environment variable that sets an option: `FCTL_` + the key, upper-cased, with `.`/`-` as `_`. */
-export function envName(option: OptionSpec): string {
-  return `FCTL_${option.key.replace(/[.-]/g, "_").toUpperCase()}`;
+/**
+ * The environment variable that sets an option: `FCTL_` + the key in shell style, with `.`/`-` and
+ * camelCase word breaks as `_` (`admin.insecureSkipVerify` → `FCTL_ADMIN_INSECURE_SKIP_VERIFY`).
+ */
+export function envName(option: Pick<OptionSpec, "key">): string {
+  return `FCTL_${option.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[.-]/g, "_").toUpperCase()}`;
 }
 
 /** The YAML path of an option in a config file. */
 export function yamlPath(option: OptionSpec): readonly string[] {
   return option.yamlPath ?? option.key.split(".");
 }
+
+/** Log levels of `--logger.level`, as flytectl numbers them (logrus levels). */
+export const LOG_LEVELS = ["panic", "fatal", "error", "warn", "info", "debug"] as const;
 
 /** The schema entry for a key. */
 export function optionSpec(key: OptionKey): OptionSpec {

@@ -1,0 +1,99 @@
+/**
+ * Reads one raw option value (a flag, an environment variable or a YAML node) into its typed form.
+ *
+ * @module
+ */
+import { parseDuration } from "./duration.ts";
+import type { OptionSpec } from "./schema.ts";
+import { quote, UsageError } from "../errors.ts";
+
+/** A resolved option value. */
+export type ConfigValue = string | boolean | number | readonly string[] | Readonly<Record<string, string>>;
+
+function isScalar(raw: unknown): raw is string | number | boolean {
+  return typeof raw === "string" || typeof raw === "number" || typeof raw === "boolean";
+}
+
+function describe(raw: unknown): string {
+  if (Array.isArray(raw)) return "a list";
+  if (raw !== null && typeof raw === "object") return "a mapping";
+  return quote(raw);
+}
+
+function splitList(text: string): string[] {
+  return text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+function parseMap(raw: unknown, bad: (expected: string) => UsageError): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pairs = Array.isArray(raw) ? raw : typeof raw === "string" ? [raw] : undefined;
+  if (pairs) {
+    for (const pair of pairs) {
+      if (typeof pair !== "string") throw bad("key=value pairs");
+      for (const item of splitList(pair)) {
+        const eq = item.indexOf("=");
+        if (eq <= 0) throw bad("key=value pairs");
+        out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+      }
+    }
+    return out;
+  }
+  if (raw !== null && typeof raw === "object") {
+    for (const [key, value] of Object.entries(raw)) {
+      if (!isScalar(value)) throw bad("a mapping of text values");
+      out[key] = String(value);
+    }
+    return out;
+  }
+  throw bad("key=value pairs");
+}
+
+/** Parses one raw value for an option, naming `where` it came from on failure. */
+export function parseOptionValue(option: OptionSpec, raw: unknown, where: string): ConfigValue {
+  const shown = option.secret ? '"[redacted]"' : describe(raw);
+  const bad = (expected: string) => new UsageError(`invalid value ${shown} for ${where}: expected ${expected}`);
+  switch (option.type) {
+    case "boolean":
+      if (typeof raw === "boolean") return raw;
+      if (typeof raw === "string" && /^(true|false|1|0)$/i.test(raw.trim())) return /^(true|1)$/i.test(raw.trim());
+      throw bad("true or false");
+    case "int": {
+      const n = typeof raw === "number"
+        ? raw
+        : typeof raw === "string" && /^-?\d+$/.test(raw.trim())
+        ? Number(raw)
+        : NaN;
+      const range = option.max !== undefined
+        ? ` from ${option.min ?? 0} to ${option.max}`
+        : option.min !== undefined
+        ? ` of at least ${option.min}`
+        : "";
+      if (!Number.isSafeInteger(n)) throw bad(`a whole number${range}`);
+      if ((option.min !== undefined && n < option.min) || (option.max !== undefined && n > option.max)) {
+        throw bad(`a whole number${range}`);
+      }
+      return n;
+    }
+    case "enum": {
+      const text = typeof raw === "string" ? raw.trim().toLowerCase() : undefined;
+      const choice = option.choices?.find((c) => c.toLowerCase() === text);
+      if (choice === undefined) throw bad(`one of ${option.choices?.join(", ")} (case-insensitive)`);
+      return choice;
+    }
+    case "duration": {
+      // A bare number in YAML is how some configs write seconds; Go rejects it, so do we, with the fix.
+      const ms = typeof raw === "string" ? parseDuration(raw) : undefined;
+      if (ms === undefined || ms < 0) throw bad(`a duration such as "15s", "5m0s" or "1h30m"`);
+      return ms;
+    }
+    case "strings":
+      if (Array.isArray(raw) && raw.every(isScalar)) return raw.flatMap((s) => splitList(String(s)));
+      if (typeof raw === "string") return splitList(raw);
+      throw bad("a list of text values");
+    case "map":
+      return parseMap(raw, bad);
+    case "string":
+      if (isScalar(raw)) return String(raw);
+      throw bad("a string");
+  }
+}

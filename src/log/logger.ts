@@ -1,0 +1,87 @@
+/**
+ * The logger: records at or below the configured level go to stderr, one per line, in the configured
+ * format, with every registered secret redacted. Nothing else in fctl writes log records.
+ *
+ * @module
+ */
+import type { TextSink } from "../output/io.ts";
+import { formatRecord, type FormatterType, type LogLevel, type LogRecord } from "./format.ts";
+import type { Redactor } from "./redact.ts";
+
+/** How to build a {@link Logger}. */
+export interface LoggerOptions {
+  /** Where records go (stderr). */
+  sink: TextSink;
+  /** Highest level written: 0 panic … 3 warn … 5 debug. */
+  level: number;
+  formatter: FormatterType;
+  /** Write nothing at all. */
+  mute?: boolean;
+  /** Add `src` (file:line of the caller) to every record. */
+  showSource?: boolean;
+  redactor: Redactor;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/** Structured log fields. */
+export type LogFields = Record<string, unknown>;
+
+/** Writes log records. */
+export interface Logger {
+  /** The configured level (5 means debug, which also prints stack traces of errors). */
+  readonly level: number;
+  /** Whether a record of `level` would be written. */
+  enabled(level: LogLevel): boolean;
+  error(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+}
+
+function redactValue(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === "string") return redactor.redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redactor));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, redactor)]));
+  }
+  return value;
+}
+
+/** `file.ts:12` of the code that called the logger (three frames up: here, the level method, the caller). */
+function callerSource(): string | undefined {
+  const frame = new Error().stack?.split("\n")[4] ?? "";
+  const match = /([^/\\\s(]+\.[jt]s):(\d+):\d+\)?\s*$/.exec(frame);
+  return match ? `${match[1]}:${match[2]}` : undefined;
+}
+
+/** Creates a logger. */
+export function createLogger(options: LoggerOptions): Logger {
+  const now = options.now ?? (() => new Date());
+  const enabled = (level: LogLevel) => !options.mute && level <= options.level;
+  const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    if (!enabled(level)) return;
+    const all: LogFields = { ...fields };
+    if (options.showSource) {
+      const src = callerSource();
+      if (src) all.src = src;
+    }
+    const record: LogRecord = {
+      level,
+      message: options.redactor.redact(message),
+      time: now(),
+      fields: redactValue(all, options.redactor) as LogFields,
+    };
+    // One record per line: a message with newlines is escaped by the JSON formats and quoted by text.
+    const line = formatRecord(options.formatter, record).replace(/\n/g, "\\n");
+    options.sink.write(`${options.redactor.redact(line)}\n`);
+  };
+  return {
+    level: options.level,
+    enabled,
+    error: (message, fields) => write(2, message, fields),
+    warn: (message, fields) => write(3, message, fields),
+    info: (message, fields) => write(4, message, fields),
+    debug: (message, fields) => write(5, message, fields),
+  };
+}

@@ -1,0 +1,83 @@
+import { equal, match } from "node:assert/strict";
+import { createLogger, type LoggerOptions } from "./logger.ts";
+import { Redactor } from "./redact.ts";
+
+const AT = new Date("2024-05-06T07:08:09.123Z");
+
+function capture(options: Partial<LoggerOptions> = {}) {
+  let out = "";
+  const redactor = options.redactor ?? new Redactor();
+  const logger = createLogger({
+    sink: { write: (text) => void (out += text) },
+    level: 3,
+    formatter: "json",
+    redactor,
+    now: () => AT,
+    ...options,
+  });
+  return { logger, out: () => out };
+}
+
+Deno.test("json records: logrus shape with fields under json and the time as ts", () => {
+  const { logger, out } = capture({ level: 5 });
+  logger.warn("unknown key", { key: "admin.endpont" });
+  logger.debug("call", { rpc: "ListTasks", attempt: 2 });
+  equal(
+    out(),
+    '{"json":{"key":"admin.endpont"},"level":"warning","msg":"unknown key","ts":"2024-05-06T07:08:09Z"}\n' +
+      '{"json":{"attempt":2,"rpc":"ListTasks"},"level":"debug","msg":"call","ts":"2024-05-06T07:08:09Z"}\n',
+  );
+});
+
+Deno.test("text records: logrus text shape, quoting what is not a plain word", () => {
+  const { logger, out } = capture({ formatter: "text", level: 4 });
+  logger.info("connected to admin", { endpoint: "https://h:443", insecure: false });
+  equal(
+    out(),
+    'time="2024-05-06T07:08:09Z" level=info msg="connected to admin" endpoint="https://h:443" insecure=false\n',
+  );
+});
+
+Deno.test("gcp records: Cloud Logging severity, message, timestamp and data", () => {
+  const { logger, out } = capture({ formatter: "gcp" });
+  logger.error("failed", { rpc: "GetTask" });
+  logger.warn("plain");
+  equal(
+    out(),
+    '{"data":{"rpc":"GetTask"},"message":"failed","severity":"ERROR","timestamp":"2024-05-06T07:08:09Z"}\n' +
+      '{"message":"plain","severity":"WARNING","timestamp":"2024-05-06T07:08:09Z"}\n',
+  );
+});
+
+Deno.test("levels filter records; mute silences everything", () => {
+  for (const [level, expected] of [[0, 0], [2, 1], [3, 2], [4, 3], [5, 4]] as const) {
+    const { logger, out } = capture({ level });
+    logger.error("e");
+    logger.warn("w");
+    logger.info("i");
+    logger.debug("d");
+    equal(out().split("\n").filter(Boolean).length, expected, `level ${level}`);
+  }
+  const muted = capture({ level: 5, mute: true });
+  muted.logger.error("e");
+  equal(muted.out(), "");
+});
+
+Deno.test("show-source names the calling file and line; multi-line messages stay one record", () => {
+  const { logger, out } = capture({ showSource: true });
+  logger.warn("first\nsecond");
+  match(out(), /^\{"json":\{"src":"logger_test\.ts:\d+"\},"level":"warning","msg":"first\\nsecond"/);
+  equal(out().split("\n").length, 2);
+});
+
+Deno.test("secrets are redacted from messages, fields and nested values", () => {
+  const redactor = new Redactor();
+  redactor.add("s3cr3t-value\n");
+  redactor.add("ab");
+  const { logger, out } = capture({ redactor, formatter: "text" });
+  logger.warn("key s3cr3t-value used", { nested: { list: ["x s3cr3t-value"] }, short: "ab" });
+  equal(
+    out(),
+    'time="2024-05-06T07:08:09Z" level=warning msg="key [redacted] used" nested="{\\"list\\":[\\"x [redacted]\\"]}" short=ab\n',
+  );
+});
