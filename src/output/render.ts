@@ -20,8 +20,8 @@ export interface Renderable<Row> {
   visualizable?: boolean;
 }
 
-/** Terminal width fallback when the terminal reports none. */
-const DEFAULT_CELL_WIDTH = 80;
+/** Terminal width when the terminal reports none. */
+const DEFAULT_TERMINAL_WIDTH = 80;
 
 /** Renders `what` to stdout in `format` (an upper-case `-o` value). */
 export async function render<Row>(io: Io, format: string, what: Renderable<Row>): Promise<void> {
@@ -39,10 +39,9 @@ export async function render<Row>(io: Io, format: string, what: Renderable<Row>)
       throw new UsageError(`output format ${format} is not available for this command`);
     default: {
       const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
+      // On a terminal the table fits its width; piped, cells stay whole for whoever reads them.
       io.stdout.write(renderTable(what.columns, rows, {
-        maxCellWidth: io.stdoutIsTerminal
-          ? Math.max(20, Math.floor((io.columns ?? 0) / 2)) || DEFAULT_CELL_WIDTH
-          : undefined,
+        maxTableWidth: io.stdoutIsTerminal ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
         decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
       }));
     }

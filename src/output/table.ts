@@ -14,8 +14,8 @@ export interface Column<Row> {
 
 /** How to draw. */
 export interface TableStyle {
-  /** Widest a cell line may be before it is cut with `...`. */
-  maxCellWidth?: number;
+  /** Widest the whole table may be (a terminal's columns): the widest columns are cut first. */
+  maxTableWidth?: number;
   /** Wraps header text, e.g. in ANSI bold; must not change its visible width. */
   decorateHeader?: (text: string) => string;
 }
@@ -26,24 +26,35 @@ export function renderTable<Row>(
   rows: readonly Row[],
   style: TableStyle = {},
 ): string {
-  const cut = (line: string) => style.maxCellWidth ? truncateToWidth(line, style.maxCellWidth) : line;
   const cells = rows.map((row) =>
     columns.map((column) => {
       const value = column.cell(row);
-      return (Array.isArray(value) ? value : [value]).map((line) => cut(line.replace(/[\r\n\t]+/g, " ")));
+      return (Array.isArray(value) ? value : [value]).map((line) => line.replace(/[\r\n\t]+/g, " "));
     })
   );
-  const widths = columns.map((column, i) => {
-    let width = displayWidth(column.header);
+  const content = columns.map((_, i) => {
+    let width = 0;
     for (const row of cells) for (const line of row[i]) width = Math.max(width, displayWidth(line));
     return width;
   });
+  const natural = columns.map((column, i) => Math.max(content[i], displayWidth(column.header)));
+  const widths = style.maxTableWidth
+    ? fitWidths(natural, style.maxTableWidth - (3 * columns.length + 1), content)
+    : natural;
+  if (widths.some((w, i) => w < natural[i])) {
+    for (const row of cells) {
+      row.forEach((lines, i) => {
+        if (widths[i] < natural[i]) row[i] = lines.map((line) => truncateToWidth(line, widths[i]));
+      });
+    }
+  }
+  const headers = columns.map((c, i) => truncateToWidth(c.header, widths[i]));
   const rule = " " + widths.map((w) => "-".repeat(w + 2)).join(" ") + " \n";
   const line = (parts: string[]) => "| " + parts.map((p, i) => padToWidth(p, widths[i])).join(" | ") + " |\n";
   const decorate = style.decorateHeader ?? ((text: string) => text);
   const out: string[] = [rule];
   out.push(
-    "| " + columns.map((c, i) => decorate(c.header) + " ".repeat(widths[i] - displayWidth(c.header))).join(" | ") +
+    "| " + headers.map((h, i) => decorate(h) + " ".repeat(widths[i] - displayWidth(h))).join(" | ") +
       " |\n",
   );
   out.push(rule);
@@ -54,4 +65,46 @@ export function renderTable<Row>(
   }
   out.push(`${rows.length} rows\n`);
   return out.join("");
+}
+
+/** Narrowest a column is cut to, so that `...` still leaves a character or two to recognise. */
+const MIN_COLUMN_WIDTH = 5;
+
+/**
+ * Column widths whose sum fits `budget`. First, columns whose header is wider than any of their cells
+ * (`DISCOVERABLE` over `true`) give up that header excess, largest first, as far as needed. Then every column
+ * wider than a common cap is cut to it (the cap as large as the budget allows), so narrow columns stay whole
+ * and the widest give up space first. When even the minimum widths do not fit, the table is as narrow as it can
+ * be and the terminal wraps it.
+ */
+export function fitWidths(natural: readonly number[], budget: number, content: readonly number[] = natural): number[] {
+  const widths = [...natural];
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  const floor = natural.map((w) => Math.min(w, MIN_COLUMN_WIDTH));
+  const excess = natural.map((w, i) => w - Math.max(content[i], floor[i]));
+  for (const i of excess.map((_, i) => i).sort((a, b) => excess[b] - excess[a])) {
+    const over = sum(widths) - budget;
+    if (over <= 0) return widths;
+    if (excess[i] > 0) widths[i] -= Math.min(excess[i], over);
+  }
+  if (sum(widths) <= budget) return widths;
+  const start = [...widths];
+  const sumAtCap = (cap: number) => start.reduce((total, w, i) => total + Math.max(floor[i], Math.min(w, cap)), 0);
+  let low = 0;
+  let high = Math.max(...start);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (sumAtCap(mid) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  const fitted = start.map((w, i) => Math.max(floor[i], Math.min(w, low)));
+  // Hand what the cap left over, one column each, to the columns that were cut, left to right.
+  let spare = budget - sum(fitted);
+  for (let i = 0; i < fitted.length && spare > 0; i++) {
+    if (fitted[i] < start[i]) {
+      fitted[i]++;
+      spare--;
+    }
+  }
+  return fitted;
 }

@@ -1,5 +1,6 @@
-import { equal } from "node:assert/strict";
-import { renderTable } from "./table.ts";
+import { deepEqual, equal, ok } from "node:assert/strict";
+import fc from "fast-check";
+import { fitWidths, renderTable } from "./table.ts";
 import { displayWidth, truncateToWidth } from "./text_width.ts";
 
 Deno.test("renderTable draws flytectl's layout with multi-line cells", () => {
@@ -32,4 +33,48 @@ Deno.test("wide characters are measured as two columns and cells are cut with ..
   const text = renderTable([{ header: "N", cell: (r: string) => r }], ["日本", "ab"]);
   equal(text.split("\n")[3], "| 日本 |");
   equal(text.split("\n")[5], "| ab   |");
+});
+
+Deno.test("fitWidths cuts the widest columns first and uses the whole budget", () => {
+  deepEqual(fitWidths([3, 10, 40], 60), [3, 10, 40], "fits: unchanged");
+  deepEqual(fitWidths([3, 10, 40], 30), [3, 10, 17]);
+  deepEqual(fitWidths([3, 30, 40], 30), [3, 14, 13]);
+  deepEqual(fitWidths([8, 8, 8], 3), [5, 5, 5], "never below the minimum");
+  deepEqual(fitWidths([12, 17, 20], 40, [5, 3, 20]), [12, 8, 20], "header excess goes first, largest first");
+  deepEqual(fitWidths([12, 17, 20], 30, [5, 3, 20]), [5, 5, 20]);
+  deepEqual(fitWidths([12, 17, 20], 20, [5, 3, 20]), [5, 5, 10]);
+});
+
+Deno.test("property: fitted widths stay within the natural widths and the budget", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.nat(200), { minLength: 1, maxLength: 10 }),
+      fc.nat(400),
+      fc.nat(),
+      (natural, budget, seed) => {
+        const content = natural.map((w, i) => (w * (seed % (i + 7))) % (w + 1));
+        const widths = fitWidths(natural, budget, content);
+        const floor = natural.map((w) => Math.min(w, 5));
+        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+        widths.forEach((w, i) => ok(w <= natural[i] && w >= floor[i]));
+        ok(sum(widths) <= Math.max(budget, sum(floor)));
+        if (sum(natural) > budget && sum(floor) <= budget) equal(sum(widths), budget, "the whole budget is used");
+      },
+    ),
+  );
+});
+
+Deno.test("a table fitted to a terminal is never wider than the terminal, wide characters included", () => {
+  const rows = [{ a: "short", b: "日本語のとても長い説明文です".repeat(3), c: "x".repeat(70) }];
+  const columns = [
+    { header: "A", cell: (r: typeof rows[0]) => r.a },
+    { header: "B", cell: (r: typeof rows[0]) => r.b },
+    { header: "C", cell: (r: typeof rows[0]) => r.c },
+  ];
+  const text = renderTable(columns, rows, { maxTableWidth: 60 });
+  const lines = text.trimEnd().split("\n").slice(0, -1);
+  for (const line of lines) ok(displayWidth(line) <= 60, line);
+  ok(lines.some((line) => displayWidth(line) === 60), "the width is used");
+  ok(text.includes("| short |"), "narrow columns stay whole");
+  ok(text.includes("..."));
 });

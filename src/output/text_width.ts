@@ -8,6 +8,8 @@
 const ZERO_WIDTH =
   /[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u200b-\u200f\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f]/u;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function isWide(cp: number): boolean {
   return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
     (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
@@ -18,6 +20,8 @@ function isWide(cp: number): boolean {
 
 /** Columns `text` occupies in a terminal (no escape codes expected). */
 export function displayWidth(text: string): number {
+  // Most cells are printable ASCII: one column per character, no per-character work (10k-row tables).
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;

@@ -8,13 +8,18 @@ import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts
 import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
+import { truncateToWidth } from "../output/text_width.ts";
+
+/** flytectl cuts each variable line to 25 columns, so long descriptions do not blow up the table. */
+export const VARIABLE_LINE_WIDTH = 25;
 
 /** One line per variable in name order: `name: description`, or just the name when they are equal. */
 export function variableLines(map: VariableMap | undefined): string[] {
   const variables = map?.variables ?? {};
   return Object.keys(variables).sort().map((name) => {
     const description = variables[name].description;
-    return description && description !== name ? `${name}: ${description}` : name;
+    const line = description && description !== name ? `${name}: ${description}` : name;
+    return truncateToWidth(line.replace(/[\r\n\t]+/g, " "), VARIABLE_LINE_WIDTH);
   });
 }
 
