@@ -69,7 +69,7 @@ Deno.test("terminal table: bold headers, fitted to the terminal width", async ()
   await withTaskSandbox(TASKS, async (sandbox) => {
     const out = await fctl(["get", "task", ...scope(sandbox.endpoint)], { stdoutIsTerminal: true, columns: 120 });
     await golden("get_task_tty_120.txt", out);
-    ok(out.includes("\x1b[1mVERSION\x1b[0m"));
+    ok(out.includes("\x1b[1mNAME\x1b[0m"), "bold headers");
     for (const line of plain(out).trimEnd().split("\n").slice(0, -1)) {
       equal(displayWidth(line) <= 120, true, line);
     }
