@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { OperationError, UsageError } from "../errors.ts";
 import { archiveFormat, safeEntryName, withExtractedArchive } from "./archive.ts";
+import { dirname, join } from "node:path";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 
 const VALID_NAMES = [
@@ -94,20 +95,22 @@ Deno.test("a missing archive is a usage error naming it", async () => {
 });
 
 Deno.test("rejects tar slip: an entry with '..'", async () => {
+  // Extraction happens in a fresh dir under the system temp dir, so `../name` would land in the temp dir itself.
+  const escapee = `fctl-slip-${crypto.randomUUID()}`;
   const path = await writeTar("slip.tar", [
     { header: { name: "ok_1.pb", size: 1 }, body: "a" },
-    { header: { name: "../x", size: 1 }, body: "x" },
+    { header: { name: `../${escapee}`, size: 1 }, body: "x" },
   ]);
   try {
     await assertRejects(extractedNames(path), (err: Error) => {
       assert(err instanceof OperationError);
       assertEquals(
         err.message,
-        `archive ${JSON.stringify(path)} has an unsafe entry "../x": '..' path segments are not allowed`,
+        `archive ${JSON.stringify(path)} has an unsafe entry "../${escapee}": '..' path segments are not allowed`,
       );
       return true;
     });
-    assert(!(await pathExists(`${path}/../../x`)));
+    assert(!(await pathExists(join(dirname(dirname(path)), escapee))));
   } finally {
     await removeTar(path);
   }

@@ -6,9 +6,29 @@
  *
  * @module
  */
-import { archiveFormat, withExtractedArchive } from "./archive.ts";
+import { archiveFormat, UNSUPPORTED_ARCHIVE_MESSAGE, withExtractedArchive, withExtractedStream } from "./archive.ts";
 import { memberRole } from "./classify.ts";
-import { quote, UsageError } from "../errors.ts";
+import { OperationError, quote, UsageError } from "../errors.ts";
+
+/** Progress of an archive download, for a progress bar. */
+export interface DownloadProgress {
+  /** The URL without its query (which may hold a signature). */
+  url: string;
+  /** Bytes received so far. */
+  received: number;
+  /** `Content-Length`, when the server sent one. */
+  total?: number;
+  /** The download finished. */
+  done: boolean;
+}
+
+/** How archives given as URLs are fetched. */
+export interface DownloadDeps {
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Called as bytes arrive. */
+  onDownloadProgress?: (progress: DownloadProgress) => void;
+}
 
 /** A file taking part in a registration. */
 export interface PackageMember {
@@ -34,6 +54,7 @@ export async function withPackageMembers<T>(
   archive: boolean,
   fn: (members: PackageMember[]) => Promise<T>,
   signal?: AbortSignal,
+  deps: DownloadDeps = {},
 ): Promise<T> {
   if (!archive) {
     const members: PackageMember[] = [];
@@ -52,10 +73,13 @@ export async function withPackageMembers<T>(
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
     if (index === paths.length) return await fn(members);
     signal?.throwIfAborted();
-    return await withExtractedArchive(paths[index], async (extracted) => {
+    const next = async (extracted: { files: { name: string; path: string }[] }) => {
       const found = extracted.files.map((f) => ({ name: f.name, path: f.path, explicit: false }));
       return await extract(index + 1, [...members, ...found]);
-    }, signal);
+    };
+    const path = paths[index];
+    if (isUrl(path)) return await withDownloadedArchive(path, next, signal, deps);
+    return await withExtractedArchive(path, next, signal);
   };
   return await extract(0, []);
 }
@@ -69,4 +93,57 @@ async function requireFile(path: string): Promise<void> {
     throw err;
   }
   if (!info.isFile) throw new UsageError(`${quote(path)} is not a file`);
+}
+
+/** Whether an argument is an http(s) URL rather than a local path. */
+export function isUrl(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+/** A URL without query or fragment, for messages: a signed URL's query is a credential. */
+export function redactUrl(url: string): string {
+  return url.replace(/[?#].*$/, "");
+}
+
+/**
+ * Streams an archive from an http(s) URL straight into extraction: the download is never held in
+ * memory or written whole to disk first.
+ */
+async function withDownloadedArchive<T>(
+  url: string,
+  fn: (archive: { files: { name: string; path: string }[] }) => Promise<T>,
+  signal: AbortSignal | undefined,
+  deps: DownloadDeps,
+): Promise<T> {
+  const shown = redactUrl(url);
+  const format = archiveFormat(url);
+  if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(shown)}`);
+  let response: Response;
+  try {
+    response = await (deps.fetch ?? fetch)(url, { signal });
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    throw new OperationError(`cannot download ${quote(shown)}: ${(err as Error).message}`, { cause: err });
+  }
+  if (!response.ok || response.body === null) {
+    await response.body?.cancel();
+    throw new OperationError(`cannot download ${quote(shown)}: HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  const length = Number(response.headers.get("content-length") ?? "");
+  const total = Number.isFinite(length) && length > 0 ? length : undefined;
+  let received = 0;
+  const report = deps.onDownloadProgress;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.length;
+        report?.({ url: shown, received, total, done: false });
+        controller.enqueue(chunk);
+      },
+      flush() {
+        report?.({ url: shown, received, total, done: true });
+      },
+    }),
+  );
+  return await withExtractedStream(shown, format, counted, fn, signal);
 }

@@ -36,17 +36,33 @@ export {
   type UnversionedEntity,
   VERSION_PLACEHOLDER,
 } from "./hydrate.ts";
-export { type PackageMember, withPackageMembers } from "./inputs.ts";
+export {
+  type DownloadDeps,
+  type DownloadProgress,
+  isUrl,
+  type PackageMember,
+  redactUrl,
+  withPackageMembers,
+} from "./inputs.ts";
 export { identifierKey, planRegistration, type RegistrationPlan } from "./plan.ts";
+export { type JobOutcome, runGraph, type RunGraphOptions } from "./run_graph.ts";
+export { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
+export { createEntity, type CreateOptions } from "./create_entity.ts";
 export { putFile, type PutFileOptions } from "./put_file.ts";
 export {
+  DEFAULT_CONCURRENCY,
   INFO,
+  type RegisterDeps,
+  type RegisteredSource,
   type RegisterEntry,
   registerFiles,
   type RegisterFilesOptions,
+  type RegisterProgress,
   type RegisterReport,
   type RegisterStatus,
+  type RegisterTimings,
 } from "./register_files.ts";
+export type { ObjectStore, StoreSource } from "../storage/store.ts";
 // Types the functions above take and return, re-exported so this module documents completely.
 export type { AdminClient } from "../admin/client.ts";
 export type { TaskSpec } from "../../proto/gen/flyteidl/admin/task_pb.ts";

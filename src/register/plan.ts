@@ -16,6 +16,8 @@ import { forEachIdentifier } from "./hydrate.ts";
 export interface RegistrationPlan<E extends RegistrationEntity = RegistrationEntity> {
   /** In creation order; the entities of one stage are independent of each other. */
   stages: E[][];
+  /** The entities of the package each entity references (references to registered ones are not here). */
+  dependencies: Map<E, Set<E>>;
 }
 
 const KIND_ORDER: Record<EntityKind, number> = { task: 0, workflow: 1, launchPlan: 2 };
@@ -62,5 +64,5 @@ export function planRegistration<E extends RegistrationEntity>(entities: readonl
     for (const entity of stage) done.add(entity);
     remaining = remaining.filter((e) => !done.has(e));
   }
-  return { stages };
+  return { stages, dependencies };
 }

@@ -3,25 +3,46 @@
  *
  * Everything that can be checked locally is checked before the first RPC (every file decodes,
  * every entity gets a version), so a bad package does not end up half registered. Then the
- * fast-registration source, if any, is uploaded, and the entities are created in dependency order.
+ * fast-registration source, if any, is uploaded, and the entities are created concurrently in
+ * dependency order.
  *
  * @module
  */
-import type { Client } from "@connectrpc/connect";
-import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
-import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { AdminClient } from "../admin/client.ts";
-import { AdminError } from "../admin/errors.ts";
 import { quote, UsageError } from "../errors.ts";
-import { decodeEntity, entityId, type EntityKind, memberRole, type RegistrationEntity } from "./classify.ts";
+import type { ObjectStore } from "../storage/store.ts";
+import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
+import { createEntity } from "./create_entity.ts";
 import { assertVersioned, hydrateEntity, type HydrateOptions } from "./hydrate.ts";
-import { type PackageMember, withPackageMembers } from "./inputs.ts";
+import { type DownloadDeps, type PackageMember, withPackageMembers } from "./inputs.ts";
 import { planRegistration } from "./plan.ts";
+import {
+  blockedInfo,
+  entryFor,
+  INFO,
+  type RegisteredSource,
+  type RegisterEntry,
+  type RegisterReport,
+  type RegisterTimings,
+} from "./report.ts";
+import { runGraph } from "./run_graph.ts";
 import { uploadFastSource } from "./upload.ts";
+
+export {
+  INFO,
+  type RegisteredSource,
+  type RegisterEntry,
+  type RegisterReport,
+  type RegisterStatus,
+  type RegisterTimings,
+} from "./report.ts";
+
+/** Creates running at once unless told otherwise. */
+export const DEFAULT_CONCURRENCY = 8;
 
 /** Options of {@link registerFiles}; the `register files` flags. */
 export interface RegisterFilesOptions extends Omit<HydrateOptions, "sourceLocation"> {
-  /** `.pb` files, or with {@link archive} `.tar`/`.tar.gz`/`.tgz` archives. */
+  /** `.pb` files, or with {@link archive} `.tar`/`.tar.gz`/`.tgz` archives (local paths or http(s) URLs). */
   paths: string[];
   /** Treat {@link paths} as archives of a package. */
   archive?: boolean;
@@ -29,115 +50,162 @@ export interface RegisterFilesOptions extends Omit<HydrateOptions, "sourceLocati
   dryRun?: boolean;
   /** Keep registering after a file fails (bad files included) instead of stopping. */
   continueOnError?: boolean;
+  /** Activate launch plans that have a schedule, once created. */
+  enableSchedule?: boolean;
+  /** Most creates in flight at once (default {@link DEFAULT_CONCURRENCY}; 1 is one RPC at a time). */
+  concurrency?: number;
+  /** Where the source goes when the admin has no upload location (instead of the storage's container). */
+  sourceUploadPath?: string;
 }
 
-/** Outcome of one file, as the results table shows it. */
-export type RegisterStatus = "Success" | "Failed" | "Skipped";
+/** Registration progress, for a progress display. */
+export type RegisterProgress =
+  | { phase: "upload"; name: string; done: boolean }
+  | { phase: "create"; done: number; total: number };
 
-/** One row of the results. */
-export interface RegisterEntry {
-  /** The file as the user knows it: the path given or the name inside the archive. */
-  name: string;
-  /** What the file holds, if it could be decoded. */
-  kind?: EntityKind;
-  /** The identifier it was (or would have been) registered under. */
-  id?: Identifier;
-  /** `Success` (registered or identical one exists), `Failed`, or `Skipped` (dry run, or not attempted). */
-  status: RegisterStatus;
-  /** `Successfully registered file`, `AlreadyExists`, or why it failed or was skipped. */
-  info: string;
+/** What {@link registerFiles} uses besides the admin client; all optional. */
+export interface RegisterDeps extends DownloadDeps {
+  /** Opens the configured storage when the admin offers no upload location. */
+  openStorage?: () => ObjectStore;
+  /** Milliseconds on a monotonic clock, for the report's timings; default `performance.now`. */
+  now?: () => number;
+  /** Called as the upload and the creates progress. */
+  onProgress?: (progress: RegisterProgress) => void;
 }
-
-/** What {@link registerFiles} did. */
-export interface RegisterReport {
-  /** Rows in the order files were handled: bad files first, then creation order. */
-  entries: RegisterEntry[];
-  /** The fast-registration source archive, and where it was uploaded (absent on dry runs). */
-  source?: { name: string; location?: string };
-  /** Number of `Failed` entries; a caller exits non-zero if it is not 0. */
-  failed: number;
-}
-
-/** Info texts of the results table (flytectl's wording). */
-export const INFO = {
-  registered: "Successfully registered file",
-  alreadyExists: "AlreadyExists",
-  dryRun: "Dry run: not registered",
-  invalidPackage: "Not registered: other files of the package are invalid",
-  stopped: "Not registered: an earlier file failed",
-} as const;
-
-/** gRPC statuses after which no further create can succeed: stop instead of failing every file. */
-const FATAL_STATUSES = new Set(["Unavailable", "Unauthenticated", "PermissionDenied", "Canceled", "DeadlineExceeded"]);
 
 /**
  * Registers the tasks, workflows and launch plans in `options.paths`.
  *
  * A file the admin refuses is a `Failed` entry, not an exception; so is a file that is not a valid
- * entity. Exceptions are for what prevents registration as a whole.
+ * entity. Exceptions are for what prevents registration as a whole. When `signal` aborts during the
+ * creates, no new create starts, the ones in flight finish, and the report has `interrupted` set.
  *
  * @throws {UsageError} bad arguments, missing files, or entities that would have no version
- * @throws {OperationError} an unreadable archive, a failed source upload, or a connection failure
+ * @throws {OperationError} an unreadable archive, a failed download or source upload, or a connection failure
  */
 export async function registerFiles(
   client: AdminClient,
   options: RegisterFilesOptions,
   signal?: AbortSignal,
+  deps: RegisterDeps = {},
 ): Promise<RegisterReport> {
   if (options.project === "") throw new UsageError("project is required (-p/--project)");
   if (options.domain === "") throw new UsageError("domain is required (-d/--domain)");
   if (options.paths.length === 0) throw new UsageError("no files given to register");
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(`invalid concurrency ${quote(concurrency)}: expected a whole number of at least 1`);
+  }
   // An empty version (a config file's default) means "not given": entities keep the versions they have.
-  const normalized = { ...options, version: options.version || undefined };
+  const normalized = { ...options, concurrency, version: options.version || undefined };
+  const now = deps.now ?? (() => performance.now());
+  const started = now();
   return await withPackageMembers(
     options.paths,
     options.archive ?? false,
-    (members) => registerMembers(client, members, normalized, signal),
+    (members) => registerMembers(client, members, normalized, signal, { ...deps, now }, started),
     signal,
+    deps,
   );
 }
+
+type Resolved = RegisterFilesOptions & { concurrency: number };
 
 async function registerMembers(
   client: AdminClient,
   members: readonly PackageMember[],
-  options: RegisterFilesOptions,
+  options: Resolved,
   signal: AbortSignal | undefined,
+  deps: RegisterDeps & { now: () => number },
+  started: number,
 ): Promise<RegisterReport> {
+  const { now } = deps;
   const { entities, sources, invalid } = await loadPackage(members);
   const entries = [...invalid];
   const hydrate = (sourceLocation?: string) => entities.map((e) => hydrateEntity(e, { ...options, sourceLocation }));
   assertVersioned(hydrate());
-
-  const skipAll = (info: string) => {
-    for (const entity of planOrder(hydrate())) entries.push(entryFor(entity, "Skipped", info));
-    return report(entries, sources.length === 1 ? { name: sources[0].name } : undefined);
+  const timings: RegisterTimings = { prepareMs: now() - started, uploadMs: 0, registerMs: 0, totalMs: 0 };
+  const finish = (source: RegisteredSource | undefined, interrupted = false): RegisterReport => {
+    timings.totalMs = now() - started;
+    const failed = entries.filter((e) => e.status === "Failed").length;
+    const report: RegisterReport = { entries, failed, interrupted, dryRun: options.dryRun ?? false, timings };
+    if (source) report.source = source;
+    return report;
+  };
+  const skipAll = (info: string, interrupted = false) => {
+    for (const entity of planRegistration(hydrate()).stages.flat()) entries.push(entryFor(entity, "Skipped", info));
+    return finish(sources.length === 1 ? { name: sources[0].name } : undefined, interrupted);
   };
   if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
   if (options.dryRun) return skipAll(INFO.dryRun);
 
-  let source: RegisterReport["source"];
+  let source: RegisteredSource | undefined;
   if (sources.length === 1) {
-    const uploaded = await uploadFastSource(client, {
-      project: options.project,
-      domain: options.domain,
-      path: sources[0].path,
-      name: sources[0].name,
-    }, signal);
-    source = { name: sources[0].name, location: uploaded.location };
+    const uploadStarted = now();
+    deps.onProgress?.({ phase: "upload", name: sources[0].name, done: false });
+    try {
+      const uploaded = await uploadFastSource(client, {
+        project: options.project,
+        domain: options.domain,
+        path: sources[0].path,
+        name: sources[0].name,
+        version: options.version,
+        sourceUploadPath: options.sourceUploadPath,
+        openStorage: deps.openStorage,
+      }, signal);
+      source = { name: sources[0].name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
+    } catch (err) {
+      if (signal?.aborted) return skipAll(INFO.interrupted, true);
+      throw err;
+    }
+    timings.uploadMs = now() - uploadStarted;
+    deps.onProgress?.({ phase: "upload", name: sources[0].name, done: true });
   }
 
-  let stopped = false;
-  for (const entity of planOrder(hydrate(source?.location))) {
-    if (stopped) {
-      entries.push(entryFor(entity, "Skipped", INFO.stopped));
-      continue;
+  const registerStarted = now();
+  const plan = planRegistration(hydrate(source?.location));
+  const order = plan.stages.flat();
+  let done = 0;
+  const outcomes = await runGraph({
+    jobs: order,
+    dependencies: plan.dependencies,
+    concurrency: options.concurrency,
+    stopOnFailure: !options.continueOnError,
+    signal,
+    now,
+    run: async (entity: RegistrationEntity) => {
+      const entry = await createEntity(client.admin, entity, options);
+      deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
+      return entry;
+    },
+    isFailure: (entry) => entry.status === "Failed",
+  });
+  timings.registerMs = now() - registerStarted;
+
+  const byEntity = new Map<RegistrationEntity, RegisterEntry>();
+  const entryOf = (entity: RegistrationEntity): RegisterEntry => {
+    const known = byEntity.get(entity);
+    if (known) return known;
+    const outcome = outcomes.get(entity)!;
+    let entry: RegisterEntry;
+    switch (outcome.state) {
+      case "finished":
+        entry = { ...outcome.result, startedMs: outcome.startedMs - started, durationMs: outcome.durationMs };
+        break;
+      case "blocked": {
+        const dependency = entryOf(outcome.on);
+        entry = { ...entryFor(entity, "Skipped", blockedInfo(dependency)), dependsOn: dependency.name };
+        break;
+      }
+      case "notStarted":
+        entry = entryFor(entity, "Skipped", signal?.aborted ? INFO.interrupted : INFO.stopped);
+        break;
     }
-    signal?.throwIfAborted();
-    const entry = await createEntity(client.admin, entity, signal);
-    entries.push(entry);
-    if (entry.status === "Failed" && !options.continueOnError) stopped = true;
-  }
-  return report(entries, source);
+    byEntity.set(entity, entry);
+    return entry;
+  };
+  for (const entity of order) entries.push(entryOf(entity));
+  return finish(source, signal?.aborted ?? false);
 }
 
 interface LoadedPackage {
@@ -182,46 +250,4 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
     loaded.sources = [];
   }
   return loaded;
-}
-
-function planOrder(entities: readonly RegistrationEntity[]): RegistrationEntity[] {
-  // Sequential for now; the stages are what a concurrent version runs in parallel.
-  return planRegistration(entities).stages.flat();
-}
-
-function entryFor(entity: RegistrationEntity, status: RegisterStatus, info: string): RegisterEntry {
-  return { name: entity.name, kind: entity.kind, id: entityId(entity), status, info };
-}
-
-function report(entries: RegisterEntry[], source: RegisterReport["source"]): RegisterReport {
-  const failed = entries.filter((e) => e.status === "Failed").length;
-  return source ? { entries, source, failed } : { entries, failed };
-}
-
-/** Creates one entity; the admin's refusal becomes a `Failed` entry, `ALREADY_EXISTS` a success. */
-async function createEntity(
-  admin: Client<typeof AdminService>,
-  entity: RegistrationEntity,
-  signal: AbortSignal | undefined,
-): Promise<RegisterEntry> {
-  const id = entityId(entity);
-  try {
-    switch (entity.kind) {
-      case "task":
-        await admin.createTask({ id, spec: entity.spec }, { signal });
-        break;
-      case "workflow":
-        await admin.createWorkflow({ id, spec: entity.spec }, { signal });
-        break;
-      case "launchPlan":
-        await admin.createLaunchPlan({ id, spec: entity.spec.spec }, { signal });
-        break;
-    }
-    return entryFor(entity, "Success", INFO.registered);
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    if (!(err instanceof AdminError) || FATAL_STATUSES.has(err.status)) throw err;
-    if (err.status === "AlreadyExists") return entryFor(entity, "Success", INFO.alreadyExists);
-    return entryFor(entity, "Failed", `Error registering file due to ${err.serverMessage}`);
-  }
 }

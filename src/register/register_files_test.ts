@@ -126,20 +126,25 @@ Deno.test("a refused create stops registration; the rest are Skipped; the server
     assertEquals(report.failed, 1);
     assertEquals(report.entries.map((e) => e.status), ["Success", "Success", "Failed", "Skipped"]);
     assert(report.entries[2].info.startsWith("Error registering file due to "), report.entries[2].info);
-    assertEquals(report.entries[3].info, "Not registered: an earlier file failed");
+    assertEquals(report.entries[3].info, `Not registered: depends on ${VALID[2]}, which failed`);
     assertEquals(methods(sandbox), ["CreateTask", "CreateTask", "CreateWorkflow"]);
   });
 });
 
-Deno.test("continueOnError attempts every file", async () => {
+Deno.test("continueOnError attempts everything possible; dependents of a failure are skipped, naming it", async () => {
   await withSandbox(async (sandbox, client) => {
     sandbox.failNext("CreateTask", Code.Internal);
     const report = await register(client, { paths: [fixture("valid-register.tar")], continueOnError: true });
-    assertEquals(methods(sandbox), CREATES);
-    assertEquals(report.entries[0].status, "Failed");
-    // The workflow needs the task that failed, so the admin refuses it, and then its launch plan.
-    assertEquals(report.entries.map((e) => e.status), ["Failed", "Success", "Failed", "Failed"]);
-    assertEquals(report.failed, 3);
+    // The workflow needs the task that failed, so it is not attempted, nor is its launch plan.
+    assertEquals(methods(sandbox), ["CreateTask", "CreateTask"]);
+    assertEquals(rows(report), [
+      [VALID[0], "Failed", "Error registering file due to sandbox: injected Internal for CreateTask"],
+      [VALID[1], "Success", "Successfully registered file"],
+      [VALID[2], "Skipped", `Not registered: depends on ${VALID[0]}, which failed`],
+      [VALID[3], "Skipped", `Not registered: depends on ${VALID[2]}, which was not registered`],
+    ]);
+    assertEquals(report.entries[2].dependsOn, VALID[0]);
+    assertEquals(report.failed, 1);
   });
 });
 
@@ -187,7 +192,7 @@ Deno.test("fast registration uploads the source once and points the tasks at it"
     assertEquals(methods(sandbox).filter((m) => m === "CreateUploadLocation").length, 1);
     assertEquals(sandbox.uploads.size, 1);
     const [[location, bytes]] = [...sandbox.uploads];
-    assertEquals(report.source, { name: sourceName, location });
+    assertEquals(report.source, { name: sourceName, location, via: "dataProxy", size: expected.length });
     assertEquals(createHash("md5").update(bytes).digest("hex"), createHash("md5").update(expected).digest("hex"));
     assertEquals(report.entries.length, 84);
 

@@ -9,6 +9,8 @@ import type { AdminClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { OperationError, quote } from "../errors.ts";
 import { putFile } from "./put_file.ts";
+import type { ObjectStore } from "../storage/store.ts";
+import { joinReference } from "../storage/reference.ts";
 
 /** What to upload and for which project and domain. */
 export interface UploadSourceOptions {
@@ -20,6 +22,15 @@ export interface UploadSourceOptions {
   path: string;
   /** Its name as the user knows it (archive-relative); its base name is the upload's file name. */
   name: string;
+  /** Names the fallback object `fast/<version>-<file>`; the MD5 (hex) stands in when absent. */
+  version?: string;
+  /** Fallback location base (`--sourceUploadPath`) instead of the storage's container. */
+  sourceUploadPath?: string;
+  /**
+   * Opens the configured storage, used when the admin has no upload location. A function, so that
+   * a storage type this version lacks is an error only when it is needed.
+   */
+  openStorage?: () => ObjectStore;
 }
 
 /** Where the source archive went. */
@@ -30,14 +41,18 @@ export interface UploadedSource {
   md5Base64: string;
   /** Bytes uploaded. */
   size: number;
+  /** Through the admin's signed URL, or through the configured storage. */
+  via: "dataProxy" | "storage";
 }
 
 /**
  * Uploads a fast-registration source archive: `CreateUploadLocation` with the file's MD5, then an
- * HTTP PUT of the bytes, as they are, to the signed URL.
+ * HTTP PUT of the bytes, as they are, to the signed URL. When the admin does not implement the
+ * data proxy or offers no signed URL, the file is written through the configured storage to
+ * `<sourceUploadPath or container>/fast/<version>-<file>`, as flytectl does.
  *
- * @throws {OperationError} when the admin offers no signed URL (storage fallback is not supported
- *   yet), the RPC fails, or the upload is refused
+ * @throws {OperationError} the RPC fails, the upload is refused, or storage cannot be written
+ * @throws {UsageError} a fallback is needed and storage is not configured for it
  */
 export async function uploadFastSource(
   client: Pick<AdminClient, "dataProxy">,
@@ -45,13 +60,8 @@ export async function uploadFastSource(
   signal?: AbortSignal,
 ): Promise<UploadedSource> {
   const { md5, size } = await md5File(options.path, signal);
+  const md5Base64 = Buffer.from(md5).toString("base64");
   const filename = options.name.slice(options.name.lastIndexOf("/") + 1);
-  const noSignedUrl = (why: string) =>
-    new OperationError(
-      `cannot upload fast-registration source ${
-        quote(options.name)
-      }: ${why}; uploading through configured storage is not supported yet`,
-    );
   let location;
   try {
     location = await client.dataProxy.createUploadLocation({
@@ -61,16 +71,13 @@ export async function uploadFastSource(
       contentMd5: md5,
     }, { signal });
   } catch (err) {
-    if (err instanceof AdminError && err.status === "Unimplemented") {
-      throw noSignedUrl("the admin service does not implement CreateUploadLocation");
-    }
-    throw err;
+    if (!(err instanceof AdminError && err.status === "Unimplemented")) throw err;
+    return await uploadToStorage(options, filename, { md5, md5Base64, size }, signal);
   }
-  if (location.signedUrl === "") throw noSignedUrl("the admin service returned no signed URL");
+  if (location.signedUrl === "") return await uploadToStorage(options, filename, { md5, md5Base64, size }, signal);
   if (location.nativeUrl === "") {
     throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
   }
-  const md5Base64 = Buffer.from(md5).toString("base64");
   // Header names are case-insensitive: let ours replace the data proxy's copy rather than duplicate it.
   const headers = new Headers(location.headers);
   headers.set("Content-MD5", md5Base64);
@@ -81,7 +88,27 @@ export async function uploadFastSource(
     label: options.name,
     signal,
   });
-  return { location: location.nativeUrl, md5Base64, size };
+  return { location: location.nativeUrl, md5Base64, size, via: "dataProxy" };
+}
+
+async function uploadToStorage(
+  options: UploadSourceOptions,
+  filename: string,
+  digest: { md5: Uint8Array; md5Base64: string; size: number },
+  signal: AbortSignal | undefined,
+): Promise<UploadedSource> {
+  if (!options.openStorage) {
+    throw new OperationError(
+      `cannot upload fast-registration source ${quote(options.name)}: the admin service offers no upload ` +
+        "location and no storage is configured",
+    );
+  }
+  const storage = options.openStorage();
+  const base = options.sourceUploadPath || storage.baseReference();
+  const version = options.version || Buffer.from(digest.md5).toString("hex");
+  const location = joinReference(base, "fast", `${version}-${filename}`);
+  await storage.writeFile(location, { path: options.path, size: digest.size }, signal);
+  return { location, md5Base64: digest.md5Base64, size: digest.size, via: "storage" };
 }
 
 /** MD5 (not in WebCrypto, hence `node:crypto`) and size of a file, read as a stream. */

@@ -7,6 +7,7 @@ import { startSandbox } from "../sandbox/mod.ts";
 import { putFile } from "./put_file.ts";
 import { md5File, uploadFastSource } from "./upload.ts";
 import { fixture } from "./_test_helpers.ts";
+import { LocalStore, MemStore } from "../storage/mod.ts";
 
 interface Received {
   method: string;
@@ -98,10 +99,53 @@ Deno.test("uploadFastSource: CreateUploadLocation with the MD5, then the PUT the
     sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
     await assertRejects(
       uploadFastSource(client, { project: "p", domain: "d", path, name: "fastabc.tar.gz" }),
-      /does not implement CreateUploadLocation; uploading through configured storage is not supported yet/,
+      /the admin service offers no upload location and no storage is configured/,
     );
+    assertEquals(uploaded.via, "dataProxy");
   } finally {
     client.close();
     await sandbox.close();
+  }
+});
+
+Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is UNIMPLEMENTED", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  const root = await Deno.makeTempDir({ prefix: "fctl-storage-test-" });
+  try {
+    const path = fixture("valid-register.tgz");
+    const bytes = await Deno.readFile(path);
+    const local = new LocalStore(root, "my-bucket");
+    sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+    const uploaded = await uploadFastSource(client, {
+      project: "p",
+      domain: "d",
+      path,
+      name: "dir/fastabc.tar.gz",
+      version: "v7",
+      openStorage: () => local,
+    });
+    assertEquals(uploaded.location, "file://my-bucket/fast/v7-fastabc.tar.gz");
+    assertEquals(uploaded.via, "storage");
+    assertEquals(await Deno.readFile(`${root}/my-bucket/fast/v7-fastabc.tar.gz`), bytes);
+    assertEquals(sandbox.uploads.size, 0);
+
+    const mem = new MemStore("unused");
+    sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+    const viaPath = await uploadFastSource(client, {
+      project: "p",
+      domain: "d",
+      path,
+      name: "fastabc.tar.gz",
+      version: "v7",
+      sourceUploadPath: "mem://other/src/",
+      openStorage: () => mem,
+    });
+    assertEquals(viaPath.location, "mem://other/src/fast/v7-fastabc.tar.gz");
+    assertEquals(mem.objects.get("mem://other/src/fast/v7-fastabc.tar.gz"), bytes);
+  } finally {
+    client.close();
+    await sandbox.close();
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -1,0 +1,81 @@
+/**
+ * The RPCs of one entity: its create, the schedule check before a scheduled launch plan, and its
+ * activation after (`--enableSchedule`).
+ *
+ * @module
+ */
+import type { Client } from "@connectrpc/connect";
+import { LaunchPlanState } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { AdminError } from "../admin/errors.ts";
+import { entityId, type RegistrationEntity } from "./classify.ts";
+import { entryFor, INFO, type RegisterEntry } from "./report.ts";
+import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
+
+/** gRPC statuses after which no further create can succeed: stop instead of failing every file. */
+const FATAL_STATUSES = new Set(["Unavailable", "Unauthenticated", "PermissionDenied", "Canceled", "DeadlineExceeded"]);
+
+/** How to create one entity. */
+export interface CreateOptions {
+  /** Activate launch plans that have a schedule once they exist. */
+  enableSchedule?: boolean;
+}
+
+/**
+ * Creates one entity. The admin's refusal becomes a `Failed` entry and `ALREADY_EXISTS` a success;
+ * statuses that mean no create can succeed (unreachable, unauthenticated, …) are thrown.
+ *
+ * No abort signal on purpose: on Ctrl-C calls already sent are allowed to finish, so the report
+ * says truthfully what was registered.
+ */
+export async function createEntity(
+  admin: Client<typeof AdminService>,
+  entity: RegistrationEntity,
+  options: CreateOptions,
+): Promise<RegisterEntry> {
+  try {
+    const existed = await create(admin, entity);
+    let info: string = existed ? INFO.alreadyExists : INFO.registered;
+    if (entity.kind === "launchPlan" && options.enableSchedule && hasSchedule(entity.spec.spec)) {
+      // Also after AlreadyExists: re-running with --enableSchedule should leave the schedule on.
+      await admin.updateLaunchPlan({ id: entityId(entity), state: LaunchPlanState.ACTIVE });
+      info = `${info}; ${INFO.activated}`;
+    }
+    return entryFor(entity, "Success", info);
+  } catch (err) {
+    if (err instanceof ScheduleError) return entryFor(entity, "Failed", `Error registering file due to ${err.message}`);
+    if (!(err instanceof AdminError) || FATAL_STATUSES.has(err.status)) throw err;
+    return entryFor(entity, "Failed", `Error registering file due to ${err.serverMessage}`);
+  }
+}
+
+class ScheduleError extends Error {}
+
+/** Sends the create; resolves to whether an identical entity already existed. */
+async function create(admin: Client<typeof AdminService>, entity: RegistrationEntity): Promise<boolean> {
+  const id = entityId(entity);
+  try {
+    switch (entity.kind) {
+      case "task":
+        await admin.createTask({ id, spec: entity.spec });
+        break;
+      case "workflow":
+        await admin.createWorkflow({ id, spec: entity.spec });
+        break;
+      case "launchPlan": {
+        const spec = entity.spec.spec;
+        if (spec && hasSchedule(spec)) {
+          const workflow = await admin.getWorkflow({ id: spec.workflowId });
+          const missing = missingScheduledInputs(spec, workflow);
+          if (missing.length > 0) throw new ScheduleError(missingScheduledInputsMessage(missing));
+        }
+        await admin.createLaunchPlan({ id, spec });
+        break;
+      }
+    }
+    return false;
+  } catch (err) {
+    if (err instanceof AdminError && err.status === "AlreadyExists" && err.rpc.startsWith("Create")) return true;
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * `register examples`: registering every package archive of a flytesnacks release.
+ *
+ * @module
+ */
+import type { AdminClient } from "../admin/client.ts";
+import { FctlError, OperationError, quote } from "../errors.ts";
+import { archiveAssets, resolveRelease } from "../github/release.ts";
+import { type RegisterDeps, registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
+
+/** The repository whose releases hold the examples. */
+export const EXAMPLES_REPO = "flyteorg/flytesnacks";
+
+/** Options of {@link registerExamples}: the `register files` options, with `version` as the release tag. */
+export interface RegisterExamplesOptions extends Omit<RegisterFilesOptions, "paths" | "archive"> {
+  /** Release tag; absent for the latest release. Also the version of the registered entities. */
+  version?: string;
+}
+
+/** How to reach GitHub; the CLI fills these from `GITHUB_API_URL` and `GITHUB_TOKEN`. */
+export interface RegisterExamplesDeps extends RegisterDeps {
+  githubApiUrl?: string;
+  /** Sent to the GitHub API only (not to asset downloads); never shown. */
+  githubToken?: string;
+  /** Called once the release is known, before downloads start. */
+  onRelease?: (tag: string, assets: string[]) => void;
+}
+
+/** One asset's outcome. */
+export interface AssetReport {
+  /** The asset's file name in the release. */
+  asset: string;
+  /** What registering it did; absent if it could not be registered at all (see {@link error}). */
+  report?: RegisterReport;
+  /** Why it could not be registered at all (download or archive failure), with continue-on-error. */
+  error?: string;
+}
+
+/** What {@link registerExamples} did. */
+export interface RegisterExamplesReport {
+  /** The release tag (the version the entities got). */
+  release: string;
+  assets: AssetReport[];
+  /** Failed entries plus assets that failed as a whole. */
+  failed: number;
+  interrupted: boolean;
+}
+
+/**
+ * Resolves the release and registers each archive asset with `register files`, one after the other,
+ * with the release tag as the version.
+ *
+ * @throws {OperationError} the release cannot be resolved, has no archives, or (without
+ *   continue-on-error) an asset cannot be registered — the message names the asset
+ */
+export async function registerExamples(
+  client: AdminClient,
+  options: RegisterExamplesOptions,
+  signal?: AbortSignal,
+  deps: RegisterExamplesDeps = {},
+): Promise<RegisterExamplesReport> {
+  const release = await resolveRelease({
+    repo: EXAMPLES_REPO,
+    tag: options.version || undefined,
+    apiUrl: deps.githubApiUrl,
+    token: deps.githubToken,
+    fetch: deps.fetch,
+    signal,
+  });
+  const assets = archiveAssets(release);
+  if (assets.length === 0) {
+    throw new OperationError(`release ${quote(release.tag)} of ${EXAMPLES_REPO} has no .tar, .tgz or .tar.gz assets`);
+  }
+  deps.onRelease?.(release.tag, assets.map((a) => a.name));
+  const result: RegisterExamplesReport = { release: release.tag, assets: [], failed: 0, interrupted: false };
+  for (const asset of assets) {
+    if (signal?.aborted) {
+      result.interrupted = true;
+      break;
+    }
+    try {
+      const report = await registerFiles(
+        client,
+        { ...options, paths: [asset.url], archive: true, version: release.tag },
+        signal,
+        deps,
+      );
+      result.assets.push({ asset: asset.name, report });
+      result.failed += report.failed;
+      if (report.interrupted) {
+        result.interrupted = true;
+        break;
+      }
+      if (report.failed > 0 && !options.continueOnError) break;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      const message = `asset ${quote(asset.name)} of release ${quote(release.tag)}: ${(err as Error).message}`;
+      if (!options.continueOnError || !(err instanceof FctlError)) {
+        throw err instanceof FctlError
+          ? new FctlErrorWithContext(message, err)
+          : new OperationError(`cannot register ${message}`, { cause: err });
+      }
+      result.assets.push({ asset: asset.name, error: (err as Error).message });
+      result.failed++;
+    }
+  }
+  return result;
+}
+
+/** Keeps the exit code of the underlying error (usage vs failure) while naming the asset. */
+class FctlErrorWithContext extends FctlError {
+  constructor(message: string, cause: FctlError) {
+    super(`cannot register ${message}`, cause.exitCode, { cause });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `storage.type: local`: containers are directories under a root directory, as flytestdlib's local
+ * (stow) store lays them out. References are `file://<container>/<key>`.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { OperationError, quote, UsageError } from "../errors.ts";
+import { parseReference } from "./reference.ts";
+import type { ObjectStore, StoreSource } from "./store.ts";
+
+/** Local-directory storage. */
+export class LocalStore implements ObjectStore {
+  readonly type = "local";
+  readonly #root: string;
+  readonly #container: string;
+
+  /**
+   * @param root directory holding one directory per container
+   * @param container the configured container (`storage.container`)
+   */
+  constructor(root: string, container: string) {
+    this.#root = root;
+    this.#container = container;
+  }
+
+  baseReference(): string {
+    if (this.#container === "") throw new UsageError("storage.container must be set to upload to local storage");
+    return `file://${this.#container}`;
+  }
+
+  /** Where a reference's bytes are on disk. */
+  pathOf(ref: string): string {
+    const { scheme, container, key } = parseReference(ref);
+    if (scheme !== "file") {
+      throw new UsageError(`local storage cannot store ${quote(ref)}: expected a file:// location`);
+    }
+    if (key === "") throw new UsageError(`storage location ${quote(ref)} names no object`);
+    return join(this.#root, container, ...key.split("/"));
+  }
+
+  async writeFile(ref: string, source: StoreSource, signal?: AbortSignal): Promise<void> {
+    const target = this.pathOf(ref);
+    try {
+      await Deno.mkdir(dirname(target), { recursive: true });
+      // Streamed file to file: a large source archive never sits in memory.
+      const input = await Deno.open(source.path, { read: true });
+      const output = await Deno.open(target, { write: true, create: true, truncate: true });
+      await input.readable.pipeTo(output.writable, { signal });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw new OperationError(`cannot write ${quote(ref)} to ${quote(target)}: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+}
