@@ -98,8 +98,12 @@ export function addTaskCommand(parent: Command, io: Io, signal: AbortSignal, des
       .argument("[name]", "task name; without it, every task of the project and domain")
       .action(async (name: string | undefined, _local: unknown, self: Command) => {
         const flags = taskFlags(name, self.optsWithGlobals<RawTaskFlags>());
+        // Loading the action (RPC stack, generated protos) is most of the start-up: overlap it with reading the
+        // configuration. A failed configuration still wins; the load's own failure then goes nowhere.
+        const action = loadLazy<typeof import("../get_task_action.ts")>("getTask");
+        action.catch(() => {});
         const ctx = await commandContext(self, io, signal);
-        const { runGetTask } = await loadLazy<typeof import("../get_task_action.ts")>("getTask");
+        const { runGetTask } = await action;
         await runGetTask(ctx, flags);
       }),
   );
