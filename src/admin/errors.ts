@@ -37,10 +37,40 @@ export class AdminNotFoundError extends AdminError {}
 
 const CONNECTION_STATUSES = new Set<Code>([Code.Unavailable, Code.Unauthenticated, Code.Unknown]);
 
+/** Node's TLS verification failures, by `code` (node:tls and OpenSSL names). */
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|ERR_SSL/;
+
+function causeCode(err: unknown): string {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return "";
+}
+
+/**
+ * Connect reports a refused certificate as INTERNAL and a TLS server answering plaintext as CANCELED;
+ * gRPC (and flytectl) call both UNAVAILABLE, which is what they are: the connection could not be made.
+ */
+function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
+  if (ce.code === Code.Internal && (TLS_CODES.test(causeCode(ce)) || /certificate/i.test(ce.rawMessage))) return "tls";
+  if (ce.code === Code.Canceled && /http\/2 stream closed|session closed|GOAWAY/i.test(ce.rawMessage)) {
+    return "protocol";
+  }
+  return undefined;
+}
+
 /** Maps any error thrown by a Connect client call to an {@link FctlError}. */
 export function mapAdminError(err: unknown, rpc: string, connection: ConnectionDescription): FctlError {
   if (err instanceof FctlError) return err;
-  const ce = ConnectError.from(err);
+  let ce = ConnectError.from(err);
+  const failure = connectionFailure(ce);
+  if (failure) {
+    const hint = failure === "tls"
+      ? "TLS: the server certificate was refused; trust its CA with admin.caCertFilePath"
+      : "the connection was closed during the call";
+    ce = new ConnectError(`${hint}: ${ce.rawMessage}`, Code.Unavailable, undefined, undefined, err);
+  }
   const status = Code[ce.code] as GrpcStatus;
   const serverMessage = ce.rawMessage.replace(/\s+/g, " ").trim();
   let message = `${rpc} failed: ${status}: ${serverMessage}`;

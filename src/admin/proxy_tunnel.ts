@@ -26,6 +26,7 @@ export interface TunnelOptions {
 export class TunnelStream extends Duplex {
   #socket: Socket;
   #ready = false;
+  #paused = false;
   #pending: { chunk: Buffer; callback: (error?: Error | null) => void }[] = [];
   #head = Buffer.alloc(0);
 
@@ -49,7 +50,10 @@ export class TunnelStream extends Duplex {
 
   #onData(data: Buffer, proxy: URL, target: string): void {
     if (this.#ready) {
-      if (!this.push(data)) this.#socket.pause();
+      if (!this.push(data)) {
+        this.#paused = true;
+        this.#socket.pause();
+      }
       return;
     }
     this.#head = Buffer.concat([this.#head, data]);
@@ -70,13 +74,40 @@ export class TunnelStream extends Duplex {
     for (const { chunk, callback } of this.#pending.splice(0)) this.#socket.write(chunk, callback);
   }
 
+  // node:http2 (and Connect's idle handling) treat the stream as a socket: let them keep the process
+  // alive or not, and tune it, through the proxy connection underneath.
+  ref(): this {
+    this.#socket.ref();
+    return this;
+  }
+
+  unref(): this {
+    this.#socket.unref();
+    return this;
+  }
+
+  setNoDelay(noDelay?: boolean): this {
+    this.#socket.setNoDelay(noDelay);
+    return this;
+  }
+
+  setKeepAlive(enable?: boolean, initialDelay?: number): this {
+    this.#socket.setKeepAlive(enable, initialDelay);
+    return this;
+  }
+
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.#ready) this.#socket.write(chunk, callback);
     else this.#pending.push({ chunk, callback });
   }
 
   override _read(): void {
-    this.#socket.resume();
+    // Only undo our own back-pressure pause: resuming a socket that is still connecting makes Deno's
+    // http2 spin calling _read.
+    if (this.#paused) {
+      this.#paused = false;
+      this.#socket.resume();
+    }
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -96,6 +127,7 @@ export function tunnelConnection(options: TunnelOptions): () => Duplex {
   const target = `${host}:${options.port}`;
   return () => {
     const tunnel = new TunnelStream(proxy, target);
+
     if (!options.tls) return tunnel;
     return tlsConnect({
       socket: tunnel,
