@@ -13,7 +13,7 @@ import {
   yamlPath,
 } from "./schema.ts";
 import { quote, UsageError } from "../errors.ts";
-import { nearest } from "./nearest.ts";
+import { editDistance, nearest } from "./nearest.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
 import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
 
@@ -86,13 +86,38 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   return { file, doc };
 }
 
+/** The last segment of a dotted path. */
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf(".") + 1);
+}
+
+/**
+ * The valid key a user most likely meant: a close sibling in the same section, else any key whose last
+ * segment is close (a key put in the wrong section). Nothing when nothing is close: a wild guess misleads.
+ */
+function suggestKey(path: string, known: readonly string[]): string | undefined {
+  const name = lastSegment(path);
+  const parent = path.slice(0, Math.max(0, path.lastIndexOf(".")));
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  const close = (candidates: string[]) => {
+    const best = nearest(name, candidates.map(lastSegment));
+    const index = best === undefined ? -1 : candidates.map(lastSegment).indexOf(best);
+    return index >= 0 && editDistance(name, best!) <= limit ? candidates[index] : undefined;
+  };
+  const siblings = known.filter((k) => k.slice(0, Math.max(0, k.lastIndexOf("."))) === parent);
+  return close(siblings) ?? close([...known]);
+}
+
 /** Every dotted path in the file that no option reads, with the nearest valid key. */
 function unknownKeyWarnings(doc: unknown, file: string): string[] {
-  const leaves = new Map<string, OptionSpec>();
-  for (const spec of SPECS) if (spec.inFile !== false) leaves.set(yamlPath(spec).join("."), spec);
-  const sections = new Set(
-    [...leaves.keys()].flatMap((k) => k.split(".").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("."))),
-  );
+  const leaves = new Set<string>();
+  for (const spec of SPECS) if (spec.inFile !== false) leaves.add(yamlPath(spec).join("."));
+  const sections = new Set<string>();
+  for (const leaf of leaves) {
+    const parts = leaf.split(".");
+    for (let i = 1; i < parts.length; i++) sections.add(parts.slice(0, i).join("."));
+  }
+  const known = [...leaves, ...sections];
   const warnings: string[] = [];
   const walk = (node: unknown, prefix: string) => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
@@ -103,7 +128,7 @@ function unknownKeyWarnings(doc: unknown, file: string): string[] {
         walk(value, path);
         continue;
       }
-      const suggestion = nearest(path, [...leaves.keys()]);
+      const suggestion = suggestKey(path, known);
       warnings.push(
         `unknown key ${quote(path)} in config file ${quote(file)} is ignored${
           suggestion ? `; did you mean ${quote(suggestion)}?` : ""

@@ -74,3 +74,205 @@ Deno.test("bad values name where they came from and what is valid", async () => 
     /invalid value "xml" for environment variable FCTL_OUTPUT: expected one of TABLE, JSON, YAML, DOT, DOTURL/,
   );
 });
+
+const FLYTECTL_CONFIG = `admin:
+  endpoint: dns:///flyte.example.com:443
+  authType: Pkce
+  insecure: false
+  perRetryTimeout: 5m0s
+  maxBackoffDelay: 1h30m
+  scopes: [openid, offline]
+  command:
+    - gcloud
+    - auth
+    - print-access-token
+  pkceConfig:
+    timeout: 3m0s
+  deviceFlowConfig:
+    pollInterval: 10s
+logger:
+  show-source: true
+  level: 0
+  formatter:
+    type: text
+console:
+  endpoint: https://console.example.com
+storage:
+  connection:
+    access-key: minio
+    auth-type: accesskey
+    disable-ssl: true
+    endpoint: http://localhost:30084
+    region: us-east-1
+    secret-key: miniostorage
+  type: minio
+  container: my-s3-bucket
+  enable-multicontainer: true
+  stow:
+    kind: google
+    config:
+      json: "{}"
+      project_id: p1
+  limits:
+    maxDownloadMBs: 10
+task:
+  project: flytesnacks
+  domain: development
+`;
+
+Deno.test("a flytectl config file loads unchanged, every section typed", async () => {
+  const { config, sources, warnings } = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": FLYTECTL_CONFIG }),
+  });
+  deepEqual(warnings, []);
+  deepEqual(
+    {
+      endpoint: config["admin.endpoint"],
+      authType: config["admin.authType"],
+      perRetryTimeout: config["admin.perRetryTimeout"],
+      maxBackoffDelay: config["admin.maxBackoffDelay"],
+      scopes: config["admin.scopes"],
+      command: config["admin.command"],
+      pkceTimeout: config["admin.pkceConfig.timeout"],
+      poll: config["admin.deviceFlowConfig.pollInterval"],
+      level: config["logger.level"],
+      formatter: config["logger.formatter.type"],
+      showSource: config["logger.show-source"],
+      console: config["console.endpoint"],
+      storageType: config["storage.type"],
+      stow: config["storage.stow.config"],
+      maxDownload: config["storage.limits.maxDownloadMBs"],
+      project: config.project,
+      maxRetries: config["admin.maxRetries"],
+      maxRetriesSource: sources["admin.maxRetries"],
+    },
+    {
+      endpoint: "dns:///flyte.example.com:443",
+      authType: "Pkce",
+      perRetryTimeout: 300_000,
+      maxBackoffDelay: 5_400_000,
+      scopes: ["openid", "offline"],
+      command: ["gcloud", "auth", "print-access-token"],
+      pkceTimeout: 180_000,
+      poll: 10_000,
+      level: 0,
+      formatter: "text",
+      showSource: true,
+      console: "https://console.example.com",
+      storageType: "MINIO",
+      stow: { json: "{}", project_id: "p1" },
+      maxDownload: 10,
+      project: "flytesnacks",
+      maxRetries: 4,
+      maxRetriesSource: "default",
+    },
+  );
+});
+
+Deno.test("defaults: durations as in flytectl, client id and secret location", async () => {
+  const { config } = await loadConfig({ flags: {}, env: {}, readTextFile: files({}) });
+  equal(config["admin.perRetryTimeout"], 15_000);
+  equal(config["admin.maxBackoffDelay"], 8_000);
+  equal(config["admin.maxRetries"], 4);
+  equal(config["admin.clientId"], "flytepropeller");
+  equal(config["admin.clientSecretLocation"], "/etc/secrets/client_secret");
+  equal(config["logger.level"], 3);
+  equal(config["logger.formatter.type"], "json");
+  deepEqual(config["admin.scopes"], []);
+});
+
+Deno.test("environment names are shell style and sit between the file and flags", async () => {
+  const readTextFile = files({ "/c.yaml": "admin:\n  maxRetries: 2\n  insecureSkipVerify: false\n" });
+  const cases: [Record<string, string>, Record<string, unknown>, unknown, string][] = [
+    [{}, {}, 2, "file"],
+    [{ FCTL_ADMIN_MAX_RETRIES: "6" }, {}, 6, "env"],
+    [{ FCTL_ADMIN_MAX_RETRIES: "6" }, { "admin.maxRetries": "9" }, 9, "flag"],
+  ];
+  for (const [env, flags, want, source] of cases) {
+    const loaded = await loadConfig({ flags: { config: "/c.yaml", ...flags }, env, readTextFile });
+    equal(loaded.config["admin.maxRetries"], want);
+    equal(loaded.sources["admin.maxRetries"], source);
+  }
+  const env = {
+    FCTL_ADMIN_INSECURE_SKIP_VERIFY: "true",
+    FCTL_ADMIN_PER_RETRY_TIMEOUT: "2s",
+    FCTL_ADMIN_SCOPES: "a,b",
+    FCTL_STORAGE_STOW_CONFIG: "k=v",
+    FCTL_LOGGER_SHOW_SOURCE: "1",
+  };
+  const { config } = await loadConfig({ flags: { config: "/c.yaml" }, env, readTextFile });
+  equal(config["admin.insecureSkipVerify"], true);
+  equal(config["admin.perRetryTimeout"], 2_000);
+  deepEqual(config["admin.scopes"], ["a", "b"]);
+  deepEqual(config["storage.stow.config"], { k: "v" });
+  equal(config["logger.show-source"], true);
+});
+
+Deno.test("unknown keys warn once each with the nearest valid key; they never fail", async () => {
+  const readTextFile = files({
+    "/c.yaml":
+      "admin:\n  endpont: x:1\n  insecure: true\n  Insecure: true\nlogger:\n  levl: 5\nstorage:\n  stow:\n    config:\n      anything: 1\nfoo: 1\nmaxRetries: 3\n",
+  });
+  const { warnings, config } = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+  equal(config["admin.insecure"], true);
+  deepEqual(warnings, [
+    'unknown key "admin.endpont" in config file "/c.yaml" is ignored; did you mean "admin.endpoint"?',
+    'unknown key "admin.Insecure" in config file "/c.yaml" is ignored; did you mean "admin.insecure"?',
+    'unknown key "logger.levl" in config file "/c.yaml" is ignored; did you mean "logger.level"?',
+    'unknown key "foo" in config file "/c.yaml" is ignored',
+    'unknown key "maxRetries" in config file "/c.yaml" is ignored; did you mean "admin.maxRetries"?',
+  ]);
+});
+
+Deno.test("deprecated options work and warn naming the replacement", async () => {
+  const readTextFile = files({ "/c.yaml": "admin:\n  useAuth: true\nfiles:\n  k8ServiceAccount: sa\n" });
+  const { warnings, config } = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+  equal(config["files.k8ServiceAccount"], "sa");
+  deepEqual(warnings, [
+    'admin.useAuth in "/c.yaml" is deprecated: auth is used whenever the admin service asks for it; choose the flow with --admin.authType',
+    'files.k8ServiceAccount in "/c.yaml" is deprecated: use --files.k8sServiceAccount',
+  ]);
+  const fromFlag = await loadConfig({ flags: { "files.k8ServiceAccount": "x" }, env: {}, readTextFile: files({}) });
+  deepEqual(fromFlag.warnings, ["--files.k8ServiceAccount is deprecated: use --files.k8sServiceAccount"]);
+});
+
+Deno.test("wrong types in the file name the file, the key and the expected type", async () => {
+  const cases: [string, RegExp][] = [
+    [
+      "admin:\n  maxRetries: many\n",
+      /^invalid value "many" for admin.maxRetries in "\/c.yaml": expected a whole number/,
+    ],
+    [
+      "admin:\n  perRetryTimeout: 15\n",
+      /^invalid value "15" for admin.perRetryTimeout in "\/c.yaml": expected a duration/,
+    ],
+    [
+      "admin:\n  endpoint: {host: x}\n",
+      /^invalid value a mapping for admin.endpoint in "\/c.yaml": expected a string$/,
+    ],
+    ["logger:\n  level: 9\n", /for logger.level in "\/c.yaml": expected a whole number from 0 to 5$/],
+    ["- a\n- b\n", /^config file "\/c.yaml" must be a mapping of sections/],
+    [
+      "admin:\n  defaultServiceConfig: '{oops'\n",
+      /^invalid gRPC service config in admin.defaultServiceConfig in "\/c.yaml": not valid JSON/,
+    ],
+  ];
+  for (const [text, want] of cases) {
+    await rejects(
+      loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile: files({ "/c.yaml": text }) }),
+      (err: Error) => want.test(err.message),
+      text,
+    );
+  }
+  await rejects(
+    loadConfig({ flags: {}, env: { FCTL_ADMIN_DEFAULT_SERVICE_CONFIG: "[1]" }, readTextFile: files({}) }),
+    /invalid gRPC service config in environment variable FCTL_ADMIN_DEFAULT_SERVICE_CONFIG: must be a JSON object/,
+  );
+});
+
+Deno.test("YAML 1.1 like the Go readers: yes/no are booleans", async () => {
+  const readTextFile = files({ "/c.yaml": "admin:\n  insecure: yes\n" });
+  equal((await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile })).config["admin.insecure"], true);
+});
