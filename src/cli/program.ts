@@ -8,6 +8,7 @@ import { Command } from "commander";
 import type { Io } from "../output/io.ts";
 import { addTaskCommand } from "./commands/get_task.ts";
 import { addRegisterCommands } from "./commands/register.ts";
+import { addConfigCommands } from "./commands/config.ts";
 import { addGlobalOptions } from "./global_options.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
@@ -29,6 +30,8 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
   addTaskCommand(program, io, signal, "shorthand for `get task`");
 
   addRegisterCommands(program.command("register").description("register entities with the admin service"), io, signal);
+
+  addConfigCommands(program, io, signal);
 
   for (const command of [program, ...allCommands(program)]) {
     addGlobalOptions(command);

@@ -1,0 +1,58 @@
+/**
+ * The effective configuration as rows for `fctl config view`: every option's value as a user would
+ * write it (durations as Go strings), where it came from, and secrets redacted.
+ *
+ * @module
+ */
+import type { LoadedConfig } from "./load.ts";
+import { envName, type OptionKey, OPTIONS, type OptionSpec, yamlPath } from "./schema.ts";
+import { formatDuration } from "./duration.ts";
+import { REDACTED } from "../log/redact.ts";
+
+/** One option of the effective configuration. */
+export interface ConfigRow {
+  key: string;
+  /** The value as text, as it would be written in a flag. */
+  value: string;
+  /** The typed value for JSON/YAML output (durations as Go strings). */
+  json: string | number | boolean | string[] | Record<string, string>;
+  /** `default`, `file <path>`, `env <NAME>` or `flag --key`. */
+  source: string;
+}
+
+function showValue(spec: OptionSpec, value: unknown): ConfigRow["json"] {
+  if (spec.secret) return value === "" ? "" : REDACTED;
+  switch (spec.type) {
+    case "duration":
+      return formatDuration(value as number);
+    case "strings":
+      return [...(value as readonly string[])];
+    case "map":
+      return { ...(value as Record<string, string>) };
+    default:
+      return value as string | number | boolean;
+  }
+}
+
+function asText(json: ConfigRow["json"]): string {
+  if (Array.isArray(json)) return json.join(",");
+  if (typeof json === "object") return Object.entries(json).map(([k, v]) => `${k}=${v}`).join(",");
+  return String(json);
+}
+
+/** Every option of `loaded` with its value and source. */
+export function describeConfig(loaded: LoadedConfig): ConfigRow[] {
+  const values = loaded.config as unknown as Record<string, unknown>;
+  return (OPTIONS as readonly OptionSpec[]).map((spec) => {
+    const source = loaded.sources[spec.key as OptionKey];
+    const json = showValue(spec, values[spec.key]);
+    const where = source === "file"
+      ? `file ${loaded.file} (${yamlPath(spec).join(".")})`
+      : source === "env"
+      ? `env ${envName(spec)}`
+      : source === "flag"
+      ? `flag --${spec.key}`
+      : "default";
+    return { key: spec.key, value: asText(json), json, source: where };
+  });
+}
