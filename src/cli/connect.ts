@@ -11,6 +11,7 @@ import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { quote, UsageError } from "../errors.ts";
 import { runtimeOf } from "./context.ts";
+import { logInterceptor } from "../admin/log_interceptor.ts";
 
 function readCaFile(path: string): string {
   try {
@@ -47,6 +48,7 @@ export function connectAdmin(loaded: LoadedConfig, env?: Readonly<Record<string,
     proxy,
     // Until an auth flow has run, only an auth type the user chose says anything about the connection.
     authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
+    interceptors: runtime ? [logInterceptor(runtime.log)] : [],
     retry: {
       maxAttempts: config["admin.maxRetries"],
       perAttemptTimeoutMs: config["admin.perRetryTimeout"],

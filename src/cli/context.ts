@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "../log/logger.ts";
 import type { Redactor } from "../log/redact.ts";
 import type { FormatterType } from "../log/format.ts";
 import { flagValues } from "./global_options.ts";
+import { describeConfig } from "../config/describe.ts";
 import { sessionOf } from "./run_session.ts";
 
 /** Shared inputs of a command action. */
@@ -83,7 +84,13 @@ export async function commandContext(command: Command, io: Io, signal: AbortSign
   });
   session.logger = log;
   for (const warning of loaded.warnings) log.warn(warning);
-  log.debug("configuration loaded", { file: loaded.file ?? "none" });
+  if (log.enabled(5)) {
+    const set = describeConfig(loaded).filter((row) => row.source !== "default");
+    log.debug("configuration loaded", {
+      file: loaded.file ?? "none",
+      options: Object.fromEntries(set.map((row) => [row.key, `${row.value} (${row.source})`])),
+    });
+  }
   RUNTIME.set(loaded, { log, secrets: session.redactor, env: io.env });
   return { io, loaded, config, signal, log, secrets: session.redactor };
 }

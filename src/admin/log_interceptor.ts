@@ -1,0 +1,26 @@
+/**
+ * Debug records of every admin call: the RPC, how long it took and how it ended. Never headers or
+ * messages: they can carry tokens and user data.
+ *
+ * @module
+ */
+import { ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Logger } from "../log/logger.ts";
+
+/** An interceptor that logs each call attempt at debug level. */
+export function logInterceptor(log: Logger): Interceptor {
+  return (next) => async (req) => {
+    if (!log.enabled(5)) return await next(req);
+    const started = performance.now();
+    const rpc = req.method.name;
+    try {
+      const res = await next(req);
+      log.debug("admin call", { rpc, status: "OK", ms: Math.round(performance.now() - started) });
+      return res;
+    } catch (err) {
+      const status = ConnectError.from(err).code;
+      log.debug("admin call failed", { rpc, status, ms: Math.round(performance.now() - started) });
+      throw err;
+    }
+  };
+}
