@@ -5,6 +5,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { runFctl } from "./helpers.ts";
+import { createHttpFetch } from "../src/admin/http_fetch.ts";
 
 interface Proxy {
   url: string;
@@ -28,15 +29,24 @@ function startProxy(): Proxy {
       if (n === null) return client.close();
       head += new TextDecoder().decode(buffer.subarray(0, n));
     }
-    const target = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head)?.[1] ?? "";
-    targets.push(target);
+    const connect = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head);
+    // A plain HTTP request in absolute form (`GET http://host:port/path`) is forwarded in origin form.
+    const forward = /^([A-Z]+) http:\/\/([^/\s]+)(\S*) HTTP\/1\.1\r\n/.exec(head);
+    const target = connect?.[1] ?? forward?.[2] ?? "";
+    targets.push(connect ? target : `${forward?.[1]} http://${target}`);
     const [hostname, port] = [
       target.slice(0, target.lastIndexOf(":")),
       Number(target.slice(target.lastIndexOf(":") + 1)),
     ];
     const upstream = await Deno.connect({ hostname, port });
     open.add(upstream);
-    await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+    if (connect) {
+      await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+    } else {
+      await upstream.write(
+        new TextEncoder().encode(head.replace(forward![0], `${forward![1]} ${forward![3] || "/"} HTTP/1.1\r\n`)),
+      );
+    }
     await Promise.allSettled([
       client.readable.pipeTo(upstream.writable),
       upstream.readable.pipeTo(client.writable),
@@ -118,5 +128,23 @@ Deno.test("proxy: an unreachable proxy is a connection error naming the endpoint
     );
   } finally {
     await sandbox.close();
+  }
+});
+
+Deno.test("proxy: HTTP calls go through admin.httpProxyURL", async () => {
+  const proxy = startProxy();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req) => new Response(`hello ${new URL(req.url).pathname}`),
+  );
+  const http = createHttpFetch({ proxy: proxy.url });
+  try {
+    const response = await http.fetch(`http://127.0.0.1:${server.addr.port}/config/v1/flyte_client`);
+    equal(await response.text(), "hello /config/v1/flyte_client");
+    deepEqual(proxy.targets, [`GET http://127.0.0.1:${server.addr.port}`]);
+  } finally {
+    http.close();
+    await server.shutdown();
+    await proxy.close();
   }
 });

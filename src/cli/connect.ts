@@ -12,6 +12,7 @@ import { parseServiceConfig } from "../config/service_config.ts";
 import { quote, UsageError } from "../errors.ts";
 import { runtimeOf } from "./context.ts";
 import { logInterceptor } from "../admin/log_interceptor.ts";
+import { createHttpFetch } from "../admin/http_fetch.ts";
 
 function readCaFile(path: string): string {
   try {
@@ -61,5 +62,15 @@ export function connectAdmin(loaded: LoadedConfig, env?: Readonly<Record<string,
           delayMs: info.delayMs,
         }),
     },
+  });
+}
+
+/** `fetch` for the command's plain HTTP calls (auth, downloads): `admin.httpProxyURL` and the CA file applied. */
+export function connectHttp(loaded: LoadedConfig): { fetch: typeof fetch; close: () => void } {
+  const config = loaded.config;
+  const caPath = config["admin.caCertFilePath"];
+  return createHttpFetch({
+    proxy: config["admin.httpProxyURL"] || undefined,
+    caCertificates: caPath ? readCaFile(caPath) : undefined,
   });
 }
