@@ -54,6 +54,10 @@ async function problems(ctx: CommandContext): Promise<string[]> {
       }
     });
   }
+  const httpProxy = config["admin.httpProxyURL"];
+  if (httpProxy && !URL.canParse(httpProxy)) {
+    found.push(`invalid admin.httpProxyURL ${quote(httpProxy)}: expected a URL such as http://proxy:3128`);
+  }
   if (config["admin.authType"] === "ExternalCommand" && config["admin.command"].length === 0) {
     found.push("admin.authType ExternalCommand needs admin.command (the program that prints a token)");
   }

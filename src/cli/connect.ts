@@ -69,8 +69,12 @@ export function connectAdmin(loaded: LoadedConfig, env?: Readonly<Record<string,
 export function connectHttp(loaded: LoadedConfig): { fetch: typeof fetch; close: () => void } {
   const config = loaded.config;
   const caPath = config["admin.caCertFilePath"];
+  const proxy = config["admin.httpProxyURL"];
+  if (proxy && !URL.canParse(proxy)) {
+    throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
+  }
   return createHttpFetch({
-    proxy: config["admin.httpProxyURL"] || undefined,
+    proxy: proxy || undefined,
     caCertificates: caPath ? readCaFile(caPath) : undefined,
   });
 }
