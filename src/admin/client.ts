@@ -9,7 +9,6 @@
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
-import { rootCertificates } from "node:tls";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
@@ -76,7 +75,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
   const sessionOptions: SecureClientSessionOptions = {};
   if (!insecure) {
-    if (options.caCertificates) sessionOptions.ca = [...rootCertificates, options.caCertificates];
+    // Under Deno, `ca` is handed to Deno.connectTls's `caCerts`, which trusts them in addition to the
+    // system roots (Node would replace them; reading Node's root list needs --allow-sys).
+    if (options.caCertificates) sessionOptions.ca = [options.caCertificates];
     if (options.insecureSkipVerify) sessionOptions.rejectUnauthorized = false;
   }
   if (options.proxy) {
