@@ -17,7 +17,7 @@ export interface Endpoint {
 const FORMS = "host:port, dns:///host:port, [::1]:port, http://host:port or https://host";
 
 /**
- * Parses `dns:///host:port`, `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
+ * Parses `dns:///host:port` (or `dns:host:port`), `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
  * with surrounding whitespace and trailing slashes. Without a port: 80 for `http://`, else 443.
  */
 export function parseEndpoint(raw: string): Endpoint {
@@ -28,6 +28,8 @@ export function parseEndpoint(raw: string): Endpoint {
     );
   }
   let schemeInsecure: boolean | undefined;
+  // gRPC's resolver syntax also allows `dns:host:port` without slashes.
+  if (/^dns:(?!\/)/i.test(text)) text = text.slice(4);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/\/?/i.exec(text);
   if (scheme) {
     const name = scheme[1].toLowerCase();

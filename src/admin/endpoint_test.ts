@@ -13,6 +13,10 @@ Deno.test("parseEndpoint accepts every form found in flytectl configs", () => {
     ["https://flyte.example.com", { host: "flyte.example.com", port: 443, schemeInsecure: false }],
     ["  flyte.example.com  ", { host: "flyte.example.com", port: 443, schemeInsecure: undefined }],
     ["http://localhost", { host: "localhost", port: 80, schemeInsecure: true }],
+    ["dns:///[::1]:8089", { host: "::1", port: 8089, schemeInsecure: undefined }],
+    ["\thttps://flyte.example.com:8443///\n", { host: "flyte.example.com", port: 8443, schemeInsecure: false }],
+    ["HTTPS://Flyte.Example.com", { host: "Flyte.Example.com", port: 443, schemeInsecure: false }],
+    ["dns:flyte.example.com:81", { host: "flyte.example.com", port: 81, schemeInsecure: undefined }],
   ];
   for (const [raw, want] of cases) deepEqual(parseEndpoint(raw), want, raw);
 });
