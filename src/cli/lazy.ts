@@ -13,6 +13,7 @@
 export const LAZY_MODULES = {
   getTask: "./get_task_action.ts",
   registerFiles: "./register_files_action.ts",
+  registerExamples: "./register_examples_action.ts",
 } as const;
 
 /** Imports a lazily loaded command module. */

@@ -1,0 +1,125 @@
+/**
+ * Resolving a GitHub release through the REST API: the latest one or one tag, with its assets.
+ *
+ * @module
+ */
+import { NotFoundError, OperationError, quote } from "../errors.ts";
+
+/** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
+export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
+
+/** A file attached to a release. */
+export interface ReleaseAsset {
+  name: string;
+  /** Where to download it (`browser_download_url`). */
+  url: string;
+  /** Size in bytes, as GitHub reports it. */
+  size: number;
+}
+
+/** A resolved release. */
+export interface Release {
+  tag: string;
+  assets: ReleaseAsset[];
+}
+
+/** What {@link resolveRelease} needs. */
+export interface ResolveReleaseOptions {
+  /** `owner/name`. */
+  repo: string;
+  /** A release tag; absent for the latest release. */
+  tag?: string;
+  /** API base URL; default {@link DEFAULT_GITHUB_API_URL}. */
+  apiUrl?: string;
+  /** Sent as a bearer token when set; never shown in any message. */
+  token?: string;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  /** Formats the rate-limit reset time in messages; default ISO 8601 UTC. */
+  formatTime?: (date: Date) => string;
+}
+
+/**
+ * Fetches the release (`/repos/<repo>/releases/latest` or `/releases/tags/<tag>`).
+ *
+ * @throws {NotFoundError} no such release (or repository)
+ * @throws {OperationError} rate limit (with its reset time), refused token, other HTTP or network failures
+ */
+export async function resolveRelease(options: ResolveReleaseOptions): Promise<Release> {
+  const base = (options.apiUrl || DEFAULT_GITHUB_API_URL).replace(/\/+$/, "");
+  const which = options.tag === undefined ? "latest" : `tags/${encodeURIComponent(options.tag)}`;
+  const url = `${base}/repos/${options.repo}/releases/${which}`;
+  const headers: Record<string, string> = {
+    "Accept": "application/vnd.github+json",
+    "X-GitHub-Api-Version": "2022-11-28",
+    "User-Agent": "fctl",
+  };
+  if (options.token) headers["Authorization"] = `Bearer ${options.token}`;
+  const what = options.tag === undefined
+    ? `the latest release of ${options.repo}`
+    : `release ${quote(options.tag)} of ${options.repo}`;
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, { headers, signal: options.signal });
+  } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new OperationError(`cannot reach the GitHub API at ${quote(base)}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const text = await response.text();
+  if (!response.ok) throw responseError(response, text, what, options);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new OperationError(`the GitHub API answered ${what} with something that is not JSON`);
+  }
+  return parseRelease(body, what);
+}
+
+function responseError(response: Response, text: string, what: string, options: ResolveReleaseOptions): Error {
+  const status = response.status;
+  const remaining = response.headers.get("x-ratelimit-remaining");
+  if (status === 429 || (status === 403 && remaining === "0")) {
+    const reset = Number(response.headers.get("x-ratelimit-reset"));
+    const format = options.formatTime ?? ((d: Date) => d.toISOString());
+    const when = Number.isFinite(reset) && reset > 0 ? `; it resets at ${format(new Date(reset * 1000))}` : "";
+    const hint = options.token ? "" : "; set GITHUB_TOKEN for a higher limit";
+    return new OperationError(`GitHub API rate limit exceeded (HTTP ${status}) fetching ${what}${when}${hint}`);
+  }
+  const detail = githubMessage(text);
+  if (status === 404) return new NotFoundError(`${what} not found (HTTP 404)`);
+  if (status === 401) {
+    return new OperationError(`the GitHub API refused GITHUB_TOKEN (HTTP 401)${detail ? `: ${detail}` : ""}`);
+  }
+  return new OperationError(`the GitHub API refused ${what} (HTTP ${status})${detail ? `: ${detail}` : ""}`);
+}
+
+/** GitHub's error bodies are `{"message": …}`; anything else is not worth quoting. */
+function githubMessage(text: string): string {
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    return typeof message === "string" ? message.slice(0, 200) : "";
+  } catch {
+    return "";
+  }
+}
+
+function parseRelease(body: unknown, what: string): Release {
+  const record = (body ?? {}) as { tag_name?: unknown; assets?: unknown };
+  if (typeof record.tag_name !== "string" || !Array.isArray(record.assets)) {
+    throw new OperationError(`the GitHub API answered ${what} without a tag_name and assets`);
+  }
+  const assets = record.assets.flatMap((asset): ReleaseAsset[] => {
+    const a = asset as { name?: unknown; browser_download_url?: unknown; size?: unknown };
+    if (typeof a.name !== "string" || typeof a.browser_download_url !== "string") return [];
+    return [{ name: a.name, url: a.browser_download_url, size: typeof a.size === "number" ? a.size : 0 }];
+  });
+  return { tag: record.tag_name, assets };
+}
+
+/** The assets that are package archives (`.tar`, `.tgz`, `.tar.gz`), in release order. */
+export function archiveAssets(release: Release): ReleaseAsset[] {
+  return release.assets.filter((a) => /\.(tar|tgz|tar\.gz)$/i.test(a.name));
+}

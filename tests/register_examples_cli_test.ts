@@ -1,0 +1,158 @@
+/**
+ * `fctl register examples` against a fake GitHub API served on loopback (release JSON + the shared
+ * fixture packages as assets) and the in-process admin over gRPC.
+ */
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { fixture, runFctl, type RunOptions } from "./helpers.ts";
+
+const TOKEN = "ghp_test_secret_token_123";
+
+interface FakeGitHub {
+  url: string;
+  /** Path and Authorization header of every request. */
+  seen: { path: string; auth: string | null }[];
+  /** When set, the API answers every release request with this. */
+  failWith?: { status: number; headers?: Record<string, string>; body?: string };
+}
+
+async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promise<void> {
+  const github: FakeGitHub = { url: "", seen: [] };
+  const release = (tag: string, assets: string[]) => ({
+    tag_name: tag,
+    assets: assets.map((name) => ({
+      name,
+      size: 1,
+      browser_download_url: `${github.url}/download/${tag}/${name}`,
+    })),
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    github.seen.push({ path, auth: req.headers.get("authorization") });
+    if (path.startsWith("/repos/") && github.failWith) {
+      const { status, headers, body } = github.failWith;
+      return new Response(body ?? JSON.stringify({ message: "nope" }), { status, headers });
+    }
+    if (path === "/repos/flyteorg/flytesnacks/releases/latest") {
+      return Response.json(release("v1.2.3", ["flytesnacks-core.tgz", "valid-register.tgz", "checksums.txt"]));
+    }
+    if (path === "/repos/flyteorg/flytesnacks/releases/tags/v0.9") {
+      return Response.json(release("v0.9", ["valid-register.tar", "missing.tgz"]));
+    }
+    const download = /^\/download\/[^/]+\/([\w.-]+)$/.exec(path);
+    if (download && download[1] !== "missing.tgz") {
+      return new Response((await Deno.open(fixture(download[1]))).readable);
+    }
+    return Response.json({ message: "Not Found" }, { status: 404 });
+  });
+  github.url = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    await fn(github);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+async function withSetup(fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof runFctl) => Promise<void>) {
+  await withFakeGitHub(async (github) => {
+    const sandbox = await startSandbox();
+    const run = (args: string[], options: RunOptions = {}) =>
+      runFctl([
+        "register",
+        "examples",
+        ...args,
+        "-p",
+        "flytesnacks",
+        "-d",
+        "development",
+        "--admin.endpoint",
+        sandbox.endpoint,
+      ], {
+        ...options,
+        env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN, ...options.env },
+      });
+    try {
+      await fn(sandbox, github, run);
+    } finally {
+      await sandbox.close();
+    }
+  });
+}
+
+const count = (sandbox: Sandbox, method: string) => sandbox.requests.filter((r) => r.method === method).length;
+
+Deno.test("register examples: the latest release's archives are registered with its tag as version", async () => {
+  await withSetup(async (sandbox, github, run) => {
+    const result = await run([]);
+    equal(result.stderr, "");
+    equal(result.code, 0);
+    equal(count(sandbox, "CreateTask"), 39 + 2);
+    equal(count(sandbox, "CreateUploadLocation"), 1);
+    const versions = new Set(
+      sandbox.requests.filter((r) => r.method === "CreateTask").map((r) =>
+        (r.request as { id: { version: string } }).id.version
+      ),
+    );
+    deepEqual([...versions], ["v1.2.3"]);
+    // The table names each asset; checksums.txt is not an archive and is left alone.
+    match(result.stdout, /\| ASSET +\| NAME +\| STATUS +\| ADDITIONAL INFO +\|/);
+    match(result.stdout, /\| flytesnacks-core\.tgz +\| core\/_pb_output\/00_/);
+    match(result.stdout, /\| valid-register\.tgz +\| 014_recipes/);
+    assert(!result.stdout.includes("checksums"));
+    // The token goes to the API only, never to downloads, and never into output.
+    deepEqual(github.seen.map((s) => [s.path, s.auth]), [
+      ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${TOKEN}`],
+      ["/download/v1.2.3/flytesnacks-core.tgz", null],
+      ["/download/v1.2.3/valid-register.tgz", null],
+    ]);
+    assert(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN));
+  });
+});
+
+Deno.test("register examples --version TAG resolves that release; a failing asset is named", async () => {
+  await withSetup(async (sandbox, github, run) => {
+    const result = await run(["--version", "v0.9"]);
+    equal(result.code, 1);
+    equal(github.seen[0].path, "/repos/flyteorg/flytesnacks/releases/tags/v0.9");
+    equal(
+      result.stderr,
+      `Error: cannot register asset "missing.tgz" of release "v0.9": cannot download "${github.url}/download/v0.9/missing.tgz": HTTP 404 Not Found\n`,
+    );
+    equal(count(sandbox, "CreateTask"), 2, "the asset before it was registered");
+
+    const going = await run(["--version", "v0.9", "--continueOnError", "-o", "json"]);
+    equal(going.code, 1);
+    const report = JSON.parse(going.stdout);
+    equal(report.release, "v0.9");
+    deepEqual(report.assets.map((a: { asset: string }) => a.asset), ["valid-register.tar", "missing.tgz"]);
+    match(report.assets[1].error, /HTTP 404/);
+  });
+});
+
+Deno.test("register examples: unknown tag, rate limit (with reset time) and refused token are one clear error", async () => {
+  await withSetup(async (sandbox, github, run) => {
+    const missing = await run(["--version", "nope"]);
+    equal(missing.code, 1);
+    equal(missing.stderr, 'Error: release "nope" of flyteorg/flytesnacks not found (HTTP 404)\n');
+
+    github.failWith = {
+      status: 403,
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1767225600" },
+      body: JSON.stringify({ message: "API rate limit exceeded" }),
+    };
+    const limited = await run([], { env: { GITHUB_TOKEN: "" } });
+    equal(limited.code, 1);
+    equal(
+      limited.stderr,
+      "Error: GitHub API rate limit exceeded (HTTP 403) fetching the latest release of flyteorg/flytesnacks; " +
+        "it resets at 2026-01-01T00:00:00.000Z; set GITHUB_TOKEN for a higher limit\n",
+    );
+    equal(github.seen.at(-1)?.auth, null, "no token, no Authorization header");
+
+    github.failWith = { status: 401, body: JSON.stringify({ message: "Bad credentials" }) };
+    const refused = await run([]);
+    equal(refused.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials\n");
+    assert(!refused.stderr.includes(TOKEN));
+    equal(sandbox.requests.length, 0);
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * `fctl register files` through the real command graph against the in-process admin over gRPC.
+ */
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { dirname } from "node:path";
+import { Code } from "@connectrpc/connect";
+import { packTar } from "modern-tar";
+import { parse as parseYaml } from "yaml";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { toBinary } from "@bufbuild/protobuf";
+import { TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
+import { decodeEntity } from "../src/register/classify.ts";
+import { fixture, runFctl, type RunOptions } from "./helpers.ts";
+
+const CORE = "flytesnacks-core.tgz";
+
+async function withSandbox(fn: (sandbox: Sandbox, run: typeof runFctl) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox();
+  const run = (args: string[], options?: RunOptions) =>
+    runFctl([...args, "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint], options);
+  try {
+    await fn(sandbox, run);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const creates = (sandbox: Sandbox) =>
+  sandbox.requests.filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method));
+/** Cells of the data rows of a results table (`| a | b | c |` lines after the header). */
+const tableRows = (stdout: string) =>
+  stdout.split("\n").filter((l) => l.startsWith("|")).slice(1).map((l) =>
+    l.split("|").slice(1, -1).map((c) => c.trim())
+  );
+
+Deno.test("register files --archive: the table names archive members, then re-registering is all AlreadyExists", async () => {
+  await withSandbox(async (sandbox, run) => {
+    const first = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1"]);
+    equal(first.stderr, "");
+    equal(first.code, 0);
+    const rows = tableRows(first.stdout);
+    equal(rows.length, 84);
+    assert(rows.every((r) => r[0].startsWith("core/_pb_output/") && r[1] === "Success"), first.stdout);
+    match(first.stdout, /\| NAME +\| STATUS +\| ADDITIONAL INFO +\|/);
+    equal(creates(sandbox).length, 84);
+
+    const again = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1"]);
+    equal(again.code, 0);
+    assert(tableRows(again.stdout).every((r) => r[1] === "Success" && r[2] === "AlreadyExists"));
+  });
+});
+
+Deno.test("a changed spec under an existing version is Failed with the server's message, exit 1", async () => {
+  await withSandbox(async (_sandbox, run) => {
+    equal((await run(["register", "files", fixture("69_core.flyte_basics.lp.greet_1.pb"), "--version", "v1"])).code, 0);
+    const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
+    try {
+      // Same task name and version, different content: the admin refuses it.
+      const entity = decodeEntity("x_1.pb", await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb")));
+      assert(entity.kind === "task" && entity.spec.template);
+      entity.spec.template.type = "changed-type";
+      await Deno.writeFile(`${dir}/69_core.flyte_basics.lp.greet_1.pb`, toBinary(TaskSpecSchema, entity.spec));
+      const result = await run(["register", "files", `${dir}/69_core.flyte_basics.lp.greet_1.pb`, "--version", "v1"]);
+      equal(result.code, 1);
+      match(result.stdout, /\| Failed +\| Error registering file due to .*different structure already exists/);
+      equal(result.stderr, "Error: 1 of 1 files failed to register\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("--dryRun: zero requests and zero uploads, exit 0", async () => {
+  await withSandbox(async (sandbox, run) => {
+    const result = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1", "--dryRun"]);
+    equal(result.code, 0);
+    deepEqual(sandbox.requests, []);
+    equal(sandbox.uploads.size, 0);
+    assert(tableRows(result.stdout).every((r) => r[1] === "Skipped" && r[2] === "Dry run: not registered"));
+  });
+});
+
+Deno.test("--continueOnError: exit 1 if anything failed; without it, scheduling stops at the failure", async () => {
+  await withSandbox(async (sandbox, run) => {
+    sandbox.failNext("CreateTask", Code.Internal);
+    const going = await run([
+      "register",
+      "files",
+      "--archive",
+      fixture("valid-register.tgz"),
+      "--version",
+      "a",
+      "--continueOnError",
+    ]);
+    equal(going.code, 1);
+    match(
+      going.stdout,
+      /my_wf_2\.pb +\| Skipped +\| Not registered: depends on 014_recipes\.core\.basic\.basic_workflow\.t1_1\.pb, which failed/,
+    );
+
+    sandbox.clearRequests();
+    sandbox.failNext("CreateTask", Code.Internal);
+    const stopping = await run([
+      "register",
+      "files",
+      "--archive",
+      fixture(CORE),
+      "--version",
+      "b",
+      "--concurrency",
+      "1",
+    ]);
+    equal(stopping.code, 1);
+    equal(creates(sandbox).length, 1, "nothing starts after the first failure");
+    equal(stopping.stderr, "Error: 1 of 84 files failed to register\n");
+  });
+});
+
+Deno.test("-o json and -o yaml give the whole report with timings", async () => {
+  await withSandbox(async (_sandbox, run) => {
+    const json = await run([
+      "register",
+      "files",
+      "--archive",
+      fixture("valid-register.tgz"),
+      "--version",
+      "v1",
+      "-o",
+      "json",
+    ]);
+    equal(json.code, 0);
+    const report = JSON.parse(json.stdout);
+    deepEqual(Object.keys(report), ["entries", "source", "failed", "interrupted", "dryRun", "timings"]);
+    deepEqual(Object.keys(report.timings), ["prepareMs", "uploadMs", "registerMs", "totalMs"]);
+    equal(report.entries.length, 4);
+    deepEqual(report.entries[0].id, {
+      resourceType: "TASK",
+      project: "flytesnacks",
+      domain: "development",
+      name: "recipes.core.basic.basic_workflow.t1",
+      version: "v1",
+    });
+    equal(report.entries[3].kind, "launchPlan");
+    equal(typeof report.entries[3].durationMs, "number");
+
+    const yaml = await run([
+      "register",
+      "files",
+      "--archive",
+      fixture("valid-register.tgz"),
+      "--version",
+      "v1",
+      "-o",
+      "yaml",
+    ]);
+    const doc = parseYaml(yaml.stdout);
+    deepEqual(doc.entries.map((e: { info: string }) => e.info), Array(4).fill("AlreadyExists"));
+  });
+});
+
+Deno.test("local flags win over their --files.* twins from flags and the environment", async () => {
+  await withSandbox(async (sandbox, run) => {
+    const env = { FCTL_FILES_VERSION: "from-env", FCTL_FILES_ARCHIVE: "true" };
+    equal((await run(["register", "files", fixture("valid-register.tgz")], { env })).code, 0);
+    equal((creates(sandbox)[0].request as { id: { version: string } }).id.version, "from-env");
+    sandbox.clearRequests();
+    const both = await run([
+      "register",
+      "files",
+      fixture("valid-register.tgz"),
+      "--files.version",
+      "twin",
+      "--version",
+      "local",
+    ], {
+      env,
+    });
+    equal(both.code, 0);
+    equal((creates(sandbox)[0].request as { id: { version: string } }).id.version, "local");
+    sandbox.clearRequests();
+    equal(
+      (await run(["register", "files", fixture("valid-register.tgz"), "--files.version", "twin"], { env })).code,
+      0,
+    );
+    equal((creates(sandbox)[0].request as { id: { version: string } }).id.version, "twin");
+  });
+});
+
+Deno.test("--concurrency must be a whole number of at least 1 (exit 2, nothing sent)", async () => {
+  await withSandbox(async (sandbox, run) => {
+    for (const bad of ["0", "-1", "x", "1.5"]) {
+      const result = await run([
+        "register",
+        "files",
+        "--archive",
+        fixture("valid-register.tgz"),
+        "--version",
+        "v",
+        "--concurrency",
+        bad,
+      ]);
+      equal(result.code, 2, bad);
+      equal(
+        result.stderr,
+        `Error: invalid value ${JSON.stringify(bad)} for --concurrency: expected a whole number of at least 1\n`,
+      );
+    }
+    deepEqual(sandbox.requests, []);
+  });
+});
+
+Deno.test("storage fallback through the CLI: storage.type local writes <root>/<container>/fast/<version>-<file>", async () => {
+  const root = await Deno.makeTempDir({ prefix: "fctl-cli-storage-" });
+  try {
+    await withSandbox(async (sandbox, run) => {
+      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+      const result = await run([
+        "register",
+        "files",
+        "--archive",
+        fixture(CORE),
+        "--version",
+        "v1",
+        "--storage.type",
+        "local",
+        "--storage.container",
+        "bkt",
+        "--storage.connection.endpoint",
+        root,
+      ]);
+      equal(result.code, 0, result.stderr);
+      const stored = await Deno.stat(`${root}/bkt/fast/v1-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`);
+      assert(stored.isFile && stored.size > 0);
+      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+      const s3 = await run(["register", "files", "--archive", fixture(CORE), "--version", "v2"]);
+      equal(s3.code, 2);
+      equal(s3.stderr, 'Error: storage type "s3" is not supported in this version; use local or mem\n');
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("tar-slip and symlink archives are refused naming the entry; no temp dir is left", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
+  try {
+    await Deno.writeFile(
+      `${dir}/slip.tar`,
+      await packTar([{ header: { name: "../../evil_1.pb", size: 1 }, body: "x" }]),
+    );
+    await Deno.writeFile(
+      `${dir}/link.tar`,
+      await packTar([{ header: { name: "a_1.pb", type: "symlink", linkname: "/etc/passwd", size: 0 } }]),
+    );
+    const tmp = dirname(await Deno.makeTempDir({ prefix: "fctl-probe-" }));
+    const before = [...Deno.readDirSync(tmp)].filter((e) => e.name.startsWith("fctl-register-")).length;
+    await withSandbox(async (sandbox, run) => {
+      const slip = await run(["register", "files", "--archive", `${dir}/slip.tar`, "--version", "v"]);
+      equal(slip.code, 1);
+      equal(
+        slip.stderr,
+        `Error: archive "${dir}/slip.tar" has an unsafe entry "../../evil_1.pb": '..' path segments are not allowed\n`,
+      );
+      const link = await run(["register", "files", "--archive", `${dir}/link.tar`, "--version", "v"]);
+      equal(link.code, 1);
+      match(link.stderr, /unsafe entry "a_1\.pb": symlink entries are not allowed/);
+      deepEqual(sandbox.requests, []);
+    });
+    equal([...Deno.readDirSync(tmp)].filter((e) => e.name.startsWith("fctl-register-")).length, before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-C: in-flight creates finish, the table shows what was and was not registered, exit 130", async () => {
+  await withSandbox(async (sandbox, run) => {
+    sandbox.setLatency(10);
+    const controller = new AbortController();
+    const watcher = setInterval(() => {
+      if (creates(sandbox).length >= 3) controller.abort();
+    }, 1);
+    try {
+      const result = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1"], {
+        signal: controller.signal,
+      });
+      equal(result.code, 130);
+      equal(result.stderr, "Error: interrupted\n");
+      const rows = tableRows(result.stdout);
+      equal(rows.length, 84);
+      const registered = rows.filter((r) => r[1] === "Success").length;
+      equal(registered, creates(sandbox).length, "every create sent is reported as registered");
+      assert(rows.filter((r) => r[1] !== "Success").every((r) => r[2] === "Not registered: interrupted"));
+    } finally {
+      clearInterval(watcher);
+    }
+  });
+});
