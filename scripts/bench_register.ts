@@ -1,0 +1,107 @@
+/**
+ * Concurrency benchmark: `register files --archive flytesnacks-core.tgz` against the in-process admin
+ * with 5 ms injected latency per RPC, `--concurrency 1` versus the default (8), each into a fresh
+ * admin, then a check that both admins ended in the same state. Prints numbers; asserts nothing.
+ *
+ * Two set-ups: the admin on its own thread (a worker, like a real admin on its own machine), and the
+ * admin on the client's own thread (where the server's CPU work is added to the client's).
+ *
+ *   deno run -A scripts/bench_register.ts [latencyMs] [runs]
+ *
+ * @module
+ */
+import { createAdminClient } from "../src/admin/client.ts";
+import { registerFiles } from "../src/register/register_files.ts";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { adminState } from "./bench_register_sandbox_worker.ts";
+
+const latencyMs = Number(Deno.args[0] ?? 5);
+const runs = Number(Deno.args[1] ?? 5);
+const archive = new URL("../../shared/fixtures/flytectl/flytesnacks-core.tgz", import.meta.url).pathname;
+
+interface Admin {
+  endpoint: string;
+  state(): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function workerAdmin(): Promise<Admin> {
+  const worker = new Worker(new URL("./bench_register_sandbox_worker.ts", import.meta.url), { type: "module" });
+  const ask = <T>(message: unknown) =>
+    new Promise<T>((resolve) => {
+      worker.onmessage = (event: MessageEvent<T>) => resolve(event.data);
+      worker.postMessage(message);
+    });
+  const { endpoint } = await ask<{ endpoint: string }>({ start: latencyMs });
+  return {
+    endpoint,
+    state: async () => (await ask<{ state: string }>({ state: true })).state,
+    close: async () => {
+      await ask({ close: true });
+      worker.terminate();
+    },
+  };
+}
+
+async function threadAdmin(): Promise<Admin> {
+  const sandbox = await startSandbox({ latencyMs });
+  return {
+    endpoint: sandbox.endpoint,
+    state: () => Promise.resolve(adminState(sandbox)),
+    close: () => sandbox.close(),
+  };
+}
+
+interface Run {
+  totalMs: number;
+  registerMs: number;
+  state: string;
+}
+
+async function registerOnce(start: () => Promise<Admin>, concurrency: number): Promise<Run> {
+  const admin = await start();
+  const client = createAdminClient({ endpoint: admin.endpoint, insecure: true });
+  try {
+    const started = performance.now();
+    const report = await registerFiles(client, {
+      paths: [archive],
+      archive: true,
+      project: "flytesnacks",
+      domain: "development",
+      version: "bench",
+      concurrency,
+    });
+    const totalMs = performance.now() - started;
+    if (report.failed > 0) throw new Error(`${report.failed} files failed at concurrency ${concurrency}`);
+    return { totalMs, registerMs: report.timings.registerMs, state: await admin.state() };
+  } finally {
+    client.close();
+    await admin.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function compare(label: string, start: () => Promise<Admin>): Promise<void> {
+  await registerOnce(start, 8); // warm-up: module loading and JIT, not measured
+  const measured: Record<number, Run[]> = { 1: [], 8: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const concurrency of [1, 8]) measured[concurrency].push(await registerOnce(start, concurrency));
+  }
+  const total = (c: number) => median(measured[c].map((r) => r.totalMs));
+  const creates = (c: number) => median(measured[c].map((r) => r.registerMs));
+  const states = new Set([...measured[1], ...measured[8]].map((r) => r.state));
+  console.log(`${label}:`);
+  console.log(`  --concurrency 1: ${total(1).toFixed(0)} ms whole command, ${creates(1).toFixed(0)} ms of creates`);
+  console.log(`  --concurrency 8: ${total(8).toFixed(0)} ms whole command, ${creates(8).toFixed(0)} ms of creates`);
+  console.log(
+    `  speed-up: ${(total(1) / total(8)).toFixed(1)}x whole command, ${(creates(1) / creates(8)).toFixed(1)}x creates`,
+  );
+  console.log(`  same final admin state in all ${runs * 2} runs: ${states.size === 1 ? "yes" : "NO"}`);
+}
+
+console.log(
+  `register files flytesnacks-core.tgz (84 entities, 1 upload), ${latencyMs} ms latency/RPC, median of ${runs}`,
+);
+await compare("admin on its own thread (worker)", workerAdmin);
+await compare("admin on the client's thread", threadAdmin);
