@@ -230,7 +230,7 @@ Deno.test("usage errors fail before any connection with exit 2 and one line", as
       /^Error: invalid value "maybe" for --admin.insecure: expected true or false\n$/,
     ],
     [["get", "task", "--nope"], /unknown option '--nope'/],
-    [["register", "examples"], /^Error: register examples is not available in this version yet/],
+    [["register", "examples"], /^Error: project and domain are required parameters\n$/],
   ];
   for (const [args, expected] of cases) {
     const { code, stdout, stderr } = await runFctl(args);
