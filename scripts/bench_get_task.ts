@@ -7,14 +7,14 @@
  * - rendering 1,000 and 10,000 tasks as TABLE (piped and fitted to a terminal) and JSON, per 1,000 rows
  *   (linear: the per-1,000 time stays flat).
  *
- *   deno run --allow-net --allow-read --allow-write --allow-env --allow-run scripts/bench_get_task.ts [runs]
+ *   deno task bench:get-task [runs]
  *
  * @module
  */
 import { createAdminClient } from "../src/admin/client.ts";
 import { render } from "../src/output/render.ts";
 import type { Io } from "../src/output/io.ts";
-import { FCTL_PERMISSIONS } from "../src/permissions.ts";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { TASK_COLUMNS, taskJson } from "../src/tasks/task_view.ts";
 import type { Task } from "../proto/gen/flyteidl/admin/task_pb.ts";
@@ -83,7 +83,7 @@ const sandbox = await startSandbox();
 const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
 try {
   await seedTasks(client, Array.from({ length: 10_000 }, (_, i) => task(i)));
-  const run = ["run", "--quiet", ...FCTL_PERMISSIONS];
+  const run = ["run", "--quiet", ...FCTL_RUN_FLAGS];
   const scope = ["flytesnacks", "development"];
   // The floor and fctl see the same 100 newest tasks of the 10,000.
   const t = await medians({
@@ -91,21 +91,6 @@ try {
     help: [...run, main, "--help"],
     floor: [...run, floorScript, sandbox.endpoint, ...scope],
     getTask: [...run, main, "get", "task", "-p", scope[0], "-d", scope[1], "--admin.endpoint", sandbox.endpoint],
-    // Deno re-checks node_modules (a file lock and a scan) for every npm import met by a run-time import, which
-    // is most of loading the get task action; without that check (as in a compiled binary) the load is cheaper.
-    getTaskManual: [
-      ...run,
-      "--node-modules-dir=manual",
-      main,
-      "get",
-      "task",
-      "-p",
-      scope[0],
-      "-d",
-      scope[1],
-      "--admin.endpoint",
-      sandbox.endpoint,
-    ],
   });
   console.log(`median of ${runs} runs, interleaved`);
   console.log(`empty deno run             ${t.empty.toFixed(0)} ms`);
@@ -118,8 +103,6 @@ try {
       (t.getTask / t.floor).toFixed(2)
     }x floor; target <= 1.3x)`,
   );
-  const manualRatio = (t.getTaskManual / t.floor).toFixed(2);
-  console.log(`  node_modules manual      ${t.getTaskManual.toFixed(0)} ms  (${manualRatio}x floor)`);
 
   const all = (await client.admin.listTasks({
     id: { project: scope[0], domain: scope[1] },

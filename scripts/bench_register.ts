@@ -6,7 +6,7 @@
  * Two set-ups: the admin on its own thread (a worker, like a real admin on its own machine), and the
  * admin on the client's own thread (where the server's CPU work is added to the client's).
  *
- *   deno run -A scripts/bench_register.ts [latencyMs] [runs]
+ *   deno task bench:register [latencyMs] [runs]
  *
  * @module
  */

@@ -4,11 +4,11 @@
  * the admin's own copy of the upload is not counted). The package is generated into a temp dir with
  * the system `tar` and removed afterwards. Prints numbers; asserts nothing. Linux only (/proc).
  *
- *   deno run -A scripts/bench_register_memory.ts [sourceMegabytes]
+ *   deno task bench:register-memory [sourceMegabytes]
  *
  * @module
  */
-import { FCTL_PERMISSIONS } from "../src/permissions.ts";
+import { FCTL_PERMISSIONS, FCTL_V8_FLAGS } from "../src/permissions.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 
 const megabytes = Number(Deno.args[0] ?? 300);
@@ -62,7 +62,7 @@ try {
   );
   // V8's young generation grows to tens of MB under a high allocation rate (streamed chunks) before
   // it is collected; the second run shows the effect of capping it.
-  for (const v8 of [[], ["--v8-flags=--max-semi-space-size=2"]]) {
+  for (const v8 of [[], [...FCTL_V8_FLAGS]]) {
     sandbox.uploads.clear();
     const started = performance.now();
     const child = new Deno.Command(Deno.execPath(), {

@@ -13,3 +13,13 @@
 
 /** Deno permission flags of the fctl executable. */
 export const FCTL_PERMISSIONS: readonly string[] = ["--allow-net", "--allow-read", "--allow-write", "--allow-env"];
+
+/**
+ * V8 flags of the fctl executable. A 2 MB young generation keeps streamed upload chunks from
+ * piling up before collection: registering a package with a 300 MB source peaks at ~116 MB RSS
+ * instead of ~155 MB, and runs faster (scripts/bench_register_memory.ts).
+ */
+export const FCTL_V8_FLAGS: readonly string[] = ["--v8-flags=--max-semi-space-size=2"];
+
+/** Everything `deno run` needs besides the script: permissions and V8 flags. */
+export const FCTL_RUN_FLAGS: readonly string[] = [...FCTL_PERMISSIONS, ...FCTL_V8_FLAGS];

@@ -4,7 +4,7 @@
  */
 import { deepEqual, equal, match } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
-import { FCTL_PERMISSIONS } from "../src/permissions.ts";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { seedTasks } from "./task_fixtures.ts";
 import denoJson from "../deno.json" with { type: "json" };
@@ -13,7 +13,7 @@ const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 async function fctl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...FCTL_PERMISSIONS, MAIN, ...args],
+    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
     env: { HOME: "/nonexistent-fctl-test-home", NO_COLOR: "1" },
     clearEnv: true,
     stdin: "null",
@@ -57,9 +57,9 @@ Deno.test("main.ts exits 2 with one line for a usage error", async () => {
   match(stderr, /^Error: project and domain are required parameters\n$/);
 });
 
-Deno.test("deno.json runs fctl and the demo with exactly the declared permissions", () => {
+Deno.test("deno.json runs fctl and the demo with exactly the declared permissions and V8 flags", () => {
   for (const task of ["fctl", "demo"] as const) {
-    const flags = denoJson.tasks[task].split(" ").filter((word) => word.startsWith("--allow"));
-    deepEqual(flags, [...FCTL_PERMISSIONS], task);
+    const flags = denoJson.tasks[task].split(" ").filter((word) => /^--(allow|deny|v8-flags)/.test(word));
+    deepEqual(flags, [...FCTL_RUN_FLAGS], task);
   }
 });
