@@ -40,6 +40,18 @@ export {
   type RegisterReport,
   type RegisterStatus,
 } from "./src/register/register_files.ts";
+export {
+  type AssetReport,
+  registerExamples,
+  type RegisterExamplesDeps,
+  type RegisterExamplesOptions,
+  type RegisterExamplesReport,
+} from "./src/register/register_examples.ts";
+export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
+export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
+export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
+export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
+export { type Release, type ReleaseAsset, resolveRelease } from "./src/github/release.ts";
 export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/mod.ts";
 export { runCli } from "./src/cli/run.ts";
 export type { Io, TextSink } from "./src/output/io.ts";
