@@ -63,19 +63,42 @@ export function flagValues(command: Command): Record<string, unknown> {
   return values;
 }
 
-const BOOLEAN_KEYS = new Set((OPTIONS as readonly OptionSpec[]).filter((o) => o.type === "boolean").map((o) => o.key));
+/**
+ * The boolean long flags of a command tree (schema options and local ones alike), each with
+ * whether a `--no-` form exists.
+ */
+export function booleanFlags(root: Command): Map<string, boolean> {
+  const flags = new Map<string, boolean>();
+  const visit = (command: Command) => {
+    for (const option of command.options) {
+      if (!option.long || option.required || option.optional) continue;
+      const name = option.long.slice(2);
+      if (option.negate) flags.set(name.slice(3), true);
+      else if (!flags.has(name)) flags.set(name, false);
+    }
+    command.commands.forEach(visit);
+  };
+  visit(root);
+  return flags;
+}
 
 /**
- * Rewrites `--flag=true|false` for boolean options into the forms commander knows
- * (`--flag` / `--no-flag`); flytectl users write both.
+ * Rewrites `--flag=true|false` for boolean flags into the forms commander knows (`--flag`, and
+ * `--no-flag` or nothing); flytectl (cobra) users write both.
  */
-export function normalizeBooleanFlags(args: readonly string[]): string[] {
-  return args.map((arg) => {
+export function normalizeBooleanFlags(args: readonly string[], flags: ReadonlyMap<string, boolean>): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
     const match = /^--([^=]+)=(.*)$/.exec(arg);
-    if (!match || !BOOLEAN_KEYS.has(match[1])) return arg;
+    if (!match || !flags.has(match[1])) {
+      out.push(arg);
+      continue;
+    }
     const value = match[2].toLowerCase();
-    if (value === "true" || value === "1") return `--${match[1]}`;
-    if (value === "false" || value === "0") return `--no-${match[1]}`;
-    throw new UsageError(`invalid value ${quote(match[2])} for --${match[1]}: expected true or false`);
-  });
+    if (value === "true" || value === "1") out.push(`--${match[1]}`);
+    else if (value === "false" || value === "0") {
+      if (flags.get(match[1])) out.push(`--no-${match[1]}`);
+    } else throw new UsageError(`invalid value ${quote(match[2])} for --${match[1]}: expected true or false`);
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
 import { CommanderError } from "commander";
 import { ExitCode, FctlError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { normalizeBooleanFlags } from "./global_options.ts";
+import { booleanFlags, normalizeBooleanFlags } from "./global_options.ts";
 import { buildProgram } from "./program.ts";
 import { startSession } from "./run_session.ts";
 
@@ -28,7 +28,7 @@ export async function runCli(
   };
   try {
     const program = buildProgram(io, signal);
-    await program.parseAsync(normalizeBooleanFlags(args), { from: "user" });
+    await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(program)), { from: "user" });
     return ExitCode.Ok;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -37,27 +37,6 @@ function localOptions(): Option[] {
   ];
 }
 
-const LOCAL_BOOLEANS = new Set(["filter.asc", "latest"]);
-
-/**
- * A `task` command that also accepts `--filter.asc=true|false` and `--latest=true|false`, as flytectl
- * (cobra) does; the program-wide rewrite only knows the schema's boolean options.
- */
-class TaskCommand extends Command {
-  override parseOptions(args: string[]): { operands: string[]; unknown: string[] } {
-    return super.parseOptions(
-      args.map((arg) => {
-        const match = /^--([^=]+)=(.*)$/.exec(arg);
-        if (!match || !LOCAL_BOOLEANS.has(match[1])) return arg;
-        const value = match[2].toLowerCase();
-        if (value === "true" || value === "1") return `--${match[1]}`;
-        if (value === "false" || value === "0") return match[1] === "latest" ? "" : `--no-${match[1]}`;
-        throw new UsageError(`invalid value ${quote(match[2])} for --${match[1]}: expected true or false`);
-      }).filter((arg) => arg !== ""),
-    );
-  }
-}
-
 /** A whole number of 1 or more from a flag value; undefined when the flag was not given. */
 function positiveInt(raw: string | undefined, flag: string): number | undefined {
   if (raw === undefined) return undefined;
@@ -85,7 +64,7 @@ export function taskFlags(name: string | undefined, raw: RawTaskFlags): GetTaskF
 
 /** Adds `task|tasks [name]` with its local flags under `parent`. */
 export function addTaskCommand(parent: Command, io: Io, signal: AbortSignal, description: string): void {
-  const command = new TaskCommand("task").copyInheritedSettings(parent);
+  const command = new Command("task").copyInheritedSettings(parent);
   for (const option of localOptions()) command.addOption(option);
   if (parent.name() === "get") {
     // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.
