@@ -1,9 +1,9 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
-import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import type { AdminClient } from "../admin/client.ts";
 import { UsageError } from "../errors.ts";
-import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import { toBinary } from "@bufbuild/protobuf";
 import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { decodeEntity } from "./classify.ts";
@@ -11,19 +11,9 @@ import { buildExamplePackage } from "../../scripts/example_package.ts";
 import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
 import { withExtractedArchive } from "./archive.ts";
 import { extractionDirs, fixture } from "./_test_helpers.ts";
+import { withSandbox } from "../sandbox/_test_helpers.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
-
-async function withSandbox(fn: (sandbox: Sandbox, client: AdminClient) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
-    await fn(sandbox, client);
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
-}
 
 const rows = (report: RegisterReport) => report.entries.map((e) => [e.name, e.status, e.info]);
 const methods = (sandbox: Sandbox) => sandbox.requests.map((r) => r.method);

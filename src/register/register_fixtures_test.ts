@@ -5,32 +5,22 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import type { AdminClient } from "../admin/client.ts";
 import { OperationError } from "../errors.ts";
 import { LaunchPlanSchema, LaunchPlanState } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { TaskCreateRequest } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
+import type { Sandbox } from "../sandbox/mod.ts";
 import { MemStore } from "../storage/mod.ts";
 import { decodeEntity } from "./classify.ts";
 import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
 import { extractionDirs, fixture } from "./_test_helpers.ts";
+import { withSandbox } from "../sandbox/_test_helpers.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
 const CORE_SOURCE = "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
-
-async function withSandbox(fn: (sandbox: Sandbox, client: AdminClient) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
-    await fn(sandbox, client);
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
-}
 
 const register = (
   client: AdminClient,
