@@ -181,3 +181,10 @@ Deno.test("every option of the schema is accepted on the command line", async ()
   match(stdout, /key: admin\.authType\n {2}value: DeviceFlow\n/);
   match(stdout, /key: storage\.stow\.config\n {2}value:\n {4}a: "1"\n/);
 });
+
+Deno.test("config view with nothing set says so and points at --all", async () => {
+  const { code, stdout, stderr } = await runFctl(["config", "view"]);
+  equal(code, 0);
+  assert(stdout.endsWith("0 rows\n"));
+  equal(stderr, "every option has its default value; `fctl config view --all` lists them\n");
+});

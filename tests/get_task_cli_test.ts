@@ -229,7 +229,7 @@ Deno.test("usage errors fail before any connection with exit 2 and one line", as
       ["get", "task", "--admin.insecure=maybe"],
       /^Error: invalid value "maybe" for --admin.insecure: expected true or false\n$/,
     ],
-    [["get", "task", "--nope"], /unknown option '--nope'/],
+    [["get", "task", "--nope"], /^Error: unknown option '--nope'\n$/],
     [["register", "examples"], /^Error: project and domain are required parameters\n$/],
   ];
   for (const [args, expected] of cases) {

@@ -22,6 +22,9 @@ export async function runConfigView(ctx: CommandContext, options: { all: boolean
     toJson: (row) => ({ key: row.key, value: row.json, source: row.source }),
     value: { list: rows },
   });
+  if (rows.length === 0) {
+    ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
+  }
 }
 
 /** Problems the loader cannot see: values that are only wrong together or against the outside world. */

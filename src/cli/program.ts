@@ -21,7 +21,12 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
     .description("A command-line client for the Flyte admin service")
     .version(VERSION, "--version", "print the fctl version")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // Commander's usage errors read like ours: "Error: unknown option '--x'".
+      outputError: (s, write) => write(s.replace(/^error: /, "Error: ")),
+    })
     .showSuggestionAfterError(true)
     .enablePositionalOptions();
 
