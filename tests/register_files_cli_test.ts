@@ -284,7 +284,7 @@ Deno.test("Ctrl-C: in-flight creates finish, the table shows what was and was no
         signal: controller.signal,
       });
       equal(result.code, 130);
-      equal(result.stderr, "Error: interrupted\n");
+      equal(result.stderr, "Error: interrupted; the report above shows what was and was not registered\n");
       const rows = tableRows(result.stdout);
       equal(rows.length, 84);
       const registered = rows.filter((r) => r[1] === "Success").length;

@@ -70,7 +70,9 @@ export async function runRegisterExamples(ctx: CommandContext, flags: RegisterFl
     } else {
       await render(ctx.io, ctx.config.output, { columns: COLUMNS, toJson: () => null, value: { list: rows(report) } });
     }
-    if (report.interrupted) throw new InterruptedError("interrupted; the table shows what was registered");
+    if (report.interrupted) {
+      throw new InterruptedError("interrupted; the report above shows what was and was not registered");
+    }
     if (report.failed > 0) {
       throw new OperationError(`${report.failed} files of release ${report.release} failed to register`);
     }

@@ -81,7 +81,9 @@ export function storageOpener(config: Config): () => ObjectStore {
 
 /** Throws what the report's outcome means for the exit status: 130 if interrupted, 1 if anything failed. */
 export function reportOutcome(report: RegisterReport, what: string): void {
-  if (report.interrupted) throw new InterruptedError("interrupted; the table shows what was registered");
+  if (report.interrupted) {
+    throw new InterruptedError("interrupted; the report above shows what was and was not registered");
+  }
   if (report.failed > 0) {
     throw new OperationError(`${report.failed} of ${report.entries.length} ${what} failed to register`);
   }

@@ -5,7 +5,7 @@
  * @module
  */
 import { CommanderError } from "commander";
-import { ExitCode, FctlError } from "../errors.ts";
+import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { booleanFlags, normalizeBooleanFlags } from "./global_options.ts";
 import { buildProgram } from "./program.ts";
@@ -35,7 +35,8 @@ export async function runCli(
       // Commander has already written its message (and help where it applies) to stderr.
       return COMMANDER_OK.has(err.code) ? ExitCode.Ok : ExitCode.Usage;
     }
-    if (signal.aborted) {
+    // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
+    if (signal.aborted && !(err instanceof InterruptedError)) {
       io.stderr.write("Error: interrupted\n");
       return ExitCode.Interrupted;
     }
