@@ -63,3 +63,12 @@ Deno.test("deno.json runs fctl and the demo with exactly the declared permission
     deepEqual(flags, [...FCTL_RUN_FLAGS], task);
   }
 });
+
+Deno.test("main.ts answers --help and --version on stdout, exit 0", async () => {
+  const help = await fctl(["get", "task", "--help"]);
+  equal(help.code, 0);
+  equal(help.stderr, "");
+  match(help.stdout, /^Usage: fctl get task\|tasks \[options\] \[name\]\n/);
+  const version = await fctl(["--version"]);
+  deepEqual(version, { code: 0, stdout: `${denoJson.version}\n`, stderr: "" });
+});

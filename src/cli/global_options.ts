@@ -1,55 +1,22 @@
 /**
- * Turns the option schema into commander options, and commander's parsed values back into
- * schema keys. Commander never applies defaults itself: an option it did not see stays
- * undefined so that the config file and environment can supply it (see `loadConfig`).
+ * Between the option schema and commander: which flags accumulate, commander's parsed values back
+ * as schema keys, and cobra-style `--flag=true|false`. Commander never applies defaults itself: an
+ * option it did not see stays undefined so that the config file and environment can supply it
+ * (see `loadConfig`).
  *
  * @module
  */
 import { type Command, Option } from "commander";
-import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
+import { OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 
-function defaultText(spec: OptionSpec): string {
-  const value = spec.default;
-  if (value === "" || (Array.isArray(value) && value.length === 0)) return "";
-  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) return "";
-  return ` (default ${typeof value === "string" ? value : JSON.stringify(value)})`;
-}
+const ACCUMULATING = new Set(
+  (OPTIONS as readonly OptionSpec[]).filter((s) => s.type === "strings" || s.type === "map").map((s) => s.key),
+);
 
-function helpText(spec: OptionSpec): string {
-  const deprecated = spec.deprecated ? `deprecated (${spec.deprecated}): ` : "";
-  return `${deprecated}${spec.help}${defaultText(spec)} [env ${envName(spec)}]`;
-}
-
-const VALUE_NAME: Record<OptionSpec["type"], string> = {
-  string: "<value>",
-  boolean: "",
-  int: "<n>",
-  enum: "<value>",
-  duration: "<duration>",
-  strings: "<values>",
-  map: "<key=value>",
-};
-
-/** Repeated list and map flags accumulate (`--admin.scopes a --admin.scopes b`), as pflag's do. */
-function accumulate(value: string, previous: unknown): string[] {
-  return [...(Array.isArray(previous) ? previous : []), value];
-}
-
-/**
- * Adds every schema option to `command`. The program uses positional options (so that a
- * subcommand's `--version` is not taken for the program's), so every command on the path
- * to a leaf gets them: they are then accepted before and after any subcommand name.
- */
-export function addGlobalOptions(command: Command): void {
-  for (const spec of OPTIONS as readonly OptionSpec[]) {
-    const short = spec.short ? `-${spec.short}, ` : "";
-    const value = VALUE_NAME[spec.type] ? ` ${VALUE_NAME[spec.type]}` : "";
-    const option = new Option(`${short}--${spec.key}${value}`, helpText(spec)).helpGroup("Global options:");
-    if (spec.type === "strings" || spec.type === "map") option.argParser(accumulate);
-    command.addOption(option);
-    if (spec.type === "boolean") command.addOption(new Option(`--no-${spec.key}`).hideHelp());
-  }
+/** Whether repeating the flag adds values (list and map options) instead of replacing the value. */
+export function accumulatesValues(long: string): boolean {
+  return ACCUMULATING.has(long);
 }
 
 /** Collects the schema values commander saw, keyed by schema key (undefined when not given). */

@@ -11,6 +11,7 @@
 
 /** Modules loaded on demand, relative to this directory. */
 export const LAZY_MODULES = {
+  program: "./program.ts",
   getTask: "./get_task_action.ts",
   registerFiles: "./register_files_action.ts",
   registerExamples: "./register_examples_action.ts",

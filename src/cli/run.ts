@@ -2,17 +2,27 @@
  * Runs one command line and decides its exit status: the single place where errors become
  * exit codes and one-line messages.
  *
+ * Help and version requests are answered from the command tree without loading commander; every
+ * other command line is parsed by the commander graph, loaded on demand.
+ *
  * @module
  */
-import { CommanderError } from "commander";
 import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { booleanFlags, normalizeBooleanFlags } from "./global_options.ts";
-import { buildProgram } from "./program.ts";
+import { renderHelp } from "./help.ts";
+import { quickRequest } from "./help_request.ts";
+import { loadLazy } from "./lazy.ts";
 import { startSession } from "./run_session.ts";
+import { VERSION } from "./version.ts";
 
 /** Commander outcomes that are not failures. */
 const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
+
+/** A commander exit (usage error, help, version), told apart without importing commander. */
+function commanderExitCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("commander.") ? code : undefined;
+}
 
 /** Runs `fctl <args>` and returns the exit status; never exits the process and never throws. */
 export async function runCli(
@@ -27,13 +37,23 @@ export async function runCli(
     if (session.logger.level >= 5 && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
   };
   try {
-    const program = buildProgram(io, signal);
-    await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(program)), { from: "user" });
+    const quick = quickRequest(args);
+    if (quick?.kind === "help") {
+      io.stdout.write(renderHelp(quick.path, io.stdoutIsTerminal ? io.columns : undefined));
+      return ExitCode.Ok;
+    }
+    if (quick?.kind === "version") {
+      io.stdout.write(`${VERSION}\n`);
+      return ExitCode.Ok;
+    }
+    const { parseAndRun } = await loadLazy<typeof import("./program.ts")>("program");
+    await parseAndRun(args, io, signal);
     return ExitCode.Ok;
   } catch (err) {
-    if (err instanceof CommanderError) {
+    const commanderCode = commanderExitCode(err);
+    if (commanderCode) {
       // Commander has already written its message (and help where it applies) to stderr.
-      return COMMANDER_OK.has(err.code) ? ExitCode.Ok : ExitCode.Usage;
+      return COMMANDER_OK.has(commanderCode) ? ExitCode.Ok : ExitCode.Usage;
     }
     // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
     if (signal.aborted && !(err instanceof InterruptedError)) {
