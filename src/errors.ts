@@ -25,6 +25,7 @@ export type ExitCode = typeof ExitCode[keyof typeof ExitCode];
 export class FctlError extends Error {
   /** Exit status for the process when this error ends a command. */
   readonly exitCode: ExitCode;
+  /** An error that ends a command with `exitCode`. */
   constructor(message: string, exitCode: ExitCode, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -34,6 +35,7 @@ export class FctlError extends Error {
 
 /** The command line or configuration is wrong; nothing was attempted (exit 2). */
 export class UsageError extends FctlError {
+  /** A usage error; `message` names the bad value and what would be valid. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.Usage, options);
   }
@@ -41,6 +43,7 @@ export class UsageError extends FctlError {
 
 /** A command or mode that this version does not provide yet (exit 2). */
 export class NotSupportedError extends FctlError {
+  /** A not-supported error; `message` names what is missing. */
   constructor(message: string) {
     super(message, ExitCode.Usage);
   }
@@ -48,6 +51,7 @@ export class NotSupportedError extends FctlError {
 
 /** An operation was attempted and failed (exit 1). */
 export class OperationError extends FctlError {
+  /** A failure; `message` says what failed and why. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.Failed, options);
   }
@@ -58,6 +62,7 @@ export class NotFoundError extends OperationError {}
 
 /** The user pressed Ctrl-C (exit 130). */
 export class InterruptedError extends FctlError {
+  /** An interruption; `message` may say what was left undone. */
   constructor(message = "interrupted") {
     super(message, ExitCode.Interrupted);
   }

@@ -11,6 +11,7 @@ import { REDACTED } from "../log/redact.ts";
 
 /** One option of the effective configuration. */
 export interface ConfigRow {
+  /** The option's dotted key. */
   key: string;
   /** The value as text, as it would be written in a flag. */
   value: string;

@@ -31,7 +31,9 @@ export interface LoadConfigInput {
 
 /** The resolved configuration with the origin of every value. */
 export interface LoadedConfig {
+  /** Every option's value. */
   config: Config;
+  /** Where each value came from. */
   sources: Record<OptionKey, ConfigSource>;
   /** The config file that was read, if any. */
   file?: string;

@@ -21,8 +21,11 @@ export type OptionDefault = string | boolean | number | readonly string[] | Read
 export interface OptionSpec {
   /** Dotted key; it is also the long flag (`--admin.endpoint`) and the YAML path (`admin: {endpoint}`). */
   readonly key: string;
+  /** How the text value is read. */
   readonly type: OptionType;
+  /** The value when nothing sets it. */
   readonly default: OptionDefault;
+  /** One line for `--help`. */
   readonly help: string;
   /** One-letter flag, e.g. `p` for `-p`. */
   readonly short?: string;

@@ -10,6 +10,7 @@ export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
 
 /** A file attached to a release. */
 export interface ReleaseAsset {
+  /** The file name (`flytesnacks-core.tgz`). */
   name: string;
   /** Where to download it (`browser_download_url`). */
   url: string;
@@ -19,7 +20,9 @@ export interface ReleaseAsset {
 
 /** A resolved release. */
 export interface Release {
+  /** The release's tag, also the version entities are registered under. */
   tag: string;
+  /** Every file attached to the release. */
   assets: ReleaseAsset[];
 }
 

@@ -6,12 +6,15 @@
 
 /** A text sink (stdout or stderr). */
 export interface TextSink {
+  /** Writes `text` whole. */
   write(text: string): void;
 }
 
 /** Everything a command may touch of the outside world besides the network. */
 export interface Io {
+  /** Results: tables, documents, help. */
   stdout: TextSink;
+  /** Errors, warnings, logs, progress and hints. */
   stderr: TextSink;
   /** Whether stdout is a terminal (enables alignment to its width, colour). */
   stdoutIsTerminal: boolean;

@@ -66,6 +66,7 @@ function simpleDefault(simple: SimpleType, now: Date): SpecValue {
 
 /** The spec document in flytectl's key order, and the comment (description) of each input that has one. */
 export interface ExecSpec {
+  /** The YAML document: inputs with their defaults, then the execution fields flytectl writes. */
   document: { [key: string]: SpecValue };
   /** Input name → its description, for inputs whose description differs from the name. */
   comments: Map<string, string>;

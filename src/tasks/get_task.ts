@@ -13,7 +13,9 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /** What to read. */
 export interface GetTaskOptions {
+  /** Project of the tasks. */
   project: string;
+  /** Domain of the tasks. */
   domain: string;
   /** A task name: its versions; without it, every task of the project and domain. */
   name?: string;
