@@ -22,7 +22,17 @@ export { type AdminClient, type AdminClientOptions, createAdminClient } from "./
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
 export { type Endpoint, parseEndpoint } from "./src/admin/endpoint.ts";
 export { loadConfig, type LoadConfigInput, type LoadedConfig } from "./src/config/load.ts";
-export { type Config, type ConfigSource, type OptionKey, OPTIONS, type OptionSpec } from "./src/config/schema.ts";
+export {
+  type AnyOption,
+  type Config,
+  type ConfigSource,
+  type OptionDefault,
+  type OptionKey,
+  OPTIONS,
+  type OptionSpec,
+  type OptionType,
+  type ValueOfType,
+} from "./src/config/schema.ts";
 export {
   ExitCode,
   FctlError,
@@ -49,9 +59,11 @@ export {
 } from "./src/register/register_examples.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
+export type { SpecValue } from "./src/tasks/exec_spec.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
-export { type Release, type ReleaseAsset, resolveRelease } from "./src/github/release.ts";
+export type { StoreSource } from "./src/storage/store.ts";
+export { type Release, type ReleaseAsset, resolveRelease, type ResolveReleaseOptions } from "./src/github/release.ts";
 export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/mod.ts";
 export { runCli } from "./src/cli/run.ts";
 export type { Io, TextSink } from "./src/output/io.ts";

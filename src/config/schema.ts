@@ -377,12 +377,14 @@ export const OPTIONS = [
   { key: "files.version", type: "string", default: "", help: "version of the registered entities" },
 ] as const satisfies readonly OptionSpec[];
 
-type AnyOption = typeof OPTIONS[number];
+/** Any one option of {@link OPTIONS}, with its literal key and type. */
+export type AnyOption = typeof OPTIONS[number];
 
 /** Every option key. */
 export type OptionKey = AnyOption["key"];
 
-type ValueOfType<T extends OptionType> = T extends "boolean" ? boolean
+/** The TypeScript type of an option's resolved value, by its {@link OptionType}. */
+export type ValueOfType<T extends OptionType> = T extends "boolean" ? boolean
   : T extends "int" | "duration" ? number
   : T extends "strings" ? readonly string[]
   : T extends "map" ? Readonly<Record<string, string>>
