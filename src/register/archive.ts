@@ -1,10 +1,12 @@
 /**
- * Reading serialized-package archives (`.tar`, `.tar.gz`, `.tgz`) into a private temp dir.
+ * Reading serialized-package archives (`.tar`, `.tar.gz`, `.tgz`).
  *
- * Archives are streamed (file → gunzip → tar decoder → file), never held in memory, so a large
- * fast-registration source inside a package costs disk, not RAM. Entries are checked before
- * anything is written: only regular files and directories under the archive root are accepted,
- * which closes the "tar slip" hole flytectl has (`../x`, absolute paths, links pointing out).
+ * Archives are streamed (file → gunzip → tar decoder), never read whole into memory. Each regular
+ * file goes where the caller says: kept in memory (small files that are decoded anyway), written
+ * to a private temp dir (a large fast-registration source, uploaded from disk), or skipped (only
+ * its name matters). Entries are checked before anything is kept: only regular files and
+ * directories under the archive root are accepted, which closes the "tar slip" hole flytectl has
+ * (`../x`, absolute paths, links pointing out).
  *
  * @module
  */
@@ -12,7 +14,7 @@ import { createTarDecoder, type TarHeader } from "modern-tar";
 import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../errors.ts";
 
-/** One regular file extracted from an archive. */
+/** One regular file extracted from an archive to disk. */
 export interface ExtractedFile {
   /** Path inside the archive, normalized (`./a//b` → `a/b`); what users see in reports. */
   name: string;
@@ -29,6 +31,41 @@ export interface ExtractedArchive {
   /** Regular files only; directory entries are implied by the names. */
   files: ExtractedFile[];
 }
+
+/** Where a regular file's bytes go: into memory, into the private temp dir, or nowhere (name only). */
+export type Placement = "memory" | "disk" | "skip";
+
+/** One regular file of an archive read with {@link withArchiveEntries}. */
+export type ArchiveEntry =
+  /** Held in memory. */
+  | { name: string; size: number; placement: "memory"; bytes: Uint8Array }
+  /** On disk in the private temp dir; `path` is valid only inside the callback. */
+  | { name: string; size: number; placement: "disk"; path: string }
+  /** Read past; only its name and size are known. */
+  | { name: string; size: number; placement: "skip" };
+
+/** The regular files of one archive read with {@link withArchiveEntries}, in archive order. */
+export interface ReadArchive {
+  /** The archive as the caller named it. */
+  archive: string;
+  /** Regular files only; directory entries are implied by the names. */
+  entries: ArchiveEntry[];
+}
+
+/** How {@link withArchiveEntries} places files. */
+export interface ReadArchiveOptions {
+  /** Decides, from its normalized name and its size, where each regular file goes. */
+  placement: (name: string, size: number) => Placement;
+  /**
+   * Most bytes kept in memory for one archive ({@link DEFAULT_MEMORY_BUDGET_BYTES} unless given):
+   * files asked into memory past it go to disk instead, so a package of unusually large entity
+   * files costs disk, not RAM, as every file did before files were kept in memory.
+   */
+  memoryBudgetBytes?: number;
+}
+
+/** Bytes of one archive kept in memory at most, by default; pyflyte's entity files are a few KiB each. */
+export const DEFAULT_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** Archive compression, decided by the file name as flytectl does. */
 export type ArchiveFormat = "tar" | "tar.gz";
@@ -57,17 +94,7 @@ export async function withExtractedArchive<T>(
   fn: (archive: ExtractedArchive) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const format = archiveFormat(path);
-  if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(path)}`);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
-    throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
-  }
-  // The stream owns the file handle from here: it is closed when the stream ends or is cancelled.
-  return await withExtractedStream(path, format, file.readable, fn, signal);
+  return await withArchiveEntries(path, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
 }
 
 /**
@@ -81,50 +108,152 @@ export async function withExtractedStream<T>(
   fn: (archive: ExtractedArchive) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "fctl-register-" });
-  try {
-    const files = await extractInto(dir, label, format, source, signal);
-    return await fn({ archive: label, files });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return await withStreamedArchiveEntries(label, format, source, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
 }
 
-async function extractInto(
-  dir: string,
+const ALL_ON_DISK: ReadArchiveOptions = { placement: () => "disk" };
+
+function onDisk(read: ReadArchive): ExtractedArchive {
+  const files = read.entries.map((entry) => {
+    if (entry.placement !== "disk") throw new Error(`${entry.name} was not extracted to disk`);
+    return { name: entry.name, path: entry.path, size: entry.size };
+  });
+  return { archive: read.archive, files };
+}
+
+/**
+ * Reads the archive at `path`, placing each regular file as `options.placement` says, calls `fn`
+ * with the entries, and removes the temp dir (created only if a file goes to disk) afterwards
+ * whether `fn` succeeds or throws.
+ *
+ * @throws {UsageError} the name has an unsupported extension or the file does not exist
+ * @throws {OperationError} the archive is corrupt or has an entry that is unsafe to extract
+ */
+export async function withArchiveEntries<T>(
+  path: string,
+  options: ReadArchiveOptions,
+  fn: (archive: ReadArchive) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const format = archiveFormat(path);
+  if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(path)}`);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
+    throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
+  }
+  // The stream owns the file handle from here: it is closed when the stream ends or is cancelled.
+  return await withStreamedArchiveEntries(path, format, file.readable, options, fn, signal);
+}
+
+/**
+ * Like {@link withArchiveEntries} for bytes that arrive as a stream (e.g. an HTTP download).
+ * `label` names the archive in messages and in {@link ReadArchive.archive}.
+ */
+export async function withStreamedArchiveEntries<T>(
   label: string,
   format: ArchiveFormat,
   source: ReadableStream<Uint8Array>,
+  options: ReadArchiveOptions,
+  fn: (archive: ReadArchive) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const tempDir = new TempDir();
+  try {
+    const entries = await readEntries(tempDir, label, format, source, options, signal);
+    return await fn({ archive: label, entries });
+  } finally {
+    await tempDir.remove();
+  }
+}
+
+/** The private temp dir, made on first use: a package read wholly into memory never touches disk. */
+class TempDir {
+  #path?: Promise<string>;
+
+  /** The dir's path, creating it the first time. */
+  path(): Promise<string> {
+    return this.#path ??= Deno.makeTempDir({ prefix: "fctl-register-" });
+  }
+
+  async remove(): Promise<void> {
+    if (this.#path === undefined) return;
+    // A failed creation left nothing to remove; its error has been thrown where it happened.
+    const path = await this.#path.catch(() => undefined);
+    if (path !== undefined) await Deno.remove(path, { recursive: true });
+  }
+}
+
+async function readEntries(
+  tempDir: TempDir,
+  label: string,
+  format: ArchiveFormat,
+  source: ReadableStream<Uint8Array>,
+  options: ReadArchiveOptions,
   signal: AbortSignal | undefined,
-): Promise<ExtractedFile[]> {
+): Promise<ArchiveEntry[]> {
   const bytes = format === "tar.gz" ? gunzip(source) : source;
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
-  const entries = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
-  const files: ExtractedFile[] = [];
+  const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
+  const entries: ArchiveEntry[] = [];
   const seen = new Set<string>();
+  let memoryLeft = options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   try {
-    for await (const entry of entries) {
+    for await (const entry of decoded) {
       const name = safeEntryName(label, entry.header);
       if (entry.header.type === "directory" || name === undefined) {
-        // Directories are implied by the files written below; nothing to create.
+        // Directories are implied by the files' names; nothing to create.
         await entry.body.cancel();
         continue;
       }
       if (seen.has(name)) throw new OperationError(`archive ${quote(label)} contains ${quote(name)} more than once`);
       seen.add(name);
-      const path = join(dir, ...name.split("/"));
-      await Deno.mkdir(dirname(path), { recursive: true });
-      // createNew: never follow or overwrite anything already there.
-      const out = await Deno.open(path, { write: true, createNew: true });
-      await entry.body.pipeTo(out.writable);
-      files.push({ name, path, size: entry.header.size });
+      const size = entry.header.size;
+      let placement = options.placement(name, size);
+      if (placement === "memory" && size > memoryLeft) placement = "disk";
+      switch (placement) {
+        case "memory":
+          memoryLeft -= size;
+          entries.push({ name, size, placement, bytes: await readAll(entry.body, size) });
+          break;
+        case "disk": {
+          const path = join(await tempDir.path(), ...name.split("/"));
+          await Deno.mkdir(dirname(path), { recursive: true });
+          // createNew: never follow or overwrite anything already there.
+          const out = await Deno.open(path, { write: true, createNew: true });
+          await entry.body.pipeTo(out.writable);
+          entries.push({ name, size, placement, path });
+          break;
+        }
+        case "skip":
+          // Cancelling a body makes the decoder skip its bytes on the way to the next header.
+          await entry.body.cancel();
+          entries.push({ name, size, placement });
+          break;
+      }
     }
   } catch (err) {
     if (err instanceof OperationError || signal?.aborted) throw err;
     const what = format === "tar.gz" ? "gzip-compressed tar archive" : "tar archive";
     throw new OperationError(`${quote(label)} is not a valid ${what}: ${(err as Error).message}`, { cause: err });
   }
-  return files;
+  return entries;
+}
+
+/** The whole body of an entry whose header says it has `size` bytes. */
+async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  let filled = 0;
+  for await (const chunk of body) {
+    // The decoder enforces the header's size; this guards the copy, not the format.
+    if (filled + chunk.length > size) throw new Error(`entry is longer than its header's ${size} bytes`);
+    bytes.set(chunk, filled);
+    filled += chunk.length;
+  }
+  if (filled !== size) throw new Error(`entry is shorter than its header's ${size} bytes`);
+  return bytes;
 }
 
 function gunzip(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {

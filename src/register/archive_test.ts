@@ -1,6 +1,13 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { OperationError, UsageError } from "../errors.ts";
-import { archiveFormat, safeEntryName, withExtractedArchive } from "./archive.ts";
+import {
+  type ArchiveEntry,
+  archiveFormat,
+  type Placement,
+  safeEntryName,
+  withArchiveEntries,
+  withExtractedArchive,
+} from "./archive.ts";
 import { dirname, join } from "node:path";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 
@@ -196,4 +203,98 @@ Deno.test("removes the temp dir after success, after the callback throws, and af
     await removeTar(slip);
   }
   assertEquals(await extractionDirs(), before);
+});
+
+/** Every file under `dir`, relative to it. */
+async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory) found.push(...await filesUnder(join(dir, entry.name), `${name}/`));
+    else found.push(name);
+  }
+  return found;
+}
+
+const byExtension = (name: string): Placement =>
+  name.endsWith(".pb") ? "memory" : name.endsWith(".tar.gz") ? "disk" : "skip";
+
+Deno.test("placement: .pb files in memory, the source alone in the temp dir, others named only", async () => {
+  const path = await writeTar("mixed.tar", [
+    { header: { name: "pkg/a_1.pb", size: 3 }, body: "abc" },
+    { header: { name: "pkg/fast123.tar.gz", size: 4 }, body: "srcs" },
+    { header: { name: "pkg/.DS_Store", size: 2 }, body: "ds" },
+    { header: { name: "pkg/b_2.pb", size: 2 }, body: "de" },
+  ]);
+  const before = await extractionDirs();
+  try {
+    await withArchiveEntries(path, { placement: byExtension }, async ({ entries }) => {
+      const shape = (e: ArchiveEntry) => [e.name, e.placement, e.size];
+      assertEquals(entries.map(shape), [
+        ["pkg/a_1.pb", "memory", 3],
+        ["pkg/fast123.tar.gz", "disk", 4],
+        ["pkg/.DS_Store", "skip", 2],
+        ["pkg/b_2.pb", "memory", 2],
+      ]);
+      const text = (e: ArchiveEntry) => e.placement === "memory" ? new TextDecoder().decode(e.bytes) : undefined;
+      assertEquals(entries.map(text), ["abc", undefined, undefined, "de"]);
+      const source = entries[1];
+      assert(source.placement === "disk");
+      assertEquals(await Deno.readTextFile(source.path), "srcs");
+      const tempDir = dirname(dirname(source.path));
+      assertEquals(await filesUnder(tempDir), ["pkg/fast123.tar.gz"]);
+    });
+    assertEquals(await extractionDirs(), before);
+  } finally {
+    await removeTar(path);
+  }
+});
+
+Deno.test("placement: an archive read wholly into memory creates no temp dir", async () => {
+  const before = await extractionDirs();
+  const dirsDuring = await withArchiveEntries(fixture("valid-register.tgz"), { placement: () => "memory" }, async (
+    { entries },
+  ) => {
+    assertEquals(entries.map((e) => e.placement), ["memory", "memory", "memory", "memory"]);
+    return await extractionDirs();
+  });
+  assertEquals(dirsDuring, before);
+});
+
+Deno.test("placement: files past the memory budget go to disk instead, byte for byte", async () => {
+  const body = (n: number) => "x".repeat(n);
+  const path = await writeTar("big.tar", [
+    { header: { name: "a_1.pb", size: 600 }, body: body(600) },
+    { header: { name: "b_1.pb", size: 500 }, body: body(500) },
+    { header: { name: "c_1.pb", size: 400 }, body: body(400) },
+  ]);
+  try {
+    await withArchiveEntries(path, { placement: () => "memory", memoryBudgetBytes: 1000 }, async ({ entries }) => {
+      // 600 fits; 500 more would not; 400 more still does.
+      assertEquals(entries.map((e) => e.placement), ["memory", "disk", "memory"]);
+      const spilled = entries[1];
+      assert(spilled.placement === "disk");
+      assertEquals(await Deno.readTextFile(spilled.path), body(500));
+    });
+  } finally {
+    await removeTar(path);
+  }
+});
+
+Deno.test("placement: unsafe and duplicate entries are rejected whatever their placement", async () => {
+  for (const placement of ["memory", "skip"] as const) {
+    const slip = await writeTar("slip.tar", [{ header: { name: "../x_1.pb", size: 1 }, body: "x" }]);
+    const twice = await writeTar("twice.tar", [
+      { header: { name: "a_1.pb", size: 1 }, body: "a" },
+      { header: { name: "./a_1.pb", size: 1 }, body: "b" },
+    ]);
+    try {
+      const read = (path: string) => withArchiveEntries(path, { placement: () => placement }, () => Promise.resolve());
+      await assertRejects(read(slip), /unsafe entry "..\/x_1.pb"/);
+      await assertRejects(read(twice), /contains "a_1.pb" more than once/);
+    } finally {
+      await removeTar(slip);
+      await removeTar(twice);
+    }
+  }
 });

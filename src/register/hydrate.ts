@@ -3,8 +3,10 @@
  *
  * pyflyte writes identifiers with the placeholders `{{ registration.project }}` (etc.) or, in newer
  * versions, with empty fields; fast-registered tasks carry `{{ .remote_package_path }}` and
- * `{{ .dest_dir }}` container arguments. These functions return hydrated copies and never mutate
- * their input, so a caller can hydrate the same decoded package twice (e.g. dry run, then real).
+ * `{{ .dest_dir }}` container arguments. {@link hydrateEntity} returns a hydrated copy and never
+ * mutates its input, so a caller can hydrate the same decoded package twice (e.g. dry run, then
+ * real); {@link hydrateEntityInPlace} and {@link fillSourceLocation} change the entity they are
+ * given, for a registration that decoded its entities for itself and needs no copy.
  *
  * @module
  */
@@ -116,14 +118,38 @@ function forEachNodeIdentifier(node: Node, visit: (id: Identifier) => void): voi
 
 /** A copy of `entity` with every placeholder the options can fill filled in. */
 export function hydrateEntity(entity: RegistrationEntity, options: HydrateOptions): RegistrationEntity {
-  const hydrated = cloneEntity(entity);
-  forEachIdentifier(hydrated, (id) => hydrateIdentifier(id, options));
+  return hydrateEntityInPlace(cloneEntity(entity), options);
+}
+
+/**
+ * Fills in every placeholder the options can fill in `entity` itself, and returns it. Hydrating
+ * again with the same options changes nothing more.
+ */
+export function hydrateEntityInPlace(entity: RegistrationEntity, options: HydrateOptions): RegistrationEntity {
+  forEachIdentifier(entity, (id) => hydrateIdentifier(id, options));
   // The admin service requires the resource type on the id an entity is created under.
-  const own = entityId(hydrated);
-  if (own && own.resourceType === ResourceType.UNSPECIFIED) own.resourceType = RESOURCE_TYPES[hydrated.kind];
-  if (hydrated.kind === "task" && hydrated.spec.template) hydrateTaskTemplate(hydrated.spec.template, options);
-  if (hydrated.kind === "launchPlan") hydrateLaunchPlan(hydrated.spec, options);
-  return hydrated;
+  const own = entityId(entity);
+  if (own && own.resourceType === ResourceType.UNSPECIFIED) own.resourceType = RESOURCE_TYPES[entity.kind];
+  if (entity.kind === "task" && entity.spec.template) {
+    rewriteTaskArgs(entity.spec.template, (arg) => {
+      if (arg === REMOTE_PACKAGE_PATH_PLACEHOLDER) return options.sourceLocation ?? arg;
+      if (arg === DEST_DIR_PLACEHOLDER) return options.destinationDirectory || ".";
+      return arg;
+    });
+  }
+  if (entity.kind === "launchPlan") hydrateLaunchPlan(entity.spec, options);
+  return entity;
+}
+
+/**
+ * Replaces `{{ .remote_package_path }}` in a task's container or pod-spec arguments with `location`,
+ * in `entity` itself: what hydrating with {@link HydrateOptions.sourceLocation} does, for entities
+ * hydrated before the source was uploaded. Launch plans and workflows are left alone.
+ */
+export function fillSourceLocation(entity: RegistrationEntity, location: string): void {
+  if (entity.kind === "task" && entity.spec.template) {
+    rewriteTaskArgs(entity.spec.template, (arg) => arg === REMOTE_PACKAGE_PATH_PLACEHOLDER ? location : arg);
+  }
 }
 
 function cloneEntity(entity: RegistrationEntity): RegistrationEntity {
@@ -147,25 +173,18 @@ function hasVersion(id: Identifier): boolean {
   return id.version !== "" && id.version !== VERSION_PLACEHOLDER;
 }
 
-function hydrateArgs(args: readonly string[], options: HydrateOptions): string[] {
-  return args.map((arg) => {
-    if (arg === REMOTE_PACKAGE_PATH_PLACEHOLDER) return options.sourceLocation ?? arg;
-    if (arg === DEST_DIR_PLACEHOLDER) return options.destinationDirectory || ".";
-    return arg;
-  });
-}
-
-function hydrateTaskTemplate(template: TaskTemplate, options: HydrateOptions): void {
+/** Rewrites each container argument of a task, plain or in a pod spec. */
+function rewriteTaskArgs(template: TaskTemplate, rewrite: (arg: string) => string): void {
   const target = template.target;
   if (target.case === "container") {
-    target.value.args = hydrateArgs(target.value.args, options);
+    target.value.args = target.value.args.map(rewrite);
   } else if (target.case === "k8sPod" && target.value.podSpec) {
-    target.value.podSpec = hydratePodSpec(target.value.podSpec, options);
+    target.value.podSpec = rewritePodSpecArgs(target.value.podSpec, rewrite);
   }
 }
 
 /** Pod specs are free-form JSON (a Kubernetes PodSpec); only `containers[].args` are rewritten. */
-function hydratePodSpec(podSpec: JsonObject, options: HydrateOptions): JsonObject {
+function rewritePodSpecArgs(podSpec: JsonObject, rewrite: (arg: string) => string): JsonObject {
   const containers = podSpec.containers;
   if (!Array.isArray(containers)) return podSpec;
   return {
@@ -174,7 +193,7 @@ function hydratePodSpec(podSpec: JsonObject, options: HydrateOptions): JsonObjec
       if (!isJsonObject(container) || !Array.isArray(container.args)) return container;
       const args = container.args;
       if (!args.every((a): a is string => typeof a === "string")) return container;
-      return { ...container, args: hydrateArgs(args, options) };
+      return { ...container, args: args.map(rewrite) };
     }),
   };
 }
@@ -191,7 +210,7 @@ function hydrateLaunchPlan(plan: LaunchPlan, options: HydrateOptions): void {
   if (iamRole !== "" || serviceAccount !== "") {
     // auth_role is deprecated but older admins still read it; security_context is the current field.
     spec.authRole = create(AuthRoleSchema, { assumableIamRole: iamRole, kubernetesServiceAccount: serviceAccount });
-    // Unlike flytectl, keep the secrets and tokens the launch plan already asks for (we work on a clone).
+    // Unlike flytectl, keep the secrets and tokens the launch plan already asks for.
     spec.securityContext ??= create(SecurityContextSchema);
     spec.securityContext.runAs ??= create(IdentitySchema);
     spec.securityContext.runAs.iamRole = iamRole;

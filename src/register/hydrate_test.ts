@@ -7,7 +7,14 @@ import { type Identifier, type IdentifierSchema, ResourceType } from "../../prot
 import type { NodeSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { UsageError } from "../errors.ts";
 import { decodeEntity, type RegistrationEntity } from "./classify.ts";
-import { assertVersioned, forEachIdentifier, hydrateEntity, unversionedEntities } from "./hydrate.ts";
+import {
+  assertVersioned,
+  fillSourceLocation,
+  forEachIdentifier,
+  hydrateEntity,
+  hydrateEntityInPlace,
+  unversionedEntities,
+} from "./hydrate.ts";
 import { fixture } from "./_test_helpers.ts";
 
 const P = "{{ registration.project }}";
@@ -263,4 +270,28 @@ Deno.test("an unspecified resource type on the entity's own id is filled in", ()
   const hydrated = hydrateEntity(entity, OPTIONS);
   assert(hydrated.kind === "task");
   assertEquals(hydrated.spec.template?.id?.resourceType, ResourceType.TASK);
+});
+
+Deno.test("in place: the entity itself is hydrated, like a copy would be, and again changes nothing", () => {
+  for (
+    const make of [everyPlaceWorkflow, launchPlan, () => fastTask(["{{ .dest_dir }}", "{{ .remote_package_path }}"])]
+  ) {
+    const options = { ...OPTIONS, k8sServiceAccount: "sa", destinationDirectory: "/app" };
+    const copy = hydrateEntity(make(), options);
+    const entity = make();
+    assert(hydrateEntityInPlace(entity, options) === entity, "returns the entity it was given");
+    assertEquals(entity, copy);
+    hydrateEntityInPlace(entity, options);
+    assertEquals(entity, copy, "idempotent");
+  }
+});
+
+Deno.test("fillSourceLocation after hydration equals hydrating with the source location", () => {
+  const args = ["{{ .remote_package_path }}", "{{ .dest_dir }}"];
+  for (const make of [() => fastTask(args), () => fastTask([], args), everyPlaceWorkflow, launchPlan]) {
+    const once = hydrateEntity(make(), { ...OPTIONS, sourceLocation: "s3://b/src.tar.gz" });
+    const later = hydrateEntityInPlace(make(), OPTIONS);
+    fillSourceLocation(later, "s3://b/src.tar.gz");
+    assertEquals(later, once);
+  }
 });

@@ -1,12 +1,23 @@
 /**
- * Turning the `register files` arguments into package members on disk.
+ * Turning the `register files` arguments into package members.
  *
- * Archives are extracted for the duration of a callback only, so every temp dir is gone when
+ * Entity files inside archives are kept in memory (they are small and decoding needs all their
+ * bytes anyway); only the fast-registration source, which can be hundreds of MB, is written to a
+ * private temp dir, for the duration of a callback only, so every temp dir is gone when
  * registration ends, however it ends.
  *
  * @module
  */
-import { archiveFormat, UNSUPPORTED_ARCHIVE_MESSAGE, withExtractedArchive, withExtractedStream } from "./archive.ts";
+import {
+  type ArchiveEntry,
+  archiveFormat,
+  type Placement,
+  type ReadArchive,
+  type ReadArchiveOptions,
+  UNSUPPORTED_ARCHIVE_MESSAGE,
+  withArchiveEntries,
+  withStreamedArchiveEntries,
+} from "./archive.ts";
 import { memberRole } from "./classify.ts";
 import { OperationError, quote, UsageError } from "../errors.ts";
 
@@ -30,17 +41,61 @@ export interface DownloadDeps {
   onDownloadProgress?: (progress: DownloadProgress) => void;
 }
 
-/** A file taking part in a registration. */
-export interface PackageMember {
+/** A file taking part in a registration, with its bytes in memory, on disk, or (if unneeded) neither. */
+export type PackageMember = MemberInMemory | MemberOnDisk | MemberNameOnly;
+
+interface MemberBase {
   /** As the user knows it: the path given, or the name inside the archive. */
   name: string;
-  /** Where to read it (inside a temp dir for archive members). */
-  path: string;
   /**
    * Named by the user directly (not found inside an archive): such a file is decoded whatever its
    * name, as flytectl does, while unexpected archive members are reported instead.
    */
   explicit: boolean;
+}
+
+/** An entity file from an archive. */
+export interface MemberInMemory extends MemberBase {
+  bytes: Uint8Array;
+  path?: never;
+}
+
+/** A file named directly, an archive's fast-registration source, or an entity file past the memory budget. */
+export interface MemberOnDisk extends MemberBase {
+  /** Where to read it (inside the private temp dir for archive members, valid only inside the callback). */
+  path: string;
+  bytes?: never;
+}
+
+/** An archive member that is neither an entity nor the source: only its name is reported. */
+export interface MemberNameOnly extends MemberBase {
+  bytes?: never;
+  path?: never;
+}
+
+/** Where an archive member's bytes go, decided by its name. */
+function placement(name: string): Placement {
+  switch (memberRole(name).role) {
+    case "entity":
+      return "memory";
+    case "fastSource":
+      return "disk";
+    case "other":
+      return "skip";
+  }
+}
+
+const READ_OPTIONS: ReadArchiveOptions = { placement };
+
+function toMember(entry: ArchiveEntry): PackageMember {
+  switch (entry.placement) {
+    case "memory":
+      return { name: entry.name, bytes: entry.bytes, explicit: false };
+    case "disk":
+      return { name: entry.name, path: entry.path, explicit: false };
+    case "skip":
+      return { name: entry.name, explicit: false };
+  }
 }
 
 /**
@@ -68,18 +123,15 @@ export async function withPackageMembers<T>(
     }
     return await fn(members);
   }
-  // Nest one extraction per archive so all are on disk at once (a package's entities may be split
-  // across archives) and each is cleaned up by its own try/finally.
+  // Nest one extraction per archive so all are available at once (a package's entities may be split
+  // across archives) and each temp dir is cleaned up by its own try/finally.
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
     if (index === paths.length) return await fn(members);
     signal?.throwIfAborted();
-    const next = async (extracted: { files: { name: string; path: string }[] }) => {
-      const found = extracted.files.map((f) => ({ name: f.name, path: f.path, explicit: false }));
-      return await extract(index + 1, [...members, ...found]);
-    };
+    const next = async (read: ReadArchive) => await extract(index + 1, [...members, ...read.entries.map(toMember)]);
     const path = paths[index];
     if (isUrl(path)) return await withDownloadedArchive(path, next, signal, deps);
-    return await withExtractedArchive(path, next, signal);
+    return await withArchiveEntries(path, READ_OPTIONS, next, signal);
   };
   return await extract(0, []);
 }
@@ -111,7 +163,7 @@ export function redactUrl(url: string): string {
  */
 async function withDownloadedArchive<T>(
   url: string,
-  fn: (archive: { files: { name: string; path: string }[] }) => Promise<T>,
+  fn: (archive: ReadArchive) => Promise<T>,
   signal: AbortSignal | undefined,
   deps: DownloadDeps,
 ): Promise<T> {
@@ -145,5 +197,5 @@ async function withDownloadedArchive<T>(
       },
     }),
   );
-  return await withExtractedStream(shown, format, counted, fn, signal);
+  return await withStreamedArchiveEntries(shown, format, counted, READ_OPTIONS, fn, signal);
 }

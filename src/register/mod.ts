@@ -7,13 +7,20 @@
  * @module
  */
 export {
+  type ArchiveEntry,
   type ArchiveFormat,
   archiveFormat,
+  DEFAULT_MEMORY_BUDGET_BYTES,
   type ExtractedArchive,
   type ExtractedFile,
+  type Placement,
+  type ReadArchive,
+  type ReadArchiveOptions,
   UNSUPPORTED_ARCHIVE_MESSAGE,
+  withArchiveEntries,
   withExtractedArchive,
   withExtractedStream,
+  withStreamedArchiveEntries,
 } from "./archive.ts";
 export {
   decodeEntity,
@@ -40,6 +47,9 @@ export {
   type DownloadDeps,
   type DownloadProgress,
   isUrl,
+  type MemberInMemory,
+  type MemberNameOnly,
+  type MemberOnDisk,
   type PackageMember,
   redactUrl,
   withPackageMembers,

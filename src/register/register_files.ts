@@ -13,8 +13,8 @@ import { quote, UsageError } from "../errors.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
 import { createEntity } from "./create_entity.ts";
-import { assertVersioned, hydrateEntity, type HydrateOptions } from "./hydrate.ts";
-import { type DownloadDeps, type PackageMember, withPackageMembers } from "./inputs.ts";
+import { assertVersioned, fillSourceLocation, hydrateEntityInPlace, type HydrateOptions } from "./hydrate.ts";
+import { type DownloadDeps, type MemberOnDisk, type PackageMember, withPackageMembers } from "./inputs.ts";
 import { planRegistration } from "./plan.ts";
 import {
   blockedInfo,
@@ -122,8 +122,12 @@ async function registerMembers(
   const { now } = deps;
   const { entities, sources, invalid } = await loadPackage(members);
   const entries = [...invalid];
-  const hydrate = (sourceLocation?: string) => entities.map((e) => hydrateEntity(e, { ...options, sourceLocation }));
-  assertVersioned(hydrate());
+  // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
+  // more than the rest of the preparation); the source location is filled in after the upload.
+  for (const entity of entities) hydrateEntityInPlace(entity, options);
+  assertVersioned(entities);
+  const plan = planRegistration(entities);
+  const order = plan.stages.flat();
   const timings: RegisterTimings = { prepareMs: now() - started, uploadMs: 0, registerMs: 0, totalMs: 0 };
   const finish = (source: RegisteredSource | undefined, interrupted = false): RegisterReport => {
     timings.totalMs = now() - started;
@@ -133,7 +137,7 @@ async function registerMembers(
     return report;
   };
   const skipAll = (info: string, interrupted = false) => {
-    for (const entity of planRegistration(hydrate()).stages.flat()) entries.push(entryFor(entity, "Skipped", info));
+    for (const entity of order) entries.push(entryFor(entity, "Skipped", info));
     return finish(sources.length === 1 ? { name: sources[0].name } : undefined, interrupted);
   };
   if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
@@ -163,8 +167,8 @@ async function registerMembers(
   }
 
   const registerStarted = now();
-  const plan = planRegistration(hydrate(source?.location));
-  const order = plan.stages.flat();
+  const location = source?.location;
+  if (location !== undefined) { for (const entity of entities) fillSourceLocation(entity, location); }
   let done = 0;
   const outcomes = await runGraph({
     jobs: order,
@@ -211,7 +215,7 @@ async function registerMembers(
 interface LoadedPackage {
   entities: RegistrationEntity[];
   /** Fast-registration source archives (more than one is an error, reported in `invalid`). */
-  sources: PackageMember[];
+  sources: MemberOnDisk[];
   /** `Failed` entries for members that cannot be registered. */
   invalid: RegisterEntry[];
 }
@@ -222,8 +226,8 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
   const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const member of sorted) {
     const role = memberRole(member.name);
-    if (role.role === "fastSource") {
-      loaded.sources.push(member);
+    if (role.role === "fastSource" && member.path !== undefined) {
+      loaded.sources.push({ ...member, path: member.path });
     } else if (role.role === "other" && !member.explicit) {
       loaded.invalid.push({
         name: member.name,
@@ -232,7 +236,7 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
       });
     } else {
       try {
-        loaded.entities.push(decodeEntity(member.name, await Deno.readFile(member.path)));
+        loaded.entities.push(decodeEntity(member.name, await readMember(member)));
       } catch (err) {
         loaded.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
       }
@@ -250,4 +254,12 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
     loaded.sources = [];
   }
   return loaded;
+}
+
+/** An entity member's bytes: in memory for archive members, else read from disk. */
+async function readMember(member: PackageMember): Promise<Uint8Array> {
+  if (member.bytes !== undefined) return member.bytes;
+  // Archive members are kept in memory or on disk by their role, so a role-less member never gets here.
+  if (member.path === undefined) throw new Error(`${quote(member.name)} was not kept`);
+  return await Deno.readFile(member.path);
 }

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
+import { dirname } from "node:path";
 import type { AdminClient } from "../admin/client.ts";
 import { UsageError } from "../errors.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
@@ -193,6 +194,39 @@ Deno.test("fast registration uploads the source once and points the tasks at it"
     assert(args.includes(location));
     assert(!args.includes("{{ .remote_package_path }}") && !args.includes("{{ .dest_dir }}"));
     assertEquals(tasks.length, 39);
+    assertEquals(await extractionDirs(), before, "temp dirs removed");
+  });
+});
+
+/** Every file under `dir`, relative to it; synchronous, so a progress callback sees one moment. */
+function filesUnderSync(dir: string, prefix = ""): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory) found.push(...filesUnderSync(`${dir}/${entry.name}`, `${name}/`));
+    else found.push(name);
+  }
+  return found;
+}
+
+Deno.test("only the fast source touches disk: the temp dir holds it alone while it is uploaded", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const before = await extractionDirs();
+    const probe = await Deno.makeTempDir({ prefix: "fctl-probe-" });
+    await Deno.remove(probe);
+    const root = dirname(probe);
+    const during: string[][] = [];
+    const report = await registerFiles(client, { ...BASE, paths: [fixture("flytesnacks-core.tgz")] }, undefined, {
+      onProgress: (progress) => {
+        if (progress.phase !== "upload" || progress.done) return;
+        for (const entry of Deno.readDirSync(root)) {
+          const ours = entry.name.startsWith("fctl-register-") && !entry.name.startsWith("fctl-register-test-");
+          if (ours && !before.has(entry.name)) during.push(filesUnderSync(`${root}/${entry.name}`));
+        }
+      },
+    });
+    assertEquals(report.failed, 0);
+    assertEquals(during, [["core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz"]]);
     assertEquals(await extractionDirs(), before, "temp dirs removed");
   });
 });
