@@ -51,18 +51,25 @@ export interface AdminClient {
  * (Not an interceptor: Connect re-wraps whatever an interceptor throws into a ConnectError.)
  */
 function withErrorMapping<T extends object>(client: T, connection: ConnectionDescription): T {
+  // One wrapper per method, made on first use: registration calls the same few methods hundreds of times.
+  const wrappers = new Map<PropertyKey, unknown>();
   return new Proxy(client, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
-      const rpc = String(property).replace(/^./, (c) => c.toUpperCase());
-      return async (...args: unknown[]) => {
-        try {
-          return await value.apply(target, args);
-        } catch (err) {
-          throw mapAdminError(err, rpc, connection);
-        }
-      };
+      let wrapper = wrappers.get(property);
+      if (wrapper === undefined) {
+        const rpc = String(property).replace(/^./, (c) => c.toUpperCase());
+        wrapper = async (...args: unknown[]) => {
+          try {
+            return await value.apply(target, args);
+          } catch (err) {
+            throw mapAdminError(err, rpc, connection);
+          }
+        };
+        wrappers.set(property, wrapper);
+      }
+      return wrapper;
     },
   });
 }

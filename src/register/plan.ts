@@ -38,10 +38,13 @@ export function identifierKey(id: Identifier): string {
  * entities involved go last in file order and the admin service reports what is wrong with them.
  */
 export function planRegistration<E extends RegistrationEntity>(entities: readonly E[]): RegistrationPlan<E> {
+  const sorted = [...entities].sort(compareEntities);
   const byKey = new Map<string, E>();
-  for (const entity of entities) {
+  for (const entity of sorted) {
     const id = entityId(entity);
-    if (id) byKey.set(identifierKey(id), entity);
+    // Of entities serialized twice under one id, the first in file order is created and the others
+    // answer AlreadyExists: dependents wait for the one that creates it.
+    if (id && !byKey.has(identifierKey(id))) byKey.set(identifierKey(id), entity);
   }
   const dependencies = new Map<E, Set<E>>();
   for (const entity of entities) {
@@ -56,7 +59,7 @@ export function planRegistration<E extends RegistrationEntity>(entities: readonl
   }
   const stages: E[][] = [];
   const done = new Set<E>();
-  let remaining = [...entities].sort(compareEntities);
+  let remaining = sorted;
   while (remaining.length > 0) {
     const ready = remaining.filter((e) => [...dependencies.get(e)!].every((d) => done.has(d)));
     const stage = ready.length > 0 ? ready : remaining;

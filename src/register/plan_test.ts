@@ -98,3 +98,11 @@ Deno.test("a reference cycle ends the plan with the entities involved, in file o
   ]);
   assertEquals(names(plan.stages), [["t_1.pb"], ["b_2.pb", "a_3.pb"]]);
 });
+
+Deno.test("an entity serialized twice: its dependents wait for the first copy, the one that creates it", () => {
+  const first = task("32_sample_1.pb", "sample");
+  const again = task("36_sample_1.pb", "sample");
+  const wf = workflow("40_wf_2.pb", "wf", ["sample"]);
+  const plan = planRegistration([again, wf, first]);
+  assertEquals([...plan.dependencies.get(wf)!].map((e) => e.name), ["32_sample_1.pb"]);
+});

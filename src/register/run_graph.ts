@@ -3,7 +3,9 @@
  *
  * A job starts as soon as every job it depends on has succeeded and a slot is free, so a slow
  * task does not hold back workflows that do not use it (strict stage barriers would). Among ready
- * jobs, the one earliest in the given order starts first, which keeps runs reproducible.
+ * jobs, the one with the longest chain of jobs waiting on it starts first (the critical path: a
+ * task three levels under a launch plan before a task nothing uses), then the one earliest in the
+ * given order, which keeps runs reproducible.
  *
  * @module
  */
@@ -19,7 +21,7 @@ export type JobOutcome<T, R> =
 
 /** What {@link runGraph} needs. */
 export interface RunGraphOptions<T, R> {
-  /** The jobs, in preferred start order. */
+  /** The jobs, in preferred start order among jobs with equally long chains of dependents. */
   jobs: readonly T[];
   /** The jobs each job needs to have succeeded first; jobs not in {@link jobs} are ignored. */
   dependencies: ReadonlyMap<T, ReadonlySet<T>>;
@@ -60,6 +62,7 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
     dependsOn.set(job, deps);
     for (const dep of deps) dependents.set(dep, [...(dependents.get(dep) ?? []), job]);
   }
+  const startOrder = criticalPathOrder(jobs, dependents);
   const outcomes = new Map<T, JobOutcome<T, R>>();
   const succeeded = new Set<T>();
   const running = new Set<T>();
@@ -73,11 +76,11 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
   };
   const isWaiting = (job: T) => !outcomes.has(job) && !running.has(job);
   const nextJob = (): T | undefined => {
-    const waiting = jobs.filter(isWaiting);
+    const waiting = startOrder.filter(isWaiting);
     const ready = waiting.find((job) => dependsOn.get(job)!.every((d) => succeeded.has(d)));
     if (ready !== undefined) return ready;
     // Nothing ready and nothing running that could make something ready: only a cycle remains.
-    return running.size === 0 ? waiting[0] : undefined;
+    return running.size === 0 ? jobs.find(isWaiting) : undefined;
   };
 
   return new Promise((resolve, reject) => {
@@ -121,4 +124,28 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
     // No abort listener needed: every pump, which follows each job's end, looks at the signal.
     pump();
   });
+}
+
+/**
+ * `jobs` ordered by the length of the longest chain of dependents each one starts (longest first),
+ * then by their given order. Starting those first keeps the slots full up to the last level of
+ * dependents instead of leaving a long chain to run alone at the end.
+ */
+function criticalPathOrder<T>(jobs: readonly T[], dependents: ReadonlyMap<T, readonly T[]>): T[] {
+  const chain = new Map<T, number>();
+  const onPath = new Set<T>();
+  const length = (job: T): number => {
+    const known = chain.get(job);
+    if (known !== undefined) return known;
+    // A cycle (no valid package has one) ends the chain where it closes.
+    if (onPath.has(job)) return 0;
+    onPath.add(job);
+    let longest = 0;
+    for (const dependent of dependents.get(job) ?? []) longest = Math.max(longest, length(dependent));
+    onPath.delete(job);
+    chain.set(job, longest + 1);
+    return longest + 1;
+  };
+  const index = new Map(jobs.map((job, i) => [job, i]));
+  return [...jobs].sort((a, b) => length(b) - length(a) || index.get(a)! - index.get(b)!);
 }

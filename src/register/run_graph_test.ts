@@ -157,3 +157,18 @@ Deno.test("runGraph refuses a concurrency below 1", () => {
   assertThrows(() => runGraph({ ...options, concurrency: 0, stopOnFailure: true }), RangeError);
   assertThrows(() => runGraph({ ...options, concurrency: 1.5, stopOnFailure: true }), RangeError);
 });
+
+Deno.test("runGraph starts the ready job with the longest chain of dependents first, then in given order", async () => {
+  const { log, run } = recorder(1);
+  await runGraph({
+    // t3 feeds a workflow that feeds a launch plan; t1 and t2 feed nothing.
+    jobs: ["t1", "t2", "t3", "wf", "lp"],
+    dependencies: deps({ wf: ["t3"], lp: ["wf"] }),
+    concurrency: 1,
+    run,
+    isFailure: (r) => r === "failed",
+    stopOnFailure: true,
+  });
+  // Once wf has run, lp, t1 and t2 all end their chains: given order decides.
+  assertEquals(log.started, ["t3", "wf", "t1", "t2", "lp"]);
+});

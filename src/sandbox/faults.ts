@@ -76,19 +76,29 @@ export class FaultInjector {
   }
 }
 
-/** Waits `ms`, or rejects early when `signal` aborts, leaving no timer behind. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Waits `ms`, or rejects early with the reason of the first of `signals` to abort, leaving no timer
+ * or listener behind. Several signals rather than one `AbortSignal.any`: this runs for every RPC, and
+ * each combined signal would register itself (weakly) with the sandbox-wide closing signal, an entry
+ * per call that outlives the call until the garbage collector clears it.
+ */
+export function delay(ms: number, ...signals: AbortSignal[]): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
+    const aborted = signals.find((signal) => signal.aborted);
+    if (aborted) return reject(aborted.reason);
+    const stop = () => {
+      for (const signal of signals) signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = (event: Event) => {
       clearTimeout(timer);
-      reject(signal.reason);
+      stop();
+      reject((event.target as AbortSignal).reason);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+      stop();
       resolve();
     }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
+    for (const signal of signals) signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -150,7 +150,7 @@ function recordAndInject(
       request: req.stream ? undefined : req.message,
       at: now().getTime(),
     });
-    await delay(faults.latencyMs, AbortSignal.any([req.signal, closing]));
+    await delay(faults.latencyMs, req.signal, closing);
     const injected = faults.check(method);
     if (injected) throw injected;
     return await next(req);
