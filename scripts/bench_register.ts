@@ -4,7 +4,9 @@
  * admin, then a check that both admins ended in the same state. Prints numbers; asserts nothing.
  *
  * Two set-ups: the admin on its own thread (a worker, like a real admin on its own machine), and the
- * admin on the client's own thread (where the server's CPU work is added to the client's).
+ * admin on the client's own thread (where the server's CPU work is added to the client's). Either way
+ * the admin's code is warmed up with the client's, as a real admin has been running before a
+ * registration: one worker serves every run, each run with a fresh sandbox (empty state, new port).
  *
  *   deno task bench:register [latencyMs] [runs]
  *
@@ -25,22 +27,23 @@ interface Admin {
   close(): Promise<void>;
 }
 
-async function workerAdmin(): Promise<Admin> {
+/** Starts admins on one worker thread, one after the other; `terminate` ends the thread. */
+function workerAdmins(): { start: () => Promise<Admin>; terminate: () => void } {
   const worker = new Worker(new URL("./bench_register_sandbox_worker.ts", import.meta.url), { type: "module" });
   const ask = <T>(message: unknown) =>
     new Promise<T>((resolve) => {
       worker.onmessage = (event: MessageEvent<T>) => resolve(event.data);
       worker.postMessage(message);
     });
-  const { endpoint } = await ask<{ endpoint: string }>({ start: latencyMs });
-  return {
-    endpoint,
-    state: async () => (await ask<{ state: string }>({ state: true })).state,
-    close: async () => {
-      await ask({ close: true });
-      worker.terminate();
-    },
+  const start = async (): Promise<Admin> => {
+    const { endpoint } = await ask<{ endpoint: string }>({ start: latencyMs });
+    return {
+      endpoint,
+      state: async () => (await ask<{ state: string }>({ state: true })).state,
+      close: async () => void await ask({ close: true }),
+    };
   };
+  return { start, terminate: () => worker.terminate() };
 }
 
 async function threadAdmin(): Promise<Admin> {
@@ -83,7 +86,7 @@ async function registerOnce(start: () => Promise<Admin>, concurrency: number): P
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function compare(label: string, start: () => Promise<Admin>): Promise<void> {
-  await registerOnce(start, 8); // warm-up: module loading and JIT, not measured
+  await registerOnce(start, 8); // warm-up: module loading and JIT of client and admin, not measured
   const measured: Record<number, Run[]> = { 1: [], 8: [] };
   for (let i = 0; i < runs; i++) {
     for (const concurrency of [1, 8]) measured[concurrency].push(await registerOnce(start, concurrency));
@@ -103,5 +106,10 @@ async function compare(label: string, start: () => Promise<Admin>): Promise<void
 console.log(
   `register files flytesnacks-core.tgz (84 entities, 1 upload), ${latencyMs} ms latency/RPC, median of ${runs}`,
 );
-await compare("admin on its own thread (worker)", workerAdmin);
+const workers = workerAdmins();
+try {
+  await compare("admin on its own thread (worker)", workers.start);
+} finally {
+  workers.terminate();
+}
 await compare("admin on the client's thread", threadAdmin);

@@ -2,7 +2,8 @@
  * Worker for `bench_register.ts`: runs the in-process admin on its own thread, as a real admin runs
  * on its own machine, so the client's timings are not inflated by the server's CPU work.
  *
- * Messages in: `{ start: latencyMs }`, `{ state: true }`, `{ close: true }`.
+ * Messages in: `{ start: latencyMs }`, `{ state: true }`, `{ close: true }`; `start` again after `close`
+ * starts a fresh sandbox on the same, already warmed-up thread.
  * Messages out: `{ endpoint }`, `{ state }`, `{ closed: true }`.
  *
  * @module
