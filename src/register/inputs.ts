@@ -44,7 +44,8 @@ export interface DownloadDeps {
 /** A file taking part in a registration, with its bytes in memory, on disk, or (if unneeded) neither. */
 export type PackageMember = MemberInMemory | MemberOnDisk | MemberNameOnly;
 
-interface MemberBase {
+/** What every {@link PackageMember} has. */
+export interface MemberBase {
   /** As the user knows it: the path given, or the name inside the archive. */
   name: string;
   /**
@@ -54,9 +55,11 @@ interface MemberBase {
   explicit: boolean;
 }
 
-/** An entity file from an archive. */
+/** An entity file from an archive, held in memory. */
 export interface MemberInMemory extends MemberBase {
+  /** The whole file. */
   bytes: Uint8Array;
+  /** Not on disk. */
   path?: never;
 }
 
@@ -64,12 +67,15 @@ export interface MemberInMemory extends MemberBase {
 export interface MemberOnDisk extends MemberBase {
   /** Where to read it (inside the private temp dir for archive members, valid only inside the callback). */
   path: string;
+  /** Not in memory. */
   bytes?: never;
 }
 
 /** An archive member that is neither an entity nor the source: only its name is reported. */
 export interface MemberNameOnly extends MemberBase {
+  /** Not kept. */
   bytes?: never;
+  /** Not kept. */
   path?: never;
 }
 

@@ -47,6 +47,7 @@ export {
   type DownloadDeps,
   type DownloadProgress,
   isUrl,
+  type MemberBase,
   type MemberInMemory,
   type MemberNameOnly,
   type MemberOnDisk,
