@@ -19,6 +19,8 @@
  * @module
  */
 export { type AdminClient, type AdminClientOptions, createAdminClient } from "./src/admin/client.ts";
+export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
+export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
 export { type Endpoint, parseEndpoint } from "./src/admin/endpoint.ts";
 export { loadConfig, type LoadConfigInput, type LoadedConfig } from "./src/config/load.ts";
@@ -44,12 +46,19 @@ export {
 } from "./src/errors.ts";
 export { getTask, type GetTaskOptions, type GetTaskResult } from "./src/tasks/get_task.ts";
 export {
+  type RegisterDeps,
+  type RegisteredSource,
   type RegisterEntry,
   registerFiles,
   type RegisterFilesOptions,
+  type RegisterProgress,
   type RegisterReport,
   type RegisterStatus,
+  type RegisterTimings,
 } from "./src/register/register_files.ts";
+export type { EntityKind } from "./src/register/classify.ts";
+export type { HydrateOptions } from "./src/register/hydrate.ts";
+export type { DownloadDeps, DownloadProgress } from "./src/register/inputs.ts";
 export {
   type AssetReport,
   registerExamples,
@@ -65,5 +74,6 @@ export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage
 export type { StoreSource } from "./src/storage/store.ts";
 export { type Release, type ReleaseAsset, resolveRelease, type ResolveReleaseOptions } from "./src/github/release.ts";
 export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/mod.ts";
+export type { MethodPattern } from "./src/sandbox/faults.ts";
 export { runCli } from "./src/cli/run.ts";
 export type { Io, TextSink } from "./src/output/io.ts";

@@ -38,7 +38,9 @@ export interface AdminClientOptions {
 
 /** Clients of the services fctl uses, sharing one HTTP/2 connection. */
 export interface AdminClient {
+  /** The flyteidl `AdminService`: tasks, workflows, launch plans, executions, projects. */
   admin: Client<typeof AdminService>;
+  /** The flyteidl `DataProxyService`: upload locations for fast registration. */
   dataProxy: Client<typeof DataProxyService>;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;

@@ -9,6 +9,7 @@ import { quote, UsageError } from "../errors.ts";
 export interface Endpoint {
   /** Host name or IP address (IPv6 without brackets). */
   host: string;
+  /** TCP port (the scheme's default when none was given). */
   port: number;
   /** Whether the URL scheme asked for plaintext (`http://`) or TLS (`https://`); undefined when none was given. */
   schemeInsecure?: boolean;

@@ -11,8 +11,11 @@ export type GrpcStatus = keyof typeof Code;
 
 /** What the admin connection was, for errors that need it (flytectl prints the same). */
 export interface ConnectionDescription {
+  /** The endpoint as a URL (`http://host:port`, `https://host`). */
   endpoint: string;
+  /** Plaintext HTTP/2 rather than TLS. */
   insecure: boolean;
+  /** The auth type in use, if any. */
   authType?: string;
 }
 
@@ -24,6 +27,7 @@ export class AdminError extends OperationError {
   readonly serverMessage: string;
   /** The RPC that failed, e.g. `CreateTask`. */
   readonly rpc: string;
+  /** An admin error: `message` is the full one-line message, `serverMessage` what the server said. */
   constructor(status: GrpcStatus, rpc: string, serverMessage: string, message: string, options?: ErrorOptions) {
     super(message, options);
     this.status = status;

@@ -31,11 +31,15 @@ export interface RetryOptions {
 
 /** A retry about to happen. */
 export interface RetryInfo {
+  /** The RPC, e.g. `ListTasks`. */
   rpc: string;
   /** The attempt that failed, from 1. */
   attempt: number;
+  /** Attempts allowed in total. */
   maxAttempts: number;
+  /** The failed attempt's status, e.g. `Unavailable`. */
   status: string;
+  /** The wait before the next attempt. */
   delayMs: number;
 }
 

@@ -31,9 +31,13 @@ export const GRPC_STATUS_NAMES = [
 
 /** A retry policy of one method config. */
 export interface RetryPolicy {
+  /** Attempts in total, the first included. */
   maxAttempts: number;
+  /** Wait before the first retry (jittered). */
   initialBackoffMs: number;
+  /** Longest wait between attempts. */
   maxBackoffMs: number;
+  /** Growth of the wait per attempt. */
   backoffMultiplier: number;
   /** Status numbers (Connect's `Code` values equal gRPC's). */
   retryableStatusCodes: readonly number[];
@@ -43,12 +47,15 @@ export interface RetryPolicy {
 export interface MethodConfig {
   /** `{service, method}` selectors; an empty selector matches every method. */
   names: readonly { service?: string; method?: string }[];
+  /** Time limit of the whole call, retries included. */
   timeoutMs?: number;
+  /** How failed attempts are retried. */
   retryPolicy?: RetryPolicy;
 }
 
 /** The honoured part of a service config. */
 export interface ServiceConfig {
+  /** Per-method timeouts and retry policies: an exact method match wins over a service-wide one, then the default. */
   methodConfig: readonly MethodConfig[];
 }
 

@@ -36,7 +36,9 @@ export interface ResolveReleaseOptions {
   apiUrl?: string;
   /** Sent as a bearer token when set; never shown in any message. */
   token?: string;
+  /** Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /** Cancels the request. */
   signal?: AbortSignal;
   /** Formats the rate-limit reset time in messages; default ISO 8601 UTC. */
   formatTime?: (date: Date) => string;

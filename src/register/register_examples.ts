@@ -19,6 +19,7 @@ export interface RegisterExamplesOptions extends Omit<RegisterFilesOptions, "pat
 
 /** How to reach GitHub; the CLI fills these from `GITHUB_API_URL` and `GITHUB_TOKEN`. */
 export interface RegisterExamplesDeps extends RegisterDeps {
+  /** The GitHub REST API root (default `DEFAULT_GITHUB_API_URL`; a GitHub Enterprise root works too). */
   githubApiUrl?: string;
   /** Sent to the GitHub API only (not to asset downloads); never shown. */
   githubToken?: string;
@@ -40,9 +41,11 @@ export interface AssetReport {
 export interface RegisterExamplesReport {
   /** The release tag (the version the entities got). */
   release: string;
+  /** One report per registered asset, in release order. */
   assets: AssetReport[];
   /** Failed entries plus assets that failed as a whole. */
   failed: number;
+  /** Registration stopped early because the caller's signal aborted (Ctrl-C). */
   interrupted: boolean;
 }
 

@@ -65,6 +65,7 @@ export interface RegisterReport {
   interrupted: boolean;
   /** Nothing was created or uploaded on purpose (`--dryRun`). */
   dryRun: boolean;
+  /** How long each phase took. */
   timings: RegisterTimings;
 }
 
