@@ -252,7 +252,9 @@ Deno.test("tar-slip and symlink archives are refused naming the entry; no temp d
       `${dir}/link.tar`,
       await packTar([{ header: { name: "a_1.pb", type: "symlink", linkname: "/etc/passwd", size: 0 } }]),
     );
-    const tmp = dirname(await Deno.makeTempDir({ prefix: "fctl-probe-" }));
+    const probe = await Deno.makeTempDir({ prefix: "fctl-probe-" });
+    await Deno.remove(probe);
+    const tmp = dirname(probe);
     const before = [...Deno.readDirSync(tmp)].filter((e) => e.name.startsWith("fctl-register-")).length;
     await withSandbox(async (sandbox, run) => {
       const slip = await run(["register", "files", "--archive", `${dir}/slip.tar`, "--version", "v"]);
