@@ -217,10 +217,19 @@ export function findSubcommand(parent: CommandSpec, word: string): CommandSpec |
   return parent.subcommands.find((c) => c.name === word || c.aliases.includes(word));
 }
 
-/** Every flag a command accepts, hidden ones included: its own, the global ones, help, and version at the root. */
+/** The flags of the last command of `path` that are not global: version at the root, its own, and help. */
+export function ownFlags(path: readonly CommandSpec[]): FlagSpec[] {
+  return [...(path.length === 1 ? [VERSION_FLAG] : []), ...path[path.length - 1].flags, HELP_FLAG];
+}
+
+/** Every flag the last command of `path` accepts, hidden ones included: its own and the global ones. */
 export function acceptedFlags(path: readonly CommandSpec[]): FlagSpec[] {
-  const command = path[path.length - 1];
-  return [...(path.length === 1 ? [VERSION_FLAG] : []), ...command.flags, HELP_FLAG, ...GLOBAL_FLAGS];
+  return [...ownFlags(path), ...GLOBAL_FLAGS];
+}
+
+/** The command as typed, without aliases: `fctl get task`. */
+export function commandLine(path: readonly CommandSpec[]): string {
+  return path.map((c) => c.name).join(" ");
 }
 
 /** The flag text as help shows it: `-p, --project <value>`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { displayWidth } from "../output/text_width.ts";
-import { type CommandSpec, flagTerm, GLOBAL_FLAGS, HELP_FLAG, PROGRAM_NAME, VERSION_FLAG } from "./command_tree.ts";
+import { type CommandSpec, type FlagSpec, flagTerm, GLOBAL_FLAGS, ownFlags } from "./command_tree.ts";
 
 /** A help screen's term column: `name`, `-p, --project <value>`, `get`, with its description. */
 interface Item {
@@ -46,8 +46,8 @@ function usage(path: readonly CommandSpec[]): string {
 
 function sections(path: readonly CommandSpec[]): [string, Item[]][] {
   const command = path[path.length - 1];
-  const flagItem = (flag: typeof HELP_FLAG): Item => ({ term: flagTerm(flag), description: flag.help });
-  const local = [...(path.length === 1 ? [VERSION_FLAG] : []), ...command.flags, HELP_FLAG].filter((f) => !f.hidden);
+  const flagItem = (flag: FlagSpec): Item => ({ term: flagTerm(flag), description: flag.help });
+  const local = ownFlags(path).filter((f) => !f.hidden);
   const result: [string, Item[]][] = [
     ["Arguments:", command.arguments.map((a) => ({ term: a.name, description: a.help }))],
     ["Options:", local.map(flagItem)],
@@ -109,9 +109,4 @@ export function renderHelp(path: readonly CommandSpec[], columns?: number): stri
   const out = [...fit(usage(path), " ".repeat("Usage: ".length)), "", ...fit(description), ""];
   for (const [title, items] of sections(path)) out.push(title, ...itemLines(items, columns), "");
   return out.join("\n");
-}
-
-/** The `Usage:` hint for error messages: `fctl get task --help`. */
-export function helpHint(path: readonly CommandSpec[]): string {
-  return [PROGRAM_NAME, ...path.slice(1).map((c) => c.name), "--help"].join(" ");
 }

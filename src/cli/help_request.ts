@@ -10,8 +10,14 @@
  * @module
  */
 import { quote, UsageError } from "../errors.ts";
-import { acceptedFlags, COMMAND_TREE, type CommandSpec, findSubcommand, type FlagSpec } from "./command_tree.ts";
-import { helpHint } from "./help.ts";
+import {
+  acceptedFlags,
+  COMMAND_TREE,
+  commandLine,
+  type CommandSpec,
+  findSubcommand,
+  type FlagSpec,
+} from "./command_tree.ts";
 
 /** What a command line asks for when it can be answered without parsing it fully. */
 export type QuickRequest =
@@ -38,7 +44,7 @@ function resolvePath(path: readonly CommandSpec[], words: readonly string[]): Co
     const parent = resolved[resolved.length - 1];
     const next = findSubcommand(parent, word);
     if (!next) {
-      const name = quote(helpHint(resolved).replace(/ --help$/, ""));
+      const name = quote(commandLine(resolved));
       if (parent.subcommands.length === 0) throw new UsageError(`${name} has no subcommands, got ${quote(word)}`);
       const valid = parent.subcommands.map((c) => c.name).join(", ");
       throw new UsageError(`unknown command ${quote(word)} for ${name}; expected one of: ${valid}`);

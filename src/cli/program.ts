@@ -7,7 +7,7 @@
  */
 import { Command, Option } from "commander";
 import type { Io } from "../output/io.ts";
-import { COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS } from "./command_tree.ts";
+import { COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS, VERSION_FLAG } from "./command_tree.ts";
 import { configValidateAction, configViewAction } from "./commands/config.ts";
 import { taskAction } from "./commands/get_task.ts";
 import { registerExamplesAction, registerFilesAction } from "./commands/register.ts";
@@ -50,7 +50,7 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
       // `help` and the help screens are the fast path's (run.ts); this keeps commander's own help identical.
       .helpCommand(false)
       .configureHelp({ formatHelp: () => renderHelp(path, io.stdoutIsTerminal ? io.columns : undefined) });
-    if (path.length === 1) command.version(VERSION, "--version", "print the fctl version");
+    if (path.length === 1) command.version(VERSION, flagTerm(VERSION_FLAG), VERSION_FLAG.help);
     for (const argument of spec.arguments) {
       const name = `${argument.name}${argument.variadic ? "..." : ""}`;
       command.argument(argument.required ? `<${name}>` : `[${name}]`, argument.help);
