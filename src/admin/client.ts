@@ -7,11 +7,12 @@
  * @module
  */
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
+import { createUnaryGrpcTransport } from "./grpc_transport.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { tunnelConnection } from "./proxy_tunnel.ts";
@@ -103,7 +104,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   const sessionManager = new Http2SessionManager(baseUrl, undefined, sessionOptions);
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
-  const transport = createGrpcTransport({ baseUrl, sessionManager, interceptors });
+  const transport = createUnaryGrpcTransport({ baseUrl, sessionManager, interceptors });
   return {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),

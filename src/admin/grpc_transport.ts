@@ -1,0 +1,340 @@
+/**
+ * A gRPC transport for unary calls, leaner than Connect's own, over Connect's HTTP/2 session manager.
+ *
+ * Why: Connect's gRPC transport runs every unary call through async-iterable pipelines, a sentinel
+ * that builds an error object per call, and a closing abort that builds a `DOMException` per call.
+ * Registration makes dozens of calls at once, and that CPU runs one call after another on the
+ * client's single thread. This transport does a unary call as one HTTP/2 stream with one buffer
+ * out and one in. What is not the hot path stays Connect's: connection set-up, keep-alive pings,
+ * GOAWAY and reconnects (`Http2SessionManager`), request headers, response and trailer validation,
+ * status details (`@connectrpc/connect/protocol-grpc`), and the interceptor contract (the first
+ * interceptor is the outermost). flyteidl's admin services have no streaming methods; `stream`
+ * goes to Connect's transport anyway, so the {@link Transport} is complete.
+ *
+ * @module
+ */
+import { create, type DescMessage, type DescMethodUnary, fromBinary, isMessage, toBinary } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  createContextValues,
+  type Interceptor,
+  type Transport,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
+import { requestHeader, validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
+import { createGrpcTransport, type Http2SessionManager } from "@connectrpc/connect-node";
+import { Buffer } from "node:buffer";
+import { type ClientHttp2Stream, constants as h2, type IncomingHttpHeaders } from "node:http2";
+
+/** What {@link createUnaryGrpcTransport} needs. */
+export interface UnaryGrpcTransportOptions {
+  /** `http://host:port` or `https://host:port`, without a trailing slash. */
+  baseUrl: string;
+  /** The HTTP/2 connection, shared with anything else that talks to the same admin. */
+  sessionManager: Http2SessionManager;
+  /** Outermost first, as in Connect. */
+  interceptors?: Interceptor[];
+}
+
+type AnyUnaryRequest = UnaryRequest<DescMessage, DescMessage>;
+type AnyUnaryResponse = UnaryResponse<DescMessage, DescMessage>;
+type UnaryFn = (req: AnyUnaryRequest) => Promise<AnyUnaryResponse>;
+
+/** gRPC message envelope: one flag byte (bit 0: compressed) and a big-endian 32-bit length. */
+const ENVELOPE_HEADER_BYTES = 5;
+
+/** Creates a transport whose unary calls bypass Connect's streaming machinery (see the module doc). */
+export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Transport {
+  const { baseUrl, sessionManager } = options;
+  const interceptors = options.interceptors ?? [];
+  // Connect's order: interceptors[0] wraps everything after it.
+  const call = interceptors.reduceRight<UnaryFn>(
+    (next, interceptor) => interceptor(next as never) as unknown as UnaryFn,
+    (req) => exchange(sessionManager, req),
+  );
+  const streaming = createGrpcTransport({ baseUrl, sessionManager, interceptors });
+  return {
+    async unary<I extends DescMessage, O extends DescMessage>(
+      method: DescMethodUnary<I, O>,
+      signal: AbortSignal | undefined,
+      timeoutMs: number | undefined,
+      header: HeadersInit | undefined,
+      input: unknown,
+      contextValues?: ReturnType<typeof createContextValues>,
+    ): Promise<UnaryResponse<I, O>> {
+      const timeout = timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined;
+      const scope = callScope(signal, timeout);
+      const req: AnyUnaryRequest = {
+        stream: false,
+        service: method.parent,
+        method: method as unknown as DescMethodUnary<DescMessage, DescMessage>,
+        requestMethod: "POST",
+        url: `${baseUrl}/${method.parent.typeName}/${method.name}`,
+        signal: scope.signal,
+        header: requestHeader(true, timeout, header),
+        contextValues: contextValues ?? createContextValues(),
+        message: isMessage(input, method.input) ? input : create(method.input, input as never),
+      };
+      try {
+        return await call(req) as unknown as UnaryResponse<I, O>;
+      } catch (err) {
+        // As Connect: once the call's signal fired (cancel, deadline), its reason is the error.
+        throw scope.signal.aborted ? ConnectError.from(scope.signal.reason, Code.Canceled) : ConnectError.from(err);
+      } finally {
+        scope.done();
+      }
+    },
+    stream: (method, signal, timeoutMs, header, input, contextValues) =>
+      streaming.stream(method, signal, timeoutMs, header, input, contextValues),
+  };
+}
+
+/** A signal that never fires, for calls with neither a caller's signal nor a deadline (the common case). */
+const NEVER = new AbortController().signal;
+
+/**
+ * The call's signal: the caller's, with the deadline added when there is one. Built only when needed,
+ * since a linked controller per call is measurable at registration's call rates.
+ */
+function callScope(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  if (timeoutMs === undefined) return { signal: signal ?? NEVER, done: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)),
+    timeoutMs,
+  );
+  const follow = () => controller.abort(signal?.reason);
+  if (signal?.aborted) follow();
+  else signal?.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", follow);
+    },
+  };
+}
+
+/** One unary call as one HTTP/2 stream. */
+async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
+  req.signal.throwIfAborted();
+  const body = envelope(toBinary(req.method.input, req.message));
+  const url = new URL(req.url);
+  if (url.origin !== sessionManager.authority) {
+    throw new ConnectError(
+      `cannot make a request to ${url.origin}: the http2 session is connected to ${sessionManager.authority}`,
+      Code.Internal,
+    );
+  }
+  let stream: ClientHttp2Stream;
+  try {
+    stream = await sessionManager.request("POST", url.pathname, nodeHeaders(req.header), {});
+  } catch (err) {
+    throw connectErrorFromNode(err);
+  }
+  return await new Promise<AnyUnaryResponse>((resolve, reject) => {
+    let status = 0;
+    let header: Headers | undefined;
+    let trailer: IncomingHttpHeaders | undefined;
+    const chunks: Uint8Array[] = [];
+    let settled = false;
+    const settle = (outcome: () => AnyUnaryResponse) => {
+      if (settled) return;
+      settled = true;
+      req.signal.removeEventListener("abort", onAbort);
+      try {
+        resolve(outcome());
+      } catch (err) {
+        reject(err);
+      }
+    };
+    const fail = (err: unknown) =>
+      settle(() => {
+        throw err;
+      });
+    const onAbort = () => {
+      // A client ends a call it gave up on (cancelled or past its deadline) with RST_STREAM CANCEL, as
+      // gRPC's HTTP/2 mapping says; Node's default would be INTERNAL_ERROR.
+      if (!stream.closed) stream.close(h2.NGHTTP2_CANCEL);
+      fail(ConnectError.from(req.signal.reason, Code.Canceled));
+    };
+    req.signal.addEventListener("abort", onAbort, { once: true });
+    stream.on("response", (headers) => {
+      status = Number(headers[":status"] ?? 0);
+      header = webHeaders(headers);
+    });
+    stream.on("data", (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      sessionManager.notifyResponseByteRead(stream);
+    });
+    stream.on("trailers", (headers) => void (trailer = headers));
+    stream.on("end", () => {
+      // Without a response the stream was torn down (e.g. a TLS server read plaintext): "close" says how.
+      if (header !== undefined) settle(() => unaryResponse(req, status, header!, webHeaders(trailer ?? {}), chunks));
+    });
+    stream.on("error", (err) => {
+      // The server answered and closed while the request was still being written: its answer wins.
+      if (stream.writableEnded && errorCodes(err).includes("ERR_STREAM_WRITE_AFTER_END")) return;
+      // A reset by the server arrives as an error too; its code says more than Node's error does.
+      fail(connectErrorFromResetCode(stream.rstCode) ?? connectErrorFromNode(err));
+    });
+    stream.on("close", () => {
+      if (settled) return;
+      fail(
+        connectErrorFromResetCode(stream.rstCode) ??
+          new ConnectError("http/2 stream closed before the admin service answered", Code.Unavailable),
+      );
+    });
+    stream.end(body);
+  });
+}
+
+/** Validates status, headers, body and trailers the way Connect's gRPC transport does. */
+function unaryResponse(
+  req: AnyUnaryRequest,
+  status: number,
+  header: Headers,
+  trailer: Headers,
+  chunks: Uint8Array[],
+): AnyUnaryResponse {
+  const { headerError } = validateResponse(status, header);
+  const messages = splitEnvelopes(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  if (messages.length > 1) {
+    throw new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
+  }
+  validateTrailer(trailer, header);
+  if (messages.length === 0) {
+    // A trailers-only response carries its status in the headers.
+    if (headerError) throw headerError;
+    throw new ConnectError(
+      "protocol error: missing output message for unary method",
+      trailer.has("grpc-status") ? Code.Unimplemented : Code.Unknown,
+    );
+  }
+  if (headerError) {
+    throw new ConnectError("protocol error: received output message for unary method with error status", Code.Unknown);
+  }
+  return {
+    stream: false,
+    service: req.service,
+    method: req.method,
+    header,
+    message: fromBinary(req.method.output, messages[0]),
+    trailer,
+  };
+}
+
+/** Frames one serialized message. */
+function envelope(message: Uint8Array): Uint8Array {
+  const framed = new Uint8Array(ENVELOPE_HEADER_BYTES + message.length);
+  new DataView(framed.buffer).setUint32(1, message.length);
+  framed.set(message, ENVELOPE_HEADER_BYTES);
+  return framed;
+}
+
+/** The messages of a response body; compressed ones are refused, since none were asked for. */
+export function splitEnvelopes(body: Uint8Array): Uint8Array[] {
+  const messages: Uint8Array[] = [];
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  let offset = 0;
+  while (offset < body.length) {
+    if (body.length - offset < ENVELOPE_HEADER_BYTES) {
+      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+    }
+    const flags = body[offset];
+    const length = view.getUint32(offset + 1);
+    const start = offset + ENVELOPE_HEADER_BYTES;
+    if (start + length > body.length) {
+      throw new ConnectError(
+        "protocol error: promised " + length + " bytes in enveloped message",
+        Code.InvalidArgument,
+      );
+    }
+    if (flags & 1) {
+      throw new ConnectError(
+        "protocol error: received a compressed message, but no compression was accepted",
+        Code.Internal,
+      );
+    }
+    messages.push(body.subarray(start, start + length));
+    offset = start + length;
+  }
+  return messages;
+}
+
+function nodeHeaders(header: Headers): Record<string, string> {
+  const headers: Record<string, string> = {};
+  header.forEach((value, key) => void (headers[key] = value));
+  return headers;
+}
+
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const result = new Headers();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.startsWith(":") || value === undefined) continue;
+    if (Array.isArray(value)) { for (const v of value) result.append(key, v); }
+    else result.append(key, String(value));
+  }
+  return result;
+}
+
+/** Node's error codes along an error's `cause` chain. */
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  for (let e = err; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+  }
+  return codes;
+}
+
+/** A Node networking error as the gRPC status clients expect (as Connect's Node client maps them). */
+export function connectErrorFromNode(err: unknown): ConnectError {
+  if (err instanceof ConnectError) return err;
+  const codes = errorCodes(err);
+  let code = Code.Internal;
+  if (codes.includes("ERR_STREAM_WRITE_AFTER_END")) code = Code.Aborted;
+  else if (codes.some((c) => c === "ERR_STREAM_DESTROYED" || c === "ERR_HTTP2_INVALID_STREAM" || c === "ECONNRESET")) {
+    code = Code.Aborted;
+  } else if (codes.some((c) => c === "ETIMEDOUT" || c === "ENOTFOUND" || c === "EAI_AGAIN" || c === "ECONNREFUSED")) {
+    code = Code.Unavailable;
+  }
+  const mapped = ConnectError.from(err, code);
+  if (mapped !== err) mapped.cause = err;
+  return mapped;
+}
+
+const RESET_CODE_NAMES: Record<number, string> = {
+  [h2.NGHTTP2_PROTOCOL_ERROR]: "PROTOCOL_ERROR",
+  [h2.NGHTTP2_INTERNAL_ERROR]: "INTERNAL_ERROR",
+  [h2.NGHTTP2_FLOW_CONTROL_ERROR]: "FLOW_CONTROL_ERROR",
+  [h2.NGHTTP2_SETTINGS_TIMEOUT]: "SETTINGS_TIMEOUT",
+  [h2.NGHTTP2_FRAME_SIZE_ERROR]: "FRAME_SIZE_ERROR",
+  [h2.NGHTTP2_COMPRESSION_ERROR]: "COMPRESSION_ERROR",
+  [h2.NGHTTP2_CONNECT_ERROR]: "CONNECT_ERROR",
+  [h2.NGHTTP2_REFUSED_STREAM]: "REFUSED_STREAM",
+  [h2.NGHTTP2_CANCEL]: "CANCEL",
+  [h2.NGHTTP2_ENHANCE_YOUR_CALM]: "ENHANCE_YOUR_CALM",
+  [h2.NGHTTP2_INADEQUATE_SECURITY]: "INADEQUATE_SECURITY",
+  [h2.NGHTTP2_HTTP_1_1_REQUIRED]: "HTTP_1_1_REQUIRED",
+};
+
+/** The gRPC status of an HTTP/2 stream reset (gRPC's PROTOCOL-HTTP2 mapping); none for a clean close. */
+export function connectErrorFromResetCode(rstCode: number | undefined): ConnectError | undefined {
+  const name = rstCode === undefined ? undefined : RESET_CODE_NAMES[rstCode];
+  if (name === undefined) return undefined;
+  const code = rstCode === h2.NGHTTP2_REFUSED_STREAM
+    ? Code.Unavailable
+    : rstCode === h2.NGHTTP2_CANCEL
+    ? Code.Canceled
+    : rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
+    ? Code.ResourceExhausted
+    : rstCode === h2.NGHTTP2_INADEQUATE_SECURITY || rstCode === h2.NGHTTP2_HTTP_1_1_REQUIRED
+    ? Code.PermissionDenied
+    : Code.Internal;
+  return new ConnectError(`http/2 stream closed with error code ${name} (0x${rstCode!.toString(16)})`, code);
+}

@@ -1,0 +1,216 @@
+import { deepEqual, equal, match, ok, rejects, throws } from "node:assert/strict";
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Http2SessionManager } from "@connectrpc/connect-node";
+import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { withSandbox } from "../sandbox/_test_helpers.ts";
+import { AdminError } from "./errors.ts";
+import { connectErrorFromResetCode, createUnaryGrpcTransport, splitEnvelopes } from "./grpc_transport.ts";
+
+type StreamHandler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
+
+/** A raw HTTP/2 server answering every stream with `handler`, for responses Connect's server never sends. */
+async function withRawServer(
+  handler: StreamHandler,
+  fn: (client: ReturnType<typeof clientFor>, seen: http2.IncomingHttpHeaders[]) => Promise<void>,
+  interceptors: Interceptor[] = [],
+): Promise<void> {
+  const seen: http2.IncomingHttpHeaders[] = [];
+  const server = http2.createServer();
+  server.on("stream", (stream, headers) => {
+    seen.push(headers);
+    stream.on("error", () => {}); // a client's reset is expected in some tests
+    stream.resume();
+    handler(stream, headers);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sessionManager = new Http2SessionManager(baseUrl);
+  try {
+    await fn(clientFor(baseUrl, sessionManager, interceptors), seen);
+  } finally {
+    sessionManager.abort();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+function clientFor(baseUrl: string, sessionManager: Http2SessionManager, interceptors: Interceptor[]) {
+  return createClient(AdminService, createUnaryGrpcTransport({ baseUrl, sessionManager, interceptors }));
+}
+
+function framed(message: Uint8Array, flags = 0): Uint8Array {
+  const out = new Uint8Array(5 + message.length);
+  out[0] = flags;
+  new DataView(out.buffer).setUint32(1, message.length);
+  out.set(message, 5);
+  return out;
+}
+
+const TASK_LIST = toBinary(TaskListSchema, create(TaskListSchema, { token: "next-page" }));
+const GRPC_HEADERS = { ":status": 200, "content-type": "application/grpc+proto" };
+
+/** Answers with `body` and then `trailers`. */
+function answer(body: Uint8Array, trailers: http2.OutgoingHttpHeaders = { "grpc-status": "0" }): StreamHandler {
+  return (stream) => {
+    stream.respond(GRPC_HEADERS, { waitForTrailers: true });
+    stream.on("wantTrailers", () => stream.sendTrailers(trailers));
+    stream.end(body);
+  };
+}
+
+async function codeOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (err) {
+    ok(err instanceof ConnectError, `expected a ConnectError, got ${err}`);
+    return err;
+  }
+  throw new Error("the call succeeded");
+}
+
+const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
+
+Deno.test("grpc transport: calls the sandbox admin; its error statuses reach the admin client", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    deepEqual((await client.admin.listTasks(LIST)).tasks, []);
+    await rejects(
+      client.admin.getTask({ id: { resourceType: 1, project: "p", domain: "d", name: "t", version: "v" } }),
+      (err) => err instanceof AdminError && err.status === "NotFound",
+    );
+  });
+});
+
+Deno.test("grpc transport: sends gRPC headers, the caller's headers and the deadline", async () => {
+  await withRawServer(answer(framed(TASK_LIST)), async (client, seen) => {
+    const list = await client.listTasks(LIST, { headers: { "x-trace": "abc" }, timeoutMs: 5000 });
+    equal(list.token, "next-page");
+    const headers = seen[0];
+    equal(headers[":method"], "POST");
+    equal(headers[":path"], "/flyteidl.service.AdminService/ListTasks");
+    equal(headers["content-type"], "application/grpc+proto");
+    equal(headers["te"], "trailers");
+    equal(headers["grpc-timeout"], "5000m");
+    equal(headers["x-trace"], "abc");
+  });
+});
+
+Deno.test("grpc transport: interceptors run outermost first and can change the request", async () => {
+  const order: string[] = [];
+  const tag = (name: string): Interceptor => (next) => async (req) => {
+    order.push(`${name}>`);
+    req.header.append("x-seen", name);
+    const res = await next(req);
+    order.push(`<${name}`);
+    return res;
+  };
+  await withRawServer(answer(framed(TASK_LIST)), async (client, seen) => {
+    await client.listTasks(LIST);
+    deepEqual(order, ["outer>", "inner>", "<inner", "<outer"]);
+    equal(seen[0]["x-seen"], "outer, inner");
+  }, [tag("outer"), tag("inner")]);
+});
+
+Deno.test("grpc transport: a trailers-only error keeps the server's status and decoded message", async () => {
+  const handler: StreamHandler = (stream) =>
+    stream.respond({ ...GRPC_HEADERS, "grpc-status": "6", "grpc-message": "t%C3%A2che %25 exists" }, {
+      endStream: true,
+    });
+  await withRawServer(handler, async (client) => {
+    const err = await codeOf(client.listTasks(LIST));
+    equal(err.code, Code.AlreadyExists);
+    equal(err.rawMessage, "tâche % exists");
+  });
+});
+
+Deno.test("grpc transport: an error status in the trailers wins over the message", async () => {
+  await withRawServer(answer(framed(TASK_LIST), { "grpc-status": "5", "grpc-message": "gone" }), async (client) => {
+    const err = await codeOf(client.listTasks(LIST));
+    equal(err.code, Code.NotFound);
+    equal(err.rawMessage, "gone");
+  });
+});
+
+Deno.test("grpc transport: protocol violations are errors that say what was wrong", async (t) => {
+  const cases: [string, StreamHandler, Code, RegExp][] = [
+    ["two messages", answer(new Uint8Array([...framed(TASK_LIST), ...framed(TASK_LIST)])), Code.Unimplemented, /extra/],
+    ["no message", answer(new Uint8Array()), Code.Unimplemented, /missing output message/],
+    ["no status", answer(framed(TASK_LIST), {}), Code.Internal, /missing status/],
+    ["a compressed message", answer(framed(TASK_LIST, 1)), Code.Internal, /compressed/],
+    ["a truncated envelope", answer(framed(TASK_LIST).subarray(0, 8)), Code.InvalidArgument, /promised/],
+    ["HTTP 503", (s) => s.respond({ ":status": 503 }, { endStream: true }), Code.Unavailable, /HTTP 503/],
+    ["a refused stream", (s) => s.close(http2.constants.NGHTTP2_REFUSED_STREAM), Code.Unavailable, /REFUSED_STREAM/],
+  ];
+  for (const [name, handler, code, message] of cases) {
+    await t.step(name, async () => {
+      await withRawServer(handler, async (client) => {
+        const err = await codeOf(client.listTasks(LIST));
+        equal(Code[err.code], Code[code]);
+        match(err.rawMessage, message);
+      });
+    });
+  }
+});
+
+Deno.test("grpc transport: a deadline or a caller's abort ends the call and resets the stream", async (t) => {
+  const resets: number[] = [];
+  const never: StreamHandler = (stream) => stream.on("close", () => resets.push(stream.rstCode));
+  await t.step("deadline", async () => {
+    await withRawServer(never, async (client) => {
+      const err = await codeOf(client.listTasks(LIST, { timeoutMs: 30 }));
+      equal(err.code, Code.DeadlineExceeded);
+      while (resets.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      deepEqual(resets, [http2.constants.NGHTTP2_CANCEL]);
+      // The connection is still usable afterwards: the next call reaches the server.
+      const again = await codeOf(client.listTasks(LIST, { timeoutMs: 30 }));
+      equal(again.code, Code.DeadlineExceeded);
+    });
+  });
+  await t.step("abort", async () => {
+    await withRawServer(never, async (client) => {
+      const controller = new AbortController();
+      const call = client.listTasks(LIST, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 20);
+      const err = await codeOf(call);
+      equal(err.code, Code.Canceled);
+    });
+  });
+  await t.step("already aborted", async () => {
+    await withRawServer(never, async (client, seen) => {
+      const err = await codeOf(client.listTasks(LIST, { signal: AbortSignal.abort() }));
+      equal(err.code, Code.Canceled);
+      equal(seen.length, 0);
+    });
+  });
+});
+
+Deno.test("grpc transport: an unreachable admin is UNAVAILABLE", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const sessionManager = new Http2SessionManager(baseUrl);
+  try {
+    const err = await codeOf(clientFor(baseUrl, sessionManager, []).listTasks(LIST));
+    equal(err.code, Code.Unavailable);
+  } finally {
+    sessionManager.abort();
+  }
+});
+
+Deno.test("grpc transport: envelopes split exactly, and reset codes map as gRPC specifies", () => {
+  deepEqual(splitEnvelopes(new Uint8Array()), []);
+  deepEqual(splitEnvelopes(framed(new Uint8Array([1, 2]))), [new Uint8Array([1, 2])]);
+  deepEqual(splitEnvelopes(new Uint8Array([...framed(new Uint8Array([7])), ...framed(new Uint8Array())])), [
+    new Uint8Array([7]),
+    new Uint8Array(),
+  ]);
+  throws(() => splitEnvelopes(new Uint8Array([0, 0, 0])), /incomplete envelope/);
+  equal(connectErrorFromResetCode(http2.constants.NGHTTP2_NO_ERROR), undefined);
+  equal(connectErrorFromResetCode(http2.constants.NGHTTP2_STREAM_CLOSED), undefined);
+  equal(connectErrorFromResetCode(http2.constants.NGHTTP2_CANCEL)?.code, Code.Canceled);
+  equal(connectErrorFromResetCode(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM)?.code, Code.ResourceExhausted);
+  equal(connectErrorFromResetCode(http2.constants.NGHTTP2_PROTOCOL_ERROR)?.code, Code.Internal);
+});
