@@ -6,7 +6,6 @@
  */
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import type { connectNodeAdapter } from "@connectrpc/connect-node";
 
 /** Where and how to listen. */
 export interface Http2ListenOptions {
@@ -22,17 +21,24 @@ export interface Http2Listener {
 }
 
 type Http2Server = http2.Http2Server | http2.Http2SecureServer;
-/** What connectNodeAdapter returns (connect-node does not export the type by name). */
-type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
+/** A listener for the server's `"stream"` event: one per request stream, on the core HTTP/2 API. */
+export type Http2StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
 
 /** How long in-flight calls get to send their answers before their sessions are destroyed. */
 const CLOSE_GRACE_MS = 500;
 
-/** Starts an HTTP/2 server for `handler`. */
-export async function startHttp2Server(handler: NodeHandlerFn, options: Http2ListenOptions): Promise<Http2Listener> {
+/**
+ * Starts an HTTP/2 server that hands every stream to `onStream`. No `"request"` listener is registered, so
+ * Node's compat request/response layer is never set up.
+ */
+export async function startHttp2Server(
+  onStream: Http2StreamListener,
+  options: Http2ListenOptions,
+): Promise<Http2Listener> {
   const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key }, handler)
-    : http2.createServer(handler);
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key })
+    : http2.createServer();
+  server.on("stream", onStream);
   const sessions = trackSessions(server);
   const port = await listen(server, options.port, options.hostname);
   return { port, close: () => closeGracefully(server, sessions) };

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { createAdminService } from "./admin_service.ts";
 import { createDataProxyService, UploadRegistry } from "./data_proxy.ts";
 import { delay, FaultInjector, type MethodPattern } from "./faults.ts";
+import { createGrpcHandler, type UnaryCall } from "./grpc_handler.ts";
 import { SandboxStore } from "./store.ts";
 import { type Http2Listener, startHttp2Server } from "./http2_server.ts";
 import { startUploadServer } from "./upload_server.ts";
@@ -80,13 +80,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   parts.faults.latencyMs = options.latencyMs ?? 0;
   const uploadServer = await startUploadServer(parts.registry, hostname, now);
-  const handler = connectNodeAdapter({
-    routes: routes(parts, now, uploadServer.baseUrl),
-    interceptors: [recordAndInject(parts.requests, parts.faults, now, parts.closing.signal)],
+  const onStream = createGrpcHandler({
+    services: [
+      { service: AdminService, impl: createAdminService(parts.store) },
+      {
+        service: DataProxyService,
+        impl: createDataProxyService({ registry: parts.registry, now, uploadBaseUrl: uploadServer.baseUrl }),
+      },
+    ],
+    beforeCall: recordAndInject(parts.requests, parts.faults, now, parts.closing.signal),
   });
   let grpc: Http2Listener;
   try {
-    grpc = await startHttp2Server(handler, { port: options.port ?? 0, hostname, tls: options.tls });
+    grpc = await startHttp2Server(onStream, { port: options.port ?? 0, hostname, tls: options.tls });
   } catch (err) {
     await uploadServer.close();
     throw err;
@@ -104,13 +110,6 @@ interface Parts {
   requests: RecordedRequest[];
   /** Aborted on close, ending artificial latency early. */
   closing: AbortController;
-}
-
-function routes(parts: Parts, now: () => Date, uploadBaseUrl: string): (router: ConnectRouter) => void {
-  return (router) => {
-    router.service(AdminService, createAdminService(parts.store));
-    router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
-  };
 }
 
 function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Promise<unknown>): Sandbox {
@@ -135,24 +134,34 @@ function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Pr
   };
 }
 
-/** Records each request, then applies latency and injected failures before the handler runs. */
+/**
+ * Records each request, then applies latency and injected failures before the implementation runs.
+ * Without latency it stays synchronous (and leaves the call's signal unmade), so a call costs no extra
+ * turn of the event loop.
+ */
 function recordAndInject(
   requests: RecordedRequest[],
   faults: FaultInjector,
   now: () => Date,
   closing: AbortSignal,
-): Interceptor {
-  return (next) => async (req) => {
-    const method = req.method.name;
+): (call: UnaryCall) => Promise<void> | undefined {
+  return (call) => {
+    const method = call.method.name;
     requests.push({
-      service: req.service.name as RecordedRequest["service"],
+      service: call.method.parent.name as RecordedRequest["service"],
       method,
-      request: req.stream ? undefined : req.message,
+      request: call.request,
       at: now().getTime(),
     });
-    await delay(faults.latencyMs, req.signal, closing);
-    const injected = faults.check(method);
-    if (injected) throw injected;
-    return await next(req);
+    const latencyMs = faults.latencyMs;
+    if (latencyMs <= 0) return inject(faults, method);
+    return delay(latencyMs, call.signal, closing).then(() => inject(faults, method));
   };
+}
+
+/** Throws the injected failure for this call of `method`, if any. */
+function inject(faults: FaultInjector, method: string): undefined {
+  const injected = faults.check(method);
+  if (injected) throw injected;
+  return undefined;
 }
