@@ -177,8 +177,10 @@ async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryReques
     stream.on("error", (err) => {
       // The server answered and closed while the request was still being written: its answer wins.
       if (stream.writableEnded && errorCodes(err).includes("ERR_STREAM_WRITE_AFTER_END")) return;
-      // A reset by the server arrives as an error too; its code says more than Node's error does.
-      fail(connectErrorFromResetCode(stream.rstCode) ?? connectErrorFromNode(err));
+      // A reset by the server arrives as a stream error whose reset code says more than Node's error;
+      // any other error (the connection failed, e.g. a proxy refused it) is mapped from Node's code.
+      const reset = errorCodes(err).includes("ERR_HTTP2_STREAM_ERROR");
+      fail((reset ? connectErrorFromResetCode(stream.rstCode) : undefined) ?? connectErrorFromNode(err));
     });
     stream.on("close", () => {
       if (settled) return;
