@@ -152,6 +152,20 @@ export function fillSourceLocation(entity: RegistrationEntity, location: string)
   }
 }
 
+/** Whether an entity carries `{{ .remote_package_path }}`, so it cannot be created before the source is uploaded. */
+export function usesSourceLocation(entity: RegistrationEntity): boolean {
+  return entity.kind === "task" && entity.spec.template !== undefined &&
+    taskArgs(entity.spec.template).includes(REMOTE_PACKAGE_PATH_PLACEHOLDER);
+}
+
+/** The container arguments {@link rewriteTaskArgs} rewrites, read-only. */
+function taskArgs(template: TaskTemplate): readonly unknown[] {
+  const target = template.target;
+  if (target.case === "container") return target.value.args;
+  if (target.case !== "k8sPod" || !Array.isArray(target.value.podSpec?.containers)) return [];
+  return target.value.podSpec.containers.flatMap((c) => (isJsonObject(c) && Array.isArray(c.args) ? c.args : []));
+}
+
 function cloneEntity(entity: RegistrationEntity): RegistrationEntity {
   switch (entity.kind) {
     case "task":

@@ -13,7 +13,13 @@ import { quote, UsageError } from "../errors.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
 import { createEntity } from "./create_entity.ts";
-import { assertVersioned, fillSourceLocation, hydrateEntityInPlace, type HydrateOptions } from "./hydrate.ts";
+import {
+  assertVersioned,
+  fillSourceLocation,
+  hydrateEntityInPlace,
+  type HydrateOptions,
+  usesSourceLocation,
+} from "./hydrate.ts";
 import { type DownloadDeps, type MemberOnDisk, type PackageMember, withPackageMembers } from "./inputs.ts";
 import { planRegistration } from "./plan.ts";
 import {
@@ -143,46 +149,57 @@ async function registerMembers(
   if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
   if (options.dryRun) return skipAll(INFO.dryRun);
 
-  let source: RegisteredSource | undefined;
-  if (sources.length === 1) {
+  // The source upload is a job of the graph: the tasks that carry its location wait for it, and
+  // everything that does not need it (SQL and raw-container tasks, and what uses only them) is
+  // created while it is in flight. It starts first, as the head of the longest chain.
+  const upload: SourceUpload | undefined = sources.length === 1 ? { kind: "source", member: sources[0] } : undefined;
+  let source: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
+  const jobs: RegisterJob[] = upload ? [upload, ...order] : order;
+  const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
+  const dependencies = new Map<RegisterJob, Set<RegisterJob>>(plan.dependencies);
+  for (const entity of sourceUsers) dependencies.set(entity, new Set([...plan.dependencies.get(entity)!, upload!]));
+  const uploadSource = async (member: MemberOnDisk): Promise<JobResult> => {
     const uploadStarted = now();
-    deps.onProgress?.({ phase: "upload", name: sources[0].name, done: false });
+    deps.onProgress?.({ phase: "upload", name: member.name, done: false });
+    let uploaded;
     try {
-      const uploaded = await uploadFastSource(client, {
+      uploaded = await uploadFastSource(client, {
         project: options.project,
         domain: options.domain,
-        path: sources[0].path,
-        name: sources[0].name,
+        path: member.path,
+        name: member.name,
         version: options.version,
         sourceUploadPath: options.sourceUploadPath,
         openStorage: deps.openStorage,
       }, signal);
-      source = { name: sources[0].name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
     } catch (err) {
-      if (signal?.aborted) return skipAll(INFO.interrupted, true);
+      // Interrupted: what depends on the source is reported as not registered, not as an error.
+      if (signal?.aborted) return UPLOAD_INTERRUPTED;
       throw err;
     }
+    source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
+    for (const entity of sourceUsers) fillSourceLocation(entity, uploaded.location);
     timings.uploadMs = now() - uploadStarted;
-    deps.onProgress?.({ phase: "upload", name: sources[0].name, done: true });
-  }
+    deps.onProgress?.({ phase: "upload", name: member.name, done: true });
+    return UPLOADED;
+  };
 
   const registerStarted = now();
-  const location = source?.location;
-  if (location !== undefined) { for (const entity of entities) fillSourceLocation(entity, location); }
   let done = 0;
-  const outcomes = await runGraph({
-    jobs: order,
-    dependencies: plan.dependencies,
+  const outcomes = await runGraph<RegisterJob, JobResult>({
+    jobs,
+    dependencies,
     concurrency: options.concurrency,
     stopOnFailure: !options.continueOnError,
     signal,
     now,
-    run: async (entity: RegistrationEntity) => {
-      const entry = await createEntity(client.admin, entity, options);
+    run: async (job) => {
+      if (job.kind === "source") return await uploadSource(job.member);
+      const entry = await createEntity(client.admin, job, options);
       deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
       return entry;
     },
-    isFailure: (entry) => entry.status === "Failed",
+    isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
   });
   timings.registerMs = now() - registerStarted;
 
@@ -194,11 +211,19 @@ async function registerMembers(
     let entry: RegisterEntry;
     switch (outcome.state) {
       case "finished":
-        entry = { ...outcome.result, startedMs: outcome.startedMs - started, durationMs: outcome.durationMs };
+        entry = {
+          ...(outcome.result as RegisterEntry),
+          startedMs: outcome.startedMs - started,
+          durationMs: outcome.durationMs,
+        };
         break;
       case "blocked": {
-        const dependency = entryOf(outcome.on);
-        entry = { ...entryFor(entity, "Skipped", blockedInfo(dependency)), dependsOn: dependency.name };
+        // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
+        // something interrupted was interrupted too.
+        const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
+        const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
+        const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
+        entry = { ...entryFor(entity, "Skipped", info), dependsOn };
         break;
       }
       case "notStarted":
@@ -211,6 +236,19 @@ async function registerMembers(
   for (const entity of order) entries.push(entryOf(entity));
   return finish(source, signal?.aborted ?? false);
 }
+
+/** The fast-registration source's upload, as a job among the creates. */
+interface SourceUpload {
+  kind: "source";
+  member: MemberOnDisk;
+}
+
+type RegisterJob = RegistrationEntity | SourceUpload;
+
+const UPLOADED = "uploaded";
+const UPLOAD_INTERRUPTED = "uploadInterrupted";
+/** A create's row, or how the upload ended. */
+type JobResult = RegisterEntry | typeof UPLOADED | typeof UPLOAD_INTERRUPTED;
 
 interface LoadedPackage {
   entities: RegistrationEntity[];

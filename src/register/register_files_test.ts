@@ -198,6 +198,23 @@ Deno.test("fast registration uploads the source once and points the tasks at it"
   });
 });
 
+Deno.test("a failed upload is an exception; no task that needs the source is created, the others may be", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.failNext("CreateUploadLocation", Code.PermissionDenied);
+    const before = await extractionDirs();
+    await assertRejects(register(client, { paths: [fixture("flytesnacks-core.tgz")] }), /PermissionDenied/);
+    const tasks = sandbox.requests.filter((r) => r.method === "CreateTask").map((r) => r.request as TaskCreateRequest);
+    // Only tasks without `{{ .remote_package_path }}` (SQL, sensor, map-task inner tasks) run alongside the upload.
+    assert(tasks.length <= 4, `${tasks.length} tasks were created`);
+    for (const task of tasks) {
+      const target = task.spec?.template?.target;
+      assert(target?.case !== "container" || !target.value.args.includes("{{ .remote_package_path }}"));
+    }
+    assertEquals(methods(sandbox).filter((m) => m !== "CreateTask" && m !== "CreateUploadLocation"), []);
+    assertEquals(await extractionDirs(), before, "temp dirs removed");
+  });
+});
+
 /** Every file under `dir`, relative to it; synchronous, so a progress callback sees one moment. */
 function filesUnderSync(dir: string, prefix = ""): string[] {
   const found: string[] = [];

@@ -73,7 +73,6 @@ Deno.test("flytesnacks-core.tgz: one upload, 39/21/24 creates, every placeholder
       CreateWorkflow: 21,
       CreateLaunchPlan: 24,
     });
-    assertEquals(sandbox.requests[0].method, "CreateUploadLocation");
     assertEquals(sandbox.uploads.size, 1);
     assertEquals(report.failed, 0);
     assertEquals(report.entries.length, 84);
@@ -99,8 +98,21 @@ Deno.test("flytesnacks-core.tgz: one upload, 39/21/24 creates, every placeholder
       t.spec?.template?.target.case === "container" && t.spec.template.target.value.args.includes(location)
     );
     assertEquals(withSource.length, 35);
+    const firstWithSource = sandbox.requests.findIndex((r) => withSource.includes(r.request as TaskCreateRequest));
+    const uploadLocation = sandbox.requests.findIndex((r) => r.method === "CreateUploadLocation");
+    assert(uploadLocation < firstWithSource, "the upload location is asked for before any task uses it");
     assertEquals(maxOverlap(report), 8, "the default concurrency is used");
-    assert(report.timings.totalMs >= report.timings.registerMs + report.timings.uploadMs);
+    assert(report.timings.totalMs >= report.timings.prepareMs + report.timings.registerMs);
+    assert(report.timings.registerMs >= report.timings.uploadMs);
+    // The upload runs alongside the creates that do not need it; the tasks carrying its location wait for it.
+    const uploaded = report.timings.prepareMs + report.timings.uploadMs;
+    const sourceUsers = new Set(withSource.map((t) => t.id?.name));
+    const taskEntries = report.entries.filter((e) => e.kind === "task");
+    for (const entry of taskEntries.filter((e) => sourceUsers.has(e.id?.name))) {
+      assert(entry.startedMs! >= uploaded, `${entry.name} started before the source was uploaded`);
+    }
+    const overlapping = taskEntries.filter((e) => e.startedMs! < uploaded).map((e) => e.name);
+    assertEquals(overlapping.length, 4, `the tasks without the source overlap the upload: ${overlapping}`);
     assertEquals(await extractionDirs(), before, "temp dirs removed");
   });
 });

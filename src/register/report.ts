@@ -45,9 +45,9 @@ export interface RegisteredSource {
 export interface RegisterTimings {
   /** Reading, extracting, decoding, hydrating and planning. */
   prepareMs: number;
-  /** Uploading the fast-registration source. */
+  /** Uploading the fast-registration source; part of {@link registerMs}. */
   uploadMs: number;
-  /** Creating the entities. */
+  /** Creating the entities, and the upload, which runs alongside the creates that do not need the source. */
   registerMs: number;
   /** All of it. */
   totalMs: number;
