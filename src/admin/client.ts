@@ -45,6 +45,11 @@ export interface AdminClient {
   dataProxy: Client<typeof DataProxyService>;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
+  /**
+   * Opens the HTTP/2 connection ahead of the first call (TCP, TLS and HTTP/2 handshakes), so that
+   * work done meanwhile overlaps it. Never rejects: a failure is left for the first call to report.
+   */
+  connect(): Promise<void>;
   /** Closes the underlying HTTP/2 session. */
   close(): void;
 }
@@ -109,6 +114,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
+    // The session manager's connect() resolves to "error" instead of rejecting; the next call then
+    // connects anew and reports why it cannot.
+    connect: async () => void await sessionManager.connect(),
     close: () => sessionManager.abort(),
   };
 }

@@ -106,6 +106,9 @@ export async function registerFiles(
   const normalized = { ...options, concurrency, version: options.version || undefined };
   const now = deps.now ?? (() => performance.now());
   const started = now();
+  // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces at the first call,
+  // which is only made once the package has been checked.
+  if (!options.dryRun) void client.connect();
   return await withPackageMembers(
     options.paths,
     options.archive ?? false,

@@ -1,0 +1,46 @@
+import { equal, rejects } from "node:assert/strict";
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { createAdminClient } from "./client.ts";
+import { AdminError } from "./errors.ts";
+
+const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
+
+Deno.test("connect() opens the one connection ahead of the first call, which then uses it", async () => {
+  const server = http2.createServer();
+  let sessions = 0;
+  server.on("session", () => sessions++);
+  server.on("stream", (stream) => {
+    stream.resume();
+    stream.respond({ ":status": 200, "content-type": "application/grpc+proto", "grpc-status": "5" }, {
+      endStream: true,
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const client = createAdminClient({
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    insecure: true,
+  });
+  try {
+    await client.connect();
+    equal(sessions, 1, "connected before any call");
+    await rejects(client.admin.listTasks(LIST), (err) => err instanceof AdminError && err.status === "NotFound");
+    equal(sessions, 1, "the call used the open connection");
+  } finally {
+    client.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+Deno.test("connect() to an admin that is not there resolves; the first call reports UNAVAILABLE", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const client = createAdminClient({ endpoint: `http://127.0.0.1:${port}`, insecure: true });
+  try {
+    await client.connect();
+    await rejects(client.admin.listTasks(LIST), (err) => err instanceof AdminError && err.status === "Unavailable");
+  } finally {
+    client.close();
+  }
+});
