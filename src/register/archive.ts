@@ -11,6 +11,7 @@
  * @module
  */
 import { createTarDecoder, type TarHeader } from "modern-tar";
+import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../errors.ts";
 
@@ -39,8 +40,11 @@ export type Placement = "memory" | "disk" | "skip";
 export type ArchiveEntry =
   /** Held in memory. */
   | { name: string; size: number; placement: "memory"; bytes: Uint8Array }
-  /** On disk in the private temp dir; `path` is valid only inside the callback. */
-  | { name: string; size: number; placement: "disk"; path: string }
+  /**
+   * On disk in the private temp dir; `path` is valid only inside the callback. `md5` is the digest
+   * of the bytes, computed as they were written (the source is uploaded with it: no second read).
+   */
+  | { name: string; size: number; placement: "disk"; path: string; md5: Uint8Array }
   /** Read past; only its name and size are known. */
   | { name: string; size: number; placement: "skip" };
 
@@ -223,8 +227,9 @@ async function readEntries(
           await Deno.mkdir(dirname(path), { recursive: true });
           // createNew: never follow or overwrite anything already there.
           const out = await Deno.open(path, { write: true, createNew: true });
-          await entry.body.pipeTo(out.writable);
-          entries.push({ name, size, placement, path });
+          const hash = createHash("md5");
+          await entry.body.pipeThrough(tap((chunk) => hash.update(chunk))).pipeTo(out.writable);
+          entries.push({ name, size, placement, path, md5: new Uint8Array(hash.digest()) });
           break;
         }
         case "skip":
@@ -254,6 +259,16 @@ async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<
   }
   if (filled !== size) throw new Error(`entry is shorter than its header's ${size} bytes`);
   return bytes;
+}
+
+/** A pass-through stream that shows each chunk to `see` on the way. */
+function tap(see: (chunk: Uint8Array) => void): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream({
+    transform(chunk, controller) {
+      see(chunk);
+      controller.enqueue(chunk);
+    },
+  });
 }
 
 function gunzip(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {

@@ -9,6 +9,8 @@ import {
   withExtractedArchive,
 } from "./archive.ts";
 import { dirname, join } from "node:path";
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 
 const VALID_NAMES = [
@@ -241,6 +243,8 @@ Deno.test("placement: .pb files in memory, the source alone in the temp dir, oth
       const source = entries[1];
       assert(source.placement === "disk");
       assertEquals(await Deno.readTextFile(source.path), "srcs");
+      // The digest is taken on the way to disk, so the upload need not read the file again.
+      assertEquals(Buffer.from(source.md5).toString("hex"), createHash("md5").update("srcs").digest("hex"));
       const tempDir = dirname(dirname(source.path));
       assertEquals(await filesUnder(tempDir), ["pkg/fast123.tar.gz"]);
     });

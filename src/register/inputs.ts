@@ -67,6 +67,8 @@ export interface MemberInMemory extends MemberBase {
 export interface MemberOnDisk extends MemberBase {
   /** Where to read it (inside the private temp dir for archive members, valid only inside the callback). */
   path: string;
+  /** MD5 of the file, when it was computed on the way to disk (archive members). */
+  md5?: Uint8Array;
   /** Not in memory. */
   bytes?: never;
 }
@@ -98,7 +100,7 @@ function toMember(entry: ArchiveEntry): PackageMember {
     case "memory":
       return { name: entry.name, bytes: entry.bytes, explicit: false };
     case "disk":
-      return { name: entry.name, path: entry.path, explicit: false };
+      return { name: entry.name, path: entry.path, md5: entry.md5, explicit: false };
     case "skip":
       return { name: entry.name, explicit: false };
   }

@@ -171,6 +171,7 @@ async function registerMembers(
         domain: options.domain,
         path: member.path,
         name: member.name,
+        md5: member.md5,
         version: options.version,
         sourceUploadPath: options.sourceUploadPath,
         openStorage: deps.openStorage,

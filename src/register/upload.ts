@@ -22,6 +22,8 @@ export interface UploadSourceOptions {
   path: string;
   /** Its name as the user knows it (archive-relative); its base name is the upload's file name. */
   name: string;
+  /** The file's MD5 when already known (computed while it was extracted); otherwise it is read to compute it. */
+  md5?: Uint8Array;
   /** Names the fallback object `fast/<version>-<file>`; the MD5 (hex) stands in when absent. */
   version?: string;
   /** Fallback location base (`--sourceUploadPath`) instead of the storage's container. */
@@ -59,7 +61,9 @@ export async function uploadFastSource(
   options: UploadSourceOptions,
   signal?: AbortSignal,
 ): Promise<UploadedSource> {
-  const { md5, size } = await md5File(options.path, signal);
+  const { md5, size } = options.md5
+    ? { md5: options.md5, size: (await Deno.stat(options.path)).size }
+    : await md5File(options.path, signal);
   const md5Base64 = Buffer.from(md5).toString("base64");
   const filename = options.name.slice(options.name.lastIndexOf("/") + 1);
   let location;

@@ -96,6 +96,13 @@ Deno.test("uploadFastSource: CreateUploadLocation with the MD5, then the PUT the
     assertEquals(sandbox.uploads.get(uploaded.location), await Deno.readFile(path));
     assertEquals(sandbox.requests.map((r) => r.method), ["CreateUploadLocation"]);
 
+    // A digest known from extraction is used as given: the sandbox refuses the PUT when it is wrong.
+    const wrong = new Uint8Array(16);
+    await assertRejects(
+      uploadFastSource(client, { project: "p", domain: "d", path, name: "fastdef.tar.gz", md5: wrong }),
+      /does not match Content-MD5/,
+    );
+
     sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
     await assertRejects(
       uploadFastSource(client, { project: "p", domain: "d", path, name: "fastabc.tar.gz" }),
