@@ -130,7 +130,7 @@ async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryReques
   }
   let stream: ClientHttp2Stream;
   try {
-    stream = await sessionManager.request("POST", url.pathname, nodeHeaders(req.header), {});
+    stream = await openStream(sessionManager.request("POST", url.pathname, nodeHeaders(req.header), {}), req.signal);
   } catch (err) {
     throw connectErrorFromNode(err);
   }
@@ -190,6 +190,30 @@ async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryReques
       );
     });
     stream.end(body);
+  });
+}
+
+/**
+ * The stream `opening` gives, unless `signal` fires first: connecting can take long (or, with a peer
+ * that drops every connection, never end), and a deadline or a cancel must end the call regardless.
+ * A stream that opens after that is reset at once.
+ */
+function openStream(opening: Promise<ClientHttp2Stream>, signal: AbortSignal): Promise<ClientHttp2Stream> {
+  if (signal === NEVER) return opening;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(ConnectError.from(signal.reason, Code.Canceled));
+    signal.addEventListener("abort", onAbort, { once: true });
+    opening.then(
+      (stream) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) stream.close(h2.NGHTTP2_CANCEL);
+        else resolve(stream);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
   });
 }
 

@@ -8,6 +8,7 @@ import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { AdminError } from "./errors.ts";
+import { createAdminClient } from "./client.ts";
 import { connectErrorFromResetCode, createUnaryGrpcTransport, splitEnvelopes } from "./grpc_transport.ts";
 
 type StreamHandler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
@@ -213,4 +214,27 @@ Deno.test("grpc transport: envelopes split exactly, and reset codes map as gRPC 
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_CANCEL)?.code, Code.Canceled);
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM)?.code, Code.ResourceExhausted);
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_PROTOCOL_ERROR)?.code, Code.Internal);
+});
+
+Deno.test("grpc transport: a deadline ends a call whose connection never gets made", async () => {
+  // A TLS endpoint whose server accepts TCP and stays silent: the handshake, so the session, never completes.
+  const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of silent) held.push(conn);
+  })();
+  const client = createAdminClient({ endpoint: `https://127.0.0.1:${(silent.addr as Deno.NetAddr).port}` });
+  try {
+    const started = performance.now();
+    await rejects(
+      client.admin.listTasks(LIST, { timeoutMs: 100 }),
+      (err) => err instanceof AdminError && err.status === "DeadlineExceeded",
+    );
+    ok(performance.now() - started < 5_000, "the call ended at its deadline");
+  } finally {
+    client.close();
+    silent.close();
+    for (const conn of held) conn.close();
+    await accepting.catch(() => {});
+  }
 });
