@@ -1,5 +1,6 @@
 import { equal, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
+import { createServer as createHttp1Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdminClient } from "./client.ts";
 import { AdminError } from "./errors.ts";
@@ -42,5 +43,23 @@ Deno.test("connect() to an admin that is not there resolves; the first call repo
     await rejects(client.admin.listTasks(LIST), (err) => err instanceof AdminError && err.status === "Unavailable");
   } finally {
     client.close();
+  }
+});
+
+Deno.test("an HTTP/1-only server at the endpoint is UNAVAILABLE with the connection hint, not INTERNAL", async () => {
+  const server = createHttp1Server((_req, res) => res.end("not gRPC"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = createAdminClient({ endpoint, insecure: true });
+  try {
+    await rejects(
+      client.admin.listTasks(LIST),
+      (err) =>
+        err instanceof AdminError && err.status === "Unavailable" && err.message.includes(`running at ${endpoint}?`),
+    );
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   }
 });

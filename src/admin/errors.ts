@@ -52,13 +52,20 @@ function causeCode(err: unknown): string {
   return "";
 }
 
+/** Node's codes for a connection the peer broke off (an HTTP/1 server, a proxy or LB hanging up). */
+const BROKEN_CONNECTION_CODES = new Set(["EPIPE", "ECONNRESET", "ERR_HTTP2_ERROR", "ERR_HTTP2_SESSION_ERROR"]);
+
 /**
- * Connect reports a refused certificate as INTERNAL and a TLS server answering plaintext as CANCELED;
- * gRPC (and flytectl) call both UNAVAILABLE, which is what they are: the connection could not be made.
+ * Connect reports a refused certificate as INTERNAL, a TLS server answering plaintext as CANCELED, and
+ * a peer that is not an HTTP/2 server (it hangs up, or answers HTTP/1) as INTERNAL; gRPC (and flytectl)
+ * call all of them UNAVAILABLE, which is what they are: no working connection could be made.
  */
 function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
   if (ce.code === Code.Internal && (TLS_CODES.test(causeCode(ce)) || /certificate/i.test(ce.rawMessage))) return "tls";
   if (ce.code === Code.Canceled && /http\/2 stream closed|session closed|GOAWAY/i.test(ce.rawMessage)) {
+    return "protocol";
+  }
+  if (ce.code === Code.Internal && (BROKEN_CONNECTION_CODES.has(causeCode(ce)) || ce.rawMessage === "Protocol error")) {
     return "protocol";
   }
   return undefined;
