@@ -7,12 +7,12 @@
  * @module
  */
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
-import { Http2SessionManager } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import { createUnaryGrpcTransport } from "./grpc_transport.ts";
+import { Http2Connection } from "./http2_connection.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { tunnelConnection } from "./proxy_tunnel.ts";
@@ -106,17 +106,15 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       },
     });
   }
-  const sessionManager = new Http2SessionManager(baseUrl, undefined, sessionOptions);
+  const http2 = new Http2Connection(baseUrl, sessionOptions);
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
-  const transport = createUnaryGrpcTransport({ baseUrl, sessionManager, interceptors });
+  const transport = createUnaryGrpcTransport({ baseUrl, connection: http2, interceptors });
   return {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
-    // The session manager's connect() resolves to "error" instead of rejecting; the next call then
-    // connects anew and reports why it cannot.
-    connect: async () => void await sessionManager.connect(),
-    close: () => sessionManager.abort(),
+    connect: () => http2.ready().then(() => {}, () => {}),
+    close: () => http2.close(),
   };
 }

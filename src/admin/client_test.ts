@@ -63,3 +63,27 @@ Deno.test("an HTTP/1-only server at the endpoint is UNAVAILABLE with the connect
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+Deno.test("a server that closes every connection at once: each call is UNAVAILABLE, nothing is thrown uncaught", async () => {
+  // Under Deno the socket's EPIPE reaches the HTTP/2 session a tick after it connected; Connect's
+  // session manager had no listener on it yet, and the process ended with a stack trace.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const accepting = (async () => {
+    for await (const conn of listener) conn.close();
+  })();
+  const endpoint = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+  try {
+    for (let i = 0; i < 10; i++) {
+      const client = createAdminClient({ endpoint, insecure: true });
+      if (i % 2 === 1) void client.connect();
+      try {
+        await rejects(client.admin.listTasks(LIST), (err) => err instanceof AdminError && err.status === "Unavailable");
+      } finally {
+        client.close();
+      }
+    }
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+  }
+});

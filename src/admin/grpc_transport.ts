@@ -1,15 +1,14 @@
 /**
- * A gRPC transport for unary calls, leaner than Connect's own, over Connect's HTTP/2 session manager.
+ * A gRPC transport for unary calls, leaner than Connect's own, over our {@link Http2Connection}.
  *
  * Why: Connect's gRPC transport runs every unary call through async-iterable pipelines, a sentinel
  * that builds an error object per call, and a closing abort that builds a `DOMException` per call.
  * Registration makes dozens of calls at once, and that CPU runs one call after another on the
  * client's single thread. This transport does a unary call as one HTTP/2 stream with one buffer
- * out and one in. What is not the hot path stays Connect's: connection set-up, keep-alive pings,
- * GOAWAY and reconnects (`Http2SessionManager`), request headers, response and trailer validation,
+ * out and one in. Connect still provides the request headers, response and trailer validation,
  * status details (`@connectrpc/connect/protocol-grpc`), and the interceptor contract (the first
- * interceptor is the outermost). flyteidl's admin services have no streaming methods; `stream`
- * goes to Connect's transport anyway, so the {@link Transport} is complete.
+ * interceptor is the outermost). flyteidl's admin services have no streaming methods, so `stream`
+ * answers UNIMPLEMENTED.
  *
  * @module
  */
@@ -24,16 +23,16 @@ import {
   type UnaryResponse,
 } from "@connectrpc/connect";
 import { requestHeader, validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
-import { createGrpcTransport, type Http2SessionManager } from "@connectrpc/connect-node";
 import { Buffer } from "node:buffer";
 import { type ClientHttp2Stream, constants as h2, type IncomingHttpHeaders } from "node:http2";
+import type { Http2Connection } from "./http2_connection.ts";
 
 /** What {@link createUnaryGrpcTransport} needs. */
 export interface UnaryGrpcTransportOptions {
   /** `http://host:port` or `https://host:port`, without a trailing slash. */
   baseUrl: string;
   /** The HTTP/2 connection, shared with anything else that talks to the same admin. */
-  sessionManager: Http2SessionManager;
+  connection: Http2Connection;
   /** Outermost first, as in Connect. */
   interceptors?: Interceptor[];
 }
@@ -47,14 +46,13 @@ const ENVELOPE_HEADER_BYTES = 5;
 
 /** Creates a transport whose unary calls bypass Connect's streaming machinery (see the module doc). */
 export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Transport {
-  const { baseUrl, sessionManager } = options;
+  const { baseUrl, connection } = options;
   const interceptors = options.interceptors ?? [];
   // Connect's order: interceptors[0] wraps everything after it.
   const call = interceptors.reduceRight<UnaryFn>(
     (next, interceptor) => interceptor(next as never) as unknown as UnaryFn,
-    (req) => exchange(sessionManager, req),
+    (req) => exchange(connection, req),
   );
-  const streaming = createGrpcTransport({ baseUrl, sessionManager, interceptors });
   return {
     async unary<I extends DescMessage, O extends DescMessage>(
       method: DescMethodUnary<I, O>,
@@ -86,8 +84,13 @@ export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Tr
         scope.done();
       }
     },
-    stream: (method, signal, timeoutMs, header, input, contextValues) =>
-      streaming.stream(method, signal, timeoutMs, header, input, contextValues),
+    stream: (method) =>
+      Promise.reject(
+        new ConnectError(
+          `${method.parent.typeName}.${method.name}: streaming calls are not supported`,
+          Code.Unimplemented,
+        ),
+      ),
   };
 }
 
@@ -118,19 +121,19 @@ function callScope(signal: AbortSignal | undefined, timeoutMs: number | undefine
 }
 
 /** One unary call as one HTTP/2 stream. */
-async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
+async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
   req.signal.throwIfAborted();
   const body = envelope(toBinary(req.method.input, req.message));
   const url = new URL(req.url);
-  if (url.origin !== sessionManager.authority) {
+  if (url.origin !== connection.authority) {
     throw new ConnectError(
-      `cannot make a request to ${url.origin}: the http2 session is connected to ${sessionManager.authority}`,
+      `cannot make a request to ${url.origin}: the http2 session is connected to ${connection.authority}`,
       Code.Internal,
     );
   }
   let stream: ClientHttp2Stream;
   try {
-    stream = await openStream(sessionManager.request("POST", url.pathname, nodeHeaders(req.header), {}), req.signal);
+    stream = await openStream(connection.request(requestHeaders(url.pathname, req.header)), req.signal);
   } catch (err) {
     throw connectErrorFromNode(err);
   }
@@ -167,7 +170,6 @@ async function exchange(sessionManager: Http2SessionManager, req: AnyUnaryReques
     });
     stream.on("data", (chunk: Uint8Array) => {
       chunks.push(chunk);
-      sessionManager.notifyResponseByteRead(stream);
     });
     stream.on("trailers", (headers) => void (trailer = headers));
     stream.on("end", () => {
@@ -290,8 +292,8 @@ export function splitEnvelopes(body: Uint8Array): Uint8Array[] {
   return messages;
 }
 
-function nodeHeaders(header: Headers): Record<string, string> {
-  const headers: Record<string, string> = {};
+function requestHeaders(path: string, header: Headers): Record<string, string> {
+  const headers: Record<string, string> = { ":method": "POST", ":path": path };
   header.forEach((value, key) => void (headers[key] = value));
   return headers;
 }

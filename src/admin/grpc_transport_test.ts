@@ -3,7 +3,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
-import { Http2SessionManager } from "@connectrpc/connect-node";
+import { Http2Connection } from "./http2_connection.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
@@ -29,17 +29,17 @@ async function withRawServer(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const sessionManager = new Http2SessionManager(baseUrl);
+  const connection = new Http2Connection(baseUrl);
   try {
-    await fn(clientFor(baseUrl, sessionManager, interceptors), seen);
+    await fn(clientFor(baseUrl, connection, interceptors), seen);
   } finally {
-    sessionManager.abort();
+    connection.close();
     await new Promise((resolve) => server.close(resolve));
   }
 }
 
-function clientFor(baseUrl: string, sessionManager: Http2SessionManager, interceptors: Interceptor[]) {
-  return createClient(AdminService, createUnaryGrpcTransport({ baseUrl, sessionManager, interceptors }));
+function clientFor(baseUrl: string, connection: Http2Connection, interceptors: Interceptor[]) {
+  return createClient(AdminService, createUnaryGrpcTransport({ baseUrl, connection, interceptors }));
 }
 
 function framed(message: Uint8Array, flags = 0): Uint8Array {
@@ -192,12 +192,12 @@ Deno.test("grpc transport: an unreachable admin is UNAVAILABLE", async () => {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const sessionManager = new Http2SessionManager(baseUrl);
+  const connection = new Http2Connection(baseUrl);
   try {
-    const err = await codeOf(clientFor(baseUrl, sessionManager, []).listTasks(LIST));
+    const err = await codeOf(clientFor(baseUrl, connection, []).listTasks(LIST));
     equal(err.code, Code.Unavailable);
   } finally {
-    sessionManager.abort();
+    connection.close();
   }
 });
 
