@@ -25,6 +25,7 @@ import {
 import { requestHeader, validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 import { Buffer } from "node:buffer";
 import { type ClientHttp2Stream, constants as h2, type IncomingHttpHeaders } from "node:http2";
+import { encodeEnvelope, splitEnvelopes } from "./grpc_envelope.ts";
 import type { Http2Connection } from "./http2_connection.ts";
 
 /** What {@link createUnaryGrpcTransport} needs. */
@@ -40,9 +41,6 @@ export interface UnaryGrpcTransportOptions {
 type AnyUnaryRequest = UnaryRequest<DescMessage, DescMessage>;
 type AnyUnaryResponse = UnaryResponse<DescMessage, DescMessage>;
 type UnaryFn = (req: AnyUnaryRequest) => Promise<AnyUnaryResponse>;
-
-/** gRPC message envelope: one flag byte (bit 0: compressed) and a big-endian 32-bit length. */
-const ENVELOPE_HEADER_BYTES = 5;
 
 /** Creates a transport whose unary calls bypass Connect's streaming machinery (see the module doc). */
 export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Transport {
@@ -123,7 +121,7 @@ function callScope(signal: AbortSignal | undefined, timeoutMs: number | undefine
 /** One unary call as one HTTP/2 stream. */
 async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
   req.signal.throwIfAborted();
-  const body = envelope(toBinary(req.method.input, req.message));
+  const body = encodeEnvelope(toBinary(req.method.input, req.message));
   const url = new URL(req.url);
   if (url.origin !== connection.authority) {
     throw new ConnectError(
@@ -196,9 +194,9 @@ async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Prom
 }
 
 /**
- * The stream `opening` gives, unless `signal` fires first: connecting can take long (or, with a peer
- * that drops every connection, never end), and a deadline or a cancel must end the call regardless.
- * A stream that opens after that is reset at once.
+ * The stream `opening` gives, unless `signal` fires first: connecting can take long (a TLS handshake
+ * that never completes never ends), and a deadline or a cancel must end the call regardless. A stream
+ * that opens after that is reset at once.
  */
 function openStream(opening: Promise<ClientHttp2Stream>, signal: AbortSignal): Promise<ClientHttp2Stream> {
   if (signal === NEVER) return opening;
@@ -228,12 +226,18 @@ function unaryResponse(
   chunks: Uint8Array[],
 ): AnyUnaryResponse {
   const { headerError } = validateResponse(status, header);
-  const messages = splitEnvelopes(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-  if (messages.length > 1) {
+  const envelopes = splitEnvelopes(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  if (envelopes.some((e) => e.compressed)) {
+    throw new ConnectError(
+      "protocol error: received a compressed message, but no compression was accepted",
+      Code.Internal,
+    );
+  }
+  if (envelopes.length > 1) {
     throw new ConnectError("protocol error: received extra output message for unary method", Code.Unimplemented);
   }
   validateTrailer(trailer, header);
-  if (messages.length === 0) {
+  if (envelopes.length === 0) {
     // A trailers-only response carries its status in the headers.
     if (headerError) throw headerError;
     throw new ConnectError(
@@ -249,47 +253,9 @@ function unaryResponse(
     service: req.service,
     method: req.method,
     header,
-    message: fromBinary(req.method.output, messages[0]),
+    message: fromBinary(req.method.output, envelopes[0].message),
     trailer,
   };
-}
-
-/** Frames one serialized message. */
-function envelope(message: Uint8Array): Uint8Array {
-  const framed = new Uint8Array(ENVELOPE_HEADER_BYTES + message.length);
-  new DataView(framed.buffer).setUint32(1, message.length);
-  framed.set(message, ENVELOPE_HEADER_BYTES);
-  return framed;
-}
-
-/** The messages of a response body; compressed ones are refused, since none were asked for. */
-export function splitEnvelopes(body: Uint8Array): Uint8Array[] {
-  const messages: Uint8Array[] = [];
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  let offset = 0;
-  while (offset < body.length) {
-    if (body.length - offset < ENVELOPE_HEADER_BYTES) {
-      throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-    }
-    const flags = body[offset];
-    const length = view.getUint32(offset + 1);
-    const start = offset + ENVELOPE_HEADER_BYTES;
-    if (start + length > body.length) {
-      throw new ConnectError(
-        "protocol error: promised " + length + " bytes in enveloped message",
-        Code.InvalidArgument,
-      );
-    }
-    if (flags & 1) {
-      throw new ConnectError(
-        "protocol error: received a compressed message, but no compression was accepted",
-        Code.Internal,
-      );
-    }
-    messages.push(body.subarray(start, start + length));
-    offset = start + length;
-  }
-  return messages;
 }
 
 function requestHeaders(path: string, header: Headers): Record<string, string> {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, match, ok, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
@@ -9,7 +9,8 @@ import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { AdminError } from "./errors.ts";
 import { createAdminClient } from "./client.ts";
-import { connectErrorFromResetCode, createUnaryGrpcTransport, splitEnvelopes } from "./grpc_transport.ts";
+import { connectErrorFromResetCode, createUnaryGrpcTransport } from "./grpc_transport.ts";
+import { encodeEnvelope } from "./grpc_envelope.ts";
 
 type StreamHandler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
 
@@ -40,14 +41,6 @@ async function withRawServer(
 
 function clientFor(baseUrl: string, connection: Http2Connection, interceptors: Interceptor[]) {
   return createClient(AdminService, createUnaryGrpcTransport({ baseUrl, connection, interceptors }));
-}
-
-function framed(message: Uint8Array, flags = 0): Uint8Array {
-  const out = new Uint8Array(5 + message.length);
-  out[0] = flags;
-  new DataView(out.buffer).setUint32(1, message.length);
-  out.set(message, 5);
-  return out;
 }
 
 const TASK_LIST = toBinary(TaskListSchema, create(TaskListSchema, { token: "next-page" }));
@@ -85,7 +78,7 @@ Deno.test("grpc transport: calls the sandbox admin; its error statuses reach the
 });
 
 Deno.test("grpc transport: sends gRPC headers, the caller's headers and the deadline", async () => {
-  await withRawServer(answer(framed(TASK_LIST)), async (client, seen) => {
+  await withRawServer(answer(encodeEnvelope(TASK_LIST)), async (client, seen) => {
     const list = await client.listTasks(LIST, { headers: { "x-trace": "abc" }, timeoutMs: 5000 });
     equal(list.token, "next-page");
     const headers = seen[0];
@@ -107,7 +100,7 @@ Deno.test("grpc transport: interceptors run outermost first and can change the r
     order.push(`<${name}`);
     return res;
   };
-  await withRawServer(answer(framed(TASK_LIST)), async (client, seen) => {
+  await withRawServer(answer(encodeEnvelope(TASK_LIST)), async (client, seen) => {
     await client.listTasks(LIST);
     deepEqual(order, ["outer>", "inner>", "<inner", "<outer"]);
     equal(seen[0]["x-seen"], "outer, inner");
@@ -127,20 +120,28 @@ Deno.test("grpc transport: a trailers-only error keeps the server's status and d
 });
 
 Deno.test("grpc transport: an error status in the trailers wins over the message", async () => {
-  await withRawServer(answer(framed(TASK_LIST), { "grpc-status": "5", "grpc-message": "gone" }), async (client) => {
-    const err = await codeOf(client.listTasks(LIST));
-    equal(err.code, Code.NotFound);
-    equal(err.rawMessage, "gone");
-  });
+  await withRawServer(
+    answer(encodeEnvelope(TASK_LIST), { "grpc-status": "5", "grpc-message": "gone" }),
+    async (client) => {
+      const err = await codeOf(client.listTasks(LIST));
+      equal(err.code, Code.NotFound);
+      equal(err.rawMessage, "gone");
+    },
+  );
 });
 
 Deno.test("grpc transport: protocol violations are errors that say what was wrong", async (t) => {
   const cases: [string, StreamHandler, Code, RegExp][] = [
-    ["two messages", answer(new Uint8Array([...framed(TASK_LIST), ...framed(TASK_LIST)])), Code.Unimplemented, /extra/],
+    [
+      "two messages",
+      answer(new Uint8Array([...encodeEnvelope(TASK_LIST), ...encodeEnvelope(TASK_LIST)])),
+      Code.Unimplemented,
+      /extra/,
+    ],
     ["no message", answer(new Uint8Array()), Code.Unimplemented, /missing output message/],
-    ["no status", answer(framed(TASK_LIST), {}), Code.Internal, /missing status/],
-    ["a compressed message", answer(framed(TASK_LIST, 1)), Code.Internal, /compressed/],
-    ["a truncated envelope", answer(framed(TASK_LIST).subarray(0, 8)), Code.InvalidArgument, /promised/],
+    ["no status", answer(encodeEnvelope(TASK_LIST), {}), Code.Internal, /missing status/],
+    ["a compressed message", answer(encodeEnvelope(TASK_LIST, 1)), Code.Internal, /compressed/],
+    ["a truncated envelope", answer(encodeEnvelope(TASK_LIST).subarray(0, 8)), Code.InvalidArgument, /promised/],
     ["HTTP 503", (s) => s.respond({ ":status": 503 }, { endStream: true }), Code.Unavailable, /HTTP 503/],
     ["a refused stream", (s) => s.close(http2.constants.NGHTTP2_REFUSED_STREAM), Code.Unavailable, /REFUSED_STREAM/],
   ];
@@ -201,14 +202,7 @@ Deno.test("grpc transport: an unreachable admin is UNAVAILABLE", async () => {
   }
 });
 
-Deno.test("grpc transport: envelopes split exactly, and reset codes map as gRPC specifies", () => {
-  deepEqual(splitEnvelopes(new Uint8Array()), []);
-  deepEqual(splitEnvelopes(framed(new Uint8Array([1, 2]))), [new Uint8Array([1, 2])]);
-  deepEqual(splitEnvelopes(new Uint8Array([...framed(new Uint8Array([7])), ...framed(new Uint8Array())])), [
-    new Uint8Array([7]),
-    new Uint8Array(),
-  ]);
-  throws(() => splitEnvelopes(new Uint8Array([0, 0, 0])), /incomplete envelope/);
+Deno.test("grpc transport: reset codes map as gRPC specifies", () => {
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_NO_ERROR), undefined);
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_STREAM_CLOSED), undefined);
   equal(connectErrorFromResetCode(http2.constants.NGHTTP2_CANCEL)?.code, Code.Canceled);

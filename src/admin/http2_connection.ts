@@ -19,8 +19,8 @@ import {
   connect,
   constants,
   type OutgoingHttpHeaders,
+  type SecureClientSessionOptions,
 } from "node:http2";
-import type { SecureClientSessionOptions } from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 const { NGHTTP2_CANCEL } = constants;
@@ -59,7 +59,8 @@ export class Http2Connection {
   /** Opens a request stream on a usable session, connecting first if needed. */
   async request(headers: OutgoingHttpHeaders): Promise<ClientHttp2Stream> {
     const entry = this.#usable();
-    return this.#open(entry, await entry.connected, headers);
+    await entry.connected;
+    return this.#open(entry, headers);
   }
 
   /** Closes every session; calls still open on them fail. Safe to call more than once. */
@@ -86,7 +87,12 @@ export class Http2Connection {
     const session = connect(this.authority, this.#options);
     const entry: Session = { session, connected: undefined!, usable: true, streams: 0 };
     entry.connected = new Promise((resolve, reject) => {
-      session.once("connect", () => resolve(session));
+      session.once("connect", () => {
+        // An idle connection must not keep a finished command running; one being made must (its
+        // result is awaited), so it is unreferenced only once connected.
+        if (entry.streams === 0) session.unref();
+        resolve(session);
+      });
       // For the session's whole life: see the module doc. Calls in flight fail through their streams.
       session.on("error", (err) => {
         entry.usable = false;
@@ -94,6 +100,7 @@ export class Http2Connection {
       });
       session.once("close", () => {
         entry.usable = false;
+        this.#retired.delete(session);
         reject(new ConnectError("the connection was closed before it was ready", Code.Unavailable));
       });
     });
@@ -101,16 +108,11 @@ export class Http2Connection {
     entry.connected.catch(() => {});
     // After GOAWAY no new stream may start here; the next call opens a new session.
     session.on("goaway", () => void (entry.usable = false));
-    session.once("close", () => this.#retired.delete(session));
-    // An idle connection must not keep a finished command running; one being made must (its result
-    // is awaited), so it is unreferenced only once connected.
-    session.once("connect", () => {
-      if (entry.streams === 0) session.unref();
-    });
     return entry;
   }
 
-  #open(entry: Session, session: ClientHttp2Session, headers: OutgoingHttpHeaders): ClientHttp2Stream {
+  #open(entry: Session, headers: OutgoingHttpHeaders): ClientHttp2Stream {
+    const session = entry.session;
     // The server may close a connection right after accepting it (a proxy or load balancer refusing).
     if (session.closed || session.destroyed) {
       entry.usable = false;

@@ -19,6 +19,7 @@ import {
   withStreamedArchiveEntries,
 } from "./archive.ts";
 import { memberRole } from "./classify.ts";
+import type { FileDigest } from "./upload.ts";
 import { OperationError, quote, UsageError } from "../errors.ts";
 
 /** Progress of an archive download, for a progress bar. */
@@ -67,8 +68,8 @@ export interface MemberInMemory extends MemberBase {
 export interface MemberOnDisk extends MemberBase {
   /** Where to read it (inside the private temp dir for archive members, valid only inside the callback). */
   path: string;
-  /** MD5 of the file, when it was computed on the way to disk (archive members). */
-  md5?: Uint8Array;
+  /** MD5 and size of the file, when taken on the way to disk (archive members). */
+  digest?: FileDigest;
   /** Not in memory. */
   bytes?: never;
 }
@@ -100,7 +101,7 @@ function toMember(entry: ArchiveEntry): PackageMember {
     case "memory":
       return { name: entry.name, bytes: entry.bytes, explicit: false };
     case "disk":
-      return { name: entry.name, path: entry.path, md5: entry.md5, explicit: false };
+      return { name: entry.name, path: entry.path, digest: { md5: entry.md5, size: entry.size }, explicit: false };
     case "skip":
       return { name: entry.name, explicit: false };
   }

@@ -80,4 +80,4 @@ export type { TaskSpec } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 export type { WorkflowSpec } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 export type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 export type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-export { md5File, type UploadedSource, uploadFastSource, type UploadSourceOptions } from "./upload.ts";
+export { type FileDigest, md5File, type UploadedSource, uploadFastSource, type UploadSourceOptions } from "./upload.ts";

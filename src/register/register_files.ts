@@ -171,7 +171,7 @@ async function registerMembers(
         domain: options.domain,
         path: member.path,
         name: member.name,
-        md5: member.md5,
+        digest: member.digest,
         version: options.version,
         sourceUploadPath: options.sourceUploadPath,
         openStorage: deps.openStorage,

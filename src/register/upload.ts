@@ -22,8 +22,8 @@ export interface UploadSourceOptions {
   path: string;
   /** Its name as the user knows it (archive-relative); its base name is the upload's file name. */
   name: string;
-  /** The file's MD5 when already known (computed while it was extracted); otherwise it is read to compute it. */
-  md5?: Uint8Array;
+  /** The file's MD5 and size when already known (taken while it was extracted); otherwise the file is read for them. */
+  digest?: FileDigest;
   /** Names the fallback object `fast/<version>-<file>`; the MD5 (hex) stands in when absent. */
   version?: string;
   /** Fallback location base (`--sourceUploadPath`) instead of the storage's container. */
@@ -61,9 +61,7 @@ export async function uploadFastSource(
   options: UploadSourceOptions,
   signal?: AbortSignal,
 ): Promise<UploadedSource> {
-  const { md5, size } = options.md5
-    ? { md5: options.md5, size: (await Deno.stat(options.path)).size }
-    : await md5File(options.path, signal);
+  const { md5, size } = options.digest ?? await md5File(options.path, signal);
   const md5Base64 = Buffer.from(md5).toString("base64");
   const filename = options.name.slice(options.name.lastIndexOf("/") + 1);
   let location;
@@ -115,8 +113,16 @@ async function uploadToStorage(
   return { location, md5Base64: digest.md5Base64, size: digest.size, via: "storage" };
 }
 
+/** What the upload needs to know about the bytes. */
+export interface FileDigest {
+  /** MD5 of the bytes (sent as `Content-MD5`). */
+  md5: Uint8Array;
+  /** Their number. */
+  size: number;
+}
+
 /** MD5 (not in WebCrypto, hence `node:crypto`) and size of a file, read as a stream. */
-export async function md5File(path: string, signal?: AbortSignal): Promise<{ md5: Uint8Array; size: number }> {
+export async function md5File(path: string, signal?: AbortSignal): Promise<FileDigest> {
   const hash = createHash("md5");
   let size = 0;
   const file = await Deno.open(path, { read: true });

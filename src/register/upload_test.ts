@@ -97,9 +97,9 @@ Deno.test("uploadFastSource: CreateUploadLocation with the MD5, then the PUT the
     assertEquals(sandbox.requests.map((r) => r.method), ["CreateUploadLocation"]);
 
     // A digest known from extraction is used as given: the sandbox refuses the PUT when it is wrong.
-    const wrong = new Uint8Array(16);
+    const wrong = { md5: new Uint8Array(16), size: (await Deno.stat(path)).size };
     await assertRejects(
-      uploadFastSource(client, { project: "p", domain: "d", path, name: "fastdef.tar.gz", md5: wrong }),
+      uploadFastSource(client, { project: "p", domain: "d", path, name: "fastdef.tar.gz", digest: wrong }),
       /does not match Content-MD5/,
     );
 

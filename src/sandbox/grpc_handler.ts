@@ -14,6 +14,8 @@ import type * as http2 from "node:http2";
 import { Buffer } from "node:buffer";
 import { create, type DescMethod, type DescService, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { parseTimeout } from "@connectrpc/connect/protocol-grpc";
+import { encodeEnvelope, splitEnvelopes } from "../admin/grpc_envelope.ts";
 
 /**
  * A service to serve: its generated descriptor and an implementation keyed by each method's `localName`,
@@ -121,14 +123,10 @@ function handleStream(context: Context, stream: http2.ServerHttp2Stream, headers
       `unknown compression ${JSON.stringify(encoding)}: supported encodings are identity`,
     );
   }
-  let timeoutMs: number | undefined;
+  // Connect's parser, without its upper bound: longer deadlines are accepted and just not timed.
   const timeout = headers["grpc-timeout"];
-  if (timeout !== undefined) {
-    timeoutMs = typeof timeout === "string" ? parseTimeout(timeout) : undefined;
-    if (timeoutMs === undefined) {
-      return reject(stream, 200, Code.InvalidArgument, `protocol error: invalid grpc timeout value: ${timeout}`);
-    }
-  }
+  const { timeoutMs, error } = parseTimeout(timeout === undefined ? null : String(timeout), Infinity);
+  if (error) return reject(stream, 200, error.code, error.rawMessage);
   const call = new Call(context, route, stream as CallStream);
   (stream as CallStream)[CALL] = call;
   if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) call.timer = setTimeout(onDeadline, timeoutMs, call);
@@ -209,10 +207,7 @@ class Call implements UnaryCall {
   respond(message: Uint8Array): void {
     if (this.#finish()) return;
     const stream = this.#stream;
-    const frame = Buffer.allocUnsafe(5 + message.byteLength);
-    frame[0] = 0;
-    frame.writeUInt32BE(message.byteLength, 1);
-    frame.set(message, 5);
+    const frame = encodeEnvelope(message);
     try {
       stream.respond({ ":status": 200, "content-type": CONTENT_TYPE }, { waitForTrailers: true });
       stream.once("wantTrailers", sendOkTrailers);
@@ -329,38 +324,22 @@ function toConnectError(err: unknown): ConnectError {
  * so clients see the same statuses as before.
  */
 function decodeRequest(method: DescMethod, body: Uint8Array): Message {
-  if (body.byteLength === 0) {
+  const envelopes = splitEnvelopes(body);
+  if (envelopes.length === 0) {
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
-  if (body.byteLength < 5) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-  const length = body[1] * 0x1000000 + ((body[2] << 16) | (body[3] << 8) | body[4]);
-  const end = 5 + length;
-  if (body.byteLength < end) {
-    throw new ConnectError(
-      `protocol error: promised ${length} bytes in the envelope, received ${body.byteLength - 5}`,
-      Code.InvalidArgument,
-    );
-  }
-  if (body.byteLength > end) {
+  if (envelopes.length > 1) {
     throw new ConnectError("protocol error: received extra input message for unary method", Code.Unimplemented);
   }
-  if (body[0] & 1) {
+  if (envelopes[0].compressed) {
     // Per the gRPC spec a compressed message without a negotiated encoding is INTERNAL; Connect agrees.
     throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
   }
   try {
-    return fromBinary(method.input, body.subarray(5, end));
+    return fromBinary(method.input, envelopes[0].message);
   } catch (err) {
     throw new ConnectError(`parse binary: ${err instanceof Error ? err.message : String(err)}`, Code.Internal);
   }
-}
-
-const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
-
-/** A `grpc-timeout` value (at most 8 digits and a unit) in milliseconds, or undefined when malformed. */
-export function parseTimeout(value: string): number | undefined {
-  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
-  return match ? Number(match[1]) * TIMEOUT_UNIT_MS[match[2]] : undefined;
 }
 
 /**
