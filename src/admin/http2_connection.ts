@@ -21,7 +21,11 @@ import {
   type OutgoingHttpHeaders,
   type SecureClientSessionOptions,
 } from "node:http2";
+import { connect as netConnect, isIP } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import type { Duplex } from "node:stream";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { coalesceWrites } from "./write_coalescing.ts";
 
 const { NGHTTP2_CANCEL } = constants;
 
@@ -84,7 +88,10 @@ export class Http2Connection {
   }
 
   #connect(): Session {
-    const session = connect(this.authority, this.#options);
+    const session = connect(this.authority, {
+      ...this.#options,
+      createConnection: (authority: URL) => coalesceWrites(this.#dial(authority)),
+    });
     const entry: Session = { session, connected: undefined!, usable: true, streams: 0 };
     entry.connected = new Promise((resolve, reject) => {
       session.once("connect", () => {
@@ -109,6 +116,24 @@ export class Http2Connection {
     // After GOAWAY no new stream may start here; the next call opens a new session.
     session.on("goaway", () => void (entry.usable = false));
     return entry;
+  }
+
+  /**
+   * The connection's byte stream: the caller's (a proxy tunnel), or TCP, or TLS offering only `h2`, as
+   * node:http2 would make it. Made here so that its writes can be coalesced (see write_coalescing.ts).
+   */
+  #dial(authority: URL): Duplex {
+    const options = this.#options;
+    if (options.createConnection) return options.createConnection(authority, options);
+    const host = authority.hostname.replace(/^\[|\]$/g, "");
+    if (authority.protocol === "http:") return netConnect({ host, port: Number(authority.port || 80) });
+    return tlsConnect({
+      ...options,
+      host,
+      port: Number(authority.port || 443),
+      servername: options.servername ?? (isIP(host) ? undefined : host),
+      ALPNProtocols: ["h2"],
+    });
   }
 
   #open(entry: Session, headers: OutgoingHttpHeaders): ClientHttp2Stream {
