@@ -45,11 +45,18 @@ type UnaryFn = (req: AnyUnaryRequest) => Promise<AnyUnaryResponse>;
 /** Creates a transport whose unary calls bypass Connect's streaming machinery (see the module doc). */
 export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Transport {
   const { baseUrl, connection } = options;
+  // Calls are made on `baseUrl`'s origin; checked once here rather than by parsing every call's URL.
+  const origin = new URL(baseUrl).origin;
+  if (origin !== connection.authority) {
+    throw new TypeError(
+      `the transport's base URL ${baseUrl} is not on its connection's origin ${connection.authority}`,
+    );
+  }
   const interceptors = options.interceptors ?? [];
   // Connect's order: interceptors[0] wraps everything after it.
   const call = interceptors.reduceRight<UnaryFn>(
     (next, interceptor) => interceptor(next as never) as unknown as UnaryFn,
-    (req) => exchange(connection, req),
+    (req) => exchange(connection, baseUrl, req),
   );
   return {
     async unary<I extends DescMessage, O extends DescMessage>(
@@ -119,25 +126,19 @@ function callScope(signal: AbortSignal | undefined, timeoutMs: number | undefine
 }
 
 /** One unary call as one HTTP/2 stream. */
-async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
+async function exchange(connection: Http2Connection, baseUrl: string, req: AnyUnaryRequest): Promise<AnyUnaryResponse> {
   req.signal.throwIfAborted();
   const body = encodeEnvelope(toBinary(req.method.input, req.message));
-  const url = new URL(req.url);
-  if (url.origin !== connection.authority) {
-    throw new ConnectError(
-      `cannot make a request to ${url.origin}: the http2 session is connected to ${connection.authority}`,
-      Code.Internal,
-    );
-  }
+  const path = requestPath(req.url, baseUrl, connection.authority);
   let stream: ClientHttp2Stream;
   try {
-    stream = await openStream(connection.request(requestHeaders(url.pathname, req.header)), req.signal);
+    stream = await openStream(connection.request(requestHeaders(path, req.header)), req.signal);
   } catch (err) {
     throw connectErrorFromNode(err);
   }
   return await new Promise<AnyUnaryResponse>((resolve, reject) => {
     let status = 0;
-    let header: Headers | undefined;
+    let header: IncomingHttpHeaders | undefined;
     let trailer: IncomingHttpHeaders | undefined;
     const chunks: Uint8Array[] = [];
     let settled = false;
@@ -164,7 +165,7 @@ async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Prom
     req.signal.addEventListener("abort", onAbort, { once: true });
     stream.on("response", (headers) => {
       status = Number(headers[":status"] ?? 0);
-      header = webHeaders(headers);
+      header = headers;
     });
     stream.on("data", (chunk: Uint8Array) => {
       chunks.push(chunk);
@@ -172,7 +173,7 @@ async function exchange(connection: Http2Connection, req: AnyUnaryRequest): Prom
     stream.on("trailers", (headers) => void (trailer = headers));
     stream.on("end", () => {
       // Without a response the stream was torn down (e.g. a TLS server read plaintext): "close" says how.
-      if (header !== undefined) settle(() => unaryResponse(req, status, header!, webHeaders(trailer ?? {}), chunks));
+      if (header !== undefined) settle(() => unaryResponse(req, status, header!, trailer ?? {}, chunks));
     });
     stream.on("error", (err) => {
       // The server answered and closed while the request was still being written: its answer wins.
@@ -217,16 +218,30 @@ function openStream(opening: Promise<ClientHttp2Stream>, signal: AbortSignal): P
   });
 }
 
-/** Validates status, headers, body and trailers the way Connect's gRPC transport does. */
+/**
+ * Validates status, headers, body and trailers the way Connect's gRPC transport does. The common answer
+ * (200, a gRPC content type, one message, `grpc-status: 0` in the trailers) is recognised from the raw
+ * headers, and its `Headers` objects are built only if someone reads them; any other answer goes through
+ * Connect's own validation, so errors and protocol violations read exactly as Connect reports them.
+ */
 function unaryResponse(
   req: AnyUnaryRequest,
   status: number,
-  header: Headers,
-  trailer: Headers,
+  rawHeader: IncomingHttpHeaders,
+  rawTrailer: IncomingHttpHeaders,
   chunks: Uint8Array[],
 ): AnyUnaryResponse {
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  if (isPlainOk(status, rawHeader, rawTrailer)) {
+    const envelopes = splitEnvelopes(body);
+    if (envelopes.length === 1 && !envelopes[0].compressed) {
+      return okResponse(req, fromBinary(req.method.output, envelopes[0].message), rawHeader, rawTrailer);
+    }
+  }
+  const header = webHeaders(rawHeader);
+  const trailer = webHeaders(rawTrailer);
   const { headerError } = validateResponse(status, header);
-  const envelopes = splitEnvelopes(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  const envelopes = splitEnvelopes(body);
   if (envelopes.some((e) => e.compressed)) {
     throw new ConnectError(
       "protocol error: received a compressed message, but no compression was accepted",
@@ -248,14 +263,51 @@ function unaryResponse(
   if (headerError) {
     throw new ConnectError("protocol error: received output message for unary method with error status", Code.Unknown);
   }
+  return okResponse(req, fromBinary(req.method.output, envelopes[0].message), rawHeader, rawTrailer);
+}
+
+/** A successful answer on its face: what Connect's checks would let through without a second look. */
+function isPlainOk(status: number, header: IncomingHttpHeaders, trailer: IncomingHttpHeaders): boolean {
+  const type = header["content-type"];
+  return status === 200 && (type === "application/grpc+proto" || type === "application/grpc") &&
+    header["grpc-status"] === undefined && trailer["grpc-status"] === "0";
+}
+
+/** The response, with Connect's `Headers` made on first read (few callers ever look at them). */
+function okResponse(
+  req: AnyUnaryRequest,
+  message: AnyUnaryResponse["message"],
+  rawHeader: IncomingHttpHeaders,
+  rawTrailer: IncomingHttpHeaders,
+): AnyUnaryResponse {
+  let header: Headers | undefined;
+  let trailer: Headers | undefined;
   return {
     stream: false,
     service: req.service,
     method: req.method,
-    header,
-    message: fromBinary(req.method.output, envelopes[0].message),
-    trailer,
+    message,
+    get header() {
+      return header ??= webHeaders(rawHeader);
+    },
+    get trailer() {
+      return trailer ??= webHeaders(rawTrailer);
+    },
   };
+}
+
+/**
+ * The request's path. Requests are made on `baseUrl`, but interceptors may rewrite a request's URL, and
+ * one that points to another origin cannot be sent on this connection.
+ */
+function requestPath(url: string, baseUrl: string, authority: string): string {
+  if (url.startsWith(baseUrl) && url[baseUrl.length] === "/") return url.slice(baseUrl.length);
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.origin === authority) return parsed.pathname;
+  throw new ConnectError(
+    `cannot make a request to ${parsed?.origin ?? url}: the http2 session is connected to ${authority}`,
+    Code.Internal,
+  );
 }
 
 function requestHeaders(path: string, header: Headers): Record<string, string> {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
+import { deepEqual, equal, match, ok, rejects, throws } from "node:assert/strict";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
@@ -105,6 +105,45 @@ Deno.test("grpc transport: interceptors run outermost first and can change the r
     deepEqual(order, ["outer>", "inner>", "<inner", "<outer"]);
     equal(seen[0]["x-seen"], "outer, inner");
   }, [tag("outer"), tag("inner")]);
+});
+
+Deno.test("grpc transport: an answer's headers and trailers reach interceptors and the caller", async () => {
+  const handler: StreamHandler = (stream) => {
+    stream.respond({ ...GRPC_HEADERS, "x-served-by": "a", "x-multi": ["1", "2"] }, { waitForTrailers: true });
+    stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0", "x-cost": "7" }));
+    stream.end(encodeEnvelope(TASK_LIST));
+  };
+  const seenByInterceptor: (string | null)[] = [];
+  const peek: Interceptor = (next) => async (req) => {
+    const res = await next(req);
+    seenByInterceptor.push(res.header.get("x-served-by"), res.header.get("x-multi"), res.trailer.get("x-cost"));
+    return res;
+  };
+  await withRawServer(handler, async (client) => {
+    let header: Headers | undefined;
+    let trailer: Headers | undefined;
+    const list = await client.listTasks(LIST, { onHeader: (h) => (header = h), onTrailer: (t) => (trailer = t) });
+    equal(list.token, "next-page");
+    deepEqual(seenByInterceptor, ["a", "1, 2", "7"]);
+    equal(header?.get("content-type"), "application/grpc+proto");
+    equal(trailer?.get("grpc-status"), "0");
+    equal(trailer?.get("x-cost"), "7");
+  }, [peek]);
+});
+
+Deno.test("grpc transport: a request an interceptor points at another origin is not sent on this connection", async () => {
+  const elsewhere: Interceptor = (next) => (req) => next({ ...req, url: req.url.replace(/:\d+\//, ":1/") });
+  await withRawServer(answer(encodeEnvelope(TASK_LIST)), async (client, seen) => {
+    const err = await codeOf(client.listTasks(LIST));
+    equal(err.code, Code.Internal);
+    match(err.rawMessage, /cannot make a request to http:\/\/127\.0\.0\.1:1: the http2 session is connected to/);
+    equal(seen.length, 0);
+  }, [elsewhere]);
+  // A base URL that spells the connection's origin differently (its default port written out) is the same origin;
+  // one on another origin is a programming error, refused when the transport is made.
+  const connection = new Http2Connection("https://admin.example:443");
+  createUnaryGrpcTransport({ baseUrl: "https://admin.example:443", connection });
+  throws(() => createUnaryGrpcTransport({ baseUrl: "https://other.example:443", connection }), TypeError);
 });
 
 Deno.test("grpc transport: a trailers-only error keeps the server's status and decoded message", async () => {
