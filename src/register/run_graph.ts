@@ -62,9 +62,16 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
     dependsOn.set(job, deps);
     for (const dep of deps) dependents.set(dep, [...(dependents.get(dep) ?? []), job]);
   }
-  const startOrder = criticalPathOrder(jobs, dependents);
+  const rank = new Map(criticalPathOrder(jobs, dependents).map((job, i) => [job, i]));
+  // Jobs whose dependencies have all succeeded, in start order; a job is picked in constant time
+  // instead of rescanning every job, which showed in profiles at registration's call rates.
+  const ready = new ReadyQueue<T>(rank);
+  const unmet = new Map<T, number>();
+  for (const job of jobs) {
+    unmet.set(job, dependsOn.get(job)!.length);
+    if (dependsOn.get(job)!.length === 0) ready.add(job);
+  }
   const outcomes = new Map<T, JobOutcome<T, R>>();
-  const succeeded = new Set<T>();
   const running = new Set<T>();
   let stopped = false;
   let error: { value: unknown } | undefined;
@@ -76,9 +83,9 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
   };
   const isWaiting = (job: T) => !outcomes.has(job) && !running.has(job);
   const nextJob = (): T | undefined => {
-    const waiting = startOrder.filter(isWaiting);
-    const ready = waiting.find((job) => dependsOn.get(job)!.every((d) => succeeded.has(d)));
-    if (ready !== undefined) return ready;
+    for (let job = ready.take(); job !== undefined; job = ready.take()) {
+      if (isWaiting(job)) return job;
+    }
     // Nothing ready and nothing running that could make something ready: only a cycle remains.
     return running.size === 0 ? jobs.find(isWaiting) : undefined;
   };
@@ -109,7 +116,11 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
             if (options.stopOnFailure) stopped = true;
             for (const dependent of dependents.get(job) ?? []) block(dependent, job);
           } else {
-            succeeded.add(job);
+            for (const dependent of dependents.get(job) ?? []) {
+              const left = unmet.get(dependent)! - 1;
+              unmet.set(dependent, left);
+              if (left === 0) ready.add(dependent);
+            }
           }
         },
         (err: unknown) => {
@@ -148,4 +159,25 @@ function criticalPathOrder<T>(jobs: readonly T[], dependents: ReadonlyMap<T, rea
   };
   const index = new Map(jobs.map((job, i) => [job, i]));
   return [...jobs].sort((a, b) => length(b) - length(a) || index.get(a)! - index.get(b)!);
+}
+
+/** Jobs ready to start, taken lowest rank first. Few are ready at a time, so an ordered insert is cheap. */
+class ReadyQueue<T> {
+  readonly #rank: ReadonlyMap<T, number>;
+  readonly #jobs: T[] = [];
+
+  constructor(rank: ReadonlyMap<T, number>) {
+    this.#rank = rank;
+  }
+
+  add(job: T): void {
+    const rank = this.#rank.get(job)!;
+    let at = this.#jobs.length;
+    while (at > 0 && this.#rank.get(this.#jobs[at - 1])! > rank) at--;
+    this.#jobs.splice(at, 0, job);
+  }
+
+  take(): T | undefined {
+    return this.#jobs.shift();
+  }
 }
