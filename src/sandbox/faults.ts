@@ -1,5 +1,5 @@
 /**
- * Fault injection and latency for RPCs, so retry, timeout and error paths of clients can be tested
+ * Fault injection for RPCs (and the latency setting the gRPC handler applies), so retry, timeout and error paths of clients can be tested
  * deterministically against a real server.
  *
  * @module
@@ -74,31 +74,4 @@ export class FaultInjector {
     const quota = (k: number) => Math.ceil(k * rule.ratio - 1e-9);
     return quota(n + 1) > quota(n) ? rule.code : undefined;
   }
-}
-
-/**
- * Waits `ms`, or rejects early with the reason of the first of `signals` to abort, leaving no timer
- * or listener behind. Several signals rather than one `AbortSignal.any`: this runs for every RPC, and
- * each combined signal would register itself (weakly) with the sandbox-wide closing signal, an entry
- * per call that outlives the call until the garbage collector clears it.
- */
-export function delay(ms: number, ...signals: AbortSignal[]): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const aborted = signals.find((signal) => signal.aborted);
-    if (aborted) return reject(aborted.reason);
-    const stop = () => {
-      for (const signal of signals) signal.removeEventListener("abort", onAbort);
-    };
-    const onAbort = (event: Event) => {
-      clearTimeout(timer);
-      stop();
-      reject((event.target as AbortSignal).reason);
-    };
-    const timer = setTimeout(() => {
-      stop();
-      resolve();
-    }, ms);
-    for (const signal of signals) signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

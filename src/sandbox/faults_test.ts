@@ -1,6 +1,6 @@
-import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
-import { delay, FaultInjector } from "./faults.ts";
+import { FaultInjector } from "./faults.ts";
 
 function outcomes(faults: FaultInjector, method: string, calls: number): (string | null)[] {
   return Array.from({ length: calls }, () => {
@@ -33,16 +33,4 @@ Deno.test("clear removes every rule", () => {
   faults.failRatio("*", Code.Unavailable, 1);
   faults.clear();
   assertEquals(outcomes(faults, "ListTasks", 2), [null, null]);
-});
-
-Deno.test("delay waits, or rejects with the reason of whichever signal aborts first", async () => {
-  const started = performance.now();
-  await delay(5, new AbortController().signal, new AbortController().signal);
-  assert(performance.now() - started >= 4);
-  const call = new AbortController();
-  const closing = new AbortController();
-  const waiting = delay(10_000, call.signal, closing.signal);
-  closing.abort(new Error("closing"));
-  await assertRejects(waiting, /closing/);
-  await assertRejects(delay(10_000, AbortSignal.abort(new Error("gone"))), /gone/);
 });

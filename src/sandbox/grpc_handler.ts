@@ -38,6 +38,12 @@ export interface UnaryCall {
    * stream (CANCELED); the reason is a ConnectError.
    */
   readonly signal: AbortSignal;
+  /**
+   * Resolves after `ms`, or rejects with the call's abort reason as soon as the call is aborted (see
+   * {@link signal}, and {@link GrpcHandlerOptions.signal}). Unlike racing a timer against `signal`, it
+   * makes no signal or listener per call.
+   */
+  sleep(ms: number): Promise<void>;
 }
 
 /** What the handler serves. */
@@ -49,6 +55,8 @@ export interface GrpcHandlerOptions {
    * hook returns nothing is answered without an extra turn of the event loop.
    */
   beforeCall?: (call: UnaryCall) => void | Promise<void>;
+  /** Aborting it aborts every call in flight with its reason (a server shutting down); they answer with it. */
+  signal?: AbortSignal;
 }
 
 /** A listener for the `"stream"` event of a `node:http2` server. */
@@ -64,6 +72,9 @@ interface Route {
 interface Context {
   routes: Map<string, Route>;
   beforeCall: GrpcHandlerOptions["beforeCall"];
+  /** Calls not answered yet, for the handler's signal to abort. */
+  live: Set<Call>;
+  shutdown: AbortSignal | undefined;
 }
 
 /** The only message content type served: binary protobuf (`application/grpc` means the same). */
@@ -75,7 +86,16 @@ const UTF8 = new TextEncoder();
 
 /** Builds the `"stream"` listener serving `options.services`; the route table is built once, here. */
 export function createGrpcHandler(options: GrpcHandlerOptions): StreamListener {
-  const context: Context = { routes: buildRoutes(options.services), beforeCall: options.beforeCall };
+  const shutdown = options.signal;
+  const context: Context = {
+    routes: buildRoutes(options.services),
+    beforeCall: options.beforeCall,
+    live: new Set(),
+    shutdown,
+  };
+  shutdown?.addEventListener("abort", () => {
+    for (const call of context.live) call.fail(ConnectError.from(shutdown.reason, Code.Unavailable));
+  }, { once: true });
   return (stream, headers) => handleStream(context, stream, headers);
 }
 
@@ -127,8 +147,13 @@ function handleStream(context: Context, stream: http2.ServerHttp2Stream, headers
   const timeout = headers["grpc-timeout"];
   const { timeoutMs, error } = parseTimeout(timeout === undefined ? null : String(timeout), Infinity);
   if (error) return reject(stream, 200, error.code, error.rawMessage);
+  if (context.shutdown?.aborted) {
+    const reason = ConnectError.from(context.shutdown.reason, Code.Unavailable);
+    return reject(stream, 200, reason.code, reason.rawMessage);
+  }
   const call = new Call(context, route, stream as CallStream);
   (stream as CallStream)[CALL] = call;
+  context.live.add(call);
   if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) call.timer = setTimeout(onDeadline, timeoutMs, call);
   stream.on("data", onData);
   stream.once("end", onEnd);
@@ -155,6 +180,8 @@ class Call implements UnaryCall {
   /** Made when first asked for: most calls never look at their signal. */
   #controller: AbortController | undefined;
   #abortReason: ConnectError | undefined;
+  /** A {@link sleep} in progress: its timer, and how to end it early. */
+  #sleeping: { timer: ReturnType<typeof setTimeout>; reject: (reason: ConnectError) => void } | undefined;
 
   constructor(context: Context, route: Route, stream: CallStream) {
     this.#context = context;
@@ -172,6 +199,17 @@ class Call implements UnaryCall {
       if (this.#abortReason) this.#controller.abort(this.#abortReason);
     }
     return this.#controller.signal;
+  }
+
+  sleep(ms: number): Promise<void> {
+    if (this.#abortReason) return Promise.reject(this.#abortReason);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#sleeping = undefined;
+        resolve();
+      }, ms);
+      this.#sleeping = { timer, reject };
+    });
   }
 
   receive(chunk: Buffer): void {
@@ -235,6 +273,7 @@ class Call implements UnaryCall {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
+    this.#context.live.delete(this);
     // Only the hook and implementation see this reason; nothing can be sent any more.
     this.abort(
       new ConnectError(`the stream closed (HTTP/2 code ${rstCode}) before the call was answered`, Code.Canceled),
@@ -244,7 +283,14 @@ class Call implements UnaryCall {
   abort(reason: ConnectError): void {
     if (this.#abortReason) return;
     this.#abortReason = reason;
+    this.#context.live.delete(this);
     this.#controller?.abort(reason);
+    const sleeping = this.#sleeping;
+    if (sleeping) {
+      this.#sleeping = undefined;
+      clearTimeout(sleeping.timer);
+      sleeping.reject(reason);
+    }
   }
 
   /** Marks the call answered; true when it already was or the stream can no longer be written. */
@@ -252,6 +298,7 @@ class Call implements UnaryCall {
     if (this.done) return true;
     this.done = true;
     clearTimeout(this.timer);
+    this.#context.live.delete(this);
     const stream = this.#stream;
     return stream.closed || stream.destroyed;
   }

@@ -106,8 +106,9 @@ async function withHandler(
   services: GrpcService[],
   fn: (ctx: { session: http2.ClientHttp2Session; baseUrl: string }) => Promise<void>,
   beforeCall?: (call: UnaryCall) => void | Promise<void>,
+  signal?: AbortSignal,
 ): Promise<void> {
-  const server = await startHttp2Server(createGrpcHandler({ services, beforeCall }), {
+  const server = await startHttp2Server(createGrpcHandler({ services, beforeCall, signal }), {
     port: 0,
     hostname: "127.0.0.1",
   });
@@ -330,6 +331,63 @@ Deno.test("the call's signal is aborted CANCELED on a reset, and a late answer i
     await new Promise((resolve) => setTimeout(resolve, 20));
     assertEquals(status(await rawCall(session)), [0, ""]);
   }, beforeCall);
+});
+
+Deno.test("sleep waits, and ends at once with CANCELED when the client resets, so the method never runs", async () => {
+  const slept: string[] = [];
+  let ran = 0;
+  const services: GrpcService[] = [{
+    service: AdminService,
+    impl: { getTask: () => (ran++, {}), listTasks: () => ({ tasks: [] }) },
+  }];
+  const beforeCall = async (call: UnaryCall) => {
+    const started = performance.now();
+    try {
+      await call.sleep(call.method.name === "GetTask" ? 60_000 : 5);
+      slept.push(`${call.method.name} slept ${performance.now() - started >= 4 ? "enough" : "too little"}`);
+    } catch (err) {
+      slept.push(`${call.method.name} woke: ${Code[(err as ConnectError).code]}`);
+      throw err;
+    }
+  };
+  await withHandler(services, async ({ session }) => {
+    assertEquals(status(await rawCall(session)), [0, ""]);
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/flyteidl.service.AdminService/GetTask",
+      "content-type": "application/grpc",
+    });
+    stream.on("error", () => {});
+    stream.end(encodeEnvelope(new Uint8Array()));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+    await new Promise((resolve) => stream.on("close", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assertEquals(slept, ["ListTasks slept enough", "GetTask woke: Canceled"]);
+    assertEquals(ran, 0);
+  }, beforeCall);
+});
+
+Deno.test("the handler's signal answers calls in flight with its reason, and refuses later ones", async () => {
+  const shutdown = new AbortController();
+  let waiting = 0;
+  const services: GrpcService[] = [{ service: AdminService, impl: { listTasks: () => ({ tasks: [] }) } }];
+  const beforeCall = (call: UnaryCall) => (waiting++, call.sleep(60_000));
+  await withHandler(
+    services,
+    async ({ session }) => {
+      const inFlight = [rawCall(session), rawCall(session)];
+      while (waiting < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+      shutdown.abort(new ConnectError("server is stopping", Code.Unavailable));
+      for (const answer of await Promise.all(inFlight)) {
+        assertEquals(status(answer), [Code.Unavailable, "server is stopping"]);
+      }
+      assertEquals(status(await rawCall(session)), [Code.Unavailable, "server is stopping"]);
+      assertEquals(waiting, 2);
+    },
+    beforeCall,
+    shutdown.signal,
+  );
 });
 
 Deno.test("many concurrent calls on one connection all succeed", async () => {

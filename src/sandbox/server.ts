@@ -9,7 +9,7 @@ import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { createAdminService } from "./admin_service.ts";
 import { createDataProxyService, UploadRegistry } from "./data_proxy.ts";
-import { delay, FaultInjector, type MethodPattern } from "./faults.ts";
+import { FaultInjector, type MethodPattern } from "./faults.ts";
 import { createGrpcHandler, type UnaryCall } from "./grpc_handler.ts";
 import { SandboxStore } from "./store.ts";
 import { type Http2Listener, startHttp2Server } from "./http2_server.ts";
@@ -88,7 +88,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         impl: createDataProxyService({ registry: parts.registry, now, uploadBaseUrl: uploadServer.baseUrl }),
       },
     ],
-    beforeCall: recordAndInject(parts.requests, parts.faults, now, parts.closing.signal),
+    beforeCall: recordAndInject(parts.requests, parts.faults, now),
+    signal: parts.closing.signal,
   });
   let grpc: Http2Listener;
   try {
@@ -108,7 +109,7 @@ interface Parts {
   faults: FaultInjector;
   registry: UploadRegistry;
   requests: RecordedRequest[];
-  /** Aborted on close, ending artificial latency early. */
+  /** Aborted on close: the gRPC handler then ends every call in flight (artificial latency included). */
   closing: AbortController;
 }
 
@@ -143,7 +144,6 @@ function recordAndInject(
   requests: RecordedRequest[],
   faults: FaultInjector,
   now: () => Date,
-  closing: AbortSignal,
 ): (call: UnaryCall) => Promise<void> | undefined {
   return (call) => {
     const method = call.method.name;
@@ -155,7 +155,8 @@ function recordAndInject(
     });
     const latencyMs = faults.latencyMs;
     if (latencyMs <= 0) return inject(faults, method);
-    return delay(latencyMs, call.signal, closing).then(() => inject(faults, method));
+    // Ends early when the client gives up or the sandbox closes (the handler aborts its calls then).
+    return call.sleep(latencyMs).then(() => inject(faults, method));
   };
 }
 
