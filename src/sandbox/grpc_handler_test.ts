@@ -122,6 +122,24 @@ async function withHandler(
   }
 }
 
+/**
+ * Sends a GetTask call, resets it (CANCEL) once `handled` resolves, and gives the server 20 ms to see the
+ * reset before returning.
+ */
+async function resetGetTask(session: http2.ClientHttp2Session, handled: () => Promise<unknown>): Promise<void> {
+  const stream = session.request({
+    ":method": "POST",
+    ":path": "/flyteidl.service.AdminService/GetTask",
+    "content-type": "application/grpc",
+  });
+  stream.on("error", () => {});
+  stream.end(encodeEnvelope(new Uint8Array()));
+  await handled();
+  stream.close(http2.constants.NGHTTP2_CANCEL);
+  await new Promise((resolve) => stream.on("close", resolve));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 Deno.test("a unary call answers headers, one message and grpc-status 0 in trailers", async () => {
   await withSandboxSession(async (sandbox, session) => {
     sandbox.store.addTask(taskInit("t", "v1"));
@@ -315,17 +333,9 @@ Deno.test("the call's signal is aborted CANCELED on a reset, and a late answer i
     call.signal.addEventListener("abort", () => reasons.push(call.signal.reason), { once: true });
   };
   await withHandler(services, async ({ session }) => {
-    const stream = session.request({
-      ":method": "POST",
-      ":path": "/flyteidl.service.AdminService/GetTask",
-      "content-type": "application/grpc",
+    await resetGetTask(session, async () => {
+      while (!entered) await new Promise((resolve) => setTimeout(resolve, 2));
     });
-    stream.on("error", () => {});
-    stream.end(encodeEnvelope(new Uint8Array()));
-    while (!entered) await new Promise((resolve) => setTimeout(resolve, 2));
-    stream.close(http2.constants.NGHTTP2_CANCEL);
-    await new Promise((resolve) => stream.on("close", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
     assertEquals(reasons.map((r) => (r as ConnectError).code), [Code.Canceled]);
     release();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -352,17 +362,7 @@ Deno.test("sleep waits, and ends at once with CANCELED when the client resets, s
   };
   await withHandler(services, async ({ session }) => {
     assertEquals(status(await rawCall(session)), [0, ""]);
-    const stream = session.request({
-      ":method": "POST",
-      ":path": "/flyteidl.service.AdminService/GetTask",
-      "content-type": "application/grpc",
-    });
-    stream.on("error", () => {});
-    stream.end(encodeEnvelope(new Uint8Array()));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    stream.close(http2.constants.NGHTTP2_CANCEL);
-    await new Promise((resolve) => stream.on("close", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await resetGetTask(session, () => new Promise((resolve) => setTimeout(resolve, 20)));
     assertEquals(slept, ["ListTasks slept enough", "GetTask woke: Canceled"]);
     assertEquals(ran, 0);
   }, beforeCall);
