@@ -11,48 +11,28 @@
  * @module
  */
 import { equal } from "node:assert/strict";
-import * as http2 from "node:http2";
-import type { AddressInfo } from "node:net";
 import { Http2Connection } from "./http2_connection.ts";
-
-const server = http2.createServer();
-const sessions: http2.ServerHttp2Session[] = [];
-server.on("session", (session) => sessions.push(session));
-server.on("stream", (stream) => {
-  stream.resume();
-  stream.respond({ ":status": 200 }, { endStream: true });
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const connection = new Http2Connection(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-
-async function get(): Promise<number> {
-  const stream = await connection.request({ ":method": "GET", ":path": "/" });
-  return await new Promise((resolve, reject) => {
-    stream.on("response", (headers) => resolve(Number(headers[":status"])));
-    stream.on("error", reject);
-    stream.resume();
-    stream.end();
-  });
-}
+import { get, withServer } from "./_http2_test_server.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-try {
-  equal(await get(), 200);
-  equal(await get(), 200);
-  equal(sessions.length, 1, "calls share one session");
+await withServer(async (url, sessions) => {
+  const connection = new Http2Connection(url);
+  try {
+    equal(await get(connection), 200);
+    equal(await get(connection), 200);
+    equal(sessions.length, 1, "calls share one session");
 
-  sessions[0].close(); // GOAWAY, as a server restarting or closing idle connections sends
-  await tick();
-  equal(await get(), 200);
-  equal(sessions.length, 2, "after GOAWAY the next call opens a new session");
+    sessions[0].close(); // GOAWAY, as a server restarting or closing idle connections sends
+    await tick();
+    equal(await get(connection), 200);
+    equal(sessions.length, 2, "after GOAWAY the next call opens a new session");
 
-  sessions[1].destroy();
-  await tick();
-  equal(await get(), 200);
-  equal(sessions.length, 3, "after a dropped session the next call opens a new session");
-} finally {
-  connection.close();
-  for (const session of sessions) session.destroy();
-  await new Promise((resolve) => server.close(resolve));
-}
+    sessions[1].destroy();
+    await tick();
+    equal(await get(connection), 200);
+    equal(sessions.length, 3, "after a dropped session the next call opens a new session");
+  } finally {
+    connection.close();
+  }
+});

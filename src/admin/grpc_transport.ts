@@ -232,6 +232,7 @@ function unaryResponse(
   chunks: Uint8Array[],
 ): AnyUnaryResponse {
   const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  // The body is read as envelopes only once the status says it holds them (a proxy's HTML error page does not).
   if (isPlainOk(status, rawHeader, rawTrailer)) {
     const envelopes = splitEnvelopes(body);
     if (envelopes.length === 1 && !envelopes[0].compressed) {

@@ -182,6 +182,12 @@ Deno.test("grpc transport: protocol violations are errors that say what was wron
     ["a compressed message", answer(encodeEnvelope(TASK_LIST, 1)), Code.Internal, /compressed/],
     ["a truncated envelope", answer(encodeEnvelope(TASK_LIST).subarray(0, 8)), Code.InvalidArgument, /promised/],
     ["HTTP 503", (s) => s.respond({ ":status": 503 }, { endStream: true }), Code.Unavailable, /HTTP 503/],
+    [
+      "HTTP 503 with a proxy's HTML page",
+      (s) => (s.respond({ ":status": 503, "content-type": "text/html" }), s.end("<html>no upstream</html>")),
+      Code.Unavailable,
+      /HTTP 503/,
+    ],
     ["a refused stream", (s) => s.close(http2.constants.NGHTTP2_REFUSED_STREAM), Code.Unavailable, /REFUSED_STREAM/],
   ];
   for (const [name, handler, code, message] of cases) {

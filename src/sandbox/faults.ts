@@ -1,6 +1,6 @@
 /**
- * Fault injection for RPCs (and the latency setting the gRPC handler applies), so retry, timeout and error paths of clients can be tested
- * deterministically against a real server.
+ * Fault injection for RPCs, and the latency setting the sandbox applies to each, so retry, timeout and
+ * error paths of clients can be tested deterministically against a real server.
  *
  * @module
  */

@@ -273,7 +273,6 @@ class Call implements UnaryCall {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    this.#context.live.delete(this);
     // Only the hook and implementation see this reason; nothing can be sent any more.
     this.abort(
       new ConnectError(`the stream closed (HTTP/2 code ${rstCode}) before the call was answered`, Code.Canceled),
