@@ -64,8 +64,8 @@ try {
   console.log(
     `generated ${archive} (${size.toFixed(0)} MB) in ${((performance.now() - generated) / 1000).toFixed(1)} s`,
   );
-  // V8's young generation grows to tens of MB under a high allocation rate (streamed chunks) before
-  // it is collected; the second run shows the effect of capping it.
+  // Default V8 flags, then fctl's: a 16 MB young generation whose streamed chunks are collected every
+  // few MB (src/streamed_memory.ts).
   for (const v8 of [[], [...FCTL_V8_FLAGS]]) {
     sandbox.uploads.clear();
     const started = performance.now();

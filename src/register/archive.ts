@@ -14,6 +14,7 @@ import { createTarDecoder, type TarHeader } from "modern-tar";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../errors.ts";
+import { streamedBytesCounter } from "../streamed_memory.ts";
 
 /** One regular file extracted from an archive to disk. */
 export interface ExtractedFile {
@@ -198,7 +199,9 @@ async function readEntries(
   options: ReadArchiveOptions,
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
-  const bytes = format === "tar.gz" ? gunzip(source) : source;
+  // Counted as it enters the decoder, where every byte passes whatever happens to its entry.
+  const count = streamedBytesCounter();
+  const bytes = (format === "tar.gz" ? gunzip(source) : source).pipeThrough(tap((chunk) => count(chunk.length)));
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
   const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
   const entries: ArchiveEntry[] = [];

@@ -13,6 +13,7 @@ import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { createReadStream } from "node:fs";
 import { OperationError, quote } from "../errors.ts";
+import { streamedBytesCounter } from "../streamed_memory.ts";
 
 /** What to PUT where. */
 export interface PutFileOptions {
@@ -52,6 +53,8 @@ export async function putFile(url: string, options: PutFileOptions): Promise<voi
       req.on("error", reject);
       const body = createReadStream(options.path);
       body.on("error", (err) => req.destroy(err));
+      const count = streamedBytesCounter();
+      body.on("data", (chunk) => count(chunk.length));
       body.pipe(req);
     });
   } catch (err) {

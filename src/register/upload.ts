@@ -11,6 +11,7 @@ import { OperationError, quote } from "../errors.ts";
 import { putFile } from "./put_file.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
+import { streamedBytesCounter } from "../streamed_memory.ts";
 
 /** What to upload and for which project and domain. */
 export interface UploadSourceOptions {
@@ -126,10 +127,12 @@ export async function md5File(path: string, signal?: AbortSignal): Promise<FileD
   const hash = createHash("md5");
   let size = 0;
   const file = await Deno.open(path, { read: true });
+  const count = streamedBytesCounter();
   for await (const chunk of file.readable) {
     signal?.throwIfAborted();
     hash.update(chunk);
     size += chunk.length;
+    count(chunk.length);
   }
   return { md5: new Uint8Array(hash.digest()), size };
 }
