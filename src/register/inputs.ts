@@ -2,9 +2,10 @@
  * Turning the `register files` arguments into package members.
  *
  * Entity files inside archives are kept in memory (they are small and decoding needs all their
- * bytes anyway); only the fast-registration source, which can be hundreds of MB, is written to a
- * private temp dir, for the duration of a callback only, so every temp dir is gone when
- * registration ends, however it ends.
+ * bytes anyway), and so is a fast-registration source of up to {@link SOURCE_IN_MEMORY_MAX_BYTES}
+ * (most are a few hundred KB): a typical package never touches disk. A larger source, which can be
+ * hundreds of MB, is written to a private temp dir, for the duration of a callback only, so every
+ * temp dir is gone when registration ends, however it ends.
  *
  * @module
  */
@@ -34,12 +35,21 @@ export interface DownloadProgress {
   done: boolean;
 }
 
+/** Largest fast-registration source kept in memory by default; a larger one is streamed to disk. */
+export const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
+
 /** How archives given as URLs are fetched. */
 export interface DownloadDeps {
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Called as bytes arrive. */
   onDownloadProgress?: (progress: DownloadProgress) => void;
+}
+
+/** How package members are read; all optional. */
+export interface PackageReadDeps extends DownloadDeps {
+  /** Largest fast-registration source kept in memory (default {@link SOURCE_IN_MEMORY_MAX_BYTES}). */
+  sourceInMemoryMaxBytes?: number;
 }
 
 /** A file taking part in a registration, with its bytes in memory, on disk, or (if unneeded) neither. */
@@ -56,15 +66,17 @@ export interface MemberBase {
   explicit: boolean;
 }
 
-/** An entity file from an archive, held in memory. */
+/** An entity file, or a small fast-registration source, from an archive, held in memory. */
 export interface MemberInMemory extends MemberBase {
   /** The whole file. */
   bytes: Uint8Array;
   /** Not on disk. */
   path?: never;
+  /** Not taken on the way: hashing bytes in memory is done when needed. */
+  digest?: never;
 }
 
-/** A file named directly, an archive's fast-registration source, or an entity file past the memory budget. */
+/** A file named directly, an archive's large fast-registration source, or an entity file past the memory budget. */
 export interface MemberOnDisk extends MemberBase {
   /** Where to read it (inside the private temp dir for archive members, valid only inside the callback). */
   path: string;
@@ -82,19 +94,21 @@ export interface MemberNameOnly extends MemberBase {
   path?: never;
 }
 
-/** Where an archive member's bytes go, decided by its name. */
-function placement(name: string): Placement {
-  switch (memberRole(name).role) {
-    case "entity":
-      return "memory";
-    case "fastSource":
-      return "disk";
-    case "other":
-      return "skip";
-  }
+/** Where archive members' bytes go, decided by their names and sizes. */
+function readOptions(sourceInMemoryMaxBytes: number): ReadArchiveOptions {
+  return {
+    placement(name: string, size: number): Placement {
+      switch (memberRole(name).role) {
+        case "entity":
+          return "memory";
+        case "fastSource":
+          return size <= sourceInMemoryMaxBytes ? "memory" : "disk";
+        case "other":
+          return "skip";
+      }
+    },
+  };
 }
-
-const READ_OPTIONS: ReadArchiveOptions = { placement };
 
 function toMember(entry: ArchiveEntry): PackageMember {
   switch (entry.placement) {
@@ -118,7 +132,7 @@ export async function withPackageMembers<T>(
   archive: boolean,
   fn: (members: PackageMember[]) => Promise<T>,
   signal?: AbortSignal,
-  deps: DownloadDeps = {},
+  deps: PackageReadDeps = {},
 ): Promise<T> {
   if (!archive) {
     const members: PackageMember[] = [];
@@ -132,6 +146,7 @@ export async function withPackageMembers<T>(
     }
     return await fn(members);
   }
+  const options = readOptions(deps.sourceInMemoryMaxBytes ?? SOURCE_IN_MEMORY_MAX_BYTES);
   // Nest one extraction per archive so all are available at once (a package's entities may be split
   // across archives) and each temp dir is cleaned up by its own try/finally.
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
@@ -139,8 +154,8 @@ export async function withPackageMembers<T>(
     signal?.throwIfAborted();
     const next = async (read: ReadArchive) => await extract(index + 1, [...members, ...read.entries.map(toMember)]);
     const path = paths[index];
-    if (isUrl(path)) return await withDownloadedArchive(path, next, signal, deps);
-    return await withArchiveEntries(path, READ_OPTIONS, next, signal);
+    if (isUrl(path)) return await withDownloadedArchive(path, options, next, signal, deps);
+    return await withArchiveEntries(path, options, next, signal);
   };
   return await extract(0, []);
 }
@@ -172,6 +187,7 @@ export function redactUrl(url: string): string {
  */
 async function withDownloadedArchive<T>(
   url: string,
+  options: ReadArchiveOptions,
   fn: (archive: ReadArchive) => Promise<T>,
   signal: AbortSignal | undefined,
   deps: DownloadDeps,
@@ -206,5 +222,5 @@ async function withDownloadedArchive<T>(
       },
     }),
   );
-  return await withStreamedArchiveEntries(shown, format, counted, READ_OPTIONS, fn, signal);
+  return await withStreamedArchiveEntries(shown, format, counted, options, fn, signal);
 }

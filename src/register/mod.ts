@@ -52,7 +52,9 @@ export {
   type MemberNameOnly,
   type MemberOnDisk,
   type PackageMember,
+  type PackageReadDeps,
   redactUrl,
+  SOURCE_IN_MEMORY_MAX_BYTES,
   withPackageMembers,
 } from "./inputs.ts";
 export { identifierKey, planRegistration, type RegistrationPlan } from "./plan.ts";
@@ -80,4 +82,13 @@ export type { TaskSpec } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 export type { WorkflowSpec } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 export type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 export type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-export { type FileDigest, md5File, type UploadedSource, uploadFastSource, type UploadSourceOptions } from "./upload.ts";
+export {
+  type FileDigest,
+  md5Bytes,
+  md5File,
+  type SourceContent,
+  type UploadedSource,
+  uploadFastSource,
+  type UploadSourceOptions,
+  type UploadTarget,
+} from "./upload.ts";

@@ -20,7 +20,13 @@ import {
   type HydrateOptions,
   usesSourceLocation,
 } from "./hydrate.ts";
-import { type DownloadDeps, type MemberOnDisk, type PackageMember, withPackageMembers } from "./inputs.ts";
+import {
+  type MemberInMemory,
+  type MemberOnDisk,
+  type PackageMember,
+  type PackageReadDeps,
+  withPackageMembers,
+} from "./inputs.ts";
 import { planRegistration } from "./plan.ts";
 import {
   blockedInfo,
@@ -70,7 +76,7 @@ export type RegisterProgress =
   | { phase: "create"; done: number; total: number };
 
 /** What {@link registerFiles} uses besides the admin client; all optional. */
-export interface RegisterDeps extends DownloadDeps {
+export interface RegisterDeps extends PackageReadDeps {
   /** Opens the configured storage when the admin offers no upload location. */
   openStorage?: () => ObjectStore;
   /** Milliseconds on a monotonic clock, for the report's timings; default `performance.now`. */
@@ -161,15 +167,16 @@ async function registerMembers(
   const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
   const dependencies = new Map<RegisterJob, Set<RegisterJob>>(plan.dependencies);
   for (const entity of sourceUsers) dependencies.set(entity, new Set([...plan.dependencies.get(entity)!, upload!]));
-  const uploadSource = async (member: MemberOnDisk): Promise<JobResult> => {
+  const uploadSource = async (member: SourceMember): Promise<JobResult> => {
     const uploadStarted = now();
     deps.onProgress?.({ phase: "upload", name: member.name, done: false });
     let uploaded;
     try {
+      const content = member.bytes !== undefined ? { bytes: member.bytes } : { path: member.path };
       uploaded = await uploadFastSource(client, {
+        ...content,
         project: options.project,
         domain: options.domain,
-        path: member.path,
         name: member.name,
         digest: member.digest,
         version: options.version,
@@ -241,10 +248,13 @@ async function registerMembers(
   return finish(source, signal?.aborted ?? false);
 }
 
+/** A fast-registration source: in memory when small, else in the private temp dir. */
+type SourceMember = MemberInMemory | MemberOnDisk;
+
 /** The fast-registration source's upload, as a job among the creates. */
 interface SourceUpload {
   kind: "source";
-  member: MemberOnDisk;
+  member: SourceMember;
 }
 
 type RegisterJob = RegistrationEntity | SourceUpload;
@@ -257,7 +267,7 @@ type JobResult = RegisterEntry | typeof UPLOADED | typeof UPLOAD_INTERRUPTED;
 interface LoadedPackage {
   entities: RegistrationEntity[];
   /** Fast-registration source archives (more than one is an error, reported in `invalid`). */
-  sources: MemberOnDisk[];
+  sources: SourceMember[];
   /** `Failed` entries for members that cannot be registered. */
   invalid: RegisterEntry[];
 }
@@ -268,8 +278,8 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
   const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const member of sorted) {
     const role = memberRole(member.name);
-    if (role.role === "fastSource" && member.path !== undefined) {
-      loaded.sources.push({ ...member, path: member.path });
+    if (role.role === "fastSource" && isKept(member)) {
+      loaded.sources.push(member);
     } else if (role.role === "other" && !member.explicit) {
       loaded.invalid.push({
         name: member.name,
@@ -296,6 +306,11 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
     loaded.sources = [];
   }
   return loaded;
+}
+
+/** Whether a member's bytes were kept, in memory or on disk (a fast source's always are). */
+function isKept(member: PackageMember): member is SourceMember {
+  return member.bytes !== undefined || member.path !== undefined;
 }
 
 /** An entity member's bytes: in memory for archive members, else read from disk. */

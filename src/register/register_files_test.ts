@@ -226,25 +226,54 @@ function filesUnderSync(dir: string, prefix = ""): string[] {
   return found;
 }
 
-Deno.test("only the fast source touches disk: the temp dir holds it alone while it is uploaded", async () => {
-  await withSandbox(async (_sandbox, client) => {
-    const before = await extractionDirs();
-    const probe = await Deno.makeTempDir({ prefix: "fctl-probe-" });
-    await Deno.remove(probe);
-    const root = dirname(probe);
-    const during: string[][] = [];
-    const report = await registerFiles(client, { ...BASE, paths: [fixture("flytesnacks-core.tgz")] }, undefined, {
-      onProgress: (progress) => {
-        if (progress.phase !== "upload" || progress.done) return;
-        for (const entry of Deno.readDirSync(root)) {
-          const ours = entry.name.startsWith("fctl-register-") && !entry.name.startsWith("fctl-register-test-");
-          if (ours && !before.has(entry.name)) during.push(filesUnderSync(`${root}/${entry.name}`));
-        }
-      },
-    });
-    assertEquals(report.failed, 0);
-    assertEquals(during, [["core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz"]]);
-    assertEquals(await extractionDirs(), before, "temp dirs removed");
+const FLYTESNACKS_SOURCE = "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
+
+/** The bytes of one member of an archive. */
+async function extractMember(archive: string, name: string): Promise<Uint8Array> {
+  return await withExtractedArchive(archive, async ({ files }) => {
+    const file = files.find((f) => f.name === name);
+    assert(file, `${name} is in ${archive}`);
+    return await Deno.readFile(file.path);
+  });
+}
+
+/** Registers flytesnacks-core, listing the files of every new extraction dir while the source uploads. */
+async function extractedDuringUpload(client: AdminClient, sourceInMemoryMaxBytes?: number): Promise<string[][]> {
+  const before = await extractionDirs();
+  const probe = await Deno.makeTempDir({ prefix: "fctl-probe-" });
+  await Deno.remove(probe);
+  const root = dirname(probe);
+  const during: string[][] = [];
+  const report = await registerFiles(client, { ...BASE, paths: [fixture("flytesnacks-core.tgz")] }, undefined, {
+    sourceInMemoryMaxBytes,
+    onProgress: (progress) => {
+      if (progress.phase !== "upload" || progress.done) return;
+      for (const entry of Deno.readDirSync(root)) {
+        const ours = entry.name.startsWith("fctl-register-") && !entry.name.startsWith("fctl-register-test-");
+        if (ours && !before.has(entry.name)) during.push(filesUnderSync(`${root}/${entry.name}`));
+      }
+    },
+  });
+  assertEquals(report.failed, 0);
+  assertEquals(await extractionDirs(), before, "temp dirs removed");
+  return during;
+}
+
+Deno.test("a package whose source is small never touches disk: no temp dir while the source uploads", async () => {
+  await withSandbox(async (sandbox, client) => {
+    assertEquals(await extractedDuringUpload(client), []);
+    const [location] = sandbox.uploads.keys();
+    const source = await extractMember(fixture("flytesnacks-core.tgz"), FLYTESNACKS_SOURCE);
+    assertEquals(sandbox.uploads.get(location), source, "the bytes uploaded are the archive member's");
+  });
+});
+
+Deno.test("a source past the in-memory limit is streamed to the temp dir, alone, and uploaded from there", async () => {
+  await withSandbox(async (sandbox, client) => {
+    assertEquals(await extractedDuringUpload(client, 1024), [[FLYTESNACKS_SOURCE]]);
+    const [location] = sandbox.uploads.keys();
+    const source = await extractMember(fixture("flytesnacks-core.tgz"), FLYTESNACKS_SOURCE);
+    assertEquals(sandbox.uploads.get(location), source);
   });
 });
 

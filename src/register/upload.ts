@@ -9,21 +9,28 @@ import type { AdminClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { OperationError, quote } from "../errors.ts";
 import { putFile } from "./put_file.ts";
-import type { ObjectStore } from "../storage/store.ts";
+import type { ObjectStore, StoreSource } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
 import { streamedBytesCounter } from "../streamed_memory.ts";
 
+/**
+ * The source archive's bytes: a file on disk (`path`), or `bytes` in memory (a small source read with
+ * its package never touches disk).
+ */
+export type SourceContent = { path: string; bytes?: never } | { bytes: Uint8Array; path?: never };
+
 /** What to upload and for which project and domain. */
-export interface UploadSourceOptions {
+export type UploadSourceOptions = SourceContent & UploadTarget;
+
+/** Where and under which names {@link uploadFastSource} uploads. */
+export interface UploadTarget {
   /** Project the upload location is created for. */
   project: string;
   /** Domain the upload location is created for. */
   domain: string;
-  /** The source archive on disk. */
-  path: string;
-  /** Its name as the user knows it (archive-relative); its base name is the upload's file name. */
+  /** The source's name as the user knows it (archive-relative); its base name is the upload's file name. */
   name: string;
-  /** The file's MD5 and size when already known (taken while it was extracted); otherwise the file is read for them. */
+  /** The MD5 and size when already known (taken while the file was extracted); otherwise they are computed. */
   digest?: FileDigest;
   /** Names the fallback object `fast/<version>-<file>`; the MD5 (hex) stands in when absent. */
   version?: string;
@@ -62,7 +69,9 @@ export async function uploadFastSource(
   options: UploadSourceOptions,
   signal?: AbortSignal,
 ): Promise<UploadedSource> {
-  const { md5, size } = options.digest ?? await md5File(options.path, signal);
+  const { md5, size } = options.digest ??
+    (options.bytes !== undefined ? md5Bytes(options.bytes) : await md5File(options.path, signal));
+  const content: StoreSource = options.bytes !== undefined ? { bytes: options.bytes } : { path: options.path, size };
   const md5Base64 = Buffer.from(md5).toString("base64");
   const filename = options.name.slice(options.name.lastIndexOf("/") + 1);
   let location;
@@ -75,9 +84,11 @@ export async function uploadFastSource(
     }, { signal });
   } catch (err) {
     if (!(err instanceof AdminError && err.status === "Unimplemented")) throw err;
-    return await uploadToStorage(options, filename, { md5, md5Base64, size }, signal);
+    return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
   }
-  if (location.signedUrl === "") return await uploadToStorage(options, filename, { md5, md5Base64, size }, signal);
+  if (location.signedUrl === "") {
+    return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
+  }
   if (location.nativeUrl === "") {
     throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
   }
@@ -85,8 +96,7 @@ export async function uploadFastSource(
   const headers = new Headers(location.headers);
   headers.set("Content-MD5", md5Base64);
   await putFile(location.signedUrl, {
-    path: options.path,
-    size,
+    ...content,
     headers: Object.fromEntries(headers),
     label: options.name,
     signal,
@@ -95,7 +105,8 @@ export async function uploadFastSource(
 }
 
 async function uploadToStorage(
-  options: UploadSourceOptions,
+  options: UploadTarget,
+  content: StoreSource,
   filename: string,
   digest: { md5: Uint8Array; md5Base64: string; size: number },
   signal: AbortSignal | undefined,
@@ -110,7 +121,7 @@ async function uploadToStorage(
   const base = options.sourceUploadPath || storage.baseReference();
   const version = options.version || Buffer.from(digest.md5).toString("hex");
   const location = joinReference(base, "fast", `${version}-${filename}`);
-  await storage.writeFile(location, { path: options.path, size: digest.size }, signal);
+  await storage.writeFile(location, content, signal);
   return { location, md5Base64: digest.md5Base64, size: digest.size, via: "storage" };
 }
 
@@ -120,6 +131,11 @@ export interface FileDigest {
   md5: Uint8Array;
   /** Their number. */
   size: number;
+}
+
+/** MD5 (not in WebCrypto, hence `node:crypto`) and size of bytes in memory. */
+export function md5Bytes(bytes: Uint8Array): FileDigest {
+  return { md5: new Uint8Array(createHash("md5").update(bytes).digest()), size: bytes.length };
 }
 
 /** MD5 (not in WebCrypto, hence `node:crypto`) and size of a file, read as a stream. */

@@ -62,6 +62,17 @@ Deno.test("putFile streams the file with a Content-Length (S3 refuses chunked PU
   });
 });
 
+Deno.test("putFile sends bytes in memory the same way: sized, not chunked", async () => {
+  const bytes = await Deno.readFile(fixture("valid-register.tgz"));
+  await withServer(200, async (url, received) => {
+    await putFile(url, { bytes, headers: { "Content-MD5": "abc" }, label: "src.tar.gz" });
+    assertEquals(received.map((r) => [r.method, r.contentLength, r.transferEncoding, r.contentMd5]), [
+      ["PUT", String(bytes.length), null, "abc"],
+    ]);
+    assertEquals(received[0].bytes, bytes);
+  });
+});
+
 Deno.test("putFile: a non-2xx answer is an error with the status and body, never the signature", async () => {
   const path = fixture("valid-register.tgz");
   await withServer(403, async (url) => {
@@ -112,6 +123,48 @@ Deno.test("uploadFastSource: CreateUploadLocation with the MD5, then the PUT the
   } finally {
     client.close();
     await sandbox.close();
+  }
+});
+
+Deno.test("uploadFastSource sends a source held in memory with its MD5, through the data proxy or storage", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  const root = await Deno.makeTempDir({ prefix: "fctl-storage-test-" });
+  try {
+    const bytes = await Deno.readFile(fixture("valid-register.tgz"));
+    // The sandbox refuses a PUT whose Content-MD5 does not match the bytes.
+    const uploaded = await uploadFastSource(client, { project: "p", domain: "d", bytes, name: "fastabc.tar.gz" });
+    assertEquals(sandbox.uploads.get(uploaded.location), bytes);
+    assertEquals(uploaded.md5Base64, createHash("md5").update(bytes).digest("base64"));
+    assertEquals(uploaded.size, bytes.length);
+
+    sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+    const local = new LocalStore(root, "my-bucket");
+    const stored = await uploadFastSource(client, {
+      project: "p",
+      domain: "d",
+      bytes,
+      name: "fastabc.tar.gz",
+      version: "v7",
+      openStorage: () => local,
+    });
+    assertEquals(stored.location, "file://my-bucket/fast/v7-fastabc.tar.gz");
+    assertEquals(await Deno.readFile(`${root}/my-bucket/fast/v7-fastabc.tar.gz`), bytes);
+
+    sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+    const mem = new MemStore("bucket");
+    await uploadFastSource(client, {
+      project: "p",
+      domain: "d",
+      bytes,
+      name: "fastabc.tar.gz",
+      openStorage: () => mem,
+    });
+    assertEquals([...mem.objects.values()], [bytes]);
+  } finally {
+    client.close();
+    await sandbox.close();
+    await Deno.remove(root, { recursive: true });
   }
 });
 

@@ -43,10 +43,13 @@ export class LocalStore implements ObjectStore {
     const target = this.pathOf(ref);
     try {
       await Deno.mkdir(dirname(target), { recursive: true });
-      // Streamed file to file: a large source archive never sits in memory.
-      const input = await Deno.open(source.path, { read: true });
-      const output = await Deno.open(target, { write: true, create: true, truncate: true });
-      await input.readable.pipeTo(output.writable, { signal });
+      if (source.bytes !== undefined) {
+        await Deno.writeFile(target, source.bytes, { signal });
+      } else {
+        // File to file by the system: a large source archive never passes through memory.
+        signal?.throwIfAborted();
+        await Deno.copyFile(source.path, target);
+      }
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       throw new OperationError(`cannot write ${quote(ref)} to ${quote(target)}: ${(err as Error).message}`, {

@@ -29,6 +29,7 @@ export class MemStore implements ObjectStore {
     const { scheme, container, key } = parseReference(ref);
     if (scheme !== "mem") throw new UsageError(`mem storage cannot store ${quote(ref)}: expected a mem:// location`);
     signal?.throwIfAborted();
-    this.objects.set(`mem://${container}/${key}`, await Deno.readFile(source.path, { signal }));
+    const bytes = source.bytes ?? await Deno.readFile(source.path, { signal });
+    this.objects.set(`mem://${container}/${key}`, bytes);
   }
 }

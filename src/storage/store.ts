@@ -5,13 +5,21 @@
  * @module
  */
 
-/** A local file to store. */
-export interface StoreSource {
-  /** Path of the file on disk. */
-  path: string;
-  /** Its size in bytes. */
-  size: number;
-}
+/** Bytes to store: a local file, streamed, or (when small) bytes already in memory. */
+export type StoreSource =
+  | {
+    /** Path of the file on disk. */
+    path: string;
+    /** Its size in bytes. */
+    size: number;
+    bytes?: never;
+  }
+  | {
+    /** The bytes themselves. */
+    bytes: Uint8Array;
+    path?: never;
+    size?: never;
+  };
 
 /** A storage backend (`storage.type`). */
 export interface ObjectStore {
@@ -24,7 +32,7 @@ export interface ObjectStore {
    */
   baseReference(): string;
   /**
-   * Stores the file under `ref` (`<scheme>://<container>/<key>`), replacing what was there.
+   * Stores the bytes under `ref` (`<scheme>://<container>/<key>`), replacing what was there.
    *
    * @throws {UsageError} the reference is not one this backend serves
    * @throws {OperationError} writing failed
