@@ -118,16 +118,9 @@ Deno.test("--continueOnError: exit 1 if anything failed; without it, scheduling 
 
 Deno.test("-o json and -o yaml give the whole report with timings", async () => {
   await withSandbox(async (_sandbox, run) => {
-    const json = await run([
-      "register",
-      "files",
-      "--archive",
-      fixture("valid-register.tgz"),
-      "--version",
-      "v1",
-      "-o",
-      "json",
-    ]);
+    const registerAs = (output: string) =>
+      run(["register", "files", "--archive", fixture("valid-register.tgz"), "--version", "v1", "-o", output]);
+    const json = await registerAs("json");
     equal(json.code, 0);
     const report = JSON.parse(json.stdout);
     deepEqual(Object.keys(report), ["entries", "source", "failed", "interrupted", "dryRun", "timings"]);
@@ -143,16 +136,7 @@ Deno.test("-o json and -o yaml give the whole report with timings", async () => 
     equal(report.entries[3].kind, "launchPlan");
     equal(typeof report.entries[3].durationMs, "number");
 
-    const yaml = await run([
-      "register",
-      "files",
-      "--archive",
-      fixture("valid-register.tgz"),
-      "--version",
-      "v1",
-      "-o",
-      "yaml",
-    ]);
+    const yaml = await registerAs("yaml");
     const doc = parseYaml(yaml.stdout);
     deepEqual(doc.entries.map((e: { info: string }) => e.info), Array(4).fill("AlreadyExists"));
   });
