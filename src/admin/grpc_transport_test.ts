@@ -6,10 +6,11 @@ import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/
 import { Http2Connection } from "./http2_connection.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { type ResourceListRequest, ResourceListRequestSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { AdminError } from "./errors.ts";
 import { createAdminClient } from "./client.ts";
-import { connectErrorFromResetCode, createUnaryGrpcTransport } from "./grpc_transport.ts";
+import { connectErrorFromResetCode, createUnaryGrpcTransport, encodeAhead } from "./grpc_transport.ts";
 import { encodeEnvelope } from "./grpc_envelope.ts";
 
 type StreamHandler = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
@@ -74,6 +75,25 @@ Deno.test("grpc transport: calls the sandbox admin; its error statuses reach the
       client.admin.getTask({ id: { resourceType: 1, project: "p", domain: "d", name: "t", version: "v" } }),
       (err) => err instanceof AdminError && err.status === "NotFound",
     );
+  });
+});
+
+Deno.test("grpc transport: a message encoded ahead is sent as it was encoded then", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const sentLimit = () => (sandbox.requests.at(-1)!.request as ResourceListRequest).limit;
+    const ahead = create(ResourceListRequestSchema, { id: { project: "p", domain: "d" }, limit: 1 });
+    encodeAhead(ResourceListRequestSchema, ahead);
+    // Against encodeAhead's contract, to show which bytes go out: those encoded ahead, every time.
+    ahead.limit = 7;
+    await client.admin.listTasks(ahead);
+    equal(sentLimit(), 1);
+    await client.admin.listWorkflows(ahead);
+    equal(sentLimit(), 1);
+
+    // A message not encoded ahead is encoded when sent.
+    const plain = create(ResourceListRequestSchema, { id: { project: "p", domain: "d" }, limit: 2 });
+    await client.admin.listTasks(plain);
+    equal(sentLimit(), 2);
   });
 });
 

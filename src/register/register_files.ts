@@ -12,7 +12,7 @@ import type { AdminClient } from "../admin/client.ts";
 import { quote, UsageError } from "../errors.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
-import { createEntity } from "./create_entity.ts";
+import { createEntity, CreateRequests } from "./create_entity.ts";
 import {
   assertVersioned,
   fillSourceLocation,
@@ -37,7 +37,8 @@ import {
   type RegisterReport,
   type RegisterTimings,
 } from "./report.ts";
-import { runGraph } from "./run_graph.ts";
+import { IdleQueue } from "./idle_queue.ts";
+import { type JobOutcome, runGraph } from "./run_graph.ts";
 import { uploadFastSource } from "./upload.ts";
 
 export {
@@ -165,6 +166,11 @@ async function registerMembers(
   let source: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
   const jobs: RegisterJob[] = upload ? [upload, ...order] : order;
   const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
+  // Each create request is encoded while earlier creates are answered, in creation order; those that
+  // carry the source's location once it is known.
+  const requests = new CreateRequests();
+  const encoding = new IdleQueue<RegistrationEntity>((entity) => requests.encodeAhead(entity));
+  const waitingForSource = new Set(sourceUsers);
   const dependencies = new Map<RegisterJob, Set<RegisterJob>>(plan.dependencies);
   for (const entity of sourceUsers) dependencies.set(entity, new Set([...plan.dependencies.get(entity)!, upload!]));
   const uploadSource = async (member: SourceMember): Promise<JobResult> => {
@@ -190,6 +196,7 @@ async function registerMembers(
     }
     source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
     for (const entity of sourceUsers) fillSourceLocation(entity, uploaded.location);
+    encoding.add(order.filter((entity) => waitingForSource.has(entity)));
     timings.uploadMs = now() - uploadStarted;
     deps.onProgress?.({ phase: "upload", name: member.name, done: true });
     return UPLOADED;
@@ -197,21 +204,27 @@ async function registerMembers(
 
   const registerStarted = now();
   let done = 0;
-  const outcomes = await runGraph<RegisterJob, JobResult>({
-    jobs,
-    dependencies,
-    concurrency: options.concurrency,
-    stopOnFailure: !options.continueOnError,
-    signal,
-    now,
-    run: async (job) => {
-      if (job.kind === "source") return await uploadSource(job.member);
-      const entry = await createEntity(client.admin, job, options);
-      deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
-      return entry;
-    },
-    isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
-  });
+  let outcomes: Map<RegisterJob, JobOutcome<RegisterJob, JobResult>>;
+  encoding.add(order.filter((entity) => !waitingForSource.has(entity)));
+  try {
+    outcomes = await runGraph<RegisterJob, JobResult>({
+      jobs,
+      dependencies,
+      concurrency: options.concurrency,
+      stopOnFailure: !options.continueOnError,
+      signal,
+      now,
+      run: async (job) => {
+        if (job.kind === "source") return await uploadSource(job.member);
+        const entry = await createEntity(client.admin, job, options, requests);
+        deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
+        return entry;
+      },
+      isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
+    });
+  } finally {
+    encoding.stop();
+  }
   timings.registerMs = now() - registerStarted;
 
   const byEntity = new Map<RegistrationEntity, RegisterEntry>();
