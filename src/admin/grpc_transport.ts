@@ -77,16 +77,23 @@ export function createUnaryGrpcTransport(options: UnaryGrpcTransportOptions): Tr
     ): Promise<UnaryResponse<I, O>> {
       const timeout = timeoutMs !== undefined && timeoutMs > 0 ? timeoutMs : undefined;
       const scope = callScope(signal, timeout);
-      const req: AnyUnaryRequest = {
+      const headers = new CallHeaders(timeout, header);
+      const req: AnyUnaryRequest & { [CALL_HEADERS]: CallHeaders } = {
         stream: false,
         service: method.parent,
         method: method as unknown as DescMethodUnary<DescMessage, DescMessage>,
         requestMethod: "POST",
         url: `${baseUrl}/${method.parent.typeName}/${method.name}`,
         signal: scope.signal,
-        header: requestHeader(true, timeout, header),
+        get header() {
+          return headers.read();
+        },
+        set header(value: Headers) {
+          headers.replace(value);
+        },
         contextValues: contextValues ?? createContextValues(),
         message: isMessage(input, method.input) ? input : create(method.input, input as never),
+        [CALL_HEADERS]: headers,
       };
       try {
         return await call(req) as unknown as UnaryResponse<I, O>;
@@ -129,6 +136,43 @@ function requestBody(req: AnyUnaryRequest): Uint8Array {
   return encodeEnvelope(toBinary(req.method.input, req.message));
 }
 
+const CALL_HEADERS = Symbol("callHeaders");
+
+/** The headers every call sends unless it has a deadline or the caller's own headers (see {@link CallHeaders}). */
+const PLAIN_HEADERS: Readonly<Record<string, string>> = headerRecord(requestHeader(true, undefined, undefined));
+
+/**
+ * A call's request headers, as Connect's `Headers` only if someone reads them. Interceptors see the
+ * usual `req.header`; when nothing read or replaced it and the caller added nothing, the call sends a
+ * shared record of the same headers, which spares building and walking a `Headers` per call (measurable
+ * at registration's call rates).
+ */
+class CallHeaders {
+  readonly #timeoutMs: number | undefined;
+  readonly #init: HeadersInit | undefined;
+  #headers: Headers | undefined;
+
+  constructor(timeoutMs: number | undefined, init: HeadersInit | undefined) {
+    this.#timeoutMs = timeoutMs;
+    this.#init = init;
+  }
+
+  read(): Headers {
+    return this.#headers ??= requestHeader(true, this.#timeoutMs, this.#init);
+  }
+
+  replace(headers: Headers): void {
+    this.#headers = headers;
+  }
+
+  /** The shared plain headers, when this call's are exactly those and nobody has seen or changed them. */
+  plain(): Readonly<Record<string, string>> | undefined {
+    return this.#headers === undefined && this.#timeoutMs === undefined && this.#init === undefined
+      ? PLAIN_HEADERS
+      : undefined;
+  }
+}
+
 /** A signal that never fires, for calls with neither a caller's signal nor a deadline (the common case). */
 const NEVER = new AbortController().signal;
 
@@ -162,7 +206,7 @@ async function exchange(connection: Http2Connection, baseUrl: string, req: AnyUn
   const path = requestPath(req.url, baseUrl, connection.authority);
   let stream: ClientHttp2Stream;
   try {
-    stream = await openStream(connection.request(requestHeaders(path, req.header)), req.signal);
+    stream = await openStream(connection.request(requestHeaders(path, req)), req.signal);
   } catch (err) {
     throw connectErrorFromNode(err);
   }
@@ -341,10 +385,19 @@ function requestPath(url: string, baseUrl: string, authority: string): string {
   );
 }
 
-function requestHeaders(path: string, header: Headers): Record<string, string> {
-  const headers: Record<string, string> = { ":method": "POST", ":path": path };
-  header.forEach((value, key) => void (headers[key] = value));
-  return headers;
+/**
+ * The HTTP/2 request headers. A request an interceptor passed on may be a copy (`{ ...req }`), but
+ * copying reads `header`, so the copy is never taken for one whose headers nobody saw.
+ */
+function requestHeaders(path: string, req: AnyUnaryRequest): Record<string, string> {
+  const plain = (req as { [CALL_HEADERS]?: CallHeaders })[CALL_HEADERS]?.plain();
+  return { ":method": "POST", ":path": path, ...(plain ?? headerRecord(req.header)) };
+}
+
+function headerRecord(header: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  header.forEach((value, key) => void (record[key] = value));
+  return record;
 }
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {

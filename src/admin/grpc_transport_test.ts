@@ -3,6 +3,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { requestHeader } from "@connectrpc/connect/protocol-grpc";
 import { Http2Connection } from "./http2_connection.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -109,6 +110,41 @@ Deno.test("grpc transport: sends gRPC headers, the caller's headers and the dead
     equal(headers["grpc-timeout"], "5000m");
     equal(headers["x-trace"], "abc");
   });
+});
+
+Deno.test("grpc transport: a plain call sends Connect's gRPC headers; headers an interceptor replaces or copies are sent", async () => {
+  const replace: Interceptor = (next) => (req) => {
+    // `header` is read-only in Connect's types, but a plain property at run time: keep that working.
+    (req as { header: Headers }).header = new Headers(req.header);
+    req.header.set("x-replaced", "yes");
+    return next(req);
+  };
+  const copy: Interceptor = (next) => (req) => next({ ...req, header: new Headers({ "x-copied": "yes" }) });
+  const calls: Array<[Interceptor[], (headers: http2.IncomingHttpHeaders) => void]> = [
+    [[], (headers) => {
+      deepEqual(
+        Object.fromEntries(Object.entries(headers).filter(([key]) => !key.startsWith(":"))),
+        Object.fromEntries(requestHeader(true, undefined, undefined)),
+      );
+      equal(headers["user-agent"]?.startsWith("connect-es/"), true);
+    }],
+    [[replace], (headers) => {
+      equal(headers["x-replaced"], "yes");
+      equal(headers["te"], "trailers");
+    }],
+    [[copy], (headers) => {
+      equal(headers["x-copied"], "yes");
+      equal(headers["te"], undefined);
+    }],
+  ];
+  for (const [interceptors, check] of calls) {
+    await withRawServer(answer(encodeEnvelope(TASK_LIST)), async (client, seen) => {
+      await client.listTasks(LIST);
+      await client.listTasks(LIST);
+      equal(seen.length, 2);
+      for (const headers of seen) check(headers);
+    }, interceptors);
+  }
 });
 
 Deno.test("grpc transport: interceptors run outermost first and can change the request", async () => {
