@@ -30,7 +30,7 @@ export interface CreateOptions {
 }
 
 /** An entity's create request, by the entity's kind. */
-type CreateRequest =
+export type CreateRequest =
   | { kind: "task"; message: TaskCreateRequest }
   | { kind: "workflow"; message: WorkflowCreateRequest }
   | { kind: "launchPlan"; message: LaunchPlanCreateRequest };
