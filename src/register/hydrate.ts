@@ -159,11 +159,11 @@ export function usesSourceLocation(entity: RegistrationEntity): boolean {
 }
 
 /** The container arguments {@link rewriteTaskArgs} rewrites, read-only. */
-function taskArgs(template: TaskTemplate): readonly unknown[] {
+function taskArgs(template: TaskTemplate): readonly string[] {
   const target = template.target;
   if (target.case === "container") return target.value.args;
   if (target.case !== "k8sPod" || !Array.isArray(target.value.podSpec?.containers)) return [];
-  return target.value.podSpec.containers.flatMap((c) => (isJsonObject(c) && Array.isArray(c.args) ? c.args : []));
+  return target.value.podSpec.containers.flatMap((container) => podContainerArgs(container) ?? []);
 }
 
 function cloneEntity(entity: RegistrationEntity): RegistrationEntity {
@@ -204,12 +204,20 @@ function rewritePodSpecArgs(podSpec: JsonObject, rewrite: (arg: string) => strin
   return {
     ...podSpec,
     containers: containers.map((container): JsonValue => {
-      if (!isJsonObject(container) || !Array.isArray(container.args)) return container;
-      const args = container.args;
-      if (!args.every((a): a is string => typeof a === "string")) return container;
-      return { ...container, args: args.map(rewrite) };
+      const args = podContainerArgs(container);
+      return args === undefined ? container : { ...(container as JsonObject), args: args.map(rewrite) };
     }),
   };
+}
+
+/**
+ * A pod container's arguments when they are all strings, the only ones rewritten; the same test
+ * decides whether a task uses a placeholder and whether it gets replaced.
+ */
+function podContainerArgs(container: JsonValue): string[] | undefined {
+  if (!isJsonObject(container) || !Array.isArray(container.args)) return undefined;
+  const args = container.args;
+  return args.every((a): a is string => typeof a === "string") ? args : undefined;
 }
 
 function isJsonObject(value: JsonValue): value is JsonObject {

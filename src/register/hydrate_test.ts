@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws as assertThrows } from "node:assert/strict";
 import { create, equals, type MessageInitShape } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { K8sPodSchema } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
 import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type Identifier, type IdentifierSchema, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -14,6 +15,7 @@ import {
   hydrateEntity,
   hydrateEntityInPlace,
   unversionedEntities,
+  usesSourceLocation,
 } from "./hydrate.ts";
 import { fixture } from "./_test_helpers.ts";
 
@@ -225,6 +227,27 @@ Deno.test("pod-spec container args are hydrated too", () => {
     containers: [{ name: "primary", args: ["s3://b/src.tar.gz", "/app"] }, { name: "sidecar" }],
     volumes: [],
   });
+});
+
+Deno.test("a task uses the source location exactly when filling it in would replace a placeholder", () => {
+  const location = "s3://b/src.tar.gz";
+  const pending = [
+    fastTask(["{{ .remote_package_path }}"]),
+    fastTask([], ["{{ .remote_package_path }}"]),
+  ];
+  for (const task of pending) {
+    assert(usesSourceLocation(task));
+    fillSourceLocation(task, location);
+    assert(!usesSourceLocation(task));
+  }
+  // Pod args that are not all strings are left alone, so such a task does not wait for the source.
+  const mixed = fastTask([]);
+  assert(mixed.kind === "task" && mixed.spec.template);
+  mixed.spec.template.target = {
+    case: "k8sPod",
+    value: create(K8sPodSchema, { podSpec: { containers: [{ args: ["{{ .remote_package_path }}", 1] }] } }),
+  };
+  assert(!usesSourceLocation(mixed));
 });
 
 function launchPlan(): RegistrationEntity {
