@@ -10,6 +10,12 @@
  * the admin's code is warmed up with the client's, as a real admin has been running before a
  * registration: one worker serves every run, each run with a fresh sandbox (empty state, new port).
  *
+ * Each run starts, as a fresh fctl process does, with an empty young generation on both threads: the
+ * garbage of earlier runs and of the benchmark's own bookkeeping (comparing admin states) is collected
+ * before the clock starts. Otherwise a collection of a few milliseconds falls in every other run and,
+ * as the set-ups alternate, locks onto the same one for a whole invocation, swinging the ratio by
+ * about 0.4x from one invocation to the next.
+ *
  *   deno task bench:register [latencyMs] [runs]
  *
  * @module
@@ -17,7 +23,7 @@
 import { createAdminClient } from "../src/admin/client.ts";
 import { registerFiles } from "../src/register/register_files.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { adminState } from "./bench_register_sandbox_worker.ts";
+import { adminState, collectYoungGeneration } from "./bench_register_sandbox_worker.ts";
 
 const latencyMs = Number(Deno.args[0] ?? 5);
 const runs = Number(Deno.args[1] ?? 9);
@@ -67,6 +73,7 @@ async function registerOnce(start: () => Promise<Admin>, concurrency: number): P
   const admin = await start();
   const client = createAdminClient({ endpoint: admin.endpoint, insecure: true });
   try {
+    collectYoungGeneration();
     const started = performance.now();
     const report = await registerFiles(client, {
       paths: [archive],
