@@ -86,6 +86,8 @@ export {
   type FileDigest,
   md5Bytes,
   md5File,
+  type RequestedUpload,
+  requestUploadLocation,
   type SourceContent,
   type UploadedSource,
   uploadFastSource,

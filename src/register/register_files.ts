@@ -1,8 +1,9 @@
 /**
  * `register files`: registering a serialized Flyte package with the admin service.
  *
- * Everything that can be checked locally is checked before the first RPC (every file decodes,
- * every entity gets a version), so a bad package does not end up half registered. Then the
+ * Everything that can be checked locally is checked before anything is uploaded or created (every
+ * file decodes, every entity gets a version), so a bad package does not end up half registered; only
+ * the source's upload location, which changes nothing, is asked for meanwhile. Then the
  * fast-registration source, if any, is uploaded, and the entities are created concurrently in
  * dependency order.
  *
@@ -39,7 +40,8 @@ import {
 } from "./report.ts";
 import { IdleQueue } from "./idle_queue.ts";
 import { type JobOutcome, runGraph } from "./run_graph.ts";
-import { uploadFastSource } from "./upload.ts";
+import { type RequestedUpload, requestUploadLocation, type UploadSourceOptions } from "./upload.ts";
+import { timeSlices } from "./time_slices.ts";
 
 export {
   INFO,
@@ -113,8 +115,8 @@ export async function registerFiles(
   const normalized = { ...options, concurrency, version: options.version || undefined };
   const now = deps.now ?? (() => performance.now());
   const started = now();
-  // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces at the first call,
-  // which is only made once the package has been checked.
+  // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
+  // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
   if (!options.dryRun) void client.connect();
   return await withPackageMembers(
     options.paths,
@@ -136,129 +138,136 @@ async function registerMembers(
   started: number,
 ): Promise<RegisterReport> {
   const { now } = deps;
-  const { entities, sources, invalid } = await loadPackage(members);
-  const entries = [...invalid];
-  // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
-  // more than the rest of the preparation); the source location is filled in after the upload.
-  for (const entity of entities) hydrateEntityInPlace(entity, options);
-  assertVersioned(entities);
-  const plan = planRegistration(entities);
-  const order = plan.stages.flat();
-  const timings: RegisterTimings = { prepareMs: now() - started, uploadMs: 0, registerMs: 0, totalMs: 0 };
-  const finish = (source: RegisteredSource | undefined, interrupted = false): RegisterReport => {
-    timings.totalMs = now() - started;
-    const failed = entries.filter((e) => e.status === "Failed").length;
-    const report: RegisterReport = { entries, failed, interrupted, dryRun: options.dryRun ?? false, timings };
-    if (source) report.source = source;
-    return report;
-  };
-  const skipAll = (info: string, interrupted = false) => {
-    for (const entity of order) entries.push(entryFor(entity, "Skipped", info));
-    return finish(sources.length === 1 ? { name: sources[0].name } : undefined, interrupted);
-  };
-  if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
-  if (options.dryRun) return skipAll(INFO.dryRun);
-
-  // The source upload is a job of the graph: the tasks that carry its location wait for it, and
-  // everything that does not need it (SQL and raw-container tasks, and what uses only them) is
-  // created while it is in flight. It starts first, as the head of the longest chain.
-  const upload: SourceUpload | undefined = sources.length === 1 ? { kind: "source", member: sources[0] } : undefined;
-  let source: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
-  const jobs: RegisterJob[] = upload ? [upload, ...order] : order;
-  const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
-  // Each create request is encoded while earlier creates are answered, in creation order; those that
-  // carry the source's location once it is known.
-  const requests = new CreateRequests();
-  const encoding = new IdleQueue<RegistrationEntity>((entity) => requests.encodeAhead(entity));
-  const waitingForSource = new Set(sourceUsers);
-  const dependencies = new Map<RegisterJob, Set<RegisterJob>>(plan.dependencies);
-  for (const entity of sourceUsers) dependencies.set(entity, new Set([...plan.dependencies.get(entity)!, upload!]));
-  const uploadSource = async (member: SourceMember): Promise<JobResult> => {
-    const uploadStarted = now();
-    deps.onProgress?.({ phase: "upload", name: member.name, done: false });
-    let uploaded;
-    try {
-      const content = member.bytes !== undefined ? { bytes: member.bytes } : { path: member.path };
-      uploaded = await uploadFastSource(client, {
-        ...content,
-        project: options.project,
-        domain: options.domain,
-        name: member.name,
-        digest: member.digest,
-        version: options.version,
-        sourceUploadPath: options.sourceUploadPath,
-        openStorage: deps.openStorage,
-      }, signal);
-    } catch (err) {
-      // Interrupted: what depends on the source is reported as not registered, not as an error.
-      if (signal?.aborted) return UPLOAD_INTERRUPTED;
-      throw err;
-    }
-    source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
-    for (const entity of sourceUsers) fillSourceLocation(entity, uploaded.location);
-    encoding.add(order.filter((entity) => waitingForSource.has(entity)));
-    timings.uploadMs = now() - uploadStarted;
-    deps.onProgress?.({ phase: "upload", name: member.name, done: true });
-    return UPLOADED;
-  };
-
-  const registerStarted = now();
-  let done = 0;
-  let outcomes: Map<RegisterJob, JobOutcome<RegisterJob, JobResult>>;
-  encoding.add(order.filter((entity) => !waitingForSource.has(entity)));
+  // The upload location is asked for before the package is checked, so that round trip overlaps the
+  // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
+  const sourceMembers = members.filter(isSource);
+  const requested = sourceMembers.length === 1 && !options.dryRun
+    ? requestUploadLocation(client, sourceUploadOptions(sourceMembers[0], options, deps), signal)
+    : undefined;
   try {
-    outcomes = await runGraph<RegisterJob, JobResult>({
-      jobs,
-      dependencies,
-      concurrency: options.concurrency,
-      stopOnFailure: !options.continueOnError,
-      signal,
-      now,
-      run: async (job) => {
-        if (job.kind === "source") return await uploadSource(job.member);
-        const entry = await createEntity(client.admin, job, options, requests);
-        deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
-        return entry;
-      },
-      isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
-    });
-  } finally {
-    encoding.stop();
-  }
-  timings.registerMs = now() - registerStarted;
-
-  const byEntity = new Map<RegistrationEntity, RegisterEntry>();
-  const entryOf = (entity: RegistrationEntity): RegisterEntry => {
-    const known = byEntity.get(entity);
-    if (known) return known;
-    const outcome = outcomes.get(entity)!;
-    let entry: RegisterEntry;
-    switch (outcome.state) {
-      case "finished":
-        entry = {
-          ...(outcome.result as RegisterEntry),
-          startedMs: outcome.startedMs - started,
-          durationMs: outcome.durationMs,
-        };
-        break;
-      case "blocked": {
-        // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
-        // something interrupted was interrupted too.
-        const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
-        const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
-        const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
-        entry = { ...entryFor(entity, "Skipped", info), dependsOn };
-        break;
-      }
-      case "notStarted":
-        entry = entryFor(entity, "Skipped", signal?.aborted ? INFO.interrupted : INFO.stopped);
-        break;
+    // Checking is milliseconds of work: done in slices, so that the connection and that request progress
+    // meanwhile (a dry run has neither).
+    const checkpoint = options.dryRun ? noPause : timeSlices();
+    const { entities, sources, invalid } = await loadPackage(members, checkpoint);
+    const entries = [...invalid];
+    // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
+    // more than the rest of the preparation); the source location is filled in after the upload.
+    for (const entity of entities) {
+      hydrateEntityInPlace(entity, options);
+      await checkpoint();
     }
-    byEntity.set(entity, entry);
-    return entry;
-  };
-  for (const entity of order) entries.push(entryOf(entity));
-  return finish(source, signal?.aborted ?? false);
+    assertVersioned(entities);
+    const plan = planRegistration(entities);
+    const order = plan.stages.flat();
+    const timings: RegisterTimings = { prepareMs: now() - started, uploadMs: 0, registerMs: 0, totalMs: 0 };
+    const finish = (source: RegisteredSource | undefined, interrupted = false): RegisterReport => {
+      timings.totalMs = now() - started;
+      const failed = entries.filter((e) => e.status === "Failed").length;
+      const report: RegisterReport = { entries, failed, interrupted, dryRun: options.dryRun ?? false, timings };
+      if (source) report.source = source;
+      return report;
+    };
+    const skipAll = (info: string, interrupted = false) => {
+      for (const entity of order) entries.push(entryFor(entity, "Skipped", info));
+      return finish(sources.length === 1 ? { name: sources[0].name } : undefined, interrupted);
+    };
+    if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
+    if (options.dryRun) return skipAll(INFO.dryRun);
+
+    // The source upload is a job of the graph: the tasks that carry its location wait for it, and
+    // everything that does not need it (SQL and raw-container tasks, and what uses only them) is
+    // created while it is in flight. It starts first, as the head of the longest chain.
+    const upload: SourceUpload | undefined = requested && { kind: "source", member: sources[0], requested };
+    let source: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
+    const jobs: RegisterJob[] = upload ? [upload, ...order] : order;
+    const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
+    // Each create request is encoded while earlier creates are answered, in creation order; those that
+    // carry the source's location once it is known.
+    const requests = new CreateRequests();
+    const encoding = new IdleQueue<RegistrationEntity>((entity) => requests.encodeAhead(entity));
+    const waitingForSource = new Set(sourceUsers);
+    const dependencies = new Map<RegisterJob, Set<RegisterJob>>(plan.dependencies);
+    for (const entity of sourceUsers) dependencies.set(entity, new Set([...plan.dependencies.get(entity)!, upload!]));
+    const uploadSource = async ({ member, requested }: SourceUpload): Promise<JobResult> => {
+      const uploadStarted = now();
+      deps.onProgress?.({ phase: "upload", name: member.name, done: false });
+      let uploaded;
+      try {
+        uploaded = await requested.upload();
+      } catch (err) {
+        // Interrupted: what depends on the source is reported as not registered, not as an error.
+        if (signal?.aborted) return UPLOAD_INTERRUPTED;
+        throw err;
+      }
+      source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
+      for (const entity of sourceUsers) fillSourceLocation(entity, uploaded.location);
+      encoding.add(order.filter((entity) => waitingForSource.has(entity)));
+      timings.uploadMs = now() - uploadStarted;
+      deps.onProgress?.({ phase: "upload", name: member.name, done: true });
+      return UPLOADED;
+    };
+
+    const registerStarted = now();
+    let done = 0;
+    let outcomes: Map<RegisterJob, JobOutcome<RegisterJob, JobResult>>;
+    encoding.add(order.filter((entity) => !waitingForSource.has(entity)));
+    try {
+      outcomes = await runGraph<RegisterJob, JobResult>({
+        jobs,
+        dependencies,
+        concurrency: options.concurrency,
+        stopOnFailure: !options.continueOnError,
+        signal,
+        now,
+        run: async (job) => {
+          if (job.kind === "source") return await uploadSource(job);
+          const entry = await createEntity(client.admin, job, options, requests);
+          deps.onProgress?.({ phase: "create", done: ++done, total: order.length });
+          return entry;
+        },
+        isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
+      });
+    } finally {
+      encoding.stop();
+    }
+    timings.registerMs = now() - registerStarted;
+
+    const byEntity = new Map<RegistrationEntity, RegisterEntry>();
+    const entryOf = (entity: RegistrationEntity): RegisterEntry => {
+      const known = byEntity.get(entity);
+      if (known) return known;
+      const outcome = outcomes.get(entity)!;
+      let entry: RegisterEntry;
+      switch (outcome.state) {
+        case "finished":
+          entry = {
+            ...(outcome.result as RegisterEntry),
+            startedMs: outcome.startedMs - started,
+            durationMs: outcome.durationMs,
+          };
+          break;
+        case "blocked": {
+          // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
+          // something interrupted was interrupted too.
+          const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
+          const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
+          const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
+          entry = { ...entryFor(entity, "Skipped", info), dependsOn };
+          break;
+        }
+        case "notStarted":
+          entry = entryFor(entity, "Skipped", signal?.aborted ? INFO.interrupted : INFO.stopped);
+          break;
+      }
+      byEntity.set(entity, entry);
+      return entry;
+    };
+    for (const entity of order) entries.push(entryOf(entity));
+    return finish(source, signal?.aborted ?? false);
+  } finally {
+    // A package that failed its checks, or a registration that stopped, leaves no call or retry behind.
+    requested?.cancel();
+  }
 }
 
 /** A fast-registration source: in memory when small, else in the private temp dir. */
@@ -268,6 +277,8 @@ type SourceMember = MemberInMemory | MemberOnDisk;
 interface SourceUpload {
   kind: "source";
   member: SourceMember;
+  /** Its upload location, asked for while the package was checked. */
+  requested: RequestedUpload;
 }
 
 type RegisterJob = RegistrationEntity | SourceUpload;
@@ -286,12 +297,15 @@ interface LoadedPackage {
 }
 
 /** Decodes every member, collecting what is wrong instead of stopping at the first problem. */
-async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPackage> {
+async function loadPackage(
+  members: readonly PackageMember[],
+  checkpoint: () => Promise<void> | undefined,
+): Promise<LoadedPackage> {
   const loaded: LoadedPackage = { entities: [], sources: [], invalid: [] };
   const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const member of sorted) {
     const role = memberRole(member.name);
-    if (role.role === "fastSource" && isKept(member)) {
+    if (isSource(member)) {
       loaded.sources.push(member);
     } else if (role.role === "other" && !member.explicit) {
       loaded.invalid.push({
@@ -305,6 +319,7 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
       } catch (err) {
         loaded.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
       }
+      await checkpoint();
     }
   }
   if (loaded.sources.length > 1) {
@@ -321,9 +336,28 @@ async function loadPackage(members: readonly PackageMember[]): Promise<LoadedPac
   return loaded;
 }
 
-/** Whether a member's bytes were kept, in memory or on disk (a fast source's always are). */
-function isKept(member: PackageMember): member is SourceMember {
-  return member.bytes !== undefined || member.path !== undefined;
+/** Whether a member is a fast-registration source (whose bytes are always kept, in memory or on disk). */
+function isSource(member: PackageMember): member is SourceMember {
+  return memberRole(member.name).role === "fastSource" && (member.bytes !== undefined || member.path !== undefined);
+}
+
+/** A checkpoint that never pauses. */
+function noPause(): undefined {
+  return undefined;
+}
+
+/** What {@link requestUploadLocation} needs to upload a package's source for this registration. */
+function sourceUploadOptions(member: SourceMember, options: Resolved, deps: RegisterDeps): UploadSourceOptions {
+  return {
+    ...(member.bytes !== undefined ? { bytes: member.bytes } : { path: member.path }),
+    project: options.project,
+    domain: options.domain,
+    name: member.name,
+    digest: member.digest,
+    version: options.version,
+    sourceUploadPath: options.sourceUploadPath,
+    openStorage: deps.openStorage,
+  };
 }
 
 /** An entity member's bytes: in memory for archive members, else read from disk. */

@@ -2,9 +2,9 @@ import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
-import type { AdminClient } from "../admin/client.ts";
+import { type AdminClient, createAdminClient } from "../admin/client.ts";
 import { UsageError } from "../errors.ts";
-import type { Sandbox } from "../sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { toBinary } from "@bufbuild/protobuf";
 import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { decodeEntity } from "./classify.ts";
@@ -196,6 +196,38 @@ Deno.test("fast registration uploads the source once and points the tasks at it"
     assertEquals(tasks.length, 39);
     assertEquals(await extractionDirs(), before, "temp dirs removed");
   });
+});
+
+Deno.test("the upload location is asked for while the package is checked; the bytes go only after", async () => {
+  const sandbox = await startSandbox();
+  const calls: [string, number][] = [];
+  const client = createAdminClient({
+    endpoint: sandbox.endpoint,
+    insecure: true,
+    interceptors: [(next) => (req) => (calls.push([req.method.name, performance.now()]), next(req))],
+  });
+  try {
+    // A package that fails its checks: the location may have been asked for, but nothing is sent.
+    await assertRejects(
+      register(client, { paths: [fixture("flytesnacks-core.tgz")], version: undefined }),
+      /84 entities have no version/,
+    );
+    assertEquals(calls.map(([method]) => method), ["CreateUploadLocation"]);
+    assert(methods(sandbox).every((m) => m === "CreateUploadLocation"));
+    assertEquals(sandbox.uploads.size, 0);
+
+    calls.length = 0;
+    const started = performance.now();
+    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")] });
+    assertEquals(report.failed, 0);
+    const [first, askedAt] = calls[0];
+    assertEquals(first, "CreateUploadLocation");
+    assert(askedAt < started + report.timings.prepareMs, "asked for before the checks ended");
+    assertEquals(sandbox.uploads.size, 1);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
 });
 
 Deno.test("a failed upload is an exception; no task that needs the source is created, the others may be", async () => {

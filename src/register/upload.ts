@@ -69,39 +69,82 @@ export async function uploadFastSource(
   options: UploadSourceOptions,
   signal?: AbortSignal,
 ): Promise<UploadedSource> {
-  const { md5, size } = options.digest ??
-    (options.bytes !== undefined ? md5Bytes(options.bytes) : await md5File(options.path, signal));
-  const content: StoreSource = options.bytes !== undefined ? { bytes: options.bytes } : { path: options.path, size };
-  const md5Base64 = Buffer.from(md5).toString("base64");
+  return await requestUploadLocation(client, options, signal).upload();
+}
+
+/** A source upload whose location was asked for; see {@link requestUploadLocation}. */
+export interface RequestedUpload {
+  /** Waits for the location, then uploads the bytes there (or to storage); as {@link uploadFastSource}. */
+  upload(): Promise<UploadedSource>;
+  /**
+   * Gives up: whatever is still in flight (the call, its retries, an upload) is aborted. For a caller that
+   * stops before or while uploading; after the upload it changes nothing.
+   */
+  cancel(): void;
+}
+
+/**
+ * Starts a source upload's first step now: the MD5 and the `CreateUploadLocation` call, which
+ * changes nothing on the admin's side. The bytes are sent only when `upload` is called, so the
+ * call's round trip can overlap work that must finish before anything is uploaded (checking the
+ * package). A failure of the first step is thrown by `upload`; never calling it is fine, as long as
+ * `cancel` is, so that no call or retry outlives the caller's interest in it.
+ */
+export function requestUploadLocation(
+  client: Pick<AdminClient, "dataProxy">,
+  options: UploadSourceOptions,
+  callerSignal?: AbortSignal,
+): RequestedUpload {
+  const cancelled = new AbortController();
+  const signal = callerSignal ? AbortSignal.any([callerSignal, cancelled.signal]) : cancelled.signal;
+  const digest = options.digest !== undefined
+    ? Promise.resolve(options.digest)
+    : options.bytes !== undefined
+    ? Promise.resolve(md5Bytes(options.bytes))
+    : md5File(options.path, signal);
   const filename = options.name.slice(options.name.lastIndexOf("/") + 1);
-  let location;
-  try {
-    location = await client.dataProxy.createUploadLocation({
-      project: options.project,
-      domain: options.domain,
-      filename,
-      contentMd5: md5,
-    }, { signal });
-  } catch (err) {
-    if (!(err instanceof AdminError && err.status === "Unimplemented")) throw err;
-    return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
-  }
-  if (location.signedUrl === "") {
-    return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
-  }
-  if (location.nativeUrl === "") {
-    throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
-  }
-  // Header names are case-insensitive: let ours replace the data proxy's copy rather than duplicate it.
-  const headers = new Headers(location.headers);
-  headers.set("Content-MD5", md5Base64);
-  await putFile(location.signedUrl, {
-    ...content,
-    headers: Object.fromEntries(headers),
-    label: options.name,
-    signal,
+  const location = digest.then(async ({ md5 }) => {
+    try {
+      return await client.dataProxy.createUploadLocation(
+        { project: options.project, domain: options.domain, filename, contentMd5: md5 },
+        { signal },
+      );
+    } catch (err) {
+      if (err instanceof AdminError && err.status === "Unimplemented") return undefined;
+      throw err;
+    }
   });
-  return { location: location.nativeUrl, md5Base64, size, via: "dataProxy" };
+  // Observed by `upload`; a registration that stops before uploading must not die of it unobserved.
+  location.catch(() => {});
+  return {
+    async upload() {
+      const { md5, size } = await digest;
+      const content: StoreSource = options.bytes !== undefined
+        ? { bytes: options.bytes }
+        : { path: options.path, size };
+      const md5Base64 = Buffer.from(md5).toString("base64");
+      const answer = await location;
+      if (answer === undefined || answer.signedUrl === "") {
+        return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
+      }
+      if (answer.nativeUrl === "") {
+        throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
+      }
+      // Header names are case-insensitive: let ours replace the data proxy's copy rather than duplicate it.
+      const headers = new Headers(answer.headers);
+      headers.set("Content-MD5", md5Base64);
+      await putFile(answer.signedUrl, {
+        ...content,
+        headers: Object.fromEntries(headers),
+        label: options.name,
+        signal,
+      });
+      return { location: answer.nativeUrl, md5Base64, size, via: "dataProxy" };
+    },
+    cancel() {
+      cancelled.abort(new DOMException("the source upload is no longer needed", "AbortError"));
+    },
+  };
 }
 
 async function uploadToStorage(

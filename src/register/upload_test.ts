@@ -5,7 +5,7 @@ import { createAdminClient } from "../admin/client.ts";
 import { OperationError } from "../errors.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { putFile } from "./put_file.ts";
-import { md5File, uploadFastSource } from "./upload.ts";
+import { md5File, requestUploadLocation, uploadFastSource } from "./upload.ts";
 import { fixture } from "./_test_helpers.ts";
 import { LocalStore, MemStore } from "../storage/mod.ts";
 
@@ -185,5 +185,74 @@ Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is U
     client.close();
     await sandbox.close();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** Waits until `done` holds, checking once per millisecond for at most a second. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited++) {
+    if (waited > 1000) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+Deno.test("requestUploadLocation asks for the location at once, and sends the bytes only on upload()", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    const bytes = await Deno.readFile(fixture("valid-register.tgz"));
+    const requested = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fastabc.tar.gz" });
+    await until(() => sandbox.requests.length === 1);
+    assertEquals(sandbox.requests.map((r) => r.method), ["CreateUploadLocation"]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assertEquals(sandbox.uploads.size, 0, "nothing is uploaded before upload()");
+    const uploaded = await requested.upload();
+    assertEquals(sandbox.uploads.get(uploaded.location), bytes);
+    assertEquals(sandbox.requests.length, 1, "the location is asked for once");
+    requested.cancel(); // after the upload: changes nothing
+    assertEquals(sandbox.uploads.get(uploaded.location), bytes);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("requestUploadLocation: a failed request is thrown by upload(), and one never awaited is harmless", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    const bytes = new Uint8Array([1, 2, 3]);
+    sandbox.failNext("CreateUploadLocation", Code.PermissionDenied, 2);
+    const awaited = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fasta.tar.gz" });
+    await assertRejects(awaited.upload(), /PermissionDenied/);
+    // Never awaited: its rejection must not surface as an unhandled one (which fails the test).
+    const ignored = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fastb.tar.gz" });
+    await until(() => sandbox.requests.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    ignored.cancel();
+    assertEquals(sandbox.uploads.size, 0);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("requestUploadLocation: cancel() ends a request waiting to be retried, and nothing is uploaded", async () => {
+  const sandbox = await startSandbox();
+  // A backoff far longer than the test: were it not cancelled, its timer would fail the test as a leak.
+  const retry = { maxAttempts: 5, initialBackoffMs: 60_000, maxBackoffMs: 60_000, perAttemptTimeoutMs: 0 };
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true, retry });
+  try {
+    sandbox.failNext("CreateUploadLocation", Code.Unavailable);
+    const bytes = new Uint8Array([1, 2, 3]);
+    const requested = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fastc.tar.gz" });
+    await until(() => sandbox.requests.length === 1);
+    requested.cancel();
+    await assertRejects(requested.upload(), /Canceled: the source upload is no longer needed/);
+    assertEquals(sandbox.requests.length, 1, "no retry after cancel");
+    assertEquals(sandbox.uploads.size, 0);
+  } finally {
+    client.close();
+    await sandbox.close();
   }
 });

@@ -1,0 +1,38 @@
+/**
+ * Long synchronous work that lets the event loop in now and then.
+ *
+ * @module
+ */
+import { setImmediate } from "node:timers";
+
+/**
+ * How long work runs before letting pending I/O through. A request made during the work takes two
+ * turns to reach the socket (node:http2 opens the stream in one, fctl's coalesced write goes out in the
+ * next), so it waits about two slices.
+ */
+export const DEFAULT_SLICE_MS = 0.5;
+
+/**
+ * Returns a checkpoint to call between pieces of long synchronous work. Once `sliceMs` have passed
+ * since the last pause, it returns a promise that resolves in the next turn of the event loop, after
+ * that turn's I/O; otherwise `undefined`, so that `await`ing it costs next to nothing.
+ *
+ * Preparing a registration (decoding and hydrating every entity) is milliseconds of uninterrupted
+ * work while the connection is being made and the source's upload location is asked for. With
+ * checkpoints, those bytes go out after the first slice instead of after all of the work.
+ */
+export function timeSlices(
+  sliceMs = DEFAULT_SLICE_MS,
+  now: () => number = () => performance.now(),
+): () => Promise<void> | undefined {
+  let sliceStarted = now();
+  return () => {
+    if (now() - sliceStarted < sliceMs) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        sliceStarted = now();
+        resolve();
+      })
+    );
+  };
+}
