@@ -9,6 +9,10 @@
  * admin on the client's own thread (where the server's CPU work is added to the client's). Either way
  * the admin's code is warmed up with the client's, as a real admin has been running before a
  * registration: one worker serves every run, each run with a fresh sandbox (empty state, new port).
+ * What is compared is the steady state: the measured runs follow six unmeasured pairs, after which
+ * the JIT no longer speeds runs up. A fresh fctl process registers with a cold JIT, which costs the
+ * default concurrency relatively more (its first runs here take about a third longer than later
+ * ones, `--concurrency 1` about a tenth); that is not what this compares.
  *
  * Each run starts, as a fresh fctl process does, with an empty young generation on both threads: the
  * garbage of earlier runs and of the benchmark's own bookkeeping (comparing admin states) is collected
@@ -92,10 +96,17 @@ async function registerOnce(start: () => Promise<Admin>, concurrency: number): P
   }
 }
 
+/** Unmeasured pairs of runs before the measured ones; see {@link compare}. */
+const WARM_UP_PAIRS = 6;
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function compare(label: string, start: () => Promise<Admin>): Promise<void> {
-  await registerOnce(start, 8); // warm-up: module loading and JIT of client and admin, not measured
+  // Warm-up, not measured: module loading, then the JIT of client and admin, which keeps speeding runs
+  // up for about five pairs (the first default-concurrency runs take a third longer than later ones).
+  for (let i = 0; i < WARM_UP_PAIRS; i++) {
+    for (const concurrency of [1, 8]) await registerOnce(start, concurrency);
+  }
   const measured: Record<number, Run[]> = { 1: [], 8: [] };
   for (let i = 0; i < runs; i++) {
     for (const concurrency of [1, 8]) measured[concurrency].push(await registerOnce(start, concurrency));
