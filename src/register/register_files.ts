@@ -305,7 +305,7 @@ async function loadPackage(
   const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const member of sorted) {
     const role = memberRole(member.name);
-    if (isSource(member)) {
+    if (role.role === "fastSource" && isKept(member)) {
       loaded.sources.push(member);
     } else if (role.role === "other" && !member.explicit) {
       loaded.invalid.push({
@@ -338,7 +338,12 @@ async function loadPackage(
 
 /** Whether a member is a fast-registration source (whose bytes are always kept, in memory or on disk). */
 function isSource(member: PackageMember): member is SourceMember {
-  return memberRole(member.name).role === "fastSource" && (member.bytes !== undefined || member.path !== undefined);
+  return memberRole(member.name).role === "fastSource" && isKept(member);
+}
+
+/** Whether a member's bytes were kept, in memory or on disk (a fast source's always are). */
+function isKept(member: PackageMember): member is SourceMember {
+  return member.bytes !== undefined || member.path !== undefined;
 }
 
 /** A checkpoint that never pauses. */

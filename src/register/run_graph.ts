@@ -157,8 +157,10 @@ function criticalPathOrder<T>(jobs: readonly T[], dependents: ReadonlyMap<T, rea
     chain.set(job, longest + 1);
     return longest + 1;
   };
-  const index = new Map(jobs.map((job, i) => [job, i]));
-  return [...jobs].sort((a, b) => length(b) - length(a) || index.get(a)! - index.get(b)!);
+  // Keyed once, not looked up in every comparison: this runs before the first create.
+  const keyed = jobs.map((job, index) => ({ job, index, chain: length(job) }));
+  keyed.sort((a, b) => b.chain - a.chain || a.index - b.index);
+  return keyed.map(({ job }) => job);
 }
 
 /** Jobs ready to start, taken lowest rank first. Few are ready at a time, so an ordered insert is cheap. */
