@@ -28,7 +28,7 @@ import {
   type PackageReadDeps,
   withPackageMembers,
 } from "./inputs.ts";
-import { planRegistration } from "./plan.ts";
+import { planRegistration, type RegistrationPlan } from "./plan.ts";
 import {
   blockedInfo,
   entryFor,
@@ -147,17 +147,12 @@ async function registerMembers(
   try {
     // Checking is milliseconds of work: done in slices, so that the connection and that request progress
     // meanwhile (a dry run has neither).
-    const checkpoint = options.dryRun ? noPause : timeSlices();
-    const { entities, sources, invalid } = await loadPackage(members, checkpoint);
+    const { entities, sources, invalid, plan } = await checkPackage(
+      members,
+      options,
+      options.dryRun ? noPause : timeSlices(),
+    );
     const entries = [...invalid];
-    // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
-    // more than the rest of the preparation); the source location is filled in after the upload.
-    for (const entity of entities) {
-      hydrateEntityInPlace(entity, options);
-      await checkpoint();
-    }
-    assertVersioned(entities);
-    const plan = planRegistration(entities);
     const order = plan.stages.flat();
     const timings: RegisterTimings = { prepareMs: now() - started, uploadMs: 0, registerMs: 0, totalMs: 0 };
     const finish = (source: RegisteredSource | undefined, interrupted = false): RegisterReport => {
@@ -232,42 +227,55 @@ async function registerMembers(
     }
     timings.registerMs = now() - registerStarted;
 
-    const byEntity = new Map<RegistrationEntity, RegisterEntry>();
-    const entryOf = (entity: RegistrationEntity): RegisterEntry => {
-      const known = byEntity.get(entity);
-      if (known) return known;
-      const outcome = outcomes.get(entity)!;
-      let entry: RegisterEntry;
-      switch (outcome.state) {
-        case "finished":
-          entry = {
-            ...(outcome.result as RegisterEntry),
-            startedMs: outcome.startedMs - started,
-            durationMs: outcome.durationMs,
-          };
-          break;
-        case "blocked": {
-          // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
-          // something interrupted was interrupted too.
-          const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
-          const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
-          const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
-          entry = { ...entryFor(entity, "Skipped", info), dependsOn };
-          break;
-        }
-        case "notStarted":
-          entry = entryFor(entity, "Skipped", signal?.aborted ? INFO.interrupted : INFO.stopped);
-          break;
-      }
-      byEntity.set(entity, entry);
-      return entry;
-    };
-    for (const entity of order) entries.push(entryOf(entity));
+    entries.push(...outcomeEntries(order, outcomes, started, signal?.aborted ?? false));
     return finish(source, signal?.aborted ?? false);
   } finally {
     // A package that failed its checks, or a registration that stopped, leaves no call or retry behind.
     requested?.cancel();
   }
+}
+
+/**
+ * The rows of `order` from how their jobs ended: a create's own row with its timing, or why it was
+ * skipped (what it waited on, an interruption, or a stop after a failure).
+ */
+function outcomeEntries(
+  order: readonly RegistrationEntity[],
+  outcomes: ReadonlyMap<RegisterJob, JobOutcome<RegisterJob, JobResult>>,
+  started: number,
+  aborted: boolean,
+): RegisterEntry[] {
+  const byEntity = new Map<RegistrationEntity, RegisterEntry>();
+  const entryOf = (entity: RegistrationEntity): RegisterEntry => {
+    const known = byEntity.get(entity);
+    if (known) return known;
+    const outcome = outcomes.get(entity)!;
+    let entry: RegisterEntry;
+    switch (outcome.state) {
+      case "finished":
+        entry = {
+          ...(outcome.result as RegisterEntry),
+          startedMs: outcome.startedMs - started,
+          durationMs: outcome.durationMs,
+        };
+        break;
+      case "blocked": {
+        // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
+        // something interrupted was interrupted too.
+        const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
+        const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
+        const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
+        entry = { ...entryFor(entity, "Skipped", info), dependsOn };
+        break;
+      }
+      case "notStarted":
+        entry = entryFor(entity, "Skipped", aborted ? INFO.interrupted : INFO.stopped);
+        break;
+    }
+    byEntity.set(entity, entry);
+    return entry;
+  };
+  return order.map(entryOf);
 }
 
 /** A fast-registration source: in memory when small, else in the private temp dir. */
@@ -294,6 +302,33 @@ interface LoadedPackage {
   sources: SourceMember[];
   /** `Failed` entries for members that cannot be registered. */
   invalid: RegisterEntry[];
+}
+
+/** A package decoded, hydrated and planned. */
+interface CheckedPackage extends LoadedPackage {
+  plan: RegistrationPlan;
+}
+
+/**
+ * Decodes and hydrates every member and plans the creates; `checkpoint` is awaited between pieces of
+ * the work. What cannot be registered is in `invalid`.
+ *
+ * @throws {UsageError} entities that would have no version
+ */
+async function checkPackage(
+  members: readonly PackageMember[],
+  options: Resolved,
+  checkpoint: () => Promise<void> | undefined,
+): Promise<CheckedPackage> {
+  const loaded = await loadPackage(members, checkpoint);
+  // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
+  // more than the rest of the preparation); the source location is filled in after the upload.
+  for (const entity of loaded.entities) {
+    hydrateEntityInPlace(entity, options);
+    await checkpoint();
+  }
+  assertVersioned(loaded.entities);
+  return { ...loaded, plan: planRegistration(loaded.entities) };
 }
 
 /** Decodes every member, collecting what is wrong instead of stopping at the first problem. */
