@@ -1,11 +1,12 @@
-import { deepEqual } from "node:assert/strict";
+import { deepEqual, ok } from "node:assert/strict";
 import { setImmediate } from "node:timers";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { IdleQueue } from "./idle_queue.ts";
 
 /** Resolves once every callback queued so far for the check phase has run, and those they queued. */
-const turns = async (count: number) => {
-  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Resolves after a timer, by when a burst scheduled before it has run. */
+const timerTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 Deno.test("IdleQueue: handles items in the order added, none before the current turn ends", async () => {
   const handled: number[] = [];
@@ -13,22 +14,56 @@ Deno.test("IdleQueue: handles items in the order added, none before the current 
   queue.add([1, 2]);
   queue.add([3]);
   deepEqual(handled, []);
-  await turns(5);
+  await turn();
   deepEqual(handled, [1, 2, 3]);
   queue.add([4]);
-  await turns(2);
+  await turn();
   deepEqual(handled, [1, 2, 3, 4]);
 });
 
-Deno.test("IdleQueue: one item per turn, so what else became due runs between two items", async () => {
-  const events: string[] = [];
-  const queue = new IdleQueue<string>((item) => {
-    events.push(item);
-    if (item === "a") setImmediate(() => events.push("other work"));
+Deno.test("IdleQueue: works in bursts of at most burstMs, the next one after a timer", async () => {
+  let clock = 0;
+  const handled: number[] = [];
+  const queue = new IdleQueue<number>((item) => {
+    handled.push(item);
+    clock += 0.4;
+  }, { burstMs: 1, now: () => clock });
+  queue.add([1, 2, 3, 4, 5, 6, 7]);
+  await turn();
+  deepEqual(handled, [1, 2, 3], "the burst ends once 1 ms has passed");
+  await turn();
+  deepEqual(handled, [1, 2, 3], "the next burst waits for a timer, not the next turn");
+  await timerTurn();
+  deepEqual(handled, [1, 2, 3, 4, 5, 6]);
+  await timerTurn();
+  deepEqual(handled, [1, 2, 3, 4, 5, 6, 7]);
+});
+
+Deno.test("IdleQueue: data that arrives on a socket while items are queued is handled between bursts", async () => {
+  // Both ends of a loopback TCP connection, made before any item is queued.
+  const accepted = Promise.withResolvers<Socket>();
+  const server = createServer((socket) => accepted.resolve(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const client = connect((server.address() as AddressInfo).port, "127.0.0.1");
+  const serverSide = await accepted.promise;
+  let handled = 0;
+  const queue = new IdleQueue<number>(() => {
+    const end = performance.now() + 0.2;
+    while (performance.now() < end) { /* the work of one item */ }
+    handled++;
   });
-  queue.add(["a", "b"]);
-  await turns(4);
-  deepEqual(events, ["a", "other work", "b"]);
+  try {
+    const handledWhenData = new Promise<number>((resolve) => client.once("data", () => resolve(handled)));
+    queue.add(Array.from({ length: 100 }, (_, i) => i)); // 20 ms of work
+    serverSide.write("answer");
+    const count = await handledWhenData;
+    ok(count < 100, `the data was handled only after all ${count} items`);
+  } finally {
+    queue.stop();
+    client.destroy();
+    serverSide.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 Deno.test("IdleQueue: an item that throws is skipped; after stop nothing more is handled", async () => {
@@ -36,12 +71,14 @@ Deno.test("IdleQueue: an item that throws is skipped; after stop nothing more is
   const queue = new IdleQueue<string>((item) => {
     if (item === "bad") throw new Error("optional work failed");
     handled.push(item);
-  });
+  }, { burstMs: 0 });
   queue.add(["bad", "good", "later"]);
-  await turns(2);
+  await turn();
+  await timerTurn();
   deepEqual(handled, ["good"]);
   queue.stop();
   queue.add(["after stop"]);
-  await turns(4);
+  await timerTurn();
+  await timerTurn();
   deepEqual(handled, ["good"]);
 });

@@ -145,8 +145,8 @@ async function registerMembers(
     ? requestUploadLocation(client, sourceUploadOptions(sourceMembers[0], options, deps), signal)
     : undefined;
   try {
-    // Checking is milliseconds of work: done in slices, so that the connection and that request progress
-    // meanwhile (a dry run has neither).
+    // Checking is milliseconds of work: done in slices, so that the request goes out meanwhile (a dry
+    // run makes none).
     const { entities, sources, invalid, plan } = await checkPackage(
       members,
       options,
