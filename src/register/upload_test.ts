@@ -7,6 +7,7 @@ import { startSandbox } from "../sandbox/mod.ts";
 import { putFile } from "./put_file.ts";
 import { md5File, requestUploadLocation, uploadFastSource } from "./upload.ts";
 import { fixture } from "./_test_helpers.ts";
+import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { LocalStore, MemStore } from "../storage/mod.ts";
 
 interface Received {
@@ -197,9 +198,7 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 Deno.test("requestUploadLocation asks for the location at once, and sends the bytes only on upload()", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
+  await withSandbox(async (sandbox, client) => {
     const bytes = await Deno.readFile(fixture("valid-register.tgz"));
     const requested = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fastabc.tar.gz" });
     await until(() => sandbox.requests.length === 1);
@@ -211,16 +210,11 @@ Deno.test("requestUploadLocation asks for the location at once, and sends the by
     assertEquals(sandbox.requests.length, 1, "the location is asked for once");
     requested.cancel(); // after the upload: changes nothing
     assertEquals(sandbox.uploads.get(uploaded.location), bytes);
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
+  });
 });
 
 Deno.test("requestUploadLocation: a failed request is thrown by upload(), and one never awaited is harmless", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
+  await withSandbox(async (sandbox, client) => {
     const bytes = new Uint8Array([1, 2, 3]);
     sandbox.failNext("CreateUploadLocation", Code.PermissionDenied, 2);
     const awaited = requestUploadLocation(client, { project: "p", domain: "d", bytes, name: "fasta.tar.gz" });
@@ -231,10 +225,7 @@ Deno.test("requestUploadLocation: a failed request is thrown by upload(), and on
     await new Promise((resolve) => setTimeout(resolve, 20));
     ignored.cancel();
     assertEquals(sandbox.uploads.size, 0);
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
+  });
 });
 
 Deno.test("requestUploadLocation: cancel() ends a request waiting to be retried, and nothing is uploaded", async () => {
