@@ -140,15 +140,18 @@ async function registerMembers(
   const { now } = deps;
   // The upload location is asked for before the package is checked, so that round trip overlaps the
   // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
-  const sourceMembers = members.filter(isSource);
-  const requested = sourceMembers.length === 1 && !options.dryRun
-    ? requestUploadLocation(client, sourceUploadOptions(sourceMembers[0], options, deps), signal)
+  // More than one source is an error, reported per source by the checks.
+  const sources = members.filter(isSource);
+  const source = sources.length === 1 ? sources[0] : undefined;
+  const requested = source && !options.dryRun
+    ? requestUploadLocation(client, sourceUploadOptions(source, options, deps), signal)
     : undefined;
   try {
     // Checking is milliseconds of work: done in slices, so that the request goes out meanwhile (a dry
     // run makes none).
-    const { entities, sources, invalid, plan } = await checkPackage(
+    const { entities, invalid, plan } = await checkPackage(
       members,
+      sources,
       options,
       options.dryRun ? noPause : timeSlices(),
     );
@@ -164,7 +167,7 @@ async function registerMembers(
     };
     const skipAll = (info: string, interrupted = false) => {
       for (const entity of order) entries.push(entryFor(entity, "Skipped", info));
-      return finish(sources.length === 1 ? { name: sources[0].name } : undefined, interrupted);
+      return finish(source ? { name: source.name } : undefined, interrupted);
     };
     if (invalid.length > 0 && !options.continueOnError) return skipAll(INFO.invalidPackage);
     if (options.dryRun) return skipAll(INFO.dryRun);
@@ -172,8 +175,8 @@ async function registerMembers(
     // The source upload is a job of the graph: the tasks that carry its location wait for it, and
     // everything that does not need it (SQL and raw-container tasks, and what uses only them) is
     // created while it is in flight. It starts first, as the head of the longest chain.
-    const upload: SourceUpload | undefined = requested && { kind: "source", member: sources[0], requested };
-    let source: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
+    const upload: SourceUpload | undefined = requested && { kind: "source", member: source!, requested };
+    let registeredSource: RegisteredSource | undefined = upload ? { name: upload.member.name } : undefined;
     const jobs: RegisterJob[] = upload ? [upload, ...order] : order;
     const sourceUsers = upload ? entities.filter(usesSourceLocation) : [];
     // Each create request is encoded while earlier creates are answered, in creation order; those that
@@ -194,7 +197,7 @@ async function registerMembers(
         if (signal?.aborted) return UPLOAD_INTERRUPTED;
         throw err;
       }
-      source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
+      registeredSource = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
       for (const entity of sourceUsers) fillSourceLocation(entity, uploaded.location);
       encoding.add(order.filter((entity) => waitingForSource.has(entity)));
       timings.uploadMs = now() - uploadStarted;
@@ -228,7 +231,7 @@ async function registerMembers(
     timings.registerMs = now() - registerStarted;
 
     entries.push(...outcomeEntries(order, outcomes, started, signal?.aborted ?? false));
-    return finish(source, signal?.aborted ?? false);
+    return finish(registeredSource, signal?.aborted ?? false);
   } finally {
     // A package that failed its checks, or a registration that stopped, leaves no call or retry behind.
     requested?.cancel();
@@ -298,8 +301,6 @@ type JobResult = RegisterEntry | typeof UPLOADED | typeof UPLOAD_INTERRUPTED;
 
 interface LoadedPackage {
   entities: RegistrationEntity[];
-  /** Fast-registration source archives (more than one is an error, reported in `invalid`). */
-  sources: SourceMember[];
   /** `Failed` entries for members that cannot be registered. */
   invalid: RegisterEntry[];
 }
@@ -317,10 +318,11 @@ interface CheckedPackage extends LoadedPackage {
  */
 async function checkPackage(
   members: readonly PackageMember[],
+  sources: readonly SourceMember[],
   options: Resolved,
   checkpoint: () => Promise<void> | undefined,
 ): Promise<CheckedPackage> {
-  const loaded = await loadPackage(members, checkpoint);
+  const loaded = await loadPackage(members, sources, checkpoint);
   // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
   // more than the rest of the preparation); the source location is filled in after the upload.
   for (const entity of loaded.entities) {
@@ -331,44 +333,50 @@ async function checkPackage(
   return { ...loaded, plan: planRegistration(loaded.entities) };
 }
 
-/** Decodes every member, collecting what is wrong instead of stopping at the first problem. */
+/**
+ * Decodes every member but the fast-registration `sources`, collecting what is wrong instead of
+ * stopping at the first problem; more than one source is a problem of each.
+ */
 async function loadPackage(
   members: readonly PackageMember[],
+  sources: readonly SourceMember[],
   checkpoint: () => Promise<void> | undefined,
 ): Promise<LoadedPackage> {
-  const loaded: LoadedPackage = { entities: [], sources: [], invalid: [] };
-  const sorted = [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const member of sorted) {
-    const role = memberRole(member.name);
-    if (role.role === "fastSource" && isKept(member)) {
-      loaded.sources.push(member);
-    } else if (role.role === "other" && !member.explicit) {
+  const loaded: LoadedPackage = { entities: [], invalid: [] };
+  const sourceSet = new Set<PackageMember>(sources);
+  for (const member of sortedByName(members)) {
+    if (sourceSet.has(member)) continue;
+    if (memberRole(member.name).role === "other" && !member.explicit) {
       loaded.invalid.push({
         name: member.name,
         status: "Failed",
         info: "Unexpected file: not a serialized entity (.pb) or a fast-registration source (fast*.tar.gz)",
       });
-    } else {
-      try {
-        loaded.entities.push(decodeEntity(member.name, await readMember(member)));
-      } catch (err) {
-        loaded.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
-      }
-      await checkpoint();
+      continue;
     }
+    try {
+      loaded.entities.push(decodeEntity(member.name, await readMember(member)));
+    } catch (err) {
+      loaded.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
+    }
+    await checkpoint();
   }
-  if (loaded.sources.length > 1) {
-    const names = loaded.sources.map((s) => quote(s.name)).join(", ");
-    for (const source of loaded.sources) {
+  if (sources.length > 1) {
+    const sorted = sortedByName(sources);
+    const names = sorted.map((s) => quote(s.name)).join(", ");
+    for (const source of sorted) {
       loaded.invalid.push({
         name: source.name,
         status: "Failed",
         info: `Only one fast-registration source per registration is supported, found ${names}`,
       });
     }
-    loaded.sources = [];
   }
   return loaded;
+}
+
+function sortedByName<M extends PackageMember>(members: readonly M[]): M[] {
+  return [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Whether a member is a fast-registration source (whose bytes are always kept, in memory or on disk). */

@@ -11,7 +11,7 @@ import { decodeEntity } from "./classify.ts";
 import { buildExamplePackage } from "../../scripts/example_package.ts";
 import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
 import { withExtractedArchive } from "./archive.ts";
-import { extractionDirs, fixture } from "./_test_helpers.ts";
+import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
@@ -318,6 +318,31 @@ Deno.test("unexpected archive members are reported and nothing is registered wit
     assert(report.entries.filter((e) => e.status !== "Failed").every((e) => e.status === "Skipped"));
     assertEquals(sandbox.requests, []);
   });
+});
+
+Deno.test("two fast-registration sources: each is Failed naming both, and nothing is asked for or registered", async () => {
+  const bytes = await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb"));
+  const path = await writeTar("two-sources.tar", [
+    { header: { name: "pkg/fastbbb.tar.gz", size: 3 }, body: new Uint8Array([1, 2, 3]) },
+    { header: { name: "pkg/fastaaa.tar.gz", size: 3 }, body: new Uint8Array([4, 5, 6]) },
+    { header: { name: "pkg/greet_1.pb", size: bytes.length }, body: bytes },
+  ]);
+  try {
+    await withSandbox(async (sandbox, client) => {
+      const report = await register(client, { paths: [path] });
+      const message =
+        'Only one fast-registration source per registration is supported, found "pkg/fastaaa.tar.gz", "pkg/fastbbb.tar.gz"';
+      assertEquals(report.entries.filter((e) => e.status === "Failed").map((e) => [e.name, e.info]), [
+        ["pkg/fastaaa.tar.gz", message],
+        ["pkg/fastbbb.tar.gz", message],
+      ]);
+      assertEquals(report.source, undefined);
+      assertEquals(sandbox.requests, []);
+      assertEquals(sandbox.uploads.size, 0);
+    });
+  } finally {
+    await removeTar(path);
+  }
 });
 
 Deno.test("a .pb path that does not exist, or an archive without --archive, is a usage error", async () => {

@@ -68,8 +68,9 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
   const ready = new ReadyQueue<T>(rank);
   const unmet = new Map<T, number>();
   for (const job of jobs) {
-    unmet.set(job, dependsOn.get(job)!.length);
-    if (dependsOn.get(job)!.length === 0) ready.add(job);
+    const count = dependsOn.get(job)!.length;
+    unmet.set(job, count);
+    if (count === 0) ready.add(job);
   }
   const outcomes = new Map<T, JobOutcome<T, R>>();
   const running = new Set<T>();
