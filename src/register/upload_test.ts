@@ -144,47 +144,50 @@ Deno.test("uploadFastSource sends a source held in memory with its MD5 through t
 });
 
 Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is UNIMPLEMENTED", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
   const root = await Deno.makeTempDir({ prefix: "fctl-storage-test-" });
+  const local = new LocalStore(root, "my-bucket");
+  const mem = new MemStore("unused");
+  // The storage's container, or --sourceUploadPath, with fast/<version>-<file> under it.
+  const fallbacks = [
+    {
+      store: local,
+      target: { name: "dir/fastabc.tar.gz" },
+      location: "file://my-bucket/fast/v7-fastabc.tar.gz",
+      stored: () => Deno.readFile(`${root}/my-bucket/fast/v7-fastabc.tar.gz`),
+    },
+    {
+      store: mem,
+      target: { name: "fastabc.tar.gz", sourceUploadPath: "mem://other/src/" },
+      location: "mem://other/src/fast/v7-fastabc.tar.gz",
+      stored: () => Promise.resolve(mem.objects.get("mem://other/src/fast/v7-fastabc.tar.gz")),
+    },
+  ];
   try {
-    const path = fixture("valid-register.tgz");
-    const bytes = await Deno.readFile(path);
-    // A source on disk and one held in memory end up the same.
-    for (const content of [{ path }, { bytes }]) {
-      const local = new LocalStore(root, "my-bucket");
-      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
-      const uploaded = await uploadFastSource(client, {
-        ...content,
-        project: "p",
-        domain: "d",
-        name: "dir/fastabc.tar.gz",
-        version: "v7",
-        openStorage: () => local,
-      });
-      assertEquals(uploaded.location, "file://my-bucket/fast/v7-fastabc.tar.gz");
-      assertEquals(uploaded.via, "storage");
-      assertEquals(await Deno.readFile(`${root}/my-bucket/fast/v7-fastabc.tar.gz`), bytes);
-      await Deno.remove(`${root}/my-bucket`, { recursive: true });
-
-      const mem = new MemStore("unused");
-      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
-      const viaPath = await uploadFastSource(client, {
-        ...content,
-        project: "p",
-        domain: "d",
-        name: "fastabc.tar.gz",
-        version: "v7",
-        sourceUploadPath: "mem://other/src/",
-        openStorage: () => mem,
-      });
-      assertEquals(viaPath.location, "mem://other/src/fast/v7-fastabc.tar.gz");
-      assertEquals(mem.objects.get("mem://other/src/fast/v7-fastabc.tar.gz"), bytes);
-    }
-    assertEquals(sandbox.uploads.size, 0);
+    await withSandbox(async (sandbox, client) => {
+      const path = fixture("valid-register.tgz");
+      const bytes = await Deno.readFile(path);
+      // A source on disk and one held in memory end up the same.
+      for (const content of [{ path }, { bytes }]) {
+        for (const { store, target, location, stored } of fallbacks) {
+          sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+          const uploaded = await uploadFastSource(client, {
+            ...content,
+            ...target,
+            project: "p",
+            domain: "d",
+            version: "v7",
+            openStorage: () => store,
+          });
+          assertEquals(uploaded.location, location);
+          assertEquals(uploaded.via, "storage");
+          assertEquals(await stored(), bytes);
+        }
+        await Deno.remove(`${root}/my-bucket`, { recursive: true });
+        mem.objects.clear();
+      }
+      assertEquals(sandbox.uploads.size, 0);
+    });
   } finally {
-    client.close();
-    await sandbox.close();
     await Deno.remove(root, { recursive: true });
   }
 });
