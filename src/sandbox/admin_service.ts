@@ -1,6 +1,6 @@
 /**
  * The AdminService methods the sandbox implements, over a {@link SandboxStore}. Methods not listed here
- * answer UNIMPLEMENTED, as Connect does for a partial implementation.
+ * answer UNIMPLEMENTED (see `grpc_handler.ts`).
  *
  * @module
  */

@@ -14,7 +14,8 @@ import type * as http2 from "node:http2";
 import { Buffer } from "node:buffer";
 import { create, type DescMethod, type DescService, fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { parseTimeout } from "@connectrpc/connect/protocol-grpc";
+import { parseContentType, parseTimeout } from "@connectrpc/connect/protocol-grpc";
+import type { Http2StreamListener } from "./http2_server.ts";
 import { encodeEnvelope, splitEnvelopes } from "../admin/grpc_envelope.ts";
 
 /**
@@ -59,9 +60,6 @@ export interface GrpcHandlerOptions {
   signal?: AbortSignal;
 }
 
-/** A listener for the `"stream"` event of a `node:http2` server. */
-export type StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
-
 type UnaryImpl = (request: Message) => unknown;
 
 interface Route {
@@ -85,7 +83,7 @@ const EMPTY = Buffer.alloc(0);
 const UTF8 = new TextEncoder();
 
 /** Builds the `"stream"` listener serving `options.services`; the route table is built once, here. */
-export function createGrpcHandler(options: GrpcHandlerOptions): StreamListener {
+export function createGrpcHandler(options: GrpcHandlerOptions): Http2StreamListener {
   const shutdown = options.signal;
   const context: Context = {
     routes: buildRoutes(options.services),
@@ -123,7 +121,7 @@ function handleStream(context: Context, stream: http2.ServerHttp2Stream, headers
   // be thrown as uncaught.
   stream.on("error", ignore);
   const contentType = headers["content-type"];
-  if (contentType !== CONTENT_TYPE && !isGrpcContentType(contentType)) {
+  if (contentType !== CONTENT_TYPE && parseContentType(contentType ?? null)?.binary !== true) {
     return reject(stream, 415, Code.Internal, `invalid gRPC request content-type ${JSON.stringify(contentType ?? "")}`);
   }
   if (headers[":method"] !== "POST") {
@@ -260,11 +258,6 @@ class Call implements UnaryCall {
     this.abort(error);
     if (this.#finish()) return;
     const stream = this.#stream;
-    if (stream.headersSent) {
-      // Cannot happen for unary calls (the response is written in one go), but never leave a stream open.
-      stream.close(NGHTTP2_INTERNAL_ERROR);
-      return;
-    }
     respondStatus(stream, 200, error.code, error.rawMessage);
   }
 
@@ -273,7 +266,7 @@ class Call implements UnaryCall {
     if (this.done) return;
     this.done = true;
     clearTimeout(this.timer);
-    // Only the hook and implementation see this reason; nothing can be sent any more.
+    // Only the hook sees this reason (its signal, its sleep); nothing can be sent any more.
     this.abort(
       new ConnectError(`the stream closed (HTTP/2 code ${rstCode}) before the call was answered`, Code.Canceled),
     );
@@ -302,9 +295,6 @@ class Call implements UnaryCall {
     return stream.closed || stream.destroyed;
   }
 }
-
-/** `NGHTTP2_INTERNAL_ERROR`, as a literal to spare importing the constants. */
-const NGHTTP2_INTERNAL_ERROR = 2;
 
 function onData(this: CallStream, chunk: Buffer): void {
   this[CALL]!.receive(chunk);
@@ -351,12 +341,6 @@ function respondStatus(stream: http2.ServerHttp2Stream, httpStatus: number, code
   } catch {
     // The stream closed between the check and the write.
   }
-}
-
-function isGrpcContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const lower = value.toLowerCase();
-  return lower === "application/grpc" || lower === CONTENT_TYPE;
 }
 
 /** A thrown value as the status to send: Connect's server sends other errors as INTERNAL "internal error". */

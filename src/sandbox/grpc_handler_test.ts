@@ -34,7 +34,7 @@ interface RawAnswer {
 interface RawCall {
   path?: string;
   headers?: http2.OutgoingHttpHeaders;
-  /** Sent as given; an array is sent chunk by chunk, a turn of the event loop apart. */
+  /** Sent as given; an array is sent chunk by chunk, 5 ms apart. */
   body?: Uint8Array | Uint8Array[];
 }
 

@@ -103,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return sandboxApi(parts, endpoint, grpc.port, () => Promise.all([grpc.close(), uploadServer.close()]));
 }
 
-/** The sandbox's state, shared by the services, the interceptor and the API. */
+/** The sandbox's state, shared by the services, the `beforeCall` hook and the API. */
 interface Parts {
   store: SandboxStore;
   faults: FaultInjector;
@@ -137,14 +137,13 @@ function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Pr
 
 /**
  * Records each request, then applies latency and injected failures before the implementation runs.
- * Without latency it stays synchronous (and leaves the call's signal unmade), so a call costs no extra
- * turn of the event loop.
+ * Without latency it stays synchronous, so a call costs no extra turn of the event loop.
  */
 function recordAndInject(
   requests: RecordedRequest[],
   faults: FaultInjector,
   now: () => Date,
-): (call: UnaryCall) => Promise<void> | undefined {
+): (call: UnaryCall) => void | Promise<void> {
   return (call) => {
     const method = call.method.name;
     requests.push({
@@ -161,8 +160,7 @@ function recordAndInject(
 }
 
 /** Throws the injected failure for this call of `method`, if any. */
-function inject(faults: FaultInjector, method: string): undefined {
+function inject(faults: FaultInjector, method: string): void {
   const injected = faults.check(method);
   if (injected) throw injected;
-  return undefined;
 }
