@@ -27,7 +27,8 @@
 import { createAdminClient } from "../src/admin/client.ts";
 import { registerFiles } from "../src/register/register_files.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { adminState, collectYoungGeneration } from "./bench_register_sandbox_worker.ts";
+import { adminState } from "./bench_register_sandbox_worker.ts";
+import { collectYoungGeneration } from "../src/streamed_memory.ts";
 
 const latencyMs = Number(Deno.args[0] ?? 5);
 const runs = Number(Deno.args[1] ?? 9);
@@ -96,14 +97,13 @@ async function registerOnce(start: () => Promise<Admin>, concurrency: number): P
   }
 }
 
-/** Unmeasured pairs of runs before the measured ones; see {@link compare}. */
+/** Unmeasured pairs of runs before the measured ones (see the module doc). */
 const WARM_UP_PAIRS = 6;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function compare(label: string, start: () => Promise<Admin>): Promise<void> {
-  // Warm-up, not measured: module loading, then the JIT of client and admin, which keeps speeding runs
-  // up for about five pairs (the first default-concurrency runs take a third longer than later ones).
+  // Warm-up, not measured: module loading, then the JIT (see the module doc).
   for (let i = 0; i < WARM_UP_PAIRS; i++) {
     for (const concurrency of [1, 8]) await registerOnce(start, concurrency);
   }
@@ -115,12 +115,13 @@ async function compare(label: string, start: () => Promise<Admin>): Promise<void
   const creates = (c: number) => median(measured[c].map((r) => r.registerMs));
   const states = new Set([...measured[1], ...measured[8]].map((r) => r.state));
   console.log(`${label}:`);
-  console.log(
-    `  --concurrency 1: ${total(1).toFixed(0)} ms whole command, ${creates(1).toFixed(0)} ms of upload and creates`,
-  );
-  console.log(
-    `  --concurrency 8: ${total(8).toFixed(0)} ms whole command, ${creates(8).toFixed(0)} ms of upload and creates`,
-  );
+  for (const c of [1, 8]) {
+    console.log(
+      `  --concurrency ${c}: ${total(c).toFixed(0)} ms whole command, ${
+        creates(c).toFixed(0)
+      } ms of upload and creates`,
+    );
+  }
   console.log(
     `  speed-up: ${(total(1) / total(8)).toFixed(1)}x whole command, ${
       (creates(1) / creates(8)).toFixed(1)

@@ -14,6 +14,7 @@ import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { LaunchPlanSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { TaskSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { WorkflowSchema } from "../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { collectYoungGeneration } from "../src/streamed_memory.ts";
 
 /** The admin's entities and uploads without times, as one comparable string. */
 export function adminState(sandbox: Sandbox): string {
@@ -25,11 +26,6 @@ export function adminState(sandbox: Sandbox): string {
     ...sandbox.store.launchPlans().map((l) => strip(toJson(LaunchPlanSchema, l))),
     ...[...sandbox.uploads.keys()],
   ].sort().join("\n");
-}
-
-/** A young-generation collection, when V8 exposes `gc` (the benchmark's flags do). */
-export function collectYoungGeneration(): void {
-  (globalThis as { gc?: (options: { type: "minor" }) => void }).gc?.({ type: "minor" });
 }
 
 let sandbox: Sandbox | undefined;

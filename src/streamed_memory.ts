@@ -21,13 +21,24 @@ export const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
 
 type GarbageCollector = (options: { type: "minor" }) => void;
 
+/** V8's `gc`, when exposed (`--expose-gc`). */
+function exposedGc(): GarbageCollector | undefined {
+  const gc = (globalThis as { gc?: GarbageCollector }).gc;
+  return typeof gc === "function" ? gc : undefined;
+}
+
+/** A young-generation collection now, when V8 exposes `gc`; otherwise nothing. */
+export function collectYoungGeneration(): void {
+  exposedGc()?.({ type: "minor" });
+}
+
 /**
  * A counter for streamed bytes: call it with each chunk's size. Counters are independent; each asks
  * for a collection once its own stream has moved {@link COLLECT_EVERY_BYTES}.
  */
 export function streamedBytesCounter(): (bytes: number) => void {
-  const gc = (globalThis as { gc?: GarbageCollector }).gc;
-  if (typeof gc !== "function") return () => {};
+  const gc = exposedGc();
+  if (gc === undefined) return () => {};
   let since = 0;
   return (bytes) => {
     since += bytes;

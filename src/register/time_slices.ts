@@ -14,8 +14,9 @@ export const DEFAULT_SLICE_MS = 0.5;
 
 /**
  * Returns a checkpoint to call between pieces of long synchronous work. Once `sliceMs` have passed
- * since the last pause, it returns a promise that resolves in the next turn of the event loop, after
- * that turn's I/O; otherwise `undefined`, so that `await`ing it costs next to nothing.
+ * since the last pause, it returns a promise that resolves once what the current turn of the event
+ * loop scheduled with `setImmediate` has run (such as fctl's coalesced socket writes); otherwise
+ * `undefined`, so that `await`ing it costs next to nothing.
  *
  * Preparing a registration (decoding and hydrating every entity) is milliseconds of uninterrupted
  * work while the source's upload location is asked for. With checkpoints, a request made on an
