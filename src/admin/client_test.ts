@@ -1,7 +1,7 @@
 import { equal, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
 import { createServer as createHttp1Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { createAdminClient } from "./client.ts";
 import { AdminError } from "./errors.ts";
 
@@ -60,6 +60,28 @@ Deno.test("an HTTP/1-only server at the endpoint is UNAVAILABLE with the connect
   } finally {
     client.close();
     server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+Deno.test("a server that resets the connection once it reads the preface is UNAVAILABLE with the connection hint", async () => {
+  // Node's ECONNRESET: the transport reports ABORTED, as Connect's Node client does; it is a broken connection.
+  const server = createNetServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = createAdminClient({ endpoint, insecure: true });
+  try {
+    await rejects(
+      client.admin.listTasks(LIST),
+      (err) =>
+        err instanceof AdminError && err.status === "Unavailable" &&
+        err.message.startsWith(
+          `connection to ${endpoint} (insecure: true, auth: none): ListTasks failed: Unavailable:`,
+        ) &&
+        err.message.includes(`running at ${endpoint}?`),
+    );
+  } finally {
+    client.close();
     await new Promise((resolve) => server.close(resolve));
   }
 });

@@ -44,30 +44,33 @@ const CONNECTION_STATUSES = new Set<Code>([Code.Unavailable, Code.Unauthenticate
 /** Node's TLS verification failures, by `code` (node:tls and OpenSSL names). */
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|ERR_SSL/;
 
-function causeCode(err: unknown): string {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+/** Node's error codes along an error's `cause` chain. */
+export function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  for (let e = err; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    if (typeof code === "string") codes.push(code);
   }
-  return "";
+  return codes;
 }
 
 /** Node's codes for a connection the peer broke off (an HTTP/1 server, a proxy or LB hanging up). */
 const BROKEN_CONNECTION_CODES = new Set(["EPIPE", "ECONNRESET", "ERR_HTTP2_ERROR", "ERR_HTTP2_SESSION_ERROR"]);
 
 /**
- * Connect reports a refused certificate as INTERNAL, a TLS server answering plaintext as CANCELED, and
- * a peer that is not an HTTP/2 server (it hangs up, or answers HTTP/1) as INTERNAL; gRPC (and flytectl)
- * call all of them UNAVAILABLE, which is what they are: no working connection could be made.
+ * The transport reports a refused certificate as INTERNAL, and a peer that is not an HTTP/2 server (it
+ * hangs up, resets, or answers HTTP/1) as INTERNAL or ABORTED, as Connect's Node client maps Node's
+ * codes; gRPC (and flytectl) call all of them UNAVAILABLE, which is what they are: no working connection.
  */
 function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
-  if (ce.code === Code.Internal && (TLS_CODES.test(causeCode(ce)) || /certificate/i.test(ce.rawMessage))) return "tls";
-  if (ce.code === Code.Canceled && /http\/2 stream closed|session closed|GOAWAY/i.test(ce.rawMessage)) {
-    return "protocol";
+  const codes = errorCodes(ce);
+  if (ce.code === Code.Internal && (codes.some((c) => TLS_CODES.test(c)) || /certificate/i.test(ce.rawMessage))) {
+    return "tls";
   }
-  if (ce.code === Code.Internal && (BROKEN_CONNECTION_CODES.has(causeCode(ce)) || ce.rawMessage === "Protocol error")) {
-    return "protocol";
-  }
+  if (ce.code !== Code.Internal && ce.code !== Code.Aborted) return undefined;
+  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c)) || ce.rawMessage === "Protocol error") return "protocol";
   return undefined;
 }
 

@@ -33,6 +33,7 @@ import {
 import { requestHeader, validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 import { Buffer } from "node:buffer";
 import { type ClientHttp2Stream, constants as h2, type IncomingHttpHeaders } from "node:http2";
+import { errorCodes } from "./errors.ts";
 import { encodeEnvelope, splitEnvelopes } from "./grpc_envelope.ts";
 import type { Http2Connection } from "./http2_connection.ts";
 
@@ -259,9 +260,17 @@ async function exchange(connection: Http2Connection, baseUrl: string, req: AnyUn
     });
     stream.on("close", () => {
       if (settled) return;
+      // A session torn down under the call closes its streams with a reset code of its own (CANCEL): the
+      // connection was lost, which is not what that code would mean from the server.
+      const sessionLost = stream.session === undefined || stream.session.destroyed;
       fail(
-        connectErrorFromResetCode(stream.rstCode) ??
-          new ConnectError("http/2 stream closed before the admin service answered", Code.Unavailable),
+        (sessionLost ? undefined : connectErrorFromResetCode(stream.rstCode)) ??
+          new ConnectError(
+            sessionLost
+              ? "the connection was closed before the admin service answered"
+              : "http/2 stream closed before the admin service answered",
+            Code.Unavailable,
+          ),
       );
     });
     stream.end(body);
@@ -408,18 +417,6 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
     else result.append(key, String(value));
   }
   return result;
-}
-
-/** Node's error codes along an error's `cause` chain. */
-function errorCodes(err: unknown): string[] {
-  const codes: string[] = [];
-  const seen = new Set<unknown>();
-  for (let e = err; e instanceof Error && !seen.has(e); e = e.cause) {
-    seen.add(e);
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") codes.push(code);
-  }
-  return codes;
 }
 
 /** A Node networking error as the gRPC status clients expect (as Connect's Node client maps them). */
