@@ -7,9 +7,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 
 /** Flag byte and length before each message. */
-export const ENVELOPE_HEADER_BYTES = 5;
+const ENVELOPE_HEADER_BYTES = 5;
 /** The flag bit of a compressed message. */
-export const COMPRESSED_FLAG = 1;
+const COMPRESSED_FLAG = 1;
 
 /** One message read from a body. */
 export interface Envelope {

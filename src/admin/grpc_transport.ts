@@ -420,7 +420,7 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
 }
 
 /** A Node networking error as the gRPC status clients expect (as Connect's Node client maps them). */
-export function connectErrorFromNode(err: unknown): ConnectError {
+function connectErrorFromNode(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
   const codes = errorCodes(err);
   let code = Code.Internal;

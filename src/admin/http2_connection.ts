@@ -8,8 +8,9 @@
  * `error` event with no listener is thrown as uncaught, so fctl ended with a stack trace; guarding
  * the session exposed the manager's endless reconnect loop. Here every session has its `error`
  * listener from the moment it exists, and a session that dies while connecting fails the calls
- * waiting for it. Keep-alive pings, which fctl never configured, are not done; sessions left after a
- * GOAWAY are unreferenced when idle and closed with the connection.
+ * waiting for it. Keep-alive pings, which fctl never configured, are not done; a session left after a
+ * GOAWAY is unreferenced when idle, node:http2 closes it once its last stream ends, and closing the
+ * connection closes it if it is still open.
  *
  * @module
  */
@@ -96,8 +97,9 @@ export class Http2Connection {
     entry.connected = new Promise((resolve, reject) => {
       session.once("connect", () => {
         // An idle connection must not keep a finished command running; one being made must (its
-        // result is awaited), so it is unreferenced only once connected.
-        if (entry.streams === 0) session.unref();
+        // result is awaited), so it is unreferenced only once connected. No stream is open yet: streams
+        // open after `connected` resolves, right here, and each one references the session again.
+        session.unref();
         resolve(session);
       });
       // For the session's whole life: see the module doc. Calls in flight fail through their streams.
