@@ -64,12 +64,17 @@ Deno.test("an HTTP/1-only server at the endpoint is UNAVAILABLE with the connect
   }
 });
 
-Deno.test("a server that resets the connection once it reads the preface is UNAVAILABLE with the connection hint", async () => {
-  // Node's ECONNRESET: the transport reports ABORTED, as Connect's Node client does; it is a broken connection.
-  const server = createNetServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+Deno.test("a server that resets the connection once it reads the preface: UNAVAILABLE with the connection hint, retried", async () => {
+  // Node's ECONNRESET, which Connect's Node client calls ABORTED (not retried): a broken connection.
+  let connections = 0;
+  const server = createNetServer((socket) => {
+    connections++;
+    socket.once("data", () => socket.resetAndDestroy());
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = createAdminClient({ endpoint, insecure: true });
+  const retry = { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 1, perAttemptTimeoutMs: 0 };
+  const client = createAdminClient({ endpoint, insecure: true, retry });
   try {
     await rejects(
       client.admin.listTasks(LIST),
@@ -80,6 +85,7 @@ Deno.test("a server that resets the connection once it reads the preface is UNAV
         ) &&
         err.message.includes(`running at ${endpoint}?`),
     );
+    equal(connections, 3, "each attempt reconnects");
   } finally {
     client.close();
     await new Promise((resolve) => server.close(resolve));

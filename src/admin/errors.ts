@@ -56,21 +56,25 @@ export function errorCodes(err: unknown): string[] {
   return codes;
 }
 
-/** Node's codes for a connection the peer broke off (an HTTP/1 server, a proxy or LB hanging up). */
-const BROKEN_CONNECTION_CODES = new Set(["EPIPE", "ECONNRESET", "ERR_HTTP2_ERROR", "ERR_HTTP2_SESSION_ERROR"]);
+/** Node's codes for a connection the peer broke off (an HTTP/1 server, a proxy or LB hanging up or resetting). */
+export const BROKEN_CONNECTION_CODES: ReadonlySet<string> = new Set([
+  "EPIPE",
+  "ECONNRESET",
+  "ERR_HTTP2_ERROR",
+  "ERR_HTTP2_SESSION_ERROR",
+]);
 
 /**
- * The transport reports a refused certificate as INTERNAL, and a peer that is not an HTTP/2 server (it
- * hangs up, resets, or answers HTTP/1) as INTERNAL or ABORTED, as Connect's Node client maps Node's
- * codes; gRPC (and flytectl) call all of them UNAVAILABLE, which is what they are: no working connection.
+ * Which connection failure an error is, to say so in its message: a refused certificate (which the
+ * transport reports as INTERNAL, as Connect's Node client does), or a broken connection (which the
+ * transport reports as UNAVAILABLE, as gRPC does: no working connection could be kept).
  */
 function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
   const codes = errorCodes(ce);
   if (ce.code === Code.Internal && (codes.some((c) => TLS_CODES.test(c)) || /certificate/i.test(ce.rawMessage))) {
     return "tls";
   }
-  if (ce.code !== Code.Internal && ce.code !== Code.Aborted) return undefined;
-  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c)) || ce.rawMessage === "Protocol error") return "protocol";
+  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c))) return "protocol";
   return undefined;
 }
 

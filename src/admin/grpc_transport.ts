@@ -33,7 +33,7 @@ import {
 import { requestHeader, validateResponse, validateTrailer } from "@connectrpc/connect/protocol-grpc";
 import { Buffer } from "node:buffer";
 import { type ClientHttp2Stream, constants as h2, type IncomingHttpHeaders } from "node:http2";
-import { errorCodes } from "./errors.ts";
+import { BROKEN_CONNECTION_CODES, errorCodes } from "./errors.ts";
 import { encodeEnvelope, splitEnvelopes } from "./grpc_envelope.ts";
 import type { Http2Connection } from "./http2_connection.ts";
 
@@ -419,15 +419,19 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
   return result;
 }
 
-/** A Node networking error as the gRPC status clients expect (as Connect's Node client maps them). */
+/**
+ * A Node networking error as the gRPC status clients expect: as Connect's Node client maps them, except
+ * that a connection the peer broke off (reset, hung up, not HTTP/2) is UNAVAILABLE, as gRPC's own
+ * transports say, and so retried like any other unreachable admin.
+ */
 function connectErrorFromNode(err: unknown): ConnectError {
   if (err instanceof ConnectError) return err;
   const codes = errorCodes(err);
   let code = Code.Internal;
-  if (codes.includes("ERR_STREAM_WRITE_AFTER_END")) code = Code.Aborted;
-  else if (codes.some((c) => c === "ERR_STREAM_DESTROYED" || c === "ERR_HTTP2_INVALID_STREAM" || c === "ECONNRESET")) {
-    code = Code.Aborted;
-  } else if (codes.some((c) => c === "ETIMEDOUT" || c === "ENOTFOUND" || c === "EAI_AGAIN" || c === "ECONNREFUSED")) {
+  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c))) code = Code.Unavailable;
+  else if (codes.includes("ERR_STREAM_WRITE_AFTER_END")) code = Code.Aborted;
+  else if (codes.some((c) => c === "ERR_STREAM_DESTROYED" || c === "ERR_HTTP2_INVALID_STREAM")) code = Code.Aborted;
+  else if (codes.some((c) => c === "ETIMEDOUT" || c === "ENOTFOUND" || c === "EAI_AGAIN" || c === "ECONNREFUSED")) {
     code = Code.Unavailable;
   }
   const mapped = ConnectError.from(err, code);
