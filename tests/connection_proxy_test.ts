@@ -5,7 +5,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { runFctl } from "./helpers.ts";
-import { createHttpFetch } from "../src/admin/http_fetch.ts";
+import { createHttpClient } from "../src/http/http_client.ts";
 
 interface Proxy {
   url: string;
@@ -137,7 +137,7 @@ Deno.test("proxy: HTTP calls go through admin.httpProxyURL", async () => {
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (req) => new Response(`hello ${new URL(req.url).pathname}`),
   );
-  const http = createHttpFetch({ proxy: proxy.url });
+  const http = createHttpClient({ proxy: proxy.url });
   try {
     const response = await http.fetch(`http://127.0.0.1:${server.addr.port}/config/v1/flyte_client`);
     equal(await response.text(), "hello /config/v1/flyte_client");

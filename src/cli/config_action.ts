@@ -4,7 +4,7 @@
  * @module
  */
 import { parseEndpoint } from "../admin/endpoint.ts";
-import { proxyFor } from "../admin/proxy_env.ts";
+import { proxyFor } from "../http/proxy_env.ts";
 import { type ConfigRow, describeConfig } from "../config/describe.ts";
 import { FctlError, quote, UsageError } from "../errors.ts";
 import { render } from "../output/render.ts";

@@ -6,13 +6,13 @@
  */
 import { type AdminClient, createAdminClient } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
-import { proxyFor } from "../admin/proxy_env.ts";
+import { proxyFor } from "../http/proxy_env.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { quote, UsageError } from "../errors.ts";
 import { runtimeOf } from "./context.ts";
 import { logInterceptor } from "../admin/log_interceptor.ts";
-import { createHttpFetch } from "../admin/http_fetch.ts";
+import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 
 function readCaFile(path: string): string {
   try {
@@ -65,16 +65,20 @@ export function connectAdmin(loaded: LoadedConfig, env?: Readonly<Record<string,
   });
 }
 
-/** `fetch` for the command's plain HTTP calls (auth, downloads): `admin.httpProxyURL` and the CA file applied. */
-export function connectHttp(loaded: LoadedConfig): { fetch: typeof fetch; close: () => void } {
+/**
+ * The command's HTTP client (downloads, the GitHub API, uploads): `admin.httpProxyURL` else the proxy
+ * variables of `env`, and the CA file.
+ */
+export function connectHttp(loaded: LoadedConfig, env?: Readonly<Record<string, string | undefined>>): HttpClient {
   const config = loaded.config;
   const caPath = config["admin.caCertFilePath"];
   const proxy = config["admin.httpProxyURL"];
   if (proxy && !URL.canParse(proxy)) {
     throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
   }
-  return createHttpFetch({
+  return createHttpClient({
     proxy: proxy || undefined,
+    env: env ?? runtimeOf(loaded)?.env ?? {},
     caCertificates: caPath ? readCaFile(caPath) : undefined,
   });
 }

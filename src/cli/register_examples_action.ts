@@ -10,7 +10,7 @@ import { render } from "../output/render.ts";
 import type { Column } from "../output/table.ts";
 import type { RegisterEntry } from "../register/register_files.ts";
 import { registerExamples, type RegisterExamplesReport } from "../register/register_examples.ts";
-import { connectAdmin } from "./connect.ts";
+import { connectAdmin, connectHttp } from "./connect.ts";
 import { type CommandContext, requireProjectDomain } from "./context.ts";
 import type { RegisterFlags } from "./commands/register.ts";
 import { reportJson, storageOpener } from "./register_files_action.ts";
@@ -55,11 +55,13 @@ export async function runRegisterExamples(ctx: CommandContext, flags: RegisterFl
   const { project, domain } = requireProjectDomain(ctx.config);
   const settings = registerSettings(ctx.config, flags);
   const client = connectAdmin(ctx.loaded);
+  const http = connectHttp(ctx.loaded, ctx.io.env);
   const progress = progressDisplay(ctx.io);
   try {
     const report = await registerExamples(client, { project, domain, ...settings }, ctx.signal, {
       githubApiUrl: ctx.io.env["GITHUB_API_URL"] || undefined,
       githubToken: ctx.io.env["GITHUB_TOKEN"] || undefined,
+      http,
       openStorage: storageOpener(ctx.config),
       onDownloadProgress: progress.onDownloadProgress,
       onProgress: progress.onProgress,
@@ -78,6 +80,7 @@ export async function runRegisterExamples(ctx: CommandContext, flags: RegisterFl
     }
   } finally {
     progress.clear();
+    http.close();
     client.close();
   }
 }

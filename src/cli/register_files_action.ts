@@ -14,7 +14,7 @@ import { type RegisterEntry, registerFiles, type RegisterReport } from "../regis
 import { openStorage } from "../storage/mod.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import type { Config } from "../config/schema.ts";
-import { connectAdmin } from "./connect.ts";
+import { connectAdmin, connectHttp } from "./connect.ts";
 import { type CommandContext, requireProjectDomain } from "./context.ts";
 import type { RegisterFlags } from "./commands/register.ts";
 import { progressDisplay } from "./register_progress.ts";
@@ -94,9 +94,11 @@ export async function runRegisterFiles(ctx: CommandContext, paths: string[], fla
   const { project, domain } = requireProjectDomain(ctx.config);
   const settings = registerSettings(ctx.config, flags);
   const client = connectAdmin(ctx.loaded);
+  const http = connectHttp(ctx.loaded, ctx.io.env);
   const progress = progressDisplay(ctx.io);
   try {
     const report = await registerFiles(client, { paths, project, domain, ...settings }, ctx.signal, {
+      http,
       openStorage: storageOpener(ctx.config),
       onDownloadProgress: progress.onDownloadProgress,
       onProgress: progress.onProgress,
@@ -106,6 +108,7 @@ export async function runRegisterFiles(ctx: CommandContext, paths: string[], fla
     reportOutcome(report, "files");
   } finally {
     progress.clear();
+    http.close();
     client.close();
   }
 }

@@ -21,6 +21,7 @@ import {
 } from "./archive.ts";
 import { memberRole } from "./classify.ts";
 import type { FileDigest } from "./upload.ts";
+import type { HttpClient } from "../http/http_client.ts";
 import { OperationError, quote, UsageError } from "../errors.ts";
 
 /** Progress of an archive download, for a progress bar. */
@@ -40,8 +41,8 @@ export const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** How archives given as URLs are fetched. */
 export interface DownloadDeps {
-  /** Default: the global `fetch`. */
-  fetch?: typeof fetch;
+  /** The command's HTTP client (proxy, CA); default: one with no proxy and the system roots. */
+  http?: HttpClient;
   /** Called as bytes arrive. */
   onDownloadProgress?: (progress: DownloadProgress) => void;
 }
@@ -197,7 +198,7 @@ async function withDownloadedArchive<T>(
   if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(shown)}`);
   let response: Response;
   try {
-    response = await (deps.fetch ?? fetch)(url, { signal });
+    response = await (deps.http?.fetch ?? fetch)(url, { signal });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     throw new OperationError(`cannot download ${quote(shown)}: ${(err as Error).message}`, { cause: err });

@@ -61,7 +61,6 @@ export { identifierKey, planRegistration, type RegistrationPlan } from "./plan.t
 export { type JobOutcome, runGraph, type RunGraphOptions } from "./run_graph.ts";
 export { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
 export { createEntity, type CreateOptions, type CreateRequest, CreateRequests } from "./create_entity.ts";
-export { putFile, type PutFileOptions } from "./put_file.ts";
 export {
   DEFAULT_CONCURRENCY,
   INFO,

@@ -67,7 +67,7 @@ export async function registerExamples(
     tag: options.version || undefined,
     apiUrl: deps.githubApiUrl,
     token: deps.githubToken,
-    fetch: deps.fetch,
+    fetch: deps.http?.fetch,
     signal,
   });
   const assets = archiveAssets(release);

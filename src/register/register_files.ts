@@ -405,6 +405,7 @@ function sourceUploadOptions(member: SourceMember, options: Resolved, deps: Regi
     version: options.version,
     sourceUploadPath: options.sourceUploadPath,
     openStorage: deps.openStorage,
+    http: deps.http,
   };
 }
 

@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import type { AdminClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { OperationError, quote } from "../errors.ts";
-import { putFile } from "./put_file.ts";
+import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { ObjectStore, StoreSource } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
 import { streamedBytesCounter } from "../streamed_memory.ts";
@@ -41,6 +41,8 @@ export interface UploadTarget {
    * a storage type this version lacks is an error only when it is needed.
    */
   openStorage?: () => ObjectStore;
+  /** The HTTP client the bytes are PUT with; default: one with no proxy and the system roots. */
+  http?: HttpClient;
 }
 
 /** Where the source archive went. */
@@ -133,12 +135,16 @@ export function requestUploadLocation(
       // Header names are case-insensitive: let ours replace the data proxy's copy rather than duplicate it.
       const headers = new Headers(answer.headers);
       headers.set("Content-MD5", md5Base64);
-      await putFile(answer.signedUrl, {
-        ...content,
-        headers: Object.fromEntries(headers),
-        label: options.name,
-        signal,
-      });
+      const http = options.http ?? createHttpClient();
+      try {
+        await http.put(answer.signedUrl, content, {
+          headers: Object.fromEntries(headers),
+          label: options.name,
+          signal,
+        });
+      } finally {
+        if (!options.http) http.close();
+      }
       return { location: answer.nativeUrl, md5Base64, size, via: "dataProxy" };
     },
     cancel() {

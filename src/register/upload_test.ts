@@ -4,7 +4,20 @@ import { createHash } from "node:crypto";
 import { createAdminClient } from "../admin/client.ts";
 import { OperationError } from "../errors.ts";
 import { startSandbox } from "../sandbox/mod.ts";
-import { putFile } from "./put_file.ts";
+import { createHttpClient } from "../http/http_client.ts";
+import type { StoreSource } from "../storage/store.ts";
+import type { PutInit } from "../http/put.ts";
+
+/** One PUT through a fresh HTTP client. */
+async function putFile(url: string, options: StoreSource & PutInit): Promise<void> {
+  const http = createHttpClient();
+  try {
+    const { headers, label, signal, ...body } = options;
+    await http.put(url, body as StoreSource, { headers, label, signal });
+  } finally {
+    http.close();
+  }
+}
 import { md5File, requestUploadLocation, uploadFastSource } from "./upload.ts";
 import { fixture } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";

@@ -1,6 +1,7 @@
 /**
- * Which proxy, if any, the gRPC connection uses: `HTTPS_PROXY` (or `https_proxy`) unless `NO_PROXY`
- * (or `no_proxy`) excludes the host, as gRPC and curl read them.
+ * Which proxy, if any, a connection uses: `HTTPS_PROXY` (or `https_proxy`) for the gRPC connection and
+ * `https://` URLs, `HTTP_PROXY` (or `http_proxy`) for `http://` URLs, unless `NO_PROXY` (or `no_proxy`)
+ * excludes the host, as gRPC and curl read them.
  *
  * @module
  */
@@ -27,7 +28,24 @@ export function proxyFor(
   port: number,
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
-  const raw = env["HTTPS_PROXY"] || env["https_proxy"];
+  return proxyFromEnv("HTTPS_PROXY", host, port, env);
+}
+
+/** The proxy URL for a plain HTTP call to `url`, or undefined for a direct connection. */
+export function httpProxyFor(url: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const target = new URL(url);
+  const https = target.protocol === "https:";
+  const port = target.port ? Number(target.port) : https ? 443 : 80;
+  return proxyFromEnv(https ? "HTTPS_PROXY" : "HTTP_PROXY", target.hostname.replace(/^\[|\]$/g, ""), port, env);
+}
+
+function proxyFromEnv(
+  variable: "HTTPS_PROXY" | "HTTP_PROXY",
+  host: string,
+  port: number,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const raw = env[variable] || env[variable.toLowerCase()];
   if (!raw) return undefined;
   const noProxy = env["NO_PROXY"] ?? env["no_proxy"] ?? "";
   if (noProxy.split(",").some((entry) => noProxyMatches(entry, host, port))) return undefined;
@@ -36,10 +54,10 @@ export function proxyFor(
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`invalid HTTPS_PROXY ${quote(raw)}: expected http://host:port`);
+    throw new UsageError(`invalid ${variable} ${quote(raw)}: expected http://host:port`);
   }
   if (url.protocol !== "http:") {
-    throw new UsageError(`unsupported HTTPS_PROXY scheme ${quote(url.protocol)}: only http:// proxies are supported`);
+    throw new UsageError(`unsupported ${variable} scheme ${quote(url.protocol)}: only http:// proxies are supported`);
   }
   return url.href;
 }

@@ -1,0 +1,70 @@
+/**
+ * The one HTTP client of a command: every plain HTTP call (archive downloads, the GitHub API, signed
+ * upload URLs, and OAuth) goes through it, so the CA file and the proxy settings apply to all of them.
+ *
+ * - Proxy: `proxy` (`admin.httpProxyURL`) for every call when set; else, per URL, `HTTPS_PROXY` /
+ *   `HTTP_PROXY` from the given environment unless `NO_PROXY` excludes the host (as curl reads them).
+ *   The environment is the command's, never read from the process here.
+ * - TLS: the system roots plus `caCertificates`.
+ *
+ * @module
+ */
+import type { StoreSource } from "../storage/store.ts";
+import { type PutInit, putWithContentLength } from "./put.ts";
+import { httpProxyFor } from "./proxy_env.ts";
+
+/** How the HTTP client is built. */
+export interface HttpClientOptions {
+  /** `admin.httpProxyURL`: every call goes through this proxy. */
+  proxy?: string;
+  /** Where `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` are read when no {@link proxy} is given. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** PEM CA certificates trusted in addition to the system roots. */
+  caCertificates?: string;
+}
+
+/** Plain HTTP calls with the configured proxy and CA. */
+export interface HttpClient {
+  /** `fetch`, through the proxy that applies to the URL, trusting the configured CA. */
+  fetch: typeof fetch;
+  /**
+   * PUTs bytes (or a local file, streamed) to a signed URL with a fixed `Content-Length`, which signed
+   * URLs require (they refuse chunked bodies); resolves on any 2xx answer.
+   *
+   * @throws {OperationError} a non-2xx answer or a network failure, naming the URL without its query
+   */
+  put(url: string, body: StoreSource, init?: PutInit): Promise<void>;
+  /** Releases pooled connections. */
+  close(): void;
+}
+
+export type { PutInit } from "./put.ts";
+
+/** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const clients = new Map<string, Deno.HttpClient>();
+  const clientFor = (url: string): Deno.HttpClient => {
+    const proxy = options.proxy || httpProxyFor(url, options.env ?? {}) || "";
+    let client = clients.get(proxy);
+    if (!client) {
+      client = Deno.createHttpClient({
+        proxy: proxy ? { url: proxy } : undefined,
+        caCerts: options.caCertificates ? [options.caCertificates] : undefined,
+      });
+      clients.set(proxy, client);
+    }
+    return client;
+  };
+  const httpFetch: typeof fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return fetch(input, { ...init, client: clientFor(url) });
+  };
+  return {
+    fetch: httpFetch,
+    put: (url, body, init) => putWithContentLength(httpFetch, url, body, { ...init, ca: options.caCertificates }),
+    close: () => {
+      for (const client of clients.values()) client.close();
+      clients.clear();
+    },
+  };
+}
