@@ -15,7 +15,7 @@ import type { Http2RequestListener } from "./http2_listener.ts";
 export interface GrpcRouterOptions {
   /** Registers the services, e.g. `(router) => router.service(AdminService, impl)`. */
   routes: (router: ConnectRouter) => void;
-  /** Run around every call of a known method, implemented or not, after its request message is decoded. */
+  /** Interceptors wrapped around every call of a known method, implemented or not, once its request is decoded. */
   interceptors: Interceptor[];
   /** Aborting it aborts every call's signal with its reason (a server shutting down). */
   shutdownSignal: AbortSignal;
