@@ -13,7 +13,6 @@ import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import { createReadStream } from "node:fs";
 import { OperationError, quote } from "../errors.ts";
-import { streamedBytesCounter } from "../streamed_memory.ts";
 import type { StoreSource } from "../storage/store.ts";
 
 /** How a PUT is made. */
@@ -92,8 +91,6 @@ async function putFile(
     req.on("error", reject);
     const file = createReadStream(path);
     file.on("error", (err) => req.destroy(err));
-    const count = streamedBytesCounter();
-    file.on("data", (chunk) => count(chunk.length));
     file.pipe(req);
   });
   let text = "";

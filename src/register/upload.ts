@@ -11,7 +11,6 @@ import { OperationError, quote } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { ObjectStore, StoreSource } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
-import { streamedBytesCounter } from "../streamed_memory.ts";
 
 /**
  * The source archive's bytes: a file on disk (`path`), or `bytes` in memory (a small source read with
@@ -192,12 +191,10 @@ export async function md5File(path: string, signal?: AbortSignal): Promise<FileD
   const hash = createHash("md5");
   let size = 0;
   const file = await Deno.open(path, { read: true });
-  const count = streamedBytesCounter();
   for await (const chunk of file.readable) {
     signal?.throwIfAborted();
     hash.update(chunk);
     size += chunk.length;
-    count(chunk.length);
   }
   return { md5: new Uint8Array(hash.digest()), size };
 }

@@ -13,8 +13,7 @@
 import { createTarDecoder, type TarHeader } from "modern-tar";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
-import { OperationError, quote, UsageError } from "../errors.ts";
-import { streamedBytesCounter } from "../streamed_memory.ts";
+import { OperationError, quote, UsageError } from "../../errors.ts";
 
 /** One regular file extracted from an archive to disk. */
 export interface ExtractedFile {
@@ -102,20 +101,6 @@ export async function withExtractedArchive<T>(
   return await withArchiveEntries(path, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
 }
 
-/**
- * Like {@link withExtractedArchive} for bytes that arrive as a stream (e.g. an HTTP download).
- * `label` names the archive in messages and in {@link ExtractedArchive.archive}.
- */
-export async function withExtractedStream<T>(
-  label: string,
-  format: ArchiveFormat,
-  source: ReadableStream<Uint8Array>,
-  fn: (archive: ExtractedArchive) => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  return await withStreamedArchiveEntries(label, format, source, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
-}
-
 const ALL_ON_DISK: ReadArchiveOptions = { placement: () => "disk" };
 
 function onDisk(read: ReadArchive): ExtractedArchive {
@@ -199,9 +184,7 @@ async function readEntries(
   options: ReadArchiveOptions,
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
-  // Counted as it enters the decoder, where every byte passes whatever happens to its entry.
-  const count = streamedBytesCounter();
-  const bytes = (format === "tar.gz" ? gunzip(source) : source).pipeThrough(tap((chunk) => count(chunk.length)));
+  const bytes = format === "tar.gz" ? gunzip(source) : source;
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
   const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
   const entries: ArchiveEntry[] = [];

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
-import { OperationError, UsageError } from "../errors.ts";
+import { OperationError, UsageError } from "../../errors.ts";
 import {
   type ArchiveEntry,
   archiveFormat,
@@ -11,7 +11,7 @@ import {
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
+import { extractionDirs, fixture, removeTar, writeTar } from "../_test_helpers.ts";
 
 const VALID_NAMES = [
   "014_recipes.core.basic.basic_workflow.t1_1.pb",
