@@ -1,14 +1,14 @@
 /**
  * Memory benchmark: peak RSS of `fctl register files --archive` on two generated packages that differ
  * only in the size of their fast-registration source (300 MB and 40 KB of incompressible bytes by
- * default). fctl runs as a subprocess with exactly the `fctl` task's flags (the permissions, V8's
+ * default), as a `.tar` package or, with `tgz`, a gzip-compressed one. fctl runs as a subprocess with exactly the `fctl` task's flags (the permissions, V8's
  * default flags) against the in-process admin, run by this script so the admin's own copy of the
  * upload is not counted. The packages are generated into a temp dir with the system `tar` and removed
  * afterwards. Each package is registered `runs` times, alternating; the medians are printed with their
  * difference, which should stay within 40 MB: memory must not grow with the source. Prints numbers;
  * asserts nothing. Linux only (/proc).
  *
- *   deno task bench:register-memory [largeMegabytes] [runs]
+ *   deno task bench:register-memory [largeMegabytes] [runs] [tar|tgz]
  *
  * @module
  */
@@ -17,6 +17,7 @@ import { startSandbox } from "../src/sandbox/mod.ts";
 
 const largeBytes = Number(Deno.args[0] ?? 300) * 1_000_000;
 const runs = Number(Deno.args[1] ?? 3);
+const compressed = Deno.args[2] === "tgz";
 const SMALL_BYTES = 40_000;
 const main = new URL("../main.ts", import.meta.url).pathname;
 const members = new URL("../../shared/fixtures/flytectl/valid-register.tar", import.meta.url).pathname;
@@ -41,8 +42,8 @@ async function generatePackage(dir: string, name: string, bytes: number): Promis
     await source.write(piece);
   }
   source.close();
-  const archive = `${dir}/${name}.tar`;
-  await run("tar", ["-cf", archive, "-C", content, "."]);
+  const archive = `${dir}/${name}.${compressed ? "tgz" : "tar"}`;
+  await run("tar", [compressed ? "-czf" : "-cf", archive, "-C", content, "."]);
   await Deno.remove(content, { recursive: true });
   return archive;
 }
@@ -129,7 +130,9 @@ try {
   }
   const [large, small] = peaks.map(median);
   console.log(
-    `median peak RSS: ${packages[0].label} ${large.toFixed(0)} MB, ${packages[1].label} ${small.toFixed(0)} MB, ` +
+    `median peak RSS (${compressed ? ".tgz" : ".tar"} package): ${packages[0].label} ${large.toFixed(0)} MB, ${
+      packages[1].label
+    } ${small.toFixed(0)} MB, ` +
       `difference ${(large - small).toFixed(0)} MB (target <= 40 MB)`,
   );
 } finally {

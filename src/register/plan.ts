@@ -30,7 +30,7 @@ function compareEntities(a: RegistrationEntity, b: RegistrationEntity): number {
 }
 
 /** A key identifying an entity or a reference to one (resource type included: names are per type). */
-export function identifierKey(id: Identifier): string {
+function identifierKey(id: Identifier): string {
   return JSON.stringify([id.resourceType, id.project, id.domain, id.name, id.version, id.org]);
 }
 

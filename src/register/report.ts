@@ -90,7 +90,7 @@ export function entryFor(entity: RegistrationEntity, status: RegisterStatus, inf
 }
 
 /** The info of a file skipped because `dependency` was not registered. */
-export function blockedInfo(dependency: RegisterEntry): string {
+function blockedInfo(dependency: RegisterEntry): string {
   const why = dependency.status === "Failed" ? "failed" : "was not registered";
   return `Not registered: depends on ${dependency.name}, which ${why}`;
 }

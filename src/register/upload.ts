@@ -182,7 +182,7 @@ export interface FileDigest {
 }
 
 /** MD5 (not in WebCrypto, hence `node:crypto`) and size of bytes in memory. */
-export function md5Bytes(bytes: Uint8Array): FileDigest {
+function md5Bytes(bytes: Uint8Array): FileDigest {
   return { md5: new Uint8Array(createHash("md5").update(bytes).digest()), size: bytes.length };
 }
 

@@ -70,7 +70,7 @@ export interface ReadArchiveOptions {
 }
 
 /** Bytes of one archive kept in memory at most, by default; pyflyte's entity files are a few KiB each. */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** Archive compression, decided by the file name as flytectl does. */
 export type ArchiveFormat = "tar" | "tar.gz";

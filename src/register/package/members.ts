@@ -25,7 +25,7 @@ import { quote, UsageError } from "../../errors.ts";
 export type { DownloadDeps, DownloadProgress } from "./download.ts";
 
 /** Largest fast-registration source kept in memory by default; a larger one is streamed to disk. */
-export const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
+const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** How package members are read; all optional. */
 export interface PackageReadDeps extends DownloadDeps {
