@@ -2,8 +2,7 @@
  * Concurrency benchmark: `register files --archive flytesnacks-core.tgz` against the in-process admin
  * with 5 ms injected latency per RPC, `--concurrency 1` versus the default (8), each into a fresh
  * admin, then a check that both admins ended in the same state. Prints numbers; asserts nothing.
- * The task runs it under the V8 flags fctl itself runs with (`FCTL_V8_FLAGS`), so the numbers are the
- * shipped configuration's.
+ * The task runs it with V8's default flags, as fctl itself runs.
  *
  * Two set-ups: the admin on its own thread (a worker, like a real admin on its own machine), and the
  * admin on the client's own thread (where the server's CPU work is added to the client's). Either way
@@ -28,7 +27,6 @@ import { createAdminClient } from "../src/admin/client.ts";
 import { registerFiles } from "../src/register/register_files.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { adminState } from "./bench_register_sandbox_worker.ts";
-import { collectYoungGeneration } from "../src/streamed_memory.ts";
 
 const latencyMs = Number(Deno.args[0] ?? 5);
 const runs = Number(Deno.args[1] ?? 9);
@@ -78,7 +76,6 @@ async function registerOnce(start: () => Promise<Admin>, concurrency: number): P
   const admin = await start();
   const client = createAdminClient({ endpoint: admin.endpoint, insecure: true });
   try {
-    collectYoungGeneration();
     const started = performance.now();
     const report = await registerFiles(client, {
       paths: [archive],

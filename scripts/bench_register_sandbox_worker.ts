@@ -14,7 +14,6 @@ import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { LaunchPlanSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { TaskSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { WorkflowSchema } from "../proto/gen/flyteidl/admin/workflow_pb.ts";
-import { collectYoungGeneration } from "../src/streamed_memory.ts";
 
 /** The admin's entities and uploads without times, as one comparable string. */
 export function adminState(sandbox: Sandbox): string {
@@ -32,7 +31,6 @@ let sandbox: Sandbox | undefined;
 self.onmessage = async (event: MessageEvent<{ start?: number; state?: boolean; close?: boolean }>) => {
   if (event.data.start !== undefined) {
     sandbox = await startSandbox({ latencyMs: event.data.start });
-    collectYoungGeneration();
     self.postMessage({ endpoint: sandbox.endpoint });
   } else if (event.data.state) {
     self.postMessage({ state: sandbox ? adminState(sandbox) : "" });

@@ -15,7 +15,6 @@ import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminError } from "../admin/errors.ts";
-import { encodeAhead } from "../admin/grpc_transport.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./report.ts";
 import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
@@ -30,41 +29,12 @@ export interface CreateOptions {
 }
 
 /** An entity's create request, by the entity's kind. */
-export type CreateRequest =
+type CreateRequest =
   | { kind: "task"; message: TaskCreateRequest }
   | { kind: "workflow"; message: WorkflowCreateRequest }
   | { kind: "launchPlan"; message: LaunchPlanCreateRequest };
 
-/**
- * The create requests of a registration, each made once. While the creates in flight are answered, the
- * requests still to be sent can be encoded ahead ({@link encodeAhead}), which takes that CPU off the path
- * between one answer and the next create.
- */
-export class CreateRequests {
-  readonly #waiting = new Map<RegistrationEntity, CreateRequest>();
-  readonly #taken = new Set<RegistrationEntity>();
-
-  /**
-   * Encodes the entity's create request now, unless its create has started. The entity must not
-   * change afterwards (hydrate it completely first).
-   */
-  encodeAhead(entity: RegistrationEntity): void {
-    if (this.#taken.has(entity) || this.#waiting.has(entity)) return;
-    const request = createRequest(entity);
-    encodeRequestAhead(request);
-    this.#waiting.set(entity, request);
-  }
-
-  /** The entity's request for its create, made now unless it was encoded ahead; asked once per entity. */
-  take(entity: RegistrationEntity): CreateRequest {
-    this.#taken.add(entity);
-    const request = this.#waiting.get(entity) ?? createRequest(entity);
-    // Once sent it is the call's alone: dropping it here lets it (and its bytes) go with the call.
-    this.#waiting.delete(entity);
-    return request;
-  }
-}
-
+/** The create request of an entity, by its kind. */
 function createRequest(entity: RegistrationEntity): CreateRequest {
   const id = entityId(entity);
   switch (entity.kind) {
@@ -80,17 +50,6 @@ function createRequest(entity: RegistrationEntity): CreateRequest {
   }
 }
 
-function encodeRequestAhead(request: CreateRequest): void {
-  switch (request.kind) {
-    case "task":
-      return encodeAhead(TaskCreateRequestSchema, request.message);
-    case "workflow":
-      return encodeAhead(WorkflowCreateRequestSchema, request.message);
-    case "launchPlan":
-      return encodeAhead(LaunchPlanCreateRequestSchema, request.message);
-  }
-}
-
 /**
  * Creates one entity. The admin's refusal becomes a `Failed` entry and `ALREADY_EXISTS` a success;
  * statuses that mean no create can succeed (unreachable, unauthenticated, …) are thrown.
@@ -102,10 +61,9 @@ export async function createEntity(
   admin: Client<typeof AdminService>,
   entity: RegistrationEntity,
   options: CreateOptions,
-  requests: CreateRequests = new CreateRequests(),
 ): Promise<RegisterEntry> {
   try {
-    const existed = await create(admin, requests.take(entity));
+    const existed = await create(admin, createRequest(entity));
     let info: string = existed ? INFO.alreadyExists : INFO.registered;
     if (entity.kind === "launchPlan" && options.enableSchedule && hasSchedule(entity.spec.spec)) {
       // Also after AlreadyExists: re-running with --enableSchedule should leave the schedule on.
