@@ -164,6 +164,16 @@ async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {
   return ms;
 }
 
+/** Runs a benchmark's main part; a failure or an interruption ends the process with one line on stderr. */
+export async function runBenchmark(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    console.error(`benchmark stopped: ${err instanceof Error ? err.message : String(err)}`);
+    Deno.exit(1);
+  }
+}
+
 /** The median of `values` (the mean of the middle two for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -30,6 +30,7 @@ import {
   resultLine,
   ROOT,
   type Run,
+  runBenchmark,
   runsArgument,
   withBench,
 } from "./bench_process.ts";
@@ -96,12 +97,14 @@ async function large(bench: Bench, runs: number): Promise<void> {
 }
 
 if (import.meta.main) {
-  const runs = runsArgument(9);
-  const { runFlags } = await fctlCommand();
-  console.log(`fctl = deno ${runFlags.join(" ")} main.ts, default settings; admin in its own process`);
-  console.log("medians, the compared commands run alternately after one unmeasured round");
-  await withBench(async (bench) => {
-    await core(bench, runs);
-    await large(bench, Math.ceil(runs / 2));
+  await runBenchmark(async () => {
+    const runs = runsArgument(9);
+    const { runFlags } = await fctlCommand();
+    console.log(`fctl = deno ${runFlags.join(" ")} main.ts, default settings; admin in its own process`);
+    console.log("medians, the compared commands run alternately after one unmeasured round");
+    await withBench(async (bench) => {
+      await core(bench, runs);
+      await large(bench, Math.ceil(runs / 2));
+    });
   });
 }
