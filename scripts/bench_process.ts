@@ -28,7 +28,8 @@ export interface FctlCommand {
  */
 export async function fctlCommand(): Promise<FctlCommand> {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  const task: unknown = config.tasks?.fctl;
+  // A task is a command line, or an object whose `command` is one.
+  const task: unknown = config.tasks?.fctl?.command ?? config.tasks?.fctl;
   if (typeof task !== "string") throw new Error('deno.json has no "fctl" task');
   const words = task.split("&&").at(-1)!.trim().split(/\s+/);
   const script = words.findIndex((word) => word.endsWith("main.ts"));
@@ -94,6 +95,7 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
             ...["run", "--quiet", "--allow-net", "--allow-read", "--allow-env", `${ROOT}scripts/bench_admin.ts`],
             ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
           ],
+          cwd: ROOT,
           stdin: "piped",
           stdout: "piped",
           stderr: "inherit",
@@ -153,7 +155,13 @@ async function timeAlternately(
 async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {
   signal.throwIfAborted();
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), { args: run.args, stdout: run.stdout, stderr: "piped", signal })
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: run.args,
+    cwd: ROOT, // where `deno task` runs them, so deno.json is found as it is there
+    stdout: run.stdout,
+    stderr: "piped",
+    signal,
+  })
     .output();
   const ms = performance.now() - started;
   signal.throwIfAborted();
