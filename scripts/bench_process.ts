@@ -83,7 +83,9 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
   const onSignal = () => interrupt.abort(new Error("interrupted"));
   const signals = ["SIGINT", "SIGTERM"] as const;
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
-  const admins: Deno.ChildProcess[] = [];
+  // Each admin's process, and how it ended once it has (a crash makes the next run fail: that run's error
+  // then names it).
+  const admins: { child: Deno.ChildProcess; ended?: Deno.CommandStatus }[] = [];
   const tempDir = await Deno.makeTempDir({ prefix: "fctl_bench_" });
   try {
     return await fn({
@@ -100,20 +102,31 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
           stdout: "piped",
           stderr: "inherit",
         }).spawn();
-        admins.push(child);
+        const admin: (typeof admins)[number] = { child };
+        admins.push(admin);
+        void child.status.then((status) => admin.ended = status);
         return { endpoint: await firstLine(child.stdout) };
       },
-      time: (commands, runs) => timeAlternately(commands, runs, interrupt.signal),
+      time: async (commands, runs) => {
+        try {
+          return await timeAlternately(commands, runs, interrupt.signal);
+        } catch (err) {
+          const crashed = admins.find((admin) => admin.ended)?.ended;
+          if (!crashed || interrupt.signal.aborted) throw err;
+          const how = crashed.signal ? `signal ${crashed.signal}` : `exit code ${crashed.code}`;
+          throw new Error(`the bench admin ended (${how}), then ${err instanceof Error ? err.message : err}`);
+        }
+      },
     });
   } finally {
-    for (const admin of admins) {
+    for (const { child } of admins) {
       try {
-        admin.kill("SIGTERM");
+        child.kill("SIGTERM");
       } catch {
         // already ended
       }
-      await admin.stdin.close().catch(() => {});
-      await admin.status;
+      await child.stdin.close().catch(() => {});
+      await child.status;
     }
     await Deno.remove(tempDir, { recursive: true });
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
@@ -166,7 +179,9 @@ async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {
   const ms = performance.now() - started;
   signal.throwIfAborted();
   if (!out.success) {
-    const stderr = new TextDecoder().decode(out.stderr).trim();
+    // The first line says what went wrong (a stack trace may follow), without Deno's colours.
+    // deno-lint-ignore no-control-regex
+    const stderr = new TextDecoder().decode(out.stderr).replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0];
     throw new Error(`deno ${run.args.join(" ")} exited with ${out.code}: ${stderr}`);
   }
   return ms;
