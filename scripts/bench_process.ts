@@ -62,8 +62,6 @@ export interface AdminOptions {
 
 /** The resources and signal of one benchmark run. */
 export interface Bench {
-  /** Aborted by SIGINT or SIGTERM; the process being timed is killed then. */
-  signal: AbortSignal;
   /** A private directory, removed at the end. */
   tempDir: string;
   /** Starts scripts/bench_admin.ts in its own process; it is ended at the end. */
@@ -89,7 +87,6 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
   const tempDir = await Deno.makeTempDir({ prefix: "fctl_bench_" });
   try {
     return await fn({
-      signal: interrupt.signal,
       tempDir,
       startAdmin: async (options) => {
         const child = new Deno.Command(Deno.execPath(), {

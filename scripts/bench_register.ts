@@ -75,7 +75,11 @@ async function core(bench: Bench, runs: number): Promise<void> {
   console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
   console.log(resultLine("  empty Deno script (same flags)", t.empty!));
   console.log(
-    resultLine("  register files --dryRun", t.dryRun, { ratio: t.dryRun / t.empty!, of: "empty", target: 5 }),
+    resultLine("  register files --dryRun", t.dryRun, {
+      ratio: t.dryRun / t.empty!,
+      of: "the empty script",
+      target: 5,
+    }),
   );
   console.log(resultLine(`  dependency limit: ${DEPENDENCY_ROUNDS} x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.3 }));
