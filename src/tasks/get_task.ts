@@ -60,8 +60,11 @@ export type GetTaskResult =
 
 /** Checked {@link GetTaskOptions}, with the field selector already translated: what {@link runTaskQuery} sends. */
 export interface TaskQuery {
+  /** The options as given. */
   readonly options: GetTaskOptions;
+  /** Page size. */
   readonly limit: number;
+  /** 1-based page. */
   readonly page: number;
   /** The admin filter string of the field selector and the version filter. */
   readonly filters: string;
