@@ -40,7 +40,7 @@ function loadTaskModules() {
   return Promise.all([
     import("../../tasks/get_task.ts"),
     import("../../tasks/task_view.ts"),
-    import("../../tasks/exec_file.ts"),
+    import("../exec_file.ts"),
   ]);
 }
 
