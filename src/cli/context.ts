@@ -8,8 +8,7 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
-import { describeConfig } from "../config/describe.ts";
-import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import type { LoadedConfig } from "../config/load.ts";
 import { type Config, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
@@ -98,6 +97,8 @@ export class CliContext {
       const raw = flags[spec.key];
       if (spec.secret && typeof raw === "string") this.secrets.add(raw);
     }
+    // Loaded here, not at start-up: `fctl --help` never reads a configuration.
+    const { loadConfig } = await import("../config/load.ts");
     const loaded = await loadConfig({ flags, env: this.env, readTextFile: this.io.readTextFile });
     await this.#registerSecrets(loaded);
     const config = loaded.config;
@@ -113,6 +114,7 @@ export class CliContext {
     this.#loaded = loaded;
     for (const warning of loaded.warnings) log.warn(warning);
     if (log.enabled(5)) {
+      const { describeConfig } = await import("../config/describe.ts");
       const set = describeConfig(loaded).filter((row) => row.source !== "default");
       log.debug("configuration loaded", {
         file: loaded.file ?? "none",

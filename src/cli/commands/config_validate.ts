@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { parseEndpoint } from "../../admin/endpoint.ts";
 import type { Config } from "../../config/schema.ts";
 import { FctlError, quote, UsageError } from "../../errors.ts";
-import { proxyFor } from "../../http/proxy_env.ts";
 import type { Io } from "../../output/io.ts";
 import { leafCommand } from "../command.ts";
 
@@ -22,6 +20,10 @@ async function problems(config: Config, io: Io): Promise<string[]> {
       found.push(err.message);
     }
   };
+  const [{ parseEndpoint }, { proxyFor }] = await Promise.all([
+    import("../../admin/endpoint.ts"),
+    import("../../http/proxy_env.ts"),
+  ]);
   await check(() => {
     const endpoint = parseEndpoint(config["admin.endpoint"]);
     proxyFor(endpoint.host, endpoint.port, io.env);

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { type ConfigRow, describeConfig } from "../../config/describe.ts";
-import { render } from "../../output/render.ts";
+import type { ConfigRow } from "../../config/describe.ts";
 import { leafCommand } from "../command.ts";
 
 /** `config view`. */
@@ -14,6 +13,10 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
   arguments: [],
   flags: [{ long: "all", help: "also list options left at their defaults" }],
   async run(ctx, _args, flags) {
+    const [{ describeConfig }, { render }] = await Promise.all([
+      import("../../config/describe.ts"),
+      import("../../output/render.ts"),
+    ]);
     const rows = describeConfig(ctx.loaded).filter((row) => flags.all === true || row.source !== "default");
     await render(ctx.io, ctx.config.output, {
       columns: [

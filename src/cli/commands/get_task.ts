@@ -6,7 +6,6 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import { checkFormat, render } from "../../output/render.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { flagError, wholeNumber } from "../flag_values.ts";
 
@@ -41,6 +40,7 @@ function loadTaskModules() {
     import("../../tasks/get_task.ts"),
     import("../../tasks/task_view.ts"),
     import("../exec_file.ts"),
+    import("../../output/render.ts"),
   ]);
 }
 
@@ -62,9 +62,13 @@ export function taskCommand(description: string): CommandSpec {
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
+      const [
+        { taskQuery, runTaskQuery },
+        { TASK_COLUMNS, taskJson },
+        { prepareExecFile, writeExecFile },
+        { checkFormat, render },
+      ] = await loadTaskModules();
       checkFormat(format, false);
-      const [{ taskQuery, runTaskQuery }, { TASK_COLUMNS, taskJson }, { prepareExecFile, writeExecFile }] =
-        await loadTaskModules();
       let query;
       try {
         query = taskQuery({

@@ -6,7 +6,6 @@
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
-import { progressDisplay } from "../register_progress.ts";
 
 const FLAGS = [
   {
@@ -18,7 +17,11 @@ const FLAGS = [
 ] as const satisfies readonly FlagSpec[];
 
 function load() {
-  return Promise.all([import("../../register/register_examples.ts"), import("../register_report.ts")]);
+  return Promise.all([
+    import("../../register/register_examples.ts"),
+    import("../register_report.ts"),
+    import("../register_progress.ts"),
+  ]);
 }
 
 /** `register examples`. */
@@ -32,7 +35,8 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
-    const [{ registerExamples }, { renderExamplesReport, reportOutcome, storageOpener }] = await load();
+    const [{ registerExamples }, { renderExamplesReport, reportOutcome, storageOpener }, { progressDisplay }] =
+      await load();
     const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
     try {
       const report = await registerExamples(await ctx.admin(), { project, domain, ...settings }, ctx.signal, {

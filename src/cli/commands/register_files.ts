@@ -6,7 +6,6 @@
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
-import { progressDisplay } from "../register_progress.ts";
 
 const FLAGS = [
   { long: "archive", help: "the paths are .tar, .tgz or .tar.gz archives, local or http(s) URLs" },
@@ -19,7 +18,11 @@ const FLAGS = [
 ] as const satisfies readonly FlagSpec[];
 
 function load() {
-  return Promise.all([import("../../register/register_files.ts"), import("../register_report.ts")]);
+  return Promise.all([
+    import("../../register/register_files.ts"),
+    import("../register_report.ts"),
+    import("../register_progress.ts"),
+  ]);
 }
 
 /** `register files`. */
@@ -33,7 +36,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
   async run(ctx, [paths], flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
-    const [{ registerFiles }, { renderReport, reportOutcome, storageOpener }] = await load();
+    const [{ registerFiles }, { renderReport, reportOutcome, storageOpener }, { progressDisplay }] = await load();
     const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
     try {
       const report = await registerFiles(await ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
