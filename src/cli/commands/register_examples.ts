@@ -5,6 +5,7 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
+import { flagError } from "../flag_values.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -39,14 +40,20 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
       await load();
     const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
     try {
-      const report = await registerExamples(await ctx.admin(), { project, domain, ...settings }, ctx.signal, {
-        githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
-        githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
-        http: await ctx.http(),
-        openStorage: storageOpener(ctx.config),
-        onDownloadProgress: progress.onDownloadProgress,
-        onProgress: progress.onProgress,
-      });
+      let report;
+      try {
+        report = await registerExamples(await ctx.admin(), { project, domain, ...settings }, ctx.signal, {
+          githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
+          githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
+          http: await ctx.http(),
+          openStorage: storageOpener(ctx.config),
+          onDownloadProgress: progress.onDownloadProgress,
+          onProgress: progress.onProgress,
+        });
+      } catch (err) {
+        // The library's own refusal of --concurrency, named for the flag.
+        throw flagError(err, { concurrency: { flag: "concurrency", raw: flags.concurrency } });
+      }
       progress.clear();
       await renderExamplesReport(ctx.io, ctx.config.output, report);
       reportOutcome(report, `${report.failed} files of release ${report.release} failed to register`);

@@ -5,6 +5,7 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
+import { flagError } from "../flag_values.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -39,12 +40,18 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     const [{ registerFiles }, { renderReport, reportOutcome, storageOpener }, { progressDisplay }] = await load();
     const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
     try {
-      const report = await registerFiles(await ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
-        http: await ctx.http(),
-        openStorage: storageOpener(ctx.config),
-        onDownloadProgress: progress.onDownloadProgress,
-        onProgress: progress.onProgress,
-      });
+      let report;
+      try {
+        report = await registerFiles(await ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
+          http: await ctx.http(),
+          openStorage: storageOpener(ctx.config),
+          onDownloadProgress: progress.onDownloadProgress,
+          onProgress: progress.onProgress,
+        });
+      } catch (err) {
+        // The library's own refusal of --concurrency, named for the flag.
+        throw flagError(err, { concurrency: { flag: "concurrency", raw: flags.concurrency } });
+      }
       progress.clear();
       await renderReport(ctx.io, ctx.config.output, report);
       reportOutcome(report, `${report.failed} of ${report.entries.length} files failed to register`);
