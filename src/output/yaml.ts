@@ -67,6 +67,14 @@ export function emitYaml(value: JsonValue, types: ImplicitTypes): string | undef
   }
 }
 
+/**
+ * `parts` as one flat string. Concatenation makes a rope, which every join of the output would walk again;
+ * the prefixes written for every entry are made flat once.
+ */
+function flat(...parts: string[]): string {
+  return parts.join("");
+}
+
 /** The keys of an object that are written (those with a value), in order. */
 function definedKeys(value: { [key: string]: JsonValue | undefined }): string[] {
   const keys = Object.keys(value);
@@ -110,7 +118,7 @@ class Emitter {
     let level = this.#levels[depth];
     if (!level) {
       const indent = INDENT_STEP.repeat(depth);
-      level = { indent, item: `\n${indent}- `, keys: new Map() };
+      level = { indent, item: flat("\n", indent, "- "), keys: new Map() };
       this.#levels[depth] = level;
     }
     return level;
@@ -124,12 +132,12 @@ class Emitter {
       // A key is written as the library writes it at its value's indentation (one step deeper).
       const text = this.scalar(key, this.#level(depth + 1).indent, true);
       if (text.length > MAX_IMPLICIT_KEY_LENGTH) throw new Unsupported();
-      const nested = `${text}:\n${this.#level(depth + 1).indent}`;
+      const inner = this.#level(depth + 1).indent;
       prefixes = {
-        first: `${text}: `,
-        next: `\n${level.indent}${text}: `,
-        firstNested: nested,
-        nextNested: `\n${level.indent}${nested}`,
+        first: flat(text, ": "),
+        next: flat("\n", level.indent, text, ": "),
+        firstNested: flat(text, ":\n", inner),
+        nextNested: flat("\n", level.indent, text, ":\n", inner),
       };
       level.keys.set(key, prefixes);
     }
