@@ -39,12 +39,21 @@ export {
   ExitCode,
   FctlError,
   InterruptedError,
+  type InvalidOption,
+  InvalidOptionError,
   NotFoundError,
   NotSupportedError,
   OperationError,
   UsageError,
 } from "./src/errors.ts";
-export { getTask, type GetTaskOptions, type GetTaskResult } from "./src/tasks/get_task.ts";
+export {
+  getTask,
+  type GetTaskOptions,
+  type GetTaskResult,
+  runTaskQuery,
+  type TaskQuery,
+  taskQuery,
+} from "./src/tasks/get_task.ts";
 export {
   type RegisterDeps,
   type RegisteredSource,
@@ -66,6 +75,7 @@ export {
   type RegisterExamplesOptions,
   type RegisterExamplesReport,
 } from "./src/register/register_examples.ts";
+export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
@@ -73,7 +83,3 @@ export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
 export type { StoreSource } from "./src/storage/store.ts";
 export { type Release, type ReleaseAsset, resolveRelease, type ResolveReleaseOptions } from "./src/github/release.ts";
-export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/mod.ts";
-export type { MethodPattern } from "./src/sandbox/faults.ts";
-export { runCli } from "./src/cli/run.ts";
-export type { Io, TextSink } from "./src/output/io.ts";

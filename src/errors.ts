@@ -41,6 +41,30 @@ export class UsageError extends FctlError {
   }
 }
 
+/** What an {@link InvalidOptionError} says about the option, for a caller that names it its own way (a flag). */
+export interface InvalidOption {
+  /** The library option (`limit`, `latest`). */
+  option: string;
+  /** The value refused. */
+  value: unknown;
+  /** What would be valid, e.g. `a whole number of 1 or more`, `a task name`. */
+  expected: string;
+}
+
+/**
+ * A library option has a value the operation cannot use (exit 2). The message names the option as the
+ * library knows it; the CLI rewrites it for the flag the user typed, from {@link InvalidOptionError.detail}.
+ */
+export class InvalidOptionError extends UsageError {
+  /** Which option, the refused value and what would be valid. */
+  readonly detail: InvalidOption;
+  /** A usage error about one option; `message` is the library's own wording. */
+  constructor(message: string, detail: InvalidOption) {
+    super(message);
+    this.detail = detail;
+  }
+}
+
 /** A command or mode that this version does not provide yet (exit 2). */
 export class NotSupportedError extends FctlError {
   /** A not-supported error; `message` names what is missing. */
@@ -66,6 +90,11 @@ export class InterruptedError extends FctlError {
   constructor(message = "interrupted") {
     super(message, ExitCode.Interrupted);
   }
+}
+
+/** Whether `err` says a file does not exist (Deno's `NotFound`, Node's `ENOENT`). */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof Error && (err.name === "NotFound" || (err as { code?: unknown }).code === "ENOENT");
 }
 
 /** Quotes a user-supplied value for an error message. */

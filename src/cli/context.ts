@@ -1,102 +1,177 @@
 /**
- * What every command action starts from: the resolved configuration, the IO, the logger and a cancel signal.
+ * The context of one `fctl` run (in the spirit of GitHub CLI's Factory): built by `runCli`, handed to the
+ * command that runs, closed by `runCli` when it ends. It holds the IO (redacting every secret it learns),
+ * the logger, the environment, the loaded configuration, and the dependencies commands share, created on
+ * first use from the configuration and cached: the admin client, the HTTP client, the clock. Tests inject
+ * their own dependencies through {@link CliDeps}. Nothing about a run lives anywhere else.
  *
  * @module
  */
-import type { Command } from "commander";
-import { loadConfig, type LoadedConfig } from "../config/load.ts";
+import type { AdminClient } from "../admin/client.ts";
+import type { LoadedConfig } from "../config/load.ts";
 import { type Config, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
-import type { Io } from "../output/io.ts";
-import { createLogger, type Logger } from "../log/logger.ts";
-import type { Redactor } from "../log/redact.ts";
+import type { HttpClient } from "../http/http_client.ts";
 import type { FormatterType } from "../log/format.ts";
-import { flagValues } from "./global_options.ts";
-import { describeConfig } from "../config/describe.ts";
-import { sessionOf } from "./run_session.ts";
+import { createLogger, type Logger } from "../log/logger.ts";
+import { Redactor } from "../log/redact.ts";
+import type { Io, TextSink } from "../output/io.ts";
 
-/** Shared inputs of a command action. */
-export interface CommandContext {
-  io: Io;
-  loaded: LoadedConfig;
-  config: Config;
+/** Time, injected so that commands are testable at a fixed instant. */
+export interface Clock {
+  /** The wall-clock time (exec spec file headers). */
+  now(): Date;
+  /** Milliseconds on a monotonic clock (durations, progress redraws). */
+  monotonic(): number;
+}
+
+/** The process clock. */
+export const SYSTEM_CLOCK: Clock = { now: () => new Date(), monotonic: () => performance.now() };
+
+/** Dependencies given to `runCli` instead of the ones built from the configuration; the caller closes them. */
+export interface CliDeps {
+  /** The admin client every command uses (e.g. one connected to a test admin), instead of `admin.*`. */
+  admin?: AdminClient;
+  /** The HTTP client for downloads, the GitHub API and uploads (e.g. one whose `fetch` serves a fake API). */
+  http?: HttpClient;
+  /** The clock; default {@link SYSTEM_CLOCK}. */
+  clock?: Clock;
+}
+
+function redacting(sink: TextSink, redactor: Redactor): TextSink {
+  return { write: (text) => sink.write(redactor.redact(text)) };
+}
+
+/** Everything a command may use; one per run. */
+export class CliContext {
+  /** stdout and stderr pass through secret redaction; the rest is the process's. */
+  readonly io: Io;
+  /** The process environment (the config file location, `FCTL_*`, proxy variables, `GITHUB_TOKEN`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Every secret learned (flags, config, tokens) is registered here and never written anywhere. */
+  readonly secrets: Redactor = new Redactor();
   /** Aborted when the user presses Ctrl-C. */
-  signal: AbortSignal;
-  /** The configured logger (stderr). */
-  log: Logger;
-  /** Register every secret learned later (tokens, client secrets) here: it is redacted from all output. */
-  secrets: Redactor;
-}
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  #logger: Logger;
+  #loaded?: LoadedConfig;
+  #deps: CliDeps;
+  #admin?: Promise<AdminClient>;
+  #http?: Promise<HttpClient>;
+  /** Closes what this context created (never what was injected). */
+  #closers: (() => void)[] = [];
 
-/**
- * The logger and secrets of each loaded configuration, so that `connectAdmin(loaded)` (whose signature
- * command actions already use) can log and redact without a new parameter.
- */
-const RUNTIME = new WeakMap<LoadedConfig, CommandRuntime>();
-
-/** What a command's configuration brings along besides values. */
-export interface CommandRuntime {
-  log: Logger;
-  secrets: Redactor;
-  /** The process environment (proxy variables). */
-  env: Readonly<Record<string, string | undefined>>;
-}
-
-/** The logger and redactor that belong to a loaded configuration, if it came from {@link commandContext}. */
-export function runtimeOf(loaded: LoadedConfig): CommandRuntime | undefined {
-  return RUNTIME.get(loaded);
-}
-
-/** Registers every secret the configuration holds or points at. */
-async function registerSecrets(loaded: LoadedConfig, io: Io, secrets: Redactor): Promise<void> {
-  const values = loaded.config as unknown as Record<string, unknown>;
-  for (const spec of OPTIONS as readonly OptionSpec[]) {
-    if (spec.secret && typeof values[spec.key] === "string") secrets.add(values[spec.key] as string);
+  /** A context writing through `io`; `deps` replace the dependencies built from the configuration. */
+  constructor(io: Io, signal: AbortSignal, deps: CliDeps = {}) {
+    this.io = { ...io, stdout: redacting(io.stdout, this.secrets), stderr: redacting(io.stderr, this.secrets) };
+    this.env = io.env;
+    this.signal = signal;
+    this.clock = deps.clock ?? SYSTEM_CLOCK;
+    this.#deps = deps;
+    this.#logger = createLogger({ sink: this.io.stderr, level: 3, formatter: "json", redactor: this.secrets });
   }
-  const envVar = loaded.config["admin.clientSecretEnvVar"];
-  if (envVar) secrets.add(io.env[envVar]);
-  try {
-    // The client secret file is read here only to know what to hide; the auth flow reads it for use.
-    secrets.add(await io.readTextFile(loaded.config["admin.clientSecretLocation"]));
-  } catch {
-    // Absent or unreadable: nothing to hide, and the auth flow reports it if it needs the secret.
-  }
-}
 
-/** Resolves the configuration for `command` from its flags, the environment and the config file. */
-export async function commandContext(command: Command, io: Io, signal: AbortSignal): Promise<CommandContext> {
-  const session = sessionOf(io);
-  // Secrets given as flags must be hidden even if loading fails on another value.
-  for (const spec of OPTIONS as readonly OptionSpec[]) {
-    const raw = flagValues(command)[spec.key];
-    if (spec.secret && typeof raw === "string") session.redactor.add(raw);
+  /** The logger (stderr): warnings only until the configuration is loaded, then as configured. */
+  get logger(): Logger {
+    return this.#logger;
   }
-  const loaded = await loadConfig({ flags: flagValues(command), env: io.env, readTextFile: io.readTextFile });
-  await registerSecrets(loaded, io, session.redactor);
-  const config = loaded.config;
-  const log = createLogger({
-    sink: io.stderr,
-    level: config["logger.level"],
-    formatter: config["logger.formatter.type"] as FormatterType,
-    mute: config["logger.mute"],
-    showSource: config["logger.show-source"],
-    redactor: session.redactor,
-  });
-  session.logger = log;
-  for (const warning of loaded.warnings) log.warn(warning);
-  if (log.enabled(5)) {
-    const set = describeConfig(loaded).filter((row) => row.source !== "default");
-    log.debug("configuration loaded", {
-      file: loaded.file ?? "none",
-      options: Object.fromEntries(set.map((row) => [row.key, `${row.value} (${row.source})`])),
+
+  /** The loaded configuration, with the origin of every value. */
+  get loaded(): LoadedConfig {
+    if (!this.#loaded) throw new Error("the configuration is read before it was loaded");
+    return this.#loaded;
+  }
+
+  /** The configuration's values. */
+  get config(): Config {
+    return this.loaded.config;
+  }
+
+  /**
+   * Loads the configuration (defaults < file < environment < `flags`), registers every secret it holds or
+   * points at, and configures the logger.
+   */
+  async loadConfig(flags: Readonly<Record<string, unknown>>): Promise<LoadedConfig> {
+    // Secrets given as flags must be hidden even if loading fails on another value.
+    for (const spec of OPTIONS as readonly OptionSpec[]) {
+      const raw = flags[spec.key];
+      if (spec.secret && typeof raw === "string") this.secrets.add(raw);
+    }
+    // Loaded here, not at start-up: `fctl --help` never reads a configuration.
+    const { loadConfig } = await import("../config/load.ts");
+    const loaded = await loadConfig({ flags, env: this.env, readTextFile: this.io.readTextFile });
+    await this.#registerSecrets(loaded);
+    const config = loaded.config;
+    const log = createLogger({
+      sink: this.io.stderr,
+      level: config["logger.level"],
+      formatter: config["logger.formatter.type"] as FormatterType,
+      mute: config["logger.mute"],
+      showSource: config["logger.show-source"],
+      redactor: this.secrets,
     });
+    this.#logger = log;
+    this.#loaded = loaded;
+    for (const warning of loaded.warnings) log.warn(warning);
+    if (log.enabled(5)) {
+      const { describeConfig } = await import("../config/describe.ts");
+      const set = describeConfig(loaded).filter((row) => row.source !== "default");
+      log.debug("configuration loaded", {
+        file: loaded.file ?? "none",
+        options: Object.fromEntries(set.map((row) => [row.key, `${row.value} (${row.source})`])),
+      });
+    }
+    return loaded;
   }
-  RUNTIME.set(loaded, { log, secrets: session.redactor, env: io.env });
-  return { io, loaded, config, signal, log, secrets: session.redactor };
-}
 
-/** Project and domain, which every entity command needs, checked before any connection is made. */
-export function requireProjectDomain(config: Config): { project: string; domain: string } {
-  if (!config.project || !config.domain) throw new UsageError("project and domain are required parameters");
-  return { project: config.project, domain: config.domain };
+  /** Project and domain, which every entity command needs, checked before any connection is made. */
+  projectDomain(): { project: string; domain: string } {
+    const { project, domain } = this.config;
+    if (!project || !domain) throw new UsageError("project and domain are required parameters");
+    return { project, domain };
+  }
+
+  /** The admin client of the configuration (endpoint, TLS, proxy, retries), made on first use. */
+  admin(): Promise<AdminClient> {
+    if (this.#deps.admin) return Promise.resolve(this.#deps.admin);
+    this.#admin ??= (async () => {
+      const { connectAdmin } = await import("./connect_admin.ts");
+      const client = await connectAdmin(this.loaded, { logger: this.#logger, env: this.env, io: this.io });
+      this.#closers.push(() => client.close());
+      return client;
+    })();
+    return this.#admin;
+  }
+
+  /** The HTTP client of the configuration (`admin.httpProxyURL` else the proxy variables, CA file), made on first use. */
+  http(): Promise<HttpClient> {
+    if (this.#deps.http) return Promise.resolve(this.#deps.http);
+    this.#http ??= (async () => {
+      const { connectHttp } = await import("./connect_http.ts");
+      const client = await connectHttp(this.loaded, { env: this.env, io: this.io });
+      this.#closers.push(() => client.close());
+      return client;
+    })();
+    return this.#http;
+  }
+
+  /** Closes every dependency this context created, newest first. */
+  close(): void {
+    for (const close of this.#closers.splice(0).reverse()) close();
+  }
+
+  async #registerSecrets(loaded: LoadedConfig): Promise<void> {
+    const values = loaded.config as unknown as Record<string, unknown>;
+    for (const spec of OPTIONS as readonly OptionSpec[]) {
+      if (spec.secret && typeof values[spec.key] === "string") this.secrets.add(values[spec.key] as string);
+    }
+    const envVar = loaded.config["admin.clientSecretEnvVar"];
+    if (envVar) this.secrets.add(this.env[envVar]);
+    try {
+      // The client secret file is read here only to know what to hide; the auth flow reads it for use.
+      this.secrets.add(await this.io.readTextFile(loaded.config["admin.clientSecretLocation"]));
+    } catch {
+      // Absent or unreadable: nothing to hide, and the auth flow reports it if it needs the secret.
+    }
+  }
 }

@@ -9,6 +9,7 @@
 import { type Command, Option } from "commander";
 import { OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
+import type { FlagSpec } from "./command.ts";
 
 const ACCUMULATING = new Set(
   (OPTIONS as readonly OptionSpec[]).filter((s) => s.type === "strings" || s.type === "map").map((s) => s.key),
@@ -19,15 +20,34 @@ export function accumulatesValues(long: string): boolean {
   return ACCUMULATING.has(long);
 }
 
-/** Collects the schema values commander saw, keyed by schema key (undefined when not given). */
-export function flagValues(command: Command): Record<string, unknown> {
+/** Commander's attribute name of each long flag (`logger.show-source` → `logger.showSource`), made once. */
+function attributeNames(longs: readonly string[]): ReadonlyMap<string, string> {
+  return new Map(longs.map((long) => [long, new Option(`--${long}`).attributeName()]));
+}
+
+const SCHEMA_ATTRIBUTES = attributeNames((OPTIONS as readonly OptionSpec[]).map((spec) => spec.key));
+
+/** The values commander saw for `longs` (with their attribute names), by long name; absent when not given. */
+function valuesOf(command: Command, attributes: ReadonlyMap<string, string>): Record<string, unknown> {
   const opts = command.optsWithGlobals();
   const values: Record<string, unknown> = {};
-  for (const spec of OPTIONS as readonly OptionSpec[]) {
-    const attribute = new Option(`--${spec.key}`).attributeName();
-    if (opts[attribute] !== undefined) values[spec.key] = opts[attribute];
+  for (const [long, attribute] of attributes) {
+    if (opts[attribute] !== undefined) values[long] = opts[attribute];
   }
   return values;
+}
+
+/** Collects the schema values commander saw, keyed by schema key (undefined when not given). */
+export function flagValues(command: Command): Record<string, unknown> {
+  return valuesOf(command, SCHEMA_ATTRIBUTES);
+}
+
+/**
+ * The values of a command's local flags commander saw, by long name (a `--no-x` form sets `x`), including
+ * those given before the subcommand's name to a parent that accepts them (`get --filter.limit 3 task`).
+ */
+export function localFlagValues(command: Command, flags: readonly FlagSpec[]): Record<string, unknown> {
+  return valuesOf(command, attributeNames(flags.filter((f) => !f.long.startsWith("no-")).map((f) => f.long)));
 }
 
 /**

@@ -4,6 +4,7 @@ import { captureIo } from "../../tests/helpers.ts";
 import { acceptedFlags, COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS } from "./command_tree.ts";
 import { renderHelp } from "./help.ts";
 import { buildProgram } from "./program.ts";
+import { CliContext } from "./context.ts";
 
 /** Every command of the tree with its path from the root, the root included. */
 function allPaths(path: CommandSpec[] = [COMMAND_TREE]): CommandSpec[][] {
@@ -17,7 +18,7 @@ function commanderCommand(program: Command, path: readonly CommandSpec[]): Comma
 }
 
 Deno.test("commander accepts exactly the tree's commands, aliases, arguments and flags", () => {
-  const program = buildProgram(captureIo(), new AbortController().signal);
+  const program = buildProgram(new CliContext(captureIo(), new AbortController().signal));
   for (const path of allPaths()) {
     const spec = path[path.length - 1];
     const command = commanderCommand(program, path);
@@ -33,7 +34,9 @@ Deno.test("commander accepts exactly the tree's commands, aliases, arguments and
 });
 
 Deno.test("commander's own help text is the tree's rendering (one help, however it is reached)", () => {
-  const program = buildProgram(captureIo({ stdoutIsTerminal: true, columns: 90 }), new AbortController().signal);
+  const program = buildProgram(
+    new CliContext(captureIo({ stdoutIsTerminal: true, columns: 90 }), new AbortController().signal),
+  );
   for (const path of allPaths()) {
     equal(commanderCommand(program, path).helpInformation(), renderHelp(path, 90));
   }

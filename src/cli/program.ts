@@ -1,35 +1,42 @@
 /**
  * The commander graph, built from the command tree (`command_tree.ts`), with each leaf's action.
  * Loaded only for command lines that run something: help and version never load commander.
- * Each action imports its implementation lazily in turn.
+ * Each leaf's action loads the configuration into the run's context and calls the command's `run`.
  *
  * @module
  */
 import { Command, Option } from "commander";
-import type { Io } from "../output/io.ts";
 import { COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS, VERSION_FLAG } from "./command_tree.ts";
-import { configValidateAction, configViewAction } from "./commands/config.ts";
-import { taskAction } from "./commands/get_task.ts";
-import { registerExamplesAction, registerFilesAction } from "./commands/register.ts";
-import { accumulatesValues, booleanFlags, normalizeBooleanFlags } from "./global_options.ts";
+import type { CliContext } from "./context.ts";
+import {
+  accumulatesValues,
+  booleanFlags,
+  flagValues,
+  localFlagValues,
+  normalizeBooleanFlags,
+} from "./global_options.ts";
 import { renderHelp } from "./help.ts";
 import { VERSION } from "./version.ts";
 
-// deno-lint-ignore no-explicit-any -- commander passes each action its own argument list
-type Action = (...args: any[]) => Promise<void>;
+/**
+ * A leaf's commander action: start loading what it needs, load the configuration from the flags, then run
+ * the command with its positional values and local flags.
+ */
+function leafAction(ctx: CliContext, spec: CommandSpec) {
+  const run = spec.run;
+  if (!run) throw new Error(`command ${JSON.stringify(spec.name)} has neither subcommands nor run`);
+  return async (...args: unknown[]): Promise<void> => {
+    const command = args[args.length - 1] as Command;
+    // A failed configuration still wins; a failed preload is reported by the command's own import.
+    spec.preload?.().catch(() => {});
+    await ctx.loadConfig(flagValues(command));
+    await run(ctx, args.slice(0, spec.arguments.length), localFlagValues(command, spec.flags));
+  };
+}
 
-/** The action of each leaf command, by its path of names (aliases resolve to these). */
-const ACTIONS: Record<string, (io: Io, signal: AbortSignal) => Action> = {
-  "get task": taskAction,
-  "task": taskAction,
-  "register files": registerFilesAction,
-  "register examples": registerExamplesAction,
-  "config view": configViewAction,
-  "config validate": configValidateAction,
-};
-
-/** Builds the whole command tree, writing through `io`. */
-export function buildProgram(io: Io, signal: AbortSignal): Command {
+/** Builds the whole command tree, writing through the context's IO. */
+export function buildProgram(ctx: CliContext): Command {
+  const io = ctx.io;
   const output = {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
@@ -62,20 +69,15 @@ export function buildProgram(io: Io, signal: AbortSignal): Command {
       command.addOption(option);
     }
     for (const sub of spec.subcommands) command.addCommand(build([...path, sub]));
-    if (spec.subcommands.length === 0) {
-      const key = path.slice(1).map((c) => c.name).join(" ");
-      const action = ACTIONS[key];
-      if (!action) throw new Error(`no action for command ${JSON.stringify(key)}`);
-      command.action(action(io, signal));
-    }
+    if (spec.subcommands.length === 0) command.action(leafAction(ctx, spec));
     return command;
   };
   return build([COMMAND_TREE]);
 }
 
 /** Parses `args` with the commander graph and runs the command they name. */
-export async function parseAndRun(args: readonly string[], io: Io, signal: AbortSignal): Promise<void> {
-  const program = buildProgram(io, signal);
+export async function parseAndRun(args: readonly string[], ctx: CliContext): Promise<void> {
+  const program = buildProgram(ctx);
   await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(program)), { from: "user" });
 }
 

@@ -11,9 +11,10 @@ import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { renderHelp } from "./help.ts";
 import { quickRequest } from "./help_request.ts";
-import { loadLazy } from "./lazy.ts";
-import { startSession } from "./run_session.ts";
+import { CliContext, type CliDeps } from "./context.ts";
 import { VERSION } from "./version.ts";
+
+export type { CliDeps, Clock } from "./context.ts";
 
 /** Commander outcomes that are not failures. */
 const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
@@ -24,17 +25,23 @@ function commanderExitCode(err: unknown): string | undefined {
   return typeof code === "string" && code.startsWith("commander.") ? code : undefined;
 }
 
-/** Runs `fctl <args>` and returns the exit status; never exits the process and never throws. */
+/**
+ * Runs `fctl <args>` and returns the exit status; never exits the process and never throws.
+ * `deps` replace the dependencies a command would build from its configuration (tests inject an admin
+ * client or an HTTP client this way); whatever the run built itself is closed before it returns.
+ */
 export async function runCli(
   args: readonly string[],
   rawIo: Io,
   signal: AbortSignal = new AbortController().signal,
+  deps: CliDeps = {},
 ): Promise<number> {
-  // Everything written from here on, errors included, passes through the session's secret redaction.
-  const { io, session } = startSession(rawIo);
+  // Everything written from here on, errors included, passes through the context's secret redaction.
+  const ctx = new CliContext(rawIo, signal, deps);
+  const io = ctx.io;
   const stack = (err: unknown) => {
     // Debug level (5) asks for the stack of the failure, after the one-line message.
-    if (session.logger.level >= 5 && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    if (ctx.logger.level >= 5 && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
   };
   try {
     const quick = quickRequest(args);
@@ -46,8 +53,8 @@ export async function runCli(
       io.stdout.write(`${VERSION}\n`);
       return ExitCode.Ok;
     }
-    const { parseAndRun } = await loadLazy<typeof import("./program.ts")>("program");
-    await parseAndRun(args, io, signal);
+    const { parseAndRun } = await import("./program.ts");
+    await parseAndRun(args, ctx);
     return ExitCode.Ok;
   } catch (err) {
     const commanderCode = commanderExitCode(err);
@@ -69,6 +76,8 @@ export async function runCli(
     io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
     stack(err);
     return ExitCode.Failed;
+  } finally {
+    ctx.close();
   }
 }
 

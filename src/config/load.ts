@@ -12,7 +12,7 @@ import {
   type OptionSpec,
   yamlPath,
 } from "./schema.ts";
-import { quote, UsageError } from "../errors.ts";
+import { isNotFound, quote, UsageError } from "../errors.ts";
 import { editDistance, nearest } from "./nearest.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
 import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
@@ -25,7 +25,7 @@ export interface LoadConfigInput {
   flags: Partial<Record<string, unknown>>;
   /** The process environment. */
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads a file as text; rejects with `Deno.errors.NotFound` when it does not exist. */
+  /** Reads a file as text; rejects with a `NotFound` error (see {@link isNotFound}) when it does not exist. */
   readTextFile: (path: string) => Promise<string>;
 }
 
@@ -69,8 +69,8 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   try {
     text = await input.readTextFile(file);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound && !explicit) return {};
-    const reason = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    if (isNotFound(err) && !explicit) return {};
+    const reason = isNotFound(err) ? "no such file" : (err as Error).message;
     throw new UsageError(`cannot read config file ${quote(file)}: ${reason}`);
   }
   const { parse } = await import("yaml");

@@ -23,6 +23,17 @@ export interface Renderable<Row> {
 /** Terminal width when the terminal reports none. */
 const DEFAULT_TERMINAL_WIDTH = 80;
 
+/**
+ * Refuses a format the command cannot write, before it does any work: DOT and DOTURL are for workflows.
+ *
+ * @throws {UsageError} `format` is DOT or DOTURL
+ */
+export function checkFormat(format: string, visualizable: boolean): void {
+  if (format !== "DOT" && format !== "DOTURL") return;
+  if (!visualizable) throw new UsageError("visualization is only supported on workflows");
+  throw new UsageError(`output format ${format} is not available for this command`);
+}
+
 /** Renders `what` to stdout in `format` (an upper-case `-o` value). */
 export async function render<Row>(io: Io, format: string, what: Renderable<Row>): Promise<void> {
   const rows = "list" in what.value ? what.value.list : [what.value.one];
@@ -35,8 +46,7 @@ export async function render<Row>(io: Io, format: string, what: Renderable<Row>)
     }
     case "DOT":
     case "DOTURL":
-      if (!what.visualizable) throw new UsageError("visualization is only supported on workflows");
-      throw new UsageError(`output format ${format} is not available for this command`);
+      return checkFormat(format, what.visualizable ?? false);
     default: {
       const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
       // On a terminal the table fits its width; piped, cells stay whole for whoever reads them.

@@ -5,7 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { NotFoundError, quote, UsageError } from "../errors.ts";
+import { InvalidOptionError, NotFoundError, quote } from "../errors.ts";
 import { fieldSelectorToFilters } from "./field_selector.ts";
 import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -33,43 +33,118 @@ export interface GetTaskOptions {
   asc?: boolean;
   /** A flytectl field selector, e.g. `task.name=t1,created_at>=2021-05-24T21:43:12Z` (see {@link fieldSelectorToFilters}). */
   fieldSelector?: string;
+  /**
+   * Also find the newest version of the named task (for an execution spec), in
+   * {@link GetTaskResult.newest}: the first listed when the listing is newest-first, else one more call.
+   */
+  newest?: boolean;
 }
 
 /** A page of tasks, or the one task asked for by version or `latest`. */
 export type GetTaskResult =
-  | {
-    kind: "list";
-    tasks: Task[];
-    /** Token of the next page; empty on the last. */
-    nextToken: string;
-    /** The page was full and the admin service has more: `page + 1` is worth asking for. */
-    hasMore: boolean;
-  }
-  | { kind: "one"; task: Task };
+  & (
+    | {
+      kind: "list";
+      tasks: Task[];
+      /** Token of the next page; empty on the last. */
+      nextToken: string;
+      /** The page was full and the admin service has more: `page + 1` is worth asking for. */
+      hasMore: boolean;
+    }
+    | { kind: "one"; task: Task }
+  )
+  & {
+    /** With {@link GetTaskOptions.newest}: the newest version of the named task. */
+    newest?: Task;
+  };
 
-/** Reads tasks from the admin service. */
-export async function getTask(client: AdminClient, options: GetTaskOptions): Promise<GetTaskResult> {
+/** Checked {@link GetTaskOptions}, with the field selector already translated: what {@link runTaskQuery} sends. */
+export interface TaskQuery {
+  /** The options as given. */
+  readonly options: GetTaskOptions;
+  /** Page size. */
+  readonly limit: number;
+  /** 1-based page. */
+  readonly page: number;
+  /** The admin filter string of the field selector and the version filter. */
+  readonly filters: string;
+}
+
+/**
+ * Checks `options` without any RPC, so that a caller can refuse bad input (or ask the user something)
+ * before connecting; {@link getTask} does the same.
+ *
+ * @throws {InvalidOptionError} limit or page below 1, `latest` or `newest` without a name, a bad field selector
+ */
+export function taskQuery(options: GetTaskOptions): TaskQuery {
   const limit = options.limit ?? 100;
   const page = options.page ?? 1;
+  const wholeNumber = "a whole number of 1 or more";
   if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new UsageError(`invalid limit ${quote(limit)}: must be 1 or more`);
+    throw new InvalidOptionError(`invalid limit ${quote(limit)}: must be 1 or more`, {
+      option: "limit",
+      value: limit,
+      expected: wholeNumber,
+    });
   }
-  if (!Number.isSafeInteger(page) || page < 1) throw new UsageError(`invalid page ${quote(page)}: must be 1 or more`);
-  const { project, domain, name } = options;
+  if (!Number.isSafeInteger(page) || page < 1) {
+    throw new InvalidOptionError(`invalid page ${quote(page)}: must be 1 or more`, {
+      option: "page",
+      value: page,
+      expected: wholeNumber,
+    });
+  }
+  const { name } = options;
   if (options.latest && !name) {
-    throw new UsageError("latest needs a task name: it selects the newest version of one task");
+    throw new InvalidOptionError("latest needs a task name: it selects the newest version of one task", {
+      option: "latest",
+      value: true,
+      expected: "a task name",
+    });
   }
-  // Parsed before any RPC so that a bad selector never reaches the admin service.
+  if (options.newest && !name) {
+    throw new InvalidOptionError("newest needs a task name: it is the newest version of one task", {
+      option: "newest",
+      value: true,
+      expected: "a task name",
+    });
+  }
+  // Translated before any RPC so that a bad selector never reaches the admin service.
   const selectorFilters = fieldSelectorToFilters(options.fieldSelector ?? "");
+  const filters = [selectorFilters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
+    .filter((f): f is string => !!f).join("+");
+  return { options, limit, page, filters };
+}
 
+/**
+ * Reads tasks from the admin service.
+ *
+ * @throws {InvalidOptionError} see {@link taskQuery}
+ * @throws {NotFoundError} a named task has no version
+ */
+export function getTask(client: AdminClient, options: GetTaskOptions): Promise<GetTaskResult> {
+  return runTaskQuery(client, taskQuery(options));
+}
+
+/** Reads the tasks of a query {@link taskQuery} checked. */
+export async function runTaskQuery(client: AdminClient, query: TaskQuery): Promise<GetTaskResult> {
+  const result = await readTasks(client, query);
+  if (!query.options.newest) return result;
+  const newest = result.kind === "one" ? result.task : isNewestFirst(query) ? result.tasks[0] : undefined;
+  if (newest) return { ...result, newest };
+  const latest = await readTasks(client, { ...query, options: { ...query.options, latest: true } });
+  if (latest.kind !== "one") throw new Error("a query for the latest task returned a list");
+  return { ...result, newest: latest.task };
+}
+
+async function readTasks(client: AdminClient, query: TaskQuery): Promise<GetTaskResult> {
+  const { options, limit, page, filters } = query;
+  const { project, domain, name } = options;
   if (name && options.version && !options.latest) {
     const id = { resourceType: ResourceType.TASK, project, domain, name, version: options.version };
     const task = await client.admin.getTask({ id });
     return { kind: "one", task };
   }
-
-  const filters = [selectorFilters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
-    .filter((f): f is string => !!f).join("+");
   // fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of
   // the user's sort order, so `--filter.asc` made it the oldest); one element is all it needs.
   const request = create(ResourceListRequestSchema, {
@@ -89,4 +164,10 @@ export async function getTask(client: AdminClient, options: GetTaskOptions): Pro
   if (options.latest) return { kind: "one", task: response.tasks[0] };
   const hasMore = response.token !== "" && response.tasks.length >= limit;
   return { kind: "list", tasks: response.tasks, nextToken: response.token, hasMore };
+}
+
+/** Whether the listing's first task is the newest: the default order, first page. */
+function isNewestFirst(query: TaskQuery): boolean {
+  const { options } = query;
+  return (options.sortBy ?? "created_at") === "created_at" && !options.asc && query.page === 1;
 }

@@ -1,64 +1,110 @@
 /**
- * The action of `get task|tasks [name]` (also the root shorthand `task|tasks`): its flags, which are flytectl's
- * (`--version`, `--latest`, `--execFile`, `--filter.*`; declared in `command_tree.ts`), validated and handed to the
- * implementation, which is loaded lazily.
+ * `fctl get task|tasks [name]` (also the root shorthand `task|tasks`): flytectl's flags (`--version`,
+ * `--latest`, `--execFile`, `--filter.*`) → `GetTaskOptions` → `runTaskQuery` → the task table or
+ * document, and the execution spec file.
  *
  * @module
  */
-import type { Command } from "commander";
-import type { Io } from "../../output/io.ts";
-import { quote, UsageError } from "../../errors.ts";
-import { commandContext } from "../context.ts";
-import { loadLazy } from "../lazy.ts";
-import type { GetTaskFlags } from "../get_task_action.ts";
+import { UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { flagError, wholeNumber } from "../flag_values.ts";
 
-/** The local flags, as commander stores them (dotted names are kept as attribute names). */
-interface RawTaskFlags {
-  version?: string;
-  latest?: boolean;
-  execFile?: string;
-  "filter.fieldSelector"?: string;
-  "filter.sortBy"?: string;
-  "filter.asc"?: boolean;
-  "filter.limit"?: string;
-  "filter.page"?: string;
+/** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
+export const TASK_FLAGS = [
+  {
+    long: "version",
+    value: "<version>",
+    help: "one version of the named task (without a name: filter the listing)",
+  },
+  { long: "latest", help: "only the newest version of the named task (wins over --version)" },
+  {
+    long: "execFile",
+    value: "<file>",
+    help: "write an execution spec file for the named task (for create execution)",
+  },
+  {
+    long: "filter.fieldSelector",
+    value: "<selector>",
+    help: 'e.g. "task.name=t1,created_at>=2021-05-24T21:43:12Z"',
+  },
+  { long: "filter.sortBy", value: "<field>", help: "sort key (default created_at)" },
+  { long: "filter.asc", help: "sort ascending (default descending)" },
+  { long: "no-filter.asc", help: "", hidden: true },
+  { long: "filter.limit", value: "<n>", help: "page size (default 100)" },
+  { long: "filter.page", value: "<n>", help: "page number, from 1 (default 1)" },
+] as const satisfies readonly FlagSpec[];
+
+/** What `run` imports: the library call, the task's columns and the exec file writer (RPC stack, protos). */
+function loadTaskModules() {
+  return Promise.all([
+    import("../../tasks/get_task.ts"),
+    import("../../tasks/task_view.ts"),
+    import("../exec_file.ts"),
+    import("../../output/render.ts"),
+  ]);
 }
 
-/** A whole number of 1 or more from a flag value; undefined when the flag was not given. */
-function positiveInt(raw: string | undefined, flag: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new UsageError(`invalid value ${quote(raw)} for --${flag}: expected a whole number of 1 or more`);
-  }
-  return n;
-}
-
-/** Turns commander's raw values into the action's flags, validating numbers before anything runs. */
-export function taskFlags(name: string | undefined, raw: RawTaskFlags): GetTaskFlags {
-  return {
-    name,
-    version: raw.version,
-    latest: raw.latest === true,
-    execFile: raw.execFile,
-    fieldSelector: raw["filter.fieldSelector"],
-    sortBy: raw["filter.sortBy"],
-    asc: raw["filter.asc"] === true,
-    limit: positiveInt(raw["filter.limit"], "filter.limit"),
-    page: positiveInt(raw["filter.page"], "filter.page"),
-  };
-}
-
-/** The action of `get task` (and of the root shorthand `task`). */
-export function taskAction(io: Io, signal: AbortSignal) {
-  return async (name: string | undefined, _local: unknown, self: Command): Promise<void> => {
-    const flags = taskFlags(name, self.optsWithGlobals<RawTaskFlags>());
-    // Loading the action (RPC stack, generated protos) is most of the start-up: overlap it with reading the
-    // configuration. A failed configuration still wins; the load's own failure then goes nowhere.
-    const action = loadLazy<typeof import("../get_task_action.ts")>("getTask");
-    action.catch(() => {});
-    const ctx = await commandContext(self, io, signal);
-    const { runGetTask } = await action;
-    await runGetTask(ctx, flags);
-  };
+/** The task command, under `get` or at the root, with the description of that place. */
+export function taskCommand(description: string): CommandSpec {
+  return leafCommand({
+    name: "task",
+    aliases: ["tasks"],
+    description,
+    arguments: [{
+      name: "name",
+      help: "task name; without it, every task of the project and domain",
+      required: false,
+      variadic: false,
+    }],
+    flags: TASK_FLAGS,
+    // Loading the RPC stack and generated protos is most of the start-up: it overlaps reading the configuration.
+    preload: loadTaskModules,
+    async run(ctx, [name], flags) {
+      const { project, domain } = ctx.projectDomain();
+      const format = ctx.config.output;
+      const [
+        { taskQuery, runTaskQuery },
+        { TASK_COLUMNS, taskJson },
+        { prepareExecFile, writeExecFile },
+        { checkFormat, render },
+      ] = await loadTaskModules();
+      checkFormat(format, false);
+      let query;
+      try {
+        query = taskQuery({
+          project,
+          domain,
+          name,
+          version: flags.version,
+          latest: flags.latest === true,
+          newest: flags.execFile !== undefined,
+          fieldSelector: flags["filter.fieldSelector"],
+          sortBy: flags["filter.sortBy"],
+          asc: flags["filter.asc"] === true,
+          limit: wholeNumber(flags["filter.limit"]),
+          page: wholeNumber(flags["filter.page"]),
+        });
+      } catch (err) {
+        throw flagError(err, {
+          limit: { flag: "filter.limit", raw: flags["filter.limit"] },
+          page: { flag: "filter.page", raw: flags["filter.page"] },
+          latest: { flag: "latest" },
+          newest: { flag: "execFile" },
+        });
+      }
+      if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
+      // Asked before any RPC: the user decides about an existing file before waiting on the network.
+      const execFile = flags.execFile === undefined ? undefined : await prepareExecFile(ctx.io, flags.execFile);
+      const result = await runTaskQuery(await ctx.admin(), query);
+      if (execFile !== undefined && result.newest) {
+        await writeExecFile(execFile, result.newest, ctx.clock.now());
+        if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${execFile}\n`);
+      }
+      const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
+      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });
+      if (result.kind === "list" && result.hasMore && ctx.io.stderrIsTerminal) {
+        ctx.io.stderr.write(`more tasks are available: add --filter.page ${query.page + 1} for the next page\n`);
+      }
+    },
+  });
 }

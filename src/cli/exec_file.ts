@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { OperationError, quote } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { renderExecSpec } from "./exec_spec.ts";
+import { renderExecSpec } from "../tasks/exec_spec.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -1,0 +1,110 @@
+/**
+ * What a command is, as plain data: its name, aliases, arguments and local flags, and for a leaf the
+ * function that runs it. The types of a leaf's flag and argument values are derived from its declaration
+ * (`as const`), as the configuration's types are derived from the option schema, so a flag is declared once.
+ *
+ * Command modules must stay import-light at their top level (no npm package, no generated protos):
+ * `fctl --help` loads every one of them without loading commander. Whatever a command needs to run is
+ * imported inside its `run`, with a literal specifier (`await import("../../tasks/get_task.ts")`).
+ *
+ * @module
+ */
+import type { CliContext } from "./context.ts";
+
+/** One flag as help shows it: `-p, --project <value>`. */
+export interface FlagSpec {
+  /** Long name without the dashes (`filter.limit`); a `no-` prefix makes a negation. */
+  readonly long: string;
+  /** One letter, for `-p`. */
+  readonly short?: string;
+  /** The value placeholder (`<n>`); absent for switches. */
+  readonly value?: string;
+  readonly help: string;
+  /** Accepted, but not listed in help (deprecated spellings, `--no-` forms, cobra-compatible positions). */
+  readonly hidden?: boolean;
+}
+
+/** One positional argument: `[name]`, `<paths...>`. */
+export interface ArgumentSpec {
+  readonly name: string;
+  readonly help: string;
+  readonly required: boolean;
+  readonly variadic: boolean;
+}
+
+/**
+ * The values of `Flags` as the command line gave them: a string for a flag with a value, a boolean for a
+ * switch, undefined when absent (`--no-x` forms set their switch to false).
+ */
+export type FlagValues<Flags extends readonly FlagSpec[]> = {
+  readonly [F in Flags[number] as F["long"] extends `no-${string}` ? never : F["long"]]?: F extends
+    { readonly value: string } ? string : boolean;
+};
+
+/** The positional values of `Args`, in order: `string[]` for a variadic one, `string | undefined` if optional. */
+export type ArgumentValues<Args extends readonly ArgumentSpec[]> = {
+  readonly [I in keyof Args]: Args[I] extends { readonly variadic: true } ? string[]
+    : Args[I] extends { readonly required: true } ? string
+    : string | undefined;
+};
+
+/** A command: a group of subcommands, or a leaf that runs. */
+export interface CommandSpec {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly description: string;
+  readonly arguments: readonly ArgumentSpec[];
+  /** Flags of this command only; the global flags and `-h, --help` are added to every command. */
+  readonly flags: readonly FlagSpec[];
+  readonly subcommands: readonly CommandSpec[];
+  /** What a leaf does; groups have none. */
+  readonly run?: CommandRun;
+  /** Starts importing what `run` needs while the configuration loads (a leaf's choice). */
+  readonly preload?: () => Promise<unknown>;
+}
+
+/** How the command adapter calls a leaf: the positional values in declaration order, and the local flags. */
+export type CommandRun = (ctx: CliContext, args: readonly unknown[], flags: Record<string, unknown>) => Promise<void>;
+
+/** A leaf command's declaration, typed from its `arguments` and `flags`. */
+export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags extends readonly FlagSpec[]> {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly description: string;
+  readonly arguments: Args;
+  readonly flags: Flags;
+  /** Starts importing what `run` needs, so that loading it overlaps reading the configuration. */
+  readonly preload?: () => Promise<unknown>;
+  /**
+   * Parses the flags into typed options, makes one library call and renders its result. The configuration
+   * is loaded (`ctx.config`) before it runs.
+   */
+  run(ctx: CliContext, args: ArgumentValues<Args>, flags: FlagValues<Flags>): Promise<void>;
+}
+
+/** A leaf command from its declaration; `run`'s parameter types follow from `arguments` and `flags`. */
+export function leafCommand<const Args extends readonly ArgumentSpec[], const Flags extends readonly FlagSpec[]>(
+  declaration: LeafDeclaration<Args, Flags>,
+): CommandSpec {
+  return {
+    name: declaration.name,
+    aliases: declaration.aliases ?? [],
+    description: declaration.description,
+    arguments: declaration.arguments,
+    flags: declaration.flags,
+    subcommands: [],
+    preload: declaration.preload,
+    run: (ctx, args, flags) =>
+      declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),
+  };
+}
+
+/** A group of subcommands. */
+export function groupCommand(
+  name: string,
+  description: string,
+  subcommands: readonly CommandSpec[],
+  flags: readonly FlagSpec[] = [],
+): CommandSpec {
+  return { name, aliases: [], description, arguments: [], flags, subcommands };
+}

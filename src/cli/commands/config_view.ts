@@ -1,0 +1,34 @@
+/**
+ * `fctl config view [--all]`: the effective configuration, every option with its value and origin.
+ *
+ * @module
+ */
+import type { ConfigRow } from "../../config/describe.ts";
+import { leafCommand } from "../command.ts";
+
+/** `config view`. */
+export const CONFIG_VIEW_COMMAND = leafCommand({
+  name: "view",
+  description: "the effective configuration: every option, its value and where it came from (secrets redacted)",
+  arguments: [],
+  flags: [{ long: "all", help: "also list options left at their defaults" }],
+  async run(ctx, _args, flags) {
+    const [{ describeConfig }, { render }] = await Promise.all([
+      import("../../config/describe.ts"),
+      import("../../output/render.ts"),
+    ]);
+    const rows = describeConfig(ctx.loaded).filter((row) => flags.all === true || row.source !== "default");
+    await render(ctx.io, ctx.config.output, {
+      columns: [
+        { header: "KEY", cell: (row: ConfigRow) => row.key },
+        { header: "VALUE", cell: (row: ConfigRow) => row.value },
+        { header: "SOURCE", cell: (row: ConfigRow) => row.source },
+      ],
+      toJson: (row) => ({ key: row.key, value: row.json, source: row.source }),
+      value: { list: rows },
+    });
+    if (rows.length === 0) {
+      ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
+    }
+  },
+});

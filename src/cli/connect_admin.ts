@@ -1,0 +1,66 @@
+/**
+ * Builds the admin client a command uses from the resolved configuration: endpoint, TLS and CA,
+ * proxy, retries, service config, and logging of retries. Loaded by the context on first use
+ * (it brings in the RPC stack).
+ *
+ * @module
+ */
+import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import { parseEndpoint } from "../admin/endpoint.ts";
+import { logInterceptor } from "../admin/log_interceptor.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { parseServiceConfig } from "../config/service_config.ts";
+import { proxyFor } from "../http/proxy_env.ts";
+import type { Logger } from "../log/logger.ts";
+import type { Io } from "../output/io.ts";
+import { readCaFile } from "./read_ca.ts";
+
+/** What building the admin client uses besides the configuration. */
+export interface ConnectAdminDeps {
+  /** Logs retries, calls at debug level and the proxy in use. */
+  logger: Logger;
+  /** Where `HTTPS_PROXY`/`NO_PROXY` are read (the command's environment). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads the CA file. */
+  io: Pick<Io, "readTextFile">;
+}
+
+/** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
+export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<AdminClient> {
+  const config = loaded.config;
+  const log = deps.logger;
+  const insecureSet = loaded.sources["admin.insecure"] !== "default";
+  const endpoint = parseEndpoint(config["admin.endpoint"]);
+  const insecure = insecureSet ? config["admin.insecure"] : endpoint.schemeInsecure ?? false;
+  const caPath = config["admin.caCertFilePath"];
+  const skipVerify = config["admin.insecureSkipVerify"];
+  if (skipVerify && !insecure) {
+    log.warn("admin.insecureSkipVerify is set: the admin service's certificate is not verified");
+  }
+  const serviceConfigText = config["admin.defaultServiceConfig"];
+  const proxy = proxyFor(endpoint.host, endpoint.port, deps.env);
+  if (proxy) log.debug("connecting through proxy", { proxy: new URL(proxy).host });
+  const caCertificates = caPath && !insecure ? await readCaFile(deps.io, caPath) : undefined;
+  return createAdminClient({
+    endpoint: config["admin.endpoint"],
+    insecure,
+    caCertificates,
+    insecureSkipVerify: skipVerify,
+    proxy,
+    // Until an auth flow has run, only an auth type the user chose says anything about the connection.
+    authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
+    interceptors: [logInterceptor(log)],
+    retry: {
+      maxAttempts: config["admin.maxRetries"],
+      perAttemptTimeoutMs: config["admin.perRetryTimeout"],
+      maxBackoffMs: config["admin.maxBackoffDelay"],
+      serviceConfig: serviceConfigText.trim() ? parseServiceConfig(serviceConfigText) : undefined,
+      onRetry: (info) =>
+        log.info(`retrying ${info.rpc} after ${info.status}`, {
+          attempt: info.attempt,
+          maxAttempts: info.maxAttempts,
+          delayMs: info.delayMs,
+        }),
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Builds the HTTP client a command uses (downloads, the GitHub API, uploads) from the resolved
+ * configuration: `admin.httpProxyURL` else the command's proxy variables, and the CA file.
+ *
+ * @module
+ */
+import type { LoadedConfig } from "../config/load.ts";
+import { quote, UsageError } from "../errors.ts";
+import { createHttpClient, type HttpClient } from "../http/http_client.ts";
+import type { Io } from "../output/io.ts";
+import { readCaFile } from "./read_ca.ts";
+
+/** What building the HTTP client uses besides the configuration. */
+export interface ConnectHttpDeps {
+  /** Where `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` are read (the command's environment). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads the CA file. */
+  io: Pick<Io, "readTextFile">;
+}
+
+/** The command's HTTP client. */
+export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): Promise<HttpClient> {
+  const config = loaded.config;
+  const caPath = config["admin.caCertFilePath"];
+  const proxy = config["admin.httpProxyURL"];
+  if (proxy && !URL.canParse(proxy)) {
+    throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
+  }
+  return createHttpClient({
+    proxy: proxy || undefined,
+    env: deps.env,
+    caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
+  });
+}

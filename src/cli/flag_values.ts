@@ -1,0 +1,33 @@
+/**
+ * Flag text to typed values, for command modules: the CLI converts, the library checks. A conversion
+ * that fails yields a value the library refuses (NaN), so every rule has one place, and
+ * {@link flagError} rewrites the library's refusal for the flag the user typed.
+ *
+ * @module
+ */
+import { InvalidOptionError, quote, UsageError } from "../errors.ts";
+
+/** The number a whole-number flag's text stands for; NaN for anything else (`ten`, `1.5`); undefined if absent. */
+export function wholeNumber(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+}
+
+/** How a command names a library option: the flag's name and the text the user gave it. */
+export interface FlagOfOption {
+  flag: string;
+  /** The flag's text; absent for a switch. */
+  raw?: string;
+}
+
+/**
+ * Rewrites a library's {@link InvalidOptionError} about one of `flags` (keyed by library option) for
+ * the command line: `invalid value "0" for --filter.limit: expected a whole number of 1 or more`, or
+ * for a switch `--latest needs a task name`. Any other error is returned unchanged.
+ */
+export function flagError(err: unknown, flags: Readonly<Record<string, FlagOfOption>>): unknown {
+  if (!(err instanceof InvalidOptionError) || !Object.hasOwn(flags, err.detail.option)) return err;
+  const { flag, raw } = flags[err.detail.option];
+  if (raw === undefined) return new UsageError(`--${flag} needs ${err.detail.expected}`);
+  return new UsageError(`invalid value ${quote(raw)} for --${flag}: expected ${err.detail.expected}`);
+}

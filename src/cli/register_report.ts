@@ -1,0 +1,129 @@
+/**
+ * How `register files` and `register examples` write their reports (the results table, or the whole
+ * report with `-o json|yaml`), open the storage fallback, and turn the outcome into an exit status.
+ * Loaded when a register command runs (it brings in the generated protos).
+ *
+ * @module
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type JsonValue, toJson } from "@bufbuild/protobuf";
+import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { Config } from "../config/schema.ts";
+import { InterruptedError, OperationError } from "../errors.ts";
+import type { Io } from "../output/io.ts";
+import { render } from "../output/render.ts";
+import type { Column } from "../output/table.ts";
+import type { RegisterExamplesReport } from "../register/register_examples.ts";
+import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
+import { openStorage } from "../storage/mod.ts";
+import type { ObjectStore } from "../storage/store.ts";
+
+const COLUMNS: readonly Column<RegisterEntry>[] = [
+  { header: "NAME", cell: (e) => e.name },
+  { header: "STATUS", cell: (e) => e.status },
+  { header: "ADDITIONAL INFO", cell: (e) => e.info },
+];
+
+/** Milliseconds, to a tenth: enough for timings, without float noise. */
+const ms = (value: number) => Math.round(value * 10) / 10;
+
+/** One entry of the machine-readable report. */
+export function entryJson(entry: RegisterEntry): JsonValue {
+  const json: Record<string, JsonValue> = {
+    name: entry.name,
+    kind: entry.kind ?? null,
+    id: entry.id ? toJson(IdentifierSchema, entry.id) : null,
+    status: entry.status,
+    info: entry.info,
+  };
+  if (entry.dependsOn !== undefined) json.dependsOn = entry.dependsOn;
+  if (entry.startedMs !== undefined) json.startedMs = ms(entry.startedMs);
+  if (entry.durationMs !== undefined) json.durationMs = ms(entry.durationMs);
+  return json;
+}
+
+/** The machine-readable report (`-o json|yaml`). */
+export function reportJson(report: RegisterReport): JsonValue {
+  const source: JsonValue = report.source
+    ? Object.fromEntries(Object.entries(report.source).filter(([, v]) => v !== undefined))
+    : null;
+  return {
+    entries: report.entries.map(entryJson),
+    source,
+    failed: report.failed,
+    interrupted: report.interrupted,
+    dryRun: report.dryRun,
+    timings: Object.fromEntries(Object.entries(report.timings).map(([k, v]) => [k, ms(v)])),
+  };
+}
+
+/** Writes the report of `register files`. */
+export async function renderReport(io: Io, format: string, report: RegisterReport): Promise<void> {
+  if (format === "JSON" || format === "YAML") {
+    await render(io, format, { columns: [], toJson: reportJson, value: { one: report } });
+  } else {
+    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } });
+  }
+}
+
+interface ExampleRow {
+  asset: string;
+  entry: Pick<RegisterEntry, "name" | "status" | "info">;
+}
+
+const EXAMPLE_COLUMNS: readonly Column<ExampleRow>[] = [
+  { header: "ASSET", cell: (r) => r.asset },
+  { header: "NAME", cell: (r) => r.entry.name },
+  { header: "STATUS", cell: (r) => r.entry.status },
+  { header: "ADDITIONAL INFO", cell: (r) => r.entry.info },
+];
+
+function exampleRows(report: RegisterExamplesReport): ExampleRow[] {
+  return report.assets.flatMap((a): ExampleRow[] =>
+    a.report
+      ? a.report.entries.map((entry) => ({ asset: a.asset, entry }))
+      : [{ asset: a.asset, entry: { name: a.asset, status: "Failed", info: a.error ?? "" } }]
+  );
+}
+
+function examplesJson(report: RegisterExamplesReport): JsonValue {
+  return {
+    release: report.release,
+    failed: report.failed,
+    interrupted: report.interrupted,
+    assets: report.assets.map((a) => ({
+      asset: a.asset,
+      ...(a.report ? { report: reportJson(a.report) } : {}),
+      ...(a.error !== undefined ? { error: a.error } : {}),
+    })),
+  };
+}
+
+/** Writes the report of `register examples`: one table of every asset's entries, or one document. */
+export async function renderExamplesReport(io: Io, format: string, report: RegisterExamplesReport): Promise<void> {
+  if (format === "JSON" || format === "YAML") {
+    await render(io, format, { columns: [], toJson: examplesJson, value: { one: report } });
+  } else {
+    await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: exampleRows(report) } });
+  }
+}
+
+/** Opens `storage.*` only when the admin offers no upload location. */
+export function storageOpener(config: Config): () => ObjectStore {
+  return () =>
+    openStorage({
+      type: config["storage.type"],
+      container: config["storage.container"],
+      endpoint: config["storage.connection.endpoint"],
+      defaultLocalRoot: join(tmpdir(), "flyte-local-storage"),
+    });
+}
+
+/** Throws what a report's outcome means for the exit status: 130 if interrupted, 1 if anything failed. */
+export function reportOutcome(outcome: { interrupted: boolean; failed: number }, failedMessage: string): void {
+  if (outcome.interrupted) {
+    throw new InterruptedError("interrupted; the report above shows what was and was not registered");
+  }
+  if (outcome.failed > 0) throw new OperationError(failedMessage);
+}
