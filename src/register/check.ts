@@ -8,7 +8,7 @@ import { quote, UsageError } from "../errors.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
 import { assertVersioned, hydrateEntityInPlace } from "./hydrate.ts";
 import { type CheckedOptions, DEFAULT_CONCURRENCY, type RegisterFilesOptions } from "./options.ts";
-import type { MemberInMemory, MemberOnDisk, PackageMember } from "./package/members.ts";
+import { type MemberInMemory, type MemberOnDisk, type PackageMember, readMemberBytes } from "./package/members.ts";
 import type { RegisterEntry } from "./report.ts";
 
 /** A fast-registration source: in memory when small, else in the private temp dir. */
@@ -71,7 +71,7 @@ export async function checkPackage(
       continue;
     }
     try {
-      checked.entities.push(decodeEntity(member.name, await readMember(member)));
+      checked.entities.push(decodeEntity(member.name, await readMemberBytes(member)));
     } catch (err) {
       checked.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
     }
@@ -101,12 +101,4 @@ function sortedByName<M extends PackageMember>(members: readonly M[]): M[] {
 /** Whether a member is a fast-registration source whose bytes were kept (a fast source's always are). */
 function isSource(member: PackageMember): member is SourceMember {
   return memberRole(member.name).role === "fastSource" && (member.bytes !== undefined || member.path !== undefined);
-}
-
-/** An entity member's bytes: in memory for archive members, else read from disk. */
-async function readMember(member: PackageMember): Promise<Uint8Array> {
-  if (member.bytes !== undefined) return member.bytes;
-  // Archive members are kept in memory or on disk by their role, so a role-less member never gets here.
-  if (member.path === undefined) throw new Error(`${quote(member.name)} was not kept`);
-  return await Deno.readFile(member.path);
 }

@@ -151,3 +151,11 @@ async function requireFile(path: string): Promise<void> {
   }
   if (!info.isFile) throw new UsageError(`${quote(path)} is not a file`);
 }
+
+/** An entity member's bytes: in memory for archive members, else read from disk. */
+export async function readMemberBytes(member: PackageMember): Promise<Uint8Array> {
+  if (member.bytes !== undefined) return member.bytes;
+  // Archive members are kept in memory or on disk by their role, so a role-less member never gets here.
+  if (member.path === undefined) throw new Error(`${quote(member.name)} was not kept`);
+  return await Deno.readFile(member.path);
+}
