@@ -15,7 +15,6 @@ import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminError } from "../admin/errors.ts";
-import { encodeAhead } from "../admin/grpc_transport.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./report.ts";
 import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
@@ -37,25 +36,23 @@ export type CreateRequest =
 
 /**
  * The create requests of a registration, each made once. While the creates in flight are answered, the
- * requests still to be sent can be encoded ahead ({@link encodeAhead}), which takes that CPU off the path
- * between one answer and the next create.
+ * requests still to be sent can be built ahead, which takes that CPU off the path between one answer and
+ * the next create. (Connect's transport encodes each message when it sends it.)
  */
 export class CreateRequests {
   readonly #waiting = new Map<RegistrationEntity, CreateRequest>();
   readonly #taken = new Set<RegistrationEntity>();
 
   /**
-   * Encodes the entity's create request now, unless its create has started. The entity must not
+   * Builds the entity's create request now, unless its create has started. The entity must not
    * change afterwards (hydrate it completely first).
    */
   encodeAhead(entity: RegistrationEntity): void {
     if (this.#taken.has(entity) || this.#waiting.has(entity)) return;
-    const request = createRequest(entity);
-    encodeRequestAhead(request);
-    this.#waiting.set(entity, request);
+    this.#waiting.set(entity, createRequest(entity));
   }
 
-  /** The entity's request for its create, made now unless it was encoded ahead; asked once per entity. */
+  /** The entity's request for its create, made now unless it was built ahead; asked once per entity. */
   take(entity: RegistrationEntity): CreateRequest {
     this.#taken.add(entity);
     const request = this.#waiting.get(entity) ?? createRequest(entity);
@@ -77,17 +74,6 @@ function createRequest(entity: RegistrationEntity): CreateRequest {
         kind: "launchPlan",
         message: createMessage(LaunchPlanCreateRequestSchema, { id, spec: entity.spec.spec }),
       };
-  }
-}
-
-function encodeRequestAhead(request: CreateRequest): void {
-  switch (request.kind) {
-    case "task":
-      return encodeAhead(TaskCreateRequestSchema, request.message);
-    case "workflow":
-      return encodeAhead(WorkflowCreateRequestSchema, request.message);
-    case "launchPlan":
-      return encodeAhead(LaunchPlanCreateRequestSchema, request.message);
   }
 }
 
