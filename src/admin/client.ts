@@ -9,7 +9,7 @@
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
-import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
@@ -40,7 +40,7 @@ export interface AdminClientOptions {
 
 /** Clients of the services fctl uses, sharing one HTTP/2 connection. */
 export interface AdminClient {
-  /** The flyteidl `AdminService`: tasks, workflows, launch plans, executions, projects. */
+  /** flyteidl's `AdminService`, the methods fctl calls (see `proto/client/fctl/admin_calls.proto`): tasks, workflows, launch plans. */
   admin: Client<typeof AdminService>;
   /** The flyteidl `DataProxyService`: upload locations for fast registration. */
   dataProxy: Client<typeof DataProxyService>;
