@@ -1,5 +1,6 @@
 import { equal, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
+import type { ServerHttp2Stream } from "node:http2";
 import { createServer as createHttp1Server } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { createAdminClient } from "./client.ts";
@@ -49,6 +50,24 @@ Deno.test("close() ends the connection, twice is fine; a call after it opens a n
       await closed;
       await client.admin.listTasks(LIST);
       equal(server.sessions.length, 2);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+Deno.test("close() under a call cancels it: CANCELED, not retried, no new connection", async () => {
+  const silent = (stream: ServerHttp2Stream) => void stream; // never answers
+  await withRawServer(silent, async (server) => {
+    const retry = { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 1, perAttemptTimeoutMs: 0 };
+    const client = createAdminClient({ endpoint: server.endpoint, insecure: true, retry });
+    try {
+      const call = client.admin.listTasks(LIST);
+      while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      client.close();
+      await rejects(call, (err) => err instanceof AdminError && err.status === "Canceled");
+      equal(server.seen.length, 1, "not retried");
+      equal(server.sessions.length, 1, "no new connection");
     } finally {
       client.close();
     }

@@ -30,6 +30,14 @@ import {
   type SecureClientSessionOptions,
 } from "node:http2";
 
+/** Marks the error of calls still open when the sessions are closed (not a subclass: Connect's `instanceof` accepts any ConnectError). */
+const CLOSED_HERE = Symbol("closedHere");
+
+/** Whether `err` is the error of a call cut off by {@link GuardedSessionManager.close}: cancelled, by this side. */
+export function isClosedHere(err: unknown): boolean {
+  return typeof err === "object" && err !== null && CLOSED_HERE in err;
+}
+
 /** What Connect's transport asks of a session manager. */
 type SessionManager = NonNullable<GrpcTransportOptions["sessionManager"]>;
 
@@ -97,9 +105,8 @@ export class GuardedSessionManager implements SessionManager {
     this.#retired.clear();
     for (const session of sessions) {
       // As Connect's session manager closes: with a reason, and CANCEL for the streams given up on.
-      if (!session.destroyed) {
-        session.destroy(new ConnectError("connection aborted", Code.Canceled), constants.NGHTTP2_CANCEL);
-      }
+      const reason = Object.assign(new ConnectError("connection aborted", Code.Canceled), { [CLOSED_HERE]: true });
+      if (!session.destroyed) session.destroy(reason, constants.NGHTTP2_CANCEL);
     }
   }
 

@@ -10,14 +10,15 @@
  *   Connect says INTERNAL for every code; gRPC's HTTP/2 mapping gives REFUSED_STREAM (never processed,
  *   safe to retry) UNAVAILABLE, ENHANCE_YOUR_CALM RESOURCE_EXHAUSTED, and INADEQUATE_SECURITY and
  *   HTTP_1_1_REQUIRED PERMISSION_DENIED.
- * - A stream closed with CANCEL that nobody on this side cancelled: under Deno, a session torn down under
- *   a call (a TLS server that read plaintext, a peer hanging up) closes its streams so. Connect reports
- *   CANCELED; the connection was lost.
+ * - A stream closed with CANCEL that nobody on this side cancelled (neither the caller, nor a deadline,
+ *   nor closing the client): under Deno, a session torn down under a call (a TLS server that read
+ *   plaintext, a peer hanging up) closes its streams so. Connect reports CANCELED; the connection was lost.
  *
  * @module
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { BROKEN_CONNECTION_CODES, errorCodes } from "./errors.ts";
+import { isClosedHere } from "./session_guard.ts";
 
 /** gRPC's status for an HTTP/2 reset code other than INTERNAL, by the name Node's stream error gives it. */
 const RESET_STATUSES: Readonly<Record<string, Code>> = {
@@ -29,7 +30,9 @@ const RESET_STATUSES: Readonly<Record<string, Code>> = {
 
 /** The status gRPC gives a reset stream, from Node's `Stream closed with error code NGHTTP2_…` error. */
 function resetStatus(err: ConnectError): Code | undefined {
-  for (let e: unknown = err; e instanceof Error; e = e.cause === e ? undefined : e.cause) {
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
     if ((e as { code?: unknown }).code !== "ERR_HTTP2_STREAM_ERROR") continue;
     const name = /\bNGHTTP2_[A-Z0-9_]+/.exec(e.message)?.[0];
     return name === undefined ? undefined : RESET_STATUSES[name];
@@ -43,7 +46,8 @@ export const transportStatusInterceptor: Interceptor = (next) => async (req) => 
     return await next(req);
   } catch (err) {
     const ce = ConnectError.from(err);
-    if (ce.code === Code.Canceled && !req.signal.aborted) {
+    // The client closed under the call (AdminClient.close()): cancelled on this side, as it says.
+    if (ce.code === Code.Canceled && !req.signal.aborted && !isClosedHere(ce)) {
       throw new ConnectError(
         "the connection was closed before the admin service answered",
         Code.Unavailable,
