@@ -6,10 +6,11 @@
  * proxy or load balancer refusing, a server closing every connection), node:http2 emits the socket's
  * EPIPE or ECONNRESET on the session, and closes it, before the promise callbacks that follow its
  * `connect` event run. That manager attaches its listeners in those callbacks, so the error is thrown
- * as uncaught and ends fctl with a stack trace; with a listener added, its check that the session is
- * open fails inside a promise callback nobody awaits, and the call waiting for the session never ends.
+ * as uncaught and ends fctl with a stack trace (tested in client_test.ts); were it caught, the manager
+ * would next assert, in a promise callback nobody awaits, that the destroyed session is open, leaving
+ * the call that waits for it waiting. Connect offers no hook on a session before that point.
  * Here every session has its `error` listener from the moment it exists, and a session that dies while
- * connecting fails the calls waiting for it (Connect reports them, and `broken_connection.ts` makes
+ * connecting fails the calls waiting for it (Connect reports them, and `transport_status.ts` makes
  * them UNAVAILABLE). The next call opens a new session, as it does after a GOAWAY.
  *
  * Keep-alive pings, which fctl never configured, are not done. A session left after a GOAWAY is

@@ -46,7 +46,7 @@ export const transportStatusInterceptor: Interceptor = (next) => async (req) => 
     return await next(req);
   } catch (err) {
     const ce = ConnectError.from(err);
-    // The client closed under the call (AdminClient.close()): cancelled on this side, as it says.
+    // A CANCEL nobody here asked for (see the module doc). Closing the client under a call is asking.
     if (ce.code === Code.Canceled && !req.signal.aborted && !isClosedHere(ce)) {
       throw new ConnectError(
         "the connection was closed before the admin service answered",
