@@ -58,7 +58,7 @@ export {
 } from "./src/register/register_files.ts";
 export type { EntityKind } from "./src/register/classify.ts";
 export type { HydrateOptions } from "./src/register/hydrate.ts";
-export type { DownloadDeps, DownloadProgress, PackageReadDeps } from "./src/register/inputs.ts";
+export type { DownloadDeps, DownloadProgress, PackageReadDeps } from "./src/register/register_files.ts";
 export {
   type AssetReport,
   registerExamples,

@@ -1,129 +1,110 @@
 /**
- * Benchmarks of `fctl get task` (numbers printed, never asserted):
+ * Benchmark of `fctl get task` as a user runs it: fresh `fctl` processes, with the flags of `deno task fctl`,
+ * against an admin in a process of its own (scripts/bench_admin.ts) that waits 5 ms before every RPC. The
+ * compared commands run alternately, one unmeasured round first; medians and ratios are printed next to
+ * their targets, nothing is asserted.
  *
- * - `fctl get task -p P -d D` of one 100-task page against the in-process admin on loopback, next to a floor
- *   script making the same ListTasks call with the same Connect transport (target: ≤ 1.3× the floor);
- * - `fctl --help` next to an empty `deno run` (target: ≤ 3×);
- * - rendering 1,000 and 10,000 tasks as TABLE (piped and fitted to a terminal) and JSON, per 1,000 rows
- *   (linear: the per-1,000 time stays flat).
+ * - `fctl get task -p P -d D` (100 tasks, table, stdout a pipe) against a floor: a minimal client making the
+ *   same ListTasks call over raw `node:http2` that prints nothing (scripts/bench_get_task_floor.ts), run
+ *   with the same flags. Target: <= 1.5x the floor.
+ * - `fctl --help` against an empty script run with the same flags. Target: <= 1.3x.
+ * - `-o yaml` and `-o json` of 10,000 tasks (`--filter.limit 10000`, stdout to /dev/null) against the table
+ *   of the same tasks, from an admin seeded with 10,000. Target: <= 1.5x the table.
  *
- *   deno task bench:get-task [runs]
+ *   deno task bench:get-task [runs]     (default 9 measured runs of each command, half as many of 10,000 tasks)
  *
  * @module
  */
-import { createAdminClient } from "../src/admin/client.ts";
-import { render } from "../src/output/render.ts";
-import type { Io } from "../src/output/io.ts";
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { startSandbox } from "../src/sandbox/mod.ts";
-import { TASK_COLUMNS, taskJson } from "../src/tasks/task_view.ts";
-import type { Task } from "../proto/gen/flyteidl/admin/task_pb.ts";
-import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
-import { seedTasks, type TestTask } from "../tests/task_fixtures.ts";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { ResourceListRequestSchema, Sort_Direction } from "../proto/gen/flyteidl/admin/common_pb.ts";
+import {
+  type Bench,
+  fctlCommand,
+  median,
+  resultLine,
+  ROOT,
+  type Run,
+  runBenchmark,
+  runsArgument,
+  withBench,
+} from "./bench_process.ts";
 
-const runs = Number(Deno.args[0] ?? 15);
-const main = new URL("../main.ts", import.meta.url).pathname;
-const floorScript = new URL("./bench_get_task_floor.ts", import.meta.url).pathname;
+const LATENCY_MS = 5;
+const PROJECT = "flytesnacks";
+const DOMAIN = "development";
 
-/** Median wall time of `deno <args>` in a fresh process; the runs of all commands are interleaved. */
-async function medians(commands: Record<string, string[]>): Promise<Record<string, number>> {
-  const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
-  for (let i = 0; i < runs; i++) {
-    for (const [name, args] of Object.entries(commands)) {
-      const started = performance.now();
-      const out = await new Deno.Command(Deno.execPath(), { args, stdout: "null", stderr: "piped" }).output();
-      times[name].push(performance.now() - started);
-      if (!out.success) throw new Error(`${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(times).map(([name, t]) => [name, t.sort((a, b) => a - b)[Math.floor(t.length / 2)]]),
+/** The ListTasks request `fctl get task -p P -d D` sends: the 100 newest tasks of the project and domain. */
+function listTasksRequest(): Uint8Array {
+  return toBinary(
+    ResourceListRequestSchema,
+    create(ResourceListRequestSchema, {
+      id: { project: PROJECT, domain: DOMAIN },
+      limit: 100,
+      sortBy: { key: "created_at", direction: Sort_Direction.DESCENDING },
+    }),
   );
 }
 
-function task(i: number): TestTask {
-  return {
-    name: `bench.module_${i % 50}.task_${i}`,
-    version: `v${i}`,
-    inputs: { a: { type: SimpleType.INTEGER, description: "the first number to add together" }, b: {} },
-    outputs: { o0: { type: SimpleType.STRING } },
-  };
+async function startUp(bench: Bench, runs: number): Promise<void> {
+  const { runFlags, main } = await fctlCommand();
+  const empty = `${bench.tempDir}/empty.ts`;
+  await Deno.writeTextFile(empty, "export {};\n");
+  const admin = await bench.startAdmin({ latencyMs: LATENCY_MS, tasks: 100 });
+  const scope = ["-p", PROJECT, "-d", DOMAIN, "--admin.endpoint", admin.endpoint];
+  const floorRequest = btoa(String.fromCharCode(...listTasksRequest()));
+  const run = (args: string[]): () => Run => () => ({ args: [...runFlags, ...args], stdout: "piped" });
+  const t = await bench.time({
+    empty: run([empty]),
+    help: run([main, "--help"]),
+    floor: run([`${ROOT}scripts/bench_get_task_floor.ts`, admin.endpoint, floorRequest]),
+    getTask: run([main, "get", "task", ...scope]),
+  }, runs);
+  const [empty_, help, floor, getTask] = [t.empty, t.help, t.floor, t.getTask].map(median);
+  console.log(`100 tasks, ${runs} runs:`);
+  console.log(resultLine("  empty Deno script (same flags)", empty_));
+  console.log(resultLine("  fctl --help", help, { ratio: help / empty_, of: "the empty script", target: 1.3 }));
+  console.log(resultLine("  floor: ListTasks of 100 over raw node:http2", floor));
+  console.log(
+    resultLine("  fctl get task -p P -d D (100 tasks, table, piped)", getTask, {
+      ratio: getTask / floor,
+      of: "the floor",
+      target: 1.5,
+    }),
+  );
 }
 
-const sink = { write: (_text: string) => {} };
-function io(terminal: boolean): Io {
-  return {
-    stdout: sink,
-    stderr: sink,
-    stdoutIsTerminal: terminal,
-    stderrIsTerminal: false,
-    stdinIsTerminal: false,
-    columns: terminal ? 160 : undefined,
-    env: {},
-    readTextFile: (path) => Deno.readTextFile(path),
-  };
-}
-
-/** Milliseconds per 1,000 rows to render `tasks` (best of 5, after a warm-up). */
-async function renderPer1000(tasks: Task[], format: string, terminal: boolean): Promise<number> {
-  const what = { columns: TASK_COLUMNS, toJson: taskJson, value: { list: tasks } };
-  await render(io(terminal), format, what);
-  let best = Infinity;
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    await render(io(terminal), format, what);
-    best = Math.min(best, performance.now() - started);
-  }
-  return best / (tasks.length / 1000);
-}
-
-const empty = await Deno.makeTempFile({ suffix: ".ts" });
-await Deno.writeTextFile(empty, "export {};\n");
-const sandbox = await startSandbox();
-const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-try {
-  await seedTasks(client, Array.from({ length: 10_000 }, (_, i) => task(i)));
-  const run = ["run", "--quiet", ...FCTL_RUN_FLAGS];
-  const scope = ["flytesnacks", "development"];
-  // The floor and fctl see the same 100 newest tasks of the 10,000.
-  const t = await medians({
-    empty: [...run, empty],
-    help: [...run, main, "--help"],
-    floor: [...run, floorScript, sandbox.endpoint, ...scope],
-    getTask: [...run, main, "get", "task", "-p", scope[0], "-d", scope[1], "--admin.endpoint", sandbox.endpoint],
+async function formats(bench: Bench, runs: number): Promise<void> {
+  const { runFlags, main } = await fctlCommand();
+  const admin = await bench.startAdmin({ latencyMs: LATENCY_MS, tasks: 10_000 });
+  const list = [main, "get", "task", "-p", PROJECT, "-d", DOMAIN, "--admin.endpoint", admin.endpoint];
+  const run = (format: string): () => Run => () => ({
+    args: [...runFlags, ...list, "--filter.limit", "10000", "-o", format],
+    stdout: "null",
   });
-  console.log(`median of ${runs} runs, interleaved`);
-  console.log(`empty deno run             ${t.empty.toFixed(0)} ms`);
-  console.log(
-    `fctl --help                ${t.help.toFixed(0)} ms  (${(t.help / t.empty).toFixed(2)}x empty; target <= 3x)`,
-  );
-  console.log(`floor: ListTasks (100)     ${t.floor.toFixed(0)} ms`);
-  console.log(
-    `fctl get task (100)        ${t.getTask.toFixed(0)} ms  (${
-      (t.getTask / t.floor).toFixed(2)
-    }x floor; target <= 1.3x)`,
-  );
-
-  const all = (await client.admin.listTasks({
-    id: { project: scope[0], domain: scope[1] },
-    limit: 10_000,
-    sortBy: { key: "created_at" },
-  })).tasks;
-  for (
-    const [label, format, terminal] of [
-      ["TABLE piped", "TABLE", false],
-      ["TABLE terminal", "TABLE", true],
-      ["JSON", "JSON", false],
-    ] as const
-  ) {
-    const at1k = await renderPer1000(all.slice(0, 1000), format, terminal);
-    const at10k = await renderPer1000(all, format, terminal);
+  const t = await bench.time({ table: run("table"), yaml: run("yaml"), json: run("json") }, runs);
+  const [table, yaml, json] = [t.table, t.yaml, t.json].map(median);
+  console.log(`10,000 tasks, ${runs} runs:`);
+  console.log(resultLine("  fctl get task --filter.limit 10000 (table, to /dev/null)", table));
+  for (const [format, ms] of [["yaml", yaml], ["json", json]] as const) {
     console.log(
-      `render ${label.padEnd(15)} ${at1k.toFixed(1)} ms/1k rows at 1k, ${at10k.toFixed(1)} ms/1k rows at 10k`,
+      resultLine(`  fctl get task --filter.limit 10000 -o ${format}`, ms, {
+        ratio: ms / table,
+        of: "the table",
+        target: 1.5,
+      }),
     );
   }
-} finally {
-  client.close();
-  await sandbox.close();
-  await Deno.remove(empty);
+}
+
+if (import.meta.main) {
+  await runBenchmark(async () => {
+    const runs = runsArgument(9);
+    const { runFlags } = await fctlCommand();
+    console.log(`fctl = deno ${runFlags.join(" ")} main.ts; admin in its own process, ${LATENCY_MS} ms per RPC`);
+    console.log("medians, the compared commands run alternately after one unmeasured round");
+    await withBench(async (bench) => {
+      await startUp(bench, runs);
+      await formats(bench, Math.ceil(runs / 2));
+    });
+  });
 }

@@ -1,142 +1,114 @@
 /**
- * Concurrency benchmark: `register files --archive flytesnacks-core.tgz` against the in-process admin
- * with 5 ms injected latency per RPC, `--concurrency 1` versus the default (8), each into a fresh
- * admin, then a check that both admins ended in the same state. Prints numbers; asserts nothing.
- * The task runs it under the V8 flags fctl itself runs with (`FCTL_V8_FLAGS`), so the numbers are the
- * shipped configuration's.
+ * Benchmark of `fctl register files` as a user runs it: fresh `fctl` processes, with the flags of
+ * `deno task fctl` and fctl's default settings, against an admin in a process of its own
+ * (scripts/bench_admin.ts) that waits a fixed time before every RPC. The compared commands run alternately,
+ * one unmeasured round first; medians and ratios are printed next to their targets, nothing is asserted.
  *
- * Two set-ups: the admin on its own thread (a worker, like a real admin on its own machine), and the
- * admin on the client's own thread (where the server's CPU work is added to the client's). Either way
- * the admin's code is warmed up with the client's, as a real admin has been running before a
- * registration: one worker serves every run, each run with a fresh sandbox (empty state, new port).
- * What is compared is the steady state: the measured runs follow six unmeasured pairs, after which
- * the JIT no longer speeds runs up. A fresh fctl process registers with a cold JIT, which costs the
- * default concurrency relatively more (its first runs here take about a third longer than later
- * ones, `--concurrency 1` about a tenth); that is not what this compares.
+ * Every registration creates: each run registers under a version of its own (`--version r<N>`) into one
+ * long-running admin, as a user registers new versions into an admin that has been up for a while (a
+ * repeated version would only meet ALREADY_EXISTS). The admin is not restarted between runs, so its JIT is
+ * as warm as a real admin's and a restart's cost never falls inside a measurement; its store grows by one
+ * package per run, which costs its map lookups nothing measurable.
  *
- * Each run starts, as a fresh fctl process does, with an empty young generation on both threads: the
- * garbage of earlier runs and of the benchmark's own bookkeeping (comparing admin states) is collected
- * before the clock starts. Otherwise a collection of a few milliseconds falls in every other run and,
- * as the set-ups alternate, locks onto the same one for a whole invocation, swinging the ratio by
- * about 0.4x from one invocation to the next.
+ * - flytesnacks-core (84 entities, one fast-registration upload) at 50 ms per RPC. Target: <= 1.3x its
+ *   dependency limit, 3 rounds (task, workflow, launch plan) x 50 ms + the same command's `--dryRun` time.
+ *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x.
+ * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
+ *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
+ *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
  *
- *   deno task bench:register [latencyMs] [runs]
+ *   deno task bench:register [runs]     (default 9 measured runs of the small package, half as many of the large)
  *
  * @module
  */
-import { createAdminClient } from "../src/admin/client.ts";
-import { registerFiles } from "../src/register/register_files.ts";
-import { startSandbox } from "../src/sandbox/mod.ts";
-import { adminState } from "./bench_register_sandbox_worker.ts";
-import { collectYoungGeneration } from "../src/streamed_memory.ts";
+import { DEFAULT_CONCURRENCY } from "../src/register/register_files.ts";
+import { writeRenamedCopies } from "./bench_package.ts";
+import {
+  type Bench,
+  fctlCommand,
+  median,
+  resultLine,
+  ROOT,
+  type Run,
+  runBenchmark,
+  runsArgument,
+  withBench,
+} from "./bench_process.ts";
 
-const latencyMs = Number(Deno.args[0] ?? 5);
-const runs = Number(Deno.args[1] ?? 9);
-const archive = new URL("../../shared/fixtures/flytectl/flytesnacks-core.tgz", import.meta.url).pathname;
+const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
+/** Rounds of creates the admin needs for a package of tasks, workflows and launch plans. */
+const DEPENDENCY_ROUNDS = 3;
+const COPIES = 24;
 
-interface Admin {
-  endpoint: string;
-  state(): Promise<string>;
-  close(): Promise<void>;
-}
-
-/** Starts admins on one worker thread, one after the other; `terminate` ends the thread. */
-function workerAdmins(): { start: () => Promise<Admin>; terminate: () => void } {
-  const worker = new Worker(new URL("./bench_register_sandbox_worker.ts", import.meta.url), { type: "module" });
-  const ask = <T>(message: unknown) =>
-    new Promise<T>((resolve) => {
-      worker.onmessage = (event: MessageEvent<T>) => resolve(event.data);
-      worker.postMessage(message);
-    });
-  const start = async (): Promise<Admin> => {
-    const { endpoint } = await ask<{ endpoint: string }>({ start: latencyMs });
-    return {
-      endpoint,
-      state: async () => (await ask<{ state: string }>({ state: true })).state,
-      close: async () => void await ask({ close: true }),
-    };
+/** Runs of the register command and of its `--dryRun`, alternately; medians in ms. */
+async function registerAndDryRun(
+  bench: Bench,
+  archive: string,
+  latencyMs: number,
+  runs: number,
+  empty?: string,
+): Promise<{ register: number; dryRun: number; empty?: number }> {
+  const { runFlags, main } = await fctlCommand();
+  const admin = await bench.startAdmin({ latencyMs });
+  const register = (round: number, extra: string[] = []): Run => ({
+    args: [
+      ...[...runFlags, main, "register", "files", "--archive", archive, "--version", `r${round + 1}`],
+      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", admin.endpoint, ...extra],
+    ],
+    stdout: "piped",
+  });
+  const commands: Record<string, (round: number) => Run> = {
+    register: (round) => register(round),
+    dryRun: (round) => register(round, ["--dryRun"]),
   };
-  return { start, terminate: () => worker.terminate() };
+  if (empty) commands.empty = () => ({ args: [...runFlags, empty], stdout: "piped" });
+  const t = await bench.time(commands, runs);
+  return { register: median(t.register), dryRun: median(t.dryRun), empty: t.empty && median(t.empty) };
 }
 
-async function threadAdmin(): Promise<Admin> {
-  const sandbox = await startSandbox({ latencyMs });
-  return {
-    endpoint: sandbox.endpoint,
-    state: () => Promise.resolve(adminState(sandbox)),
-    close: () => sandbox.close(),
-  };
-}
-
-interface Run {
-  totalMs: number;
-  registerMs: number;
-  state: string;
-}
-
-async function registerOnce(start: () => Promise<Admin>, concurrency: number): Promise<Run> {
-  const admin = await start();
-  const client = createAdminClient({ endpoint: admin.endpoint, insecure: true });
-  try {
-    collectYoungGeneration();
-    const started = performance.now();
-    const report = await registerFiles(client, {
-      paths: [archive],
-      archive: true,
-      project: "flytesnacks",
-      domain: "development",
-      version: "bench",
-      concurrency,
-    });
-    const totalMs = performance.now() - started;
-    if (report.failed > 0) throw new Error(`${report.failed} files failed at concurrency ${concurrency}`);
-    return { totalMs, registerMs: report.timings.registerMs, state: await admin.state() };
-  } finally {
-    client.close();
-    await admin.close();
-  }
-}
-
-/** Unmeasured pairs of runs before the measured ones (see the module doc). */
-const WARM_UP_PAIRS = 6;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function compare(label: string, start: () => Promise<Admin>): Promise<void> {
-  // Warm-up, not measured: module loading, then the JIT (see the module doc).
-  for (let i = 0; i < WARM_UP_PAIRS; i++) {
-    for (const concurrency of [1, 8]) await registerOnce(start, concurrency);
-  }
-  const measured: Record<number, Run[]> = { 1: [], 8: [] };
-  for (let i = 0; i < runs; i++) {
-    for (const concurrency of [1, 8]) measured[concurrency].push(await registerOnce(start, concurrency));
-  }
-  const total = (c: number) => median(measured[c].map((r) => r.totalMs));
-  const creates = (c: number) => median(measured[c].map((r) => r.registerMs));
-  const states = new Set([...measured[1], ...measured[8]].map((r) => r.state));
-  console.log(`${label}:`);
-  for (const c of [1, 8]) {
-    console.log(
-      `  --concurrency ${c}: ${total(c).toFixed(0)} ms whole command, ${
-        creates(c).toFixed(0)
-      } ms of upload and creates`,
-    );
-  }
+async function core(bench: Bench, runs: number): Promise<void> {
+  const latencyMs = 50;
+  const empty = `${bench.tempDir}/empty.ts`;
+  await Deno.writeTextFile(empty, "export {};\n");
+  const t = await registerAndDryRun(bench, CORE, latencyMs, runs, empty);
+  const limit = DEPENDENCY_ROUNDS * latencyMs + t.dryRun;
+  console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
+  console.log(resultLine("  empty Deno script (same flags)", t.empty!));
   console.log(
-    `  speed-up: ${(total(1) / total(8)).toFixed(1)}x whole command, ${
-      (creates(1) / creates(8)).toFixed(1)
-    }x upload and creates`,
+    resultLine("  register files --dryRun", t.dryRun, {
+      ratio: t.dryRun / t.empty!,
+      of: "the empty script",
+      target: 5,
+    }),
   );
-  console.log(`  same final admin state in all ${runs * 2} runs: ${states.size === 1 ? "yes" : "NO"}`);
+  console.log(resultLine(`  dependency limit: ${DEPENDENCY_ROUNDS} x ${latencyMs} ms + --dryRun`, limit));
+  console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.3 }));
 }
 
-console.log(
-  `register files flytesnacks-core.tgz (84 entities, 1 upload), ${latencyMs} ms latency/RPC, median of ${runs}`,
-);
-const workers = workerAdmins();
-try {
-  await compare("admin on its own thread (worker)", workers.start);
-} finally {
-  workers.terminate();
+async function large(bench: Bench, runs: number): Promise<void> {
+  const latencyMs = 5;
+  const archive = `${bench.tempDir}/flytesnacks-core-x${COPIES}.tgz`;
+  const entities = await writeRenamedCopies(CORE, COPIES, archive);
+  const t = await registerAndDryRun(bench, archive, latencyMs, runs);
+  const rounds = Math.max(DEPENDENCY_ROUNDS, Math.ceil(entities / DEFAULT_CONCURRENCY));
+  const limit = rounds * latencyMs + t.dryRun;
+  console.log(
+    `${COPIES} renamed copies (${entities} entities), ${latencyMs} ms per RPC, default concurrency ${DEFAULT_CONCURRENCY}, ${runs} runs:`,
+  );
+  console.log(resultLine("  register files --dryRun", t.dryRun));
+  console.log(resultLine(`  limit: max(${DEPENDENCY_ROUNDS}, ${rounds}) x ${latencyMs} ms + --dryRun`, limit));
+  console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.5 }));
 }
-await compare("admin on the client's thread", threadAdmin);
+
+if (import.meta.main) {
+  await runBenchmark(async () => {
+    const runs = runsArgument(9);
+    const { runFlags } = await fctlCommand();
+    console.log(`fctl = deno ${runFlags.join(" ")} main.ts, default settings; admin in its own process`);
+    console.log("medians, the compared commands run alternately after one unmeasured round");
+    await withBench(async (bench) => {
+      await core(bench, runs);
+      await large(bench, Math.ceil(runs / 2));
+    });
+  });
+}

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Io } from "../output/io.ts";
-import type { DownloadProgress } from "../register/inputs.ts";
+import type { DownloadProgress } from "../register/register_files.ts";
 import type { RegisterProgress } from "../register/register_files.ts";
 
 /** Least time between two redraws; a terminal cannot show more and each write costs a syscall. */

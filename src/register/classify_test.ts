@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws as assertThrows } from "node:assert/strict";
 import { OperationError } from "../errors.ts";
 import { decodeEntity, entityId, memberRole } from "./classify.ts";
-import { withExtractedArchive } from "./archive.ts";
+import { withExtractedArchive } from "./package/archive.ts";
 import { fixture } from "./_test_helpers.ts";
 
 Deno.test("memberRole reads pyflyte's suffixes, the fast source and everything else", () => {

@@ -29,39 +29,12 @@ export interface CreateOptions {
 }
 
 /** An entity's create request, by the entity's kind. */
-export type CreateRequest =
+type CreateRequest =
   | { kind: "task"; message: TaskCreateRequest }
   | { kind: "workflow"; message: WorkflowCreateRequest }
   | { kind: "launchPlan"; message: LaunchPlanCreateRequest };
 
-/**
- * The create requests of a registration, each made once. While the creates in flight are answered, the
- * requests still to be sent can be built ahead, which takes that CPU off the path between one answer and
- * the next create. (Connect's transport encodes each message when it sends it.)
- */
-export class CreateRequests {
-  readonly #waiting = new Map<RegistrationEntity, CreateRequest>();
-  readonly #taken = new Set<RegistrationEntity>();
-
-  /**
-   * Builds the entity's create request now, unless its create has started. The entity must not
-   * change afterwards (hydrate it completely first).
-   */
-  encodeAhead(entity: RegistrationEntity): void {
-    if (this.#taken.has(entity) || this.#waiting.has(entity)) return;
-    this.#waiting.set(entity, createRequest(entity));
-  }
-
-  /** The entity's request for its create, made now unless it was built ahead; asked once per entity. */
-  take(entity: RegistrationEntity): CreateRequest {
-    this.#taken.add(entity);
-    const request = this.#waiting.get(entity) ?? createRequest(entity);
-    // Once sent it is the call's alone: dropping it here lets it (and its bytes) go with the call.
-    this.#waiting.delete(entity);
-    return request;
-  }
-}
-
+/** The create request of an entity, by its kind. */
 function createRequest(entity: RegistrationEntity): CreateRequest {
   const id = entityId(entity);
   switch (entity.kind) {
@@ -88,10 +61,9 @@ export async function createEntity(
   admin: Client<typeof AdminService>,
   entity: RegistrationEntity,
   options: CreateOptions,
-  requests: CreateRequests = new CreateRequests(),
 ): Promise<RegisterEntry> {
   try {
-    const existed = await create(admin, requests.take(entity));
+    const existed = await create(admin, createRequest(entity));
     let info: string = existed ? INFO.alreadyExists : INFO.registered;
     if (entity.kind === "launchPlan" && options.enableSchedule && hasSchedule(entity.spec.spec)) {
       // Also after AlreadyExists: re-running with --enableSchedule should leave the schedule on.

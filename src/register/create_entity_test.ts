@@ -1,23 +1,27 @@
-import { notEqual } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { taskInit } from "../sandbox/_test_helpers.ts";
+import { taskInit, withSandbox } from "../sandbox/_test_helpers.ts";
 import type { RegistrationEntity } from "./classify.ts";
-import { CreateRequests } from "./create_entity.ts";
+import { createEntity } from "./create_entity.ts";
 
-function task(name: string): RegistrationEntity {
-  return { kind: "task", name: `${name}_1.pb`, spec: create(TaskSpecSchema, taskInit(name, "v1").spec) };
+function task(name: string, type = "python-task"): RegistrationEntity {
+  const spec = create(TaskSpecSchema, taskInit(name, "v1").spec);
+  if (spec.template) spec.template.type = type;
+  return { kind: "task", name: `${name}_1.pb`, spec };
 }
 
-Deno.test("CreateRequests: a request encoded ahead is the one taken; one taken is not encoded again", () => {
-  const requests = new CreateRequests();
-  const ahead = task("ahead");
-  requests.encodeAhead(ahead);
-  const taken = requests.take(ahead);
-  notEqual(requests.take(ahead), taken, "a request is handed out once, then made anew");
-
-  const late = task("late");
-  const made = requests.take(late);
-  requests.encodeAhead(late);
-  notEqual(requests.take(late), made);
+Deno.test("createEntity: registered, then AlreadyExists; a different entity under the same id is Failed", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const row = async (entity: RegistrationEntity) => {
+      const { status, info } = await createEntity(client.admin, entity, {});
+      return [status, info];
+    };
+    assertEquals(await row(task("t")), ["Success", "Successfully registered file"]);
+    assertEquals(await row(task("t")), ["Success", "AlreadyExists"]);
+    assertEquals(await row(task("t", "other-type")), [
+      "Failed",
+      "Error registering file due to task with different structure already exists",
+    ]);
+  });
 });

@@ -24,15 +24,15 @@ import { quote, UsageError } from "../errors.ts";
 
 // pyflyte's placeholders; flytectl matches them exactly, spaces included, and so do we.
 /** Identifier project placeholder, replaced by `-p`. */
-export const PROJECT_PLACEHOLDER = "{{ registration.project }}";
+const PROJECT_PLACEHOLDER = "{{ registration.project }}";
 /** Identifier domain placeholder, replaced by `-d`. */
-export const DOMAIN_PLACEHOLDER = "{{ registration.domain }}";
+const DOMAIN_PLACEHOLDER = "{{ registration.domain }}";
 /** Identifier version placeholder, replaced by `--version`. */
-export const VERSION_PLACEHOLDER = "{{ registration.version }}";
+const VERSION_PLACEHOLDER = "{{ registration.version }}";
 /** Container argument of fast-registered tasks, replaced by the uploaded source's location. */
-export const REMOTE_PACKAGE_PATH_PLACEHOLDER = "{{ .remote_package_path }}";
+const REMOTE_PACKAGE_PATH_PLACEHOLDER = "{{ .remote_package_path }}";
 /** Container argument of fast-registered tasks, replaced by `--destinationDirectory` or `.`. */
-export const DEST_DIR_PLACEHOLDER = "{{ .dest_dir }}";
+const DEST_DIR_PLACEHOLDER = "{{ .dest_dir }}";
 
 const RESOURCE_TYPES: Record<EntityKind, ResourceType> = {
   task: ResourceType.TASK,

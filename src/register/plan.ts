@@ -4,7 +4,9 @@
  * The admin service checks references when an entity is created: a workflow's tasks (and the launch
  * plans its nodes start) must exist first, a launch plan's workflow must exist first. The plan is
  * a list of stages; everything in a stage depends only on earlier stages, so a stage's creates may
- * run concurrently. For an ordinary package the stages are: tasks, workflows, launch plans.
+ * run concurrently. For an ordinary package the stages are: tasks, workflows, launch plans. A workflow's
+ * embedded sub-workflows (`sub_workflows`) are compiled from the embedded copy, so a workflow never waits
+ * for the package's own file of a sub-workflow it embeds.
  *
  * @module
  */
@@ -28,8 +30,20 @@ function compareEntities(a: RegistrationEntity, b: RegistrationEntity): number {
 }
 
 /** A key identifying an entity or a reference to one (resource type included: names are per type). */
-export function identifierKey(id: Identifier): string {
+function identifierKey(id: Identifier): string {
   return JSON.stringify([id.resourceType, id.project, id.domain, id.name, id.version, id.org]);
+}
+
+/**
+ * Keys of the sub-workflows a workflow carries in its `sub_workflows`. The admin service compiles a
+ * workflow with the sub-workflows it embeds, so references to them need nothing created first (their
+ * own tasks and launch plans still do, and are visited like the workflow's).
+ */
+function embeddedSubWorkflows(entity: RegistrationEntity): Set<string> {
+  const keys = new Set<string>();
+  if (entity.kind !== "workflow") return keys;
+  for (const sub of entity.spec.subWorkflows) if (sub.id) keys.add(identifierKey(sub.id));
+  return keys;
 }
 
 /**
@@ -49,10 +63,13 @@ export function planRegistration<E extends RegistrationEntity>(entities: readonl
   const dependencies = new Map<E, Set<E>>();
   for (const entity of entities) {
     const own = entityId(entity);
+    const embedded = embeddedSubWorkflows(entity);
     const deps = new Set<E>();
     forEachIdentifier(entity, (id) => {
       if (id === own) return;
-      const target = byKey.get(identifierKey(id));
+      const key = identifierKey(id);
+      if (embedded.has(key)) return;
+      const target = byKey.get(key);
       if (target && target !== entity) deps.add(target);
     });
     dependencies.set(entity, deps);

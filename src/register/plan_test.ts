@@ -4,8 +4,11 @@ import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type IdentifierSchema, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { RegistrationEntity } from "./classify.ts";
+import { decodeEntity, type RegistrationEntity } from "./classify.ts";
+import { hydrateEntityInPlace } from "./hydrate.ts";
+import { withPackageMembers } from "./package/members.ts";
 import { planRegistration } from "./plan.ts";
+import { fixture } from "./_test_helpers.ts";
 
 const id = (resourceType: ResourceType, name: string): MessageInitShape<typeof IdentifierSchema> => ({
   resourceType,
@@ -105,4 +108,57 @@ Deno.test("an entity serialized twice: its dependents wait for the first copy, t
   const wf = workflow("40_wf_2.pb", "wf", ["sample"]);
   const plan = planRegistration([again, wf, first]);
   assertEquals([...plan.dependencies.get(wf)!].map((e) => e.name), ["32_sample_1.pb"]);
+});
+
+/** A parent workflow that embeds `child` in its `sub_workflows` and runs it through a sub-workflow node. */
+const parentEmbedding = (file: string, child: string, childTask: string): RegistrationEntity => ({
+  kind: "workflow",
+  name: file,
+  spec: create(WorkflowSpecSchema, {
+    template: {
+      id: id(ResourceType.WORKFLOW, "parent"),
+      nodes: [{
+        id: "n0",
+        target: {
+          case: "workflowNode",
+          value: { reference: { case: "subWorkflowRef", value: id(ResourceType.WORKFLOW, child) } },
+        },
+      }],
+    },
+    subWorkflows: [{
+      id: id(ResourceType.WORKFLOW, child),
+      nodes: [{
+        id: "n0",
+        target: {
+          case: "taskNode",
+          value: { reference: { case: "referenceId", value: id(ResourceType.TASK, childTask) } },
+        },
+      }],
+    }],
+  }),
+});
+
+Deno.test("a workflow does not wait for the sub-workflows it embeds, only for what they use", () => {
+  const t = task("01_t_1.pb", "t");
+  const child = workflow("02_child_2.pb", "child", ["t"]);
+  const parent = parentEmbedding("03_parent_2.pb", "child", "t");
+  const plan = planRegistration([parent, child, t]);
+  assertEquals([...plan.dependencies.get(parent)!].map((e) => e.name), ["01_t_1.pb"]);
+  assertEquals(names(plan.stages), [["01_t_1.pb"], ["02_child_2.pb", "03_parent_2.pb"]]);
+});
+
+Deno.test("flytesnacks-core plans in 3 rounds: tasks, workflows, launch plans", async () => {
+  const stages = await withPackageMembers([fixture("flytesnacks-core.tgz")], true, (members) => {
+    const entities: RegistrationEntity[] = [];
+    for (const member of members) {
+      if (member.bytes === undefined || !member.name.endsWith(".pb")) continue;
+      const entity = decodeEntity(member.name, member.bytes);
+      entities.push(hydrateEntityInPlace(entity, { project: "p", domain: "d", version: "v" }));
+    }
+    return Promise.resolve(planRegistration(entities).stages);
+  });
+  assertEquals(stages.map((stage) => [...new Set(stage.map((e) => e.kind))]), [["task"], ["workflow"], [
+    "launchPlan",
+  ]]);
+  assertEquals(stages.map((stage) => stage.length), [39, 21, 24]);
 });

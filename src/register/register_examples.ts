@@ -9,7 +9,7 @@ import { archiveAssets, resolveRelease } from "../github/release.ts";
 import { type RegisterDeps, registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
 
 /** The repository whose releases hold the examples. */
-export const EXAMPLES_REPO = "flyteorg/flytesnacks";
+const EXAMPLES_REPO = "flyteorg/flytesnacks";
 
 /** Options of {@link registerExamples}: the `register files` options, with `version` as the release tag. */
 export interface RegisterExamplesOptions extends Omit<RegisterFilesOptions, "paths" | "archive"> {

@@ -10,7 +10,7 @@ import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl
 import { decodeEntity } from "./classify.ts";
 import { buildExamplePackage } from "../../scripts/example_package.ts";
 import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
-import { withExtractedArchive } from "./archive.ts";
+import { withExtractedArchive } from "./package/archive.ts";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 

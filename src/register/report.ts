@@ -1,10 +1,14 @@
 /**
- * What a registration did, file by file: the rows of the results table and the machine report.
+ * The report step of a registration: what it did, file by file (the rows of the results table and
+ * the machine report).
  *
  * @module
  */
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import type { JobResult, RegisterJob, SourceUpload } from "./jobs.ts";
+import type { JobOutcome } from "./run_graph.ts";
+import type { RegisterRun } from "./run_state.ts";
 
 /** Outcome of one file, as the results table shows it. */
 export type RegisterStatus = "Success" | "Failed" | "Skipped";
@@ -86,7 +90,70 @@ export function entryFor(entity: RegistrationEntity, status: RegisterStatus, inf
 }
 
 /** The info of a file skipped because `dependency` was not registered. */
-export function blockedInfo(dependency: RegisterEntry): string {
+function blockedInfo(dependency: RegisterEntry): string {
   const why = dependency.status === "Failed" ? "failed" : "was not registered";
   return `Not registered: depends on ${dependency.name}, which ${why}`;
+}
+
+/** The run's report, its total time taken now. */
+export function finishReport(run: RegisterRun): RegisterReport {
+  run.timings.totalMs = run.now() - run.startedMs;
+  const failed = run.entries.filter((e) => e.status === "Failed").length;
+  const report: RegisterReport = {
+    entries: run.entries,
+    failed,
+    interrupted: run.interrupted,
+    dryRun: run.options.dryRun ?? false,
+    timings: run.timings,
+  };
+  if (run.source) report.source = run.source;
+  return report;
+}
+
+/** Rows for entities none of which is created, all for the same reason. */
+export function skippedEntries(order: readonly RegistrationEntity[], info: string): RegisterEntry[] {
+  return order.map((entity) => entryFor(entity, "Skipped", info));
+}
+
+/**
+ * The rows of `order` from how their jobs ended: a create's own row with its timing, or why it was
+ * skipped (what it waited on, an interruption, or a stop after a failure).
+ */
+export function outcomeEntries(
+  order: readonly RegistrationEntity[],
+  outcomes: ReadonlyMap<RegisterJob, JobOutcome<RegisterJob, JobResult>>,
+  started: number,
+  aborted: boolean,
+): RegisterEntry[] {
+  const byEntity = new Map<RegistrationEntity, RegisterEntry>();
+  const entryOf = (entity: RegistrationEntity): RegisterEntry => {
+    const known = byEntity.get(entity);
+    if (known) return known;
+    const outcome = outcomes.get(entity)!;
+    let entry: RegisterEntry;
+    switch (outcome.state) {
+      case "finished":
+        entry = {
+          ...(outcome.result as RegisterEntry),
+          startedMs: outcome.startedMs - started,
+          durationMs: outcome.durationMs,
+        };
+        break;
+      case "blocked": {
+        // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
+        // something interrupted was interrupted too.
+        const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
+        const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
+        const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
+        entry = { ...entryFor(entity, "Skipped", info), dependsOn };
+        break;
+      }
+      case "notStarted":
+        entry = entryFor(entity, "Skipped", aborted ? INFO.interrupted : INFO.stopped);
+        break;
+    }
+    byEntity.set(entity, entry);
+    return entry;
+  };
+  return order.map(entryOf);
 }

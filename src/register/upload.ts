@@ -11,7 +11,6 @@ import { OperationError, quote } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { ObjectStore, StoreSource } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
-import { streamedBytesCounter } from "../streamed_memory.ts";
 
 /**
  * The source archive's bytes: a file on disk (`path`), or `bytes` in memory (a small source read with
@@ -183,21 +182,26 @@ export interface FileDigest {
 }
 
 /** MD5 (not in WebCrypto, hence `node:crypto`) and size of bytes in memory. */
-export function md5Bytes(bytes: Uint8Array): FileDigest {
+function md5Bytes(bytes: Uint8Array): FileDigest {
   return { md5: new Uint8Array(createHash("md5").update(bytes).digest()), size: bytes.length };
 }
 
-/** MD5 (not in WebCrypto, hence `node:crypto`) and size of a file, read as a stream. */
+/** Bytes of a file hashed at a time. */
+const HASH_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * MD5 (not in WebCrypto, hence `node:crypto`) and size of a file, read through one reused buffer: a
+ * fresh buffer per chunk would leave dead memory outside V8's heap that piles up for a large file.
+ */
 export async function md5File(path: string, signal?: AbortSignal): Promise<FileDigest> {
   const hash = createHash("md5");
   let size = 0;
-  const file = await Deno.open(path, { read: true });
-  const count = streamedBytesCounter();
-  for await (const chunk of file.readable) {
+  using file = await Deno.open(path, { read: true });
+  const buffer = new Uint8Array(HASH_CHUNK_BYTES);
+  for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
     signal?.throwIfAborted();
-    hash.update(chunk);
-    size += chunk.length;
-    count(chunk.length);
+    hash.update(buffer.subarray(0, read));
+    size += read;
   }
   return { md5: new Uint8Array(hash.digest()), size };
 }

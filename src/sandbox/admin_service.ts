@@ -1,6 +1,6 @@
 /**
  * The AdminService methods the sandbox implements, over a {@link SandboxStore}. Methods not listed here
- * answer UNIMPLEMENTED (see `grpc_handler.ts`).
+ * answer UNIMPLEMENTED (Connect's router answers them).
  *
  * @module
  */

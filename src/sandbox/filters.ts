@@ -8,9 +8,13 @@ import { parseRfc3339 } from "./time.ts";
 
 /** The columns of a stored entity that filters and sorting can see. */
 export interface Row {
+  /** The project, the `project` field of filters. */
   project: string;
+  /** The domain, the `domain` field of filters. */
   domain: string;
+  /** The entity's name, the `name` field of filters. */
   name: string;
+  /** The version; empty for the rows of the List*Ids methods, which list names. */
   version: string;
   /** Creation time in nanoseconds since the epoch. */
   createdNs: bigint;

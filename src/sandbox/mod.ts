@@ -1,7 +1,8 @@
 /**
  * An in-process FlyteAdmin for tests and demos: real gRPC over HTTP/2 on loopback, FlyteAdmin's semantics for
  * tasks, workflows and launch plans (filters, sorting, paging, ALREADY_EXISTS, missing references), signed
- * upload URLs served over HTTP, request recording and fault injection.
+ * upload URLs served over HTTP, request recording and fault injection. Library users import it as the
+ * package's `./testing` export (`testing.ts` at the root); fctl's own tests and scripts import it here.
  *
  * ```ts ignore
  * import { startSandbox } from "./mod.ts";

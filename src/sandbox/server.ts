@@ -4,16 +4,19 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { createAdminService } from "./admin_service.ts";
 import { createDataProxyService, UploadRegistry } from "./data_proxy.ts";
 import { FaultInjector, type MethodPattern } from "./faults.ts";
-import { createGrpcHandler, type UnaryCall } from "./grpc_handler.ts";
+import { createGrpcRouter } from "./grpc_router.ts";
+import { type Http2Listener, listenHttp2 } from "./http2_listener.ts";
+import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
 import { SandboxStore } from "./store.ts";
-import { type Http2Listener, startHttp2Server } from "./http2_server.ts";
 import { startUploadServer } from "./upload_server.ts";
+
+export type { RecordedRequest };
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -27,18 +30,6 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Clock for creation times, upload expiry and recording; default the system clock. */
   now?: () => Date;
-}
-
-/** One gRPC request the sandbox received. */
-export interface RecordedRequest {
-  /** The service's short name. */
-  service: "AdminService" | "DataProxyService";
-  /** Method name as in the proto, e.g. `ListTasks`. */
-  method: string;
-  /** The decoded request message. */
-  request: unknown;
-  /** Milliseconds since the epoch, from the sandbox clock. */
-  at: number;
 }
 
 /** A running sandbox. */
@@ -80,20 +71,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   parts.faults.latencyMs = options.latencyMs ?? 0;
   const uploadServer = await startUploadServer(parts.registry, hostname, now);
-  const onStream = createGrpcHandler({
-    services: [
-      { service: AdminService, impl: createAdminService(parts.store) },
-      {
-        service: DataProxyService,
-        impl: createDataProxyService({ registry: parts.registry, now, uploadBaseUrl: uploadServer.baseUrl }),
-      },
-    ],
-    beforeCall: recordAndInject(parts.requests, parts.faults, now),
-    signal: parts.closing.signal,
+  const onRequest = createGrpcRouter({
+    routes: routes(parts, now, uploadServer.baseUrl),
+    interceptors: [recordAndInject({ requests: parts.requests, faults: parts.faults, now })],
+    shutdownSignal: parts.closing.signal,
   });
   let grpc: Http2Listener;
   try {
-    grpc = await startHttp2Server(onStream, { port: options.port ?? 0, hostname, tls: options.tls });
+    grpc = await listenHttp2(onRequest, { port: options.port ?? 0, hostname, tls: options.tls });
   } catch (err) {
     await uploadServer.close();
     throw err;
@@ -103,14 +88,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return sandboxApi(parts, endpoint, grpc.port, () => Promise.all([grpc.close(), uploadServer.close()]));
 }
 
-/** The sandbox's state, shared by the services, the `beforeCall` hook and the API. */
+/** The sandbox's state, shared by the services, the interceptor and the API. */
 interface Parts {
   store: SandboxStore;
   faults: FaultInjector;
   registry: UploadRegistry;
   requests: RecordedRequest[];
-  /** Aborted on close: the gRPC handler then ends every call in flight (artificial latency included). */
+  /** Aborted on close: the router then aborts every call in flight (artificial latency included) with its reason. */
   closing: AbortController;
+}
+
+function routes(parts: Parts, now: () => Date, uploadBaseUrl: string): (router: ConnectRouter) => void {
+  return (router) => {
+    router.service(AdminService, createAdminService(parts.store));
+    router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
+  };
 }
 
 function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Promise<unknown>): Sandbox {
@@ -133,34 +125,4 @@ function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Pr
       return closed;
     },
   };
-}
-
-/**
- * Records each request, then applies latency and injected failures before the implementation runs.
- * Without latency it stays synchronous, so a call costs no extra turn of the event loop.
- */
-function recordAndInject(
-  requests: RecordedRequest[],
-  faults: FaultInjector,
-  now: () => Date,
-): (call: UnaryCall) => void | Promise<void> {
-  return (call) => {
-    const method = call.method.name;
-    requests.push({
-      service: call.method.parent.name as RecordedRequest["service"],
-      method,
-      request: call.request,
-      at: now().getTime(),
-    });
-    const latencyMs = faults.latencyMs;
-    if (latencyMs <= 0) return inject(faults, method);
-    // Ends early when the client gives up or the sandbox closes (the handler aborts its calls then).
-    return call.sleep(latencyMs).then(() => inject(faults, method));
-  };
-}
-
-/** Throws the injected failure for this call of `method`, if any. */
-function inject(faults: FaultInjector, method: string): void {
-  const injected = faults.check(method);
-  if (injected) throw injected;
 }

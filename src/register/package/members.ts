@@ -15,37 +15,17 @@ import {
   type Placement,
   type ReadArchive,
   type ReadArchiveOptions,
-  UNSUPPORTED_ARCHIVE_MESSAGE,
   withArchiveEntries,
-  withStreamedArchiveEntries,
 } from "./archive.ts";
-import { memberRole } from "./classify.ts";
-import type { FileDigest } from "./upload.ts";
-import type { HttpClient } from "../http/http_client.ts";
-import { OperationError, quote, UsageError } from "../errors.ts";
+import { type DownloadDeps, isUrl, withDownloadedArchive } from "./download.ts";
+import { memberRole } from "../classify.ts";
+import type { FileDigest } from "../upload.ts";
+import { quote, UsageError } from "../../errors.ts";
 
-/** Progress of an archive download, for a progress bar. */
-export interface DownloadProgress {
-  /** The URL without its query (which may hold a signature). */
-  url: string;
-  /** Bytes received so far. */
-  received: number;
-  /** `Content-Length`, when the server sent one. */
-  total?: number;
-  /** The download finished. */
-  done: boolean;
-}
+export type { DownloadDeps, DownloadProgress } from "./download.ts";
 
 /** Largest fast-registration source kept in memory by default; a larger one is streamed to disk. */
-export const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
-
-/** How archives given as URLs are fetched. */
-export interface DownloadDeps {
-  /** The command's HTTP client (proxy, CA); default: one with no proxy and the system roots. */
-  http?: HttpClient;
-  /** Called as bytes arrive. */
-  onDownloadProgress?: (progress: DownloadProgress) => void;
-}
+const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** How package members are read; all optional. */
 export interface PackageReadDeps extends DownloadDeps {
@@ -170,58 +150,4 @@ async function requireFile(path: string): Promise<void> {
     throw err;
   }
   if (!info.isFile) throw new UsageError(`${quote(path)} is not a file`);
-}
-
-/** Whether an argument is an http(s) URL rather than a local path. */
-export function isUrl(path: string): boolean {
-  return /^https?:\/\//i.test(path);
-}
-
-/** A URL without query or fragment, for messages: a signed URL's query is a credential. */
-export function redactUrl(url: string): string {
-  return url.replace(/[?#].*$/, "");
-}
-
-/**
- * Streams an archive from an http(s) URL straight into extraction: the download is never held in
- * memory or written whole to disk first.
- */
-async function withDownloadedArchive<T>(
-  url: string,
-  options: ReadArchiveOptions,
-  fn: (archive: ReadArchive) => Promise<T>,
-  signal: AbortSignal | undefined,
-  deps: DownloadDeps,
-): Promise<T> {
-  const shown = redactUrl(url);
-  const format = archiveFormat(url);
-  if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(shown)}`);
-  let response: Response;
-  try {
-    response = await (deps.http?.fetch ?? fetch)(url, { signal });
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    throw new OperationError(`cannot download ${quote(shown)}: ${(err as Error).message}`, { cause: err });
-  }
-  if (!response.ok || response.body === null) {
-    await response.body?.cancel();
-    throw new OperationError(`cannot download ${quote(shown)}: HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  const length = Number(response.headers.get("content-length") ?? "");
-  const total = Number.isFinite(length) && length > 0 ? length : undefined;
-  let received = 0;
-  const report = deps.onDownloadProgress;
-  const counted = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.length;
-        report?.({ url: shown, received, total, done: false });
-        controller.enqueue(chunk);
-      },
-      flush() {
-        report?.({ url: shown, received, total, done: true });
-      },
-    }),
-  );
-  return await withStreamedArchiveEntries(shown, format, counted, options, fn, signal);
 }

@@ -1,47 +1,43 @@
 /**
- * The HTTP/2 listener under the gRPC services: h2c, or TLS when given a certificate, with a close that
+ * The HTTP/2 server under the sandbox's gRPC router: h2c, or TLS when given a certificate, with a close that
  * lets answers in flight reach their clients but never hangs.
  *
  * @module
  */
 import * as http2 from "node:http2";
-import type { AddressInfo, Socket } from "node:net";
-import { coalesceWrites } from "../admin/write_coalescing.ts";
+import type { AddressInfo } from "node:net";
 
 /** Where and how to listen. */
 export interface Http2ListenOptions {
   port: number;
   hostname: string;
+  /** PEM certificate and key: serve TLS (`h2` by ALPN) instead of h2c. */
   tls?: { cert: string; key: string };
 }
 
 /** A listening HTTP/2 server. */
 export interface Http2Listener {
   port: number;
+  /** Stops accepting, closes every session and resolves once the server is closed. */
   close(): Promise<void>;
 }
 
-type Http2Server = http2.Http2Server | http2.Http2SecureServer;
-/** A listener for the server's `"stream"` event: one per request stream, on the core HTTP/2 API. */
-export type Http2StreamListener = (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void;
+/** A request listener on Node's HTTP/2 compatibility API, such as Connect's `connectNodeAdapter` returns. */
+export type Http2RequestListener = (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void;
 
-/** How long in-flight calls get to send their answers before their sessions are destroyed. */
+type Http2Server = http2.Http2Server | http2.Http2SecureServer;
+
+/** How long calls in flight get to send their answers before their sessions are destroyed. */
 const CLOSE_GRACE_MS = 500;
 
-/**
- * Starts an HTTP/2 server that hands every stream to `onStream`. No `"request"` listener is registered, so
- * Node's compat request/response layer is never set up.
- */
-export async function startHttp2Server(
-  onStream: Http2StreamListener,
+/** Starts an HTTP/2 server that hands every request to `onRequest`. */
+export async function listenHttp2(
+  onRequest: Http2RequestListener,
   options: Http2ListenOptions,
 ): Promise<Http2Listener> {
   const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key })
-    : http2.createServer();
-  server.on("stream", onStream);
-  // As fctl does with its own connection: one write per turn of the event loop, as Node's HTTP/2 does.
-  server.on(options.tls ? "secureConnection" : "connection", (socket: Socket) => void coalesceWrites(socket));
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : http2.createServer(onRequest);
   const sessions = trackSessions(server);
   const port = await listen(server, options.port, options.hostname);
   return { port, close: () => closeGracefully(server, sessions) };

@@ -13,8 +13,8 @@
 import { createTarDecoder, type TarHeader } from "modern-tar";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
-import { OperationError, quote, UsageError } from "../errors.ts";
-import { streamedBytesCounter } from "../streamed_memory.ts";
+import { OperationError, quote, UsageError } from "../../errors.ts";
+import { RecycledReads } from "./recycled_reads.ts";
 
 /** One regular file extracted from an archive to disk. */
 export interface ExtractedFile {
@@ -70,7 +70,7 @@ export interface ReadArchiveOptions {
 }
 
 /** Bytes of one archive kept in memory at most, by default; pyflyte's entity files are a few KiB each. */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** Archive compression, decided by the file name as flytectl does. */
 export type ArchiveFormat = "tar" | "tar.gz";
@@ -100,20 +100,6 @@ export async function withExtractedArchive<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   return await withArchiveEntries(path, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
-}
-
-/**
- * Like {@link withExtractedArchive} for bytes that arrive as a stream (e.g. an HTTP download).
- * `label` names the archive in messages and in {@link ExtractedArchive.archive}.
- */
-export async function withExtractedStream<T>(
-  label: string,
-  format: ArchiveFormat,
-  source: ReadableStream<Uint8Array>,
-  fn: (archive: ExtractedArchive) => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  return await withStreamedArchiveEntries(label, format, source, ALL_ON_DISK, (read) => fn(onDisk(read)), signal);
 }
 
 const ALL_ON_DISK: ReadArchiveOptions = { placement: () => "disk" };
@@ -149,8 +135,13 @@ export async function withArchiveEntries<T>(
     if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
     throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
   }
-  // The stream owns the file handle from here: it is closed when the stream ends or is cancelled.
-  return await withStreamedArchiveEntries(path, format, file.readable, options, fn, signal);
+  return await withEntries(path, async (tempDir) => {
+    // Read through recycled buffers: the archive's bytes cost the same memory whatever its size.
+    using reads = new RecycledReads(file);
+    const bytes = format === "tar.gz" ? reads.gunzipped() : reads.readable();
+    const consumed = (view: Uint8Array) => reads.freeBefore(view);
+    return await readEntries(tempDir, path, format, { bytes, consumed }, options, signal);
+  }, fn);
 }
 
 /**
@@ -165,13 +156,30 @@ export async function withStreamedArchiveEntries<T>(
   fn: (archive: ReadArchive) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
+  const bytes = format === "tar.gz" ? gunzip(source) : source;
+  return await withEntries(label, (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal), fn);
+}
+
+/** Reads the entries, calls `fn` with them, and removes the temp dir afterwards, whatever happens. */
+async function withEntries<T>(
+  label: string,
+  read: (tempDir: TempDir) => Promise<ArchiveEntry[]>,
+  fn: (archive: ReadArchive) => Promise<T>,
+): Promise<T> {
   const tempDir = new TempDir();
   try {
-    const entries = await readEntries(tempDir, label, format, source, options, signal);
+    const entries = await read(tempDir);
     return await fn({ archive: label, entries });
   } finally {
     await tempDir.remove();
   }
+}
+
+/** A tar archive's bytes, and who to tell once a view of them is no longer needed. */
+interface TarBytes {
+  bytes: ReadableStream<Uint8Array>;
+  /** Called once each view of `bytes` that reached an entry's body has been copied or written. */
+  consumed?: (view: Uint8Array) => void;
 }
 
 /** The private temp dir, made on first use: a package read wholly into memory never touches disk. */
@@ -195,13 +203,10 @@ async function readEntries(
   tempDir: TempDir,
   label: string,
   format: ArchiveFormat,
-  source: ReadableStream<Uint8Array>,
+  { bytes, consumed = () => {} }: TarBytes,
   options: ReadArchiveOptions,
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
-  // Counted as it enters the decoder, where every byte passes whatever happens to its entry.
-  const count = streamedBytesCounter();
-  const bytes = (format === "tar.gz" ? gunzip(source) : source).pipeThrough(tap((chunk) => count(chunk.length)));
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
   const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
   const entries: ArchiveEntry[] = [];
@@ -223,16 +228,14 @@ async function readEntries(
       switch (placement) {
         case "memory":
           memoryLeft -= size;
-          entries.push({ name, size, placement, bytes: await readAll(entry.body, size) });
+          entries.push({ name, size, placement, bytes: await readAll(entry.body, size, consumed) });
           break;
         case "disk": {
           const path = join(await tempDir.path(), ...name.split("/"));
           await Deno.mkdir(dirname(path), { recursive: true });
           // createNew: never follow or overwrite anything already there.
-          const out = await Deno.open(path, { write: true, createNew: true });
-          const hash = createHash("md5");
-          await entry.body.pipeThrough(tap((chunk) => hash.update(chunk))).pipeTo(out.writable);
-          entries.push({ name, size, placement, path, md5: new Uint8Array(hash.digest()) });
+          const md5 = await writeFile(entry.body, path, consumed);
+          entries.push({ name, size, placement, path, md5 });
           break;
         }
         case "skip":
@@ -250,8 +253,33 @@ async function readEntries(
   return entries;
 }
 
+/**
+ * Writes an entry's body to a new file at `path`, never following or overwriting anything already
+ * there; returns the MD5 of the bytes, taken on the way (the source is uploaded with it: no second read).
+ */
+async function writeFile(
+  body: ReadableStream<Uint8Array>,
+  path: string,
+  consumed: (view: Uint8Array) => void,
+): Promise<Uint8Array> {
+  using out = await Deno.open(path, { write: true, createNew: true });
+  const hash = createHash("md5");
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const chunk = read.value;
+    hash.update(chunk);
+    for (let written = 0; written < chunk.length;) written += await out.write(chunk.subarray(written));
+    consumed(chunk);
+  }
+  return new Uint8Array(hash.digest());
+}
+
 /** The whole body of an entry whose header says it has `size` bytes. */
-async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+async function readAll(
+  body: ReadableStream<Uint8Array>,
+  size: number,
+  consumed: (view: Uint8Array) => void,
+): Promise<Uint8Array> {
   const bytes = new Uint8Array(size);
   let filled = 0;
   // A reader read to the end and then dropped, not released: releasing one (as `for await` does)
@@ -266,19 +294,10 @@ async function readAll(body: ReadableStream<Uint8Array>, size: number): Promise<
     }
     bytes.set(chunk, filled);
     filled += chunk.length;
+    consumed(chunk);
   }
   if (filled !== size) throw new Error(`entry is shorter than its header's ${size} bytes`);
   return bytes;
-}
-
-/** A pass-through stream that shows each chunk to `see` on the way. */
-function tap(see: (chunk: Uint8Array) => void): TransformStream<Uint8Array, Uint8Array> {
-  return new TransformStream({
-    transform(chunk, controller) {
-      see(chunk);
-      controller.enqueue(chunk);
-    },
-  });
 }
 
 function gunzip(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
-import { OperationError, UsageError } from "../errors.ts";
+import { OperationError, UsageError } from "../../errors.ts";
 import {
   type ArchiveEntry,
   archiveFormat,
@@ -11,7 +11,7 @@ import {
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
+import { extractionDirs, fixture, removeTar, writeTar } from "../_test_helpers.ts";
 
 const VALID_NAMES = [
   "014_recipes.core.basic.basic_workflow.t1_1.pb",
@@ -302,3 +302,56 @@ Deno.test("placement: unsafe and duplicate entries are rejected whatever their p
     }
   }
 });
+
+/** `size` random bytes; random, so that a buffer reused too early shows in the result. */
+function randomBytes(size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let at = 0; at < bytes.length; at += 65536) crypto.getRandomValues(bytes.subarray(at, at + 65536));
+  return bytes;
+}
+
+for (const compressed of [false, true]) {
+  Deno.test(`a ${compressed ? ".tgz" : ".tar"} of many chunks is read exactly (its buffers are reused)`, async () => {
+    const entity = randomBytes(300_000 + 7);
+    const source = randomBytes(6 * 1024 * 1024 + 5);
+    const skipped = randomBytes(5 * 1024 * 1024 + 3);
+    const later = randomBytes(70_001);
+    const file = (name: string, body: Uint8Array) => ({
+      header: { name, size: body.length, type: "file" as const },
+      body,
+    });
+    const tar = await writeTar("big.tar", [
+      file("1_t_1.pb", entity),
+      file("fastabc.tar.gz", source),
+      file("README.bin", skipped),
+      file("2_wf_2.pb", later),
+    ]);
+    let path = tar;
+    if (compressed) {
+      path = tar.replace(/\.tar$/, ".tgz");
+      const gzipped = (await Deno.open(tar)).readable.pipeThrough(new CompressionStream("gzip"));
+      await Deno.writeFile(path, gzipped);
+    }
+    try {
+      const placement = (name: string): Placement =>
+        name.endsWith(".pb") ? "memory" : name.startsWith("fast") ? "disk" : "skip";
+      await withArchiveEntries(path, { placement }, async ({ entries }) => {
+        assertEquals(entries.map((e) => [e.name, e.placement, e.size]), [
+          ["1_t_1.pb", "memory", entity.length],
+          ["fastabc.tar.gz", "disk", source.length],
+          ["README.bin", "skip", skipped.length],
+          ["2_wf_2.pb", "memory", later.length],
+        ]);
+        const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+        const [first, onDisk, , last] = entries;
+        assert(first.placement === "memory" && same(first.bytes, entity), "the first entity's bytes");
+        assert(last.placement === "memory" && same(last.bytes, later), "the last entity's bytes");
+        assert(onDisk.placement === "disk");
+        assert(same(await Deno.readFile(onDisk.path), source), "the source's bytes on disk");
+        assertEquals(onDisk.md5, new Uint8Array(createHash("md5").update(source).digest()));
+      });
+    } finally {
+      await removeTar(tar);
+    }
+  });
+}

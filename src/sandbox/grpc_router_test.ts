@@ -1,19 +1,30 @@
 /**
- * The gRPC handler over real loopback HTTP/2: Connect's client where it can make the call, `node:http2` as a
- * raw client for the inputs no well-behaved client sends (wrong content type, broken envelopes, resets).
+ * The sandbox's gRPC endpoint over real loopback HTTP/2: Connect's client where it can make the call,
+ * `node:http2` as a raw client for the inputs no well-behaved client sends (wrong content type, broken
+ * envelopes, resets).
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import * as http2 from "node:http2";
 import { Buffer } from "node:buffer";
 import { create, fromBinary, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
-import { encodeEnvelope } from "../admin/grpc_envelope.ts";
-import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import {
+  type Client,
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  createClient,
+  type Interceptor,
+  type ServiceImpl,
+} from "@connectrpc/connect";
+import { encodeEnvelope } from "@connectrpc/connect/protocol";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { ResourceListRequestSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
-import { createGrpcHandler, encodeGrpcMessage, type GrpcService, type UnaryCall } from "./grpc_handler.ts";
-import { startHttp2Server } from "./http2_server.ts";
+import { createGrpcRouter } from "./grpc_router.ts";
+import { listenHttp2 } from "./http2_listener.ts";
+import { FaultInjector } from "./faults.ts";
+import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
 import { type Sandbox, startSandbox } from "./mod.ts";
 import { DOMAIN, PROJECT, taskInit } from "./_test_helpers.ts";
 
@@ -22,8 +33,10 @@ const LIST: MessageInitShape<typeof ResourceListRequestSchema> = { id: { project
 
 /** A ListTasks request, encoded. */
 const enc = () => toBinary(ResourceListRequestSchema, create(ResourceListRequestSchema, LIST));
+/** A message in its gRPC envelope; flag 1 marks it compressed. */
+const envelope = (message: Uint8Array, flags = 0) => encodeEnvelope(flags, message);
 /** A ListTasks request in its envelope. */
-const listRequest = () => encodeEnvelope(enc());
+const listRequest = () => envelope(enc());
 
 interface RawAnswer {
   headers: http2.IncomingHttpHeaders;
@@ -68,10 +81,13 @@ function rawCall(session: http2.ClientHttp2Session, call: RawCall = {}): Promise
   });
 }
 
-/** grpc-status and grpc-message of an answer, from its trailers or, for Trailers-Only, its headers. */
+/**
+ * grpc-status and the percent-decoded grpc-message of an answer, from its trailers or, for a Trailers-Only
+ * answer, its headers.
+ */
 function status(answer: RawAnswer): [number, string] {
   const source = answer.trailers["grpc-status"] !== undefined ? answer.trailers : answer.headers;
-  return [Number(source["grpc-status"]), String(source["grpc-message"] ?? "")];
+  return [Number(source["grpc-status"]), decodeURIComponent(String(source["grpc-message"] ?? ""))];
 }
 
 async function withSandboxSession(
@@ -101,17 +117,24 @@ async function withConnectClient(
   }
 }
 
-/** Serves `services` with the handler alone and connects a raw session and a Connect client to it. */
-async function withHandler(
-  services: GrpcService[],
+interface RouterSetup {
+  /** AdminService methods to serve; the others answer UNIMPLEMENTED. */
+  admin: Partial<ServiceImpl<typeof AdminService>>;
+  interceptors?: Interceptor[];
+  shutdown?: AbortController;
+}
+
+/** Serves `setup` with the router alone and connects a raw session to it. */
+async function withRouter(
+  setup: RouterSetup,
   fn: (ctx: { session: http2.ClientHttp2Session; baseUrl: string }) => Promise<void>,
-  beforeCall?: (call: UnaryCall) => void | Promise<void>,
-  signal?: AbortSignal,
 ): Promise<void> {
-  const server = await startHttp2Server(createGrpcHandler({ services, beforeCall, signal }), {
-    port: 0,
-    hostname: "127.0.0.1",
+  const onRequest = createGrpcRouter({
+    routes: (router: ConnectRouter) => void router.service(AdminService, setup.admin),
+    interceptors: setup.interceptors ?? [],
+    shutdownSignal: (setup.shutdown ?? new AbortController()).signal,
   });
+  const server = await listenHttp2(onRequest, { port: 0, hostname: "127.0.0.1" });
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const session = http2.connect(baseUrl);
   try {
@@ -120,6 +143,11 @@ async function withHandler(
     session.close();
     await server.close();
   }
+}
+
+/** Waits until `done()` holds, polling every 2 ms. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
 /**
@@ -133,7 +161,7 @@ async function resetGetTask(session: http2.ClientHttp2Session, handled: () => Pr
     "content-type": "application/grpc",
   });
   stream.on("error", () => {});
-  stream.end(encodeEnvelope(new Uint8Array()));
+  stream.end(envelope(new Uint8Array()));
   await handled();
   stream.close(http2.constants.NGHTTP2_CANCEL);
   await new Promise((resolve) => stream.on("close", resolve));
@@ -171,7 +199,10 @@ Deno.test("a content type other than application/grpc(+proto) answers HTTP 415 w
     for (const contentType of ["application/json", "application/grpc+json", "application/grpc-web", ""]) {
       const answer = await rawCall(session, { headers: { "content-type": contentType } });
       assertEquals(answer.headers[":status"], 415, contentType);
-      assertEquals(status(answer)[0], Code.Internal);
+      assertEquals(status(answer), [
+        Code.Internal,
+        `invalid gRPC request content-type ${JSON.stringify(contentType)}`,
+      ]);
     }
     assertEquals(status(await rawCall(session, { headers: { "content-type": "Application/GRPC+Proto" } })), [0, ""]);
     assertEquals(sandbox.requests.length, 1);
@@ -179,27 +210,33 @@ Deno.test("a content type other than application/grpc(+proto) answers HTTP 415 w
 });
 
 Deno.test("a method other than POST answers HTTP 405", async () => {
-  await withSandboxSession(async (_sandbox, session) => {
+  await withSandboxSession(async (sandbox, session) => {
     const answer = await rawCall(session, { headers: { ":method": "PUT" } });
     assertEquals([answer.headers[":status"], status(answer)[0]], [405, Code.Internal]);
+    assertEquals(sandbox.requests, []);
   });
 });
 
-Deno.test("unknown services and methods answer UNIMPLEMENTED as a Trailers-Only response", async () => {
+Deno.test("unknown services and methods answer UNIMPLEMENTED", async () => {
   await withSandboxSession(async (sandbox, session) => {
     for (const path of ["/flyteidl.service.AdminService/Nope", "/no.Such/Service", "/"]) {
       const answer = await rawCall(session, { path });
       assertEquals(answer.headers[":status"], 200);
       assertEquals(answer.trailers, {});
-      assertEquals(status(answer)[0], Code.Unimplemented, path);
+      assertEquals(status(answer), [Code.Unimplemented, `unknown method ${JSON.stringify(path)}`], path);
     }
-    // Known but not implemented: recorded, then UNIMPLEMENTED, as Connect answered.
+    assertEquals(sandbox.requests.length, 0);
+    // Known but not implemented: recorded, then UNIMPLEMENTED.
     const answer = await rawCall(session, {
       path: "/flyteidl.service.AdminService/ListProjects",
-      body: encodeEnvelope(new Uint8Array()),
+      body: envelope(new Uint8Array()),
     });
     assertEquals(status(answer), [Code.Unimplemented, "flyteidl.service.AdminService.ListProjects is not implemented"]);
     assertEquals(sandbox.requests.map((r) => r.method), ["ListProjects"]);
+    await withConnectClient(sandbox.endpoint, async (client) => {
+      const err = await client.listProjects({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
+      assertEquals(err?.code, Code.Unimplemented);
+    });
   });
 });
 
@@ -207,19 +244,19 @@ Deno.test("broken envelopes answer an error status and are not recorded", async 
   await withSandboxSession(async (sandbox, session) => {
     const message = enc();
     const cases: [string, Uint8Array, Code][] = [
-      ["compressed", encodeEnvelope(message, 1), Code.Internal],
-      ["truncated", encodeEnvelope(message).subarray(0, 8), Code.InvalidArgument],
-      ["shorter than a prefix", encodeEnvelope(message).subarray(0, 3), Code.InvalidArgument],
+      ["compressed", envelope(message, 1), Code.Internal],
+      ["truncated", envelope(message).subarray(0, 8), Code.InvalidArgument],
+      ["shorter than a prefix", envelope(message).subarray(0, 3), Code.InvalidArgument],
       ["empty", new Uint8Array(), Code.Unimplemented],
-      ["two messages", Buffer.concat([encodeEnvelope(message), encodeEnvelope(message)]), Code.Unimplemented],
-      ["not protobuf", encodeEnvelope(new Uint8Array([0xff, 0xff, 0xff])), Code.Internal],
+      ["two messages", Buffer.concat([envelope(message), envelope(message)]), Code.Unimplemented],
+      ["not protobuf", envelope(new Uint8Array([0xff, 0xff, 0xff])), Code.Internal],
     ];
     for (const [name, body, code] of cases) {
       const answer = await rawCall(session, { body });
       assertEquals(answer.headers[":status"], 200, name);
       assertEquals(status(answer)[0], code, name);
     }
-    assert(status(await rawCall(session, { body: encodeEnvelope(message, 1) }))[1].includes("compressed"));
+    assert(status(await rawCall(session, { body: envelope(message, 1) }))[1].includes("compressed"));
     assertEquals(sandbox.requests, []);
     assertEquals(status(await rawCall(session)), [0, ""]);
   });
@@ -233,32 +270,26 @@ Deno.test("a requested compression answers UNIMPLEMENTED: none is supported", as
   });
 });
 
-Deno.test("grpc-message is percent-encoded per the gRPC spec and decodes back to the message", async () => {
-  assertEquals(encodeGrpcMessage("plain ASCII: ok!"), "plain ASCII: ok!");
-  assertEquals(encodeGrpcMessage("100% grün\n"), "100%25 gr%C3%BCn%0A");
+Deno.test("grpc-message is percent-encoded, and errors other than ConnectErrors are INTERNAL", async () => {
   const message = "100% grün, ✓ done\r\n\ttab";
-  const services: GrpcService[] = [{
-    service: AdminService,
-    impl: {
-      getTask: () => {
-        throw new ConnectError(message, Code.NotFound);
-      },
-      listTasks: () => {
-        throw new Error("a bug with private details");
-      },
+  const admin: RouterSetup["admin"] = {
+    getTask: () => {
+      throw new ConnectError(message, Code.NotFound);
     },
-  }];
-  await withHandler(services, async ({ session, baseUrl }) => {
+    listTasks: () => {
+      throw new Error("a bug with private details");
+    },
+  };
+  await withRouter({ admin }, async ({ session, baseUrl }) => {
     const answer = await rawCall(session, {
       path: "/flyteidl.service.AdminService/GetTask",
-      body: encodeEnvelope(new Uint8Array()),
+      body: envelope(new Uint8Array()),
     });
-    assertEquals(status(answer), [Code.NotFound, encodeGrpcMessage(message)]);
-    assert(/^[\x20-\x7e]*$/.test(status(answer)[1]));
+    assertEquals(status(answer), [Code.NotFound, message]);
+    assert(/^[\x20-\x7e]*$/.test(String(answer.trailers["grpc-message"])), String(answer.trailers["grpc-message"]));
     await withConnectClient(baseUrl, async (client) => {
       const err = await client.getTask({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
       assertEquals([err?.code, err?.rawMessage], [Code.NotFound, message]);
-      // Other errors are INTERNAL "internal error", as Connect's server sends them.
       const bug = await client.listTasks({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
       assertEquals([bug?.code, bug?.rawMessage], [Code.Internal, "internal error"]);
     });
@@ -275,9 +306,11 @@ Deno.test("grpc-timeout is honoured: DEADLINE_EXCEEDED when it passes, and a mal
     assert(took < 150, `took ${took} ms`);
     assertEquals(sandbox.requests.length, 2);
 
-    sandbox.setLatency(0);
+    sandbox.setLatency(30);
     assertEquals(status(await rawCall(session, { headers: { "grpc-timeout": "10S" } })), [0, ""]);
+    // Longer than any timer holds (such a timer would fire at once): served as if no deadline were given.
     assertEquals(status(await rawCall(session, { headers: { "grpc-timeout": "99999999H" } })), [0, ""]);
+    sandbox.setLatency(0);
     for (const malformed of ["soon", "20", "123456789m", "-1m"]) {
       const answer = await rawCall(session, { headers: { "grpc-timeout": malformed } });
       assertEquals(status(answer), [Code.InvalidArgument, `protocol error: invalid grpc timeout value: ${malformed}`]);
@@ -288,13 +321,24 @@ Deno.test("grpc-timeout is honoured: DEADLINE_EXCEEDED when it passes, and a mal
   }, 200);
 });
 
+Deno.test("a deadline ends the latency of a call at once, long before the latency would", async () => {
+  await withSandboxSession(async (sandbox, session) => {
+    await rawCall(session);
+    sandbox.setLatency(60_000);
+    const start = performance.now();
+    const answer = await rawCall(session, { headers: { "grpc-timeout": "30m" } });
+    assertEquals(status(answer)[0], Code.DeadlineExceeded);
+    assert(performance.now() - start < 1000, `took ${performance.now() - start} ms`);
+  });
+});
+
 Deno.test("a client reset mid-latency aborts the call, and the connection keeps serving", async () => {
   await withSandboxSession(async (sandbox, session) => {
     const stream = session.request({ ":method": "POST", ":path": LIST_TASKS, "content-type": "application/grpc" });
     stream.on("error", () => {});
     const closed = new Promise((resolve) => stream.on("close", resolve));
     stream.end(listRequest());
-    while (sandbox.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    await until(() => sandbox.requests.length === 1);
     stream.close(http2.constants.NGHTTP2_CANCEL);
     await closed;
     sandbox.setLatency(0);
@@ -303,7 +347,7 @@ Deno.test("a client reset mid-latency aborts the call, and the connection keeps 
       sandbox.setLatency(5_000);
       const aborter = new AbortController();
       const pending = client.listTasks(LIST, { signal: aborter.signal }).then(() => "answered", () => "failed");
-      while (sandbox.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 2));
+      await until(() => sandbox.requests.length === 3);
       aborter.abort();
       assertEquals(await pending, "failed");
       sandbox.setLatency(0);
@@ -317,77 +361,71 @@ Deno.test("the call's signal is aborted CANCELED on a reset, and a late answer i
   const released = new Promise<void>((resolve) => (release = resolve));
   const reasons: unknown[] = [];
   let entered = false;
-  const services: GrpcService[] = [{
-    service: AdminService,
-    impl: {
-      getTask: async () => {
-        await released; // answers after the client has gone
-        return {};
-      },
-      listTasks: () => ({ tasks: [] }),
+  const admin: RouterSetup["admin"] = {
+    getTask: async (_request, context) => {
+      entered = true;
+      context.signal.addEventListener("abort", () => reasons.push(context.signal.reason), { once: true });
+      await released; // answers after the client has gone
+      return {};
     },
-  }];
-  const beforeCall = (call: UnaryCall) => {
-    if (call.method.name !== "GetTask") return;
-    entered = true;
-    call.signal.addEventListener("abort", () => reasons.push(call.signal.reason), { once: true });
+    listTasks: () => ({ tasks: [] }),
   };
-  await withHandler(services, async ({ session }) => {
-    await resetGetTask(session, async () => {
-      while (!entered) await new Promise((resolve) => setTimeout(resolve, 2));
-    });
+  await withRouter({ admin }, async ({ session }) => {
+    await resetGetTask(session, () => until(() => entered));
     assertEquals(reasons.map((r) => (r as ConnectError).code), [Code.Canceled]);
     release();
     await new Promise((resolve) => setTimeout(resolve, 20));
     assertEquals(status(await rawCall(session)), [0, ""]);
-  }, beforeCall);
+  });
 });
 
-Deno.test("sleep waits, and ends at once with CANCELED when the client resets, so the method never runs", async () => {
-  const slept: string[] = [];
+Deno.test("latency ends at once with CANCELED when the client resets, so the method never runs", async () => {
+  const faults = new FaultInjector();
+  const requests: RecordedRequest[] = [];
+  const outcomes: string[] = [];
   let ran = 0;
-  const services: GrpcService[] = [{
-    service: AdminService,
-    impl: { getTask: () => (ran++, {}), listTasks: () => ({ tasks: [] }) },
-  }];
-  const beforeCall = async (call: UnaryCall) => {
+  const observe: Interceptor = (next) => async (request) => {
     const started = performance.now();
     try {
-      await call.sleep(call.method.name === "GetTask" ? 60_000 : 5);
-      slept.push(`${call.method.name} slept ${performance.now() - started >= 4 ? "enough" : "too little"}`);
+      const response = await next(request);
+      outcomes.push(`${request.method.name} waited ${performance.now() - started >= 4 ? "enough" : "too little"}`);
+      return response;
     } catch (err) {
-      slept.push(`${call.method.name} woke: ${Code[(err as ConnectError).code]}`);
+      outcomes.push(`${request.method.name} failed: ${Code[ConnectError.from(err).code]}`);
       throw err;
     }
   };
-  await withHandler(services, async ({ session }) => {
+  const admin: RouterSetup["admin"] = { getTask: () => (ran++, {}), listTasks: () => ({ tasks: [] }) };
+  const interceptors = [observe, recordAndInject({ requests, faults, now: () => new Date() })];
+  await withRouter({ admin, interceptors }, async ({ session }) => {
+    faults.latencyMs = 5;
     assertEquals(status(await rawCall(session)), [0, ""]);
-    await resetGetTask(session, () => new Promise((resolve) => setTimeout(resolve, 20)));
-    assertEquals(slept, ["ListTasks slept enough", "GetTask woke: Canceled"]);
+    faults.latencyMs = 60_000;
+    await resetGetTask(session, () => until(() => requests.length === 2));
+    assertEquals(outcomes, ["ListTasks waited enough", "GetTask failed: Canceled"]);
     assertEquals(ran, 0);
-  }, beforeCall);
+  });
 });
 
-Deno.test("the handler's signal answers calls in flight with its reason, and refuses later ones", async () => {
+Deno.test("the shutdown signal answers calls in flight with its reason, and refuses later ones", async () => {
   const shutdown = new AbortController();
-  let waiting = 0;
-  const services: GrpcService[] = [{ service: AdminService, impl: { listTasks: () => ({ tasks: [] }) } }];
-  const beforeCall = (call: UnaryCall) => (waiting++, call.sleep(60_000));
-  await withHandler(
-    services,
-    async ({ session }) => {
-      const inFlight = [rawCall(session), rawCall(session)];
-      while (waiting < 2) await new Promise((resolve) => setTimeout(resolve, 2));
-      shutdown.abort(new ConnectError("server is stopping", Code.Unavailable));
-      for (const answer of await Promise.all(inFlight)) {
-        assertEquals(status(answer), [Code.Unavailable, "server is stopping"]);
-      }
-      assertEquals(status(await rawCall(session)), [Code.Unavailable, "server is stopping"]);
-      assertEquals(waiting, 2);
-    },
-    beforeCall,
-    shutdown.signal,
-  );
+  const faults = new FaultInjector();
+  faults.latencyMs = 60_000;
+  const requests: RecordedRequest[] = [];
+  let ran = 0;
+  const admin: RouterSetup["admin"] = { listTasks: () => (ran++, { tasks: [] }) };
+  const interceptors = [recordAndInject({ requests, faults, now: () => new Date() })];
+  await withRouter({ admin, interceptors, shutdown }, async ({ session }) => {
+    const inFlight = [rawCall(session), rawCall(session)];
+    await until(() => requests.length === 2);
+    shutdown.abort(new ConnectError("server is stopping", Code.Unavailable));
+    for (const answer of await Promise.all(inFlight)) {
+      assertEquals(status(answer), [Code.Unavailable, "server is stopping"]);
+    }
+    faults.latencyMs = 0;
+    assertEquals(status(await rawCall(session)), [Code.Unavailable, "server is stopping"]);
+    assertEquals([requests.length, ran], [3, 0]);
+  });
 });
 
 Deno.test("many concurrent calls on one connection all succeed", async () => {

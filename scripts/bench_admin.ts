@@ -1,0 +1,90 @@
+/**
+ * The admin the benchmarks talk to, in a process of its own as a real admin runs on a machine of its own:
+ * the sandbox admin service with an injected delay before every RPC, optionally seeded with tasks. It prints
+ * its endpoint as the first line of stdout, then serves until SIGTERM or SIGINT (or, with `--stdin`, until its
+ * stdin ends, so it cannot outlive a benchmark that was killed), and closes the sandbox on the way out.
+ *
+ *   deno run --allow-net --allow-read --allow-env scripts/bench_admin.ts [--port 0] [--latency 0] [--tasks 0]
+ *
+ * The seeded tasks are created straight in the store (not over gRPC, which takes seconds for 10,000), in
+ * `flytesnacks`/`development`, each with two inputs and one output, so a table row has every column filled.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+
+/** What a seeded task's variables look like: a simple type and a description. */
+function variable(type: SimpleType, description: string) {
+  return { type: { type: { case: "simple" as const, value: type } }, description };
+}
+
+/** The `i`-th seeded task's create request: 50 modules, one version each. */
+export function seededTask(i: number) {
+  const id = {
+    resourceType: ResourceType.TASK,
+    project: "flytesnacks",
+    domain: "development",
+    name: `bench.module_${i % 50}.task_${i}`,
+    version: `v${i}`,
+  };
+  return {
+    id,
+    spec: {
+      template: {
+        id,
+        type: "python-task",
+        metadata: { runtime: { version: "1.10.0", flavor: "python" } },
+        interface: {
+          inputs: {
+            variables: {
+              a: variable(SimpleType.INTEGER, "the first number to add together"),
+              b: variable(SimpleType.INTEGER, "b"),
+            },
+          },
+          outputs: { variables: { o0: variable(SimpleType.STRING, "o0") } },
+        },
+        target: {
+          case: "container" as const,
+          value: { image: "cr.flyte.org/flytekit:py3.11", args: ["pyflyte-execute"] },
+        },
+      },
+    },
+  };
+}
+
+function count(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${flag} must be a whole number, got "${value}"`);
+  return n;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      port: { type: "string", default: "0" },
+      latency: { type: "string", default: "0" },
+      tasks: { type: "string", default: "0" },
+      stdin: { type: "boolean", default: false },
+    },
+  });
+  const sandbox = await startSandbox({ port: count("port", values.port), latencyMs: count("latency", values.latency) });
+  const tasks = count("tasks", values.tasks);
+  for (let i = 0; i < tasks; i++) sandbox.store.addTask(seededTask(i));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= sandbox.close().then(() => Deno.exit(0));
+  };
+  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", stop);
+  console.log(sandbox.endpoint);
+  if (values.stdin) {
+    // Reads (and ignores) stdin until it ends: the benchmark holds the other end and closes it by dying.
+    for await (const _ of Deno.stdin.readable) { /* nothing to read, only the end matters */ }
+    stop();
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * What the cold-process benchmarks share: the command line `deno task fctl` runs (read from `deno.json` each
+ * time, so the benchmarks follow its flags), an admin in a process of its own (scripts/bench_admin.ts), and
+ * wall times of fresh processes, run alternately and summarised as medians.
+ *
+ * Everything a benchmark starts or creates belongs to one {@link Bench}: {@link withBench} ends the admins it
+ * started and removes its temp dir however the benchmark ends, including on SIGINT or SIGTERM (which also
+ * end the process being timed).
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+/** The repository's root directory. */
+export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** `deno run` and its flags as `deno task fctl` runs main.ts, plus main.ts's path. */
+export interface FctlCommand {
+  /** `run` followed by every flag of the task (permissions, V8 flags, …), without the script. */
+  runFlags: string[];
+  /** Absolute path of main.ts. */
+  main: string;
+}
+
+/**
+ * Reads the `fctl` task of `deno.json`: its last command must be `deno run [flags…] main.ts`.
+ * Throws one line naming the task if it has another shape.
+ */
+export async function fctlCommand(): Promise<FctlCommand> {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  // A task is a command line, or an object whose `command` is one.
+  const task: unknown = config.tasks?.fctl?.command ?? config.tasks?.fctl;
+  if (typeof task !== "string") throw new Error('deno.json has no "fctl" task');
+  const words = task.split("&&").at(-1)!.trim().split(/\s+/);
+  const script = words.findIndex((word) => word.endsWith("main.ts"));
+  if (words[0] !== "deno" || words[1] !== "run" || script !== words.length - 1) {
+    throw new Error(`the fctl task of deno.json is not "… && deno run [flags] main.ts": "${task}"`);
+  }
+  return { runFlags: words.slice(1, script), main: `${ROOT}${words[script]}` };
+}
+
+/** One process to time: arguments of `deno`, and where its stdout goes. */
+export interface Run {
+  args: string[];
+  /** `piped`: read to the end by the benchmark, as a pipe to another program; `null`: /dev/null. */
+  stdout: "piped" | "null";
+}
+
+/** A running bench admin. */
+export interface Admin {
+  /** `http://127.0.0.1:PORT`. */
+  endpoint: string;
+}
+
+/** How to start a bench admin. */
+export interface AdminOptions {
+  /** Delay before every RPC is handled. */
+  latencyMs: number;
+  /** Tasks seeded into flytesnacks/development. */
+  tasks?: number;
+}
+
+/** The resources and signal of one benchmark run. */
+export interface Bench {
+  /** A private directory, removed at the end. */
+  tempDir: string;
+  /** Starts scripts/bench_admin.ts in its own process; it is ended at the end. */
+  startAdmin(options: AdminOptions): Promise<Admin>;
+  /**
+   * Times each command `runs` times, in rounds, each round starting one command later than the one before,
+   * after one unmeasured round (the first start of a changed module fills Deno's caches, which a user's
+   * first run pays once, not on every command). `commands` get the round's index, so a command can differ
+   * from run to run (a fresh version). Returns every command's times in milliseconds.
+   */
+  time(commands: Record<string, (round: number) => Run>, runs: number): Promise<Record<string, number[]>>;
+}
+
+/** Runs `fn` with a {@link Bench}, then ends its admins and removes its temp dir, whatever happens. */
+export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
+  const interrupt = new AbortController();
+  const onSignal = () => interrupt.abort(new Error("interrupted"));
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+  // Each admin's process, and how it ended once it has (a crash makes the next run fail: that run's error
+  // then names it).
+  const admins: { child: Deno.ChildProcess; ended?: Deno.CommandStatus }[] = [];
+  const tempDir = await Deno.makeTempDir({ prefix: "fctl_bench_" });
+  try {
+    return await fn({
+      tempDir,
+      startAdmin: async (options) => {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            ...["run", "--quiet", "--allow-net", "--allow-read", "--allow-env", `${ROOT}scripts/bench_admin.ts`],
+            ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
+          ],
+          cwd: ROOT,
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "inherit",
+        }).spawn();
+        const admin: (typeof admins)[number] = { child };
+        admins.push(admin);
+        void child.status.then((status) => admin.ended = status);
+        return { endpoint: await firstLine(child.stdout) };
+      },
+      time: async (commands, runs) => {
+        try {
+          return await timeAlternately(commands, runs, interrupt.signal);
+        } catch (err) {
+          const crashed = admins.find((admin) => admin.ended)?.ended;
+          if (!crashed || interrupt.signal.aborted) throw err;
+          const how = crashed.signal ? `signal ${crashed.signal}` : `exit code ${crashed.code}`;
+          throw new Error(`the bench admin ended (${how}), then ${err instanceof Error ? err.message : err}`);
+        }
+      },
+    });
+  } finally {
+    for (const { child } of admins) {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already ended
+      }
+      await child.stdin.close().catch(() => {});
+      await child.status;
+    }
+    await Deno.remove(tempDir, { recursive: true });
+    for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+  }
+}
+
+/** The first line of `stream`; the rest is read and dropped, so the writer never blocks. */
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the bench admin ended before printing its endpoint: "${text}"`);
+    text += value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drop */ }
+  })().catch(() => {});
+  return text.slice(0, text.indexOf("\n"));
+}
+
+async function timeAlternately(
+  commands: Record<string, (round: number) => Run>,
+  runs: number,
+  signal: AbortSignal,
+): Promise<Record<string, number[]>> {
+  const names = Object.keys(commands);
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = -1; round < runs; round++) {
+    const first = (round + names.length) % names.length;
+    for (const name of [...names.slice(first), ...names.slice(0, first)]) {
+      const ms = await timeOnce(commands[name](round), signal);
+      if (round >= 0) times[name].push(ms);
+    }
+  }
+  return times;
+}
+
+async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {
+  signal.throwIfAborted();
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: run.args,
+    cwd: ROOT, // where `deno task` runs them, so deno.json is found as it is there
+    stdout: run.stdout,
+    stderr: "piped",
+    signal,
+  })
+    .output();
+  const ms = performance.now() - started;
+  signal.throwIfAborted();
+  if (!out.success) {
+    // The first line says what went wrong (a stack trace may follow), without Deno's colours.
+    // deno-lint-ignore no-control-regex
+    const stderr = new TextDecoder().decode(out.stderr).replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n")[0];
+    throw new Error(`deno ${run.args.join(" ")} exited with ${out.code}: ${stderr}`);
+  }
+  return ms;
+}
+
+/** Runs a benchmark's main part; a failure or an interruption ends the process with one line on stderr. */
+export async function runBenchmark(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    console.error(`benchmark stopped: ${err instanceof Error ? err.message : String(err)}`);
+    Deno.exit(1);
+  }
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** `N` from the command line's first argument (how many measured runs), else `fallback`. */
+export function runsArgument(fallback: number): number {
+  const arg = Deno.args[0];
+  if (arg === undefined) return fallback;
+  const runs = Number(arg);
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new Error(`the number of runs must be a whole number >= 1, got "${arg}"`);
+  }
+  return runs;
+}
+
+/** One result line: label, median, and how it compares with its target. */
+export function resultLine(label: string, ms: number, comparison?: { ratio: number; of: string; target: number }) {
+  const base = `${label.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms`;
+  if (!comparison) return base;
+  const { ratio, of, target } = comparison;
+  const verdict = ratio <= target ? "within" : "over";
+  return `${base}  ${ratio.toFixed(2)}x ${of}  (target <= ${target}x: ${verdict})`;
+}

@@ -1,0 +1,112 @@
+/**
+ * The check step of a registration: everything that can be checked locally, before anything is
+ * uploaded or created, so that a bad package does not end up half registered.
+ *
+ * @module
+ */
+import { quote, UsageError } from "../errors.ts";
+import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
+import { assertVersioned, hydrateEntityInPlace } from "./hydrate.ts";
+import { type CheckedOptions, DEFAULT_CONCURRENCY, type RegisterFilesOptions } from "./options.ts";
+import type { MemberInMemory, MemberOnDisk, PackageMember } from "./package/members.ts";
+import type { RegisterEntry } from "./report.ts";
+
+/** A fast-registration source: in memory when small, else in the private temp dir. */
+export type SourceMember = MemberInMemory | MemberOnDisk;
+
+/** A package decoded and hydrated. */
+export interface CheckedPackage {
+  /** The entities, hydrated (but for the source's location, filled in once it is uploaded). */
+  entities: RegistrationEntity[];
+  /** `Failed` entries for members that cannot be registered. */
+  invalid: RegisterEntry[];
+}
+
+/**
+ * The options with their defaults, once they are known to be usable.
+ *
+ * @throws {UsageError} no project, domain or paths, or a concurrency that is not a whole number of at least 1
+ */
+export function checkOptions(options: RegisterFilesOptions): CheckedOptions {
+  if (options.project === "") throw new UsageError("project is required (-p/--project)");
+  if (options.domain === "") throw new UsageError("domain is required (-d/--domain)");
+  if (options.paths.length === 0) throw new UsageError("no files given to register");
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new UsageError(`invalid concurrency ${quote(concurrency)}: expected a whole number of at least 1`);
+  }
+  // An empty version (a config file's default) means "not given": entities keep the versions they have.
+  return { ...options, concurrency, version: options.version || undefined };
+}
+
+/**
+ * The package's fast-registration sources (whose bytes are always kept, in memory or on disk). More
+ * than one is an error, reported per source by {@link checkPackage}.
+ */
+export function packageSources(members: readonly PackageMember[]): SourceMember[] {
+  return members.filter(isSource);
+}
+
+/**
+ * Decodes and hydrates every member but the fast-registration sources, collecting what is wrong
+ * instead of stopping at the first problem; more than one source is a problem of each.
+ *
+ * @throws {UsageError} entities that would have no version
+ */
+export async function checkPackage(
+  members: readonly PackageMember[],
+  options: CheckedOptions,
+): Promise<CheckedPackage> {
+  const sources = packageSources(members);
+  const checked: CheckedPackage = { entities: [], invalid: [] };
+  const sourceSet = new Set<PackageMember>(sources);
+  for (const member of sortedByName(members)) {
+    if (sourceSet.has(member)) continue;
+    if (memberRole(member.name).role === "other" && !member.explicit) {
+      checked.invalid.push({
+        name: member.name,
+        status: "Failed",
+        info: "Unexpected file: not a serialized entity (.pb) or a fast-registration source (fast*.tar.gz)",
+      });
+      continue;
+    }
+    try {
+      checked.entities.push(decodeEntity(member.name, await readMember(member)));
+    } catch (err) {
+      checked.invalid.push({ name: member.name, status: "Failed", info: (err as Error).message });
+    }
+  }
+  if (sources.length > 1) {
+    const sorted = sortedByName(sources);
+    const names = sorted.map((s) => quote(s.name)).join(", ");
+    for (const source of sorted) {
+      checked.invalid.push({
+        name: source.name,
+        status: "Failed",
+        info: `Only one fast-registration source per registration is supported, found ${names}`,
+      });
+    }
+  }
+  // The entities were decoded for this registration alone: hydrate them once, in place (copies cost
+  // more than the rest of the preparation); the source location is filled in after the upload.
+  for (const entity of checked.entities) hydrateEntityInPlace(entity, options);
+  assertVersioned(checked.entities);
+  return checked;
+}
+
+function sortedByName<M extends PackageMember>(members: readonly M[]): M[] {
+  return [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Whether a member is a fast-registration source whose bytes were kept (a fast source's always are). */
+function isSource(member: PackageMember): member is SourceMember {
+  return memberRole(member.name).role === "fastSource" && (member.bytes !== undefined || member.path !== undefined);
+}
+
+/** An entity member's bytes: in memory for archive members, else read from disk. */
+async function readMember(member: PackageMember): Promise<Uint8Array> {
+  if (member.bytes !== undefined) return member.bytes;
+  // Archive members are kept in memory or on disk by their role, so a role-less member never gets here.
+  if (member.path === undefined) throw new Error(`${quote(member.name)} was not kept`);
+  return await Deno.readFile(member.path);
+}

@@ -1,0 +1,69 @@
+/**
+ * The execute step of a registration: the source upload and the creates, concurrently in dependency
+ * order, each job's outcome kept for the report.
+ *
+ * @module
+ */
+import type { AdminClient } from "../admin/client.ts";
+import { createEntity } from "./create_entity.ts";
+import { fillSourceLocation } from "./hydrate.ts";
+import {
+  type JobPlan,
+  type JobResult,
+  type RegisterJob,
+  type SourceUpload,
+  UPLOAD_INTERRUPTED,
+  UPLOADED,
+} from "./jobs.ts";
+import { outcomeEntries } from "./report.ts";
+import { runGraph } from "./run_graph.ts";
+import type { RegisterRun } from "./run_state.ts";
+
+/**
+ * Runs the plan's jobs, at most `run.options.concurrency` at a time, and adds a row per entity to
+ * the run. A failure without continue-on-error starts nothing new; so does the signal, after which
+ * the creates in flight finish and the run is `interrupted`.
+ *
+ * @throws {OperationError} the upload failed, or the admin answered what no create survives (unreachable, …)
+ */
+export async function executePlan(client: AdminClient, plan: JobPlan, run: RegisterRun): Promise<void> {
+  const started = run.now();
+  let done = 0;
+  const create = async (entity: Exclude<RegisterJob, SourceUpload>): Promise<JobResult> => {
+    const entry = await createEntity(client.admin, entity, run.options);
+    run.deps.onProgress?.({ phase: "create", done: ++done, total: plan.order.length });
+    return entry;
+  };
+  const outcomes = await runGraph<RegisterJob, JobResult>({
+    jobs: plan.jobs,
+    dependencies: plan.dependencies,
+    concurrency: run.options.concurrency,
+    stopOnFailure: !run.options.continueOnError,
+    signal: run.signal,
+    now: run.now,
+    run: (job) => job.kind === "source" ? uploadSource(job, plan, run) : create(job),
+    isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
+  });
+  run.timings.registerMs = run.now() - started;
+  run.interrupted = run.signal?.aborted ?? false;
+  run.entries.push(...outcomeEntries(plan.order, outcomes, run.startedMs, run.interrupted));
+}
+
+/** The upload job: sends the source, then fills its location into the tasks that wait for it. */
+async function uploadSource({ member, requested }: SourceUpload, plan: JobPlan, run: RegisterRun): Promise<JobResult> {
+  const started = run.now();
+  run.deps.onProgress?.({ phase: "upload", name: member.name, done: false });
+  let uploaded;
+  try {
+    uploaded = await requested.upload();
+  } catch (err) {
+    // Interrupted: what depends on the source is reported as not registered, not as an error.
+    if (run.signal?.aborted) return UPLOAD_INTERRUPTED;
+    throw err;
+  }
+  run.source = { name: member.name, location: uploaded.location, via: uploaded.via, size: uploaded.size };
+  for (const entity of plan.sourceUsers) fillSourceLocation(entity, uploaded.location);
+  run.timings.uploadMs = run.now() - started;
+  run.deps.onProgress?.({ phase: "upload", name: member.name, done: true });
+  return UPLOADED;
+}

@@ -1,0 +1,53 @@
+/**
+ * What `register files` is asked to do, and with what: its options, dependencies and progress events.
+ *
+ * @module
+ */
+import type { ObjectStore } from "../storage/store.ts";
+import type { HydrateOptions } from "./hydrate.ts";
+import type { PackageReadDeps } from "./package/members.ts";
+
+/**
+ * Creates in flight at once unless told otherwise. The creates of one dependency round are
+ * independent, so the wider a round that goes out at once the fewer round trips a registration waits
+ * for, and FlyteAdmin serves dozens of concurrent creates. 64 is the smallest power of two that sends
+ * flytesnacks-core's widest round (39 tasks) at once, so it registers in its 3 rounds; above it a
+ * large package gains nothing measurable (the client's CPU limits it).
+ */
+export const DEFAULT_CONCURRENCY = 64;
+
+/** Options of `registerFiles`; the `register files` flags. */
+export interface RegisterFilesOptions extends Omit<HydrateOptions, "sourceLocation"> {
+  /** `.pb` files, or with {@link archive} `.tar`/`.tar.gz`/`.tgz` archives (local paths or http(s) URLs). */
+  paths: string[];
+  /** Treat {@link paths} as archives of a package. */
+  archive?: boolean;
+  /** Check and hydrate everything, but make no RPC and upload nothing. */
+  dryRun?: boolean;
+  /** Keep registering after a file fails (bad files included) instead of stopping. */
+  continueOnError?: boolean;
+  /** Activate launch plans that have a schedule, once created. */
+  enableSchedule?: boolean;
+  /** Most creates in flight at once (default {@link DEFAULT_CONCURRENCY}; 1 is one RPC at a time). */
+  concurrency?: number;
+  /** Where the source goes when the admin has no upload location (instead of the storage's container). */
+  sourceUploadPath?: string;
+}
+
+/** {@link RegisterFilesOptions} once checked: the concurrency decided, an empty version dropped. */
+export type CheckedOptions = RegisterFilesOptions & { concurrency: number };
+
+/** Registration progress, for a progress display. */
+export type RegisterProgress =
+  | { phase: "upload"; name: string; done: boolean }
+  | { phase: "create"; done: number; total: number };
+
+/** What `registerFiles` uses besides the admin client; all optional. */
+export interface RegisterDeps extends PackageReadDeps {
+  /** Opens the configured storage when the admin offers no upload location. */
+  openStorage?: () => ObjectStore;
+  /** Milliseconds on a monotonic clock, for the report's timings; default `performance.now`. */
+  now?: () => number;
+  /** Called as the upload and the creates progress. */
+  onProgress?: (progress: RegisterProgress) => void;
+}

@@ -1,0 +1,50 @@
+/**
+ * An in-process FlyteAdmin for testing programs that talk to Flyte: real gRPC over HTTP/2 on loopback (h2c,
+ * or TLS when given a certificate), served by Connect's router with FlyteAdmin's semantics for tasks,
+ * workflows and launch plans (filters, sorting, paging, `ALREADY_EXISTS`, missing references), DataProxy
+ * `CreateUploadLocation` with signed upload URLs served by a real HTTP server, a record of every request,
+ * and latency and fault injection.
+ *
+ * Point any gRPC client at {@link Sandbox.endpoint}; seed and inspect entities through
+ * {@link Sandbox.store}; read what the client sent in {@link Sandbox.requests}.
+ *
+ * ```ts ignore
+ * import { Code } from "@connectrpc/connect";
+ * import { createAdminClient } from "@fctl/fctl";
+ * import { startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * try {
+ *   sandbox.store.addTask({
+ *     id: { resourceType: 1, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
+ *     spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+ *   });
+ *   const scope = { project: "flytesnacks", domain: "development" };
+ *   sandbox.failNext("ListTasks", Code.Unavailable);
+ *   await client.admin.listTasks({ id: scope, limit: 10 }).catch((err) => console.log(err.status)); // Unavailable
+ *   const { tasks } = await client.admin.listTasks({ id: scope, limit: 10 });
+ *   console.log(tasks.map((task) => task.id?.name)); // [ "hello" ]
+ *   console.log(sandbox.requests.map((request) => request.method)); // [ "ListTasks", "ListTasks" ]
+ * } finally {
+ *   client.close();
+ *   await sandbox.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/server.ts";
+export {
+  type LaunchPlanEntry,
+  type LaunchPlanInit,
+  SandboxStore,
+  type TaskEntry,
+  type TaskInit,
+  type WorkflowEntry,
+  type WorkflowInit,
+} from "./src/sandbox/store.ts";
+export type { Entry } from "./src/sandbox/entity_table.ts";
+export type { Row } from "./src/sandbox/filters.ts";
+export type { MethodPattern } from "./src/sandbox/faults.ts";
+export { SANDBOX_BUCKET } from "./src/sandbox/data_proxy.ts";
