@@ -1,6 +1,7 @@
 /**
  * Regenerates `proto/gen/` from the flyteidl `.proto` files inside the pinned
- * `@flyteorg/flyteidl` npm package, offline, with buf + protoc-gen-es (both from npm).
+ * `@flyteorg/flyteidl` npm package, offline, with buf + protoc-gen-es (both from npm), and
+ * `proto/gen/fctl/` from fctl's own client protos in `proto/client/` (see `proto/buf.client.yaml`).
  *
  *   deno task proto           rewrite proto/gen
  *   deno task proto --check   regenerate into a temp dir and fail if proto/gen differs
@@ -43,12 +44,20 @@ async function flyteidlProtos(): Promise<string> {
   return await Deno.realPath(dir);
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
+/** fctl's client protos: they import flyteidl's messages, and generate only themselves. */
+const CLIENT_PATHS = ["client/fctl"];
+
+/** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
+const REDECLARED = "service/admin.proto";
+
+/** Copies the `.proto` files under `from` to `to`, except those at `skip` (paths relative to `from`). */
+async function copyTree(from: string, to: string, skip: string[] = [], base = from): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
     const src = join(from, entry.name);
     const dst = join(to, entry.name);
-    if (entry.isDirectory) await copyTree(src, dst);
+    if (skip.includes(relative(base, src))) continue;
+    if (entry.isDirectory) await copyTree(src, dst, skip, base);
     else if (entry.name.endsWith(".proto")) await Deno.copyFile(src, dst);
   }
 }
@@ -66,30 +75,41 @@ async function listFiles(dir: string, base = dir): Promise<Map<string, string>> 
   return files;
 }
 
+/** Runs `buf generate` for `paths` in a workspace laid out in `work` from `bufYaml`; the output goes to `work/gen`. */
+async function bufGenerate(work: string, bufYaml: string, paths: string[], skipFlyteidl: string[] = []) {
+  await copyTree(join(await flyteidlProtos(), "flyteidl"), join(work, "flyteidl_protos", "flyteidl"), skipFlyteidl);
+  await copyTree(join(protoDir, "stubs"), join(work, "stubs"));
+  await copyTree(join(protoDir, "client"), join(work, "client"));
+  await Deno.copyFile(join(protoDir, bufYaml), join(work, "buf.yaml"));
+  await run(Deno.execPath(), [
+    "run",
+    "--quiet",
+    "-A",
+    "npm:@bufbuild/buf@1.74.0",
+    "generate",
+    "--template",
+    join(protoDir, "buf.gen.yaml"),
+    "-o",
+    work,
+    ...paths.flatMap((p) => ["--path", p]),
+  ], work);
+}
+
 /** Generates into `outDir` (which must not exist yet or be disposable). */
 async function generate(outDir: string): Promise<void> {
   const work = await Deno.makeTempDir({ prefix: "fctl-proto-" });
+  const clientWork = await Deno.makeTempDir({ prefix: "fctl-proto-client-" });
   try {
-    await copyTree(join(await flyteidlProtos(), "flyteidl"), join(work, "flyteidl_protos", "flyteidl"));
-    await copyTree(join(protoDir, "stubs"), join(work, "stubs"));
-    await Deno.copyFile(join(protoDir, "buf.yaml"), join(work, "buf.yaml"));
-    await run(Deno.execPath(), [
-      "run",
-      "--quiet",
-      "-A",
-      "npm:@bufbuild/buf@1.74.0",
-      "generate",
-      "--template",
-      join(protoDir, "buf.gen.yaml"),
-      "-o",
-      work,
-      ...GENERATE_PATHS.flatMap((p) => ["--path", p]),
-    ], work);
+    await bufGenerate(work, "buf.yaml", GENERATE_PATHS);
+    // The imports it generates again are those of the first run, byte for byte; only its own files are kept.
+    await bufGenerate(clientWork, "buf.client.yaml", CLIENT_PATHS, [REDECLARED]);
+    await Deno.rename(join(clientWork, "gen", "fctl"), join(work, "gen", "fctl"));
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dirname(outDir), { recursive: true });
     await Deno.rename(join(work, "gen"), outDir);
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
+    await Deno.remove(clientWork, { recursive: true }).catch(() => {});
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Typed admin-service clients over a real gRPC (HTTP/2) transport.
+ * Typed admin-service clients over Connect's gRPC transport for Node (HTTP/2).
  *
  * This module loads Connect and the generated service descriptors, so only commands that
  * talk to the admin service import it (lazily), keeping `fctl --help` light.
@@ -7,12 +7,13 @@
  * @module
  */
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
-import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
-import { createUnaryGrpcTransport } from "./grpc_transport.ts";
-import { Http2Connection } from "./http2_connection.ts";
+import { transportStatusInterceptor } from "./transport_status.ts";
+import { GuardedSessionManager } from "./session_guard.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { tunnelConnection } from "./proxy_tunnel.ts";
@@ -39,7 +40,7 @@ export interface AdminClientOptions {
 
 /** Clients of the services fctl uses, sharing one HTTP/2 connection. */
 export interface AdminClient {
-  /** The flyteidl `AdminService`: tasks, workflows, launch plans, executions, projects. */
+  /** flyteidl's `AdminService`, the methods fctl calls (see `proto/client/fctl/admin_calls.proto`): tasks, workflows, launch plans. */
   admin: Client<typeof AdminService>;
   /** The flyteidl `DataProxyService`: upload locations for fast registration. */
   dataProxy: Client<typeof DataProxyService>;
@@ -50,7 +51,7 @@ export interface AdminClient {
    * work done meanwhile overlaps it. Never rejects: a failure is left for the first call to report.
    */
   connect(): Promise<void>;
-  /** Closes the underlying HTTP/2 session. */
+  /** Closes the underlying HTTP/2 session; a later call opens a new one. */
   close(): void;
 }
 
@@ -106,15 +107,17 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       },
     });
   }
-  const http2 = new Http2Connection(baseUrl, sessionOptions);
+  const sessions = new GuardedSessionManager(baseUrl, sessionOptions);
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
-  const transport = createUnaryGrpcTransport({ baseUrl, connection: http2, interceptors });
+  interceptors.push(transportStatusInterceptor);
+  // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.
+  const transport = createGrpcTransport({ baseUrl, sessionManager: sessions, interceptors, acceptCompression: [] });
   return {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
-    connect: () => http2.ready().then(() => {}, () => {}),
-    close: () => http2.close(),
+    connect: () => sessions.connect(),
+    close: () => sessions.close(),
   };
 }

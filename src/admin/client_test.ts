@@ -1,11 +1,16 @@
 import { equal, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
+import type { ServerHttp2Stream } from "node:http2";
 import { createServer as createHttp1Server } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { createAdminClient } from "./client.ts";
 import { AdminError } from "./errors.ts";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { answer, grpcFrame, withRawServer } from "./_raw_http2_server.ts";
 
 const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
+const EMPTY_LIST = toBinary(TaskListSchema, create(TaskListSchema));
 
 Deno.test("connect() opens the one connection ahead of the first call, which then uses it", async () => {
   const server = http2.createServer();
@@ -30,6 +35,60 @@ Deno.test("connect() opens the one connection ahead of the first call, which the
   } finally {
     client.close();
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+Deno.test("close() ends the connection, twice is fine; a call after it opens a new one", async () => {
+  await withRawServer(answer(grpcFrame(EMPTY_LIST)), async (server) => {
+    const client = createAdminClient({ endpoint: server.endpoint, insecure: true });
+    try {
+      await client.admin.listTasks(LIST);
+      equal(server.sessions.length, 1);
+      const closed = new Promise((resolve) => server.sessions[0].once("close", resolve));
+      client.close();
+      client.close();
+      await closed;
+      await client.admin.listTasks(LIST);
+      equal(server.sessions.length, 2);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+Deno.test("close() under a call cancels it: CANCELED, not retried, no new connection", async () => {
+  const silent = (stream: ServerHttp2Stream) => void stream; // never answers
+  await withRawServer(silent, async (server) => {
+    const retry = { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 1, perAttemptTimeoutMs: 0 };
+    const client = createAdminClient({ endpoint: server.endpoint, insecure: true, retry });
+    try {
+      const call = client.admin.listTasks(LIST);
+      while (server.seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      client.close();
+      await rejects(call, (err) => err instanceof AdminError && err.status === "Canceled");
+      equal(server.seen.length, 1, "not retried");
+      equal(server.sessions.length, 1, "no new connection");
+    } finally {
+      client.close();
+    }
+  });
+});
+
+Deno.test("calls share one connection; after GOAWAY or a dropped connection the next call opens a new one", async () => {
+  // In a process of its own, tried again only when Deno's nghttp2 aborted it (see _goaway_scenario.ts).
+  const scenario = new URL("./_goaway_scenario.ts", import.meta.url).pathname;
+  const config = new URL("../../deno.json", import.meta.url).pathname;
+  for (let attempt = 1;; attempt++) {
+    const { success, code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", "--config", config, "--allow-net", "--allow-read", scenario],
+      env: { NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (success) return;
+    const message = new TextDecoder().decode(stderr);
+    if (attempt < 3 && message.includes("find_stream_on_goaway_func")) continue;
+    throw new Error(`the GOAWAY scenario failed (exit ${code}, attempt ${attempt}):\n${message}`);
   }
 });
 

@@ -13,7 +13,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminError } from "../admin/errors.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./report.ts";
