@@ -4,6 +4,7 @@
  */
 import { equal, match, ok as assert } from "node:assert/strict";
 import { runFctl } from "./helpers.ts";
+import { DEFAULT_CONCURRENCY } from "../src/register/register_files.ts";
 
 Deno.test("fctl, fctl help and fctl --help print the same program help", async () => {
   const screens = await Promise.all([[], ["help"], ["--help"], ["-h"]].map((args) => runFctl(args)));
@@ -61,4 +62,11 @@ Deno.test("on a terminal help is wrapped to its width; piped it is not", async (
   for (const line of tty.stdout.split("\n")) assert(line.length <= 72, line);
   const piped = await runFctl(["register", "files", "--help"], { columns: 72 });
   assert(piped.stdout.split("\n").some((line) => line.length > 72));
+});
+
+Deno.test("register help states the library's default concurrency (help stays light, so it is written there too)", async () => {
+  for (const command of ["files", "examples"]) {
+    const { stdout } = await runFctl(["register", command, "--help"]);
+    assert(stdout.replace(/\s+/g, " ").includes(`(default ${DEFAULT_CONCURRENCY}; 1 is one at a time)`), command);
+  }
 });

@@ -156,3 +156,18 @@ Deno.test("register examples: unknown tag, rate limit (with reset time) and refu
     equal(sandbox.requests.length, 0);
   });
 });
+
+Deno.test("register examples: a bad --concurrency is refused before GitHub or the admin is asked (exit 2)", async () => {
+  await withSetup(async (sandbox, github, run) => {
+    for (const bad of ["0", "x"]) {
+      const result = await run(["--concurrency", bad]);
+      equal(result.code, 2, bad);
+      equal(
+        result.stderr,
+        `Error: invalid value ${JSON.stringify(bad)} for --concurrency: expected a whole number of at least 1\n`,
+      );
+    }
+    deepEqual(github.seen, []);
+    deepEqual(sandbox.requests, []);
+  });
+});

@@ -6,7 +6,6 @@
  * @module
  */
 import type { Config } from "../config/schema.ts";
-import { quote, UsageError } from "../errors.ts";
 import type { RegisterFilesOptions } from "../register/register_files.ts";
 import type { FlagSpec, FlagValues } from "./command.ts";
 import { wholeNumber } from "./flag_values.ts";
@@ -38,7 +37,7 @@ export const REGISTER_FLAGS = [
     value: "<dir>",
     help: "where the fast-registered source is unpacked in the container",
   },
-  { long: "concurrency", value: "<n>", help: "most create calls in flight at once (default 8; 1 is one at a time)" },
+  { long: "concurrency", value: "<n>", help: "most create calls in flight at once (default 64; 1 is one at a time)" },
   { long: "k8ServiceAccount", value: "<account>", help: "deprecated: use --k8sServiceAccount", hidden: true },
 ] as const satisfies readonly FlagSpec[];
 
@@ -67,8 +66,6 @@ const text = (...values: (string | undefined)[]) => values.find((v) => v !== und
 
 /**
  * Merges local flags over `files.*`; `concurrency` is left to the library's default when not given.
- *
- * @throws {UsageError} `--concurrency` is not a whole number of at least 1
  */
 export function registerSettings(config: Config, local: RegisterFlags): RegisterSettings {
   return {
@@ -89,19 +86,7 @@ export function registerSettings(config: Config, local: RegisterFlags): Register
     outputLocationPrefix: text(local.outputLocationPrefix, config["files.outputLocationPrefix"]),
     sourceUploadPath: text(local.sourceUploadPath, config["files.sourceUploadPath"]),
     destinationDirectory: text(local.destinationDirectory, config["files.destinationDirectory"]),
-    concurrency: concurrency(local.concurrency),
+    // Converted only: the rule (a whole number of at least 1) is the library's, mapped to the flag by the command.
+    concurrency: wholeNumber(local.concurrency),
   };
-}
-
-/**
- * `--concurrency` as a number. The rule (a whole number of at least 1) is also `registerFiles`' own; it is
- * checked here too only until `registerFiles` reports it as an `InvalidOptionError` (which {@link flagError}
- * maps to this same message) and `registerExamples` checks it before resolving the release.
- */
-function concurrency(raw: string | undefined): number | undefined {
-  const n = wholeNumber(raw);
-  if (n !== undefined && (!Number.isSafeInteger(n) || n < 1)) {
-    throw new UsageError(`invalid value ${quote(raw)} for --concurrency: expected a whole number of at least 1`);
-  }
-  return n;
 }

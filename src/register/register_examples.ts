@@ -6,6 +6,7 @@
 import type { AdminClient } from "../admin/client.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
 import { archiveAssets, resolveRelease } from "../github/release.ts";
+import { checkSettings } from "./check.ts";
 import { type RegisterDeps, registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
 
 /** The repository whose releases hold the examples. */
@@ -53,6 +54,7 @@ export interface RegisterExamplesReport {
  * Resolves the release and registers each archive asset with `register files`, one after the other,
  * with the release tag as the version.
  *
+ * @throws {UsageError} no project or domain, or a bad concurrency (InvalidOptionError)
  * @throws {OperationError} the release cannot be resolved, has no archives, or (without
  *   continue-on-error) an asset cannot be registered — the message names the asset
  */
@@ -62,6 +64,8 @@ export async function registerExamples(
   signal?: AbortSignal,
   deps: RegisterExamplesDeps = {},
 ): Promise<RegisterExamplesReport> {
+  // Bad settings are refused before GitHub is asked anything.
+  checkSettings(options);
   const release = await resolveRelease({
     repo: EXAMPLES_REPO,
     tag: options.version || undefined,
