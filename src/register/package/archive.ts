@@ -67,6 +67,8 @@ export interface ReadArchiveOptions {
    * files costs disk, not RAM, as every file did before files were kept in memory.
    */
   memoryBudgetBytes?: number;
+  /** The dir in which the private temp dir (`fctl-register-*`) is made: the system temp dir unless given. */
+  tempParent?: string;
 }
 
 /** Bytes of one archive kept in memory at most, by default; pyflyte's entity files are a few KiB each. */
@@ -135,7 +137,7 @@ export async function withArchiveEntries<T>(
     if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
     throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
   }
-  return await withEntries(path, async (tempDir) => {
+  return await withEntries(path, options, async (tempDir) => {
     // Read through recycled buffers: the archive's bytes cost the same memory whatever its size.
     using reads = new RecycledReads(file);
     const bytes = format === "tar.gz" ? reads.gunzipped() : reads.readable();
@@ -157,16 +159,22 @@ export async function withStreamedArchiveEntries<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const bytes = format === "tar.gz" ? gunzip(source) : source;
-  return await withEntries(label, (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal), fn);
+  return await withEntries(
+    label,
+    options,
+    (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal),
+    fn,
+  );
 }
 
 /** Reads the entries, calls `fn` with them, and removes the temp dir afterwards, whatever happens. */
 async function withEntries<T>(
   label: string,
+  { tempParent }: ReadArchiveOptions,
   read: (tempDir: TempDir) => Promise<ArchiveEntry[]>,
   fn: (archive: ReadArchive) => Promise<T>,
 ): Promise<T> {
-  const tempDir = new TempDir();
+  const tempDir = new TempDir(tempParent);
   try {
     const entries = await read(tempDir);
     return await fn({ archive: label, entries });
@@ -184,11 +192,16 @@ interface TarBytes {
 
 /** The private temp dir, made on first use: a package read wholly into memory never touches disk. */
 class TempDir {
+  readonly #parent?: string;
   #path?: Promise<string>;
+
+  constructor(parent: string | undefined) {
+    this.#parent = parent;
+  }
 
   /** The dir's path, creating it the first time. */
   path(): Promise<string> {
-    return this.#path ??= Deno.makeTempDir({ prefix: "fctl-register-" });
+    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: "fctl-register-" });
   }
 
   async remove(): Promise<void> {
@@ -208,16 +221,25 @@ async function readEntries(
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
-  const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
+  const decoder = createTarDecoder({ strict: true });
+  // The pipe ends when reading does, however it ends: the source (a download, a file) is cancelled at
+  // once, not read on to its end or left waiting on a server that stalls. The caller's abort ends it
+  // too, and the decoder then fails the entry body being read, so a read in progress ends with it.
+  const stop = new AbortController();
+  const piped = bytes.pipeTo(decoder.writable, {
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+  });
+  // Its failure is not lost: the decoder is aborted with the same error, which the entries then carry.
+  piped.catch(() => {});
   const entries: ArchiveEntry[] = [];
   const seen = new Set<string>();
   let memoryLeft = options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   try {
-    for await (const entry of decoded) {
+    for await (const entry of decoder.readable) {
       const name = safeEntryName(label, entry.header);
       if (entry.header.type === "directory" || name === undefined) {
         // Directories are implied by the files' names; nothing to create.
-        await entry.body.cancel();
+        await drain(entry.body, consumed);
         continue;
       }
       if (seen.has(name)) throw new OperationError(`archive ${quote(label)} contains ${quote(name)} more than once`);
@@ -239,8 +261,7 @@ async function readEntries(
           break;
         }
         case "skip":
-          // Cancelling a body makes the decoder skip its bytes on the way to the next header.
-          await entry.body.cancel();
+          await drain(entry.body, consumed);
           entries.push({ name, size, placement });
           break;
       }
@@ -249,8 +270,22 @@ async function readEntries(
     if (err instanceof OperationError || signal?.aborted) throw err;
     const what = format === "tar.gz" ? "gzip-compressed tar archive" : "tar archive";
     throw new OperationError(`${quote(label)} is not a valid ${what}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    stop.abort();
   }
   return entries;
+}
+
+/**
+ * Reads an unwanted entry's body to its end. Never `cancel()` it: modern-tar 0.8.6's body streams
+ * share one slot for "the body being fed", and cancelling a body the decoder has already finished
+ * feeding (its last bytes still queued) empties that slot while it holds the *next* entry's body,
+ * which is then never fed, closed or failed: reading it waits forever. Reading is what the decoder
+ * would do anyway (skipping still walks every byte), and the views it hands on cost no copy.
+ */
+async function drain(body: ReadableStream<Uint8Array>, consumed: (view: Uint8Array) => void): Promise<void> {
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) consumed(read.value);
 }
 
 /**
