@@ -20,6 +20,11 @@ export interface DeliveryOptions {
   stall?: boolean;
   /** Microtask turns to wait before each chunk, used in turn (cycled), to vary interleavings. */
   yields?: readonly number[];
+  /**
+   * Called on every pull with the number of chunks delivered before it and whether the bytes have
+   * run out (this pull ends or stalls the stream): a test can interrupt the reader at a chosen point.
+   */
+  onPull?: (delivered: number, atEnd: boolean) => void;
 }
 
 /**
@@ -35,6 +40,7 @@ export function deliver(bytes: Uint8Array, options: DeliveryOptions = {}): Deliv
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       for (let n = yields[turn % yields.length]; n > 0; n--) await Promise.resolve();
+      options.onPull?.(turn, at >= bytes.length);
       if (at >= bytes.length) {
         if (options.stall) return await new Promise<void>(() => {});
         return controller.close();

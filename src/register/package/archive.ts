@@ -267,7 +267,9 @@ async function readEntries(
       }
     }
   } catch (err) {
-    if (err instanceof OperationError || signal?.aborted) throw err;
+    // An abort wins: the bytes may have failed in the decoder first, but the user asked to stop.
+    if (signal?.aborted) throw signal.reason;
+    if (err instanceof OperationError) throw err;
     const what = format === "tar.gz" ? "gzip-compressed tar archive" : "tar archive";
     throw new OperationError(`${quote(label)} is not a valid ${what}: ${(err as Error).message}`, { cause: err });
   } finally {
