@@ -93,7 +93,7 @@ export function archiveFormat(path: string): ArchiveFormat | undefined {
  * Extracts the archive at `path` into a fresh temp dir, calls `fn` with its files, and removes
  * the temp dir afterwards whether `fn` succeeds or throws.
  *
- * @throws {UsageError} the name has an unsupported extension or the file does not exist
+ * @throws {UsageError} the name has an unsupported extension, or the file does not exist or is not a regular file
  * @throws {OperationError} the archive is corrupt or has an entry that is unsafe to extract
  */
 export async function withExtractedArchive<T>(
@@ -119,7 +119,7 @@ function onDisk(read: ReadArchive): ExtractedArchive {
  * with the entries, and removes the temp dir (created only if a file goes to disk) afterwards
  * whether `fn` succeeds or throws.
  *
- * @throws {UsageError} the name has an unsupported extension or the file does not exist
+ * @throws {UsageError} the name has an unsupported extension, or the file does not exist or is not a regular file
  * @throws {OperationError} the archive is corrupt or has an entry that is unsafe to extract
  */
 export async function withArchiveEntries<T>(
@@ -132,8 +132,11 @@ export async function withArchiveEntries<T>(
   if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(path)}`);
   let file: Deno.FsFile;
   try {
+    // A regular file only: opening a FIFO waits for a writer forever, and a device (`/dev/zero`) never ends.
+    if (!(await Deno.stat(path)).isFile) throw new UsageError(`archive ${quote(path)} is not a regular file`);
     file = await Deno.open(path, { read: true });
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
     throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
   }

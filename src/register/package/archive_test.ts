@@ -437,3 +437,25 @@ Deno.test("a read that fails cancels its source at once, even one that stalls (a
 });
 
 const noop = () => Promise.resolve();
+
+Deno.test("an archive that is not a regular file (a FIFO, a device, a directory) is refused before it is opened", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
+  try {
+    const fifo = join(dir, "fifo.tar");
+    // Opening a FIFO for reading waits for a writer: it used to hang here.
+    const mkfifo = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert(mkfifo.success, "mkfifo");
+    // A device never ends: /dev/zero is a stream of end-of-archive blocks and padding, forever.
+    const device = join(dir, "zero.tgz");
+    await Deno.symlink("/dev/zero", device);
+    const directory = join(dir, "dir.tar");
+    await Deno.mkdir(directory);
+    for (const path of [fifo, device, directory]) {
+      const ending = await within(5000, `reading ${path}`, withArchiveEntries(path, { placement: pbInMemory }, noop));
+      assert(ending.settled === "rejected" && ending.error instanceof UsageError, JSON.stringify(ending));
+      assertEquals(ending.error.message, `archive ${JSON.stringify(path)} is not a regular file`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
