@@ -8,6 +8,11 @@
  * directories under the archive root are accepted, which closes the "tar slip" hole flytectl has
  * (`../x`, absolute paths, links pointing out).
  *
+ * Every read ends, however the bytes arrive (a slow download hands them on in small chunks): with the
+ * entries, or with one {@link OperationError} naming the archive when its bytes end early or are
+ * damaged, or with the abort's reason. Whatever ends it, the source is cancelled at once (a download
+ * is not read on) and the temp dir is removed.
+ *
  * @module
  */
 import { createTarDecoder, type TarHeader } from "modern-tar";
@@ -327,11 +332,9 @@ async function readAll(
   const reader = body.getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     const chunk = read.value;
-    // The decoder enforces the header's size; this guards the copy, not the format.
-    if (filled + chunk.length > size) {
-      await reader.cancel();
-      throw new Error(`entry is longer than its header's ${size} bytes`);
-    }
+    // The decoder enforces the header's size; this guards the copy, not the format. No cancel() (see
+    // drain): throwing ends the read, and with it the decoder and the source.
+    if (filled + chunk.length > size) throw new Error(`entry is longer than its header's ${size} bytes`);
     bytes.set(chunk, filled);
     filled += chunk.length;
     consumed(chunk);
