@@ -8,6 +8,11 @@
  * directories under the archive root are accepted, which closes the "tar slip" hole flytectl has
  * (`../x`, absolute paths, links pointing out).
  *
+ * Every read ends, however the bytes arrive (a slow download hands them on in small chunks): with the
+ * entries, or with one {@link OperationError} naming the archive when its bytes end early or are
+ * damaged, or with the abort's reason. Whatever ends it, the source is cancelled at once (a download
+ * is not read on) and the temp dir is removed.
+ *
  * @module
  */
 import { createTarDecoder, type TarHeader } from "modern-tar";
@@ -67,6 +72,8 @@ export interface ReadArchiveOptions {
    * files costs disk, not RAM, as every file did before files were kept in memory.
    */
   memoryBudgetBytes?: number;
+  /** The dir in which the private temp dir (`fctl-register-*`) is made: the system temp dir unless given. */
+  tempParent?: string;
 }
 
 /** Bytes of one archive kept in memory at most, by default; pyflyte's entity files are a few KiB each. */
@@ -91,7 +98,7 @@ export function archiveFormat(path: string): ArchiveFormat | undefined {
  * Extracts the archive at `path` into a fresh temp dir, calls `fn` with its files, and removes
  * the temp dir afterwards whether `fn` succeeds or throws.
  *
- * @throws {UsageError} the name has an unsupported extension or the file does not exist
+ * @throws {UsageError} the name has an unsupported extension, or the file does not exist or is not a regular file
  * @throws {OperationError} the archive is corrupt or has an entry that is unsafe to extract
  */
 export async function withExtractedArchive<T>(
@@ -117,7 +124,7 @@ function onDisk(read: ReadArchive): ExtractedArchive {
  * with the entries, and removes the temp dir (created only if a file goes to disk) afterwards
  * whether `fn` succeeds or throws.
  *
- * @throws {UsageError} the name has an unsupported extension or the file does not exist
+ * @throws {UsageError} the name has an unsupported extension, or the file does not exist or is not a regular file
  * @throws {OperationError} the archive is corrupt or has an entry that is unsafe to extract
  */
 export async function withArchiveEntries<T>(
@@ -130,12 +137,15 @@ export async function withArchiveEntries<T>(
   if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(path)}`);
   let file: Deno.FsFile;
   try {
+    // A regular file only: opening a FIFO waits for a writer forever, and a device (`/dev/zero`) never ends.
+    if (!(await Deno.stat(path)).isFile) throw new UsageError(`archive ${quote(path)} is not a regular file`);
     file = await Deno.open(path, { read: true });
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
     throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
   }
-  return await withEntries(path, async (tempDir) => {
+  return await withEntries(path, options, async (tempDir) => {
     // Read through recycled buffers: the archive's bytes cost the same memory whatever its size.
     using reads = new RecycledReads(file);
     const bytes = format === "tar.gz" ? reads.gunzipped() : reads.readable();
@@ -157,16 +167,22 @@ export async function withStreamedArchiveEntries<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const bytes = format === "tar.gz" ? gunzip(source) : source;
-  return await withEntries(label, (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal), fn);
+  return await withEntries(
+    label,
+    options,
+    (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal),
+    fn,
+  );
 }
 
 /** Reads the entries, calls `fn` with them, and removes the temp dir afterwards, whatever happens. */
 async function withEntries<T>(
   label: string,
+  { tempParent }: ReadArchiveOptions,
   read: (tempDir: TempDir) => Promise<ArchiveEntry[]>,
   fn: (archive: ReadArchive) => Promise<T>,
 ): Promise<T> {
-  const tempDir = new TempDir();
+  const tempDir = new TempDir(tempParent);
   try {
     const entries = await read(tempDir);
     return await fn({ archive: label, entries });
@@ -184,11 +200,16 @@ interface TarBytes {
 
 /** The private temp dir, made on first use: a package read wholly into memory never touches disk. */
 class TempDir {
+  readonly #parent?: string;
   #path?: Promise<string>;
+
+  constructor(parent: string | undefined) {
+    this.#parent = parent;
+  }
 
   /** The dir's path, creating it the first time. */
   path(): Promise<string> {
-    return this.#path ??= Deno.makeTempDir({ prefix: "fctl-register-" });
+    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: "fctl-register-" });
   }
 
   async remove(): Promise<void> {
@@ -208,16 +229,25 @@ async function readEntries(
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
   // strict: a text file fed to a lenient decoder can come out as an "archive" of garbage names.
-  const decoded = bytes.pipeThrough(createTarDecoder({ strict: true }), { signal });
+  const decoder = createTarDecoder({ strict: true });
+  // The pipe ends when reading does, however it ends: the source (a download, a file) is cancelled at
+  // once, not read on to its end or left waiting on a server that stalls. The caller's abort ends it
+  // too, and the decoder then fails the entry body being read, so a read in progress ends with it.
+  const stop = new AbortController();
+  const piped = bytes.pipeTo(decoder.writable, {
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+  });
+  // Its failure is not lost: the decoder is aborted with the same error, which the entries then carry.
+  piped.catch(() => {});
   const entries: ArchiveEntry[] = [];
   const seen = new Set<string>();
   let memoryLeft = options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
   try {
-    for await (const entry of decoded) {
+    for await (const entry of decoder.readable) {
       const name = safeEntryName(label, entry.header);
       if (entry.header.type === "directory" || name === undefined) {
         // Directories are implied by the files' names; nothing to create.
-        await entry.body.cancel();
+        await drain(entry.body, consumed);
         continue;
       }
       if (seen.has(name)) throw new OperationError(`archive ${quote(label)} contains ${quote(name)} more than once`);
@@ -239,18 +269,33 @@ async function readEntries(
           break;
         }
         case "skip":
-          // Cancelling a body makes the decoder skip its bytes on the way to the next header.
-          await entry.body.cancel();
+          await drain(entry.body, consumed);
           entries.push({ name, size, placement });
           break;
       }
     }
   } catch (err) {
-    if (err instanceof OperationError || signal?.aborted) throw err;
+    // An abort wins: the bytes may have failed in the decoder first, but the user asked to stop.
+    if (signal?.aborted) throw signal.reason;
+    if (err instanceof OperationError) throw err;
     const what = format === "tar.gz" ? "gzip-compressed tar archive" : "tar archive";
     throw new OperationError(`${quote(label)} is not a valid ${what}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    stop.abort();
   }
   return entries;
+}
+
+/**
+ * Reads an unwanted entry's body to its end. Never `cancel()` it: modern-tar 0.8.6's body streams
+ * share one slot for "the body being fed", and cancelling a body the decoder has already finished
+ * feeding (its last bytes still queued) empties that slot while it holds the *next* entry's body,
+ * which is then never fed, closed or failed: reading it waits forever. Reading is what the decoder
+ * would do anyway (skipping still walks every byte), and the views it hands on cost no copy.
+ */
+async function drain(body: ReadableStream<Uint8Array>, consumed: (view: Uint8Array) => void): Promise<void> {
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) consumed(read.value);
 }
 
 /**
@@ -287,11 +332,9 @@ async function readAll(
   const reader = body.getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
     const chunk = read.value;
-    // The decoder enforces the header's size; this guards the copy, not the format.
-    if (filled + chunk.length > size) {
-      await reader.cancel();
-      throw new Error(`entry is longer than its header's ${size} bytes`);
-    }
+    // The decoder enforces the header's size; this guards the copy, not the format. No cancel() (see
+    // drain): throwing ends the read, and with it the decoder and the source.
+    if (filled + chunk.length > size) throw new Error(`entry is longer than its header's ${size} bytes`);
     bytes.set(chunk, filled);
     filled += chunk.length;
     consumed(chunk);

@@ -4,10 +4,14 @@ import {
   type ArchiveEntry,
   archiveFormat,
   type Placement,
+  type ReadArchive,
   safeEntryName,
   withArchiveEntries,
   withExtractedArchive,
+  withStreamedArchiveEntries,
 } from "./archive.ts";
+import { deliver, within } from "./_test_streams.ts";
+import { packTar } from "modern-tar";
 import { dirname, join } from "node:path";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -355,3 +359,103 @@ for (const compressed of [false, true]) {
     }
   });
 }
+
+// Regressions of issue 18: reads that hung. Each must end within a time bound, however the bytes arrive.
+
+/** A tar of `README.md` (skipped) then `a_1.pb` (718 bytes, kept), cut inside `a_1.pb`'s body. */
+async function skippedThenTruncatedTar(): Promise<Uint8Array> {
+  const whole = await packTar([
+    { header: { name: "README.md", size: 5 }, body: "hello" },
+    { header: { name: "a_1.pb", size: 718 }, body: new Uint8Array(718).fill(7) },
+  ]);
+  return whole.subarray(0, 2000);
+}
+
+const pbInMemory = (name: string): Placement => name.endsWith(".pb") && !name.includes("/._") ? "memory" : "skip";
+
+Deno.test("a skipped member then a truncated one: the read ends with an error naming the archive", async () => {
+  const path = await writeTar("cut.tar", []);
+  await Deno.writeFile(path, await skippedThenTruncatedTar());
+  try {
+    const ending = await within(5000, "reading the cut tar", withArchiveEntries(path, { placement: pbInMemory }, noop));
+    assert(ending.settled === "rejected" && ending.error instanceof OperationError, JSON.stringify(ending));
+    assertEquals(ending.error.message, `${JSON.stringify(path)} is not a valid tar archive: Tar archive is truncated.`);
+  } finally {
+    await removeTar(path);
+  }
+  for (const chunkSizes of [[2000], [512], [1], [700, 3]]) {
+    const { stream } = deliver(await skippedThenTruncatedTar(), { chunkSizes });
+    const read = withStreamedArchiveEntries("cut.tar", "tar", stream, { placement: pbInMemory }, noop);
+    const ending = await within(5000, `reading the cut tar in chunks of ${chunkSizes}`, read);
+    assert(ending.settled === "rejected" && ending.error instanceof OperationError, JSON.stringify(ending));
+    assertEquals(ending.error.message, `"cut.tar" is not a valid tar archive: Tar archive is truncated.`);
+  }
+});
+
+Deno.test("invalid-fast.tgz (macOS junk among its members) is read whole when delivered in small chunks", async () => {
+  const bytes = await Deno.readFile(fixture("invalid-fast.tgz"));
+  const names = (read: ReadArchive) => read.entries.map((e) => `${e.name} ${e.placement} ${e.size}`);
+  const expected = await withArchiveEntries(fixture("invalid-fast.tgz"), { placement: pbInMemory }, async (read) => {
+    return await Promise.resolve(names(read));
+  });
+  assert(expected.filter((line) => line.includes(" skip ")).length > 0, "some members are skipped");
+  for (const chunkSizes of [[512], [3, 1000, 7, 64]]) {
+    for (let run = 0; run < 3; run++) {
+      const { stream } = deliver(bytes, { chunkSizes });
+      const read = withStreamedArchiveEntries("invalid-fast.tgz", "tar.gz", stream, { placement: pbInMemory }, (r) => {
+        return Promise.resolve(names(r));
+      });
+      const ending = await within(5000, `reading invalid-fast.tgz in chunks of ${chunkSizes}`, read);
+      assertEquals(ending, { settled: "resolved", value: expected });
+    }
+  }
+});
+
+Deno.test("an abort ends a read waiting on a source that stalls inside a member after a skipped one", async () => {
+  const { stream } = deliver(await skippedThenTruncatedTar(), { stall: true });
+  const abort = new AbortController();
+  const reason = new Error("interrupted");
+  const read = withStreamedArchiveEntries("stall.tar", "tar", stream, { placement: pbInMemory }, noop, abort.signal);
+  setTimeout(() => abort.abort(reason), 50);
+  assertEquals(await within(5000, "the aborted read", read), { settled: "rejected", error: reason });
+});
+
+Deno.test("a read that fails cancels its source at once, even one that stalls (a download is not read on)", async () => {
+  const tar = await packTar([
+    { header: { name: "a_1.pb", size: 1 }, body: "a" },
+    { header: { name: "../x_1.pb", size: 1 }, body: "x" },
+  ]);
+  // The source stalls right after the bad entry's header, as a slow download would.
+  const delivery = deliver(tar.subarray(0, 3 * 512), { chunkSizes: [512], stall: true });
+  const read = withStreamedArchiveEntries("slip.tar", "tar", delivery.stream, { placement: pbInMemory }, noop);
+  const ending = await within(5000, "the failed read", read);
+  assert(ending.settled === "rejected" && ending.error instanceof OperationError, JSON.stringify(ending));
+  assert(ending.error.message.includes(`unsafe entry "../x_1.pb"`), ending.error.message);
+  // Cancellation reaches the source through the pipe's own turns of the event loop.
+  for (let turn = 0; turn < 100 && !delivery.cancelled(); turn++) await new Promise((r) => setTimeout(r, 1));
+  assert(delivery.cancelled(), "the source was cancelled");
+});
+
+const noop = () => Promise.resolve();
+
+Deno.test("an archive that is not a regular file (a FIFO, a device, a directory) is refused before it is opened", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
+  try {
+    const fifo = join(dir, "fifo.tar");
+    // Opening a FIFO for reading waits for a writer: it used to hang here.
+    const mkfifo = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert(mkfifo.success, "mkfifo");
+    // A device never ends: /dev/zero is a stream of end-of-archive blocks and padding, forever.
+    const device = join(dir, "zero.tgz");
+    await Deno.symlink("/dev/zero", device);
+    const directory = join(dir, "dir.tar");
+    await Deno.mkdir(directory);
+    for (const path of [fifo, device, directory]) {
+      const ending = await within(5000, `reading ${path}`, withArchiveEntries(path, { placement: pbInMemory }, noop));
+      assert(ending.settled === "rejected" && ending.error instanceof UsageError, JSON.stringify(ending));
+      assertEquals(ending.error.message, `archive ${JSON.stringify(path)} is not a regular file`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
