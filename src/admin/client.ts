@@ -8,15 +8,12 @@
  */
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import type { SecureClientSessionOptions } from "node:http2";
 import { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
-import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
-import { GuardedSessionManager } from "./session_guard.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
-import { tunnelConnection } from "./proxy_tunnel.ts";
+import { type AdminSessions, adminSessions } from "./sessions.ts";
 
 /** How to reach the admin service. */
 export interface AdminClientOptions {
@@ -83,41 +80,25 @@ function withErrorMapping<T extends object>(client: T, connection: ConnectionDes
   });
 }
 
-/** Creates admin clients; no connection is made until the first call. */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
-  const endpoint = parseEndpoint(options.endpoint);
-  const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
-  const baseUrl = endpointUrl(endpoint, insecure);
-  const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
-  const sessionOptions: SecureClientSessionOptions = {};
-  if (!insecure) {
-    // Under Deno, `ca` is handed to Deno.connectTls's `caCerts`, which trusts them in addition to the
-    // system roots (Node would replace them; reading Node's root list needs --allow-sys).
-    if (options.caCertificates) sessionOptions.ca = [options.caCertificates];
-    if (options.insecureSkipVerify) sessionOptions.rejectUnauthorized = false;
-  }
-  if (options.proxy) {
-    sessionOptions.createConnection = tunnelConnection({
-      proxy: options.proxy,
-      host: endpoint.host,
-      port: endpoint.port,
-      tls: insecure ? undefined : {
-        ca: sessionOptions.ca,
-        rejectUnauthorized: sessionOptions.rejectUnauthorized ?? true,
-      },
-    });
-  }
-  const sessions = new GuardedSessionManager(baseUrl, sessionOptions);
+/**
+ * Creates admin clients; no connection is made until the first call. `sessions` are the ones made from the
+ * same `options` by {@link adminSessions}, when the caller opened the connection while this module loaded.
+ */
+export function createAdminClient(
+  options: AdminClientOptions,
+  sessions: AdminSessions = adminSessions(options),
+): AdminClient {
+  const { baseUrl, connection, manager } = sessions;
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
   interceptors.push(transportStatusInterceptor);
   // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.
-  const transport = createGrpcTransport({ baseUrl, sessionManager: sessions, interceptors, acceptCompression: [] });
+  const transport = createGrpcTransport({ baseUrl, sessionManager: manager, interceptors, acceptCompression: [] });
   return {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
-    connect: () => sessions.connect(),
-    close: () => sessions.close(),
+    connect: () => manager.connect(),
+    close: () => manager.close(),
   };
 }

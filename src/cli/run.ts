@@ -77,7 +77,7 @@ export async function runCli(
     stack(err);
     return ExitCode.Failed;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 

@@ -75,6 +75,10 @@ export function taskCommand(description: string): CommandSpec {
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
+      // Every way through makes a call: the connection is opened while the client's modules load. A bad
+      // admin setting is reported where the client is used, after the flags are checked.
+      const admin = ctx.admin({ connectNow: true });
+      admin.catch(() => {});
       const [
         { taskQuery, runTaskQuery },
         { TASK_COLUMNS, taskJson },
@@ -107,7 +111,7 @@ export function taskCommand(description: string): CommandSpec {
       if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
       const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
-      const result = await runTaskQuery(await ctx.admin(), query);
+      const result = await runTaskQuery(await admin, query);
       if (writeExecFile && result.newest) {
         const written = await writeExecFile(result.newest);
         if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${written}\n`);
