@@ -70,15 +70,14 @@ export function taskCommand(description: string): CommandSpec {
       variadic: false,
     }],
     flags: TASK_FLAGS,
-    // Loading the RPC stack and generated protos is most of the start-up: it overlaps reading the configuration.
-    preload: loadTaskModules,
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
-      // Every way through makes a call: the connection is opened while the client's modules load. A bad
-      // admin setting is reported where the client is used, after the flags are checked.
+      // Every way through makes a call: the connection is opened first, so that its handshakes overlap loading
+      // the client's modules and then the task's descriptors. A bad admin setting is reported where the client
+      // is used, after the flags are checked.
       const admin = ctx.admin({ connectNow: true });
-      admin.catch(() => {});
+      await admin.catch(() => {});
       const [
         { taskQuery, runTaskQuery },
         { TASK_COLUMNS, taskJson },
