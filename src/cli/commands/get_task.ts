@@ -73,9 +73,10 @@ export function taskCommand(description: string): CommandSpec {
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
-      // Every way through makes a call: the connection is opened first, so that its handshakes overlap loading
-      // the client's modules and then the task's descriptors. A bad admin setting is reported where the client
-      // is used, after the flags are checked.
+      // A run that passes its checks makes a call: the connection is opened first, so that its network round
+      // trips (TCP, TLS) overlap loading the client's modules and then the task's descriptors. A bad admin
+      // setting is reported where the client is used, after the flags are checked; whatever was opened is
+      // closed with the run's context.
       const admin = ctx.admin({ connectNow: true });
       await admin.catch(() => {});
       const [
