@@ -44,8 +44,11 @@ async function flyteidlProtos(): Promise<string> {
   return await Deno.realPath(dir);
 }
 
-/** fctl's client protos: they import flyteidl's messages, and generate only themselves. */
-const CLIENT_PATHS = ["client/fctl"];
+/**
+ * fctl's client protos: they import flyteidl's messages, and generate only themselves. Each declares
+ * flyteidl's AdminService again (a part of it), so each is generated in a workspace of its own.
+ */
+const CLIENT_FILES = ["fctl/admin_calls.proto", "fctl/task_calls.proto"];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
 const REDECLARED = "service/admin.proto";
@@ -75,11 +78,23 @@ async function listFiles(dir: string, base = dir): Promise<Map<string, string>> 
   return files;
 }
 
-/** Runs `buf generate` for `paths` in a workspace laid out in `work` from `bufYaml`; the output goes to `work/gen`. */
-async function bufGenerate(work: string, bufYaml: string, paths: string[], skipFlyteidl: string[] = []) {
+/**
+ * Runs `buf generate` for `paths` in a workspace laid out in `work` from `bufYaml`, with `clientFiles` of
+ * `proto/client/` in it; the output goes to `work/gen`.
+ */
+async function bufGenerate(
+  work: string,
+  bufYaml: string,
+  paths: string[],
+  skipFlyteidl: string[] = [],
+  clientFiles: string[] = [],
+) {
   await copyTree(join(await flyteidlProtos(), "flyteidl"), join(work, "flyteidl_protos", "flyteidl"), skipFlyteidl);
   await copyTree(join(protoDir, "stubs"), join(work, "stubs"));
-  await copyTree(join(protoDir, "client"), join(work, "client"));
+  for (const file of clientFiles) {
+    await Deno.mkdir(dirname(join(work, "client", file)), { recursive: true });
+    await Deno.copyFile(join(protoDir, "client", file), join(work, "client", file));
+  }
   await Deno.copyFile(join(protoDir, bufYaml), join(work, "buf.yaml"));
   await run(Deno.execPath(), [
     "run",
@@ -98,18 +113,24 @@ async function bufGenerate(work: string, bufYaml: string, paths: string[], skipF
 /** Generates into `outDir` (which must not exist yet or be disposable). */
 async function generate(outDir: string): Promise<void> {
   const work = await Deno.makeTempDir({ prefix: "fctl-proto-" });
-  const clientWork = await Deno.makeTempDir({ prefix: "fctl-proto-client-" });
+  const clientWorks: string[] = [];
   try {
     await bufGenerate(work, "buf.yaml", GENERATE_PATHS);
-    // The imports it generates again are those of the first run, byte for byte; only its own files are kept.
-    await bufGenerate(clientWork, "buf.client.yaml", CLIENT_PATHS, [REDECLARED]);
-    await Deno.rename(join(clientWork, "gen", "fctl"), join(work, "gen", "fctl"));
+    for (const file of CLIENT_FILES) {
+      const clientWork = await Deno.makeTempDir({ prefix: "fctl-proto-client-" });
+      clientWorks.push(clientWork);
+      // The imports it generates again are those of the first run, byte for byte; only its own file is kept.
+      await bufGenerate(clientWork, "buf.client.yaml", [join("client", file)], [REDECLARED], [file]);
+      const generated = file.replace(/\.proto$/, "_pb.ts");
+      await Deno.mkdir(dirname(join(work, "gen", generated)), { recursive: true });
+      await Deno.rename(join(clientWork, "gen", generated), join(work, "gen", generated));
+    }
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dirname(outDir), { recursive: true });
     await Deno.rename(join(work, "gen"), outDir);
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
-    await Deno.remove(clientWork, { recursive: true }).catch(() => {});
+    for (const clientWork of clientWorks) await Deno.remove(clientWork, { recursive: true }).catch(() => {});
   }
 }
 

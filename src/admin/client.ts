@@ -1,22 +1,22 @@
 /**
  * Typed admin-service clients over Connect's gRPC transport for Node (HTTP/2).
  *
- * This module loads Connect and the generated service descriptors, so only commands that
- * talk to the admin service import it (lazily), keeping `fctl --help` light.
+ * This module loads Connect, so only commands that talk to the admin service import it (lazily), keeping
+ * `fctl --help` light. The service descriptors load with a service's first call, each from the smallest
+ * generated file that declares the method: `fctl get task` loads the descriptors of tasks, not those of
+ * workflows, launch plans or the data proxy.
  *
  * @module
  */
-import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import type { DescService } from "@bufbuild/protobuf";
+import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import type { SecureClientSessionOptions } from "node:http2";
-import { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
-import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
-import { endpointUrl, parseEndpoint } from "./endpoint.ts";
+import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
+import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
-import { GuardedSessionManager } from "./session_guard.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
-import { tunnelConnection } from "./proxy_tunnel.ts";
+import { type AdminSessions, adminSessions } from "./sessions.ts";
 
 /** How to reach the admin service. */
 export interface AdminClientOptions {
@@ -55,69 +55,110 @@ export interface AdminClient {
   close(): void;
 }
 
+/** The generated files a client's methods come from, each loading its service descriptor. */
+type ServiceFiles<F extends string> = Readonly<Record<F, () => Promise<DescService>>>;
+
+/** Where the AdminService methods fctl calls are declared: the task calls alone, or all of them. */
+const ADMIN_FILES: ServiceFiles<"tasks" | "all"> = {
+  tasks: async () => (await import("../../proto/gen/fctl/task_calls_pb.ts")).AdminService,
+  all: async () => (await import("../../proto/gen/fctl/admin_calls_pb.ts")).AdminService,
+};
+
 /**
- * Turns every failure of a call into an fctl error, naming the RPC and the connection.
- * (Not an interceptor: Connect re-wraps whatever an interceptor throws into a ConnectError.)
+ * The file each AdminService method is loaded from (typed: every method of admin_calls.proto, no other);
+ * a test checks that each file declares its methods as admin_calls.proto does.
  */
-function withErrorMapping<T extends object>(client: T, connection: ConnectionDescription): T {
-  // One wrapper per method, made on first use: registration calls the same few methods hundreds of times.
-  const wrappers = new Map<PropertyKey, unknown>();
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== "function") return value;
-      let wrapper = wrappers.get(property);
-      if (wrapper === undefined) {
-        const rpc = String(property).replace(/^./, (c) => c.toUpperCase());
-        wrapper = async (...args: unknown[]) => {
-          try {
-            return await value.apply(target, args);
-          } catch (err) {
-            throw mapAdminError(err, rpc, connection);
-          }
-        };
-        wrappers.set(property, wrapper);
+export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminService>, keyof typeof ADMIN_FILES>> = {
+  createTask: "tasks",
+  getTask: "tasks",
+  listTaskIds: "tasks",
+  listTasks: "tasks",
+  createWorkflow: "all",
+  getWorkflow: "all",
+  listWorkflows: "all",
+  createLaunchPlan: "all",
+  getLaunchPlan: "all",
+  getActiveLaunchPlan: "all",
+  listLaunchPlans: "all",
+  updateLaunchPlan: "all",
+};
+
+const DATA_PROXY_FILES: ServiceFiles<"dataProxy"> = {
+  dataProxy: async () => (await import("../../proto/gen/flyteidl/service/dataproxy_pb.ts")).DataProxyService,
+};
+
+/** The file each DataProxyService method is loaded from. */
+export const DATA_PROXY_METHOD_FILES: Readonly<Record<keyof Client<typeof DataProxyService>, "dataProxy">> = {
+  createUploadLocation: "dataProxy",
+  createDownloadLocation: "dataProxy",
+  createDownloadLink: "dataProxy",
+  getData: "dataProxy",
+};
+
+/**
+ * A client with the methods of `methodFiles`: a method's first call loads its file's service descriptor (once
+ * per file), and every failure of a call becomes an fctl error naming the RPC and the connection. (Not an
+ * interceptor: Connect re-wraps whatever an interceptor throws into a ConnectError.)
+ */
+function lazyClient<S extends DescService, F extends string>(
+  methodFiles: Readonly<Record<string, F>>,
+  files: ServiceFiles<F>,
+  transport: Transport,
+  connection: ConnectionDescription,
+): Client<S> {
+  const clients = new Map<F, Promise<Record<string, (...args: unknown[]) => Promise<unknown>>>>();
+  const serviceClient = (file: F) => {
+    let client = clients.get(file);
+    if (!client) {
+      client = files[file]().then((service) => createClient(service, transport) as never);
+      clients.set(file, client);
+    }
+    return client;
+  };
+  const methods: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const [method, file] of Object.entries(methodFiles)) {
+    const rpc = method.replace(/^./, (c) => c.toUpperCase());
+    methods[method] = async (...args) => {
+      const client = await serviceClient(file);
+      try {
+        return await client[method](...args);
+      } catch (err) {
+        throw mapAdminError(err, rpc, connection);
       }
-      return wrapper;
-    },
-  });
+    };
+  }
+  return methods as Client<S>;
 }
 
-/** Creates admin clients; no connection is made until the first call. */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
-  const endpoint = parseEndpoint(options.endpoint);
-  const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
-  const baseUrl = endpointUrl(endpoint, insecure);
-  const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
-  const sessionOptions: SecureClientSessionOptions = {};
-  if (!insecure) {
-    // Under Deno, `ca` is handed to Deno.connectTls's `caCerts`, which trusts them in addition to the
-    // system roots (Node would replace them; reading Node's root list needs --allow-sys).
-    if (options.caCertificates) sessionOptions.ca = [options.caCertificates];
-    if (options.insecureSkipVerify) sessionOptions.rejectUnauthorized = false;
-  }
-  if (options.proxy) {
-    sessionOptions.createConnection = tunnelConnection({
-      proxy: options.proxy,
-      host: endpoint.host,
-      port: endpoint.port,
-      tls: insecure ? undefined : {
-        ca: sessionOptions.ca,
-        rejectUnauthorized: sessionOptions.rejectUnauthorized ?? true,
-      },
-    });
-  }
-  const sessions = new GuardedSessionManager(baseUrl, sessionOptions);
+/**
+ * Creates admin clients; no connection is made until the first call. `sessions` are the ones made from the
+ * same `options` by {@link adminSessions}, when the caller opened the connection while this module loaded.
+ */
+export function createAdminClient(
+  options: AdminClientOptions,
+  sessions: AdminSessions = adminSessions(options),
+): AdminClient {
+  const { baseUrl, connection, manager } = sessions;
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
   interceptors.push(transportStatusInterceptor);
   // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.
-  const transport = createGrpcTransport({ baseUrl, sessionManager: sessions, interceptors, acceptCompression: [] });
+  const transport = createGrpcTransport({ baseUrl, sessionManager: manager, interceptors, acceptCompression: [] });
   return {
-    admin: withErrorMapping(createClient(AdminService, transport), connection),
-    dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
+    admin: lazyClient<typeof AdminService, keyof typeof ADMIN_FILES>(
+      ADMIN_METHOD_FILES,
+      ADMIN_FILES,
+      transport,
+      connection,
+    ),
+    dataProxy: lazyClient<typeof DataProxyService, "dataProxy">(
+      DATA_PROXY_METHOD_FILES,
+      DATA_PROXY_FILES,
+      transport,
+      connection,
+    ),
     connection,
-    connect: () => sessions.connect(),
-    close: () => sessions.close(),
+    connect: () => manager.connect(),
+    close: () => manager.close(),
   };
 }

@@ -1,13 +1,13 @@
 /**
  * Builds the admin client a command uses from the resolved configuration: endpoint, TLS and CA,
- * proxy, retries, service config, and logging of retries. Loaded by the context on first use
- * (it brings in the RPC stack).
+ * proxy, retries, service config, and logging of retries. Loaded by the context on first use; it
+ * loads the RPC stack itself, after it has opened the connection when the command asks for that.
  *
  * @module
  */
-import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
-import { logInterceptor } from "../admin/log_interceptor.ts";
+import { adminSessions } from "../admin/sessions.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { proxyFor } from "../http/proxy_env.ts";
@@ -23,6 +23,11 @@ export interface ConnectAdminDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads the CA file. */
   io: Pick<Io, "readTextFile">;
+  /**
+   * Opens the connection before loading the client's modules (Connect's transport, the descriptors), so
+   * that the handshakes overlap loading them: for a command that makes a call whatever happens next.
+   */
+  connectNow?: boolean;
 }
 
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
@@ -41,7 +46,7 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
   const proxy = proxyFor(endpoint.host, endpoint.port, deps.env);
   if (proxy) log.debug("connecting through proxy", { proxy: new URL(proxy).host });
   const caCertificates = caPath && !insecure ? await readCaFile(deps.io, caPath) : undefined;
-  return createAdminClient({
+  const options: AdminClientOptions = {
     endpoint: config["admin.endpoint"],
     insecure,
     caCertificates,
@@ -49,7 +54,6 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
     proxy,
     // Until an auth flow has run, only an auth type the user chose says anything about the connection.
     authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
-    interceptors: [logInterceptor(log)],
     retry: {
       maxAttempts: config["admin.maxRetries"],
       perAttemptTimeoutMs: config["admin.perRetryTimeout"],
@@ -62,5 +66,13 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
           delayMs: info.delayMs,
         }),
     },
-  });
+  };
+  const sessions = adminSessions(options);
+  // Never rejects: a failed connection is the first call's to report.
+  if (deps.connectNow) void sessions.manager.connect();
+  const [{ createAdminClient }, { logInterceptor }] = await Promise.all([
+    import("../admin/client.ts"),
+    import("../admin/log_interceptor.ts"),
+  ]);
+  return createAdminClient({ ...options, interceptors: [logInterceptor(log)] }, sessions);
 }

@@ -131,12 +131,21 @@ export class CliContext {
     return { project, domain };
   }
 
-  /** The admin client of the configuration (endpoint, TLS, proxy, retries), made on first use. */
-  admin(): Promise<AdminClient> {
+  /**
+   * The admin client of the configuration (endpoint, TLS, proxy, retries), made on first use. With
+   * `connectNow` (a command that calls the admin whatever happens next), the first use opens the connection
+   * before the client's modules load, so that the handshakes overlap loading them.
+   */
+  admin(options: { connectNow?: boolean } = {}): Promise<AdminClient> {
     if (this.#deps.admin) return Promise.resolve(this.#deps.admin);
     this.#admin ??= (async () => {
       const { connectAdmin } = await import("./connect_admin.ts");
-      const client = await connectAdmin(this.loaded, { logger: this.#logger, env: this.env, io: this.io });
+      const client = await connectAdmin(this.loaded, {
+        logger: this.#logger,
+        env: this.env,
+        io: this.io,
+        connectNow: options.connectNow,
+      });
       this.#closers.push(() => client.close());
       return client;
     })();
@@ -155,8 +164,12 @@ export class CliContext {
     return this.#http;
   }
 
-  /** Closes every dependency this context created, newest first. */
-  close(): void {
+  /**
+   * Closes every dependency this context created, newest first, once those still being made are made (a
+   * command may fail while the admin client it started early is still loading: its connection is closed too).
+   */
+  async close(): Promise<void> {
+    await Promise.allSettled([this.#admin, this.#http]);
     for (const close of this.#closers.splice(0).reverse()) close();
   }
 

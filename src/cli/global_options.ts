@@ -9,7 +9,8 @@
 import { type Command, Option } from "commander";
 import { OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
-import type { FlagSpec } from "./command.ts";
+import type { CommandSpec, FlagSpec } from "./command.ts";
+import { GLOBAL_FLAGS, VERSION_FLAG } from "./command_tree.ts";
 
 const ACCUMULATING = new Set(
   (OPTIONS as readonly OptionSpec[]).filter((s) => s.type === "strings" || s.type === "map").map((s) => s.key),
@@ -51,21 +52,21 @@ export function localFlagValues(command: Command, flags: readonly FlagSpec[]): R
 }
 
 /**
- * The boolean long flags of a command tree (schema options and local ones alike), each with
- * whether a `--no-` form exists.
+ * The boolean long flags of a command tree (schema options and local ones alike), each with whether a
+ * `--no-` form exists: every switch any command of the tree accepts, as commander will see them.
  */
-export function booleanFlags(root: Command): Map<string, boolean> {
+export function booleanFlags(root: CommandSpec): Map<string, boolean> {
   const flags = new Map<string, boolean>();
-  const visit = (command: Command) => {
-    for (const option of command.options) {
-      if (!option.long || option.required || option.optional) continue;
-      const name = option.long.slice(2);
-      if (option.negate) flags.set(name.slice(3), true);
-      else if (!flags.has(name)) flags.set(name, false);
+  const visit = (path: CommandSpec[]) => {
+    const spec = path[path.length - 1];
+    for (const flag of [...(path.length === 1 ? [VERSION_FLAG] : []), ...spec.flags, ...GLOBAL_FLAGS]) {
+      if (flag.value) continue;
+      if (flag.long.startsWith("no-")) flags.set(flag.long.slice(3), true);
+      else if (!flags.has(flag.long)) flags.set(flag.long, false);
     }
-    command.commands.forEach(visit);
+    for (const sub of spec.subcommands) visit([...path, sub]);
   };
-  visit(root);
+  visit([root]);
   return flags;
 }
 

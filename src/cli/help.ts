@@ -66,9 +66,12 @@ function sections(path: readonly CommandSpec[]): [string, Item[]][] {
 
 /** Splits `text` into lines of at most `width` columns, breaking between words (a longer word gets its own line). */
 function wrap(text: string, width: number): string[] {
+  const words = text.split(/\s+/).filter(Boolean);
+  // Piped help is not wrapped: no widths to measure.
+  if (width === Infinity) return words.length > 0 ? [words.join(" ")] : [];
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of words) {
     if (line && displayWidth(line) + 1 + displayWidth(word) > width) {
       lines.push(line);
       line = word;

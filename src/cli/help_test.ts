@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { captureIo } from "../../tests/helpers.ts";
 import { acceptedFlags, COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS } from "./command_tree.ts";
 import { renderHelp } from "./help.ts";
-import { buildProgram } from "./program.ts";
+import { buildProgram, type TreeCommand } from "./program.ts";
 import { CliContext } from "./context.ts";
 
 /** Every command of the tree with its path from the root, the root included. */
@@ -11,10 +11,11 @@ function allPaths(path: CommandSpec[] = [COMMAND_TREE]): CommandSpec[][] {
   return [path, ...path[path.length - 1].subcommands.flatMap((c) => allPaths([...path, c]))];
 }
 
+/** The commander command of `path`, completed as commander completes the commands it dispatches to. */
 function commanderCommand(program: Command, path: readonly CommandSpec[]): Command {
   let command = program;
   for (const spec of path.slice(1)) command = command.commands.find((c) => c.name() === spec.name)!;
-  return command;
+  return (command as TreeCommand | undefined)?.complete() ?? command;
 }
 
 Deno.test("commander accepts exactly the tree's commands, aliases, arguments and flags", () => {
@@ -31,6 +32,23 @@ Deno.test("commander accepts exactly the tree's commands, aliases, arguments and
     const treeFlags = acceptedFlags(path).filter((f) => f.long !== "help").map(flagTerm).sort();
     deepEqual(commanderFlags, treeFlags, where);
   }
+});
+
+Deno.test("commander completes the commands it dispatches to, and only those", async () => {
+  const io = captureIo();
+  const program = buildProgram(new CliContext(io, new AbortController().signal));
+  const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name)!;
+  const task = find(find(program, "get"), "task");
+  equal(task.options.length, 0, "not completed before parsing");
+  // A value flag without its value: commander reports it once it parses `get task`'s own options.
+  await program.parseAsync(["get", "task", "--filter.limit"], { from: "user" }).then(
+    () => assert(false, "parsing succeeded"),
+    (err) => equal((err as { code?: string }).code, "commander.optionMissingArgument"),
+  );
+  assert(io.err().includes("--filter.limit <n>"), io.err());
+  assert(find(program, "get").options.length > 0, "the group on the way was completed");
+  assert(task.options.length > 0, "the dispatched command was completed");
+  equal(find(find(program, "config"), "view").options.length, 0, "a command not named is not");
 });
 
 Deno.test("commander's own help text is the tree's rendering (one help, however it is reached)", () => {

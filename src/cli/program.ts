@@ -1,5 +1,6 @@
 /**
- * The commander graph, built from the command tree (`command_tree.ts`), with each leaf's action.
+ * The commander graph, built from the command tree (`command_tree.ts`), with each leaf's action; a
+ * command's options are added when commander reaches it.
  * Loaded only for command lines that run something: help and version never load commander.
  * Each leaf's action loads the configuration into the run's context and calls the command's `run`.
  *
@@ -34,8 +35,38 @@ function leafAction(ctx: CliContext, spec: CommandSpec) {
   };
 }
 
-/** Builds the whole command tree, writing through the context's IO. */
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * A command of the tree that gets its arguments, options and action only when {@link complete}d: commander
+ * completes a subcommand when it dispatches to it (`preSubcommand`), so a command line pays for the options
+ * of the commands it names (about 70 each, most of building the graph), not for those of the whole tree.
+ * Until then it has its name, aliases and settings, which is all commander reads of a command it does not
+ * dispatch to (its name for the parent's "unknown command" suggestions).
+ */
+export class TreeCommand extends Command {
+  #complete?: () => void;
+
+  /** `complete` adds what the command needs to parse its own arguments. */
+  constructor(name: string, complete: () => void) {
+    super(name);
+    this.#complete = complete;
+  }
+
+  /** Adds the command's arguments, options and action; does nothing the second time. */
+  complete(): this {
+    const complete = this.#complete;
+    this.#complete = undefined;
+    complete?.();
+    return this;
+  }
+}
+
+/**
+ * Builds the command tree, writing through the context's IO. The root is complete; each subcommand is
+ * completed as commander dispatches to it (see {@link TreeCommand}). Every `--no-` flag of the tree has its
+ * positive form, so commander's one look at a subcommand's options before that point (giving a lone
+ * `--no-x` the default true) finds nothing to do either way.
+ */
+export function buildProgram(ctx: CliContext): TreeCommand {
   const io = ctx.io;
   const output = {
     writeOut: (s: string) => io.stdout.write(s),
@@ -44,9 +75,22 @@ export function buildProgram(ctx: CliContext): Command {
     outputError: (s: string, write: (s: string) => void) =>
       write(s.replace(/^error: /, "Error: ").replace(/\n\(Did you mean (.*)\?\)\n$/, " (did you mean $1?)\n")),
   };
-  const build = (path: CommandSpec[]): Command => {
+  const build = (path: CommandSpec[]): TreeCommand => {
     const spec = path[path.length - 1];
-    const command = new Command(spec.name)
+    const command: TreeCommand = new TreeCommand(spec.name, () => {
+      if (path.length === 1) command.version(VERSION, flagTerm(VERSION_FLAG), VERSION_FLAG.help);
+      for (const argument of spec.arguments) {
+        const name = `${argument.name}${argument.variadic ? "..." : ""}`;
+        command.argument(argument.required ? `<${name}>` : `[${name}]`, argument.help);
+      }
+      for (const flag of [...spec.flags, ...GLOBAL_FLAGS]) {
+        const option = new Option(flagTerm(flag), flag.help);
+        if (flag.hidden) option.hideHelp();
+        if (accumulatesValues(flag.long)) option.argParser(accumulate);
+        command.addOption(option);
+      }
+      if (spec.subcommands.length === 0) command.action(leafAction(ctx, spec));
+    })
       .aliases(spec.aliases)
       .description(spec.description)
       .exitOverride()
@@ -57,28 +101,19 @@ export function buildProgram(ctx: CliContext): Command {
       // `help` and the help screens are the fast path's (run.ts); this keeps commander's own help identical.
       .helpCommand(false)
       .configureHelp({ formatHelp: () => renderHelp(path, io.stdoutIsTerminal ? io.columns : undefined) });
-    if (path.length === 1) command.version(VERSION, flagTerm(VERSION_FLAG), VERSION_FLAG.help);
-    for (const argument of spec.arguments) {
-      const name = `${argument.name}${argument.variadic ? "..." : ""}`;
-      command.argument(argument.required ? `<${name}>` : `[${name}]`, argument.help);
-    }
-    for (const flag of [...spec.flags, ...GLOBAL_FLAGS]) {
-      const option = new Option(flagTerm(flag), flag.help);
-      if (flag.hidden) option.hideHelp();
-      if (accumulatesValues(flag.long)) option.argParser(accumulate);
-      command.addOption(option);
-    }
     for (const sub of spec.subcommands) command.addCommand(build([...path, sub]));
-    if (spec.subcommands.length === 0) command.action(leafAction(ctx, spec));
+    if (spec.subcommands.length > 0) {
+      command.hook("preSubcommand", (_parent, sub) => void (sub as TreeCommand).complete());
+    }
     return command;
   };
-  return build([COMMAND_TREE]);
+  return build([COMMAND_TREE]).complete();
 }
 
 /** Parses `args` with the commander graph and runs the command they name. */
 export async function parseAndRun(args: readonly string[], ctx: CliContext): Promise<void> {
   const program = buildProgram(ctx);
-  await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(program)), { from: "user" });
+  await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(COMMAND_TREE)), { from: "user" });
 }
 
 /** Repeated list and map flags accumulate (`--admin.scopes a --admin.scopes b`), as pflag's do. */

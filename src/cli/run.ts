@@ -2,8 +2,8 @@
  * Runs one command line and decides its exit status: the single place where errors become
  * exit codes and one-line messages.
  *
- * Help and version requests are answered from the command tree without loading commander; every
- * other command line is parsed by the commander graph, loaded on demand.
+ * Help and version requests are answered from the command tree without loading commander or the run's
+ * context; every other command line is parsed by the commander graph, loaded on demand.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { renderHelp } from "./help.ts";
 import { quickRequest } from "./help_request.ts";
-import { CliContext, type CliDeps } from "./context.ts";
+import type { CliDeps } from "./context.ts";
 import { VERSION } from "./version.ts";
 
 export type { CliDeps, Clock } from "./context.ts";
@@ -36,49 +36,65 @@ export async function runCli(
   signal: AbortSignal = new AbortController().signal,
   deps: CliDeps = {},
 ): Promise<number> {
-  // Everything written from here on, errors included, passes through the context's secret redaction.
-  const ctx = new CliContext(rawIo, signal, deps);
-  const io = ctx.io;
-  const stack = (err: unknown) => {
-    // Debug level (5) asks for the stack of the failure, after the one-line message.
-    if (ctx.logger.level >= 5 && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
-  };
+  // Help and version read no configuration and learn no secret: they are answered before the run's context
+  // (its logger, its secret redaction) is even loaded.
   try {
     const quick = quickRequest(args);
     if (quick?.kind === "help") {
-      io.stdout.write(renderHelp(quick.path, io.stdoutIsTerminal ? io.columns : undefined));
+      rawIo.stdout.write(renderHelp(quick.path, rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
       return ExitCode.Ok;
     }
     if (quick?.kind === "version") {
-      io.stdout.write(`${VERSION}\n`);
+      rawIo.stdout.write(`${VERSION}\n`);
       return ExitCode.Ok;
     }
-    const { parseAndRun } = await import("./program.ts");
+  } catch (err) {
+    return failure(err, rawIo, signal, () => false);
+  }
+  let modules;
+  try {
+    modules = await Promise.all([import("./context.ts"), import("./program.ts")]);
+  } catch (err) {
+    return failure(err, rawIo, signal, () => false);
+  }
+  const [{ CliContext }, { parseAndRun }] = modules;
+  // Everything written from here on, errors included, passes through the context's secret redaction.
+  const ctx = new CliContext(rawIo, signal, deps);
+  try {
     await parseAndRun(args, ctx);
     return ExitCode.Ok;
   } catch (err) {
-    const commanderCode = commanderExitCode(err);
-    if (commanderCode) {
-      // Commander has already written its message (and help where it applies) to stderr.
-      return COMMANDER_OK.has(commanderCode) ? ExitCode.Ok : ExitCode.Usage;
-    }
-    // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
-    if (signal.aborted && !(err instanceof InterruptedError)) {
-      io.stderr.write("Error: interrupted\n");
-      return ExitCode.Interrupted;
-    }
-    if (err instanceof FctlError) {
-      io.stderr.write(`Error: ${oneLine(err.message)}\n`);
-      stack(err);
-      return err.exitCode;
-    }
-    // A bug: still one line, never a stack trace unless debugging is asked for.
-    io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
-    stack(err);
-    return ExitCode.Failed;
+    // Debug level (5) asks for the stack of the failure, after the one-line message.
+    return failure(err, ctx.io, signal, () => ctx.logger.level >= 5);
   } finally {
-    ctx.close();
+    await ctx.close();
   }
+}
+
+/** The exit status of a failed run, after writing its one-line message (and the stack when `debug()`). */
+function failure(err: unknown, io: Io, signal: AbortSignal, debug: () => boolean): number {
+  const stack = (err: unknown) => {
+    if (debug() && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  };
+  const commanderCode = commanderExitCode(err);
+  if (commanderCode) {
+    // Commander has already written its message (and help where it applies) to stderr.
+    return COMMANDER_OK.has(commanderCode) ? ExitCode.Ok : ExitCode.Usage;
+  }
+  // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
+  if (signal.aborted && !(err instanceof InterruptedError)) {
+    io.stderr.write("Error: interrupted\n");
+    return ExitCode.Interrupted;
+  }
+  if (err instanceof FctlError) {
+    io.stderr.write(`Error: ${oneLine(err.message)}\n`);
+    stack(err);
+    return err.exitCode;
+  }
+  // A bug: still one line, never a stack trace unless debugging is asked for.
+  io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+  stack(err);
+  return ExitCode.Failed;
 }
 
 function oneLine(text: string): string {

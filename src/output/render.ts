@@ -6,7 +6,6 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { UsageError } from "../errors.ts";
-import { renderJson, renderYaml } from "./document.ts";
 import type { Io } from "./io.ts";
 import { type Column, renderTable } from "./table.ts";
 
@@ -41,6 +40,8 @@ export async function render<Row>(io: Io, format: string, what: Renderable<Row>)
     case "JSON":
     case "YAML": {
       const doc = "list" in what.value ? what.value.list.map(what.toJson) : what.toJson(what.value.one);
+      // The document writers are loaded only by the formats that use them: a table never needs them.
+      const { renderJson, renderYaml } = await import("./document.ts");
       io.stdout.write(format === "JSON" ? renderJson(doc) : await renderYaml(doc));
       return;
     }

@@ -7,6 +7,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import type { CliContext } from "../context.ts";
 import { flagError, wholeNumber } from "../flag_values.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
@@ -34,14 +35,26 @@ export const TASK_FLAGS = [
   { long: "filter.page", value: "<n>", help: "page number, from 1 (default 1)" },
 ] as const satisfies readonly FlagSpec[];
 
-/** What `run` imports: the library call, the task's columns and the exec file writer (RPC stack, protos). */
+/** What `run` imports: the library call, the task's columns and the renderer (protos); the exec file writer is `--execFile`'s. */
 function loadTaskModules() {
   return Promise.all([
     import("../../tasks/get_task.ts"),
     import("../../tasks/task_view.ts"),
-    import("../exec_file.ts"),
     import("../../output/render.ts"),
   ]);
+}
+
+/**
+ * `--execFile`'s writer, loaded only when the flag is given: checks the file (asking the user about one that
+ * exists) now, and returns the function that writes the task's spec there, resolving to the path written.
+ */
+async function execFileWriter(ctx: CliContext, file: string) {
+  const { prepareExecFile, writeExecFile } = await import("../exec_file.ts");
+  const path = await prepareExecFile(ctx.io, file);
+  return async (task: Parameters<typeof writeExecFile>[1]): Promise<string> => {
+    await writeExecFile(path, task, ctx.clock.now());
+    return path;
+  };
 }
 
 /** The task command, under `get` or at the root, with the description of that place. */
@@ -57,15 +70,18 @@ export function taskCommand(description: string): CommandSpec {
       variadic: false,
     }],
     flags: TASK_FLAGS,
-    // Loading the RPC stack and generated protos is most of the start-up: it overlaps reading the configuration.
-    preload: loadTaskModules,
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
+      // A run that passes its checks makes a call: the connection is opened first, so that its network round
+      // trips (TCP, TLS) overlap loading the client's modules and then the task's descriptors. A bad admin
+      // setting is reported where the client is used, after the flags are checked; whatever was opened is
+      // closed with the run's context.
+      const admin = ctx.admin({ connectNow: true });
+      await admin.catch(() => {});
       const [
         { taskQuery, runTaskQuery },
         { TASK_COLUMNS, taskJson },
-        { prepareExecFile, writeExecFile },
         { checkFormat, render },
       ] = await loadTaskModules();
       checkFormat(format, false);
@@ -94,11 +110,11 @@ export function taskCommand(description: string): CommandSpec {
       }
       if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
-      const execFile = flags.execFile === undefined ? undefined : await prepareExecFile(ctx.io, flags.execFile);
-      const result = await runTaskQuery(await ctx.admin(), query);
-      if (execFile !== undefined && result.newest) {
-        await writeExecFile(execFile, result.newest, ctx.clock.now());
-        if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${execFile}\n`);
+      const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
+      const result = await runTaskQuery(await admin, query);
+      if (writeExecFile && result.newest) {
+        const written = await writeExecFile(result.newest);
+        if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${written}\n`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });

@@ -1,0 +1,51 @@
+/**
+ * The HTTP/2 sessions of an admin client, made from its options: the endpoint's URL, TLS and CA, and the
+ * CONNECT tunnel of a proxy. Apart from the client so that a command can open the connection before the
+ * client's modules (Connect's Node transport, the service descriptors) have loaded: the TCP, TLS and HTTP/2
+ * handshakes then overlap loading them (see `createAdminClient`'s `sessions`).
+ *
+ * @module
+ */
+import type { SecureClientSessionOptions } from "node:http2";
+import type { AdminClientOptions } from "./client.ts";
+import { endpointUrl, parseEndpoint } from "./endpoint.ts";
+import type { ConnectionDescription } from "./errors.ts";
+import { tunnelConnection } from "./proxy_tunnel.ts";
+import { GuardedSessionManager } from "./session_guard.ts";
+
+/** Where an admin client's calls go, and the sessions that carry them. */
+export interface AdminSessions {
+  /** `scheme://host:port` of the admin service. */
+  readonly baseUrl: string;
+  /** Where the connection goes, for messages. */
+  readonly connection: ConnectionDescription;
+  /** The sessions; none is open until a call or `connect()` needs one. */
+  readonly manager: GuardedSessionManager;
+}
+
+/** The sessions of an admin client with `options`; no connection is made until one is needed. */
+export function adminSessions(options: AdminClientOptions): AdminSessions {
+  const endpoint = parseEndpoint(options.endpoint);
+  const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
+  const baseUrl = endpointUrl(endpoint, insecure);
+  const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
+  const sessionOptions: SecureClientSessionOptions = {};
+  if (!insecure) {
+    // Under Deno, `ca` is handed to Deno.connectTls's `caCerts`, which trusts them in addition to the
+    // system roots (Node would replace them; reading Node's root list needs --allow-sys).
+    if (options.caCertificates) sessionOptions.ca = [options.caCertificates];
+    if (options.insecureSkipVerify) sessionOptions.rejectUnauthorized = false;
+  }
+  if (options.proxy) {
+    sessionOptions.createConnection = tunnelConnection({
+      proxy: options.proxy,
+      host: endpoint.host,
+      port: endpoint.port,
+      tls: insecure ? undefined : {
+        ca: sessionOptions.ca,
+        rejectUnauthorized: sessionOptions.rejectUnauthorized ?? true,
+      },
+    });
+  }
+  return { baseUrl, connection, manager: new GuardedSessionManager(baseUrl, sessionOptions) };
+}
