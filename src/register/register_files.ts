@@ -7,20 +7,20 @@
  *   meanwhile;
  * - plan (`jobs.ts`): the creates in dependency order, and the source upload as a job that only the
  *   tasks carrying its location wait for;
- * - execute (`execute.ts`): the upload and the creates, concurrently;
+ * - execute (`execute.ts`): the upload and the creates, concurrently; loaded only by a registration that
+ *   sends something, so a dry run never loads Connect or the HTTP client;
  * - report (`report.ts`): a row per file.
  *
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
 import { checkOptions, checkPackage, packageSources, type SourceMember } from "./check.ts";
-import { executePlan } from "./execute.ts";
 import { planJobs } from "./jobs.ts";
 import type { CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
 import { finishReport, INFO, type RegisterReport, skippedEntries } from "./report.ts";
 import { type RegisterRun, startRun } from "./run_state.ts";
-import { requestUploadLocation, type UploadSourceOptions } from "./upload.ts";
+import type { UploadSourceOptions } from "./upload.ts";
 
 export { DEFAULT_CONCURRENCY, type RegisterDeps, type RegisterFilesOptions, type RegisterProgress } from "./options.ts";
 export type { DownloadDeps, DownloadProgress, PackageReadDeps } from "./package/members.ts";
@@ -53,28 +53,42 @@ export async function registerFiles(
   // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
   // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
   if (!options.dryRun) void client.connect();
+  // What sends (Connect's errors, the HTTP client, the upload) loads meanwhile; a dry run never loads it.
+  const sending = options.dryRun ? undefined : loadSending();
+  // Observed when awaited; a package that fails to read must not leave it rejected unobserved.
+  sending?.catch(() => {});
   return await withPackageMembers(
     options.paths,
     options.archive ?? false,
-    (members) => registerMembers(client, members, run),
+    (members) => registerMembers(client, members, run, sending),
     signal,
     deps,
   );
 }
 
-/** Check → plan → execute → report, on the members of the package. */
+/** The modules of the execute step. Static specifiers, so that `deno compile` and `deno publish` see them. */
+function loadSending() {
+  return Promise.all([import("./execute.ts"), import("./upload.ts")]).then(([execute, upload]) => ({
+    executePlan: execute.executePlan,
+    requestUploadLocation: upload.requestUploadLocation,
+  }));
+}
+
+/** Check → plan → execute → report, on the members of the package; `sending` is absent in a dry run. */
 async function registerMembers(
   client: AdminClient,
   members: readonly PackageMember[],
   run: RegisterRun,
+  sending: ReturnType<typeof loadSending> | undefined,
 ): Promise<RegisterReport> {
   const { options } = run;
+  const send = await sending;
   // The upload location is asked for before the package is checked, so that round trip overlaps the
   // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
   const sources = packageSources(members);
   const source = sources.length === 1 ? sources[0] : undefined;
-  const requested = source && !options.dryRun
-    ? requestUploadLocation(client, sourceUploadOptions(source, run), run.signal)
+  const requested = source && send
+    ? send.requestUploadLocation(client, sourceUploadOptions(source, run), run.signal)
     : undefined;
   try {
     const { entities, invalid } = await checkPackage(members, options);
@@ -84,10 +98,10 @@ async function registerMembers(
     run.timings.prepareMs = run.now() - run.startedMs;
     if (invalid.length > 0 && !options.continueOnError) {
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
-    } else if (options.dryRun) {
+    } else if (!send) {
       run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
     } else {
-      await executePlan(client, plan, run);
+      await send.executePlan(client, plan, run);
     }
     return finishReport(run);
   } finally {
