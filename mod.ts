@@ -55,6 +55,7 @@ export {
   taskQuery,
 } from "./src/tasks/get_task.ts";
 export {
+  type AdminClientSource,
   type RegisterDeps,
   type RegisteredSource,
   type RegisterEntry,

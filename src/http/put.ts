@@ -5,12 +5,11 @@
  * Bytes in memory go through `fetch`, which sizes such a body itself. A file on disk goes through
  * `node:http(s)`: Deno's `fetch` sends a streamed body chunked and drops any `Content-Length` we set,
  * and reading a large file into memory to size it would defeat streaming. The file is sent in constant
- * memory (see `sendFile`).
+ * memory (see `sendFile`). `node:http(s)` is loaded only then: a source small enough to be held in
+ * memory, the usual case, never needs it.
  *
  * @module
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import type { ClientRequest, IncomingMessage } from "node:http";
 import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
@@ -83,7 +82,7 @@ async function putFile(
   size: number,
   init: PutInit & { ca?: string },
 ): Promise<{ status: number; text: string }> {
-  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const { request } = target.protocol === "https:" ? await import("node:https") : await import("node:http");
   const headers = { ...init.headers, "Content-Length": String(size) };
   const tls = target.protocol === "https:" && init.ca ? { ca: [init.ca] } : {};
   const req = request(target, { method: "PUT", headers, signal: init.signal, ...tls });

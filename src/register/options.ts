@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { AdminClient } from "../admin/client.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import type { HydrateOptions } from "./hydrate.ts";
 import type { PackageReadDeps } from "./package/members.ts";
@@ -33,6 +34,13 @@ export interface RegisterFilesOptions extends Omit<HydrateOptions, "sourceLocati
   /** Where the source goes when the admin has no upload location (instead of the storage's container). */
   sourceUploadPath?: string;
 }
+
+/**
+ * The admin client a registration sends with, or a function that makes it. A registration that sends
+ * something calls the function once, first; a dry run never calls it, so it loads no RPC stack (about
+ * 50 ms of a cold process) and needs no reachable, well-configured admin.
+ */
+export type AdminClientSource = AdminClient | (() => Promise<AdminClient>);
 
 /** {@link RegisterFilesOptions} once checked: the concurrency decided, an empty version dropped. */
 export type CheckedOptions = RegisterFilesOptions & { concurrency: number };

@@ -3,11 +3,16 @@
  *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
 import { archiveAssets, resolveRelease } from "../github/release.ts";
 import { checkSettings } from "./check.ts";
-import { type RegisterDeps, registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
+import {
+  type AdminClientSource,
+  type RegisterDeps,
+  registerFiles,
+  type RegisterFilesOptions,
+  type RegisterReport,
+} from "./register_files.ts";
 
 /** The repository whose releases hold the examples. */
 const EXAMPLES_REPO = "flyteorg/flytesnacks";
@@ -54,16 +59,20 @@ export interface RegisterExamplesReport {
  * Resolves the release and registers each archive asset with `register files`, one after the other,
  * with the release tag as the version.
  *
+ * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
+ *   never calls it)
  * @throws {UsageError} no project or domain, or a bad concurrency (InvalidOptionError)
  * @throws {OperationError} the release cannot be resolved, has no archives, or (without
  *   continue-on-error) an asset cannot be registered — the message names the asset
  */
 export async function registerExamples(
-  client: AdminClient,
+  admin: AdminClientSource,
   options: RegisterExamplesOptions,
   signal?: AbortSignal,
   deps: RegisterExamplesDeps = {},
 ): Promise<RegisterExamplesReport> {
+  // Made once for every asset, first, as when the caller makes it; a dry run never makes it.
+  const client = options.dryRun || typeof admin !== "function" ? admin : await admin();
   // Bad settings are refused before GitHub is asked anything.
   checkSettings(options);
   const release = await resolveRelease({

@@ -7,22 +7,28 @@
  *   meanwhile;
  * - plan (`jobs.ts`): the creates in dependency order, and the source upload as a job that only the
  *   tasks carrying its location wait for;
- * - execute (`execute.ts`): the upload and the creates, concurrently;
+ * - execute (`execute.ts`): the upload and the creates, concurrently; loaded only by a registration that
+ *   sends something, so a dry run never loads Connect or the HTTP client;
  * - report (`report.ts`): a row per file.
  *
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
 import { checkOptions, checkPackage, packageSources, type SourceMember } from "./check.ts";
-import { executePlan } from "./execute.ts";
 import { planJobs } from "./jobs.ts";
-import type { CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
+import type { AdminClientSource, CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
 import { finishReport, INFO, type RegisterReport, skippedEntries } from "./report.ts";
 import { type RegisterRun, startRun } from "./run_state.ts";
-import { requestUploadLocation, type UploadSourceOptions } from "./upload.ts";
+import type { UploadSourceOptions } from "./upload.ts";
 
-export { DEFAULT_CONCURRENCY, type RegisterDeps, type RegisterFilesOptions, type RegisterProgress } from "./options.ts";
+export {
+  type AdminClientSource,
+  DEFAULT_CONCURRENCY,
+  type RegisterDeps,
+  type RegisterFilesOptions,
+  type RegisterProgress,
+} from "./options.ts";
 export type { DownloadDeps, DownloadProgress, PackageReadDeps } from "./package/members.ts";
 export {
   INFO,
@@ -40,41 +46,70 @@ export {
  * entity. Exceptions are for what prevents registration as a whole. When `signal` aborts during the
  * creates, no new create starts, the ones in flight finish, and the report has `interrupted` set.
  *
+ * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
+ *   never calls it)
  * @throws {UsageError} bad arguments, missing files, or entities that would have no version
  * @throws {OperationError} an unreadable archive, a failed download or source upload, or a connection failure
  */
 export async function registerFiles(
-  client: AdminClient,
+  admin: AdminClientSource,
   options: RegisterFilesOptions,
   signal?: AbortSignal,
   deps: RegisterDeps = {},
 ): Promise<RegisterReport> {
+  // First, as when the caller makes the client itself: a client that cannot be made is the first error.
+  const client = options.dryRun ? undefined : typeof admin === "function" ? await admin() : admin;
   const run = startRun(checkOptions(options), signal, deps);
-  // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
-  // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
-  if (!options.dryRun) void client.connect();
+  let sender: Sender | undefined;
+  if (client) {
+    // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
+    // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
+    void client.connect();
+    sender = { client, modules: loadSending() };
+    // Observed when awaited; a package that fails to read must not leave it rejected unobserved.
+    sender.modules.catch(() => {});
+  }
   return await withPackageMembers(
     options.paths,
     options.archive ?? false,
-    (members) => registerMembers(client, members, run),
+    (members) => registerMembers(members, run, sender),
     signal,
     deps,
   );
 }
 
-/** Check → plan → execute → report, on the members of the package. */
+/** What a registration that sends something sends with. */
+interface Sender {
+  client: AdminClient;
+  /** The execute step, loading while the package is read; a dry run never loads it. */
+  modules: ReturnType<typeof loadSending>;
+}
+
+/**
+ * The modules of the execute step (Connect's errors, the HTTP client, the upload). Static specifiers, so
+ * that `deno compile` and `deno publish` see them.
+ */
+function loadSending() {
+  return Promise.all([import("./execute.ts"), import("./upload.ts")]).then(([execute, upload]) => ({
+    executePlan: execute.executePlan,
+    requestUploadLocation: upload.requestUploadLocation,
+  }));
+}
+
+/** Check → plan → execute → report, on the members of the package; no `sender` in a dry run. */
 async function registerMembers(
-  client: AdminClient,
   members: readonly PackageMember[],
   run: RegisterRun,
+  sender: Sender | undefined,
 ): Promise<RegisterReport> {
   const { options } = run;
+  const send = await sender?.modules;
   // The upload location is asked for before the package is checked, so that round trip overlaps the
   // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
   const sources = packageSources(members);
   const source = sources.length === 1 ? sources[0] : undefined;
-  const requested = source && !options.dryRun
-    ? requestUploadLocation(client, sourceUploadOptions(source, run), run.signal)
+  const requested = source && sender && send
+    ? send.requestUploadLocation(sender.client, sourceUploadOptions(source, run), run.signal)
     : undefined;
   try {
     const { entities, invalid } = await checkPackage(members, options);
@@ -84,10 +119,10 @@ async function registerMembers(
     run.timings.prepareMs = run.now() - run.startedMs;
     if (invalid.length > 0 && !options.continueOnError) {
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
-    } else if (options.dryRun) {
+    } else if (!sender || !send) {
       run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
     } else {
-      await executePlan(client, plan, run);
+      await send.executePlan(sender.client, plan, run);
     }
     return finishReport(run);
   } finally {

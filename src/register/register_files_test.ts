@@ -95,6 +95,28 @@ Deno.test("dry run: every entity Skipped and not a single RPC", async () => {
   });
 });
 
+Deno.test("a client made on demand: a dry run never makes it, a registration makes it once, first", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const made: string[] = [];
+    const admin = (what: string) => () => {
+      made.push(what);
+      return Promise.resolve(client);
+    };
+    const paths = [fixture("valid-register.tgz")];
+    const dry = await registerFiles(admin("dry run"), { ...BASE, paths, dryRun: true });
+    assert(dry.entries.every((e) => e.status === "Skipped"));
+    assertEquals(made, []);
+    const real = await registerFiles(admin("registration"), { ...BASE, paths });
+    assertEquals(rows(real), VALID.map((n) => [n, "Success", "Successfully registered file"]));
+    assertEquals(made, ["registration"]);
+    assertEquals(methods(sandbox), CREATES);
+    // Made before anything else is looked at, as when the caller makes it: its failure is the first error.
+    const unreachable = () => Promise.reject(new UsageError("no admin"));
+    await assertRejects(registerFiles(unreachable, { ...BASE, paths: [] }), /^UsageError: no admin$/);
+    await assertRejects(registerFiles(unreachable, { ...BASE, paths: [], dryRun: true }), /no files given/);
+  });
+});
+
 Deno.test("without --version, placeholder versions are a usage error before any RPC", async () => {
   await withSandbox(async (sandbox, client) => {
     await assertRejects(

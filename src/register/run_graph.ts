@@ -60,7 +60,12 @@ export function runGraph<T, R>(options: RunGraphOptions<T, R>): Promise<Map<T, J
   for (const job of jobs) {
     const deps = [...(options.dependencies.get(job) ?? [])].filter((d) => known.has(d) && d !== job);
     dependsOn.set(job, deps);
-    for (const dep of deps) dependents.set(dep, [...(dependents.get(dep) ?? []), job]);
+    for (const dep of deps) {
+      // Appended in place: a job many others wait for (the source upload) would otherwise be copied per dependent.
+      const list = dependents.get(dep);
+      if (list) list.push(job);
+      else dependents.set(dep, [job]);
+    }
   }
   const rank = new Map(criticalPathOrder(jobs, dependents).map((job, i) => [job, i]));
   // Jobs whose dependencies have all succeeded, in start order; a job is picked in constant time
