@@ -42,7 +42,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     try {
       let report;
       try {
-        report = await registerExamples(await ctx.admin(), { project, domain, ...settings }, ctx.signal, {
+        report = await registerExamples(() => ctx.admin(), { project, domain, ...settings }, ctx.signal, {
           githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
           http: await ctx.http(),

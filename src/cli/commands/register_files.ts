@@ -42,7 +42,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     try {
       let report;
       try {
-        report = await registerFiles(await ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
+        report = await registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
           http: await ctx.http(),
           openStorage: storageOpener(ctx.config),
           onDownloadProgress: progress.onDownloadProgress,
