@@ -12,6 +12,7 @@ const DENO_ADAPTERS: Record<string, string> = {
   "main.ts": "the executable: arguments, signals, exit status",
   "src/cli/deno_io.ts": "the process's streams, terminal and environment, as an Io",
   "src/cli/exec_file.ts": "writes the exec spec file the user asked for (atomic rename, mode 0600)",
+  "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",
   "src/admin/": "the transport: TLS and sockets to the admin service",
   "src/sandbox/": "the test admin service: its servers",

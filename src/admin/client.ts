@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { SecureClientSessionOptions } from "node:http2";
 import { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
@@ -46,6 +46,8 @@ export interface AdminClient {
   dataProxy: Client<typeof DataProxyService>;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
+  /** The transport under both clients (with every interceptor), for the services fctl calls rarely (auth discovery). */
+  transport: Transport;
   /**
    * Opens the HTTP/2 connection ahead of the first call (TCP, TLS and HTTP/2 handshakes), so that
    * work done meanwhile overlaps it. Never rejects: a failure is left for the first call to report.
@@ -117,6 +119,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     admin: withErrorMapping(createClient(AdminService, transport), connection),
     dataProxy: withErrorMapping(createClient(DataProxyService, transport), connection),
     connection,
+    transport,
     connect: () => sessions.connect(),
     close: () => sessions.close(),
   };

@@ -8,12 +8,16 @@
 import { type AdminClient, createAdminClient } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { logInterceptor } from "../admin/log_interceptor.ts";
+import { authInterceptor } from "../auth/interceptor.ts";
+import { authSettings } from "../auth/settings.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { proxyFor } from "../http/proxy_env.ts";
 import type { Logger } from "../log/logger.ts";
+import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
 import { readCaFile } from "./read_ca.ts";
+import { commandRunner } from "./run_command.ts";
 
 /** What building the admin client uses besides the configuration. */
 export interface ConnectAdminDeps {
@@ -21,8 +25,12 @@ export interface ConnectAdminDeps {
   logger: Logger;
   /** Where `HTTPS_PROXY`/`NO_PROXY` are read (the command's environment). */
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads the CA file. */
+  /** Reads the CA file and the client secret file. */
   io: Pick<Io, "readTextFile">;
+  /** Every secret and token the auth flows learn is registered here. */
+  secrets: { add(secret: string | undefined): void };
+  /** The run's HTTP client (CA, proxy), for token requests. */
+  http: () => Promise<HttpClient>;
 }
 
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
@@ -41,7 +49,19 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
   const proxy = proxyFor(endpoint.host, endpoint.port, deps.env);
   if (proxy) log.debug("connecting through proxy", { proxy: new URL(proxy).host });
   const caCertificates = caPath && !insecure ? await readCaFile(deps.io, caPath) : undefined;
-  return createAdminClient({
+  // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
+  // through this client's own transport, built below.
+  const auth = authInterceptor({
+    settings: authSettings(config),
+    admin: () => client,
+    http: deps.http,
+    env: deps.env,
+    readTextFile: deps.io.readTextFile,
+    runCommand: commandRunner(deps.env),
+    secrets: deps.secrets,
+    logger: log,
+  });
+  const client: AdminClient = createAdminClient({
     endpoint: config["admin.endpoint"],
     insecure,
     caCertificates,
@@ -49,7 +69,7 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
     proxy,
     // Until an auth flow has run, only an auth type the user chose says anything about the connection.
     authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
-    interceptors: [logInterceptor(log)],
+    interceptors: [auth, logInterceptor(log)],
     retry: {
       maxAttempts: config["admin.maxRetries"],
       perAttemptTimeoutMs: config["admin.perRetryTimeout"],
@@ -63,4 +83,5 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
         }),
     },
   });
+  return client;
 }

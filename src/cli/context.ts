@@ -136,7 +136,13 @@ export class CliContext {
     if (this.#deps.admin) return Promise.resolve(this.#deps.admin);
     this.#admin ??= (async () => {
       const { connectAdmin } = await import("./connect_admin.ts");
-      const client = await connectAdmin(this.loaded, { logger: this.#logger, env: this.env, io: this.io });
+      const client = await connectAdmin(this.loaded, {
+        logger: this.#logger,
+        env: this.env,
+        io: this.io,
+        secrets: this.secrets,
+        http: () => this.http(),
+      });
       this.#closers.push(() => client.close());
       return client;
     })();
