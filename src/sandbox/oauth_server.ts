@@ -86,6 +86,12 @@ export class TokenIssuer {
     return entry !== undefined && this.#options.now().getTime() < entry.expiresAt;
   }
 
+  /** Revokes every access token issued so far (refresh tokens too when `refreshTokens`). */
+  revokeAll(refreshTokens: boolean): void {
+    this.#access.clear();
+    if (refreshTokens) this.#refresh.clear();
+  }
+
   /** Revokes an access or refresh token; unknown tokens are ignored (RFC 7009). */
   revoke(token: string): void {
     this.#access.delete(token);

@@ -57,6 +57,11 @@ export interface SandboxAuth {
   issueToken(clientId?: string): string;
   /** Revokes an access or refresh token: the admin rejects it from now on. */
   revoke(token: string): void;
+  /**
+   * Revokes every access token issued so far, as if they had all expired; with `refreshTokens`, every refresh
+   * token too, so that only a new grant gets a token.
+   */
+  revokeAll(options?: { refreshTokens?: boolean }): void;
 }
 
 /** How to start a sandbox. */
@@ -186,6 +191,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     tokenRequests,
     issueToken: (clientId = defaultClient) => issuer.issue(clientId).accessToken,
     revoke: (token) => issuer.revoke(token),
+    revokeAll: (options) => issuer.revokeAll(options?.refreshTokens ?? false),
   };
   return { tls, issuer, advertised, server, api };
 }
