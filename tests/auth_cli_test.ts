@@ -19,6 +19,8 @@ interface Production {
   flags: string[];
   /** A file holding `text`. */
   file(name: string, text: string, mode?: number): Promise<string>;
+  /** Runs fctl in process; `HOME` is a directory that does not exist (no token cache) unless `env` names one. */
+  run(args: string[], env?: Record<string, string>): Promise<RunResult>;
 }
 
 async function withProduction(fn: (p: Production) => Promise<void>): Promise<void> {
@@ -33,7 +35,10 @@ async function withProduction(fn: (p: Production) => Promise<void>): Promise<voi
     const spec = taskSpec({ name: "core.sub.process", version: "v7" });
     sandbox.store.addTask({ id: spec.template!.id!, spec });
     const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
-    await fn({ sandbox, dir, flags: [...flags, "--admin.caCertFilePath", ca], file });
+    // A HOME that does not exist: tokens stay in memory, so every run is a process of its own.
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      runFctl(args, { env: { HOME: `${dir}/no-home`, ...env } });
+    await fn({ sandbox, dir, flags: [...flags, "--admin.caCertFilePath", ca], file, run });
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
@@ -50,7 +55,7 @@ function assertClean(result: RunResult, secrets: string[], label: string): void 
 }
 
 Deno.test("production admin: get task with ClientSecret from a variable, from a file, and with ExternalCommand", async () => {
-  await withProduction(async ({ sandbox, flags, file }) => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
     const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
     const secretFile = await file("client_secret", `  ${SANDBOX_CLIENT.secret}\n`);
     const token = sandbox.auth!.issueToken();
@@ -66,7 +71,7 @@ Deno.test("production admin: get task with ClientSecret from a variable, from a 
       sandbox.auth!.tokenRequests.splice(0);
       sandbox.clearRequests();
       for (const level of ["3", "5"]) {
-        const result = await runFctl([...get, ...authFlags, "--logger.level", level], { env });
+        const result = await run([...get, ...authFlags, "--logger.level", level], env);
         equal(result.code, 0, `${label}: ${result.stderr}`);
         equal(JSON.parse(result.stdout).id.version, "v7", label);
         if (level === "3") equal(result.stderr, "", label);
@@ -80,12 +85,13 @@ Deno.test("production admin: get task with ClientSecret from a variable, from a 
 });
 
 Deno.test("production admin: register files --archive (fast registration: upload locations and uploads) with ClientSecret and ExternalCommand", async () => {
-  await withProduction(async ({ sandbox, flags, file }) => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
     const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), ...flags];
     const secretEnv = { FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
-    const first = await runFctl([...register, "--version", "v1", "--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"], {
-      env: secretEnv,
-    });
+    const first = await run(
+      [...register, "--version", "v1", "--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"],
+      secretEnv,
+    );
     equal(first.stderr, "");
     equal(first.code, 0);
     equal(first.stdout.split("\n").filter((l) => /^\| core\/.*\| Success /.test(l)).length, 84);
@@ -99,7 +105,7 @@ Deno.test("production admin: register files --archive (fast registration: upload
     );
 
     const script = await file("token.sh", `#!/bin/sh\necho "${sandbox.auth!.issueToken()}"\n`, 0o700);
-    const second = await runFctl([
+    const second = await run([
       ...register,
       ...["--version", "v2", "--admin.authType", "ExternalCommand", "--admin.command", script],
     ]);
@@ -111,7 +117,7 @@ Deno.test("production admin: register files --archive (fast registration: upload
 });
 
 Deno.test("production admin: each auth failure is one line with its exit status, and no secret at any log level", async () => {
-  await withProduction(async ({ sandbox, flags, file }) => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
     const wrongSecret = "wrong-client-secret-5e1d";
     const vaultKey = "vault-key-91c2";
     const failing = await file(
@@ -153,7 +159,7 @@ Deno.test("production admin: each auth failure is one line with its exit status,
     ];
     for (const [authFlags, env, code, line] of cases) {
       for (const level of ["3", "5"]) {
-        const result = await runFctl(["get", "task", ...flags, ...authFlags, "--logger.level", level], { env });
+        const result = await run(["get", "task", ...flags, ...authFlags, "--logger.level", level], env);
         equal(result.code, code, result.stderr);
         equal(result.stdout, "");
         assertClean(result, [wrongSecret, vaultKey, SANDBOX_CLIENT.secret], authFlags.join(" "));
@@ -163,6 +169,59 @@ Deno.test("production admin: each auth failure is one line with its exit status,
         if (level === "3") equal(result.stderr, `${errorLines[0]}\n`);
       }
     }
+  });
+});
+
+Deno.test("production admin: the token cache file (0600 in a 0700 directory under $HOME/.flyte) spares the next run discovery and the token request", async () => {
+  await withProduction(async ({ sandbox, dir, flags, run }) => {
+    const home = `${dir}/home`;
+    await Deno.mkdir(home);
+    const env = { HOME: home, FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
+    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
+    const auth = ["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"];
+    equal((await run([...get, ...auth], env)).code, 0);
+    const files = [...Deno.readDirSync(`${home}/.flyte/fctl/tokens`)].map((e) => e.name);
+    equal(files.length, 1);
+    equal(Deno.statSync(`${home}/.flyte/fctl/tokens`).mode! & 0o777, 0o700);
+    equal(Deno.statSync(`${home}/.flyte/fctl/tokens/${files[0]}`).mode! & 0o777, 0o600);
+    equal(sandbox.auth!.tokenRequests.length, 1);
+
+    sandbox.clearRequests();
+    const second = await run([...get, ...auth, "--logger.level", "5"], env);
+    equal(second.code, 0, second.stderr);
+    deepEqual(sandbox.requests.map((r) => r.method), ["ListTasks"], "the stored token is sent up front");
+    equal(sandbox.auth!.tokenRequests.length, 1);
+    assertClean(second, [SANDBOX_CLIENT.secret], "cached");
+
+    // Revoked: replaced once with the stored refresh token, and the file now holds the new token.
+    sandbox.auth!.revokeAll();
+    const before = Deno.readTextFileSync(`${home}/.flyte/fctl/tokens/${files[0]}`);
+    sandbox.clearRequests();
+    equal((await run([...get, ...auth], env)).code, 0);
+    const admin = sandbox.requests.filter((r) => r.service === "AdminService").map((r) => r.method);
+    deepEqual(admin, ["ListTasks", "ListTasks"], "rejected, then retried once");
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => r.grantType), ["client_credentials", "refresh_token"]);
+    assert(Deno.readTextFileSync(`${home}/.flyte/fctl/tokens/${files[0]}`) !== before);
+
+    // Another client id has its own token.
+    const other = await run([...get, ...auth, "--admin.clientId", "someone-else"], env);
+    equal(other.code, 1);
+    equal([...Deno.readDirSync(`${home}/.flyte/fctl/tokens`)].length, 1);
+
+    // A cache that cannot be written (a mode bit would not stop root, who may run the tests: .flyte/fctl is a
+    // file): memory for the run, said once at info level.
+    const blocked = `${dir}/blocked-home`;
+    await Deno.mkdir(`${blocked}/.flyte`, { recursive: true });
+    await Deno.writeTextFile(`${blocked}/.flyte/fctl`, "not a directory");
+    const readOnly = await run([...get, ...auth, "--logger.level", "4"], { ...env, HOME: blocked });
+    equal(readOnly.code, 0, readOnly.stderr);
+    const lines = readOnly.stderr.split("\n").filter(Boolean);
+    equal(lines.length, 1, readOnly.stderr);
+    match(
+      lines[0],
+      /"level":"info","msg":"the token cache is not writable \(.*\): tokens are kept in memory for this run"/,
+    );
+    await Deno.chmod(`${home}/.flyte/fctl/tokens`, 0o700);
   });
 });
 

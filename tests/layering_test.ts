@@ -14,6 +14,7 @@ const DENO_ADAPTERS: Record<string, string> = {
   "src/cli/exec_file.ts": "writes the exec spec file the user asked for (atomic rename, mode 0600)",
   "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",
+  "src/auth/token_file.ts": "the token cache file (mode 0600 in a 0700 directory, atomic rename)",
   "src/admin/": "the transport: TLS and sockets to the admin service",
   "src/sandbox/": "the test admin service: its servers",
   "src/storage/local.ts": "the local-disk storage backend",

@@ -11,6 +11,8 @@ import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** The HOME of subprocess runs: it exists only for Deno's cache, so no developer's config is read. */
+const TEST_HOME = "/nonexistent-fctl-test-home";
 
 async function fctl(
   args: string[],
@@ -18,7 +20,7 @@ async function fctl(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
-    env: { HOME: "/nonexistent-fctl-test-home", NO_COLOR: "1", ...env },
+    env: { HOME: TEST_HOME, NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "null",
   }).output();
@@ -66,33 +68,23 @@ Deno.test("main.ts against a production admin (TLS from a test CA, OAuth): Clien
     const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
     flags.push("--admin.caCertFilePath", `${dir}/ca.pem`);
     const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
-    for (
-      const auth of [["--admin.clientSecretLocation", `${dir}/client_secret`], [
-        "--admin.authType",
-        "ExternalCommand",
-        "--admin.command",
-        `${dir}/token.sh`,
-      ]]
-    ) {
-      const { code, stdout, stderr } = await fctl([...get, ...auth]);
+    // No token cache: this HOME does not exist. Deno's own cache stays where the other subprocess runs keep it.
+    const home = { HOME: `${dir}/no-home`, DENO_DIR: `${TEST_HOME}/.cache/deno` };
+    const flows = [
+      ["--admin.clientSecretLocation", `${dir}/client_secret`],
+      ["--admin.authType", "ExternalCommand", "--admin.command", `${dir}/token.sh`],
+    ];
+    for (const auth of flows) {
+      const { code, stdout, stderr } = await fctl([...get, ...auth], home);
       equal(stderr, "", auth[1]);
       equal(code, 0, auth[1]);
       equal(JSON.parse(stdout).id.version, "v7");
     }
-    const register = await fctl(
-      [
-        "register",
-        "files",
-        "--archive",
-        fixture("flytesnacks-core.tgz"),
-        "--version",
-        "v1",
-        ...flags,
-        "--admin.clientSecretEnvVar",
-        "FLYTE_SECRET",
-      ],
-      { FLYTE_SECRET: SANDBOX_CLIENT.secret },
-    );
+    const archive = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
+    const register = await fctl([...archive, ...flags, "--admin.clientSecretEnvVar", "FLYTE_SECRET"], {
+      ...home,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+    });
     equal(register.stderr, "");
     equal(register.code, 0);
     equal(sandbox.uploads.size, 1);

@@ -14,6 +14,7 @@ import type { Logger } from "../log/logger.ts";
 import { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
+import type { TokenStore } from "./token_file.ts";
 import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
 
 /** What the auth interceptor uses. */
@@ -35,6 +36,11 @@ export interface AuthInterceptorOptions {
   /** Every secret and token is registered here before use. */
   secrets: { add(secret: string | undefined): void };
   logger: Logger;
+  /**
+   * Where the tokens of flows that issue expiring tokens (ClientSecret) are kept between runs; default none
+   * (memory only). ExternalCommand's tokens are never stored: the command is their cache.
+   */
+  tokenStore?: TokenStore;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
 }
@@ -55,14 +61,22 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
     fetch: async () => (await options.http()).fetch,
   });
   const tokens = new TokenManager({
-    source: () => tokenSource(options, discovery, now),
+    source: async () => {
+      const source = await tokenSource(options, discovery, now);
+      // The key goes with the token, so that a stored token is sent next run without discovery.
+      return {
+        fetch: async (previous) => ({ ...await source.fetch(previous), metadataKey: await discovery.metadataKey() }),
+      };
+    },
     secrets: options.secrets,
     refreshWindowMs: settings.refreshWindowMs,
     now,
+    store: settings.authType === "ClientSecret" ? options.tokenStore : undefined,
   });
   const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
     const header = new Headers(req.header);
-    header.set(await discovery.metadataKey(), `Bearer ${token.accessToken}`);
+    const key = settings.authorizationHeader.toLowerCase() || token.metadataKey || await discovery.metadataKey();
+    header.set(key, `Bearer ${token.accessToken}`);
     return { ...req, header };
   };
   return (next) => async (req) => {

@@ -1,10 +1,12 @@
 /**
  * The process's token for one admin endpoint: the one to send up front, and one shared replacement when the
  * admin rejects it, so concurrent calls make a single token request between them. Every token is handed to
- * the run's redactor before anyone can use it.
+ * the run's redactor before anyone can use it. With a store, the token of the previous run is used first and
+ * every new one is kept for the next.
  *
  * @module
  */
+import type { TokenStore } from "./token_file.ts";
 
 /** An access token and what came with it. */
 export interface Token {
@@ -13,6 +15,8 @@ export interface Token {
   refreshToken?: string;
   /** Milliseconds since the epoch; absent when the source does not say (the token is used until rejected). */
   expiresAt?: number;
+  /** The metadata key it was sent in, so that a stored token needs no discovery. */
+  metadataKey?: string;
 }
 
 /** Where tokens come from: one auth flow. */
@@ -31,6 +35,8 @@ export interface TokenManagerOptions {
   refreshWindowMs: number;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** Where tokens are kept between runs; default none (memory only). */
+  store?: TokenStore;
 }
 
 /**
@@ -42,6 +48,7 @@ export class TokenManager {
   #current?: Token;
   #pending?: Promise<Token>;
   #failed?: Promise<Token>;
+  #loaded?: Promise<void>;
 
   constructor(options: TokenManagerOptions) {
     this.#options = options;
@@ -53,6 +60,7 @@ export class TokenManager {
    * nothing).
    */
   async upFront(): Promise<Token | undefined> {
+    await (this.#loaded ??= this.#load());
     if (this.#pending) return await this.#pending;
     const current = this.#current;
     if (!current) return undefined;
@@ -71,10 +79,9 @@ export class TokenManager {
     this.#current = undefined;
     const pending = this.#options.source()
       .then((source) => source.fetch(current))
-      .then((token) => {
-        this.#options.secrets.add(token.accessToken);
-        this.#options.secrets.add(token.refreshToken);
-        this.#current = token;
+      .then(async (token) => {
+        this.#remember(token);
+        await this.#options.store?.save(token);
         return token;
       });
     this.#pending = pending;
@@ -86,6 +93,17 @@ export class TokenManager {
       },
     );
     return pending;
+  }
+
+  async #load(): Promise<void> {
+    const stored = await this.#options.store?.load();
+    if (stored && !this.#current) this.#remember(stored);
+  }
+
+  #remember(token: Token): void {
+    this.#options.secrets.add(token.accessToken);
+    this.#options.secrets.add(token.refreshToken);
+    this.#current = token;
   }
 
   #fresh(token: Token): boolean {

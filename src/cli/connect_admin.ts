@@ -10,6 +10,7 @@ import { parseEndpoint } from "../admin/endpoint.ts";
 import { logInterceptor } from "../admin/log_interceptor.ts";
 import { authInterceptor } from "../auth/interceptor.ts";
 import { authSettings } from "../auth/settings.ts";
+import { fileTokenStore } from "../auth/token_file.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { proxyFor } from "../http/proxy_env.ts";
@@ -51,8 +52,9 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
   const caCertificates = caPath && !insecure ? await readCaFile(deps.io, caPath) : undefined;
   // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
   // through this client's own transport, built below.
+  const settings = authSettings(config);
   const auth = authInterceptor({
-    settings: authSettings(config),
+    settings,
     admin: () => client,
     http: deps.http,
     env: deps.env,
@@ -60,6 +62,11 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
     runCommand: commandRunner(deps.env),
     secrets: deps.secrets,
     logger: log,
+    tokenStore: fileTokenStore({
+      home: deps.env["HOME"] || undefined,
+      key: { endpoint: endpoint.host + ":" + endpoint.port, authType: settings.authType, clientId: settings.clientId },
+      logger: log,
+    }),
   });
   const client: AdminClient = createAdminClient({
     endpoint: config["admin.endpoint"],
