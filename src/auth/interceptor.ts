@@ -91,6 +91,9 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
         authType: settings.authType,
         hadToken: upFront !== undefined,
       });
+      // From now on the connection has an auth flow, which error messages name.
+      const connection = options.admin().connection;
+      connection.authType ??= settings.authType;
       const token = await tokens.replace(upFront);
       return await next(await withToken(req, token));
     }

@@ -232,3 +232,21 @@ Deno.test("auth: failures are one clear error naming what is wrong, the same for
     deepEqual(grants(sandbox), ["client_credentials 401"]);
   });
 });
+
+Deno.test("auth: a token the admin still rejects fails the call after exactly one retry, naming the flow", async () => {
+  await withProduction(async (sandbox) => {
+    const authed = authedClient(sandbox, { authType: "ExternalCommand", command: ["echo", "not-a-valid-token"] });
+    try {
+      const err = await authed.client.admin.listTasks(scope).then(() => undefined, (e: unknown) => e);
+      assert(err instanceof AdminError);
+      equal(err.status, "Unauthenticated");
+      match(
+        err.message,
+        /^connection to https:\/\/127\.0\.0\.1:\d+ \(insecure: false, auth: ExternalCommand\): ListTasks failed: Unauthenticated: the bearer token is invalid, expired or revoked \(check admin.authType and its credentials\)$/,
+      );
+      deepEqual(methods(sandbox, "AdminService"), ["ListTasks", "ListTasks"]);
+    } finally {
+      authed.close();
+    }
+  });
+});
