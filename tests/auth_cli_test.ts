@@ -157,6 +157,12 @@ Deno.test("production admin: each auth failure is one line with its exit status,
         /^Error: admin\.command ".*token\.sh" failed with exit status 7: contacting vault \| vault refused key \[redacted\]$/,
       ],
     ];
+    // Registration stops at the first refused token: one line, no table.
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags];
+    const refused = await run([...register, ...cases[0][0]], cases[0][1]);
+    deepEqual([refused.code, refused.stdout], [1, ""]);
+    match(refused.stderr.trimEnd(), cases[0][3]);
+    equal(sandbox.uploads.size, 0);
     for (const [authFlags, env, code, line] of cases) {
       for (const level of ["3", "5"]) {
         const result = await run(["get", "task", ...flags, ...authFlags, "--logger.level", level], env);
