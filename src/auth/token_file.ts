@@ -50,10 +50,12 @@ export function tokenDirectory(home: string): string {
   return `${home.replace(/\/+$/, "")}/.flyte/fctl/tokens`;
 }
 
-async function fileName(key: TokenKey): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify([key.endpoint, key.authType, key.clientId]));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return `${Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")}.json`;
+/**
+ * The file of `key`: its parts percent-encoded (so no part can contain the `,` between them, nor a `/`), a
+ * name a person can read and `auth logout` can find, with no hashing to pay for on every run.
+ */
+function fileName(key: TokenKey): string {
+  return `${[key.endpoint, key.authType, key.clientId].map(encodeURIComponent).join(",")}.json`;
 }
 
 function parse(text: string, key: TokenKey): Token | undefined {
@@ -79,12 +81,12 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
     inMemory = true;
     logger.info(`the token cache is not writable (${reason}): tokens are kept in memory for this run`);
   };
-  const path = async () => `${tokenDirectory(home!)}/${await fileName(key)}`;
+  const path = () => `${tokenDirectory(home!)}/${fileName(key)}`;
   return {
     async load() {
       if (home === undefined) return undefined;
       try {
-        return parse(await Deno.readTextFile(await path()), key);
+        return parse(await Deno.readTextFile(path()), key);
       } catch (err) {
         if (!isNotFound(err)) logger.debug("the token cache file is unreadable; ignored", { error: String(err) });
         return undefined;
@@ -93,7 +95,7 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
     async save(token) {
       if (inMemory) return;
       const dir = tokenDirectory(home!);
-      const target = await path();
+      const target = path();
       const temporary = `${target}.${crypto.randomUUID()}.tmp`;
       try {
         // $HOME itself is never created: a missing home means no place for a cache.
