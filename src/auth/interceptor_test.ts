@@ -173,6 +173,9 @@ Deno.test("auth: ExternalCommand runs an argument vector with the run's environm
 });
 
 Deno.test("auth: failures are one clear error naming what is wrong, the same for every call, nothing secret in it", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closedPort = (listener.addr as Deno.NetAddr).port;
+  listener.close();
   await withProduction(async (sandbox) => {
     const cases: [
       Record<string, unknown>,
@@ -210,6 +213,15 @@ Deno.test("auth: failures are one clear error naming what is wrong, the same for
         {},
         OperationError,
         /^admin.command "true" printed no token$/,
+      ],
+      [
+        { ...fromEnv, tokenUrl: `http://127.0.0.1:${closedPort}/oauth2/token?tenant=x` },
+        SECRET_ENV,
+        OperationError,
+        new RegExp(
+          `^token request to http://127\\.0\\.0\\.1:${closedPort}/oauth2/token for client "flytepropeller" failed: .*refused`,
+          "i",
+        ),
       ],
       [{ authType: "Pkce" }, {}, NotSupportedError, /^admin.authType Pkce is not supported yet/],
     ];
