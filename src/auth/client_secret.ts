@@ -108,7 +108,9 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
       if (previous?.refreshToken) {
         try {
           const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
-          return toToken(await oauth.processRefreshTokenResponse(as, client, response), deps.now());
+          const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), deps.now());
+          // A server that does not rotate refresh tokens leaves the old one valid.
+          return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
         } catch {
           // A refused refresh token is replaced by a new grant below, which reports its own failure.
         }

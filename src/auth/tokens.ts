@@ -57,10 +57,12 @@ export class TokenManager {
   /**
    * The token to send with a call before the admin asks for one: the cached token while it is fresh, the one
    * being fetched, a refreshed one in place of a stale one, else none (no fetch: an admin without auth costs
-   * nothing).
+   * nothing). Rejects with the kept failure, if any.
    */
   async upFront(): Promise<Token | undefined> {
     await (this.#loaded ??= this.#load());
+    // A kept failure fails the call before it is sent: the admin asks for a token there is no way to get.
+    if (this.#failed) return await this.#failed;
     if (this.#pending) return await this.#pending;
     const current = this.#current;
     if (!current) return undefined;

@@ -54,5 +54,6 @@ Deno.test("tokens: a failed fetch is kept for the process: every caller gets the
   const { manager, seen } = counting(true);
   await rejects(manager.replace(undefined), /refused/);
   await rejects(manager.replace(undefined), /refused/);
+  await rejects(manager.upFront(), /refused/, "later calls fail before they are sent");
   equal(seen.length, 1);
 });
