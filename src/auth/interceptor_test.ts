@@ -94,6 +94,22 @@ Deno.test("auth: a rejected token is replaced once (by its refresh token, else a
   });
 });
 
+Deno.test("auth: a refresh token that does not rotate is kept and used again", async () => {
+  await withProduction(async (sandbox) => {
+    const authed = authedClient(sandbox, fromEnv, SECRET_ENV);
+    try {
+      await authed.client.admin.listTasks(scope);
+      for (let i = 0; i < 2; i++) {
+        sandbox.auth!.revokeAll();
+        await authed.client.admin.listTasks(scope);
+      }
+      deepEqual(grants(sandbox), ["client_credentials 200", "refresh_token 200", "refresh_token 200"]);
+    } finally {
+      authed.close();
+    }
+  }, { rotateRefreshTokens: false });
+});
+
 Deno.test("auth: a token about to expire is refreshed before the call (admin.tokenRefreshWindow), with no rejected call", async () => {
   let now = Date.parse("2026-03-01T00:00:00Z");
   await withProduction(

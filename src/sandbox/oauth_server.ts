@@ -31,6 +31,8 @@ export interface TokenIssuerOptions {
   tokenLifetimeSeconds: number;
   /** Whether token answers carry a refresh token. */
   refreshTokens: boolean;
+  /** Whether a refresh grant consumes its refresh token and answers a new one (else it stays valid and none is sent). */
+  rotateRefreshTokens: boolean;
   now: () => Date;
 }
 
@@ -62,21 +64,23 @@ export class TokenIssuer {
     return Object.hasOwn(this.#options.clients, clientId) && this.#options.clients[clientId] === secret;
   }
 
-  /** Issues an access token (and a refresh token when configured) to `clientId`. */
-  issue(clientId: string): { accessToken: string; refreshToken?: string; expiresIn: number } {
+  /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
+  issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
     const accessToken = randomToken("at-");
     const expiresIn = this.#options.tokenLifetimeSeconds;
     this.#access.set(accessToken, { clientId, expiresAt: this.#options.now().getTime() + expiresIn * 1000 });
-    if (!this.#options.refreshTokens) return { accessToken, expiresIn };
+    if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
+      return { accessToken, expiresIn };
+    }
     const refreshToken = randomToken("rt-");
     this.#refresh.set(refreshToken, clientId);
     return { accessToken, refreshToken, expiresIn };
   }
 
-  /** Consumes a refresh token of `clientId` (refresh tokens rotate); false when unknown or another client's. */
+  /** Uses a refresh token of `clientId` (consumed when they rotate); false when unknown or another client's. */
   useRefreshToken(refreshToken: string, clientId: string): boolean {
     if (this.#refresh.get(refreshToken) !== clientId) return false;
-    this.#refresh.delete(refreshToken);
+    if (this.#options.rotateRefreshTokens) this.#refresh.delete(refreshToken);
     return true;
   }
 
@@ -192,7 +196,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   } else if (grantType !== "client_credentials") {
     return answer(oauthError(400, "unsupported_grant_type", `grant type "${grantType}" is not supported`));
   }
-  const token = issuer.issue(client.id);
+  const token = issuer.issue(client.id, grantType === "refresh_token");
   return answer(json(200, {
     access_token: token.accessToken,
     token_type: "Bearer",

@@ -35,6 +35,8 @@ export interface ProductionProfile {
   tokenLifetimeSeconds?: number;
   /** Whether token answers carry refresh tokens; default true. */
   refreshTokens?: boolean;
+  /** Whether refresh tokens rotate (each is used once, its answer brings a new one); default true. */
+  rotateRefreshTokens?: boolean;
   /** The metadata key the admin reads the token from and advertises; default `flyte-authorization`. */
   authorizationMetadataKey?: string;
   /** The advertised audience; default none. */
@@ -172,6 +174,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     clients,
     tokenLifetimeSeconds: profile.tokenLifetimeSeconds ?? 3600,
     refreshTokens: profile.refreshTokens ?? true,
+    rotateRefreshTokens: profile.rotateRefreshTokens ?? true,
     now,
   });
   const tokenRequests: TokenRequestRecord[] = [];
