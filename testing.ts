@@ -6,7 +6,9 @@
  * and latency and fault injection.
  *
  * Point any gRPC client at {@link Sandbox.endpoint}; seed and inspect entities through
- * {@link Sandbox.store}; read what the client sent in {@link Sandbox.requests}.
+ * {@link Sandbox.store}; read what the client sent in {@link Sandbox.requests}. With `production: true` the
+ * sandbox is shaped like a secured deployment: TLS from a CA made at start ({@link Sandbox.caCertificate}; needs
+ * `openssl`), OAuth enforced, and an authorization server ({@link Sandbox.auth}).
  *
  * ```ts ignore
  * import { Code } from "@connectrpc/connect";
@@ -34,7 +36,16 @@
  *
  * @module
  */
-export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./src/sandbox/server.ts";
+export {
+  type ProductionProfile,
+  type RecordedRequest,
+  type Sandbox,
+  SANDBOX_CLIENT,
+  type SandboxAuth,
+  type SandboxOptions,
+  startSandbox,
+  type TokenRequestRecord,
+} from "./src/sandbox/server.ts";
 export {
   type LaunchPlanEntry,
   type LaunchPlanInit,

@@ -7,12 +7,19 @@
  * - read: config files, `.pb` files, archives and CA files chosen by the user.
  * - write: exec spec files chosen by the user and the private temp dir of archive extraction.
  * - env: the config file location, `FCTL_*` options and `NO_COLOR`.
+ * - run: `admin.command`, the program ExternalCommand auth runs for a token (chosen by the user).
  *
  * @module
  */
 
 /** Deno permission flags of the fctl executable. */
-export const FCTL_PERMISSIONS: readonly string[] = ["--allow-net", "--allow-read", "--allow-write", "--allow-env"];
+export const FCTL_PERMISSIONS: readonly string[] = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+];
 
 /** Everything `deno run` needs besides the script: the permissions (fctl runs with V8's default flags). */
 export const FCTL_RUN_FLAGS: readonly string[] = [...FCTL_PERMISSIONS];

@@ -3,7 +3,7 @@
  * the bytes; NO_PROXY bypasses it.
  */
 import { deepEqual, equal, match } from "node:assert/strict";
-import { startSandbox } from "../src/sandbox/mod.ts";
+import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { runFctl } from "./helpers.ts";
 import { createHttpClient } from "../src/http/http_client.ts";
 
@@ -146,5 +146,27 @@ Deno.test("proxy: HTTP calls go through admin.httpProxyURL", async () => {
     http.close();
     await server.shutdown();
     await proxy.close();
+  }
+});
+
+Deno.test("proxy: the token request of an admin that asks for one goes through admin.httpProxyURL, trusting the CA file", async () => {
+  const proxy = startProxy();
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const result = await runFctl([
+      ...scope,
+      ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
+      ...["--admin.httpProxyURL", proxy.url, "--admin.clientSecretEnvVar", "FLYTE_SECRET"],
+    ], { env: { HOME: `${dir}/no-home`, FLYTE_SECRET: SANDBOX_CLIENT.secret } });
+    equal(result.stderr, "");
+    equal(result.code, 0);
+    // gRPC does not use admin.httpProxyURL; the token request tunnels to the authorization server.
+    deepEqual(proxy.targets, [new URL(sandbox.auth!.tokenEndpoint).host]);
+  } finally {
+    await sandbox.close();
+    await proxy.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

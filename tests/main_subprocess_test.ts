@@ -5,16 +5,22 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { startSandbox } from "../src/sandbox/mod.ts";
-import { seedTasks } from "./task_fixtures.ts";
+import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { fixture } from "./helpers.ts";
+import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** The HOME of subprocess runs: it exists only for Deno's cache, so no developer's config is read. */
+const TEST_HOME = "/nonexistent-fctl-test-home";
 
-async function fctl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function fctl(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
-    env: { HOME: "/nonexistent-fctl-test-home", NO_COLOR: "1" },
+    env: { HOME: TEST_HOME, NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "null",
   }).output();
@@ -47,6 +53,45 @@ Deno.test("main.ts round-trips get task over gRPC with only the declared permiss
   } finally {
     client.close();
     await sandbox.close();
+  }
+});
+
+Deno.test("main.ts against a production admin (TLS from a test CA, OAuth): ClientSecret and ExternalCommand with only the declared permissions", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-auth-" });
+  try {
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    await Deno.writeTextFile(`${dir}/client_secret`, `${SANDBOX_CLIENT.secret}\n`, { mode: 0o600 });
+    await Deno.writeTextFile(`${dir}/token.sh`, `#!/bin/sh\necho "${sandbox.auth!.issueToken()}"\n`, { mode: 0o700 });
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`);
+    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
+    // No token cache: this HOME does not exist. Deno's own cache stays where the other subprocess runs keep it.
+    const home = { HOME: `${dir}/no-home`, DENO_DIR: `${TEST_HOME}/.cache/deno` };
+    const flows = [
+      ["--admin.clientSecretLocation", `${dir}/client_secret`],
+      ["--admin.authType", "ExternalCommand", "--admin.command", `${dir}/token.sh`],
+    ];
+    for (const auth of flows) {
+      const { code, stdout, stderr } = await fctl([...get, ...auth], home);
+      equal(stderr, "", auth[1]);
+      equal(code, 0, auth[1]);
+      equal(JSON.parse(stdout).id.version, "v7");
+    }
+    const archive = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
+    const register = await fctl([...archive, ...flags, "--admin.clientSecretEnvVar", "FLYTE_SECRET"], {
+      ...home,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+    });
+    equal(register.stderr, "");
+    equal(register.code, 0);
+    equal(sandbox.uploads.size, 1);
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => r.status), [200, 200], "one token per ClientSecret process");
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -46,6 +46,8 @@ export interface AdminClient {
   dataProxy: Client<typeof DataProxyService>;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
+  /** The transport under both clients (with every interceptor), for the services fctl calls rarely (auth discovery). */
+  transport: Transport;
   /**
    * Opens the HTTP/2 connection ahead of the first call (TCP, TLS and HTTP/2 handshakes), so that
    * work done meanwhile overlaps it. Never rejects: a failure is left for the first call to report.
@@ -158,6 +160,7 @@ export function createAdminClient(
       connection,
     ),
     connection,
+    transport,
     connect: () => manager.connect(),
     close: () => manager.close(),
   };

@@ -81,6 +81,8 @@ function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
 /** Maps any error thrown by a Connect client call to an {@link FctlError}. */
 export function mapAdminError(err: unknown, rpc: string, connection: ConnectionDescription): FctlError {
   if (err instanceof FctlError) return err;
+  // An interceptor's own error (auth: a missing secret, a refused token request), which Connect wrapped.
+  if (err instanceof ConnectError && err.cause instanceof FctlError) return err.cause;
   let ce = ConnectError.from(err);
   const failure = connectionFailure(ce);
   if (failure) {

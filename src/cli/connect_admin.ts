@@ -8,12 +8,15 @@
 import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { adminSessions } from "../admin/sessions.ts";
+import { authSettings } from "../auth/settings.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { proxyFor } from "../http/proxy_env.ts";
 import type { Logger } from "../log/logger.ts";
+import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
 import { readCaFile } from "./read_ca.ts";
+import { commandRunner } from "./run_command.ts";
 
 /** What building the admin client uses besides the configuration. */
 export interface ConnectAdminDeps {
@@ -21,8 +24,12 @@ export interface ConnectAdminDeps {
   logger: Logger;
   /** Where `HTTPS_PROXY`/`NO_PROXY` are read (the command's environment). */
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads the CA file. */
+  /** Reads the CA file and the client secret file. */
   io: Pick<Io, "readTextFile">;
+  /** Every secret and token the auth flows learn is registered here. */
+  secrets: { add(secret: string | undefined): void };
+  /** The run's HTTP client (CA, proxy), for token requests. */
+  http: () => Promise<HttpClient>;
   /**
    * Opens the connection before loading the client's modules (Connect's transport, the descriptors), so
    * that the handshakes overlap loading them: for a command that makes a call whatever happens next.
@@ -70,9 +77,30 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
   const sessions = adminSessions(options);
   // Never rejects: a failed connection is the first call's to report.
   if (deps.connectNow) void sessions.manager.connect();
-  const [{ createAdminClient }, { logInterceptor }] = await Promise.all([
+  const [{ createAdminClient }, { logInterceptor }, { authInterceptor }, { fileTokenStore }] = await Promise.all([
     import("../admin/client.ts"),
     import("../admin/log_interceptor.ts"),
+    import("../auth/interceptor.ts"),
+    import("../auth/token_file.ts"),
   ]);
-  return createAdminClient({ ...options, interceptors: [logInterceptor(log)] }, sessions);
+  // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
+  // through this client's own transport.
+  const settings = authSettings(config);
+  const auth = authInterceptor({
+    settings,
+    admin: () => client,
+    http: deps.http,
+    env: deps.env,
+    readTextFile: deps.io.readTextFile,
+    runCommand: commandRunner(deps.env),
+    secrets: deps.secrets,
+    logger: log,
+    tokenStore: fileTokenStore({
+      home: deps.env["HOME"] || undefined,
+      key: { endpoint: `${endpoint.host}:${endpoint.port}`, authType: settings.authType, clientId: settings.clientId },
+      logger: log,
+    }),
+  });
+  const client: AdminClient = createAdminClient({ ...options, interceptors: [auth, logInterceptor(log)] }, sessions);
+  return client;
 }

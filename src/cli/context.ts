@@ -145,6 +145,8 @@ export class CliContext {
         env: this.env,
         io: this.io,
         connectNow: options.connectNow,
+        secrets: this.secrets,
+        http: () => this.http(),
       });
       this.#closers.push(() => client.close());
       return client;

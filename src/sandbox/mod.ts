@@ -16,7 +16,17 @@
  *
  * @module
  */
-export { type RecordedRequest, type Sandbox, type SandboxOptions, startSandbox } from "./server.ts";
+export {
+  type ProductionProfile,
+  type RecordedRequest,
+  type Sandbox,
+  SANDBOX_CLIENT,
+  type SandboxAuth,
+  type SandboxOptions,
+  startSandbox,
+  type TokenRequestRecord,
+} from "./server.ts";
+export { createTestCertificates, type TestCertificates } from "./test_ca.ts";
 export {
   type LaunchPlanEntry,
   type LaunchPlanInit,

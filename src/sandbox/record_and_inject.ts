@@ -10,7 +10,7 @@ import type { FaultInjector } from "./faults.ts";
 /** One gRPC request the sandbox received. */
 export interface RecordedRequest {
   /** The service's short name. */
-  service: "AdminService" | "DataProxyService";
+  service: "AdminService" | "DataProxyService" | "AuthMetadataService";
   /** Method name as in the proto, e.g. `ListTasks`. */
   method: string;
   /** The decoded request message. */

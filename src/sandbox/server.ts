@@ -1,22 +1,70 @@
 /**
  * Starts the sandbox: an HTTP/2 gRPC server (h2c, or TLS when given a certificate) serving AdminService and
- * DataProxyService from memory, plus the HTTP server behind signed upload URLs.
+ * DataProxyService from memory, plus the HTTP server behind signed upload URLs. The production profile adds
+ * TLS from a CA made at start, and OAuth: AuthMetadataService, a token required on every call, and an
+ * authorization server on loopback.
  *
  * @module
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
 import { createAdminService } from "./admin_service.ts";
+import { type AdvertisedAuth, createAuthMetadataService, requireToken } from "./auth_metadata.ts";
 import { createDataProxyService, UploadRegistry } from "./data_proxy.ts";
 import { FaultInjector, type MethodPattern } from "./faults.ts";
 import { createGrpcRouter } from "./grpc_router.ts";
-import { type Http2Listener, listenHttp2 } from "./http2_listener.ts";
+import { listenHttp2 } from "./http2_listener.ts";
 import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
+import { type OAuthServer, startOAuthServer, TokenIssuer, type TokenRequestRecord } from "./oauth_server.ts";
 import { SandboxStore } from "./store.ts";
+import { createTestCertificates } from "./test_ca.ts";
 import { startUploadServer } from "./upload_server.ts";
 
-export type { RecordedRequest };
+export type { RecordedRequest, TokenRequestRecord };
+
+/**
+ * A production-shaped admin: TLS with a certificate from a CA made at start (needs `openssl`), and OAuth 2
+ * enforced as FlyteAdmin enforces it. Every field has a default.
+ */
+export interface ProductionProfile {
+  /** Confidential clients of the authorization server, id → secret; default `{ flytepropeller: "…" }`. */
+  clients?: Record<string, string>;
+  /** Access token lifetime in seconds; default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** Whether token answers carry refresh tokens; default true. */
+  refreshTokens?: boolean;
+  /** Whether refresh tokens rotate (each is used once, its answer brings a new one); default true. */
+  rotateRefreshTokens?: boolean;
+  /** The metadata key the admin reads the token from and advertises; default `flyte-authorization`. */
+  authorizationMetadataKey?: string;
+  /** The advertised audience; default none. */
+  audience?: string;
+  /** The advertised scopes; default `["all"]`. */
+  scopes?: string[];
+}
+
+/** The default client of the production profile's authorization server. */
+export const SANDBOX_CLIENT = { id: "flytepropeller", secret: "sandbox-client-secret-7f3a" } as const;
+
+/** The production profile's OAuth side, for tests. */
+export interface SandboxAuth {
+  /** The authorization server's issuer (`https://127.0.0.1:PORT`). */
+  issuer: string;
+  tokenEndpoint: string;
+  /** Every request the token endpoint answered, in order. */
+  tokenRequests: TokenRequestRecord[];
+  /** Issues an access token to a registered client (default {@link SANDBOX_CLIENT}), as the token endpoint would. */
+  issueToken(clientId?: string): string;
+  /** Revokes an access or refresh token: the admin rejects it from now on. */
+  revoke(token: string): void;
+  /**
+   * Revokes every access token issued so far, as if they had all expired; with `refreshTokens`, every refresh
+   * token too, so that only a new grant gets a token.
+   */
+  revokeAll(options?: { refreshTokens?: boolean }): void;
+}
 
 /** How to start a sandbox. */
 export interface SandboxOptions {
@@ -30,6 +78,8 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Clock for creation times, upload expiry and recording; default the system clock. */
   now?: () => Date;
+  /** Serve as a production admin does (TLS and OAuth, see {@link ProductionProfile}); not with {@link tls}. */
+  production?: ProductionProfile | true;
 }
 
 /** A running sandbox. */
@@ -54,7 +104,11 @@ export interface Sandbox {
   failRatio(method: MethodPattern, code: Code, ratio: number): void;
   /** Removes every failNext and failRatio rule. */
   clearFaults(): void;
-  /** Stops both servers and ends open connections; safe to call twice. */
+  /** The production profile's CA certificate (PEM), which clients must trust. */
+  caCertificate?: string;
+  /** The production profile's authorization server and tokens. */
+  auth?: SandboxAuth;
+  /** Stops every server and ends open connections; safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -62,6 +116,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
   const hostname = options.hostname ?? "127.0.0.1";
+  if (options.production && options.tls) throw new Error("startSandbox: production brings its own TLS; drop tls");
   const parts: Parts = {
     store: new SandboxStore(now),
     faults: new FaultInjector(),
@@ -70,22 +125,78 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     closing: new AbortController(),
   };
   parts.faults.latencyMs = options.latencyMs ?? 0;
-  const uploadServer = await startUploadServer(parts.registry, hostname, now);
-  const onRequest = createGrpcRouter({
-    routes: routes(parts, now, uploadServer.baseUrl),
-    interceptors: [recordAndInject({ requests: parts.requests, faults: parts.faults, now })],
-    shutdownSignal: parts.closing.signal,
-  });
-  let grpc: Http2Listener;
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = () => Promise.all(stops.splice(0).map((stop) => stop()));
   try {
-    grpc = await listenHttp2(onRequest, { port: options.port ?? 0, hostname, tls: options.tls });
+    const production = options.production
+      ? await startProduction(options.production === true ? {} : options.production, hostname, now)
+      : undefined;
+    if (production) stops.push(() => production.server.close());
+    const tls = production?.tls ?? options.tls;
+    const uploadServer = await startUploadServer(parts.registry, hostname, now);
+    stops.push(() => uploadServer.close());
+    // Calls are recorded (and faults injected) before the token is checked, so tests see rejected calls too.
+    const interceptors = [recordAndInject({ requests: parts.requests, faults: parts.faults, now })];
+    if (production) interceptors.push(requireToken(production.issuer, production.advertised.authorizationMetadataKey));
+    const onRequest = createGrpcRouter({
+      routes: routes(parts, now, uploadServer.baseUrl, production?.advertised),
+      interceptors,
+      shutdownSignal: parts.closing.signal,
+    });
+    const grpc = await listenHttp2(onRequest, { port: options.port ?? 0, hostname, tls });
+    stops.push(() => grpc.close());
+    const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+    const endpoint = `${tls ? "https" : "http"}://${host}:${grpc.port}`;
+    const sandbox = sandboxApi(parts, endpoint, grpc.port, stopAll);
+    if (production) {
+      sandbox.caCertificate = production.tls.caCert;
+      sandbox.auth = production.api;
+    }
+    return sandbox;
   } catch (err) {
-    await uploadServer.close();
+    await stopAll();
     throw err;
   }
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  const endpoint = `${options.tls ? "https" : "http"}://${host}:${grpc.port}`;
-  return sandboxApi(parts, endpoint, grpc.port, () => Promise.all([grpc.close(), uploadServer.close()]));
+}
+
+interface Production {
+  tls: { caCert: string; cert: string; key: string };
+  issuer: TokenIssuer;
+  advertised: AdvertisedAuth;
+  server: OAuthServer;
+  api: SandboxAuth;
+}
+
+async function startProduction(profile: ProductionProfile, hostname: string, now: () => Date): Promise<Production> {
+  const tls = await createTestCertificates();
+  const clients = profile.clients ?? { [SANDBOX_CLIENT.id]: SANDBOX_CLIENT.secret };
+  const issuer = new TokenIssuer({
+    clients,
+    tokenLifetimeSeconds: profile.tokenLifetimeSeconds ?? 3600,
+    refreshTokens: profile.refreshTokens ?? true,
+    rotateRefreshTokens: profile.rotateRefreshTokens ?? true,
+    now,
+  });
+  const tokenRequests: TokenRequestRecord[] = [];
+  const server = await startOAuthServer({ hostname, tls, issuer, requests: tokenRequests, now });
+  const advertised: AdvertisedAuth = {
+    issuer: server.issuer,
+    clientId: "flytectl",
+    redirectUri: "http://localhost:53593/callback",
+    scopes: profile.scopes ?? ["all"],
+    authorizationMetadataKey: profile.authorizationMetadataKey ?? "flyte-authorization",
+    audience: profile.audience ?? "",
+  };
+  const defaultClient = Object.keys(clients)[0];
+  const api: SandboxAuth = {
+    issuer: server.issuer,
+    tokenEndpoint: server.tokenEndpoint,
+    tokenRequests,
+    issueToken: (clientId = defaultClient) => issuer.issue(clientId).accessToken,
+    revoke: (token) => issuer.revoke(token),
+    revokeAll: (options) => issuer.revokeAll(options?.refreshTokens ?? false),
+  };
+  return { tls, issuer, advertised, server, api };
 }
 
 /** The sandbox's state, shared by the services, the interceptor and the API. */
@@ -98,10 +209,16 @@ interface Parts {
   closing: AbortController;
 }
 
-function routes(parts: Parts, now: () => Date, uploadBaseUrl: string): (router: ConnectRouter) => void {
+function routes(
+  parts: Parts,
+  now: () => Date,
+  uploadBaseUrl: string,
+  auth: AdvertisedAuth | undefined,
+): (router: ConnectRouter) => void {
   return (router) => {
     router.service(AdminService, createAdminService(parts.store));
     router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
+    if (auth) router.service(AuthMetadataService, createAuthMetadataService(auth));
   };
 }
 

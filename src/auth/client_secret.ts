@@ -1,0 +1,138 @@
+/**
+ * ClientSecret: the OAuth 2 client credentials grant (RFC 6749 §4.4) with `admin.clientId` and its secret,
+ * authenticated by HTTP Basic, through the run's HTTP client (CA, proxy) with oauth4webapi. A previous token's
+ * refresh token is used first when there is one.
+ *
+ * @module
+ */
+import * as oauth from "oauth4webapi";
+import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
+import { causeOf, type Discovery } from "./discovery.ts";
+import type { AuthSettings } from "./settings.ts";
+import type { Token, TokenSource } from "./tokens.ts";
+
+/** What the flow uses besides the settings. */
+export interface ClientSecretDeps {
+  settings: AuthSettings;
+  discovery: Discovery;
+  /** The run's environment, where `admin.clientSecretEnvVar` is looked up. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads `admin.clientSecretLocation`. */
+  readTextFile: (path: string) => Promise<string>;
+  /** The run's HTTP client's fetch. */
+  fetch: typeof fetch;
+  /** The secret is registered here as soon as it is read. */
+  secrets: { add(secret: string | undefined): void };
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+/**
+ * The client secret: the variable named by `admin.clientSecretEnvVar` when set, else the file
+ * `admin.clientSecretLocation`, trimmed. A missing or empty one is a usage error naming it.
+ */
+export async function readClientSecret(
+  deps: Pick<ClientSecretDeps, "settings" | "env" | "readTextFile">,
+): Promise<string> {
+  const { clientSecretEnvVar: variable, clientSecretLocation: file } = deps.settings;
+  if (variable) {
+    const value = deps.env[variable]?.trim();
+    if (value === undefined) {
+      throw new UsageError(`the environment variable ${quote(variable)} named by admin.clientSecretEnvVar is not set`);
+    }
+    if (!value) throw new UsageError(`the environment variable ${quote(variable)} (admin.clientSecretEnvVar) is empty`);
+    return value;
+  }
+  let text: string;
+  try {
+    text = await deps.readTextFile(file);
+  } catch (err) {
+    const reason = isNotFound(err) ? "no such file" : causeOf(err);
+    throw new UsageError(`cannot read the client secret file ${quote(file)} (admin.clientSecretLocation): ${reason}`);
+  }
+  if (!text.trim()) throw new UsageError(`the client secret file ${quote(file)} (admin.clientSecretLocation) is empty`);
+  return text.trim();
+}
+
+/** The scope and audience of every token request: configured, else advertised by the admin. */
+async function shapeParameters(settings: AuthSettings, discovery: Discovery): Promise<URLSearchParams> {
+  const params = new URLSearchParams();
+  let scopes = settings.scopes;
+  let audience = settings.audience;
+  if (scopes.length === 0 || settings.useAudienceFromAdmin) {
+    const advertised = await discovery.publicClientConfig();
+    if (scopes.length === 0) scopes = advertised.scopes;
+    if (settings.useAudienceFromAdmin && advertised.audience) audience = advertised.audience;
+  }
+  if (scopes.length > 0) params.set("scope", scopes.join(" "));
+  if (audience) params.set("audience", audience);
+  return params;
+}
+
+/** What a refused or failed token request says, without anything secret (the server's error and description). */
+async function refusal(err: unknown): Promise<string> {
+  if (err instanceof oauth.ResponseBodyError) {
+    return [err.error, err.error_description].filter(Boolean).join(": ") + ` (HTTP ${err.status})`;
+  }
+  if (err instanceof oauth.WWWAuthenticateChallengeError) {
+    // A 401 with a challenge: the JSON body still says why.
+    const body = await err.response.json().catch(() => ({})) as { error?: string; error_description?: string };
+    const reason = [body.error, body.error_description].filter(Boolean).join(": ");
+    return `${reason || "unauthorized"} (HTTP ${err.status})`;
+  }
+  return causeOf(err);
+}
+
+/** The ClientSecret token source. */
+export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
+  const { settings, discovery } = deps;
+  return {
+    async fetch(previous: Token | undefined): Promise<Token> {
+      const secret = await readClientSecret(deps);
+      deps.secrets.add(secret);
+      const server = await discovery.authorizationServer();
+      const as: oauth.AuthorizationServer = {
+        issuer: server.issuer ?? new URL(server.tokenEndpoint).origin,
+        token_endpoint: server.tokenEndpoint,
+      };
+      const client: oauth.Client = { client_id: settings.clientId };
+      const auth = oauth.ClientSecretBasic(secret);
+      const options: oauth.TokenEndpointRequestOptions = {
+        // fetch accepts what oauth4webapi passes (a URL string and a RequestInit-shaped object).
+        [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>) =>
+          deps.fetch(url, init),
+        // A plain-HTTP token endpoint is the user's choice (a local sandbox), as flytectl allows it.
+        [oauth.allowInsecureRequests]: server.tokenEndpoint.startsWith("http:"),
+      };
+      const where = server.tokenEndpoint.replace(/[?#].*$/, "");
+      if (previous?.refreshToken) {
+        try {
+          const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
+          const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), deps.now());
+          // A server that does not rotate refresh tokens leaves the old one valid.
+          return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
+        } catch {
+          // A refused refresh token is replaced by a new grant below, which reports its own failure.
+        }
+      }
+      const params = await shapeParameters(settings, discovery);
+      try {
+        const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, options);
+        return toToken(await oauth.processClientCredentialsResponse(as, client, response), deps.now());
+      } catch (err) {
+        throw new OperationError(
+          `token request to ${where} for client ${quote(settings.clientId)} failed: ${await refusal(err)}`,
+          { cause: err },
+        );
+      }
+    },
+  };
+}
+
+function toToken(response: oauth.TokenEndpointResponse, now: number): Token {
+  return {
+    accessToken: response.access_token,
+    refreshToken: response.refresh_token,
+    expiresAt: typeof response.expires_in === "number" ? now + response.expires_in * 1000 : undefined,
+  };
+}

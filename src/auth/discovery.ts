@@ -1,0 +1,129 @@
+/**
+ * Discovery of the admin's auth: the public client config (the metadata key, scopes, audience) and the
+ * authorization server (its token endpoint), asked of the admin's `AuthMetadataService` once per process and
+ * shared by concurrent callers. `admin.authorizationServerUrl` and `admin.tokenUrl` replace what the admin
+ * says about the authorization server.
+ *
+ * @module
+ */
+import { OperationError, quote, UsageError } from "../errors.ts";
+import type { AuthSettings } from "./settings.ts";
+
+/** What `GetPublicClientConfig` answers. */
+export interface PublicClientConfig {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  authorizationMetadataKey: string;
+  audience: string;
+}
+
+/** What fctl needs of the authorization server's metadata (RFC 8414). */
+export interface AuthorizationServerInfo {
+  /** The issuer, when known. */
+  issuer?: string;
+  tokenEndpoint: string;
+}
+
+/** The two AuthMetadataService calls, errors already mapped to fctl errors. */
+export interface AuthMetadataCalls {
+  getPublicClientConfig(): Promise<PublicClientConfig>;
+  /** RFC 8414 metadata; empty fields when the admin leaves them out. */
+  getOAuth2Metadata(): Promise<{ issuer: string; tokenEndpoint: string }>;
+}
+
+/** What discovery uses. */
+export interface DiscoveryDeps {
+  settings: AuthSettings;
+  /** The admin's AuthMetadataService, made on first use. */
+  calls: () => Promise<AuthMetadataCalls>;
+  /** The run's HTTP client (CA, proxy), for `admin.authorizationServerUrl`. */
+  fetch: () => Promise<typeof fetch>;
+}
+
+/** The metadata key the admin reads tokens from when it does not say. */
+export const DEFAULT_METADATA_KEY = "flyte-authorization";
+
+/** Lazy, memoized discovery. */
+export class Discovery {
+  readonly #deps: DiscoveryDeps;
+  #client?: Promise<PublicClientConfig>;
+  #server?: Promise<AuthorizationServerInfo>;
+
+  constructor(deps: DiscoveryDeps) {
+    this.#deps = deps;
+  }
+
+  /** The admin's public client config, asked once. */
+  publicClientConfig(): Promise<PublicClientConfig> {
+    this.#client ??= this.#deps.calls().then((calls) => calls.getPublicClientConfig());
+    return this.#client;
+  }
+
+  /** The header that carries the token: `admin.authorizationHeader`, else the advertised key. */
+  async metadataKey(): Promise<string> {
+    const configured = this.#deps.settings.authorizationHeader;
+    if (configured) return configured.toLowerCase();
+    return (await this.publicClientConfig()).authorizationMetadataKey.toLowerCase() || DEFAULT_METADATA_KEY;
+  }
+
+  /** The authorization server, asked once (of the admin, or of `admin.authorizationServerUrl`). */
+  authorizationServer(): Promise<AuthorizationServerInfo> {
+    this.#server ??= this.#discoverServer();
+    return this.#server;
+  }
+
+  async #discoverServer(): Promise<AuthorizationServerInfo> {
+    const { tokenUrl, authorizationServerUrl } = this.#deps.settings;
+    if (tokenUrl) return { tokenEndpoint: checkedUrl(tokenUrl, "admin.tokenUrl") };
+    if (authorizationServerUrl) {
+      return await this.#wellKnown(checkedUrl(authorizationServerUrl, "admin.authorizationServerUrl"));
+    }
+    const metadata = await (await this.#deps.calls()).getOAuth2Metadata();
+    if (!metadata.tokenEndpoint) {
+      throw new OperationError("the admin service advertises no token endpoint; set admin.tokenUrl");
+    }
+    return { issuer: metadata.issuer || undefined, tokenEndpoint: metadata.tokenEndpoint };
+  }
+
+  /** The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it. */
+  async #wellKnown(base: string): Promise<AuthorizationServerInfo> {
+    const url = `${base.replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
+    const fetch = await this.#deps.fetch();
+    let body: { issuer?: unknown; token_endpoint?: unknown };
+    try {
+      const response = await fetch(url, { headers: { accept: "application/json" } });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`HTTP ${response.status}`);
+      }
+      body = await response.json();
+    } catch (err) {
+      throw new OperationError(`cannot read the authorization server metadata at ${url}: ${causeOf(err)}`, {
+        cause: err,
+      });
+    }
+    if (typeof body.token_endpoint !== "string" || !body.token_endpoint) {
+      throw new OperationError(`the authorization server metadata at ${url} names no token_endpoint`);
+    }
+    return { issuer: typeof body.issuer === "string" ? body.issuer : undefined, tokenEndpoint: body.token_endpoint };
+  }
+}
+
+function checkedUrl(value: string, option: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new UsageError(`invalid ${option} ${quote(value)}: expected an http or https URL`);
+  }
+  return value;
+}
+
+/** The innermost message of an error chain (fetch hides the real cause one level down). */
+export function causeOf(err: unknown): string {
+  let message = err instanceof Error ? err.message : String(err);
+  const seen = new Set<unknown>();
+  for (let e: unknown = err; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    if (e.message) message = e.message;
+  }
+  return message;
+}

@@ -1,0 +1,133 @@
+/**
+ * The admin client's auth, as a Connect interceptor, lazy and driven by the admin service: a fresh cached token
+ * is sent up front; a call answered UNAUTHENTICATED triggers discovery and a token (one fetch shared by the
+ * calls in flight), then exactly one retry with it. Against an admin without auth it costs nothing: no
+ * discovery, no token request, no OAuth code loaded. AuthMetadataService calls (discovery itself) pass through.
+ *
+ * @module
+ */
+import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
+import type { ConnectionDescription } from "../admin/errors.ts";
+import { NotSupportedError } from "../errors.ts";
+import type { HttpClient } from "../http/http_client.ts";
+import type { Logger } from "../log/logger.ts";
+import { Discovery } from "./discovery.ts";
+import type { CommandRunner } from "./external_command.ts";
+import type { AuthSettings } from "./settings.ts";
+import type { TokenStore } from "./token_file.ts";
+import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
+
+/** What the auth interceptor uses. */
+export interface AuthInterceptorOptions {
+  settings: AuthSettings;
+  /**
+   * The admin client's transport and connection, for AuthMetadataService; asked on first need, as the client
+   * is built after its interceptors.
+   */
+  admin: () => { transport: Transport; connection: ConnectionDescription };
+  /** The run's HTTP client (CA, proxy), for token requests. */
+  http: () => Promise<HttpClient>;
+  /** The run's environment (`admin.clientSecretEnvVar`). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads `admin.clientSecretLocation`. */
+  readTextFile: (path: string) => Promise<string>;
+  /** Runs `admin.command` (ExternalCommand). */
+  runCommand: CommandRunner;
+  /** Every secret and token is registered here before use. */
+  secrets: { add(secret: string | undefined): void };
+  logger: Logger;
+  /**
+   * Where the tokens of flows that issue expiring tokens (ClientSecret) are kept between runs; default none
+   * (memory only). ExternalCommand's tokens are never stored: the command is their cache.
+   */
+  tokenStore?: TokenStore;
+  /** Milliseconds since the epoch; default `Date.now`. */
+  now?: () => number;
+}
+
+const AUTH_METADATA_SERVICE = "flyteidl.service.AuthMetadataService";
+
+/** The auth interceptor of one admin client. */
+export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
+  const { settings, logger: log } = options;
+  const now = options.now ?? Date.now;
+  const discovery = new Discovery({
+    settings,
+    calls: async () => {
+      const { authMetadataCalls } = await import("./admin_metadata.ts");
+      const admin = options.admin();
+      return authMetadataCalls(admin.transport, admin.connection);
+    },
+    fetch: async () => (await options.http()).fetch,
+  });
+  const tokens = new TokenManager({
+    source: async () => {
+      const source = await tokenSource(options, discovery, now);
+      // The key goes with the token, so that a stored token is sent next run without discovery.
+      return {
+        fetch: async (previous) => ({ ...await source.fetch(previous), metadataKey: await discovery.metadataKey() }),
+      };
+    },
+    secrets: options.secrets,
+    refreshWindowMs: settings.refreshWindowMs,
+    now,
+    store: settings.authType === "ClientSecret" ? options.tokenStore : undefined,
+  });
+  const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
+    const header = new Headers(req.header);
+    const key = settings.authorizationHeader.toLowerCase() || token.metadataKey || await discovery.metadataKey();
+    header.set(key, `Bearer ${token.accessToken}`);
+    return { ...req, header };
+  };
+  return (next) => async (req) => {
+    if (req.stream || req.service.typeName === AUTH_METADATA_SERVICE) return await next(req);
+    const upFront = await tokens.upFront();
+    try {
+      return await next(upFront ? await withToken(req, upFront) : req);
+    } catch (err) {
+      if (ConnectError.from(err).code !== Code.Unauthenticated) throw err;
+      log.debug("the admin service asked for a token", {
+        rpc: req.method.name,
+        authType: settings.authType,
+        hadToken: upFront !== undefined,
+      });
+      // From now on the connection has an auth flow, which error messages name.
+      const connection = options.admin().connection;
+      connection.authType ??= settings.authType;
+      const token = await tokens.replace(upFront);
+      return await next(await withToken(req, token));
+    }
+  };
+}
+
+/** The configured flow, loaded on first need. */
+async function tokenSource(
+  options: AuthInterceptorOptions,
+  discovery: Discovery,
+  now: () => number,
+): Promise<TokenSource> {
+  const { settings } = options;
+  switch (settings.authType) {
+    case "ClientSecret": {
+      const { clientSecretSource } = await import("./client_secret.ts");
+      const http = await options.http();
+      return clientSecretSource({
+        settings,
+        discovery,
+        env: options.env,
+        readTextFile: options.readTextFile,
+        fetch: http.fetch,
+        secrets: options.secrets,
+        now,
+      });
+    }
+    case "ExternalCommand": {
+      const { externalCommandSource } = await import("./external_command.ts");
+      return externalCommandSource(settings.command, options.runCommand);
+    }
+    default:
+      throw new NotSupportedError(
+        `admin.authType ${settings.authType} is not supported yet: use ClientSecret or ExternalCommand`,
+      );
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The auth settings of a run, taken from the configuration once, so the flows never read it themselves.
+ *
+ * @module
+ */
+import type { Config } from "../config/schema.ts";
+
+/** The flows `admin.authType` names. */
+export type AuthType = "ClientSecret" | "Pkce" | "ExternalCommand" | "DeviceFlow";
+
+/** What shapes discovery, token requests and the header. */
+export interface AuthSettings {
+  authType: AuthType;
+  /** `admin.clientId`: the confidential client of ClientSecret. */
+  clientId: string;
+  /** `admin.clientSecretEnvVar`: the variable holding the secret; wins over {@link clientSecretLocation}. */
+  clientSecretEnvVar: string;
+  /** `admin.clientSecretLocation`: the file holding the secret. */
+  clientSecretLocation: string;
+  /** `admin.command`: ExternalCommand's program and arguments. */
+  command: readonly string[];
+  /** `admin.scopes`; empty: the ones the admin advertises. */
+  scopes: readonly string[];
+  /** `admin.audience`. */
+  audience: string;
+  /** `admin.useAudienceFromAdmin`: the advertised audience wins over {@link audience}. */
+  useAudienceFromAdmin: boolean;
+  /** `admin.authorizationServerUrl`: where the authorization server's metadata is, instead of discovery. */
+  authorizationServerUrl: string;
+  /** `admin.tokenUrl`: the token endpoint, instead of the discovered one. */
+  tokenUrl: string;
+  /** `admin.authorizationHeader`: the metadata key of the token, instead of the advertised one. */
+  authorizationHeader: string;
+  /** `admin.tokenRefreshWindow` in milliseconds: a token this close to expiry is replaced before use. */
+  refreshWindowMs: number;
+}
+
+/** The auth settings of a configuration. */
+export function authSettings(config: Config): AuthSettings {
+  return {
+    authType: config["admin.authType"] as AuthType,
+    clientId: config["admin.clientId"],
+    clientSecretEnvVar: config["admin.clientSecretEnvVar"],
+    clientSecretLocation: config["admin.clientSecretLocation"],
+    command: config["admin.command"],
+    scopes: config["admin.scopes"],
+    audience: config["admin.audience"],
+    useAudienceFromAdmin: config["admin.useAudienceFromAdmin"],
+    authorizationServerUrl: config["admin.authorizationServerUrl"],
+    tokenUrl: config["admin.tokenUrl"],
+    authorizationHeader: config["admin.authorizationHeader"],
+    refreshWindowMs: config["admin.tokenRefreshWindow"],
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The token cache file on a real disk: round trip, modes, atomic replacement, keys, malformed files, and the
+ * fall-back to memory.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import { createLogger } from "../log/logger.ts";
+import { Redactor } from "../log/redact.ts";
+import { fileTokenStore, tokenDirectory } from "./token_file.ts";
+
+const key = { endpoint: "127.0.0.1:8089", authType: "ClientSecret", clientId: "flytepropeller" };
+
+function logger() {
+  let text = "";
+  const log = createLogger({
+    sink: { write: (t) => void (text += t) },
+    level: 5,
+    formatter: "json",
+    redactor: new Redactor(),
+  });
+  return { log, text: () => text };
+}
+
+Deno.test("token file: what is saved is loaded, in a 0600 file of a 0700 directory, replaced atomically", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log } = logger();
+    const store = fileTokenStore({ home, key, logger: log });
+    equal(await store.load(), undefined);
+    const token = { accessToken: "at-1", refreshToken: "rt-1", expiresAt: 1_900_000_000_000, metadataKey: "x-auth" };
+    await store.save(token);
+    deepEqual(await store.load(), token);
+    await store.save({ accessToken: "at-2" });
+    deepEqual(await fileTokenStore({ home, key, logger: log }).load(), {
+      accessToken: "at-2",
+      refreshToken: undefined,
+      expiresAt: undefined,
+      metadataKey: undefined,
+    });
+    const dir = tokenDirectory(home);
+    const files = [...Deno.readDirSync(dir)].map((e) => e.name);
+    equal(files.length, 1, "no temporary file is left");
+    equal(Deno.statSync(dir).mode! & 0o777, 0o700);
+    equal(Deno.statSync(`${dir}/${files[0]}`).mode! & 0o777, 0o600);
+    // Other endpoints, flows and clients have their own files.
+    for (const other of [{ endpoint: "127.0.0.1:8090" }, { authType: "Pkce" }, { clientId: "other" }]) {
+      equal(await fileTokenStore({ home, key: { ...key, ...other }, logger: log }).load(), undefined);
+    }
+    // A malformed file is no token.
+    await Deno.writeTextFile(`${dir}/${files[0]}`, "{not json");
+    equal(await store.load(), undefined);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("token file: without a home, or with one that does not exist, tokens stay in memory, said once", async () => {
+  const none = logger();
+  const noHome = fileTokenStore({ home: undefined, key, logger: none.log });
+  await noHome.save({ accessToken: "at-1" });
+  equal(await noHome.load(), undefined);
+  equal(none.text(), "");
+
+  const parent = await Deno.makeTempDir();
+  try {
+    const missing = logger();
+    const store = fileTokenStore({ home: `${parent}/absent`, key, logger: missing.log });
+    await store.save({ accessToken: "at-1" });
+    await store.save({ accessToken: "at-2" });
+    const lines = missing.text().split("\n").filter(Boolean);
+    equal(lines.length, 1);
+    equal(
+      JSON.parse(lines[0]).msg,
+      `the token cache is not writable (${parent}/absent does not exist): tokens are kept in memory for this run`,
+    );
+    deepEqual([...Deno.readDirSync(parent)], [], "the home is never created");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});

@@ -1,0 +1,59 @@
+/**
+ * The token manager's sharing rules, with a counting token source: one fetch for concurrent callers, the
+ * replacement handed to callers that saw an older token, a kept failure, and nothing at all until asked.
+ */
+import { deepEqual, equal, rejects } from "node:assert/strict";
+import { Redactor } from "../log/redact.ts";
+import { type Token, TokenManager } from "./tokens.ts";
+
+function counting(fail = false) {
+  const seen: (Token | undefined)[] = [];
+  let n = 0;
+  const manager = new TokenManager({
+    source: () =>
+      Promise.resolve({
+        fetch: async (previous: Token | undefined) => {
+          seen.push(previous);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          if (fail) throw new Error("refused");
+          return { accessToken: `token-number-${++n}`, expiresAt: Date.now() + 60_000 };
+        },
+      }),
+    secrets: new Redactor(),
+    refreshWindowMs: 0,
+    now: Date.now,
+  });
+  return { manager, seen };
+}
+
+Deno.test("tokens: nothing is fetched until a call is refused; concurrent refusals share one fetch", async () => {
+  const { manager, seen } = counting();
+  equal(await manager.upFront(), undefined);
+  deepEqual(seen, []);
+  const tokens = await Promise.all([
+    manager.replace(undefined),
+    manager.replace(undefined),
+    manager.replace(undefined),
+  ]);
+  deepEqual(tokens.map((t) => t.accessToken), ["token-number-1", "token-number-1", "token-number-1"]);
+  equal(seen.length, 1);
+  equal((await manager.upFront())?.accessToken, "token-number-1");
+});
+
+Deno.test("tokens: a caller whose token was already replaced gets the replacement; the rejected one is replaced once", async () => {
+  const { manager, seen } = counting();
+  const first = await manager.replace(undefined);
+  const second = await manager.replace(first);
+  equal(second.accessToken, "token-number-2");
+  deepEqual(seen, [undefined, first], "the rejected token is offered for refresh");
+  equal((await manager.replace(first)).accessToken, "token-number-2", "a late caller with the old token");
+  equal(seen.length, 2);
+});
+
+Deno.test("tokens: a failed fetch is kept for the process: every caller gets the same error, no second fetch", async () => {
+  const { manager, seen } = counting(true);
+  await rejects(manager.replace(undefined), /refused/);
+  await rejects(manager.replace(undefined), /refused/);
+  await rejects(manager.upFront(), /refused/, "later calls fail before they are sent");
+  equal(seen.length, 1);
+});

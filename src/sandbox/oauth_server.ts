@@ -1,0 +1,243 @@
+/**
+ * The sandbox's OAuth 2 authorization server, as FlyteAdmin's production deployments have one: real HTTP(S)
+ * on loopback with RFC 8414 metadata at `/.well-known/oauth-authorization-server`, a token endpoint for the
+ * `client_credentials` and `refresh_token` grants (client id and secret by HTTP Basic, or in the form), and
+ * RFC 7009 revocation. Tokens are opaque random strings that expire on the sandbox clock; the admin service
+ * asks {@link TokenIssuer.valid} about the ones it receives. Every token request is recorded for tests.
+ *
+ * @module
+ */
+
+/** One request the token endpoint answered. */
+export interface TokenRequestRecord {
+  /** `grant_type` as sent (empty when missing). */
+  grantType: string;
+  /** The client that authenticated, or tried to. */
+  clientId: string;
+  /** `scope` and `audience` as sent, if any. */
+  scope?: string;
+  audience?: string;
+  /** The HTTP status answered. */
+  status: number;
+  /** Milliseconds since the epoch, from the sandbox clock. */
+  at: number;
+}
+
+/** How tokens are issued. */
+export interface TokenIssuerOptions {
+  /** Registered confidential clients: id → secret. */
+  clients: Readonly<Record<string, string>>;
+  /** Lifetime of an access token, in seconds. */
+  tokenLifetimeSeconds: number;
+  /** Whether token answers carry a refresh token. */
+  refreshTokens: boolean;
+  /** Whether a refresh grant consumes its refresh token and answers a new one (else it stays valid and none is sent). */
+  rotateRefreshTokens: boolean;
+  now: () => Date;
+}
+
+/** An issued access token. */
+interface AccessToken {
+  clientId: string;
+  expiresAt: number;
+}
+
+/** Random URL-safe text, 32 bytes of entropy. */
+function randomToken(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return prefix + btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The tokens the authorization server issued and the admin service accepts. */
+export class TokenIssuer {
+  readonly #options: TokenIssuerOptions;
+  readonly #access = new Map<string, AccessToken>();
+  /** refresh token → client id */
+  readonly #refresh = new Map<string, string>();
+
+  constructor(options: TokenIssuerOptions) {
+    this.#options = options;
+  }
+
+  /** Whether `secret` is the secret of the registered client `clientId`. */
+  authenticates(clientId: string, secret: string): boolean {
+    return Object.hasOwn(this.#options.clients, clientId) && this.#options.clients[clientId] === secret;
+  }
+
+  /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
+  issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
+    const accessToken = randomToken("at-");
+    const expiresIn = this.#options.tokenLifetimeSeconds;
+    this.#access.set(accessToken, { clientId, expiresAt: this.#options.now().getTime() + expiresIn * 1000 });
+    if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
+      return { accessToken, expiresIn };
+    }
+    const refreshToken = randomToken("rt-");
+    this.#refresh.set(refreshToken, clientId);
+    return { accessToken, refreshToken, expiresIn };
+  }
+
+  /** Uses a refresh token of `clientId` (consumed when they rotate); false when unknown or another client's. */
+  useRefreshToken(refreshToken: string, clientId: string): boolean {
+    if (this.#refresh.get(refreshToken) !== clientId) return false;
+    if (this.#options.rotateRefreshTokens) this.#refresh.delete(refreshToken);
+    return true;
+  }
+
+  /** Whether `token` is an access token issued here, neither expired nor revoked. */
+  valid(token: string): boolean {
+    const entry = this.#access.get(token);
+    return entry !== undefined && this.#options.now().getTime() < entry.expiresAt;
+  }
+
+  /** Revokes every access token issued so far (refresh tokens too when `refreshTokens`). */
+  revokeAll(refreshTokens: boolean): void {
+    this.#access.clear();
+    if (refreshTokens) this.#refresh.clear();
+  }
+
+  /** Revokes an access or refresh token; unknown tokens are ignored (RFC 7009). */
+  revoke(token: string): void {
+    this.#access.delete(token);
+    this.#refresh.delete(token);
+  }
+}
+
+/** A running authorization server. */
+export interface OAuthServer {
+  /** The issuer, e.g. `https://127.0.0.1:4567`: metadata is at `/.well-known/oauth-authorization-server`. */
+  issuer: string;
+  tokenEndpoint: string;
+  close(): Promise<void>;
+}
+
+/** Where and how to serve. */
+export interface OAuthServerOptions {
+  hostname: string;
+  /** PEM certificate and key: serve HTTPS. */
+  tls?: { cert: string; key: string };
+  issuer: TokenIssuer;
+  /** Every token request is appended here. */
+  requests: TokenRequestRecord[];
+  now: () => Date;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+  });
+
+const oauthError = (status: number, error: string, description: string) =>
+  json(status, { error, error_description: description });
+
+/** RFC 8414 metadata of the server at `base`. */
+export function authorizationServerMetadata(base: string) {
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth2/authorize`,
+    token_endpoint: `${base}/oauth2/token`,
+    revocation_endpoint: `${base}/oauth2/revoke`,
+    jwks_uri: `${base}/oauth2/jwks`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["client_credentials", "refresh_token"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    code_challenge_methods_supported: ["S256"],
+    scopes_supported: ["all", "offline"],
+  };
+}
+
+/** The client id and secret of a request: HTTP Basic (RFC 6749 §2.3.1, form-encoded parts), else the form. */
+function clientCredentials(request: Request, form: URLSearchParams): { id: string; secret: string } | undefined {
+  const header = request.headers.get("authorization") ?? "";
+  const basic = /^Basic\s+(\S+)$/i.exec(header);
+  if (basic) {
+    let decoded: string;
+    try {
+      decoded = atob(basic[1]);
+    } catch {
+      return undefined;
+    }
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return undefined;
+    const part = (text: string) => decodeURIComponent(text.replace(/\+/g, " "));
+    return { id: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+  }
+  const id = form.get("client_id");
+  const secret = form.get("client_secret");
+  return id !== null && secret !== null ? { id, secret } : undefined;
+}
+
+async function tokenEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
+  const form = new URLSearchParams(await request.text());
+  const grantType = form.get("grant_type") ?? "";
+  const client = clientCredentials(request, form);
+  const record: TokenRequestRecord = {
+    grantType,
+    clientId: client?.id ?? form.get("client_id") ?? "",
+    status: 200,
+    at: options.now().getTime(),
+  };
+  if (form.has("scope")) record.scope = form.get("scope")!;
+  if (form.has("audience")) record.audience = form.get("audience")!;
+  options.requests.push(record);
+  const answer = (response: Response) => {
+    record.status = response.status;
+    return response;
+  };
+  const issuer = options.issuer;
+  if (!client || !issuer.authenticates(client.id, client.secret)) {
+    return answer(oauthError(401, "invalid_client", "client authentication failed"));
+  }
+  if (grantType === "refresh_token") {
+    if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", client.id)) {
+      return answer(oauthError(400, "invalid_grant", "the refresh token is invalid, expired or revoked"));
+    }
+  } else if (grantType !== "client_credentials") {
+    return answer(oauthError(400, "unsupported_grant_type", `grant type "${grantType}" is not supported`));
+  }
+  const token = issuer.issue(client.id, grantType === "refresh_token");
+  return answer(json(200, {
+    access_token: token.accessToken,
+    token_type: "Bearer",
+    expires_in: token.expiresIn,
+    ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
+    ...(form.has("scope") ? { scope: form.get("scope") } : {}),
+  }));
+}
+
+async function revocationEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
+  const form = new URLSearchParams(await request.text());
+  const client = clientCredentials(request, form);
+  if (!client || !options.issuer.authenticates(client.id, client.secret)) {
+    return oauthError(401, "invalid_client", "client authentication failed");
+  }
+  options.issuer.revoke(form.get("token") ?? "");
+  return new Response(null, { status: 200 });
+}
+
+/** Starts the authorization server on `hostname` with an ephemeral port. */
+export async function startOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
+  let base = "";
+  const handler = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/.well-known/oauth-authorization-server" && request.method === "GET") {
+      return json(200, authorizationServerMetadata(base));
+    }
+    if (pathname === "/oauth2/token" && request.method === "POST") return await tokenEndpoint(request, options);
+    if (pathname === "/oauth2/revoke" && request.method === "POST") return await revocationEndpoint(request, options);
+    await request.body?.cancel();
+    return oauthError(404, "not_found", `no such endpoint: ${request.method} ${pathname}`);
+  };
+  const listening = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    hostname: options.hostname,
+    port: 0,
+    ...(options.tls ?? {}),
+    onListen: (addr) => listening.resolve(addr as Deno.NetAddr),
+  }, handler);
+  const addr = await listening.promise;
+  const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+  base = `${options.tls ? "https" : "http"}://${host}:${addr.port}`;
+  return { issuer: base, tokenEndpoint: `${base}/oauth2/token`, close: () => server.shutdown() };
+}

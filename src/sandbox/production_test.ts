@@ -1,0 +1,139 @@
+/**
+ * The sandbox's production profile: TLS from its own CA, OAuth enforced on the admin's services, discovery
+ * through AuthMetadataService, and a real authorization server (client credentials, refresh, revocation,
+ * expiry).
+ */
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createAdminClient } from "../admin/client.ts";
+import { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
+import { adminError, DOMAIN, PROJECT } from "./_test_helpers.ts";
+import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "./mod.ts";
+
+const scope = { id: { project: PROJECT, domain: DOMAIN }, limit: 10 };
+
+async function withProduction(
+  fn: (sandbox: Sandbox, fetchTls: typeof fetch) => Promise<void>,
+  now?: () => Date,
+): Promise<void> {
+  const sandbox = await startSandbox({ production: { tokenLifetimeSeconds: 60 }, now });
+  const client = Deno.createHttpClient({ caCerts: [sandbox.caCertificate!] });
+  const fetchTls: typeof fetch = (input, init) => fetch(input, { ...init, client });
+  try {
+    await fn(sandbox, fetchTls);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+}
+
+function adminWithHeader(sandbox: Sandbox, header?: Record<string, string>) {
+  return createAdminClient({
+    endpoint: sandbox.endpoint,
+    caCertificates: sandbox.caCertificate,
+    interceptors: [(next) => (req) => {
+      for (const [k, v] of Object.entries(header ?? {})) req.header.set(k, v);
+      return next(req);
+    }],
+  });
+}
+
+async function clientCredentials(fetchTls: typeof fetch, url: string, secret: string = SANDBOX_CLIENT.secret) {
+  const res = await fetchTls(url, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa(`${SANDBOX_CLIENT.id}:${secret}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials&scope=all",
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+Deno.test("production sandbox: TLS from its CA; calls without a token are UNAUTHENTICATED, with one they work", async () => {
+  await withProduction(async (sandbox, fetchTls) => {
+    match(sandbox.endpoint, /^https:\/\/127\.0\.0\.1:\d+$/);
+    match(sandbox.caCertificate!, /^-----BEGIN CERTIFICATE-----/);
+    const anonymous = adminWithHeader(sandbox);
+    try {
+      const err = await adminError(anonymous.admin.listTasks(scope));
+      equal(err.status, "Unauthenticated");
+      match(err.serverMessage, /no bearer token in the "flyte-authorization" metadata/);
+      equal(
+        (await adminError(anonymous.dataProxy.createUploadLocation({ project: PROJECT }))).status,
+        "Unauthenticated",
+      );
+    } finally {
+      anonymous.close();
+    }
+    const { status, body } = await clientCredentials(fetchTls, sandbox.auth!.tokenEndpoint);
+    equal(status, 200);
+    equal(body.token_type, "Bearer");
+    equal(body.expires_in, 60);
+    assert(body.refresh_token);
+    const authed = adminWithHeader(sandbox, { "flyte-authorization": `Bearer ${body.access_token}` });
+    try {
+      deepEqual((await authed.admin.listTasks(scope)).tasks, []);
+      sandbox.auth!.revoke(body.access_token);
+      const err = await adminError(authed.admin.listTasks(scope));
+      equal(err.status, "Unauthenticated");
+      match(err.serverMessage, /invalid, expired or revoked/);
+    } finally {
+      authed.close();
+    }
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.clientId, r.scope, r.status]), [
+      ["client_credentials", SANDBOX_CLIENT.id, "all", 200],
+    ]);
+    // Rejected calls are recorded too.
+    deepEqual(sandbox.requests.map((r) => r.method), ["ListTasks", "CreateUploadLocation", "ListTasks", "ListTasks"]);
+  });
+});
+
+Deno.test("production sandbox: a wrong secret is invalid_client; refresh tokens rotate; tokens expire on the sandbox clock", async () => {
+  let now = Date.parse("2026-01-01T00:00:00Z");
+  await withProduction(async (sandbox, fetchTls) => {
+    const wrong = await clientCredentials(fetchTls, sandbox.auth!.tokenEndpoint, "not-the-secret");
+    deepEqual([wrong.status, wrong.body.error], [401, "invalid_client"]);
+    const first = await clientCredentials(fetchTls, sandbox.auth!.tokenEndpoint);
+    const refresh = (token: string) =>
+      fetchTls(sandbox.auth!.tokenEndpoint, {
+        method: "POST",
+        headers: { authorization: `Basic ${btoa(`${SANDBOX_CLIENT.id}:${SANDBOX_CLIENT.secret}`)}` },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token }),
+      });
+    const refreshed = await refresh(first.body.refresh_token);
+    equal(refreshed.status, 200);
+    const second = await refreshed.json();
+    assert(second.access_token !== first.body.access_token);
+    const reused = await refresh(first.body.refresh_token);
+    deepEqual([reused.status, (await reused.json()).error], [400, "invalid_grant"]);
+
+    const client = adminWithHeader(sandbox, { "flyte-authorization": `Bearer ${second.access_token}` });
+    try {
+      await client.admin.listTasks(scope);
+      now += 61_000;
+      equal((await adminError(client.admin.listTasks(scope))).status, "Unauthenticated");
+    } finally {
+      client.close();
+    }
+  }, () => new Date(now));
+});
+
+Deno.test("production sandbox: AuthMetadataService is anonymous and advertises the authorization server", async () => {
+  await withProduction(async (sandbox, fetchTls) => {
+    const transport = createGrpcTransport({
+      baseUrl: sandbox.endpoint,
+      nodeOptions: { ca: [sandbox.caCertificate!] },
+    });
+    const auth = createClient(AuthMetadataService, transport);
+    const metadata = await auth.getOAuth2Metadata({});
+    equal(metadata.issuer, sandbox.auth!.issuer);
+    equal(metadata.tokenEndpoint, sandbox.auth!.tokenEndpoint);
+    const config = await auth.getPublicClientConfig({});
+    equal(config.authorizationMetadataKey, "flyte-authorization");
+    deepEqual(config.scopes, ["all"]);
+    const wellKnown = await fetchTls(`${sandbox.auth!.issuer}/.well-known/oauth-authorization-server`);
+    equal((await wellKnown.json()).token_endpoint, sandbox.auth!.tokenEndpoint);
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * fctl against a production-shaped admin (the sandbox's production profile: TLS from a CA made for the test,
+ * OAuth enforced, a real authorization server), through the real command graph: `get task` and
+ * `register files` with ClientSecret (the secret from a variable and from a file) and ExternalCommand, and
+ * every auth failure as one clear line with its exit status and nothing secret in any output.
+ */
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { fixture, runFctl, type RunResult } from "./helpers.ts";
+import { taskSpec } from "./task_fixtures.ts";
+
+/** A token of the sandbox's authorization server, as it could appear in output. */
+const SANDBOX_TOKEN = /\b(at|rt)-[A-Za-z0-9_-]{20,}/;
+
+interface Production {
+  sandbox: Sandbox;
+  dir: string;
+  /** The flags every run needs: project, domain, the endpoint and the test CA. */
+  flags: string[];
+  /** A file holding `text`. */
+  file(name: string, text: string, mode?: number): Promise<string>;
+  /** Runs fctl in process; `HOME` is a directory that does not exist (no token cache) unless `env` names one. */
+  run(args: string[], env?: Record<string, string>): Promise<RunResult>;
+}
+
+async function withProduction(fn: (p: Production) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-cli-" });
+  try {
+    const file = async (name: string, text: string, mode = 0o600) => {
+      await Deno.writeTextFile(`${dir}/${name}`, text, { mode });
+      return `${dir}/${name}`;
+    };
+    const ca = await file("ca.pem", sandbox.caCertificate!);
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    // A HOME that does not exist: tokens stay in memory, so every run is a process of its own.
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      runFctl(args, { env: { HOME: `${dir}/no-home`, ...env } });
+    await fn({ sandbox, dir, flags: [...flags, "--admin.caCertFilePath", ca], file, run });
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const count = (sandbox: Sandbox, method: string) => sandbox.requests.filter((r) => r.method === method).length;
+
+function assertClean(result: RunResult, secrets: string[], label: string): void {
+  for (const text of [result.stdout, result.stderr]) {
+    for (const secret of secrets) assert(!text.includes(secret), `${label}: a secret in the output`);
+    assert(!SANDBOX_TOKEN.test(text), `${label}: a token in the output`);
+  }
+}
+
+Deno.test("production admin: get task with ClientSecret from a variable, from a file, and with ExternalCommand", async () => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
+    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
+    const secretFile = await file("client_secret", `  ${SANDBOX_CLIENT.secret}\n`);
+    const token = sandbox.auth!.issueToken();
+    const script = await file("token.sh", `#!/bin/sh\necho "${token}"\n`, 0o700);
+    const runs: [string, string[], Record<string, string>, number][] = [
+      ["variable", ["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"], {
+        FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret,
+      }, 1],
+      ["file", ["--admin.clientSecretLocation", secretFile], {}, 1],
+      ["command", ["--admin.authType", "ExternalCommand", "--admin.command", script], {}, 0],
+    ];
+    for (const [label, authFlags, env, tokenRequests] of runs) {
+      sandbox.auth!.tokenRequests.splice(0);
+      sandbox.clearRequests();
+      for (const level of ["3", "5"]) {
+        const result = await run([...get, ...authFlags, "--logger.level", level], env);
+        equal(result.code, 0, `${label}: ${result.stderr}`);
+        equal(JSON.parse(result.stdout).id.version, "v7", label);
+        if (level === "3") equal(result.stderr, "", label);
+        else match(result.stderr, /"the admin service asked for a token"/);
+        assertClean(result, [SANDBOX_CLIENT.secret, token], label);
+      }
+      equal(sandbox.auth!.tokenRequests.length, 2 * tokenRequests, label);
+      equal(count(sandbox, "GetPublicClientConfig"), 2, `${label}: discovery once per process`);
+    }
+  });
+});
+
+Deno.test("production admin: register files --archive (fast registration: upload locations and uploads) with ClientSecret and ExternalCommand", async () => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), ...flags];
+    const secretEnv = { FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
+    const first = await run(
+      [...register, "--version", "v1", "--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"],
+      secretEnv,
+    );
+    equal(first.stderr, "");
+    equal(first.code, 0);
+    equal(first.stdout.split("\n").filter((l) => /^\| core\/.*\| Success /.test(l)).length, 84);
+    equal(sandbox.uploads.size, 1);
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.status]), [["client_credentials", 200]]);
+    equal(count(sandbox, "GetPublicClientConfig"), 1);
+    equal(count(sandbox, "GetOAuth2Metadata"), 1);
+    equal(
+      count(sandbox, "CreateTask") + count(sandbox, "CreateWorkflow") + count(sandbox, "CreateLaunchPlan") > 84,
+      true,
+    );
+
+    const script = await file("token.sh", `#!/bin/sh\necho "${sandbox.auth!.issueToken()}"\n`, 0o700);
+    const second = await run([
+      ...register,
+      ...["--version", "v2", "--admin.authType", "ExternalCommand", "--admin.command", script],
+    ]);
+    equal(second.stderr, "");
+    equal(second.code, 0);
+    equal(second.stdout.split("\n").filter((l) => /^\| core\/.*\| Success /.test(l)).length, 84);
+    equal(sandbox.auth!.tokenRequests.length, 1, "ExternalCommand asks the authorization server nothing");
+  });
+});
+
+Deno.test("production admin: each auth failure is one line with its exit status, and no secret at any log level", async () => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
+    const wrongSecret = "wrong-client-secret-5e1d";
+    const vaultKey = "vault-key-91c2";
+    const failing = await file(
+      "token.sh",
+      `#!/bin/sh\necho "contacting vault" >&2\necho "vault refused key $VAULT_KEY" >&2\nexit 7\n`,
+      0o700,
+    );
+    const cases: [string[], Record<string, string>, number, RegExp][] = [
+      [
+        ["--admin.clientSecretEnvVar", "WRONG"],
+        { WRONG: wrongSecret },
+        1,
+        new RegExp(
+          `^Error: token request to ${
+            sandbox.auth!.tokenEndpoint.replace(/[.]/g, "\\.")
+          } for client "flytepropeller" ` +
+            `failed: invalid_client: client authentication failed \\(HTTP 401\\)$`,
+        ),
+      ],
+      [
+        ["--admin.clientSecretEnvVar", "NOPE"],
+        {},
+        2,
+        /^Error: the environment variable "NOPE" named by admin\.clientSecretEnvVar is not set$/,
+      ],
+      [
+        ["--admin.clientSecretLocation", "/nonexistent/client_secret"],
+        {},
+        2,
+        /^Error: cannot read the client secret file "\/nonexistent\/client_secret" \(admin\.clientSecretLocation\): no such file$/,
+      ],
+      [
+        // The variable is registered as a secret (admin.clientSecretEnvVar), so the command's stderr shows it redacted.
+        ["--admin.authType", "ExternalCommand", "--admin.command", failing, "--admin.clientSecretEnvVar", "VAULT_KEY"],
+        { VAULT_KEY: vaultKey },
+        1,
+        /^Error: admin\.command ".*token\.sh" failed with exit status 7: contacting vault \| vault refused key \[redacted\]$/,
+      ],
+    ];
+    // Registration stops at the first refused token: one line, no table.
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags];
+    const refused = await run([...register, ...cases[0][0]], cases[0][1]);
+    deepEqual([refused.code, refused.stdout], [1, ""]);
+    match(refused.stderr.trimEnd(), cases[0][3]);
+    equal(sandbox.uploads.size, 0);
+    for (const [authFlags, env, code, line] of cases) {
+      for (const level of ["3", "5"]) {
+        const result = await run(["get", "task", ...flags, ...authFlags, "--logger.level", level], env);
+        equal(result.code, code, result.stderr);
+        equal(result.stdout, "");
+        assertClean(result, [wrongSecret, vaultKey, SANDBOX_CLIENT.secret], authFlags.join(" "));
+        const errorLines = result.stderr.split("\n").filter((l) => l.startsWith("Error: "));
+        equal(errorLines.length, 1, result.stderr);
+        match(errorLines[0], line);
+        if (level === "3") equal(result.stderr, `${errorLines[0]}\n`);
+      }
+    }
+  });
+});
+
+Deno.test("production admin: the token cache file (0600 in a 0700 directory under $HOME/.flyte) spares the next run discovery and the token request", async () => {
+  await withProduction(async ({ sandbox, dir, flags, run }) => {
+    const home = `${dir}/home`;
+    await Deno.mkdir(home);
+    const env = { HOME: home, FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
+    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
+    const auth = ["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"];
+    equal((await run([...get, ...auth], env)).code, 0);
+    const files = [...Deno.readDirSync(`${home}/.flyte/fctl/tokens`)].map((e) => e.name);
+    equal(files.length, 1);
+    equal(Deno.statSync(`${home}/.flyte/fctl/tokens`).mode! & 0o777, 0o700);
+    equal(Deno.statSync(`${home}/.flyte/fctl/tokens/${files[0]}`).mode! & 0o777, 0o600);
+    equal(sandbox.auth!.tokenRequests.length, 1);
+
+    sandbox.clearRequests();
+    const second = await run([...get, ...auth, "--logger.level", "5"], env);
+    equal(second.code, 0, second.stderr);
+    deepEqual(sandbox.requests.map((r) => r.method), ["ListTasks"], "the stored token is sent up front");
+    equal(sandbox.auth!.tokenRequests.length, 1);
+    assertClean(second, [SANDBOX_CLIENT.secret], "cached");
+
+    // Revoked: replaced once with the stored refresh token, and the file now holds the new token.
+    sandbox.auth!.revokeAll();
+    const before = Deno.readTextFileSync(`${home}/.flyte/fctl/tokens/${files[0]}`);
+    sandbox.clearRequests();
+    equal((await run([...get, ...auth], env)).code, 0);
+    const admin = sandbox.requests.filter((r) => r.service === "AdminService").map((r) => r.method);
+    deepEqual(admin, ["ListTasks", "ListTasks"], "rejected, then retried once");
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => r.grantType), ["client_credentials", "refresh_token"]);
+    assert(Deno.readTextFileSync(`${home}/.flyte/fctl/tokens/${files[0]}`) !== before);
+
+    // Another client id has its own token.
+    const other = await run([...get, ...auth, "--admin.clientId", "someone-else"], env);
+    equal(other.code, 1);
+    equal([...Deno.readDirSync(`${home}/.flyte/fctl/tokens`)].length, 1);
+
+    // A cache that cannot be written (a mode bit would not stop root, who may run the tests: .flyte/fctl is a
+    // file): memory for the run, said once at info level.
+    const blocked = `${dir}/blocked-home`;
+    await Deno.mkdir(`${blocked}/.flyte`, { recursive: true });
+    await Deno.writeTextFile(`${blocked}/.flyte/fctl`, "not a directory");
+    const readOnly = await run([...get, ...auth, "--logger.level", "4"], { ...env, HOME: blocked });
+    equal(readOnly.code, 0, readOnly.stderr);
+    const lines = readOnly.stderr.split("\n").filter(Boolean);
+    equal(lines.length, 1, readOnly.stderr);
+    match(
+      lines[0],
+      /"level":"info","msg":"the token cache is not writable \(.*\): tokens are kept in memory for this run"/,
+    );
+    await Deno.chmod(`${home}/.flyte/fctl/tokens`, 0o700);
+  });
+});
+
+Deno.test("an admin without auth: no discovery, no token, and auth settings that could not work do not matter", async () => {
+  const sandbox = await startSandbox();
+  try {
+    const result = await runFctl([
+      ...["get", "task", "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+      ...["--admin.clientSecretEnvVar", "NOT_SET", "--logger.level", "5"],
+    ]);
+    equal(result.code, 0, result.stderr);
+    deepEqual(sandbox.requests.map((r) => r.method), ["ListTasks"]);
+    assert(!result.stderr.includes("asked for a token"));
+  } finally {
+    await sandbox.close();
+  }
+});
