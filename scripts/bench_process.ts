@@ -50,6 +50,8 @@ export interface Run {
 export interface Admin {
   /** `http://127.0.0.1:PORT`. */
   endpoint: string;
+  /** CPU time (user + system) the admin's process has used so far, in milliseconds (Linux /proc). */
+  cpuMs(): Promise<number>;
 }
 
 /** How to start a bench admin. */
@@ -70,9 +72,14 @@ export interface Bench {
    * Times each command `runs` times, in rounds, each round starting one command later than the one before,
    * after one unmeasured round (the first start of a changed module fills Deno's caches, which a user's
    * first run pays once, not on every command). `commands` get the round's index, so a command can differ
-   * from run to run (a fresh version). Returns every command's times in milliseconds.
+   * from run to run (a fresh version). Returns every command's times in milliseconds; when `cpu` is given,
+   * it receives every measured run's CPU time (user + system of the timed process) in milliseconds.
    */
-  time(commands: Record<string, (round: number) => Run>, runs: number): Promise<Record<string, number[]>>;
+  time(
+    commands: Record<string, (round: number) => Run>,
+    runs: number,
+    cpu?: Record<string, number[]>,
+  ): Promise<Record<string, number[]>>;
 }
 
 /** Runs `fn` with a {@link Bench}, then ends its admins and removes its temp dir, whatever happens. */
@@ -102,11 +109,11 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
         const admin: (typeof admins)[number] = { child };
         admins.push(admin);
         void child.status.then((status) => admin.ended = status);
-        return { endpoint: await firstLine(child.stdout) };
+        return { endpoint: await firstLine(child.stdout), cpuMs: () => processCpuMs(`/proc/${child.pid}/stat`, 14) };
       },
-      time: async (commands, runs) => {
+      time: async (commands, runs, cpu) => {
         try {
-          return await timeAlternately(commands, runs, interrupt.signal);
+          return await timeAlternately(commands, runs, interrupt.signal, cpu);
         } catch (err) {
           const crashed = admins.find((admin) => admin.ended)?.ended;
           if (!crashed || interrupt.signal.aborted) throw err;
@@ -149,17 +156,40 @@ async function timeAlternately(
   commands: Record<string, (round: number) => Run>,
   runs: number,
   signal: AbortSignal,
+  cpu?: Record<string, number[]>,
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(commands);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) if (cpu) cpu[name] = [];
   for (let round = -1; round < runs; round++) {
     const first = (round + names.length) % names.length;
     for (const name of [...names.slice(first), ...names.slice(0, first)]) {
+      // A waited-for child's CPU time is added to this process's children's CPU time when it ends.
+      const cpuBefore = await processCpuMs(`/proc/${Deno.pid}/stat`, 16);
       const ms = await timeOnce(commands[name](round), signal);
-      if (round >= 0) times[name].push(ms);
+      const cpuMs = await processCpuMs(`/proc/${Deno.pid}/stat`, 16) - cpuBefore;
+      if (round >= 0) {
+        times[name].push(ms);
+        cpu?.[name].push(cpuMs);
+      }
     }
   }
   return times;
+}
+
+/**
+ * User + system CPU time in milliseconds from a /proc stat file, whose user time is field `userField` as
+ * proc(5) numbers them (14: the process's own, 16: its waited-for children's) and system time the next one;
+ * both in clock ticks of 10 ms. Read through `cat`, since Deno asks for every permission to read /proc; the
+ * `cat` itself adds at most a tick to the children's time.
+ */
+async function processCpuMs(statFile: string, userField: 14 | 16): Promise<number> {
+  const out = await new Deno.Command("cat", { args: [statFile], stdout: "piped", stderr: "null" }).output();
+  if (!out.success) throw new Error(`cannot read ${statFile}`);
+  const stat = new TextDecoder().decode(out.stdout);
+  // What follows the name (which may hold spaces) starts at field 3, so field n is at index n - 3.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[userField - 3]) + Number(fields[userField - 2])) * 10;
 }
 
 async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {

@@ -47,7 +47,7 @@ async function registerAndDryRun(
   latencyMs: number,
   runs: number,
   empty?: string,
-): Promise<{ register: number; dryRun: number; empty?: number }> {
+): Promise<{ register: number; dryRun: number; empty?: number; registerCpu: number; adminCpu: number }> {
   const { runFlags, main } = await fctlCommand();
   const admin = await bench.startAdmin({ latencyMs });
   const register = (round: number, extra: string[] = []): Run => ({
@@ -62,8 +62,18 @@ async function registerAndDryRun(
     dryRun: (round) => register(round, ["--dryRun"]),
   };
   if (empty) commands.empty = () => ({ args: [...runFlags, empty], stdout: "piped" });
-  const t = await bench.time(commands, runs);
-  return { register: median(t.register), dryRun: median(t.dryRun), empty: t.empty && median(t.empty) };
+  const cpu: Record<string, number[]> = {};
+  const adminCpuBefore = await admin.cpuMs();
+  const t = await bench.time(commands, runs, cpu);
+  // Only registrations reach the admin (a dry run makes no call), the unmeasured round's one included.
+  const adminCpu = (await admin.cpuMs() - adminCpuBefore) / (runs + 1);
+  return {
+    register: median(t.register),
+    dryRun: median(t.dryRun),
+    empty: t.empty && median(t.empty),
+    registerCpu: median(cpu.register),
+    adminCpu,
+  };
 }
 
 async function core(bench: Bench, runs: number): Promise<void> {
@@ -83,6 +93,13 @@ async function core(bench: Bench, runs: number): Promise<void> {
   );
   console.log(resultLine(`  dependency limit: ${DEPENDENCY_ROUNDS} x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.3 }));
+  cpuLines(t);
+}
+
+/** Where a registration's time goes besides waiting: fctl's own CPU and the (single-threaded) admin's. */
+function cpuLines(t: { registerCpu: number; adminCpu: number }): void {
+  console.log(resultLine("    CPU of the fctl process (user + system, median)", t.registerCpu));
+  console.log(resultLine("    CPU of the bench admin per registration (mean)", t.adminCpu));
 }
 
 async function large(bench: Bench, runs: number): Promise<void> {
@@ -98,6 +115,7 @@ async function large(bench: Bench, runs: number): Promise<void> {
   console.log(resultLine("  register files --dryRun", t.dryRun));
   console.log(resultLine(`  limit: max(${DEPENDENCY_ROUNDS}, ${rounds}) x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.5 }));
+  cpuLines(t);
 }
 
 if (import.meta.main) {
