@@ -12,6 +12,8 @@ interface FakeGitHub {
   url: string;
   /** Path and Authorization header of every request. */
   seen: { path: string; auth: string | null }[];
+  /** Where the release's assets are served from; default the API's own host. */
+  assetBase?: string;
   /** When set, the API answers every release request with this. */
   failWith?: { status: number; headers?: Record<string, string>; body?: string };
 }
@@ -23,7 +25,7 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
     assets: assets.map((name) => ({
       name,
       size: 1,
-      browser_download_url: `${github.url}/download/${tag}/${name}`,
+      browser_download_url: `${github.assetBase ?? github.url}/download/${tag}/${name}`,
     })),
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
@@ -99,14 +101,42 @@ Deno.test("register examples: the latest release's archives are registered with 
     match(result.stdout, /\| flytesnacks-core\.tgz +\| core\/_pb_output\/00_/);
     match(result.stdout, /\| valid-register\.tgz +\| 014_recipes/);
     assert(!result.stdout.includes("checksums"));
-    // The token goes to the API only, never to downloads, and never into output.
+    // The token goes to the API and to asset downloads from its host (private releases need it), never
+    // into output.
     deepEqual(github.seen.map((s) => [s.path, s.auth]), [
       ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${TOKEN}`],
-      ["/download/v1.2.3/flytesnacks-core.tgz", null],
-      ["/download/v1.2.3/valid-register.tgz", null],
+      ["/download/v1.2.3/flytesnacks-core.tgz", `Bearer ${TOKEN}`],
+      ["/download/v1.2.3/valid-register.tgz", `Bearer ${TOKEN}`],
     ]);
     assert(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN));
   });
+});
+
+Deno.test("register examples: GITHUB_TOKEN is never sent to asset URLs on another host", async () => {
+  const seen: { path: string; auth: string | null }[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    seen.push({ path, auth: req.headers.get("authorization") });
+    return new Response((await Deno.open(fixture(path.slice(path.lastIndexOf("/") + 1)))).readable);
+  });
+  try {
+    await withSetup(async (sandbox, github, run) => {
+      github.assetBase = `http://127.0.0.1:${elsewhere.addr.port}`;
+      const result = await run([]);
+      equal(result.stderr, "");
+      equal(result.code, 0);
+      equal(count(sandbox, "CreateUploadLocation"), 1);
+      deepEqual(github.seen.map((s) => [s.path, s.auth]), [
+        ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${TOKEN}`],
+      ]);
+      deepEqual(seen, [
+        { path: "/download/v1.2.3/flytesnacks-core.tgz", auth: null },
+        { path: "/download/v1.2.3/valid-register.tgz", auth: null },
+      ]);
+    });
+  } finally {
+    await elsewhere.shutdown();
+  }
 });
 
 Deno.test("register examples --version TAG resolves that release; a failing asset is named", async () => {
