@@ -10,7 +10,7 @@ import {
   UNSUPPORTED_ARCHIVE_MESSAGE,
   withStreamedArchiveEntries,
 } from "./archive.ts";
-import { describeFetchFailure, type HttpClient } from "../../http/http_client.ts";
+import type { HttpClient } from "../../http/http_client.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 
 /** Progress of an archive download, for a progress bar. */
@@ -62,6 +62,8 @@ export async function withDownloadedArchive<T>(
     response = await (deps.http?.fetch ?? fetch)(url, { signal });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
+    // Loaded on failure only: a dry run's module graph holds nothing of the HTTP client.
+    const { describeFetchFailure } = await import("../../http/fetch_error.ts");
     throw new OperationError(`cannot download ${quote(shown)}: ${describeFetchFailure(err)}`, { cause: err });
   }
   if (!response.ok || response.body === null) {
