@@ -4,6 +4,7 @@
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { createTestCertificates } from "../src/sandbox/test_ca.ts";
 import { fixture, runFctl, type RunOptions } from "./helpers.ts";
 
 const TOKEN = "ghp_test_secret_token_123";
@@ -18,7 +19,10 @@ interface FakeGitHub {
   failWith?: { status: number; headers?: Record<string, string>; body?: string };
 }
 
-async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promise<void> {
+async function withFakeGitHub(
+  fn: (github: FakeGitHub) => Promise<void>,
+  tls?: { cert: string; key: string },
+): Promise<void> {
   const github: FakeGitHub = { url: "", seen: [] };
   const release = (tag: string, assets: string[]) => ({
     tag_name: tag,
@@ -28,7 +32,7 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
       browser_download_url: `${github.assetBase ?? github.url}/download/${tag}/${name}`,
     })),
   });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, async (req) => {
     const path = new URL(req.url).pathname;
     github.seen.push({ path, auth: req.headers.get("authorization") });
     if (path.startsWith("/repos/") && github.failWith) {
@@ -47,7 +51,7 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
     }
     return Response.json({ message: "Not Found" }, { status: 404 });
   });
-  github.url = `http://127.0.0.1:${server.addr.port}`;
+  github.url = `${tls ? "https" : "http"}://127.0.0.1:${server.addr.port}`;
   try {
     await fn(github);
   } finally {
@@ -55,7 +59,10 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
   }
 }
 
-async function withSetup(fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof runFctl) => Promise<void>) {
+async function withSetup(
+  fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof runFctl) => Promise<void>,
+  tls?: { cert: string; key: string },
+) {
   await withFakeGitHub(async (github) => {
     const sandbox = await startSandbox();
     const run = (args: string[], options: RunOptions = {}) =>
@@ -78,7 +85,7 @@ async function withSetup(fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof 
     } finally {
       await sandbox.close();
     }
-  });
+  }, tls);
 }
 
 const count = (sandbox: Sandbox, method: string) => sandbox.requests.filter((r) => r.method === method).length;
@@ -136,6 +143,34 @@ Deno.test("register examples: GITHUB_TOKEN is never sent to asset URLs on anothe
     });
   } finally {
     await elsewhere.shutdown();
+  }
+});
+
+Deno.test("register examples over https: the GitHub API and its assets are trusted through admin.caCertFilePath; insecureSkipVerify warns once and still verifies", async () => {
+  const tls = await createTestCertificates();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-examples-https-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, tls.caCert);
+    await withSetup(async (sandbox, github, run) => {
+      const trusted = await run(["--admin.caCertFilePath", `${dir}/ca.pem`]);
+      equal(trusted.stderr, "");
+      equal(trusted.code, 0);
+      equal(count(sandbox, "CreateUploadLocation"), 1);
+      deepEqual(github.seen.map((s) => s.auth), [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+
+      const skipped = await run(["--admin.insecureSkipVerify"]);
+      equal(skipped.code, 1);
+      const lines = skipped.stderr.split("\n");
+      match(lines[0], /"level":"warning","msg":"admin\.insecureSkipVerify does not apply to HTTPS downloads, /);
+      equal(lines.filter((line) => line.includes("insecureSkipVerify does not apply")).length, 1);
+      equal(
+        lines.slice(1).join("\n"),
+        `Error: cannot reach the GitHub API at "${github.url}": invalid peer certificate: UnknownIssuer\n`,
+      );
+      assert(!skipped.stderr.includes(TOKEN));
+    }, tls);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

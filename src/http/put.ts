@@ -6,11 +6,18 @@
  * files on disk alike. A file is streamed, never read whole: Deno's `fetch` frames a body of known size
  * with `Content-Length` (a `Blob`), but drops the header we set on a plain stream and sends it chunked
  * (denoland/deno#24197). {@link SizedFileBody} is a `Blob` that reports the file's size and streams the
- * file. Measured against `node:https` (300 MB over HTTPS/1.1 from a test CA, 3 runs each): 540–710 ms
- * and 66 MB peak RSS through `fetch`, 520–670 ms and 60 MB through `node:https`; both stay bounded
- * (fetch: 63 MB for 100 MB). `node:https` was dropped: with the system roots it needs
- * `--allow-sys` (sys "ca", which Deno 2.9's `--allow-sys=<name>` cannot even name, so all of sys),
- * it replaces the system roots with the CA file rather than adding it, and it ignores the proxy.
+ * file.
+ *
+ * Why not `node:https` (the former path for files): with the system roots it needs sys "ca", which
+ * Deno 2.9's `--allow-sys=<name>` cannot name (`unknown sys descriptor`), so all of `--allow-sys`; its
+ * `ca` option replaces the system roots instead of adding to them (a private admin CA then breaks a
+ * public store's URL); and it ignores the proxy. Its one advantage is memory, measured with
+ * `deno task bench:register-memory 300 3` (a 300 MB source from disk, plain HTTP, medians of 3, peak RSS
+ * over the 40 KB source's): `node:http` with two reused buffers +11 MB, 2.9 s. `fetch` holds each
+ * chunk zero-copy until sent, so chunks cannot be reused and die as garbage V8 collects late: +76 MB
+ * (4.3–6.7 s) with 64 KB chunks, +80 MB with 1 MB, +48 MB with 16 KB, +36 MB (5.3–7.3 s) with 8 KB,
+ * whose more frequent small allocations trigger collections sooner. Memory stays bounded either way
+ * (it does not grow from a 100 MB to a 300 MB source); 8 KB keeps it within the benchmark's 40 MB.
  *
  * @module
  */
@@ -68,8 +75,8 @@ export async function putWithContentLength(
   }
 }
 
-/** Bytes read from the file at a time. */
-const FILE_CHUNK_BYTES = 64 * 1024;
+/** Bytes read from the file at a time: small, so that dead chunks are collected soon (see the module doc). */
+const FILE_CHUNK_BYTES = 8 * 1024;
 
 /**
  * A file as a `Blob` of known size, so that `fetch` sends it with `Content-Length` while streaming it
