@@ -218,6 +218,10 @@ Deno.test("register examples: unknown tag, rate limit (with reset time) and refu
     const refused = await run([]);
     equal(refused.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials\n");
     assert(!refused.stderr.includes(TOKEN));
+    // A server that echoes the token gets it redacted.
+    github.failWith = { status: 401, body: JSON.stringify({ message: `Bad credentials ${TOKEN}` }) };
+    const echoed = await run([]);
+    equal(echoed.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials [redacted]\n");
     equal(sandbox.requests.length, 0);
   });
 });

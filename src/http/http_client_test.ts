@@ -117,3 +117,22 @@ async function rejects(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected a rejection");
 }
+
+Deno.test("createHttpClient: a file PUT goes through the proxy too, with its Content-Length", async () => {
+  const seen: [string, string | null, number][] = [];
+  const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    seen.push([req.url, req.headers.get("content-length"), (await req.arrayBuffer()).byteLength]);
+    return new Response("stored");
+  });
+  const http = createHttpClient({ proxy: `http://127.0.0.1:${proxy.addr.port}` });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-http-test-" });
+  try {
+    await Deno.writeFile(`${dir}/source.tar.gz`, new Uint8Array(100_000));
+    await http.put("http://store.invalid/bucket/key?sig=secret", { path: `${dir}/source.tar.gz`, size: 100_000 });
+    deepEqual(seen, [["http://store.invalid/bucket/key?sig=secret", "100000", 100_000]]);
+  } finally {
+    http.close();
+    await proxy.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
