@@ -6,6 +6,7 @@ import { deepEqual, equal, match } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { startTlsServer } from "../src/http/_test_tls.ts";
 import { fixture } from "./helpers.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import denoJson from "../deno.json" with { type: "json" };
@@ -119,4 +120,53 @@ Deno.test("main.ts answers --help and --version on stdout, exit 0", async () => 
   match(help.stdout, /^Usage: fctl get task\|tasks \[options\] \[name\]\n/);
   const version = await fctl(["--version"]);
   deepEqual(version, { code: 0, stdout: `${denoJson.version}\n`, stderr: "" });
+});
+
+Deno.test("main.ts against a production admin: https:// downloads and uploads (from memory and from disk) with only the declared permissions", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-https-" });
+  const archive = await Deno.readFile(fixture("flytesnacks-core.tgz"));
+  // The archive host has a CA of its own: the CA file trusts both, as a bundle does.
+  const archiveHost = await startTlsServer(() => new Response(archive));
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, `${sandbox.caCertificate!}${archiveHost.caCert}`);
+    await Deno.mkdir(`${dir}/pkg`);
+    const untar = await new Deno.Command("tar", { args: ["xzf", fixture("flytesnacks-core.tgz"), "-C", `${dir}/pkg`] })
+      .output();
+    equal(untar.success, true);
+    const files = [...Deno.readDirSync(`${dir}/pkg/core/_pb_output`)].map((e) =>
+      `${dir}/pkg/core/_pb_output/${e.name}`
+    );
+    const source = files.find((path) => /\/fast[^/]*\.tar\.gz$/.test(path))!;
+    const sourceBytes = await Deno.readFile(source);
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
+    const env = { HOME: `${dir}/home`, DENO_DIR: `${TEST_HOME}/.cache/deno`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
+
+    // An archive downloaded over https: its small source is uploaded from memory.
+    const url = `${archiveHost.url}/releases/flytesnacks-core.tgz?sig=secret`;
+    const fromArchive = await fctl(["register", "files", "--archive", url, "--version", "v1", ...flags], env);
+    equal(fromArchive.stderr, "");
+    equal(fromArchive.code, 0);
+    deepEqual([...sandbox.uploads.values()], [sourceBytes]);
+
+    // The same files named one by one: the source is streamed from disk.
+    sandbox.uploads.clear();
+    const fromDisk = await fctl(["register", "files", ...files, "--version", "v2", ...flags], env);
+    equal(fromDisk.stderr, "");
+    equal(fromDisk.code, 0);
+    deepEqual([...sandbox.uploads.values()], [sourceBytes]);
+
+    // A download that cannot connect names the URL, without its query, and the cause.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const closed = `https://127.0.0.1:${listener.addr.port}/flytesnacks-core.tgz`;
+    listener.close();
+    const refused = await fctl(["register", "files", "--archive", `${closed}?sig=secret`, ...flags], env);
+    equal(refused.code, 1);
+    equal(refused.stderr, `Error: cannot download "${closed}": tcp connect error: Connection refused (os error 111)\n`);
+  } finally {
+    await archiveHost.close();
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -4,6 +4,7 @@
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { createTestCertificates } from "../src/sandbox/test_ca.ts";
 import { fixture, runFctl, type RunOptions } from "./helpers.ts";
 
 const TOKEN = "ghp_test_secret_token_123";
@@ -12,21 +13,26 @@ interface FakeGitHub {
   url: string;
   /** Path and Authorization header of every request. */
   seen: { path: string; auth: string | null }[];
+  /** Where the release's assets are served from; default the API's own host. */
+  assetBase?: string;
   /** When set, the API answers every release request with this. */
   failWith?: { status: number; headers?: Record<string, string>; body?: string };
 }
 
-async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promise<void> {
+async function withFakeGitHub(
+  fn: (github: FakeGitHub) => Promise<void>,
+  tls?: { cert: string; key: string },
+): Promise<void> {
   const github: FakeGitHub = { url: "", seen: [] };
   const release = (tag: string, assets: string[]) => ({
     tag_name: tag,
     assets: assets.map((name) => ({
       name,
       size: 1,
-      browser_download_url: `${github.url}/download/${tag}/${name}`,
+      browser_download_url: `${github.assetBase ?? github.url}/download/${tag}/${name}`,
     })),
   });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, async (req) => {
     const path = new URL(req.url).pathname;
     github.seen.push({ path, auth: req.headers.get("authorization") });
     if (path.startsWith("/repos/") && github.failWith) {
@@ -45,7 +51,7 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
     }
     return Response.json({ message: "Not Found" }, { status: 404 });
   });
-  github.url = `http://127.0.0.1:${server.addr.port}`;
+  github.url = `${tls ? "https" : "http"}://127.0.0.1:${server.addr.port}`;
   try {
     await fn(github);
   } finally {
@@ -53,7 +59,10 @@ async function withFakeGitHub(fn: (github: FakeGitHub) => Promise<void>): Promis
   }
 }
 
-async function withSetup(fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof runFctl) => Promise<void>) {
+async function withSetup(
+  fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof runFctl) => Promise<void>,
+  tls?: { cert: string; key: string },
+) {
   await withFakeGitHub(async (github) => {
     const sandbox = await startSandbox();
     const run = (args: string[], options: RunOptions = {}) =>
@@ -76,7 +85,7 @@ async function withSetup(fn: (sandbox: Sandbox, github: FakeGitHub, run: typeof 
     } finally {
       await sandbox.close();
     }
-  });
+  }, tls);
 }
 
 const count = (sandbox: Sandbox, method: string) => sandbox.requests.filter((r) => r.method === method).length;
@@ -99,14 +108,70 @@ Deno.test("register examples: the latest release's archives are registered with 
     match(result.stdout, /\| flytesnacks-core\.tgz +\| core\/_pb_output\/00_/);
     match(result.stdout, /\| valid-register\.tgz +\| 014_recipes/);
     assert(!result.stdout.includes("checksums"));
-    // The token goes to the API only, never to downloads, and never into output.
+    // The token goes to the API and to asset downloads from its host (private releases need it), never
+    // into output.
     deepEqual(github.seen.map((s) => [s.path, s.auth]), [
       ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${TOKEN}`],
-      ["/download/v1.2.3/flytesnacks-core.tgz", null],
-      ["/download/v1.2.3/valid-register.tgz", null],
+      ["/download/v1.2.3/flytesnacks-core.tgz", `Bearer ${TOKEN}`],
+      ["/download/v1.2.3/valid-register.tgz", `Bearer ${TOKEN}`],
     ]);
     assert(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN));
   });
+});
+
+Deno.test("register examples: GITHUB_TOKEN is never sent to asset URLs on another host", async () => {
+  const seen: { path: string; auth: string | null }[] = [];
+  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    seen.push({ path, auth: req.headers.get("authorization") });
+    return new Response((await Deno.open(fixture(path.slice(path.lastIndexOf("/") + 1)))).readable);
+  });
+  try {
+    await withSetup(async (sandbox, github, run) => {
+      github.assetBase = `http://127.0.0.1:${elsewhere.addr.port}`;
+      const result = await run([]);
+      equal(result.stderr, "");
+      equal(result.code, 0);
+      equal(count(sandbox, "CreateUploadLocation"), 1);
+      deepEqual(github.seen.map((s) => [s.path, s.auth]), [
+        ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${TOKEN}`],
+      ]);
+      deepEqual(seen, [
+        { path: "/download/v1.2.3/flytesnacks-core.tgz", auth: null },
+        { path: "/download/v1.2.3/valid-register.tgz", auth: null },
+      ]);
+    });
+  } finally {
+    await elsewhere.shutdown();
+  }
+});
+
+Deno.test("register examples over https: the GitHub API and its assets are trusted through admin.caCertFilePath; insecureSkipVerify warns once and still verifies", async () => {
+  const tls = await createTestCertificates();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-examples-https-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, tls.caCert);
+    await withSetup(async (sandbox, github, run) => {
+      const trusted = await run(["--admin.caCertFilePath", `${dir}/ca.pem`]);
+      equal(trusted.stderr, "");
+      equal(trusted.code, 0);
+      equal(count(sandbox, "CreateUploadLocation"), 1);
+      deepEqual(github.seen.map((s) => s.auth), [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+
+      const skipped = await run(["--admin.insecureSkipVerify"]);
+      equal(skipped.code, 1);
+      const lines = skipped.stderr.split("\n");
+      match(lines[0], /"level":"warning","msg":"admin\.insecureSkipVerify does not apply to HTTPS downloads, /);
+      equal(lines.filter((line) => line.includes("insecureSkipVerify does not apply")).length, 1);
+      equal(
+        lines.slice(1).join("\n"),
+        `Error: cannot reach the GitHub API at "${github.url}": invalid peer certificate: UnknownIssuer\n`,
+      );
+      assert(!skipped.stderr.includes(TOKEN));
+    }, tls);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("register examples --version TAG resolves that release; a failing asset is named", async () => {
@@ -153,6 +218,10 @@ Deno.test("register examples: unknown tag, rate limit (with reset time) and refu
     const refused = await run([]);
     equal(refused.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials\n");
     assert(!refused.stderr.includes(TOKEN));
+    // A server that echoes the token gets it redacted.
+    github.failWith = { status: 401, body: JSON.stringify({ message: `Bad credentials ${TOKEN}` }) };
+    const echoed = await run([]);
+    equal(echoed.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials [redacted]\n");
     equal(sandbox.requests.length, 0);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Builds the HTTP client a command uses (downloads, the GitHub API, uploads) from the resolved
- * configuration: `admin.httpProxyURL` else the command's proxy variables, and the CA file.
+ * configuration: `admin.httpProxyURL` else the command's proxy variables, the CA file, and
+ * `admin.insecureSkipVerify` (which HTTP calls cannot honour: the client warns once).
  *
  * @module
  */
 import type { LoadedConfig } from "../config/load.ts";
 import { quote, UsageError } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
+import type { Logger } from "../log/logger.ts";
 import type { Io } from "../output/io.ts";
 import { readCaFile } from "./read_ca.ts";
 
@@ -16,6 +18,8 @@ export interface ConnectHttpDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads the CA file. */
   io: Pick<Io, "readTextFile">;
+  /** Where the client's warnings go. */
+  logger?: Pick<Logger, "warn">;
 }
 
 /** The command's HTTP client. */
@@ -30,5 +34,7 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     proxy: proxy || undefined,
     env: deps.env,
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
+    insecureSkipVerify: config["admin.insecureSkipVerify"],
+    warn: (message) => deps.logger?.warn(message),
   });
 }

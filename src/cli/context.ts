@@ -159,7 +159,7 @@ export class CliContext {
     if (this.#deps.http) return Promise.resolve(this.#deps.http);
     this.#http ??= (async () => {
       const { connectHttp } = await import("./connect_http.ts");
-      const client = await connectHttp(this.loaded, { env: this.env, io: this.io });
+      const client = await connectHttp(this.loaded, { env: this.env, io: this.io, logger: this.#logger });
       this.#closers.push(() => client.close());
       return client;
     })();

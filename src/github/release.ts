@@ -4,6 +4,7 @@
  * @module
  */
 import { NotFoundError, OperationError, quote } from "../errors.ts";
+import { describeFetchFailure } from "../http/fetch_error.ts";
 
 /** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
@@ -68,9 +69,12 @@ export async function resolveRelease(options: ResolveReleaseOptions): Promise<Re
     response = await (options.fetch ?? fetch)(url, { headers, signal: options.signal });
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw new OperationError(`cannot reach the GitHub API at ${quote(base)}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new OperationError(
+      `cannot reach the GitHub API at ${quote(base.replace(/[?#].*$/, ""))}: ${describeFetchFailure(err)}`,
+      {
+        cause: err,
+      },
+    );
   }
   const text = await response.text();
   if (!response.ok) throw responseError(response, text, what, options);

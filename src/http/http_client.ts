@@ -5,7 +5,10 @@
  * - Proxy: `proxy` (`admin.httpProxyURL`) for every call when set; else, per URL, `HTTPS_PROXY` /
  *   `HTTP_PROXY` from the given environment unless `NO_PROXY` excludes the host (as curl reads them).
  *   The environment is the command's, never read from the process here.
- * - TLS: the system roots plus `caCertificates`.
+ * - TLS: the system roots plus `caCertificates`. `insecureSkipVerify` cannot be honoured: Deno's `fetch`
+ *   verifies certificates unless the whole process runs with `--unsafely-ignore-certificate-errors`
+ *   (`Deno.createHttpClient` has no per-client switch), so the first `https://` call warns, once, that
+ *   certificates are still verified, rather than ignoring the setting silently.
  *
  * @module
  */
@@ -21,7 +24,17 @@ export interface HttpClientOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** PEM CA certificates trusted in addition to the system roots. */
   caCertificates?: string;
+  /** `admin.insecureSkipVerify`: not supported for HTTP calls; the first `https://` call warns through {@link warn}. */
+  insecureSkipVerify?: boolean;
+  /** Where the client's one warning goes (the command's logger). */
+  warn?: (message: string) => void;
 }
+
+/** The warning of a client asked to skip certificate verification, which Deno's fetch cannot do per client. */
+export const SKIP_VERIFY_UNSUPPORTED =
+  "admin.insecureSkipVerify does not apply to HTTPS downloads, uploads, the GitHub API or token requests: " +
+  "their certificates are still verified (Deno's fetch cannot skip verification per client); " +
+  "trust the server's CA with admin.caCertFilePath";
 
 /** Plain HTTP calls with the configured proxy and CA. */
 export interface HttpClient {
@@ -31,7 +44,8 @@ export interface HttpClient {
    * PUTs bytes (or a local file, streamed) to a signed URL with a fixed `Content-Length`, which signed
    * URLs require (they refuse chunked bodies); resolves on any 2xx answer.
    *
-   * @throws {OperationError} a non-2xx answer or a network failure, naming the URL without its query
+   * @throws {OperationError} a non-2xx answer or a network failure, naming the URL without its query and
+   *   the failure's cause
    */
   put(url: string, body: StoreSource, init?: PutInit): Promise<void>;
   /** Releases pooled connections. */
@@ -39,6 +53,7 @@ export interface HttpClient {
 }
 
 export type { PutInit } from "./put.ts";
+export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -55,13 +70,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     return client;
   };
+  let warnSkipVerify = options.insecureSkipVerify === true;
   const httpFetch: typeof fetch = (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
+    if (warnSkipVerify && url.startsWith("https:")) {
+      warnSkipVerify = false;
+      options.warn?.(SKIP_VERIFY_UNSUPPORTED);
+    }
     return fetch(input, { ...init, client: clientFor(url) });
   };
   return {
     fetch: httpFetch,
-    put: (url, body, init) => putWithContentLength(httpFetch, url, body, { ...init, ca: options.caCertificates }),
+    put: (url, body, init) => putWithContentLength(httpFetch, url, body, init),
     close: () => {
       for (const client of clients.values()) client.close();
       clients.clear();

@@ -2,17 +2,28 @@
  * HTTP PUT with a fixed `Content-Length`, as signed upload URLs require (S3 answers a chunked PUT with
  * 501 NotImplemented).
  *
- * Bytes in memory go through `fetch`, which sizes such a body itself. A file on disk goes through
- * `node:http(s)`: Deno's `fetch` sends a streamed body chunked and drops any `Content-Length` we set,
- * and reading a large file into memory to size it would defeat streaming. The file is sent in constant
- * memory (see `sendFile`). `node:http(s)` is loaded only then: a source small enough to be held in
- * memory, the usual case, never needs it.
+ * Every PUT goes through the command's `fetch` (its CA, proxy and system roots), bytes in memory and
+ * files on disk alike. A file is streamed, never read whole: Deno's `fetch` frames a body of known size
+ * with `Content-Length` (a `Blob`), but drops the header we set on a plain stream and sends it chunked
+ * (denoland/deno#24197). {@link SizedFileBody} is a `Blob` that reports the file's size and streams the
+ * file.
+ *
+ * Why not `node:https` (the former path for files): with the system roots it needs sys "ca", which
+ * Deno 2.9's `--allow-sys=<name>` cannot name (`unknown sys descriptor`), so all of `--allow-sys`; its
+ * `ca` option replaces the system roots instead of adding to them (a private admin CA then breaks a
+ * public store's URL); and it ignores the proxy. Its one advantage is memory, measured with
+ * `deno task bench:register-memory 300 3` (a 300 MB source from disk, plain HTTP, medians of 3, peak RSS
+ * over the 40 KB source's): `node:http` with two reused buffers +11 MB, 2.9 s. `fetch` holds each
+ * chunk zero-copy until sent, so chunks cannot be reused and die as garbage V8 collects late: +76 MB
+ * (4.3–6.7 s) with 64 KB chunks, +80 MB with 1 MB, +48 MB with 16 KB, +36 MB (5.3–7.3 s) with 8 KB,
+ * whose more frequent small allocations trigger collections sooner. Memory stays bounded either way
+ * (it does not grow from a 100 MB to a 300 MB source); 8 KB keeps it within the benchmark's 40 MB.
  *
  * @module
  */
-import type { ClientRequest, IncomingMessage } from "node:http";
 import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
+import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 
 /** How a PUT is made. */
 export interface PutInit {
@@ -31,13 +42,13 @@ const MAX_ERROR_BODY = 300;
  * PUTs `body` to `url` with its size as `Content-Length`; resolves on any 2xx response.
  *
  * @throws {OperationError} on a non-2xx response or a network failure; the message names the
- *   URL without its query string, which holds the signature
+ *   URL without its query string, which holds the signature, and the failure's cause
  */
 export async function putWithContentLength(
   httpFetch: typeof fetch,
   url: string,
   body: StoreSource,
-  init: PutInit & { ca?: string } = {},
+  init: PutInit = {},
 ): Promise<void> {
   const target = new URL(url);
   if (target.protocol !== "http:" && target.protocol !== "https:") {
@@ -45,103 +56,68 @@ export async function putWithContentLength(
   }
   const label = init.label ?? body.path ?? "data";
   const failed = (detail: string) => `uploading ${quote(label)} to ${redactUrl(target)} failed: ${detail}`;
-  let status: number;
-  let text: string;
+  let response: Response;
   try {
-    ({ status, text } = body.bytes !== undefined
-      ? await putBytes(httpFetch, target, body.bytes, init)
-      : await putFile(target, body.path, body.size, init));
+    response = await httpFetch(target, {
+      method: "PUT",
+      body: body.bytes !== undefined ? body.bytes as Uint8Array<ArrayBuffer> : new SizedFileBody(body.path, body.size),
+      headers: init.headers,
+      signal: init.signal,
+    });
   } catch (err) {
     if (init.signal?.aborted) throw init.signal.reason;
-    throw new OperationError(failed((err as Error).message), { cause: err });
+    throw new OperationError(failed(describeFetchFailure(err)), { cause: err });
   }
-  if (status < 200 || status > 299) {
+  const text = await response.text();
+  if (response.status < 200 || response.status > 299) {
     const detail = text.trim().replace(/\s+/g, " ").slice(0, MAX_ERROR_BODY);
-    throw new OperationError(failed(`HTTP ${status}${detail ? `: ${detail}` : ""}`));
+    throw new OperationError(failed(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`));
   }
 }
 
-async function putBytes(
-  httpFetch: typeof fetch,
-  target: URL,
-  bytes: Uint8Array,
-  init: PutInit,
-): Promise<{ status: number; text: string }> {
-  const response = await httpFetch(target, {
-    method: "PUT",
-    body: bytes as Uint8Array<ArrayBuffer>,
-    headers: init.headers,
-    signal: init.signal,
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-async function putFile(
-  target: URL,
-  path: string,
-  size: number,
-  init: PutInit & { ca?: string },
-): Promise<{ status: number; text: string }> {
-  const { request } = target.protocol === "https:" ? await import("node:https") : await import("node:http");
-  const headers = { ...init.headers, "Content-Length": String(size) };
-  const tls = target.protocol === "https:" && init.ca ? { ca: [init.ca] } : {};
-  const req = request(target, { method: "PUT", headers, signal: init.signal, ...tls });
-  const answered = new Promise<IncomingMessage>((resolve, reject) => {
-    req.once("response", resolve);
-    req.once("error", reject);
-  });
-  // Awaited below; a failure while sending is reported through it too (destroy emits "error").
-  answered.catch(() => {});
-  try {
-    await sendFile(req, path);
-  } catch (err) {
-    req.destroy(err as Error);
-  }
-  const response = await answered;
-  let text = "";
-  response.setEncoding("utf8");
-  for await (const chunk of response) text += chunk;
-  return { status: response.statusCode ?? 0, text };
-}
-
-/** Bytes read from the file at a time. */
-const FILE_CHUNK_BYTES = 64 * 1024;
+/** Bytes read from the file at a time: small, so that dead chunks are collected soon (see the module doc). */
+const FILE_CHUNK_BYTES = 8 * 1024;
 
 /**
- * Sends the file as the request's body and ends it, through two buffers used in turn: one is read
- * into while the other is written. Streaming the file as fresh chunks (`createReadStream`) leaves a
- * dead buffer behind per chunk, outside V8's heap, that V8 lets pile up to tens of MB before it
- * collects them; reused buffers keep a source of hundreds of MB in constant memory. A buffer is read
- * into again only once its write has completed (the socket has taken its bytes).
+ * A file as a `Blob` of known size, so that `fetch` sends it with `Content-Length` while streaming it
+ * in {@link FILE_CHUNK_BYTES} pieces. `fetch` reads a `Blob` body's `size` and `stream()`, which this
+ * class answers from the file (the `Blob` itself is empty). Should a later Deno read them from the
+ * `Blob`'s internals instead, the body would be empty and its `Content-MD5` would fail, loudly; the
+ * upload tests check the bytes and the header.
  */
-async function sendFile(req: ClientRequest, path: string): Promise<void> {
-  using file = await Deno.open(path, { read: true });
-  const buffers = [new Uint8Array(FILE_CHUNK_BYTES), new Uint8Array(FILE_CHUNK_BYTES)];
-  let writing: Promise<void> = Promise.resolve();
-  for (let turn = 0;; turn++) {
-    const buffer = buffers[turn % 2];
-    const read = await file.read(buffer);
-    await writing;
-    if (read === null) break;
-    writing = write(req, buffer.subarray(0, read));
+class SizedFileBody extends Blob {
+  readonly #path: string;
+
+  constructor(path: string, size: number) {
+    super();
+    this.#path = path;
+    // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
+    Object.defineProperty(this, "size", { value: size, enumerable: true });
   }
-  await new Promise<void>((resolve) => req.end(resolve));
-}
 
-/** Writes a chunk; resolves once it is written, rejects if the request fails or closes first. */
-function write(req: ClientRequest, chunk: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const closed = () => reject(new Error("the connection closed during the upload"));
-    req.once("close", closed);
-    req.write(chunk, (err) => {
-      req.off("close", closed);
-      if (err) reject(err);
-      else resolve();
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    const path = this.#path;
+    let file: Deno.FsFile | undefined;
+    return new ReadableStream({
+      type: "bytes",
+      autoAllocateChunkSize: FILE_CHUNK_BYTES,
+      async pull(controller) {
+        file ??= await Deno.open(path, { read: true });
+        const request = controller.byobRequest!;
+        const read = await file.read(request.view as Uint8Array);
+        if (read === null) {
+          file.close();
+          file = undefined;
+          controller.close();
+          request.respond(0);
+        } else {
+          request.respond(read);
+        }
+      },
+      cancel() {
+        file?.close();
+        file = undefined;
+      },
     });
-  });
-}
-
-/** The URL without query or fragment: a signed URL's query is a credential. */
-function redactUrl(url: URL): string {
-  return `${url.origin}${url.pathname}`;
+  }
 }

@@ -5,6 +5,8 @@
  */
 import { FctlError, OperationError, quote } from "../errors.ts";
 import { archiveAssets, resolveRelease } from "../github/release.ts";
+import { withGitHubToken } from "../github/token_scope.ts";
+import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { checkSettings } from "./check.ts";
 import {
   type AdminClientSource,
@@ -27,7 +29,10 @@ export interface RegisterExamplesOptions extends Omit<RegisterFilesOptions, "pat
 export interface RegisterExamplesDeps extends RegisterDeps {
   /** The GitHub REST API root (default `DEFAULT_GITHUB_API_URL`; a GitHub Enterprise root works too). */
   githubApiUrl?: string;
-  /** Sent to the GitHub API only (not to asset downloads); never shown. */
+  /**
+   * Sent to the GitHub API and to asset downloads from GitHub's hosts (see `withGitHubToken`), never to
+   * another host; never shown.
+   */
   githubToken?: string;
   /** Called once the release is known, before downloads start. */
   onRelease?: (tag: string, assets: string[]) => void;
@@ -75,12 +80,30 @@ export async function registerExamples(
   const client = options.dryRun || typeof admin !== "function" ? admin : await admin();
   // Bad settings are refused before GitHub is asked anything.
   checkSettings(options);
+  // Made here when the caller gave none, so that asset downloads can carry the token too.
+  const http = deps.http ?? createHttpClient();
+  try {
+    return await registerAssets(client, options, signal, {
+      ...deps,
+      http: withGitHubToken(http, deps.githubApiUrl, deps.githubToken),
+    });
+  } finally {
+    if (!deps.http) http.close();
+  }
+}
+
+async function registerAssets(
+  client: AdminClientSource,
+  options: RegisterExamplesOptions,
+  signal: AbortSignal | undefined,
+  deps: RegisterExamplesDeps & { http: HttpClient },
+): Promise<RegisterExamplesReport> {
   const release = await resolveRelease({
     repo: EXAMPLES_REPO,
     tag: options.version || undefined,
     apiUrl: deps.githubApiUrl,
     token: deps.githubToken,
-    fetch: deps.http?.fetch,
+    fetch: deps.http.fetch,
     signal,
   });
   const assets = archiveAssets(release);

@@ -77,3 +77,16 @@ Deno.test("the upload server rejects wrong MD5s, a missing header, unknown token
     assertEquals(await put(location.signedUrl, body, location.headers), [200, "ok"]);
   });
 });
+
+Deno.test("the upload server refuses a chunked PUT (no Content-Length) with 411, as S3 refuses one", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const location = await uploadLocation(client);
+    const stream = ReadableStream.from([body]);
+    const response = await fetch(location.signedUrl, { method: "PUT", body: stream, headers: location.headers });
+    assertEquals(
+      [response.status, await response.text()],
+      [411, "a Content-Length header is required (chunked uploads are not supported)"],
+    );
+    assertEquals(sandbox.uploads.size, 0);
+  });
+});

@@ -4,6 +4,7 @@
  * expiry).
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAdminClient } from "../admin/client.ts";
@@ -118,6 +119,29 @@ Deno.test("production sandbox: a wrong secret is invalid_client; refresh tokens 
       client.close();
     }
   }, () => new Date(now));
+});
+
+Deno.test("production sandbox: signed upload URLs are https:// from the same CA, and take a PUT over TLS", async () => {
+  await withProduction(async (sandbox, fetchTls) => {
+    const token = sandbox.auth!.issueToken();
+    const client = adminWithHeader(sandbox, { "flyte-authorization": `Bearer ${token}` });
+    try {
+      const body = new TextEncoder().encode("fast source");
+      const contentMd5 = new Uint8Array(createHash("md5").update(body).digest());
+      const location = await client.dataProxy.createUploadLocation({
+        project: PROJECT,
+        domain: DOMAIN,
+        filename: "fast.tar.gz",
+        contentMd5,
+      });
+      match(location.signedUrl, /^https:\/\/127\.0\.0\.1:\d+\//);
+      const put = await fetchTls(location.signedUrl, { method: "PUT", body, headers: location.headers });
+      deepEqual([put.status, await put.text()], [200, "ok"]);
+      deepEqual(sandbox.uploads.get(location.nativeUrl), body);
+    } finally {
+      client.close();
+    }
+  });
 });
 
 Deno.test("production sandbox: AuthMetadataService is anonymous and advertises the authorization server", async () => {

@@ -1,7 +1,7 @@
 /**
  * Starts the sandbox: an HTTP/2 gRPC server (h2c, or TLS when given a certificate) serving AdminService and
  * DataProxyService from memory, plus the HTTP server behind signed upload URLs. The production profile adds
- * TLS from a CA made at start, and OAuth: AuthMetadataService, a token required on every call, and an
+ * TLS from a CA made at start (for gRPC and the `https://` upload URLs), and OAuth: AuthMetadataService, a token required on every call, and an
  * authorization server on loopback.
  *
  * @module
@@ -133,7 +133,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       : undefined;
     if (production) stops.push(() => production.server.close());
     const tls = production?.tls ?? options.tls;
-    const uploadServer = await startUploadServer(parts.registry, hostname, now);
+    // The production profile's signed upload URLs are https://, from the same CA, as a cloud store's are.
+    const uploadServer = await startUploadServer(parts.registry, hostname, now, production?.tls);
     stops.push(() => uploadServer.close());
     // Calls are recorded (and faults injected) before the token is checked, so tests see rejected calls too.
     const interceptors = [recordAndInject({ requests: parts.requests, faults: parts.faults, now })];

@@ -1,41 +1,45 @@
 /**
- * The HTTP server behind signed upload URLs. It checks what S3 checks for a presigned PUT with Content-MD5:
- * a valid token, the header, and that the body hashes to it.
+ * The HTTP server behind signed upload URLs, on plain HTTP or (the production profile) TLS. It checks what
+ * S3 checks for a presigned PUT with Content-MD5: a valid token, a `Content-Length` (S3 refuses chunked
+ * bodies), the header, and that the body hashes to it and has that length.
  *
  * @module
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { UploadRegistry } from "./data_proxy.ts";
 
 /** A running upload server. */
 export interface UploadServer {
-  /** e.g. `http://127.0.0.1:4567` */
+  /** e.g. `http://127.0.0.1:4567`, or `https://…` with TLS */
   baseUrl: string;
   close(): Promise<void>;
 }
 
-/** Starts the upload server on `hostname` with an ephemeral port. */
+/** Starts the upload server on `hostname` with an ephemeral port; over TLS when given a certificate. */
 export async function startUploadServer(
   registry: UploadRegistry,
   hostname: string,
   now: () => Date,
+  tls?: { cert: string; key: string },
 ): Promise<UploadServer> {
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handleUpload(req, registry, now).then(
       ([status, text]) => reply(res, status, text),
       (err: unknown) => reply(res, 500, `upload failed: ${err instanceof Error ? err.message : String(err)}`),
     );
-  });
+  };
+  const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, onRequest) : createServer(onRequest);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, hostname, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  return { baseUrl: `http://${host}:${port}`, close: () => closeServer(server) };
+  return { baseUrl: `${tls ? "https" : "http"}://${host}:${port}`, close: () => closeServer(server) };
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {
@@ -54,6 +58,10 @@ async function handleUpload(req: IncomingMessage, registry: UploadRegistry, now:
   if (!upload || upload.path !== url.pathname) {
     return drain(req, [403, "the signed URL is unknown, used or expired"]);
   }
+  const length = req.headers["content-length"];
+  if (length === undefined || !/^\d+$/.test(length)) {
+    return drain(req, [411, "a Content-Length header is required (chunked uploads are not supported)"]);
+  }
   const headerMd5 = req.headers["content-md5"];
   if (typeof headerMd5 !== "string" || headerMd5 === "") return drain(req, [400, "missing Content-MD5 header"]);
   const signedMd5 = Buffer.from(upload.md5).toString("base64");
@@ -61,6 +69,9 @@ async function handleUpload(req: IncomingMessage, registry: UploadRegistry, now:
     return drain(req, [400, `Content-MD5 "${headerMd5}" does not match the signed MD5 "${signedMd5}"`]);
   }
   const { bytes, md5: bodyMd5 } = await readBody(req);
+  if (bytes.length !== Number(length)) {
+    return [400, `the body has ${bytes.length} bytes, not the Content-Length ${length}`];
+  }
   if (bodyMd5 !== headerMd5) return [400, `the body's MD5 "${bodyMd5}" does not match Content-MD5 "${headerMd5}"`];
   registry.complete(token, upload, bytes);
   return [200, "ok"];

@@ -38,6 +38,8 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     const settings = registerSettings(ctx.config, flags);
     const [{ registerExamples }, { renderExamplesReport, reportOutcome, storageOpener }, { progressDisplay }] =
       await load();
+    // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
+    ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
     const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
     try {
       let report;

@@ -27,7 +27,7 @@ export interface DownloadProgress {
 
 /** How archives given as URLs are fetched. */
 export interface DownloadDeps {
-  /** The command's HTTP client (proxy, CA); default: one with no proxy and the system roots. */
+  /** The command's HTTP client (proxy, CA); default: the global `fetch` (no proxy, the system roots). */
   http?: HttpClient;
   /** Called as bytes arrive. */
   onDownloadProgress?: (progress: DownloadProgress) => void;
@@ -62,7 +62,9 @@ export async function withDownloadedArchive<T>(
     response = await (deps.http?.fetch ?? fetch)(url, { signal });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    throw new OperationError(`cannot download ${quote(shown)}: ${(err as Error).message}`, { cause: err });
+    // Loaded on failure only: a dry run's module graph holds nothing of the HTTP client.
+    const { describeFetchFailure } = await import("../../http/fetch_error.ts");
+    throw new OperationError(`cannot download ${quote(shown)}: ${describeFetchFailure(err)}`, { cause: err });
   }
   if (!response.ok || response.body === null) {
     await response.body?.cancel();

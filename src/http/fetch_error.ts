@@ -1,0 +1,41 @@
+/**
+ * What a failed `fetch` says, in one line: Deno's `TypeError: fetch failed` (or "error sending request")
+ * hides the reason in its `cause` chain (DNS, refused connection, TLS certificate errors).
+ *
+ * @module
+ */
+
+/** The URL without query or fragment, for messages: a signed URL's query is a credential. */
+export function redactUrl(url: URL | string): string {
+  const parsed = typeof url === "string" ? URL.parse(url) : url;
+  if (!parsed) return String(url).replace(/[?#].*$/, "");
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/** Most causes followed, against a cycle. */
+const MAX_CAUSES = 8;
+
+/** Parts of Deno's messages that say nothing: the URL is named by the caller, without its query. */
+const NOISE = [/^fetch failed$/i, /^error sending request for url \(\S+\)$/i, /^client error \(\w+\)$/i];
+
+/**
+ * The failure's causes from outermost to innermost, without repetitions, Deno's wrapping or any URL's
+ * query, joined with ": ", e.g. `invalid peer certificate: UnknownIssuer` or
+ * `dns error: failed to lookup address information: Name or service not known`.
+ */
+export function describeFetchFailure(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current !== undefined && current !== null && depth < MAX_CAUSES; depth++) {
+    const message = current instanceof Error ? current.message : String(current);
+    // A serialized URL holds no whitespace, so `\S+` spans it (its closing parenthesis is the run's last).
+    const unwrapped = message.replace(/error sending request for url \(\S+\):?\s*/gi, "")
+      .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#]\S*/gi, "$1");
+    for (const part of unwrapped.split(/:\s+/)) {
+      const text = part.trim();
+      if (text && !parts.includes(text) && !NOISE.some((noise) => noise.test(text))) parts.push(text);
+    }
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(": ") || (err instanceof Error ? err.message : String(err));
+}

@@ -1,0 +1,43 @@
+import { equal } from "node:assert/strict";
+import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+
+async function fetchFailure(url: string): Promise<unknown> {
+  try {
+    await fetch(url);
+  } catch (err) {
+    return err;
+  }
+  throw new Error(`fetching ${url} did not fail`);
+}
+
+Deno.test("describeFetchFailure: a refused connection and an unknown host say so, without the URL's query", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listener.addr.port;
+  listener.close();
+  const refused = describeFetchFailure(await fetchFailure(`http://127.0.0.1:${port}/a.tgz?sig=secret`));
+  equal(refused, "tcp connect error: Connection refused (os error 111)");
+  const dns = describeFetchFailure(await fetchFailure("http://no-such-host.invalid/a.tgz?sig=secret"));
+  equal(dns.startsWith("dns error: "), true, dns);
+  equal(dns.includes("secret"), false, dns);
+});
+
+Deno.test("describeFetchFailure: walks the cause chain, drops repetitions and strips any URL's query", () => {
+  const inner = new Error(
+    "error sending request for url (https://store.example/k?X-Amz-Signature=s3cr3t)): client error (Connect): " +
+      "invalid peer certificate: UnknownIssuer",
+  );
+  equal(
+    describeFetchFailure(new TypeError("fetch failed", { cause: inner })),
+    "invalid peer certificate: UnknownIssuer",
+  );
+  equal(
+    describeFetchFailure(new Error("proxy https://proxy.example/p?token=x refused", { cause: "again" })),
+    "proxy https://proxy.example/p refused: again",
+  );
+  equal(describeFetchFailure(new TypeError("fetch failed")), "fetch failed");
+});
+
+Deno.test("redactUrl: origin and path only", () => {
+  equal(redactUrl("https://h.example:8443/a/b.tgz?sig=1#f"), "https://h.example:8443/a/b.tgz");
+  equal(redactUrl(new URL("http://h/x?y")), "http://h/x");
+});
