@@ -108,20 +108,27 @@ function lazyClient<S extends DescService, F extends string>(
   transport: Transport,
   connection: ConnectionDescription,
 ): Client<S> {
-  const clients = new Map<F, Promise<Record<string, (...args: unknown[]) => Promise<unknown>>>>();
+  type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const loading = new Map<F, Promise<Methods>>();
+  // Once loaded, a file's client is used directly: no await per call on a promise that has long settled.
+  const loaded = new Map<F, Methods>();
   const serviceClient = (file: F) => {
-    let client = clients.get(file);
+    let client = loading.get(file);
     if (!client) {
-      client = files[file]().then((service) => createClient(service, transport) as never);
-      clients.set(file, client);
+      client = files[file]().then((service) => {
+        const methods = createClient(service, transport) as never as Methods;
+        loaded.set(file, methods);
+        return methods;
+      });
+      loading.set(file, client);
     }
     return client;
   };
-  const methods: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  const methods: Methods = {};
   for (const [method, file] of Object.entries(methodFiles)) {
     const rpc = method.replace(/^./, (c) => c.toUpperCase());
     methods[method] = async (...args) => {
-      const client = await serviceClient(file);
+      const client = loaded.get(file) ?? await serviceClient(file);
       try {
         return await client[method](...args);
       } catch (err) {

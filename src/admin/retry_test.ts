@@ -1,11 +1,13 @@
 /** Retries against the in-process admin service with injected failures. */
 import { equal, rejects } from "node:assert/strict";
+import * as http2 from "node:http2";
 import { Code } from "@connectrpc/connect";
 import { createAdminClient } from "./client.ts";
 import type { RetryOptions } from "./retry.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { taskSpec } from "../../tests/task_fixtures.ts";
+import { type StreamHandler, withRawServer } from "./_raw_http2_server.ts";
 
 const FAST: RetryOptions = { maxAttempts: 4, perAttemptTimeoutMs: 5_000, maxBackoffMs: 2, initialBackoffMs: 1 };
 const LIST = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };
@@ -106,5 +108,35 @@ Deno.test("retries: a service config's retry policy and method timeout win where
       /DeadlineExceeded/,
     );
     equal(performance.now() - started < 400, true, "the method timeout ended the call");
+  });
+});
+
+Deno.test("retries: every attempt sends its own grpc-timeout; the caller's cancel ends an attempt and is not retried", async () => {
+  const seen: http2.IncomingHttpHeaders[] = [];
+  const resets: number[] = [];
+  // The first attempt is refused (UNAVAILABLE, retried); later ones are left unanswered.
+  const handler: StreamHandler = (stream, headers) => {
+    seen.push(headers);
+    stream.on("close", () => resets.push(stream.rstCode));
+    if (seen.length === 1) {
+      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "14" }, { endStream: true });
+    }
+  };
+  await withRawServer(handler, async (server) => {
+    const retry = { ...FAST, perAttemptTimeoutMs: 4_000 };
+    const client = createAdminClient({ endpoint: server.endpoint, insecure: true, retry });
+    try {
+      const controller = new AbortController();
+      const call = client.admin.listTasks(LIST, { signal: controller.signal });
+      while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+      controller.abort();
+      await rejects(call, /Canceled/);
+      while (resets.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+      equal(seen.length, 2);
+      equal(resets[1], http2.constants.NGHTTP2_CANCEL);
+      for (const headers of seen) equal(headers["grpc-timeout"], "4000m");
+    } finally {
+      client.close();
+    }
   });
 });
