@@ -11,11 +11,28 @@ import type { ConnectionDescription } from "../admin/errors.ts";
 import { NotSupportedError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
+import type { TextSink } from "../output/io.ts";
+import type { Platform } from "./browser.ts";
 import { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { TokenStore } from "./token_file.ts";
 import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
+import type { Sleep } from "./wait.ts";
+
+/** How the interactive flows (Pkce, DeviceFlow) reach the user. */
+export interface InteractiveIo {
+  /** Where the sign-in URL or device code is printed (stderr, redacted). */
+  prompt: TextSink;
+  /** Whether stderr is a terminal: only then does Pkce open a browser. */
+  terminal: boolean;
+  /** The run's abort signal: Ctrl-C ends a wait for the user. */
+  signal: AbortSignal;
+  /** Waits; default real timers. */
+  sleep?: Sleep;
+  /** Which browser opener exists; default this process's platform. */
+  platform?: Platform;
+}
 
 /** What the auth interceptor uses. */
 export interface AuthInterceptorOptions {
@@ -37,10 +54,12 @@ export interface AuthInterceptorOptions {
   secrets: { add(secret: string | undefined): void };
   logger: Logger;
   /**
-   * Where the tokens of flows that issue expiring tokens (ClientSecret) are kept between runs; default none
-   * (memory only). ExternalCommand's tokens are never stored: the command is their cache.
+   * Where the tokens of flows that issue expiring tokens (ClientSecret, Pkce, DeviceFlow) are kept between
+   * runs; default none (memory only). ExternalCommand's tokens are never stored: the command is their cache.
    */
   tokenStore?: TokenStore;
+  /** The user, for Pkce and DeviceFlow; without it those flows cannot run. */
+  interactive?: InteractiveIo;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
 }
@@ -71,7 +90,7 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
     secrets: options.secrets,
     refreshWindowMs: settings.refreshWindowMs,
     now,
-    store: settings.authType === "ClientSecret" ? options.tokenStore : undefined,
+    store: settings.authType === "ExternalCommand" ? undefined : options.tokenStore,
   });
   const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
     const header = new Headers(req.header);
@@ -125,9 +144,37 @@ async function tokenSource(
       const { externalCommandSource } = await import("./external_command.ts");
       return externalCommandSource(settings.command, options.runCommand);
     }
-    default:
-      throw new NotSupportedError(
-        `admin.authType ${settings.authType} is not supported yet: use ClientSecret or ExternalCommand`,
-      );
+    case "Pkce":
+    case "DeviceFlow": {
+      const io = options.interactive;
+      if (!io) {
+        throw new NotSupportedError(
+          `admin.authType ${settings.authType} needs a user to sign in, and this run has none`,
+        );
+      }
+      const [{ realSleep }, http] = await Promise.all([import("./wait.ts"), options.http()]);
+      const deps = {
+        settings,
+        discovery,
+        fetch: http.fetch,
+        secrets: options.secrets,
+        now,
+        prompt: io.prompt,
+        signal: io.signal,
+        sleep: io.sleep ?? realSleep,
+      };
+      if (settings.authType === "DeviceFlow") {
+        const { deviceFlowSource } = await import("./device_flow.ts");
+        return deviceFlowSource(deps);
+      }
+      const [{ pkceSource }, { processPlatform }] = await Promise.all([import("./pkce.ts"), import("./browser.ts")]);
+      return pkceSource({
+        ...deps,
+        terminal: io.terminal,
+        runCommand: options.runCommand,
+        platform: io.platform ?? processPlatform(options.env),
+        logger: options.logger,
+      });
+    }
   }
 }
