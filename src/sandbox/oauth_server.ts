@@ -45,8 +45,6 @@ interface AccessToken {
   expiresAt: number;
 }
 
-const randomToken = randomText;
-
 /** The tokens the authorization server issued and the admin service accepts. */
 export class TokenIssuer {
   readonly #options: TokenIssuerOptions;
@@ -65,13 +63,13 @@ export class TokenIssuer {
 
   /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
   issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
-    const accessToken = randomToken("at-");
+    const accessToken = randomText("at-");
     const expiresIn = this.#options.tokenLifetimeSeconds;
     this.#access.set(accessToken, { clientId, expiresAt: this.#options.now().getTime() + expiresIn * 1000 });
     if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
       return { accessToken, expiresIn };
     }
-    const refreshToken = randomToken("rt-");
+    const refreshToken = randomText("rt-");
     this.#refresh.set(refreshToken, clientId);
     return { accessToken, refreshToken, expiresIn };
   }
