@@ -162,3 +162,27 @@ Deno.test("device flow: Ctrl-C ends the wait", async () => {
     await sandbox.close();
   }
 });
+
+Deno.test("device flow: admin.authorizationServerUrl names the server whose metadata gives the device endpoint (no GetOAuth2Metadata)", async () => {
+  const clock = testClock();
+  const sandbox = await startSandbox({ production: { deviceFlow: { intervalSeconds: 1 } }, now: clock.date });
+  const prompt = promptSink();
+  const authed = authedClient(
+    sandbox,
+    { authType: "DeviceFlow", authorizationServerUrl: sandbox.auth!.issuer },
+    {},
+    clock.now,
+    {
+      interactive: { prompt, terminal: false, signal: new AbortController().signal, sleep: clock.sleep },
+    },
+  );
+  try {
+    await authed.client.admin.listTasks(scope);
+    deepEqual(clock.slept, [1000]);
+    equal(sandbox.requests.filter((r) => r.method === "GetOAuth2Metadata").length, 0);
+    equal(polls(sandbox).length, 1);
+  } finally {
+    authed.close();
+    await sandbox.close();
+  }
+});

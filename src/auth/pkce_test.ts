@@ -192,3 +192,22 @@ Deno.test("pkce: on a terminal the browser opener runs as an argument vector and
     }
   });
 });
+
+Deno.test("pkce: admin.tokenUrl replaces only the token endpoint; the authorization endpoint is still discovered", async () => {
+  await withPkce(async (sandbox) => {
+    const { io, prompt } = user();
+    const tokenUrl = `${sandbox.auth!.tokenEndpoint}?tenant=fctl`;
+    const authed = authedClient(sandbox, { authType: "Pkce", tokenUrl }, {}, undefined, { interactive: io });
+    try {
+      const call = later(authed.client.admin.listTasks(scope));
+      const [, url] = await waitFor(prompt.text, URL_LINE);
+      equal(new URL(url).pathname, "/oauth2/authorize");
+      await followSignIn(url, sandbox.caCertificate!);
+      await call;
+      deepEqual(grants(sandbox), ["authorization_code 200"]);
+      equal(sandbox.requests.filter((r) => r.method === "GetOAuth2Metadata").length, 1);
+    } finally {
+      authed.close();
+    }
+  });
+});
