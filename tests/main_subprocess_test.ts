@@ -139,6 +139,25 @@ Deno.test("main.ts signs in with Pkce under the declared permissions: the loopba
     equal(JSON.parse(await stdout).id.version, "v7");
     match(stderr, /^Sign in to continue: open this URL in a browser \(waiting 2m0s\):\n {2}https:\S+\n$/);
     deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.status]), [["authorization_code", 200]]);
+
+    // Ctrl-C while fctl waits for the browser: one line, exit status 130.
+    const waiting = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args, "--admin.authType", "Pkce"],
+      env: { HOME: `${dir}/no-home`, DENO_DIR: `${TEST_HOME}/.cache/deno`, NO_COLOR: "1" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    let waitingErr = "";
+    const readingWaiting = waiting.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void (waitingErr += chunk) }),
+    );
+    await waitFor(() => waitingErr, /^ {2}https:\/\/\S+$/m, 30_000);
+    waiting.kill("SIGINT");
+    equal((await waiting.status).code, 130);
+    await readingWaiting;
+    match(waitingErr, /\nError: interrupted while waiting for the sign-in\n$/);
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });

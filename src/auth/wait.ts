@@ -17,10 +17,10 @@ export function interrupted(what: string): InterruptedError {
 /** {@link Sleep} on real timers. */
 export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(interrupted("waiting"));
+    if (signal.aborted) return reject(interrupted("waiting for the sign-in"));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(interrupted("waiting"));
+      reject(interrupted("waiting for the sign-in"));
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
