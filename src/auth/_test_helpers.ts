@@ -9,7 +9,8 @@ import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import { authInterceptor, type InteractiveIo } from "./interceptor.ts";
+import { authInterceptor } from "./interceptor.ts";
+import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
 

@@ -8,31 +8,14 @@
  */
 import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
 import type { ConnectionDescription } from "../admin/errors.ts";
-import { NotSupportedError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
-import type { TextSink } from "../output/io.ts";
-import type { Platform } from "./browser.ts";
 import { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
+import type { InteractiveIo } from "./interactive.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { TokenStore } from "./token_file.ts";
 import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
-import type { Sleep } from "./wait.ts";
-
-/** How the interactive flows (Pkce, DeviceFlow) reach the user. */
-export interface InteractiveIo {
-  /** Where the sign-in URL or device code is printed (stderr, redacted). */
-  prompt: TextSink;
-  /** Whether stderr is a terminal: only then does Pkce open a browser. */
-  terminal: boolean;
-  /** The run's abort signal: Ctrl-C ends a wait for the user. */
-  signal: AbortSignal;
-  /** Waits; default real timers. */
-  sleep?: Sleep;
-  /** Which browser opener exists; default this process's platform. */
-  platform?: Platform;
-}
 
 /** What the auth interceptor uses. */
 export interface AuthInterceptorOptions {
@@ -146,35 +129,8 @@ async function tokenSource(
     }
     case "Pkce":
     case "DeviceFlow": {
-      const io = options.interactive;
-      if (!io) {
-        throw new NotSupportedError(
-          `admin.authType ${settings.authType} needs a user to sign in, and this run has none`,
-        );
-      }
-      const [{ realSleep }, http] = await Promise.all([import("./wait.ts"), options.http()]);
-      const deps = {
-        settings,
-        discovery,
-        fetch: http.fetch,
-        secrets: options.secrets,
-        now,
-        prompt: io.prompt,
-        signal: io.signal,
-        sleep: io.sleep ?? realSleep,
-      };
-      if (settings.authType === "DeviceFlow") {
-        const { deviceFlowSource } = await import("./device_flow.ts");
-        return deviceFlowSource(deps);
-      }
-      const [{ pkceSource }, { processPlatform }] = await Promise.all([import("./pkce.ts"), import("./browser.ts")]);
-      return pkceSource({
-        ...deps,
-        terminal: io.terminal,
-        runCommand: options.runCommand,
-        platform: io.platform ?? processPlatform(options.env),
-        logger: options.logger,
-      });
+      const { interactiveSource } = await import("./interactive.ts");
+      return interactiveSource({ ...options, discovery, now });
     }
   }
 }

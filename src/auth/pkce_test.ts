@@ -7,7 +7,7 @@ import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/stri
 import { InterruptedError, OperationError } from "../errors.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
-import type { InteractiveIo } from "./interceptor.ts";
+import type { InteractiveIo } from "./interactive.ts";
 import type { Sleep } from "./wait.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };

@@ -8,7 +8,7 @@
 import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { adminSessions } from "../admin/sessions.ts";
-import type { InteractiveIo } from "../auth/interceptor.ts";
+import type { InteractiveIo } from "../auth/interactive.ts";
 import { authSettings } from "../auth/settings.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
