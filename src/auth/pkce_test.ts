@@ -211,3 +211,39 @@ Deno.test("pkce: admin.tokenUrl replaces only the token endpoint; the authorizat
     }
   });
 });
+
+Deno.test("pkce: a redirect URI fctl cannot listen on is one clear error before anything is printed", async () => {
+  const port = freePort();
+  const taken = Deno.listen({ hostname: "127.0.0.1", port });
+  try {
+    await withPkce(async (sandbox) => {
+      const { io, prompt } = user();
+      const authed = authedClient(sandbox, { authType: "Pkce" }, {}, undefined, { interactive: io });
+      try {
+        await rejects(authed.client.admin.listTasks(scope), {
+          name: "OperationError",
+          message: `cannot listen for the sign-in at http://localhost:${port}/callback: port ${port} is in use`,
+        });
+        equal(prompt.text(), "");
+      } finally {
+        authed.close();
+      }
+    }, { redirectUri: `http://localhost:${port}/callback` });
+  } finally {
+    taken.close();
+  }
+  await withPkce(async (sandbox) => {
+    const { io, prompt } = user();
+    const authed = authedClient(sandbox, { authType: "Pkce" }, {}, undefined, { interactive: io });
+    try {
+      await rejects(authed.client.admin.listTasks(scope), {
+        name: "OperationError",
+        message:
+          'the redirect URI "https://flyte.example.com/callback" is not an http://localhost URL: admin.authType Pkce cannot receive the sign-in',
+      });
+      equal(prompt.text(), "");
+    } finally {
+      authed.close();
+    }
+  }, { redirectUri: "https://flyte.example.com/callback" });
+});
