@@ -37,6 +37,8 @@
  * @module
  */
 export {
+  type DeviceFlowBehaviour,
+  type InteractiveBehaviour,
   type ProductionProfile,
   type RecordedRequest,
   type Sandbox,

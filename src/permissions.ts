@@ -3,11 +3,13 @@
  * tasks (checked by a test) and the subprocess CLI tests all use it, so a missing permission
  * fails a test rather than a user. Never `-A`.
  *
- * - net: the admin endpoint, signed upload URLs and release downloads are user-configured hosts.
+ * - net: the admin endpoint, signed upload URLs and release downloads are user-configured hosts; Pkce listens on
+ *   the loopback port of the admin's redirect URI.
  * - read: config files, `.pb` files, archives and CA files chosen by the user.
  * - write: exec spec files chosen by the user and the private temp dir of archive extraction.
  * - env: the config file location, `FCTL_*` options and `NO_COLOR`.
- * - run: `admin.command`, the program ExternalCommand auth runs for a token (chosen by the user).
+ * - run: `admin.command`, the program ExternalCommand auth runs for a token (chosen by the user), and Pkce's
+ *   browser opener (`xdg-open`, `open` or `rundll32`).
  *
  * @module
  */

@@ -15,6 +15,8 @@ const DENO_ADAPTERS: Record<string, string> = {
   "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",
   "src/auth/token_file.ts": "the token cache file (mode 0600 in a 0700 directory, atomic rename)",
+  "src/auth/browser.ts": "Pkce's browser opener: the operating system and the programs on PATH",
+  "src/auth/loopback.ts": "Pkce's loopback HTTP server on the redirect URI's port",
   "src/admin/": "the transport: TLS and sockets to the admin service",
   "src/sandbox/": "the test admin service: its servers",
   "src/storage/local.ts": "the local-disk storage backend",

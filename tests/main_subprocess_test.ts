@@ -7,6 +7,7 @@ import { createAdminClient } from "../src/admin/client.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { startTlsServer } from "../src/http/_test_tls.ts";
+import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { fixture } from "./helpers.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import denoJson from "../deno.json" with { type: "json" };
@@ -90,6 +91,74 @@ Deno.test("main.ts against a production admin (TLS from a test CA, OAuth): Clien
     equal(register.code, 0);
     equal(sandbox.uploads.size, 1);
     deepEqual(sandbox.auth!.tokenRequests.map((r) => r.status), [200, 200], "one token per ClientSecret process");
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts signs in with Pkce under the declared permissions: the loopback server, the printed URL followed like a browser", async () => {
+  const redirectUri = `http://localhost:${freePort()}/callback`;
+  const sandbox = await startSandbox({ production: { redirectUri } });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-pkce-" });
+  try {
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const args = [
+      "get",
+      "task",
+      "core.sub.process",
+      "--latest",
+      "-o",
+      "json",
+      "-p",
+      "flytesnacks",
+      "-d",
+      "development",
+    ];
+    args.push("--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args, "--admin.authType", "Pkce"],
+      env: { HOME: `${dir}/no-home`, DENO_DIR: `${TEST_HOME}/.cache/deno`, NO_COLOR: "1", PATH: "/usr/bin:/bin" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let stderr = "";
+    const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+    );
+    const stdout = new Response(child.stdout).text();
+    const [, url] = await waitFor(() => stderr, /^ {2}(https:\/\/\S+)$/m, 30_000);
+    const visit = await followSignIn(url, sandbox.caCertificate!);
+    equal(visit.page, "fctl is signed in. You can close this window.\n");
+    const status = await child.status;
+    await reading;
+    equal(status.code, 0, stderr);
+    equal(JSON.parse(await stdout).id.version, "v7");
+    match(stderr, /^Sign in to continue: open this URL in a browser \(waiting 2m0s\):\n {2}https:\S+\n$/);
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.status]), [["authorization_code", 200]]);
+
+    // Ctrl-C while fctl waits for the browser: one line, exit status 130.
+    const waiting = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args, "--admin.authType", "Pkce"],
+      env: { HOME: `${dir}/no-home`, DENO_DIR: `${TEST_HOME}/.cache/deno`, NO_COLOR: "1" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    let waitingErr = "";
+    const readingWaiting = waiting.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void (waitingErr += chunk) }),
+    );
+    await waitFor(() => waitingErr, /^ {2}https:\/\/\S+$/m, 30_000);
+    waiting.kill("SIGINT");
+    equal((await waiting.status).code, 130);
+    await readingWaiting;
+    match(waitingErr, /\nError: interrupted while waiting for the sign-in\n$/);
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });

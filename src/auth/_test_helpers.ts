@@ -10,6 +10,8 @@ import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { authInterceptor } from "./interceptor.ts";
+import type { InteractiveIo } from "./interactive.ts";
+import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** The settings of an empty configuration (see `src/config/schema.ts`). */
@@ -26,6 +28,9 @@ export const DEFAULT_SETTINGS: AuthSettings = {
   tokenUrl: "",
   authorizationHeader: "",
   refreshWindowMs: 0,
+  pkceTimeoutMs: 120_000,
+  devicePollIntervalMs: 5_000,
+  deviceTimeoutMs: 600_000,
 };
 
 /** What a test gets: the client, the redactor it fed, what was logged, and how often the HTTP client was asked for. */
@@ -37,12 +42,16 @@ export interface AuthedClient {
   close(): void;
 }
 
-/** An admin client of `sandbox` with auth `settings` (over the defaults), the environment `env`, and a clock. */
+/**
+ * An admin client of `sandbox` with auth `settings` (over the defaults), the environment `env`, a clock, and
+ * the user of the interactive flows (default: none).
+ */
 export function authedClient(
   sandbox: Sandbox,
   settings: Partial<AuthSettings>,
   env: Record<string, string> = {},
   now?: () => number,
+  extra: { interactive?: InteractiveIo; runCommand?: CommandRunner } = {},
 ): AuthedClient {
   const secrets = new Redactor();
   let logged = "";
@@ -65,10 +74,11 @@ export function authedClient(
     },
     env,
     readTextFile: (path) => Deno.readTextFile(path),
-    runCommand: commandRunner(env),
+    runCommand: extra.runCommand ?? commandRunner(env),
     secrets,
     logger,
     now,
+    interactive: extra.interactive,
   });
   const client: AdminClient = createAdminClient({
     endpoint: sandbox.endpoint,
@@ -86,4 +96,55 @@ export function authedClient(
       http?.close();
     },
   };
+}
+
+/** A TCP port free at the moment (for a redirect URI the sandbox registers and fctl listens on). */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** What a browser sees of a sign-in: where the authorization server sent it, and the page it ended on. */
+export interface BrowserVisit {
+  /** The redirect's target (with the code or error), or undefined when the server did not redirect. */
+  location?: string;
+  status: number;
+  page: string;
+}
+
+/**
+ * Does what a browser does with a sign-in URL: GET it (trusting the sandbox's CA), follow the redirect to
+ * the loopback server, read the page.
+ */
+export async function followSignIn(url: string, caCertificate: string): Promise<BrowserVisit> {
+  const client = Deno.createHttpClient({ caCerts: [caCertificate] });
+  try {
+    const first = await fetch(url, { client, redirect: "manual" });
+    const location = first.headers.get("location") ?? undefined;
+    if (!location) return { status: first.status, page: await first.text() };
+    await first.body?.cancel();
+    const landing = await fetch(location);
+    return { location, status: landing.status, page: await landing.text() };
+  } finally {
+    client.close();
+  }
+}
+
+/** Resolves with the first match of `pattern` in `text()` once it appears (polling, for output written later). */
+export async function waitFor(text: () => string, pattern: RegExp, timeoutMs = 10_000): Promise<RegExpExecArray> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(text());
+    if (match) return match;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern} in ${JSON.stringify(text())}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A sink that keeps what is written, for the prompts of the interactive flows. */
+export function promptSink(): { write(text: string): void; text(): string } {
+  let written = "";
+  return { write: (text) => void (written += text), text: () => written };
 }

@@ -55,7 +55,7 @@ export async function readClientSecret(
 }
 
 /** The scope and audience of every token request: configured, else advertised by the admin. */
-async function shapeParameters(settings: AuthSettings, discovery: Discovery): Promise<URLSearchParams> {
+export async function shapeParameters(settings: AuthSettings, discovery: Discovery): Promise<URLSearchParams> {
   const params = new URLSearchParams();
   let scopes = settings.scopes;
   let audience = settings.audience;
@@ -70,7 +70,7 @@ async function shapeParameters(settings: AuthSettings, discovery: Discovery): Pr
 }
 
 /** What a refused or failed token request says, without anything secret (the server's error and description). */
-async function refusal(err: unknown): Promise<string> {
+export async function refusal(err: unknown): Promise<string> {
   if (err instanceof oauth.ResponseBodyError) {
     return [err.error, err.error_description].filter(Boolean).join(": ") + ` (HTTP ${err.status})`;
   }
@@ -129,7 +129,8 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
   };
 }
 
-function toToken(response: oauth.TokenEndpointResponse, now: number): Token {
+/** The token of a token endpoint answer received at `now`. */
+export function toToken(response: oauth.TokenEndpointResponse, now: number): Token {
   return {
     accessToken: response.access_token,
     refreshToken: response.refresh_token,

@@ -23,13 +23,19 @@ export interface AuthorizationServerInfo {
   /** The issuer, when known. */
   issuer?: string;
   tokenEndpoint: string;
+  /** Where Pkce sends the browser, when known. */
+  authorizationEndpoint?: string;
+  /** Where DeviceFlow asks for a device code (RFC 8628), when known. */
+  deviceAuthorizationEndpoint?: string;
 }
 
 /** The two AuthMetadataService calls, errors already mapped to fctl errors. */
 export interface AuthMetadataCalls {
   getPublicClientConfig(): Promise<PublicClientConfig>;
   /** RFC 8414 metadata; empty fields when the admin leaves them out. */
-  getOAuth2Metadata(): Promise<{ issuer: string; tokenEndpoint: string }>;
+  getOAuth2Metadata(): Promise<
+    { issuer: string; tokenEndpoint: string; authorizationEndpoint: string; deviceAuthorizationEndpoint: string }
+  >;
 }
 
 /** What discovery uses. */
@@ -49,6 +55,7 @@ export class Discovery {
   readonly #deps: DiscoveryDeps;
   #client?: Promise<PublicClientConfig>;
   #server?: Promise<AuthorizationServerInfo>;
+  #metadata?: Promise<AuthorizationServerInfo>;
 
   constructor(deps: DiscoveryDeps) {
     this.#deps = deps;
@@ -73,24 +80,52 @@ export class Discovery {
     return this.#server;
   }
 
+  /**
+   * The authorization server with the endpoints of the interactive flows (Pkce, DeviceFlow), asked once:
+   * `admin.tokenUrl` replaces only its token endpoint.
+   */
+  async interactiveServer(): Promise<AuthorizationServerInfo> {
+    const { tokenUrl } = this.#deps.settings;
+    const token = tokenUrl ? checkedUrl(tokenUrl, "admin.tokenUrl") : undefined;
+    this.#metadata ??= this.#serverMetadata(token === undefined);
+    const metadata = await this.#metadata;
+    return token ? { ...metadata, tokenEndpoint: token } : metadata;
+  }
+
   async #discoverServer(): Promise<AuthorizationServerInfo> {
-    const { tokenUrl, authorizationServerUrl } = this.#deps.settings;
+    const { tokenUrl } = this.#deps.settings;
     if (tokenUrl) return { tokenEndpoint: checkedUrl(tokenUrl, "admin.tokenUrl") };
+    return await (this.#metadata ??= this.#serverMetadata(true));
+  }
+
+  /** The authorization server's metadata, from `admin.authorizationServerUrl` else the admin service. */
+  async #serverMetadata(needsTokenEndpoint: boolean): Promise<AuthorizationServerInfo> {
+    const { authorizationServerUrl } = this.#deps.settings;
     if (authorizationServerUrl) {
       return await this.#wellKnown(checkedUrl(authorizationServerUrl, "admin.authorizationServerUrl"));
     }
     const metadata = await (await this.#deps.calls()).getOAuth2Metadata();
-    if (!metadata.tokenEndpoint) {
+    if (!metadata.tokenEndpoint && needsTokenEndpoint) {
       throw new OperationError("the admin service advertises no token endpoint; set admin.tokenUrl");
     }
-    return { issuer: metadata.issuer || undefined, tokenEndpoint: metadata.tokenEndpoint };
+    return {
+      issuer: metadata.issuer || undefined,
+      tokenEndpoint: metadata.tokenEndpoint,
+      authorizationEndpoint: metadata.authorizationEndpoint || undefined,
+      deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint || undefined,
+    };
   }
 
   /** The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it. */
   async #wellKnown(base: string): Promise<AuthorizationServerInfo> {
     const url = `${base.replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
     const fetch = await this.#deps.fetch();
-    let body: { issuer?: unknown; token_endpoint?: unknown };
+    let body: {
+      issuer?: unknown;
+      token_endpoint?: unknown;
+      authorization_endpoint?: unknown;
+      device_authorization_endpoint?: unknown;
+    };
     try {
       const response = await fetch(url, { headers: { accept: "application/json" } });
       if (!response.ok) {
@@ -106,7 +141,13 @@ export class Discovery {
     if (typeof body.token_endpoint !== "string" || !body.token_endpoint) {
       throw new OperationError(`the authorization server metadata at ${url} names no token_endpoint`);
     }
-    return { issuer: typeof body.issuer === "string" ? body.issuer : undefined, tokenEndpoint: body.token_endpoint };
+    const text = (value: unknown) => typeof value === "string" && value ? value : undefined;
+    return {
+      issuer: text(body.issuer),
+      tokenEndpoint: body.token_endpoint,
+      authorizationEndpoint: text(body.authorization_endpoint),
+      deviceAuthorizationEndpoint: text(body.device_authorization_endpoint),
+    };
   }
 }
 

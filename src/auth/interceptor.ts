@@ -8,11 +8,11 @@
  */
 import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
 import type { ConnectionDescription } from "../admin/errors.ts";
-import { NotSupportedError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
+import type { InteractiveIo } from "./interactive.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { TokenStore } from "./token_file.ts";
 import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
@@ -37,10 +37,12 @@ export interface AuthInterceptorOptions {
   secrets: { add(secret: string | undefined): void };
   logger: Logger;
   /**
-   * Where the tokens of flows that issue expiring tokens (ClientSecret) are kept between runs; default none
-   * (memory only). ExternalCommand's tokens are never stored: the command is their cache.
+   * Where the tokens of flows that issue expiring tokens (ClientSecret, Pkce, DeviceFlow) are kept between
+   * runs; default none (memory only). ExternalCommand's tokens are never stored: the command is their cache.
    */
   tokenStore?: TokenStore;
+  /** The user, for Pkce and DeviceFlow; without it those flows cannot run. */
+  interactive?: InteractiveIo;
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
 }
@@ -71,7 +73,7 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
     secrets: options.secrets,
     refreshWindowMs: settings.refreshWindowMs,
     now,
-    store: settings.authType === "ClientSecret" ? options.tokenStore : undefined,
+    store: settings.authType === "ExternalCommand" ? undefined : options.tokenStore,
   });
   const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
     const header = new Headers(req.header);
@@ -125,9 +127,10 @@ async function tokenSource(
       const { externalCommandSource } = await import("./external_command.ts");
       return externalCommandSource(settings.command, options.runCommand);
     }
-    default:
-      throw new NotSupportedError(
-        `admin.authType ${settings.authType} is not supported yet: use ClientSecret or ExternalCommand`,
-      );
+    case "Pkce":
+    case "DeviceFlow": {
+      const { interactiveSource } = await import("./interactive.ts");
+      return interactiveSource({ ...options, discovery, now });
+    }
   }
 }

@@ -239,7 +239,12 @@ Deno.test("auth: failures are one clear error naming what is wrong, the same for
           "i",
         ),
       ],
-      [{ authType: "Pkce" }, {}, NotSupportedError, /^admin.authType Pkce is not supported yet/],
+      [
+        { authType: "Pkce" },
+        {},
+        NotSupportedError,
+        /^admin.authType Pkce needs a user to sign in, and this run has none$/,
+      ],
     ];
     for (const [settings, env, errorClass, message] of cases) {
       const authed = authedClient(sandbox, settings, env);

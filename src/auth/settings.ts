@@ -31,14 +31,29 @@ export interface AuthSettings {
   tokenUrl: string;
   /** `admin.authorizationHeader`: the metadata key of the token, instead of the advertised one. */
   authorizationHeader: string;
-  /** `admin.tokenRefreshWindow` in milliseconds: a token this close to expiry is replaced before use. */
+  /**
+   * A token this close to expiry (milliseconds) is replaced before use: `admin.tokenRefreshWindow`, or the
+   * flow's own `refreshTime` (`admin.pkceConfig`, `admin.deviceFlowConfig`) when that is longer.
+   */
   refreshWindowMs: number;
+  /** `admin.pkceConfig.timeout` in milliseconds: how long Pkce waits for the browser. */
+  pkceTimeoutMs: number;
+  /** `admin.deviceFlowConfig.pollInterval` in milliseconds: DeviceFlow's interval when the server names none. */
+  devicePollIntervalMs: number;
+  /** `admin.deviceFlowConfig.timeout` in milliseconds: how long DeviceFlow waits for the user. */
+  deviceTimeoutMs: number;
 }
 
 /** The auth settings of a configuration. */
 export function authSettings(config: Config): AuthSettings {
+  const authType = config["admin.authType"] as AuthType;
+  const flowRefreshTime = authType === "Pkce"
+    ? config["admin.pkceConfig.refreshTime"]
+    : authType === "DeviceFlow"
+    ? config["admin.deviceFlowConfig.refreshTime"]
+    : 0;
   return {
-    authType: config["admin.authType"] as AuthType,
+    authType,
     clientId: config["admin.clientId"],
     clientSecretEnvVar: config["admin.clientSecretEnvVar"],
     clientSecretLocation: config["admin.clientSecretLocation"],
@@ -49,6 +64,9 @@ export function authSettings(config: Config): AuthSettings {
     authorizationServerUrl: config["admin.authorizationServerUrl"],
     tokenUrl: config["admin.tokenUrl"],
     authorizationHeader: config["admin.authorizationHeader"],
-    refreshWindowMs: config["admin.tokenRefreshWindow"],
+    refreshWindowMs: Math.max(config["admin.tokenRefreshWindow"], flowRefreshTime),
+    pkceTimeoutMs: config["admin.pkceConfig.timeout"],
+    devicePollIntervalMs: config["admin.deviceFlowConfig.pollInterval"],
+    deviceTimeoutMs: config["admin.deviceFlowConfig.timeout"],
   };
 }

@@ -8,6 +8,7 @@
 import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { adminSessions } from "../admin/sessions.ts";
+import type { InteractiveIo } from "../auth/interactive.ts";
 import { authSettings } from "../auth/settings.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
@@ -35,6 +36,8 @@ export interface ConnectAdminDeps {
    * that the handshakes overlap loading them: for a command that makes a call whatever happens next.
    */
   connectNow?: boolean;
+  /** The user at stderr, for the sign-in of the Pkce and DeviceFlow flows. */
+  interactive?: InteractiveIo;
 }
 
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
@@ -95,6 +98,7 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
     runCommand: commandRunner(deps.env),
     secrets: deps.secrets,
     logger: log,
+    interactive: deps.interactive,
     tokenStore: fileTokenStore({
       home: deps.env["HOME"] || undefined,
       key: { endpoint: `${endpoint.host}:${endpoint.port}`, authType: settings.authType, clientId: settings.clientId },

@@ -147,6 +147,7 @@ export class CliContext {
         connectNow: options.connectNow,
         secrets: this.secrets,
         http: () => this.http(),
+        interactive: { prompt: this.io.stderr, terminal: this.io.stderrIsTerminal, signal: this.signal },
       });
       this.#closers.push(() => client.close());
       return client;

@@ -33,6 +33,7 @@ export function createAuthMetadataService(
         issuer: metadata.issuer,
         authorizationEndpoint: metadata.authorization_endpoint,
         tokenEndpoint: metadata.token_endpoint,
+        deviceAuthorizationEndpoint: metadata.device_authorization_endpoint,
         responseTypesSupported: metadata.response_types_supported,
         scopesSupported: metadata.scopes_supported,
         tokenEndpointAuthMethodsSupported: metadata.token_endpoint_auth_methods_supported,

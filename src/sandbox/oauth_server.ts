@@ -1,12 +1,15 @@
 /**
  * The sandbox's OAuth 2 authorization server, as FlyteAdmin's production deployments have one: real HTTP(S)
  * on loopback with RFC 8414 metadata at `/.well-known/oauth-authorization-server`, a token endpoint for the
- * `client_credentials` and `refresh_token` grants (client id and secret by HTTP Basic, or in the form), and
- * RFC 7009 revocation. Tokens are opaque random strings that expire on the sandbox clock; the admin service
+ * `client_credentials` and `refresh_token` grants (client id and secret by HTTP Basic, or in the form), the
+ * interactive grants of the public client (authorization code with PKCE, device code: see
+ * `interactive_grants.ts`), and RFC 7009 revocation. Tokens are opaque random strings that expire on the sandbox clock; the admin service
  * asks {@link TokenIssuer.valid} about the ones it receives. Every token request is recorded for tests.
  *
  * @module
  */
+
+import { type InteractiveGrants, randomText } from "./interactive_grants.ts";
 
 /** One request the token endpoint answered. */
 export interface TokenRequestRecord {
@@ -42,12 +45,6 @@ interface AccessToken {
   expiresAt: number;
 }
 
-/** Random URL-safe text, 32 bytes of entropy. */
-function randomToken(prefix: string): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return prefix + btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 /** The tokens the authorization server issued and the admin service accepts. */
 export class TokenIssuer {
   readonly #options: TokenIssuerOptions;
@@ -66,13 +63,13 @@ export class TokenIssuer {
 
   /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
   issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
-    const accessToken = randomToken("at-");
+    const accessToken = randomText("at-");
     const expiresIn = this.#options.tokenLifetimeSeconds;
     this.#access.set(accessToken, { clientId, expiresAt: this.#options.now().getTime() + expiresIn * 1000 });
     if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
       return { accessToken, expiresIn };
     }
-    const refreshToken = randomToken("rt-");
+    const refreshToken = randomText("rt-");
     this.#refresh.set(refreshToken, clientId);
     return { accessToken, refreshToken, expiresIn };
   }
@@ -117,6 +114,8 @@ export interface OAuthServerOptions {
   /** PEM certificate and key: serve HTTPS. */
   tls?: { cert: string; key: string };
   issuer: TokenIssuer;
+  /** The public client's authorization code and device code grants. */
+  interactive: InteractiveGrants;
   /** Every token request is appended here. */
   requests: TokenRequestRecord[];
   now: () => Date;
@@ -137,11 +136,17 @@ export function authorizationServerMetadata(base: string) {
     issuer: base,
     authorization_endpoint: `${base}/oauth2/authorize`,
     token_endpoint: `${base}/oauth2/token`,
+    device_authorization_endpoint: `${base}/oauth2/device/authorize`,
     revocation_endpoint: `${base}/oauth2/revoke`,
     jwks_uri: `${base}/oauth2/jwks`,
     response_types_supported: ["code"],
-    grant_types_supported: ["client_credentials", "refresh_token"],
-    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    grant_types_supported: [
+      "client_credentials",
+      "refresh_token",
+      "authorization_code",
+      "urn:ietf:params:oauth:grant-type:device_code",
+    ],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
     code_challenge_methods_supported: ["S256"],
     scopes_supported: ["all", "offline"],
   };
@@ -185,18 +190,30 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     record.status = response.status;
     return response;
   };
-  const issuer = options.issuer;
-  if (!client || !issuer.authenticates(client.id, client.secret)) {
+  const { issuer, interactive } = options;
+  // A confidential client authenticates; the public client of the interactive grants names itself.
+  const publicId = client ? undefined : form.get("client_id") ?? "";
+  if (client ? !issuer.authenticates(client.id, client.secret) : !interactive.isPublic(publicId!)) {
     return answer(oauthError(401, "invalid_client", "client authentication failed"));
   }
+  const clientId = client?.id ?? publicId!;
   if (grantType === "refresh_token") {
-    if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", client.id)) {
+    if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", clientId)) {
       return answer(oauthError(400, "invalid_grant", "the refresh token is invalid, expired or revoked"));
     }
-  } else if (grantType !== "client_credentials") {
-    return answer(oauthError(400, "unsupported_grant_type", `grant type "${grantType}" is not supported`));
+  } else if (grantType === "authorization_code" || grantType === DEVICE_CODE_GRANT) {
+    if (client) {
+      return answer(oauthError(400, "unauthorized_client", `grant type "${grantType}" is for the public client`));
+    }
+    const outcome = grantType === DEVICE_CODE_GRANT
+      ? interactive.pollDevice(form, clientId)
+      : await interactive.redeemCode(form, clientId);
+    if ("error" in outcome) return answer(oauthError(400, outcome.error, outcome.description));
+  } else if (grantType !== "client_credentials" || !client) {
+    const error = grantType === "client_credentials" ? "unauthorized_client" : "unsupported_grant_type";
+    return answer(oauthError(400, error, `grant type "${grantType}" is not supported for this client`));
   }
-  const token = issuer.issue(client.id, grantType === "refresh_token");
+  const token = issuer.issue(clientId, grantType === "refresh_token");
   return answer(json(200, {
     access_token: token.accessToken,
     token_type: "Bearer",
@@ -204,6 +221,13 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
     ...(form.has("scope") ? { scope: form.get("scope") } : {}),
   }));
+}
+
+const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {
+  const answer = options.interactive.deviceAuthorization(new URLSearchParams(await request.text()), base);
+  return json(answer.status, answer.body);
 }
 
 async function revocationEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
@@ -225,6 +249,12 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
       return json(200, authorizationServerMetadata(base));
     }
     if (pathname === "/oauth2/token" && request.method === "POST") return await tokenEndpoint(request, options);
+    if (pathname === "/oauth2/authorize" && request.method === "GET") {
+      return options.interactive.authorize(new URL(request.url).searchParams);
+    }
+    if (pathname === "/oauth2/device/authorize" && request.method === "POST") {
+      return await deviceAuthorizationEndpoint(request, options, base);
+    }
     if (pathname === "/oauth2/revoke" && request.method === "POST") return await revocationEndpoint(request, options);
     await request.body?.cancel();
     return oauthError(404, "not_found", `no such endpoint: ${request.method} ${pathname}`);

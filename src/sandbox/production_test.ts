@@ -154,10 +154,70 @@ Deno.test("production sandbox: AuthMetadataService is anonymous and advertises t
     const metadata = await auth.getOAuth2Metadata({});
     equal(metadata.issuer, sandbox.auth!.issuer);
     equal(metadata.tokenEndpoint, sandbox.auth!.tokenEndpoint);
+    equal(metadata.authorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/authorize`);
+    equal(metadata.deviceAuthorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/device/authorize`);
     const config = await auth.getPublicClientConfig({});
+    equal(config.clientId, "flytectl");
+    equal(config.redirectUri, "http://localhost:53593/callback");
     equal(config.authorizationMetadataKey, "flyte-authorization");
     deepEqual(config.scopes, ["all"]);
     const wellKnown = await fetchTls(`${sandbox.auth!.issuer}/.well-known/oauth-authorization-server`);
     equal((await wellKnown.json()).token_endpoint, sandbox.auth!.tokenEndpoint);
+  });
+});
+
+Deno.test("production sandbox: the public client's grants refuse what a real server refuses", async () => {
+  await withProduction(async (sandbox, fetchTls) => {
+    const base = sandbox.auth!.issuer;
+    const redirectUri = "http://localhost:53593/callback";
+    const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    const authorize = (params: Record<string, string>) =>
+      fetchTls(`${base}/oauth2/authorize?${new URLSearchParams(params)}`, { redirect: "manual" });
+    const good = {
+      response_type: "code",
+      client_id: "flytectl",
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s-1",
+    };
+    // An unregistered redirect URI or client is answered on the page, never redirected.
+    for (const bad of [{ redirect_uri: "http://localhost:1/elsewhere" }, { client_id: "someone" }]) {
+      const res = await authorize({ ...good, ...bad });
+      equal(res.status, 400);
+      await res.body?.cancel();
+    }
+    const plain = await authorize({ ...good, code_challenge_method: "plain" });
+    equal(plain.status, 302);
+    match(plain.headers.get("location")!, /^http:\/\/localhost:53593\/callback\?error=invalid_request&.*state=s-1$/);
+    const approved = await authorize(good);
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    match(code, /^ac-/);
+    const token = (form: Record<string, string>) =>
+      fetchTls(`${base}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form),
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const exchange = { grant_type: "authorization_code", client_id: "flytectl", code, redirect_uri: redirectUri };
+    const wrongVerifier = await token({ ...exchange, code_verifier: "x".repeat(43) });
+    deepEqual([wrongVerifier.status, wrongVerifier.body.error], [400, "invalid_grant"]);
+    // The code was consumed by the failed attempt: a second one with the right verifier fails too (RFC 6749 §4.1.2).
+    const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    const reused = await token({ ...exchange, code_verifier: verifier });
+    deepEqual([reused.status, reused.body.error], [400, "invalid_grant"]);
+    const fresh = new URL((await authorize(good)).headers.get("location")!).searchParams.get("code")!;
+    const issued = await token({ ...exchange, code: fresh, code_verifier: verifier });
+    equal(issued.status, 200, JSON.stringify(issued.body));
+    match(issued.body.access_token, /^at-/);
+    // The public client has no client credentials grant; an unknown one is not a client.
+    const noSecret = await token({ grant_type: "client_credentials", client_id: "flytectl" });
+    deepEqual([noSecret.status, noSecret.body.error], [400, "unauthorized_client"]);
+    const device = await fetchTls(`${base}/oauth2/device/authorize`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "client_id=someone",
+    });
+    deepEqual([device.status, (await device.json()).error], [401, "invalid_client"]);
   });
 });

@@ -18,11 +18,12 @@ import { createGrpcRouter } from "./grpc_router.ts";
 import { listenHttp2 } from "./http2_listener.ts";
 import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
 import { type OAuthServer, startOAuthServer, TokenIssuer, type TokenRequestRecord } from "./oauth_server.ts";
+import { type DeviceFlowBehaviour, type InteractiveBehaviour, InteractiveGrants } from "./interactive_grants.ts";
 import { SandboxStore } from "./store.ts";
 import { createTestCertificates } from "./test_ca.ts";
 import { startUploadServer } from "./upload_server.ts";
 
-export type { RecordedRequest, TokenRequestRecord };
+export type { DeviceFlowBehaviour, InteractiveBehaviour, RecordedRequest, TokenRequestRecord };
 
 /**
  * A production-shaped admin: TLS with a certificate from a CA made at start (needs `openssl`), and OAuth 2
@@ -43,6 +44,16 @@ export interface ProductionProfile {
   audience?: string;
   /** The advertised scopes; default `["all"]`. */
   scopes?: string[];
+  /** The public client of the Pkce and DeviceFlow flows, advertised by the admin; default `flytectl`. */
+  publicClientId?: string;
+  /** The advertised (and only registered) redirect URI; default `http://localhost:53593/callback`. */
+  redirectUri?: string;
+  /** The user the authorization and device endpoints sign in without asking; default `sandbox-user`. */
+  user?: string;
+  /** The authorization endpoint refuses the sign-in (`access_denied`) instead of approving it. */
+  denyAuthorization?: boolean;
+  /** How device codes behave; default approved at the first poll, a 5 s interval. */
+  deviceFlow?: DeviceFlowBehaviour;
 }
 
 /** The default client of the production profile's authorization server. */
@@ -64,6 +75,11 @@ export interface SandboxAuth {
    * token too, so that only a new grant gets a token.
    */
   revokeAll(options?: { refreshTokens?: boolean }): void;
+  /**
+   * How the interactive grants behave (the user, a refused sign-in, device codes), from the profile; tests
+   * may change it between sign-ins. A device code behaves as this said when it was issued.
+   */
+  interactive: InteractiveBehaviour;
 }
 
 /** How to start a sandbox. */
@@ -179,11 +195,23 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     now,
   });
   const tokenRequests: TokenRequestRecord[] = [];
-  const server = await startOAuthServer({ hostname, tls, issuer, requests: tokenRequests, now });
+  const interactive = new InteractiveGrants(
+    {
+      clientId: profile.publicClientId ?? "flytectl",
+      redirectUri: profile.redirectUri ?? "http://localhost:53593/callback",
+    },
+    {
+      user: profile.user ?? "sandbox-user",
+      denyAuthorization: profile.denyAuthorization ?? false,
+      deviceFlow: { ...profile.deviceFlow },
+    },
+    now,
+  );
+  const server = await startOAuthServer({ hostname, tls, issuer, interactive, requests: tokenRequests, now });
   const advertised: AdvertisedAuth = {
     issuer: server.issuer,
-    clientId: "flytectl",
-    redirectUri: "http://localhost:53593/callback",
+    clientId: interactive.client.clientId,
+    redirectUri: interactive.client.redirectUri,
     scopes: profile.scopes ?? ["all"],
     authorizationMetadataKey: profile.authorizationMetadataKey ?? "flyte-authorization",
     audience: profile.audience ?? "",
@@ -196,6 +224,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     issueToken: (clientId = defaultClient) => issuer.issue(clientId).accessToken,
     revoke: (token) => issuer.revoke(token),
     revokeAll: (options) => issuer.revokeAll(options?.refreshTokens ?? false),
+    interactive: interactive.behaviour,
   };
   return { tls, issuer, advertised, server, api };
 }
