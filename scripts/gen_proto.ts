@@ -22,6 +22,7 @@ const GENERATE_PATHS = [
   "flyteidl_protos/flyteidl/service/admin.proto",
   "flyteidl_protos/flyteidl/service/auth.proto",
   "flyteidl_protos/flyteidl/service/dataproxy.proto",
+  "flyteidl_protos/flyteidl/service/identity.proto",
 ];
 
 async function run(cmd: string, args: string[], cwd: string): Promise<void> {

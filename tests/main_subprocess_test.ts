@@ -165,6 +165,32 @@ Deno.test("main.ts signs in with Pkce under the declared permissions: the loopba
   }
 });
 
+Deno.test("main.ts auth login, status and logout with a token cache and admin.proxyCommand, with only the declared permissions", async () => {
+  const sandbox = await startSandbox({ production: { proxyAuthorization: "Bearer iap-subprocess-token" } });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-auth-commands-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    await Deno.writeTextFile(`${dir}/proxy.sh`, `#!/bin/sh\necho iap-subprocess-token\n`, { mode: 0o700 });
+    await Deno.mkdir(`${dir}/home`);
+    const flags = ["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`];
+    flags.push("--admin.clientSecretEnvVar", "FLYTE_SECRET", "--admin.proxyCommand", `${dir}/proxy.sh`);
+    const env = { HOME: `${dir}/home`, DENO_DIR: `${TEST_HOME}/.cache/deno`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
+    const login = await fctl(["auth", "login", ...flags], env);
+    equal(login.stderr, "");
+    equal(login.code, 0);
+    match(login.stdout, /^logged in to .* with ClientSecret \(client flytepropeller\): token cached until /);
+    const status = await fctl(["auth", "status", "-o", "json", ...flags], env);
+    equal(status.stderr, "");
+    equal(JSON.parse(status.stdout).identity, SANDBOX_CLIENT.id);
+    const logout = await fctl(["auth", "logout", ...flags], env);
+    match(logout.stdout, /^removed the cached tokens for .*: ClientSecret\/flytepropeller\n$/);
+    equal(sandbox.auth!.tokenRequests.length, 1);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("main.ts exits 2 with one line for a usage error", async () => {
   const { code, stdout, stderr } = await fctl(["get", "task"]);
   equal(code, 2);

@@ -30,6 +30,29 @@ function tail(text: string): string {
   return oneLine.length > STDERR_TAIL_CHARS ? `…${oneLine.slice(-STDERR_TAIL_CHARS)}` : oneLine;
 }
 
+/**
+ * Runs the token command of option `key` (`admin.command`, `admin.proxyCommand`) and resolves to its trimmed
+ * output; a failure is one error naming the command, with the tail of its stderr.
+ */
+export async function runTokenCommand(key: string, command: readonly string[], run: CommandRunner): Promise<string> {
+  const shown = quote(command.join(" "));
+  let output: CommandOutput;
+  try {
+    output = await run(command);
+  } catch (err) {
+    const reason = err instanceof Error && err.name === "NotFound" ? "no such program" : String(err);
+    throw new OperationError(`cannot run ${key} ${shown}: ${reason}`, { cause: err });
+  }
+  if (output.code !== 0) {
+    const stderr = tail(output.stderr);
+    throw new OperationError(`${key} ${shown} failed with exit status ${output.code}${stderr ? `: ${stderr}` : ""}`);
+  }
+  const token = output.stdout.trim();
+  if (!token) throw new OperationError(`${key} ${shown} printed no token`);
+  if (/\s/.test(token)) throw new OperationError(`${key} ${shown} printed more than a token`);
+  return token;
+}
+
 /** The ExternalCommand token source. */
 export function externalCommandSource(command: readonly string[], run: CommandRunner): TokenSource {
   return {
@@ -37,24 +60,7 @@ export function externalCommandSource(command: readonly string[], run: CommandRu
       if (command.length === 0 || !command[0]) {
         throw new UsageError("admin.authType ExternalCommand needs admin.command: the program that prints a token");
       }
-      const shown = quote(command.join(" "));
-      let output: CommandOutput;
-      try {
-        output = await run(command);
-      } catch (err) {
-        const reason = err instanceof Error && err.name === "NotFound" ? "no such program" : String(err);
-        throw new OperationError(`cannot run admin.command ${shown}: ${reason}`, { cause: err });
-      }
-      if (output.code !== 0) {
-        const stderr = tail(output.stderr);
-        throw new OperationError(
-          `admin.command ${shown} failed with exit status ${output.code}${stderr ? `: ${stderr}` : ""}`,
-        );
-      }
-      const token = output.stdout.trim();
-      if (!token) throw new OperationError(`admin.command ${shown} printed no token`);
-      if (/\s/.test(token)) throw new OperationError(`admin.command ${shown} printed more than a token`);
-      return { accessToken: token };
+      return { accessToken: await runTokenCommand("admin.command", command, run) };
     },
   };
 }

@@ -51,6 +51,18 @@ const AUTH_METADATA_SERVICE = "flyteidl.service.AuthMetadataService";
 
 /** The auth interceptor of one admin client. */
 export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
+  return authSession(options).interceptor;
+}
+
+/** One admin client's auth: the interceptor, and the flow on demand (`fctl auth login`). */
+export interface AuthSession {
+  interceptor: Interceptor;
+  /** Runs the configured flow now, whatever the admin says, and keeps (and stores) its token. */
+  login(): Promise<Token>;
+}
+
+/** The auth of one admin client: its interceptor and its flow, sharing one token. */
+export function authSession(options: AuthInterceptorOptions): AuthSession {
   const { settings, logger: log } = options;
   const now = options.now ?? Date.now;
   const discovery = new Discovery({
@@ -81,7 +93,7 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
     header.set(key, `Bearer ${token.accessToken}`);
     return { ...req, header };
   };
-  return (next) => async (req) => {
+  const interceptor: Interceptor = (next) => async (req) => {
     if (req.stream || req.service.typeName === AUTH_METADATA_SERVICE) return await next(req);
     const upFront = await tokens.upFront();
     try {
@@ -100,6 +112,7 @@ export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
       return await next(await withToken(req, token));
     }
   };
+  return { interceptor, login: () => tokens.login() };
 }
 
 /** The configured flow, loaded on first need. */

@@ -45,6 +45,11 @@ interface TokenFile {
   metadataKey?: string;
 }
 
+/** How the cache names an admin endpoint: `host:port`. */
+export function endpointKey(endpoint: { host: string; port: number | string }): string {
+  return `${endpoint.host}:${endpoint.port}`;
+}
+
 /** The cache directory under `home`. */
 export function tokenDirectory(home: string): string {
   return `${home.replace(/\/+$/, "")}/.flyte/fctl/tokens`;
@@ -111,4 +116,28 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
       }
     },
   };
+}
+
+/**
+ * Removes every stored token of `endpoint` (any flow, any client) under `home`; resolves to the flows and
+ * clients removed, as `authType/clientId` (none when there was nothing to remove).
+ */
+export async function removeTokens(home: string, endpoint: string): Promise<string[]> {
+  const dir = tokenDirectory(home);
+  const prefix = `${encodeURIComponent(endpoint)},`;
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(dir));
+  } catch (err) {
+    if (isNotFound(err)) return removed;
+    throw err;
+  }
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".json")) continue;
+    const [, authType = "", clientId = ""] = entry.name.slice(0, -".json".length).split(",").map(decodeURIComponent);
+    await Deno.remove(`${dir}/${entry.name}`);
+    removed.push(`${authType}/${clientId}`);
+  }
+  return removed;
 }

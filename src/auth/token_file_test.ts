@@ -5,7 +5,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
-import { fileTokenStore, tokenDirectory } from "./token_file.ts";
+import { endpointKey, fileTokenStore, removeTokens, tokenDirectory } from "./token_file.ts";
 
 const key = { endpoint: "127.0.0.1:8089", authType: "ClientSecret", clientId: "flytepropeller" };
 
@@ -75,5 +75,24 @@ Deno.test("token file: without a home, or with one that does not exist, tokens s
     deepEqual([...Deno.readDirSync(parent)], [], "the home is never created");
   } finally {
     await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("token file: removeTokens forgets every flow and client of one endpoint, and only that endpoint", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log } = logger();
+    deepEqual(await removeTokens(home, key.endpoint), [], "no cache directory: nothing to remove");
+    const other = { ...key, endpoint: "127.0.0.1:8090" };
+    for (const k of [key, { ...key, authType: "Pkce", clientId: "flytectl" }, other]) {
+      await fileTokenStore({ home, key: k, logger: log }).save({ accessToken: "at-1" });
+    }
+    deepEqual(await removeTokens(home, key.endpoint), ["ClientSecret/flytepropeller", "Pkce/flytectl"]);
+    equal(await fileTokenStore({ home, key, logger: log }).load(), undefined);
+    deepEqual((await fileTokenStore({ home, key: other, logger: log }).load())?.accessToken, "at-1");
+    deepEqual(await removeTokens(home, key.endpoint), []);
+    equal(endpointKey({ host: "::1", port: 443 }), "::1:443");
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });

@@ -97,6 +97,18 @@ export class TokenManager {
     return pending;
   }
 
+  /**
+   * A token from the flow itself (no refresh, no cached token, no kept failure), kept and stored: what
+   * `fctl auth login` asks for.
+   */
+  async login(): Promise<Token> {
+    await (this.#loaded ??= this.#load());
+    if (this.#pending) await this.#pending.catch(() => {});
+    this.#current = undefined;
+    this.#failed = undefined;
+    return await this.replace(undefined);
+  }
+
   async #load(): Promise<void> {
     const stored = await this.#options.store?.load();
     if (stored && !this.#current) this.#remember(stored);

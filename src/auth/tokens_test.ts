@@ -57,3 +57,18 @@ Deno.test("tokens: a failed fetch is kept for the process: every caller gets the
   await rejects(manager.upFront(), /refused/, "later calls fail before they are sent");
   equal(seen.length, 1);
 });
+
+Deno.test("tokens: login runs the flow even with a fresh token or a kept failure, and its token is then used", async () => {
+  const { manager, seen } = counting();
+  const first = await manager.replace(undefined);
+  const login = await manager.login();
+  equal(login.accessToken, "token-number-2");
+  deepEqual(seen, [undefined, undefined], "login never refreshes: it runs the flow");
+  equal((await manager.upFront())?.accessToken, "token-number-2");
+  equal(first.accessToken, "token-number-1");
+
+  const failing = counting(true);
+  await rejects(failing.manager.replace(undefined), /refused/);
+  await rejects(failing.manager.login(), /refused/);
+  equal(failing.seen.length, 2, "login tries again where a kept failure would not");
+});

@@ -57,6 +57,8 @@ export interface CommandSpec {
   /** Flags of this command only; the global flags and `-h, --help` are added to every command. */
   readonly flags: readonly FlagSpec[];
   readonly subcommands: readonly CommandSpec[];
+  /** Command lines shown under "Examples:" in help, each with an optional `# comment`. */
+  readonly examples?: readonly string[];
   /** What a leaf does; groups have none. */
   readonly run?: CommandRun;
   /** Starts importing what `run` needs while the configuration loads (a leaf's choice). */
@@ -73,6 +75,8 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly description: string;
   readonly arguments: Args;
   readonly flags: Flags;
+  /** Command lines shown under "Examples:" in help. */
+  readonly examples?: readonly string[];
   /** Starts importing what `run` needs, so that loading it overlaps reading the configuration. */
   readonly preload?: () => Promise<unknown>;
   /**
@@ -93,6 +97,7 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     arguments: declaration.arguments,
     flags: declaration.flags,
     subcommands: [],
+    examples: declaration.examples,
     preload: declaration.preload,
     run: (ctx, args, flags) =>
       declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),

@@ -10,6 +10,9 @@
  */
 import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { type CommandSpec, type FlagSpec, groupCommand } from "./command.ts";
+import { AUTH_LOGIN_COMMAND } from "./commands/auth_login.ts";
+import { AUTH_LOGOUT_COMMAND } from "./commands/auth_logout.ts";
+import { AUTH_STATUS_COMMAND } from "./commands/auth_status.ts";
 import { CONFIG_VALIDATE_COMMAND } from "./commands/config_validate.ts";
 import { CONFIG_VIEW_COMMAND } from "./commands/config_view.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
@@ -76,6 +79,11 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
       REGISTER_EXAMPLES_COMMAND,
     ]),
     groupCommand("config", "show and check the configuration", [CONFIG_VIEW_COMMAND, CONFIG_VALIDATE_COMMAND]),
+    groupCommand("auth", "sign in to the admin service, show and forget cached tokens", [
+      AUTH_LOGIN_COMMAND,
+      AUTH_STATUS_COMMAND,
+      AUTH_LOGOUT_COMMAND,
+    ]),
   ],
 );
 

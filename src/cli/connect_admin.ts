@@ -9,7 +9,9 @@ import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { adminSessions } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
-import { authSettings } from "../auth/settings.ts";
+import type { AuthSession } from "../auth/interceptor.ts";
+import { type AuthSettings, authSettings } from "../auth/settings.ts";
+import { endpointKey, type TokenStore } from "../auth/token_file.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { proxyFor } from "../http/proxy_env.ts";
@@ -40,8 +42,31 @@ export interface ConnectAdminDeps {
   interactive?: InteractiveIo;
 }
 
+/** An admin client and its auth, for `fctl auth …`. */
+export interface AdminWithAuth {
+  client: AdminClient;
+  auth: AdminAuth;
+}
+
+/** The auth of the configured admin: what `fctl auth login|status|logout` use. */
+export interface AdminAuth {
+  /** `host:port`, the key of the token cache. */
+  endpoint: string;
+  settings: AuthSettings;
+  /** `$HOME`, under which the token cache lives; undefined: no cache. */
+  home: string | undefined;
+  /** The token cache of this endpoint, flow and client. */
+  store: TokenStore;
+  session: AuthSession;
+}
+
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
 export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<AdminClient> {
+  return (await connectAdminWithAuth(loaded, deps)).client;
+}
+
+/** {@link connectAdmin}, with the client's auth. */
+export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<AdminWithAuth> {
   const config = loaded.config;
   const log = deps.logger;
   const insecureSet = loaded.sources["admin.insecure"] !== "default";
@@ -80,31 +105,44 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
   const sessions = adminSessions(options);
   // Never rejects: a failed connection is the first call's to report.
   if (deps.connectNow) void sessions.manager.connect();
-  const [{ createAdminClient }, { logInterceptor }, { authInterceptor }, { fileTokenStore }] = await Promise.all([
-    import("../admin/client.ts"),
-    import("../admin/log_interceptor.ts"),
-    import("../auth/interceptor.ts"),
-    import("../auth/token_file.ts"),
-  ]);
+  const [{ createAdminClient }, { logInterceptor }, { authSession }, { fileTokenStore }, proxyModule] = await Promise
+    .all([
+      import("../admin/client.ts"),
+      import("../admin/log_interceptor.ts"),
+      import("../auth/interceptor.ts"),
+      import("../auth/token_file.ts"),
+      config["admin.proxyCommand"].length > 0 ? import("../auth/proxy_command.ts") : undefined,
+    ]);
   // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
   // through this client's own transport.
   const settings = authSettings(config);
-  const auth = authInterceptor({
+  const runCommand = commandRunner(deps.env);
+  const home = deps.env["HOME"] || undefined;
+  const cacheKey = endpointKey(endpoint);
+  const store = fileTokenStore({
+    home,
+    key: { endpoint: cacheKey, authType: settings.authType, clientId: settings.clientId },
+    logger: log,
+  });
+  const session = authSession({
     settings,
     admin: () => client,
     http: deps.http,
     env: deps.env,
     readTextFile: deps.io.readTextFile,
-    runCommand: commandRunner(deps.env),
+    runCommand,
     secrets: deps.secrets,
     logger: log,
     interactive: deps.interactive,
-    tokenStore: fileTokenStore({
-      home: deps.env["HOME"] || undefined,
-      key: { endpoint: `${endpoint.host}:${endpoint.port}`, authType: settings.authType, clientId: settings.clientId },
-      logger: log,
-    }),
+    tokenStore: store,
   });
-  const client: AdminClient = createAdminClient({ ...options, interceptors: [auth, logInterceptor(log)] }, sessions);
-  return client;
+  // The identity-aware proxy's header goes on every call, discovery included, so it is the outermost.
+  const proxyAuth = proxyModule?.proxyCommandInterceptor({
+    command: config["admin.proxyCommand"],
+    runCommand,
+    secrets: deps.secrets,
+  });
+  const interceptors = [...(proxyAuth ? [proxyAuth] : []), session.interceptor, logInterceptor(log)];
+  const client: AdminClient = createAdminClient({ ...options, interceptors }, sessions);
+  return { client, auth: { endpoint: cacheKey, settings, home, store, session } };
 }

@@ -8,6 +8,7 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
+import type { AdminWithAuth } from "./connect_admin.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { type Config, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
@@ -56,7 +57,7 @@ export class CliContext {
   #logger: Logger;
   #loaded?: LoadedConfig;
   #deps: CliDeps;
-  #admin?: Promise<AdminClient>;
+  #admin?: Promise<AdminWithAuth>;
   #http?: Promise<HttpClient>;
   /** Closes what this context created (never what was injected). */
   #closers: (() => void)[] = [];
@@ -138,9 +139,22 @@ export class CliContext {
    */
   admin(options: { connectNow?: boolean } = {}): Promise<AdminClient> {
     if (this.#deps.admin) return Promise.resolve(this.#deps.admin);
+    return this.#adminWithAuth(options).then((made) => made.client);
+  }
+
+  /**
+   * The admin client of the configuration with its auth (flow, token cache), for `fctl auth …`; not with an
+   * injected admin client, whose auth is not fctl's.
+   */
+  adminWithAuth(): Promise<AdminWithAuth> {
+    if (this.#deps.admin) throw new Error("the auth commands use the configured admin client, not an injected one");
+    return this.#adminWithAuth({});
+  }
+
+  #adminWithAuth(options: { connectNow?: boolean }): Promise<AdminWithAuth> {
     this.#admin ??= (async () => {
-      const { connectAdmin } = await import("./connect_admin.ts");
-      const client = await connectAdmin(this.loaded, {
+      const { connectAdminWithAuth } = await import("./connect_admin.ts");
+      const made = await connectAdminWithAuth(this.loaded, {
         logger: this.#logger,
         env: this.env,
         io: this.io,
@@ -149,8 +163,8 @@ export class CliContext {
         http: () => this.http(),
         interactive: { prompt: this.io.stderr, terminal: this.io.stderrIsTerminal, signal: this.signal },
       });
-      this.#closers.push(() => client.close());
-      return client;
+      this.#closers.push(() => made.client.close());
+      return made;
     })();
     return this.#admin;
   }

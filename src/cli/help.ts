@@ -111,5 +111,8 @@ export function renderHelp(path: readonly CommandSpec[], columns?: number): stri
     columns === undefined ? [text] : wrap(text, columns - indent.length).map((l, i) => (i === 0 ? l : indent + l));
   const out = [...fit(usage(path), " ".repeat("Usage: ".length)), "", ...fit(description), ""];
   for (const [title, items] of sections(path)) out.push(title, ...itemLines(items, columns), "");
+  const examples = path[path.length - 1].examples ?? [];
+  // Examples are command lines: never wrapped, so they can be copied whole.
+  if (examples.length > 0) out.push("Examples:", ...examples.map((line) => `  ${line}`), "");
   return out.join("\n");
 }

@@ -66,7 +66,7 @@ Deno.test("--version is the program's only before a subcommand; a subcommand's -
 Deno.test("`help` naming a command that does not exist is a usage error listing the valid ones", () => {
   throws(() => quickRequest(["help", "nope"]), (err: Error) => {
     assert(err instanceof UsageError);
-    equal(err.message, 'unknown command "nope" for "fctl"; expected one of: get, task, register, config');
+    equal(err.message, 'unknown command "nope" for "fctl"; expected one of: get, task, register, config, auth');
     return true;
   });
   throws(() => quickRequest(["help", "get", "task", "extra"]), /"fctl get task" has no subcommands, got "extra"/);

@@ -179,6 +179,13 @@ export const OPTIONS = [
     default: [],
     help: "ExternalCommand: program and arguments whose output is the token (no shell)",
   },
+  {
+    key: "admin.proxyCommand",
+    type: "strings",
+    default: [],
+    help:
+      "program and arguments whose output is sent as proxy-authorization on every call (identity-aware proxy; no shell)",
+  },
   { key: "admin.audience", type: "string", default: "", help: "audience of requested tokens" },
   {
     key: "admin.useAudienceFromAdmin",

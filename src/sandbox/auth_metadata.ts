@@ -53,7 +53,11 @@ export function createAuthMetadataService(
 }
 
 /** The services that require a token; AuthMetadataService stays anonymous. */
-const PROTECTED = new Set(["flyteidl.service.AdminService", "flyteidl.service.DataProxyService"]);
+const PROTECTED = new Set([
+  "flyteidl.service.AdminService",
+  "flyteidl.service.DataProxyService",
+  "flyteidl.service.IdentityService",
+]);
 
 /** Answers calls of the protected services without a valid token in `metadataKey` with UNAUTHENTICATED. */
 export function requireToken(issuer: TokenIssuer, metadataKey: string): Interceptor {

@@ -87,6 +87,11 @@ export class TokenIssuer {
     return entry !== undefined && this.#options.now().getTime() < entry.expiresAt;
   }
 
+  /** The client an access token was issued to (its subject), while the token is valid. */
+  subject(token: string): string | undefined {
+    return this.valid(token) ? this.#access.get(token)?.clientId : undefined;
+  }
+
   /** Revokes every access token issued so far (refresh tokens too when `refreshTokens`). */
   revokeAll(refreshTokens: boolean): void {
     this.#access.clear();

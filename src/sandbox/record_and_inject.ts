@@ -10,7 +10,7 @@ import type { FaultInjector } from "./faults.ts";
 /** One gRPC request the sandbox received. */
 export interface RecordedRequest {
   /** The service's short name. */
-  service: "AdminService" | "DataProxyService" | "AuthMetadataService";
+  service: "AdminService" | "DataProxyService" | "AuthMetadataService" | "IdentityService";
   /** Method name as in the proto, e.g. `ListTasks`. */
   method: string;
   /** The decoded request message. */

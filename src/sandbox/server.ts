@@ -10,12 +10,14 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
+import { IdentityService } from "../../proto/gen/flyteidl/service/identity_pb.ts";
 import { createAdminService } from "./admin_service.ts";
 import { type AdvertisedAuth, createAuthMetadataService, requireToken } from "./auth_metadata.ts";
 import { createDataProxyService, UploadRegistry } from "./data_proxy.ts";
 import { FaultInjector, type MethodPattern } from "./faults.ts";
 import { createGrpcRouter } from "./grpc_router.ts";
 import { listenHttp2 } from "./http2_listener.ts";
+import { createIdentityService, requireProxyAuthorization } from "./identity_service.ts";
 import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
 import { type OAuthServer, startOAuthServer, TokenIssuer, type TokenRequestRecord } from "./oauth_server.ts";
 import { type DeviceFlowBehaviour, type InteractiveBehaviour, InteractiveGrants } from "./interactive_grants.ts";
@@ -54,6 +56,11 @@ export interface ProductionProfile {
   denyAuthorization?: boolean;
   /** How device codes behave; default approved at the first poll, a 5 s interval. */
   deviceFlow?: DeviceFlowBehaviour;
+  /**
+   * The `proxy-authorization` value an identity-aware proxy in front of the admin requires on every call
+   * (e.g. `Bearer iap-token`); a call without it fails PERMISSION_DENIED before anything else. Default none.
+   */
+  proxyAuthorization?: string;
 }
 
 /** The default client of the production profile's authorization server. */
@@ -154,9 +161,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stops.push(() => uploadServer.close());
     // Calls are recorded (and faults injected) before the token is checked, so tests see rejected calls too.
     const interceptors = [recordAndInject({ requests: parts.requests, faults: parts.faults, now })];
+    const proxyAuthorization = production?.profile.proxyAuthorization;
+    if (proxyAuthorization) interceptors.push(requireProxyAuthorization(proxyAuthorization));
     if (production) interceptors.push(requireToken(production.issuer, production.advertised.authorizationMetadataKey));
     const onRequest = createGrpcRouter({
-      routes: routes(parts, now, uploadServer.baseUrl, production?.advertised),
+      routes: routes(parts, now, uploadServer.baseUrl, production),
       interceptors,
       shutdownSignal: parts.closing.signal,
     });
@@ -177,6 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 interface Production {
+  profile: ProductionProfile;
   tls: { caCert: string; cert: string; key: string };
   issuer: TokenIssuer;
   advertised: AdvertisedAuth;
@@ -226,7 +236,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     revokeAll: (options) => issuer.revokeAll(options?.refreshTokens ?? false),
     interactive: interactive.behaviour,
   };
-  return { tls, issuer, advertised, server, api };
+  return { profile, tls, issuer, advertised, server, api };
 }
 
 /** The sandbox's state, shared by the services, the interceptor and the API. */
@@ -243,12 +253,18 @@ function routes(
   parts: Parts,
   now: () => Date,
   uploadBaseUrl: string,
-  auth: AdvertisedAuth | undefined,
+  production: Production | undefined,
 ): (router: ConnectRouter) => void {
   return (router) => {
     router.service(AdminService, createAdminService(parts.store));
     router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
-    if (auth) router.service(AuthMetadataService, createAuthMetadataService(auth));
+    if (production) {
+      router.service(AuthMetadataService, createAuthMetadataService(production.advertised));
+      router.service(
+        IdentityService,
+        createIdentityService(production.issuer, production.advertised.authorizationMetadataKey),
+      );
+    }
   };
 }
 

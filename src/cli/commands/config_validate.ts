@@ -4,13 +4,15 @@
  *
  * @module
  */
+import type { LoadedConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
-import { FctlError, quote, UsageError } from "../../errors.ts";
+import { FctlError, isNotFound, quote, UsageError } from "../../errors.ts";
 import type { Io } from "../../output/io.ts";
 import { leafCommand } from "../command.ts";
 
 /** Problems the loader cannot see: values that are only wrong together or against the outside world. */
-async function problems(config: Config, io: Io): Promise<string[]> {
+async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
+  const config = loaded.config;
   const found: string[] = [];
   const check = async (fn: () => unknown) => {
     try {
@@ -52,6 +54,47 @@ async function problems(config: Config, io: Io): Promise<string[]> {
   if (config["admin.insecure"] && config["admin.insecureSkipVerify"]) {
     found.push("admin.insecure and admin.insecureSkipVerify are both set: skip-verify only applies to TLS");
   }
+  // ClientSecret is the default flow, used only when the admin asks: its secret is checked when it was chosen.
+  if (loaded.sources["admin.authType"] !== "default") found.push(...await authProblems(config, io));
+  for (const key of ["admin.tokenUrl", "admin.authorizationServerUrl"] as const) {
+    const url = config[key];
+    if (url && !/^https?:$/.test(URL.parse(url)?.protocol ?? "")) {
+      found.push(`invalid ${key} ${quote(url)}: expected an https:// (or http://) URL`);
+    }
+  }
+  return found;
+}
+
+/** The chosen flow's settings: its secret is readable, its time limits are not zero. */
+async function authProblems(config: Config, io: Io): Promise<string[]> {
+  const found: string[] = [];
+  switch (config["admin.authType"]) {
+    case "ClientSecret": {
+      const variable = config["admin.clientSecretEnvVar"];
+      const file = config["admin.clientSecretLocation"];
+      if (variable) {
+        if (!io.env[variable]) {
+          found.push(`the environment variable ${quote(variable)} named by admin.clientSecretEnvVar is not set`);
+        }
+      } else {
+        try {
+          await io.readTextFile(file);
+        } catch (err) {
+          const reason = isNotFound(err) ? "no such file" : (err as Error).message;
+          found.push(`cannot read the client secret file ${quote(file)} (admin.clientSecretLocation): ${reason}`);
+        }
+      }
+      break;
+    }
+    case "Pkce":
+      if (config["admin.pkceConfig.timeout"] <= 0) found.push("admin.pkceConfig.timeout is 0: Pkce could never finish");
+      break;
+    case "DeviceFlow":
+      if (config["admin.deviceFlowConfig.timeout"] <= 0) {
+        found.push("admin.deviceFlowConfig.timeout is 0: DeviceFlow could never finish");
+      }
+      break;
+  }
   return found;
 }
 
@@ -62,7 +105,7 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
   arguments: [],
   flags: [{ long: "strict", help: "also fail on unknown keys and deprecated options" }],
   async run(ctx, _args, flags) {
-    const found = await problems(ctx.config, ctx.io);
+    const found = await problems(ctx.loaded, ctx.io);
     if (flags.strict === true) found.push(...ctx.loaded.warnings);
     for (const problem of found) ctx.io.stderr.write(`invalid: ${problem}\n`);
     if (found.length > 0) {

@@ -1,0 +1,33 @@
+/**
+ * `fctl auth login`: runs the configured flow now, whatever the admin says, and caches its token.
+ *
+ * @module
+ */
+import { leafCommand } from "../command.ts";
+
+/** `auth login`. */
+export const AUTH_LOGIN_COMMAND = leafCommand({
+  name: "login",
+  description: "sign in now with the configured flow (admin.authType) and cache the token for later commands",
+  arguments: [],
+  flags: [],
+  examples: [
+    "fctl auth login",
+    "fctl auth login --admin.clientSecretEnvVar FLYTE_SECRET",
+    "fctl auth login --admin.authType DeviceFlow -c prod.yaml",
+  ],
+  async run(ctx) {
+    const { auth } = await ctx.adminWithAuth();
+    const token = await auth.session.login();
+    const stored = await auth.store.load();
+    const expiry = token.expiresAt === undefined ? "" : ` until ${new Date(token.expiresAt).toISOString()}`;
+    const cache = stored?.accessToken === token.accessToken
+      ? `token cached${expiry}`
+      : auth.settings.authType === "ExternalCommand"
+      ? "token not cached: admin.command is run again when needed"
+      : `token kept for this run only${expiry}`;
+    ctx.io.stdout.write(
+      `logged in to ${auth.endpoint} with ${auth.settings.authType} (client ${auth.settings.clientId}): ${cache}\n`,
+    );
+  },
+});

@@ -1,0 +1,32 @@
+/**
+ * `fctl auth logout`: forgets every cached token of the configured endpoint (any flow, any client).
+ *
+ * @module
+ */
+import { leafCommand } from "../command.ts";
+
+/** `auth logout`. */
+export const AUTH_LOGOUT_COMMAND = leafCommand({
+  name: "logout",
+  description: "forget the cached tokens of the configured admin endpoint (every flow and client)",
+  arguments: [],
+  flags: [],
+  examples: [
+    "fctl auth logout",
+    "fctl auth logout -c ~/.flyte/prod.yaml",
+  ],
+  async run(ctx) {
+    const [{ parseEndpoint }, { endpointKey, removeTokens }] = await Promise.all([
+      import("../../admin/endpoint.ts"),
+      import("../../auth/token_file.ts"),
+    ]);
+    const endpoint = endpointKey(parseEndpoint(ctx.config["admin.endpoint"]));
+    const home = ctx.env["HOME"] || undefined;
+    const removed = home === undefined ? [] : await removeTokens(home, endpoint);
+    ctx.io.stdout.write(
+      removed.length === 0
+        ? `no cached tokens for ${endpoint}\n`
+        : `removed the cached tokens for ${endpoint}: ${removed.join(", ")}\n`,
+    );
+  },
+});
