@@ -7,6 +7,7 @@
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl, type RunResult } from "./helpers.ts";
+import { startTlsServer } from "../src/http/_test_tls.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
 /** A token of the sandbox's authorization server, as it could appear in output. */
@@ -244,4 +245,46 @@ Deno.test("an admin without auth: no discovery, no token, and auth settings that
   } finally {
     await sandbox.close();
   }
+});
+
+Deno.test("production admin: register examples over https (GitHub API and assets trusted through the CA file) with ClientSecret", async () => {
+  await withProduction(async ({ sandbox, flags, file, run }) => {
+    const core = await Deno.readFile(fixture("flytesnacks-core.tgz"));
+    const githubToken = "ghp_production_token_4f1a";
+    const github = await startTlsServer((req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/repos/flyteorg/flytesnacks/releases/latest") {
+        const asset = `${github.url}/download/v9.9.9/flytesnacks-core.tgz`;
+        return Response.json({
+          tag_name: "v9.9.9",
+          assets: [{ name: "flytesnacks-core.tgz", size: core.length, browser_download_url: asset }],
+        });
+      }
+      if (path === "/download/v9.9.9/flytesnacks-core.tgz") return new Response(core);
+      return Response.json({ message: "Not Found" }, { status: 404 });
+    });
+    try {
+      // One CA file trusted for both: the admin's and GitHub's (each test server has a CA of its own).
+      const cas = await file("both-ca.pem", `${sandbox.caCertificate!}\n${github.caCert}`);
+      const result = await run(
+        ["register", "examples", ...flags, "--admin.caCertFilePath", cas, "--admin.clientSecretEnvVar", "FLYTE_SECRET"],
+        { FLYTE_SECRET: SANDBOX_CLIENT.secret, GITHUB_API_URL: github.url, GITHUB_TOKEN: githubToken },
+      );
+      equal(result.stderr, "");
+      equal(result.code, 0);
+      equal(result.stdout.split("\n").filter((l) => /\| core\/.*\| Success /.test(l)).length, 84);
+      equal(sandbox.uploads.size, 1);
+      deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.status]), [["client_credentials", 200]]);
+      deepEqual(
+        github.seen.map((r) => [new URL(r.url).pathname, r.headers.get("authorization")]),
+        [
+          ["/repos/flyteorg/flytesnacks/releases/latest", `Bearer ${githubToken}`],
+          ["/download/v9.9.9/flytesnacks-core.tgz", `Bearer ${githubToken}`],
+        ],
+      );
+      assertClean(result, [SANDBOX_CLIENT.secret, githubToken], "register examples");
+    } finally {
+      await github.close();
+    }
+  });
 });
