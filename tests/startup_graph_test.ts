@@ -4,36 +4,11 @@
  */
 import { deepEqual, ok as assert } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
+import { moduleGraph } from "./module_graph.ts";
 
-interface Dependency {
-  isDynamic?: boolean;
-  code?: { specifier: string };
-  type?: { specifier: string };
-}
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: Dependency[];
-}
-
+/** The modules `entry` loads before it runs; with `followDynamic`, every module it may load. */
 async function staticGraph(entry: string, followDynamic = false): Promise<Set<string>> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json", entry], stderr: "inherit" }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: ModuleInfo[];
-    redirects: Record<string, string>;
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    const resolved = info.redirects[specifier] ?? specifier;
-    if (seen.has(resolved)) return;
-    seen.add(resolved);
-    for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
-      if ((followDynamic || !dep.isDynamic) && dep.code) visit(dep.code.specifier);
-    }
-  };
-  info.roots.forEach(visit);
-  return seen;
+  return (await moduleGraph(entry)).reachable({ dynamic: followDynamic });
 }
 
 Deno.test("main.ts statically loads only fctl's own light modules: no npm package, no Node built-in", async () => {

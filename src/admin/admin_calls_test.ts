@@ -4,6 +4,7 @@
  * again, and the client loads each service file only with a call declared in it.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
+import { moduleGraph } from "../../tests/module_graph.ts";
 import type { DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";
@@ -47,29 +48,9 @@ Deno.test("the task calls are fctl's AdminService's, and the client takes each m
   deepEqual(Object.keys(DATA_PROXY_METHOD_FILES).sort(), DataProxyService.methods.map((m) => m.localName).sort());
 });
 
-async function moduleGraph(entry: string): Promise<{ all: string[]; static: Set<string> }> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json", entry], stderr: "inherit" }).output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: { specifier: string; dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[] }[];
-    redirects: Record<string, string>;
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    const resolved = info.redirects[specifier] ?? specifier;
-    if (seen.has(resolved)) return;
-    seen.add(resolved);
-    for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code) visit(dep.code.specifier);
-    }
-  };
-  info.roots.forEach(visit);
-  return { all: info.modules.map((m) => m.specifier), static: seen };
-}
-
 Deno.test("the admin client loads fctl's AdminService, not flyteidl's whole one, and no descriptor before a call", async () => {
-  const { all, static: loaded } = await moduleGraph(new URL("./client.ts", import.meta.url).href);
+  const graph = await moduleGraph(new URL("./client.ts", import.meta.url));
+  const [all, loaded] = [graph.all, graph.reachable()];
   for (const file of ["fctl/admin_calls_pb.ts", "fctl/task_calls_pb.ts", "flyteidl/service/dataproxy_pb.ts"]) {
     ok(all.some((s) => s.endsWith(`/proto/gen/${file}`)), `the walk sees ${file}`);
   }

@@ -4,33 +4,11 @@
  * PUT goes through fetch). Each costs a cold process about 10 ms it does not need.
  */
 import { deepEqual, ok as assert } from "node:assert/strict";
+import { moduleGraph } from "../../tests/module_graph.ts";
 
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[];
-}
-
-/** The modules `entry` loads before it runs (its static imports, transitively; with `dynamic`, every module it may load), as `deno info` resolves them. */
+/** The modules `entry` loads before it runs; with `dynamic`, every module it may load. */
 async function staticGraph(entry: URL, options: { dynamic?: boolean } = {}): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json", entry.href], stderr: "inherit" })
-    .output();
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: ModuleInfo[];
-    redirects: Record<string, string>;
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    const resolved = info.redirects[specifier] ?? specifier;
-    if (seen.has(resolved)) return;
-    seen.add(resolved);
-    for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
-      if ((options.dynamic || !dep.isDynamic) && dep.code) visit(dep.code.specifier);
-    }
-  };
-  info.roots.forEach(visit);
-  return [...seen];
+  return [...(await moduleGraph(entry)).reachable(options)];
 }
 
 Deno.test("registerFiles loads the execute step, Connect and the HTTP client only when it sends something", async () => {
