@@ -127,6 +127,19 @@ Deno.test("bad flags are one-line usage errors (exit 2) before any RPC", async (
       '<field><operator><value> separated by ","; operators: =, !=, >, >=, <, <=, " contains ", " in (a;b)")',
     ],
     [["-o", "doturl"], "Error: visualization is only supported on workflows"],
+    // FlyteAdmin's filter grammar splits on "," and "+": such a value would be misread, so it is never sent.
+    [
+      ["--filter.fieldSelector", "task.name=a\\,b"],
+      'Error: Please add a valid field selector: the value "a,b" contains "," or "+", which FlyteAdmin\'s filters ' +
+      'cannot express in term "task.name=a\\\\,b" (terms are <field><operator><value> separated by ","; operators: ' +
+      '=, !=, >, >=, <, <=, " contains ", " in (a;b)")',
+    ],
+    [
+      ["--filter.fieldSelector", "task.name=a+b"],
+      'Error: Please add a valid field selector: the value "a+b" contains "," or "+", which FlyteAdmin\'s filters ' +
+      'cannot express in term "task.name=a+b" (terms are <field><operator><value> separated by ","; operators: ' +
+      '=, !=, >, >=, <, <=, " contains ", " in (a;b)")',
+    ],
   ];
   await withTaskSandbox(TASKS, async (sandbox) => {
     for (const [args, message] of cases) {

@@ -5,6 +5,7 @@
  */
 import { runCli } from "../src/cli/run.ts";
 import type { Io } from "../src/output/io.ts";
+import { readBoundedTextFile } from "../src/fs/read_bounded.ts";
 
 /** What a command run printed and returned. */
 export interface RunResult {
@@ -34,7 +35,7 @@ export function captureIo(options: RunOptions = {}): Io & { out: () => string; e
     columns: options.columns,
     // HOME points nowhere so a developer's own ~/.flyte/config.yaml never leaks into tests.
     env: { HOME: "/nonexistent-fctl-test-home", ...options.env },
-    readTextFile: (path) => Deno.readTextFile(path),
+    readTextFile: (path) => readBoundedTextFile(path),
     out: () => out,
     err: () => err,
   };

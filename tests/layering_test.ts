@@ -11,6 +11,7 @@ import { relative } from "node:path";
 const DENO_ADAPTERS: Record<string, string> = {
   "main.ts": "the executable: arguments, signals, exit status",
   "src/cli/deno_io.ts": "the process's streams, terminal and environment, as an Io",
+  "src/fs/read_bounded.ts": "reads the small files a user names (config, secret, CA, tokens) with a size cap",
   "src/cli/exec_file.ts": "writes the exec spec file the user asked for (atomic rename, mode 0600)",
   "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",

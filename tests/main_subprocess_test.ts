@@ -19,12 +19,14 @@ const TEST_HOME = "/nonexistent-fctl-test-home";
 async function fctl(
   args: string[],
   env: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
     env: { HOME: TEST_HOME, NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "null",
+    signal,
   }).output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
@@ -196,6 +198,46 @@ Deno.test("main.ts exits 2 with one line for a usage error", async () => {
   equal(code, 2);
   equal(stdout, "");
   match(stderr, /^Error: project and domain are required parameters\n$/);
+});
+
+Deno.test("main.ts refuses a device or a FIFO as the config, secret or CA file at once: exit 2, one line naming it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = `${dir}/fifo`;
+    equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+    // Before the cap these grew memory without bound or blocked forever: the timeout turns a hang into a failure.
+    const run = (args: string[]) => fctl(args, {}, AbortSignal.timeout(20_000));
+    const cases: [string[], number, RegExp][] = [
+      [
+        ["config", "view", "-c", "/dev/zero"],
+        2,
+        /^Error: cannot read config file "\/dev\/zero": a character device, not a regular file\n$/,
+      ],
+      [["config", "view", "-c", fifo], 2, /^Error: cannot read config file ".*\/fifo": a FIFO, not a regular file\n$/],
+      [["config", "view", "--admin.clientSecretLocation", fifo], 0, /^$/],
+      [["config", "view", "--admin.clientSecretLocation", "/dev/zero"], 0, /^$/],
+    ];
+    for (const [args, expectedCode, stderrPattern] of cases) {
+      const { code, stderr } = await run(args);
+      match(stderr, stderrPattern, args.join(" "));
+      equal(code, expectedCode, args.join(" "));
+    }
+    const ca = await run([
+      "config",
+      "validate",
+      "--admin.endpoint",
+      "dns:///localhost:1",
+      "--admin.caCertFilePath",
+      "/dev/zero",
+    ]);
+    match(
+      ca.stdout + ca.stderr,
+      /cannot read admin.caCertFilePath "\/dev\/zero": a character device, not a regular file/,
+    );
+    equal(ca.code, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("deno.json runs fctl and the demo with exactly the declared permissions and V8 flags", () => {

@@ -48,7 +48,28 @@ export function parseEndpoint(raw: string): Endpoint {
   if (port < 1 || port > 65535) {
     throw new UsageError(`invalid admin endpoint ${quote(raw)}: port ${port} is outside 1-65535`);
   }
+  if (!isDialableHost(host)) {
+    throw new UsageError(`invalid admin endpoint ${quote(raw)}: ${quote(host)} is not a valid host name or IP address`);
+  }
   return { host, port, schemeInsecure };
+}
+
+/**
+ * Whether a URL can carry `host` as written: `999.999.999.999`, `%00` or a NUL byte cannot, and `a@b`, `a?b`
+ * or `a\b` would be read as another host. Checked here so a bad value is a usage error naming it, not an
+ * "Invalid URL" from the transport later.
+ */
+function isDialableHost(host: string): boolean {
+  // Percent-escapes would be decoded to another name; the rest would end the host part of a URL.
+  if (/[%@?#\\]/.test(host)) return false;
+  if ([...host].some((char) => char <= " " || char === "\x7f")) return false;
+  let url: URL;
+  try {
+    url = new URL(endpointUrl({ host, port: 1 }, true));
+  } catch {
+    return false;
+  }
+  return url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "";
 }
 
 /** The base URL Connect dials for an endpoint. */

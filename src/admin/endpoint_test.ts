@@ -28,6 +28,30 @@ Deno.test("parseEndpoint rejects bad endpoints naming them", () => {
   throws(() => parseEndpoint("ho st:80"), UsageError);
 });
 
+Deno.test("parseEndpoint refuses hosts no URL can hold, or would read as another host, naming the value", () => {
+  const cases: [string, string][] = [
+    ["999.999.999.999:80", '"999.999.999.999:80": "999.999.999.999" is not'],
+    ["%00:80", '"%00:80": "%00" is not'],
+    ["a\u0000b:80", '"a\\u0000b:80": "a\\u0000b" is not'],
+    ["dns:///[::::::1]:80", '"dns:///[::::::1]:80": "::::::1" is not'],
+    ["user@host:80", '"user@host:80": "user@host" is not'],
+    ["a?b:80", '"a?b:80": "a?b" is not'],
+    ["a\\b:80", '"a\\\\b:80": "a\\\\b" is not'],
+    ["http://a#b", '"http://a#b": "a#b" is not'],
+  ];
+  for (const [raw, named] of cases) {
+    throws(
+      () => parseEndpoint(raw),
+      (err: Error) =>
+        err instanceof UsageError &&
+        err.message === `invalid admin endpoint ${named} a valid host name or IP address`,
+      JSON.stringify(raw),
+    );
+  }
+  throws(() => parseEndpoint("host:0"), /^UsageError: invalid admin endpoint "host:0": port 0 is outside 1-65535$/);
+  throws(() => parseEndpoint("host:123456"), /^UsageError: invalid admin endpoint "host:123456"; use host:port/);
+});
+
 Deno.test("endpointUrl brackets IPv6 hosts and picks the scheme", () => {
   equal(endpointUrl({ host: "::1", port: 8089 }, true), "http://[::1]:8089");
   equal(endpointUrl({ host: "flyte", port: 443 }, false), "https://flyte:443");

@@ -7,6 +7,7 @@
  * @module
  */
 import { isNotFound } from "../errors.ts";
+import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Token } from "./tokens.ts";
 
@@ -91,7 +92,7 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
     async load() {
       if (home === undefined) return undefined;
       try {
-        return parse(await Deno.readTextFile(path()), key);
+        return parse(await readBoundedTextFile(path()), key);
       } catch (err) {
         if (!isNotFound(err)) logger.debug("the token cache file is unreadable; ignored", { error: String(err) });
         return undefined;

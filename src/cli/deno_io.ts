@@ -4,6 +4,7 @@
  * @module
  */
 import type { Io, TextSink } from "../output/io.ts";
+import { readBoundedTextFile } from "../fs/read_bounded.ts";
 
 function sink(stream: typeof Deno.stdout): TextSink {
   const encoder = new TextEncoder();
@@ -47,7 +48,7 @@ export function denoIo(): Io {
     stdinIsTerminal: Deno.stdin.isTerminal(),
     columns,
     env: Deno.env.toObject(),
-    readTextFile: (path) => Deno.readTextFile(path),
+    readTextFile: (path) => readBoundedTextFile(path),
     readLine,
   };
 }

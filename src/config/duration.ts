@@ -5,6 +5,15 @@
  * @module
  */
 
+/**
+ * The longest duration fctl accepts: what a timer can hold (setTimeout's 2^31-1 ms, about 24.8 days; a
+ * longer one fires at once). Go's own limit (int64 nanoseconds, about 292 years) is far above it.
+ */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+/** Go's limit: the largest time.Duration, in milliseconds. */
+const GO_MAX_MS = 9_223_372_036_854.775807;
+
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
@@ -16,7 +25,10 @@ const UNIT_MS: Readonly<Record<string, number>> = {
   h: 3_600_000,
 };
 
-/** Parses a Go duration string into milliseconds; undefined when it is not one. */
+/**
+ * Parses a Go duration string into milliseconds; undefined when it is not one, or when it is beyond what
+ * Go can hold (as Go's `time.ParseDuration` refuses it). Callers bound it further with {@link MAX_DURATION_MS}.
+ */
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim();
   // Go accepts a bare "0"; every other value needs units.
@@ -27,6 +39,7 @@ export function parseDuration(text: string): number | undefined {
   for (const part of whole[2].matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
     total += Number(part[1]) * UNIT_MS[part[2]];
   }
+  if (!Number.isFinite(total) || total > GO_MAX_MS) return undefined;
   return whole[1] === "-" ? -total : total;
 }
 

@@ -19,6 +19,10 @@ Deno.test("Go duration strings parse to milliseconds", () => {
     ["1d", undefined],
     ["", undefined],
     ["5 m", undefined],
+    // Beyond Go's int64 nanoseconds (Go refuses them too), and digits that overflow a float to Infinity.
+    ["2562048h", undefined],
+    ["9".repeat(400) + "h", undefined],
+    ["2562047h", 9_223_369_200_000],
   ];
   for (const [text, ms] of cases) equal(parseDuration(text), ms, text);
 });

@@ -127,6 +127,14 @@ function unknownKeyWarnings(doc: unknown, file: string): string[] {
       const path = prefix ? `${prefix}.${key}` : key;
       if (leaves.has(path)) continue;
       if (sections.has(path)) {
+        // `admin: [endpoint, insecure]` would otherwise be skipped in silence, every setting in it lost.
+        if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
+          const shape = Array.isArray(value) ? "a list" : `the value ${quote(value)}`;
+          throw new UsageError(
+            `config file ${quote(file)}: ${quote(path)} must be a mapping of keys (like "${path}:" then indented ` +
+              `"key: value" lines), got ${shape}`,
+          );
+        }
         walk(value, path);
         continue;
       }

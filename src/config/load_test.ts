@@ -276,3 +276,24 @@ Deno.test("YAML 1.1 like the Go readers: yes/no are booleans", async () => {
   const readTextFile = files({ "/c.yaml": "admin:\n  insecure: yes\n" });
   equal((await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile })).config["admin.insecure"], true);
 });
+
+Deno.test("a section of the wrong shape is refused naming the key, not skipped in silence", async () => {
+  const cases: [string, RegExp][] = [
+    [
+      "admin: [endpoint, insecure]\n",
+      /^UsageError: config file "\/c.yaml": "admin" must be a mapping of keys \(like "admin:" then indented "key: value" lines\), got a list$/,
+    ],
+    [
+      "admin:\n  pkceConfig: yes\n",
+      /^UsageError: config file "\/c.yaml": "admin.pkceConfig" must be a mapping of keys .*got the value "true"$/,
+    ],
+    ["storage: s3\n", /"storage" must be a mapping of keys .*got the value "s3"$/],
+  ];
+  for (const [text, want] of cases) {
+    const readTextFile = files({ "/c.yaml": text });
+    await rejects(loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile }), want, text);
+  }
+  // An empty section is a mapping with nothing in it, as in Go.
+  const readTextFile = files({ "/c.yaml": "admin:\nstorage:\n" });
+  await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+});

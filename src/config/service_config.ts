@@ -8,6 +8,8 @@
  * @module
  */
 
+import { MAX_DURATION_MS } from "./duration.ts";
+
 /** gRPC status names by number, as service configs spell them. */
 export const GRPC_STATUS_NAMES = [
   "OK",
@@ -74,7 +76,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function protoDuration(value: unknown, where: string): number {
   const match = typeof value === "string" ? /^(\d+(?:\.\d{1,9})?)s$/.exec(value.trim()) : null;
   if (!match) fail(`${where} must be a duration like "1.5s", got ${JSON.stringify(value)}`);
-  return Number(match[1]) * 1000;
+  const ms = Number(match[1]) * 1000;
+  // A timer cannot hold more (it would fire at once): the same bound as every other duration.
+  if (!(ms <= MAX_DURATION_MS)) {
+    fail(`${where} must be from 0s to ${MAX_DURATION_MS / 1000}s, got ${JSON.stringify(value)}`);
+  }
+  return ms;
 }
 
 function statusCode(value: unknown, where: string): number {

@@ -47,6 +47,10 @@ Deno.test("service config: invalid configs name the bad part", () => {
     ],
     ['{"methodConfig":[{"timeout":"5"}]}', /methodConfig\[0\]\.timeout must be a duration like "1.5s", got "5"/],
     [
+      '{"methodConfig":[{"timeout":"3000000s"}]}',
+      /^methodConfig\[0\]\.timeout must be from 0s to 2147483.647s, got "3000000s"$/,
+    ],
+    [
       '{"methodConfig":[{"retryPolicy":{"maxAttempts":1,"initialBackoff":"1s","maxBackoff":"1s","backoffMultiplier":2,"retryableStatusCodes":["UNAVAILABLE"]}}]}',
       /maxAttempts must be a whole number of at least 2/,
     ],

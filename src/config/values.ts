@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { parseDuration } from "./duration.ts";
+import { formatDuration, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import type { OptionSpec } from "./schema.ts";
 import { quote, UsageError } from "../errors.ts";
 
@@ -84,6 +84,7 @@ export function parseOptionValue(option: OptionSpec, raw: unknown, where: string
       // A bare number in YAML is how some configs write seconds; Go rejects it, so do we, with the fix.
       const ms = typeof raw === "string" ? parseDuration(raw) : undefined;
       if (ms === undefined || ms < 0) throw bad(`a duration such as "15s", "5m0s" or "1h30m"`);
+      if (ms > MAX_DURATION_MS) throw bad(`a duration from 0s to ${formatDuration(MAX_DURATION_MS)}`);
       return ms;
     }
     case "strings":

@@ -46,6 +46,13 @@ Deno.test("values: bad values name the value, where it came from and what is val
     ],
     ["admin.perRetryTimeout", 15, /expected a duration/],
     ["admin.perRetryTimeout", "-1s", /expected a duration/],
+    [
+      "admin.perRetryTimeout",
+      "597h",
+      /^invalid value "597h" for --admin.perRetryTimeout: expected a duration from 0s to 596h31m23.647s$/,
+    ],
+    ["admin.maxBackoffDelay", "9".repeat(400) + "h", /for --admin.maxBackoffDelay: expected a duration such as/],
+    ["admin.perRetryTimeout", "2562048h", /expected a duration such as/],
     ["admin.scopes", { a: 1 }, /^invalid value a mapping for --admin.scopes: expected a list of text values$/],
     ["storage.stow.config", "novalue", /expected key=value pairs/],
     ["admin.endpoint", ["a"], /^invalid value a list for --admin.endpoint: expected a string$/],

@@ -26,7 +26,7 @@ export interface Io {
   columns?: number;
   /** The process environment. */
   env: Readonly<Record<string, string | undefined>>;
-  /** Reads a whole text file. */
+  /** Reads a whole text file: a regular file of bounded size (see `src/fs/read_bounded.ts`). */
   readTextFile(path: string): Promise<string>;
   /** Reads one line typed on stdin (without its line break); null at end of input. Absent: no prompts. */
   readLine?: () => Promise<string | null>;

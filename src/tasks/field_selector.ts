@@ -3,8 +3,11 @@
  * (REFERENCE.md §1): `task.name=t1,created_at>=2021-05-24T21:43:12Z` → `eq(task.name,t1)+gte(created_at,…)`.
  *
  * fctl fixes flytectl's silent failures: a term without an operator, ` in ` without parentheses, an
- * unknown escape and an escaped `,` are all handled explicitly, and every problem is a one-line
- * {@link UsageError} that quotes the bad term.
+ * unknown escape and a value FlyteAdmin cannot be sent are all handled explicitly, and every problem is a
+ * one-line {@link UsageError} that quotes the bad term.
+ *
+ * A value cannot contain `,` or `+`: the admin's filter grammar splits on them and has no escape, so
+ * `task.name=a\,b` would reach it as `eq(task.name,a,b)`. Such values are refused before any call.
  *
  * @module
  */
@@ -96,6 +99,15 @@ function text(chars: Char[]): string {
   return chars.map((c) => c.ch).join("");
 }
 
+/** `,` and `+` separate FlyteAdmin's filter arguments and terms, with no way to escape them. */
+const INEXPRESSIBLE = /[,+]/;
+
+function refuseInexpressible(raw: string, value: string): void {
+  if (INEXPRESSIBLE.test(value)) {
+    throw invalid(raw, `the value ${quote(value)} contains "," or "+", which FlyteAdmin's filters cannot express`);
+  }
+}
+
 function translateTerm(raw: string, chars: Char[]): string {
   const op = findOperator(chars);
   if (!op) throw invalid(raw, "no operator");
@@ -103,6 +115,7 @@ function translateTerm(raw: string, chars: Char[]): string {
   const value = text(chars.slice(op.at + op.text.length));
   if (field === "" || value === "") throw invalid(raw, field === "" ? "an empty field" : "an empty value");
   if (!FIELD.test(field)) throw invalid(raw, `invalid field name ${quote(field)}`);
+  refuseInexpressible(raw, value);
   if (op.fn !== "value_in") return `${op.fn}(${field},${value})`;
   const list = /^\((.*)\)$/s.exec(value);
   if (!list) throw invalid(raw, `" in " needs a parenthesised list like (a;b), got ${quote(value)}`);
@@ -122,7 +135,10 @@ export function fieldSelectorToFilters(selector: string): string {
   }).join("+");
 }
 
-/** Escapes a value so that it reaches the filter string unchanged (`\` → `\\`, `,` → `\,`, `=` → `\=`). */
+/**
+ * Escapes a value for a selector term (`\` → `\\`, `,` → `\,`, `=` → `\=`). It reaches the filter string
+ * unchanged, unless it contains `,` or `+`: then {@link fieldSelectorToFilters} refuses it, as no filter can hold it.
+ */
 export function escapeSelectorValue(value: string): string {
   return value.replace(/[\\,=]/g, (ch) => "\\" + ch);
 }

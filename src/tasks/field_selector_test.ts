@@ -37,7 +37,7 @@ Deno.test("hello= fails with flytectl's message, quoting the term", () => {
 });
 
 Deno.test("escapes reach the value; an escaped comma does not split terms", () => {
-  equal(fieldSelectorToFilters("task.name=a\\,b,task.version=v\\=1"), "eq(task.name,a,b)+eq(task.version,v=1)");
+  equal(fieldSelectorToFilters("task.name=a,task.version=v\\=1"), "eq(task.name,a)+eq(task.version,v=1)");
   equal(fieldSelectorToFilters("task.name=a\\\\b"), "eq(task.name,a\\b)");
   equal(fieldSelectorToFilters("task.name=a=b"), "eq(task.name,a=b)", "the earliest operator wins");
   equal(fieldSelectorToFilters(""), "");
@@ -56,6 +56,19 @@ Deno.test("every malformed selector is a UsageError naming the term and the reas
     ["a=x\\n,b=1", 'unsupported escape "\\\\n" (only \\\\, \\, and \\= are allowed) in term "a=x\\\\n"'],
     ["a=x\\", 'a trailing backslash in term "a=x\\\\"'],
     ["name contains ", 'an empty value in term "name contains "'],
+    // FlyteAdmin splits filters on "," and "+" with no escape: eq(task.name,a,b) would be misread.
+    [
+      "task.name=a\\,b",
+      'the value "a,b" contains "," or "+", which FlyteAdmin\'s filters cannot express in term "task.name=a\\\\,b"',
+    ],
+    [
+      "task.name=a+b",
+      'the value "a+b" contains "," or "+", which FlyteAdmin\'s filters cannot express in term "task.name=a+b"',
+    ],
+    [
+      "name in (a;b+c)",
+      'the value "(a;b+c)" contains "," or "+", which FlyteAdmin\'s filters cannot express in term "name in (a;b+c)"',
+    ],
   ];
   for (const [selector, reason] of cases) {
     throws(() => fieldSelectorToFilters(selector), (err: Error) => {
@@ -93,7 +106,8 @@ const OPS: [string, string][] = [
 ];
 
 Deno.test("property: an escaped value round-trips into the filter string unchanged", () => {
-  const term = fc.record({ field: FIELD, op: fc.constantFrom(...OPS), value: fc.string({ minLength: 1 }) });
+  const value = fc.string({ minLength: 1 }).filter((v) => !/[,+]/.test(v));
+  const term = fc.record({ field: FIELD, op: fc.constantFrom(...OPS), value });
   fc.assert(
     fc.property(fc.array(term, { minLength: 1, maxLength: 4 }), (terms) => {
       const selector = terms.map((t) => `${t.field}${t.op[0]}${escapeSelectorValue(t.value)}`).join(",");
@@ -101,5 +115,19 @@ Deno.test("property: an escaped value round-trips into the filter string unchang
       equal(fieldSelectorToFilters(selector), expected);
     }),
     { numRuns: 1000 },
+  );
+});
+
+Deno.test("property: a value holding ',' or '+' is refused naming it, never sent", () => {
+  const value = fc.tuple(fc.string(), fc.constantFrom(",", "+"), fc.string()).map(([a, sep, b]) => a + sep + b);
+  fc.assert(
+    fc.property(FIELD, fc.constantFrom(...OPS), value, (field, op, v) => {
+      throws(
+        () => fieldSelectorToFilters(`${field}${op[0]}${escapeSelectorValue(v)}`),
+        (err: Error) =>
+          err instanceof UsageError && !err.message.includes("\n") && err.message.includes("cannot express"),
+      );
+    }),
+    { numRuns: 5_000 },
   );
 });

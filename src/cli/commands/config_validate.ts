@@ -9,6 +9,7 @@ import type { Config } from "../../config/schema.ts";
 import { FctlError, isNotFound, quote, UsageError } from "../../errors.ts";
 import type { Io } from "../../output/io.ts";
 import { leafCommand } from "../command.ts";
+import { readCaFile } from "../read_ca.ts";
 
 /** Problems the loader cannot see: values that are only wrong together or against the outside world. */
 async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
@@ -32,17 +33,8 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
   });
   const ca = config["admin.caCertFilePath"];
   if (ca) {
-    await check(async () => {
-      try {
-        const pem = await io.readTextFile(ca);
-        if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
-          throw new UsageError(`admin.caCertFilePath ${quote(ca)} holds no PEM certificate`);
-        }
-      } catch (err) {
-        if (err instanceof FctlError) throw err;
-        throw new UsageError(`cannot read admin.caCertFilePath ${quote(ca)}: ${(err as Error).message}`);
-      }
-    });
+    // The same check as every command's: the file reads, and every certificate in it parses.
+    await check(() => readCaFile(io, ca));
   }
   const httpProxy = config["admin.httpProxyURL"];
   if (httpProxy && !URL.canParse(httpProxy)) {
