@@ -6,14 +6,41 @@
 import { runCli } from "./src/cli/run.ts";
 import { denoIo } from "./src/cli/deno_io.ts";
 
+/** The signals that interrupt a run: the first aborts it (exit 130), a second exits at once. */
+const SIGNALS = Deno.build.os === "windows" ? ["SIGINT"] as const : ["SIGINT", "SIGTERM"] as const;
+
+/**
+ * Removes the temp dirs this process made for archives (`fctl-register-<pid>-*`, see
+ * `src/register/package/archive.ts`) before a forced exit, which skips the run's own clean-up.
+ * Synchronous: nothing asynchronous runs once `Deno.exit` is called.
+ */
+function removeOwnTempDirs(): void {
+  // Where Deno.makeTempDir puts them by default (Rust's temp_dir); no Node built-in is loaded at start-up.
+  const parent = (Deno.build.os === "windows" ? Deno.env.get("TMP") ?? Deno.env.get("TEMP") : Deno.env.get("TMPDIR")) ||
+    (Deno.build.os === "windows" ? "." : "/tmp");
+  const prefix = `fctl-register-${Deno.pid}-`;
+  try {
+    for (const entry of Deno.readDirSync(parent)) {
+      if (entry.isDirectory && entry.name.startsWith(prefix)) {
+        Deno.removeSync(`${parent}/${entry.name}`, { recursive: true });
+      }
+    }
+  } catch {
+    // Exiting anyway: a dir that cannot be listed or removed is left, as before.
+  }
+}
+
 if (import.meta.main) {
   const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) Deno.exit(130);
+  const onSignal = () => {
+    if (interrupt.signal.aborted) {
+      removeOwnTempDirs();
+      Deno.exit(130);
+    }
     interrupt.abort();
   };
-  Deno.addSignalListener("SIGINT", onSigint);
+  for (const signal of SIGNALS) Deno.addSignalListener(signal, onSignal);
   const code = await runCli(Deno.args, denoIo(), interrupt.signal);
-  Deno.removeSignalListener("SIGINT", onSigint);
+  for (const signal of SIGNALS) Deno.removeSignalListener(signal, onSignal);
   Deno.exit(code);
 }

@@ -10,6 +10,7 @@ import { startTlsServer } from "../src/http/_test_tls.ts";
 import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { fixture } from "./helpers.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
+import { packTar } from "modern-tar";
 import denoJson from "../deno.json" with { type: "json" };
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -305,5 +306,42 @@ Deno.test("main.ts against a production admin: https:// downloads and uploads (f
     await archiveHost.close();
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts: SIGTERM interrupts; a second one exits at once and still removes the temp dir", async () => {
+  const sandbox = await startSandbox({ latencyMs: 30_000 });
+  const tmp = await Deno.makeTempDir({ prefix: "fctl-signal-test-" });
+  try {
+    // A source past the in-memory limit (8 MiB) is streamed into the run's temp dir.
+    const source = new Uint8Array(9 * 1024 * 1024);
+    for (let i = 0; i < source.length; i += 65536) crypto.getRandomValues(source.subarray(i, i + 65536));
+    const archive = `${tmp}/package.tar`;
+    await Deno.writeFile(
+      archive,
+      await packTar([{ header: { name: "fast1.tar.gz", size: source.length }, body: source }]),
+    );
+    const work = `${tmp}/work`;
+    await Deno.mkdir(work);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, "register", "files", "--archive", archive, "--version", "v1"]
+        .concat(["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint]),
+      env: { HOME: TEST_HOME, NO_COLOR: "1", TMPDIR: work },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const dirs = () => [...Deno.readDirSync(work)].filter((e) => e.name.startsWith("fctl-register-"));
+    await waitFor(() => String(dirs().length), /^[1-9]/, 20_000);
+    // Back to back: the second arrives while the first is being handled, which is the forced exit.
+    child.kill("SIGTERM");
+    child.kill("SIGTERM");
+    const { code } = await child.status;
+    equal(code, 130);
+    deepEqual(dirs(), []);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(tmp, { recursive: true });
   }
 });

@@ -3,6 +3,7 @@
  * fixture packages as assets) and the in-process admin over gRPC.
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { Code } from "@connectrpc/connect";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { createTestCertificates } from "../src/sandbox/test_ca.ts";
 import { fixture, runFctl, type RunOptions } from "./helpers.ts";
@@ -238,5 +239,25 @@ Deno.test("register examples: a bad --concurrency is refused before GitHub or th
     }
     deepEqual(github.seen, []);
     deepEqual(sandbox.requests, []);
+  });
+});
+
+Deno.test("register examples: the admin going away mid-release: the report on stdout, then one error line", async () => {
+  await withSetup(async (sandbox, _github, run) => {
+    // The first asset's tasks are created, then every workflow create is refused, as when the admin dies.
+    sandbox.failRatio("CreateWorkflow", Code.Unavailable, 1);
+    const table = await run(["--concurrency", "1"]);
+    equal(table.code, 1);
+    match(table.stdout, /\| flytesnacks-core\.tgz +\| \S+ +\| Success /);
+    match(table.stdout, /\| flytesnacks-core\.tgz +\| \S+ +\| Failed /);
+    equal(table.stderr.trim().split("\n").length, 1, table.stderr);
+    match(table.stderr, /^Error: .*flytesnacks-core\.tgz.*Unavailable/);
+
+    const json = await run(["--concurrency", "1", "-o", "json"]);
+    equal(json.code, 1);
+    const report = JSON.parse(json.stdout);
+    match(report.error, /Unavailable/);
+    equal(report.assets[0].report.failed, 1);
+    equal(json.stderr.trim().split("\n").length, 1, json.stderr);
   });
 });

@@ -281,3 +281,28 @@ Deno.test("Ctrl-C: in-flight creates finish, the table shows what was and was no
     }
   });
 });
+
+Deno.test("the admin going away mid-registration: the report on stdout, then one error line, exit 1", async () => {
+  await withSandbox(async (sandbox, run) => {
+    // The tasks are created, then every workflow create is refused, as when the admin dies.
+    sandbox.failRatio("CreateWorkflow", Code.Unavailable, 1);
+    const args = ["register", "files", "--archive", fixture(CORE), "--version", "v1", "--concurrency", "1"];
+    const table = await run(args);
+    equal(table.code, 1);
+    const rows = tableRows(table.stdout);
+    equal(rows.length, 84);
+    equal(rows.filter((r) => r[1] === "Failed").length, 1);
+    assert(rows.some((r) => r[1] === "Success"));
+    assert(rows.some((r) => r[1] === "Skipped" && r[2] === "Not registered: an earlier file failed"));
+    equal(table.stderr.trim().split("\n").length, 1, table.stderr);
+    match(table.stderr, /^Error: .*Unavailable/);
+
+    const json = await run([...args, "-o", "json"]);
+    equal(json.code, 1);
+    const report = JSON.parse(json.stdout);
+    equal(report.entries.length, 84);
+    equal(report.failed, 1);
+    match(report.error, /Unavailable/);
+    equal(json.stderr.trim().split("\n").length, 1, json.stderr);
+  });
+});

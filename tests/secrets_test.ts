@@ -64,3 +64,27 @@ Deno.test("no secret appears in any output of any command at debug level", async
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a password in an endpoint URL never appears in an error or a log line", async () => {
+  const password = "Pa55w0rd%2Fsecret";
+  for (const endpoint of [`http://user:${password}@127.0.0.1:1`, `https://user:${password}@127.0.0.1:1`]) {
+    const result = await runFctl([
+      "get",
+      "task",
+      "-p",
+      "p",
+      "-d",
+      "d",
+      "--admin.endpoint",
+      endpoint,
+      "--logger.level",
+      "5",
+    ]);
+    assert(result.code !== 0, result.stderr);
+    assert(result.stderr.includes("user:[redacted]@127.0.0.1:1"), result.stderr);
+    for (const text of [result.stdout, result.stderr]) {
+      assert(!text.includes("Pa55w0rd"), text);
+      assert(!text.includes("Pa55w0rd/secret"), text);
+    }
+  }
+});

@@ -15,7 +15,7 @@ import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { FormatterType } from "../log/format.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
-import { Redactor } from "../log/redact.ts";
+import { Redactor, urlPasswords } from "../log/redact.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
 /** Time, injected so that commands are testable at a fixed instant. */
@@ -97,6 +97,7 @@ export class CliContext {
     for (const spec of OPTIONS as readonly OptionSpec[]) {
       const raw = flags[spec.key];
       if (spec.secret && typeof raw === "string") this.secrets.add(raw);
+      if (typeof raw === "string") { for (const password of urlPasswords(raw)) this.secrets.add(password); }
     }
     // Loaded here, not at start-up: `fctl --help` never reads a configuration.
     const { loadConfig } = await import("../config/load.ts");
@@ -193,7 +194,10 @@ export class CliContext {
   async #registerSecrets(loaded: LoadedConfig): Promise<void> {
     const values = loaded.config as unknown as Record<string, unknown>;
     for (const spec of OPTIONS as readonly OptionSpec[]) {
-      if (spec.secret && typeof values[spec.key] === "string") this.secrets.add(values[spec.key] as string);
+      const value = values[spec.key];
+      if (spec.secret && typeof value === "string") this.secrets.add(value);
+      // An endpoint or proxy URL may carry a password (`http://user:PASSWORD@host`), which errors would echo.
+      if (typeof value === "string") { for (const password of urlPasswords(value)) this.secrets.add(password); }
     }
     const envVar = loaded.config["admin.clientSecretEnvVar"];
     if (envVar) this.secrets.add(this.env[envVar]);

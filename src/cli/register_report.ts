@@ -54,12 +54,22 @@ export function reportJson(report: RegisterReport): JsonValue {
     failed: report.failed,
     interrupted: report.interrupted,
     dryRun: report.dryRun,
+    ...(report.error ? { error: report.error.message } : {}),
     timings: Object.fromEntries(Object.entries(report.timings).map(([k, v]) => [k, ms(v)])),
   };
 }
 
-/** Writes the report of `register files`. */
+/**
+ * Whether a report is worth showing: always, unless an error stopped the registration before anything
+ * was registered or uploaded (a refused token), when every row would only repeat that error.
+ */
+function worthShowing(report: RegisterReport): boolean {
+  return !report.error || report.source?.location !== undefined || report.entries.some((e) => e.status === "Success");
+}
+
+/** Writes the report of `register files` (see {@link worthShowing}). */
 export async function renderReport(io: Io, format: string, report: RegisterReport): Promise<void> {
+  if (!worthShowing(report)) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: reportJson, value: { one: report } });
   } else {
@@ -92,6 +102,7 @@ function examplesJson(report: RegisterExamplesReport): JsonValue {
     release: report.release,
     failed: report.failed,
     interrupted: report.interrupted,
+    ...(report.error ? { error: report.error.message } : {}),
     assets: report.assets.map((a) => ({
       asset: a.asset,
       ...(a.report ? { report: reportJson(a.report) } : {}),
@@ -100,8 +111,9 @@ function examplesJson(report: RegisterExamplesReport): JsonValue {
   };
 }
 
-/** Writes the report of `register examples`: one table of every asset's entries, or one document. */
+/** Writes the report of `register examples`: one table of every asset's entries, or one document (see {@link worthShowing}). */
 export async function renderExamplesReport(io: Io, format: string, report: RegisterExamplesReport): Promise<void> {
+  if (report.error && report.assets.every((a) => !a.report || !worthShowing(a.report))) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: examplesJson, value: { one: report } });
   } else {
@@ -120,8 +132,15 @@ export function storageOpener(config: Config): () => ObjectStore {
     });
 }
 
-/** Throws what a report's outcome means for the exit status: 130 if interrupted, 1 if anything failed. */
-export function reportOutcome(outcome: { interrupted: boolean; failed: number }, failedMessage: string): void {
+/**
+ * Throws what a report's outcome means for the exit status: the error that stopped the registration
+ * as a whole (shown after its report), 130 if interrupted, 1 if anything failed.
+ */
+export function reportOutcome(
+  outcome: { interrupted: boolean; failed: number; error?: Error },
+  failedMessage: string,
+): void {
+  if (outcome.error) throw outcome.error;
   if (outcome.interrupted) {
     throw new InterruptedError("interrupted; the report above shows what was and was not registered");
   }

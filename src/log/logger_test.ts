@@ -1,6 +1,6 @@
-import { equal, match } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, equal, match } from "node:assert/strict";
 import { createLogger, type LoggerOptions } from "./logger.ts";
-import { Redactor } from "./redact.ts";
+import { Redactor, urlPasswords } from "./redact.ts";
 
 const AT = new Date("2024-05-06T07:08:09.123Z");
 
@@ -80,4 +80,10 @@ Deno.test("secrets are redacted from messages, fields and nested values", () => 
     out(),
     'time="2024-05-06T07:08:09Z" level=warning msg="key [redacted] used" nested="{\\"list\\":[\\"x [redacted]\\"]}" short=ab\n',
   );
+});
+
+Deno.test("urlPasswords: the password of every URL's user information, as written and decoded", () => {
+  assertEquals(urlPasswords("http://user:p%40ss@host:80 and https://a:b2c3@h/x"), ["p%40ss", "p@ss", "b2c3", "b2c3"]);
+  assertEquals(urlPasswords("http://user@host, dns:///host:80, host:80"), []);
+  assertEquals(urlPasswords("http://u:bad%zz@h"), ["bad%zz"]);
 });

@@ -44,3 +44,23 @@ export class Redactor {
     return out;
   }
 }
+
+/** `scheme://user:password@`: the password of a URL's user information, up to the host. */
+const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/gi;
+
+/**
+ * The passwords written in URLs inside `text` (`http://user:PASSWORD@host`), as written and
+ * percent-decoded, so that a caller can register them as secrets.
+ */
+export function urlPasswords(text: string): string[] {
+  const found: string[] = [];
+  for (const [, password] of text.matchAll(URL_PASSWORD)) {
+    found.push(password);
+    try {
+      found.push(decodeURIComponent(password));
+    } catch {
+      // Not valid percent-encoding: the password as written is all there is to hide.
+    }
+  }
+  return found;
+}

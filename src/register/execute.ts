@@ -12,10 +12,11 @@ import {
   type JobResult,
   type RegisterJob,
   type SourceUpload,
+  UPLOAD_FAILED,
   UPLOAD_INTERRUPTED,
   UPLOADED,
 } from "./jobs.ts";
-import { outcomeEntries } from "./report.ts";
+import { entryFor, outcomeEntries } from "./report.ts";
 import { runGraph } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
 
@@ -24,7 +25,9 @@ import type { RegisterRun } from "./run_state.ts";
  * the run. A failure without continue-on-error starts nothing new; so does the signal, after which
  * the creates in flight finish and the run is `interrupted`.
  *
- * @throws {OperationError} the upload failed, or the admin answered what no create survives (unreachable, …)
+ * What no create survives (the upload failed, the admin is unreachable, …) is not thrown: it is kept as
+ * `run.error`, starts nothing new, and the rows say what was and was not registered before it, so that
+ * the caller can show them and then fail.
  */
 export async function executePlan(client: AdminClient, plan: JobPlan, run: RegisterRun): Promise<void> {
   const started = run.now();
@@ -34,15 +37,29 @@ export async function executePlan(client: AdminClient, plan: JobPlan, run: Regis
     run.deps.onProgress?.({ phase: "create", done: ++done, total: plan.order.length });
     return entry;
   };
+  // A fatal error stops scheduling as the caller's signal does, but the run is not `interrupted`.
+  const fatal = new AbortController();
+  const signal = run.signal ? AbortSignal.any([run.signal, fatal.signal]) : fatal.signal;
+  const runJob = async (job: RegisterJob): Promise<JobResult> => {
+    try {
+      return await (job.kind === "source" ? uploadSource(job, plan, run) : create(job));
+    } catch (err) {
+      run.error ??= err instanceof Error ? err : new Error(String(err));
+      fatal.abort();
+      const message = err instanceof Error ? err.message : String(err);
+      return job.kind === "source" ? UPLOAD_FAILED : entryFor(job, "Failed", message);
+    }
+  };
   const outcomes = await runGraph<RegisterJob, JobResult>({
     jobs: plan.jobs,
     dependencies: plan.dependencies,
     concurrency: run.options.concurrency,
     stopOnFailure: !run.options.continueOnError,
-    signal: run.signal,
+    signal,
     now: run.now,
-    run: (job) => job.kind === "source" ? uploadSource(job, plan, run) : create(job),
-    isFailure: (result) => result === UPLOAD_INTERRUPTED || (result !== UPLOADED && result.status === "Failed"),
+    run: runJob,
+    isFailure: (result) =>
+      result === UPLOAD_INTERRUPTED || result === UPLOAD_FAILED || (result !== UPLOADED && result.status === "Failed"),
   });
   run.timings.registerMs = run.now() - started;
   run.interrupted = run.signal?.aborted ?? false;

@@ -25,7 +25,9 @@ export type RegisterJob = RegistrationEntity | SourceUpload;
 export const UPLOADED = "uploaded";
 export const UPLOAD_INTERRUPTED = "uploadInterrupted";
 /** A create's row, or how the upload ended. */
-export type JobResult = RegisterEntry | typeof UPLOADED | typeof UPLOAD_INTERRUPTED;
+/** The upload failed; the error is the run's `error`. */
+export const UPLOAD_FAILED = "uploadFailed";
+export type JobResult = RegisterEntry | typeof UPLOADED | typeof UPLOAD_INTERRUPTED | typeof UPLOAD_FAILED;
 
 /** What to run, and in which order. */
 export interface JobPlan {

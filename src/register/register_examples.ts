@@ -58,6 +58,11 @@ export interface RegisterExamplesReport {
   failed: number;
   /** Registration stopped early because the caller's signal aborted (Ctrl-C). */
   interrupted: boolean;
+  /**
+   * What stopped the registration of an asset, and so of the release, after it had started sending (see
+   * `RegisterReport.error`), naming the asset; a caller shows the report, then fails with it.
+   */
+  error?: Error;
 }
 
 /**
@@ -125,25 +130,33 @@ async function registerAssets(
         deps,
       );
       result.assets.push({ asset: asset.name, report });
-      result.failed += report.failed;
+      // A registration stopped by an error (a failed upload) may have no Failed row; it counts as one.
+      result.failed += report.error ? Math.max(report.failed, 1) : report.failed;
       if (report.interrupted) {
         result.interrupted = true;
+        break;
+      }
+      if (report.error && (!options.continueOnError || !(report.error instanceof FctlError))) {
+        result.error = assetError(report.error, asset.name, release.tag);
         break;
       }
       if (report.failed > 0 && !options.continueOnError) break;
     } catch (err) {
       if (signal?.aborted) throw err;
-      const message = `asset ${quote(asset.name)} of release ${quote(release.tag)}: ${(err as Error).message}`;
-      if (!options.continueOnError || !(err instanceof FctlError)) {
-        throw err instanceof FctlError
-          ? new FctlErrorWithContext(message, err)
-          : new OperationError(`cannot register ${message}`, { cause: err });
-      }
+      if (!options.continueOnError || !(err instanceof FctlError)) throw assetError(err, asset.name, release.tag);
       result.assets.push({ asset: asset.name, error: (err as Error).message });
       result.failed++;
     }
   }
   return result;
+}
+
+/** `err`, which stopped registering `asset`, naming the asset and the release. */
+function assetError(err: unknown, asset: string, release: string): Error {
+  const message = `asset ${quote(asset)} of release ${quote(release)}: ${(err as Error).message}`;
+  return err instanceof FctlError
+    ? new FctlErrorWithContext(message, err)
+    : new OperationError(`cannot register ${message}`, { cause: err });
 }
 
 /** Keeps the exit code of the underlying error (usage vs failure) while naming the asset. */

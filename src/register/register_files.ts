@@ -43,13 +43,15 @@ export {
  * Registers the tasks, workflows and launch plans in `options.paths`.
  *
  * A file the admin refuses is a `Failed` entry, not an exception; so is a file that is not a valid
- * entity. Exceptions are for what prevents registration as a whole. When `signal` aborts during the
- * creates, no new create starts, the ones in flight finish, and the report has `interrupted` set.
+ * entity. Exceptions are for what prevents registration before anything is sent; what stops it once
+ * sending has begun (the admin unreachable, the source upload failed) is the report's `error`, with
+ * the rows of what was and was not registered. When `signal` aborts during the creates, no new create
+ * starts, the ones in flight finish, and the report has `interrupted` set.
  *
  * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
  *   never calls it)
  * @throws {UsageError} bad arguments, missing files, or entities that would have no version
- * @throws {OperationError} an unreadable archive, a failed download or source upload, or a connection failure
+ * @throws {OperationError} an unreadable archive or a failed download
  */
 export async function registerFiles(
   admin: AdminClientSource,

@@ -1,4 +1,9 @@
-import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
+import {
+  deepStrictEqual as assertEquals,
+  match as assertMatch,
+  ok as assert,
+  rejects as assertRejects,
+} from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
 import { dirname } from "node:path";
@@ -9,7 +14,12 @@ import { toBinary } from "@bufbuild/protobuf";
 import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { decodeEntity } from "./classify.ts";
 import { buildExamplePackage } from "../../scripts/example_package.ts";
-import { registerFiles, type RegisterFilesOptions, type RegisterReport } from "./register_files.ts";
+import {
+  registerFiles,
+  type RegisterFilesOptions,
+  type RegisterProgress,
+  type RegisterReport,
+} from "./register_files.ts";
 import { withExtractedArchive } from "./package/archive.ts";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
@@ -187,10 +197,32 @@ Deno.test("a different entity under an existing id fails with the admin's messag
   });
 });
 
-Deno.test("an unreachable admin service is an exception, not one Failed row per file", async () => {
+Deno.test("an unreachable admin service is the report's error, not one Failed row per file", async () => {
   await withSandbox(async (sandbox, client) => {
     sandbox.failNext("*", Code.Unavailable);
-    await assertRejects(register(client, { paths: [fixture("valid-register.tar")] }), /Unavailable/);
+    const report = await register(client, { paths: [fixture("valid-register.tar")] });
+    assertMatch(report.error?.message ?? "", /Unavailable/);
+    assertEquals(report.entries.filter((e) => e.status === "Failed").length, 1);
+    assert(report.entries.every((e) => e.status !== "Skipped" || e.info.startsWith("Not registered: ")));
+  });
+});
+
+Deno.test("the admin dying mid-registration: a report of what was and was not registered, and the error", async () => {
+  await withSandbox(async (sandbox, client) => {
+    // Every call after the fifth create fails, as when the admin goes away.
+    const onProgress = (p: RegisterProgress) => {
+      if (p.phase === "create" && p.done === 5) sandbox.failRatio("*", Code.Unavailable, 1);
+    };
+    const report = await registerFiles(
+      client,
+      { ...BASE, paths: [fixture("flytesnacks-core.tgz")], concurrency: 1 },
+      undefined,
+      { onProgress },
+    );
+    assertMatch(report.error?.message ?? "", /Unavailable/);
+    assertEquals(report.entries.filter((e) => e.status === "Success").length, 5);
+    assertEquals(report.entries.filter((e) => e.status === "Failed").length, 1);
+    assertEquals(report.entries.filter((e) => e.status === "Skipped").length, report.entries.length - 6);
   });
 });
 
@@ -252,11 +284,13 @@ Deno.test("the upload location is asked for while the package is checked; the by
   }
 });
 
-Deno.test("a failed upload is an exception; no task that needs the source is created, the others may be", async () => {
+Deno.test("a failed upload is the report's error; no task that needs the source is created, the others may be", async () => {
   await withSandbox(async (sandbox, client) => {
     sandbox.failNext("CreateUploadLocation", Code.PermissionDenied);
     const before = await extractionDirs();
-    await assertRejects(register(client, { paths: [fixture("flytesnacks-core.tgz")] }), /PermissionDenied/);
+    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")] });
+    assertMatch(report.error?.message ?? "", /PermissionDenied/);
+    assert(report.entries.some((e) => /^Not registered: depends on .*, which failed$/.test(e.info)));
     const tasks = sandbox.requests.filter((r) => r.method === "CreateTask").map((r) => r.request as TaskCreateRequest);
     // Only tasks without `{{ .remote_package_path }}` (SQL, sensor, map-task inner tasks) run alongside the upload.
     assert(tasks.length <= 4, `${tasks.length} tasks were created`);

@@ -6,7 +6,7 @@
  */
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
-import type { JobResult, RegisterJob, SourceUpload } from "./jobs.ts";
+import { type JobResult, type RegisterJob, type SourceUpload, UPLOAD_FAILED } from "./jobs.ts";
 import type { JobOutcome } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
 
@@ -69,6 +69,12 @@ export interface RegisterReport {
   interrupted: boolean;
   /** Nothing was created or uploaded on purpose (`--dryRun`). */
   dryRun: boolean;
+  /**
+   * What stopped the registration as a whole after it had started sending (the admin unreachable, the
+   * source upload failed); the entries say what was and was not registered before it. A caller shows
+   * them, then fails with this error.
+   */
+  error?: Error;
   /** How long each phase took. */
   timings: RegisterTimings;
 }
@@ -107,6 +113,7 @@ export function finishReport(run: RegisterRun): RegisterReport {
     timings: run.timings,
   };
   if (run.source) report.source = run.source;
+  if (run.error) report.error = run.error;
   return report;
 }
 
@@ -140,11 +147,16 @@ export function outcomeEntries(
         };
         break;
       case "blocked": {
-        // Only an interrupted upload blocks its dependents (a failed one throws); what waits on
-        // something interrupted was interrupted too.
+        // What waits on something interrupted was interrupted too.
         const dependency = outcome.on.kind === "source" ? undefined : entryOf(outcome.on);
         const dependsOn = dependency?.name ?? (outcome.on as SourceUpload).member.name;
-        const info = dependency && dependency.info !== INFO.interrupted ? blockedInfo(dependency) : INFO.interrupted;
+        const on = outcomes.get(outcome.on);
+        const uploadFailed = on?.state === "finished" && on.result === UPLOAD_FAILED;
+        const info = uploadFailed
+          ? `Not registered: depends on ${dependsOn}, which failed`
+          : dependency && dependency.info !== INFO.interrupted
+          ? blockedInfo(dependency)
+          : INFO.interrupted;
         entry = { ...entryFor(entity, "Skipped", info), dependsOn };
         break;
       }

@@ -23,6 +23,8 @@ export interface RegisterRun {
   readonly timings: RegisterTimings;
   /** The package's fast-registration source, once found; where it went, once uploaded. */
   source?: RegisteredSource;
+  /** What stopped the registration as a whole once it had started sending (unreachable admin, failed upload). */
+  error?: Error;
   /** The signal aborted while entities were being created. */
   interrupted: boolean;
 }

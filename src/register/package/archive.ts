@@ -209,7 +209,8 @@ class TempDir {
 
   /** The dir's path, creating it the first time. */
   path(): Promise<string> {
-    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: "fctl-register-" });
+    // The pid in the name lets main.ts remove this process's dirs on a forced exit (a second Ctrl-C).
+    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: `fctl-register-${Deno.pid}-` });
   }
 
   async remove(): Promise<void> {
