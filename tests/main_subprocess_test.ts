@@ -33,25 +33,26 @@ async function fctl(
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
+/** The newest version of the seeded task `core.sub.process`, as JSON. */
+const GET_LATEST = [
+  "get",
+  "task",
+  "core.sub.process",
+  "--latest",
+  "-o",
+  "json",
+  "-p",
+  "flytesnacks",
+  "-d",
+  "development",
+];
+
 Deno.test("main.ts round-trips get task over gRPC with only the declared permissions", async () => {
   const sandbox = await startSandbox();
   const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
   try {
     await seedTasks(client, [{ name: "core.sub.process", version: "v7" }]);
-    const { code, stdout, stderr } = await fctl([
-      "get",
-      "task",
-      "core.sub.process",
-      "--latest",
-      "-o",
-      "json",
-      "-p",
-      "flytesnacks",
-      "-d",
-      "development",
-      "--admin.endpoint",
-      sandbox.endpoint,
-    ]);
+    const { code, stdout, stderr } = await fctl([...GET_LATEST, "--admin.endpoint", sandbox.endpoint]);
     equal(stderr, "");
     equal(code, 0);
     equal(JSON.parse(stdout).id.version, "v7");
@@ -108,18 +109,7 @@ Deno.test("main.ts signs in with Pkce under the declared permissions: the loopba
     const spec = taskSpec({ name: "core.sub.process", version: "v7" });
     sandbox.store.addTask({ id: spec.template!.id!, spec });
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const args = [
-      "get",
-      "task",
-      "core.sub.process",
-      "--latest",
-      "-o",
-      "json",
-      "-p",
-      "flytesnacks",
-      "-d",
-      "development",
-    ];
+    const args = [...GET_LATEST];
     args.push("--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`);
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args, "--admin.authType", "Pkce"],
