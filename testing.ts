@@ -36,28 +36,5 @@
  *
  * @module
  */
-export {
-  type DeviceFlowBehaviour,
-  type InteractiveBehaviour,
-  type ProductionProfile,
-  type RecordedRequest,
-  type Sandbox,
-  SANDBOX_CLIENT,
-  type SandboxAuth,
-  type SandboxOptions,
-  startSandbox,
-  type TokenRequestRecord,
-} from "./src/sandbox/server.ts";
-export {
-  type LaunchPlanEntry,
-  type LaunchPlanInit,
-  SandboxStore,
-  type TaskEntry,
-  type TaskInit,
-  type WorkflowEntry,
-  type WorkflowInit,
-} from "./src/sandbox/store.ts";
-export type { Entry } from "./src/sandbox/entity_table.ts";
-export type { Row } from "./src/sandbox/filters.ts";
-export type { MethodPattern } from "./src/sandbox/faults.ts";
-export { SANDBOX_BUCKET } from "./src/sandbox/data_proxy.ts";
+// The sandbox module curates what tests of programs that use fctl need; this export is that list.
+export * from "./src/sandbox/mod.ts";

@@ -40,4 +40,5 @@ export {
 } from "./store.ts";
 export type { MethodPattern } from "./faults.ts";
 export type { Entry } from "./entity_table.ts";
+export type { Row } from "./filters.ts";
 export { SANDBOX_BUCKET } from "./data_proxy.ts";
