@@ -1,23 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { loadConfig } from "../config/load.ts";
 import { connectHttp } from "./connect_http.ts";
-
-interface RecordingProxy {
-  url: string;
-  /** The absolute-form request targets the proxy was asked for. */
-  seen: string[];
-  close(): Promise<void>;
-}
-
-/** A forward proxy that answers every request itself, so a test sees which requests went through it. */
-function startProxy(name: string): RecordingProxy {
-  const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    seen.push(req.url);
-    return new Response(`${name} ${req.url}`);
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, seen, close: () => server.shutdown() };
-}
+import { startProxy } from "../http/_test_proxy.ts";
 
 Deno.test("connectHttp: admin.httpProxyURL carries every call, over the proxy variables and NO_PROXY", async () => {
   const configured = startProxy("configured");

@@ -1,23 +1,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { createHttpClient, describeFetchFailure, SKIP_VERIFY_UNSUPPORTED } from "./http_client.ts";
 import { startTlsServer } from "./_test_tls.ts";
-
-interface RecordingProxy {
-  url: string;
-  /** The absolute-form request targets the proxy was asked for. */
-  seen: string[];
-  close(): Promise<void>;
-}
-
-/** A forward proxy that answers every request itself, so a test sees which requests went through it. */
-function startProxy(name: string): RecordingProxy {
-  const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    seen.push(req.url);
-    return new Response(`${name} ${req.url}`);
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, seen, close: () => server.shutdown() };
-}
+import { startProxy } from "./_test_proxy.ts";
 
 /** A plain origin server, for calls that go direct. */
 function startOrigin(): { url: string; close(): Promise<void> } {
