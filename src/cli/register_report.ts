@@ -11,6 +11,7 @@ import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { Config } from "../config/schema.ts";
 import { InterruptedError, OperationError } from "../errors.ts";
+import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
 import { render } from "../output/render.ts";
 import type { Column } from "../output/table.ts";
@@ -18,6 +19,10 @@ import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
 import { openStorage } from "../storage/mod.ts";
 import type { ObjectStore } from "../storage/store.ts";
+import type { DownloadProgress, RegisterProgress } from "../register/register_files.ts";
+import type { CliContext } from "./context.ts";
+import { flagError } from "./flag_values.ts";
+import { progressDisplay } from "./register_progress.ts";
 
 const COLUMNS: readonly Column<RegisterEntry>[] = [
   { header: "NAME", cell: (e) => e.name },
@@ -145,4 +150,53 @@ export function reportOutcome(
     throw new InterruptedError("interrupted; the report above shows what was and was not registered");
   }
   if (outcome.failed > 0) throw new OperationError(failedMessage);
+}
+
+/** What every registration takes from the run besides its own inputs. */
+export interface RegistrationDeps {
+  http: HttpClient;
+  openStorage: () => ObjectStore;
+  onDownloadProgress?: (progress: DownloadProgress) => void;
+  onProgress?: (progress: RegisterProgress) => void;
+}
+
+/** How one register command registers and reports. */
+export interface Registration<R> {
+  /** The library call, given the run's dependencies. */
+  register(deps: RegistrationDeps): Promise<R>;
+  /** Writes the report (table, or the whole document with `-o json|yaml`). */
+  render(io: Io, format: string, report: R): Promise<void>;
+  /** The one line for a report with failed entries. */
+  failedMessage(report: R): string;
+}
+
+/**
+ * Runs a registration the way both register commands do: progress on the terminal meanwhile, the library's
+ * refusal of `--concurrency` named for the flag (`concurrencyText` as typed), then the report, always before
+ * the error its outcome means.
+ */
+export async function runRegistration<R extends { interrupted: boolean; failed: number; error?: Error }>(
+  ctx: CliContext,
+  concurrencyText: string | undefined,
+  registration: Registration<R>,
+): Promise<void> {
+  const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
+  try {
+    let report: R;
+    try {
+      report = await registration.register({
+        http: await ctx.http(),
+        openStorage: storageOpener(ctx.config),
+        onDownloadProgress: progress.onDownloadProgress,
+        onProgress: progress.onProgress,
+      });
+    } catch (err) {
+      throw flagError(err, { concurrency: { flag: "concurrency", raw: concurrencyText } });
+    }
+    progress.clear();
+    await registration.render(ctx.io, ctx.config.output, report);
+    reportOutcome(report, registration.failedMessage(report));
+  } finally {
+    progress.clear();
+  }
 }

@@ -5,7 +5,6 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
-import { flagError } from "../flag_values.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -21,7 +20,6 @@ function load() {
   return Promise.all([
     import("../../register/register_examples.ts"),
     import("../register_report.ts"),
-    import("../register_progress.ts"),
   ]);
 }
 
@@ -36,31 +34,18 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
-    const [{ registerExamples }, { renderExamplesReport, reportOutcome, storageOpener }, { progressDisplay }] =
-      await load();
+    const [{ registerExamples }, { renderExamplesReport, runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
-    const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
-    try {
-      let report;
-      try {
-        report = await registerExamples(() => ctx.admin(), { project, domain, ...settings }, ctx.signal, {
+    await runRegistration(ctx, flags.concurrency, {
+      register: (deps) =>
+        registerExamples(() => ctx.admin(), { project, domain, ...settings }, ctx.signal, {
+          ...deps,
           githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
-          http: await ctx.http(),
-          openStorage: storageOpener(ctx.config),
-          onDownloadProgress: progress.onDownloadProgress,
-          onProgress: progress.onProgress,
-        });
-      } catch (err) {
-        // The library's own refusal of --concurrency, named for the flag.
-        throw flagError(err, { concurrency: { flag: "concurrency", raw: flags.concurrency } });
-      }
-      progress.clear();
-      await renderExamplesReport(ctx.io, ctx.config.output, report);
-      reportOutcome(report, `${report.failed} files of release ${report.release} failed to register`);
-    } finally {
-      progress.clear();
-    }
+        }),
+      render: renderExamplesReport,
+      failedMessage: (report) => `${report.failed} files of release ${report.release} failed to register`,
+    });
   },
 });

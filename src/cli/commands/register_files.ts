@@ -5,7 +5,6 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
-import { flagError } from "../flag_values.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -22,7 +21,6 @@ function load() {
   return Promise.all([
     import("../../register/register_files.ts"),
     import("../register_report.ts"),
-    import("../register_progress.ts"),
   ]);
 }
 
@@ -37,26 +35,11 @@ export const REGISTER_FILES_COMMAND = leafCommand({
   async run(ctx, [paths], flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
-    const [{ registerFiles }, { renderReport, reportOutcome, storageOpener }, { progressDisplay }] = await load();
-    const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
-    try {
-      let report;
-      try {
-        report = await registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, {
-          http: await ctx.http(),
-          openStorage: storageOpener(ctx.config),
-          onDownloadProgress: progress.onDownloadProgress,
-          onProgress: progress.onProgress,
-        });
-      } catch (err) {
-        // The library's own refusal of --concurrency, named for the flag.
-        throw flagError(err, { concurrency: { flag: "concurrency", raw: flags.concurrency } });
-      }
-      progress.clear();
-      await renderReport(ctx.io, ctx.config.output, report);
-      reportOutcome(report, `${report.failed} of ${report.entries.length} files failed to register`);
-    } finally {
-      progress.clear();
-    }
+    const [{ registerFiles }, { renderReport, runRegistration }] = await load();
+    await runRegistration(ctx, flags.concurrency, {
+      register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
+      render: renderReport,
+      failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
+    });
   },
 });
