@@ -24,6 +24,12 @@ export interface FlagSpec {
   readonly hidden?: boolean;
 }
 
+/** `--wide`, on every command that prints a table. */
+export const WIDE_FLAG = {
+  long: "wide",
+  help: "never fit the table to the terminal: every cell whole, as when piped",
+} as const satisfies FlagSpec;
+
 /** One positional argument: `[name]`, `<paths...>`. */
 export interface ArgumentSpec {
   readonly name: string;

@@ -13,7 +13,7 @@ import type { Config } from "../config/schema.ts";
 import { InterruptedError, OperationError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
-import { render } from "../output/render.ts";
+import { render, type RenderOptions } from "../output/render.ts";
 import type { Column } from "../output/table.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
@@ -73,12 +73,17 @@ function worthShowing(report: RegisterReport): boolean {
 }
 
 /** Writes the report of `register files` (see {@link worthShowing}). */
-export async function renderReport(io: Io, format: string, report: RegisterReport): Promise<void> {
+export async function renderReport(
+  io: Io,
+  format: string,
+  report: RegisterReport,
+  options: RenderOptions = {},
+): Promise<void> {
   if (!worthShowing(report)) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: reportJson, value: { one: report } });
   } else {
-    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } });
+    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } }, options);
   }
 }
 
@@ -117,12 +122,18 @@ function examplesJson(report: RegisterExamplesReport): JsonValue {
 }
 
 /** Writes the report of `register examples`: one table of every asset's entries, or one document (see {@link worthShowing}). */
-export async function renderExamplesReport(io: Io, format: string, report: RegisterExamplesReport): Promise<void> {
+export async function renderExamplesReport(
+  io: Io,
+  format: string,
+  report: RegisterExamplesReport,
+  options: RenderOptions = {},
+): Promise<void> {
   if (report.error && report.assets.every((a) => !a.report || !worthShowing(a.report))) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: examplesJson, value: { one: report } });
   } else {
-    await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: exampleRows(report) } });
+    const rows = exampleRows(report);
+    await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: rows } }, options);
   }
 }
 
@@ -165,7 +176,9 @@ export interface Registration<R> {
   /** The library call, given the run's dependencies. */
   register(deps: RegistrationDeps): Promise<R>;
   /** Writes the report (table, or the whole document with `-o json|yaml`). */
-  render(io: Io, format: string, report: R): Promise<void>;
+  render(io: Io, format: string, report: R, options: RenderOptions): Promise<void>;
+  /** `--wide`: the table is never fitted to the terminal. */
+  wide?: boolean;
   /** The one line for a report with failed entries. */
   failedMessage(report: R): string;
 }
@@ -194,7 +207,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
       throw flagError(err, { concurrency: { flag: "concurrency", raw: concurrencyText } });
     }
     progress.clear();
-    await registration.render(ctx.io, ctx.config.output, report);
+    await registration.render(ctx.io, ctx.config.output, report, { wide: registration.wide });
     reportOutcome(report, registration.failedMessage(report));
   } finally {
     progress.clear();

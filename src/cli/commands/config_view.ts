@@ -4,14 +4,14 @@
  * @module
  */
 import type { ConfigRow } from "../../config/describe.ts";
-import { leafCommand } from "../command.ts";
+import { leafCommand, WIDE_FLAG } from "../command.ts";
 
 /** `config view`. */
 export const CONFIG_VIEW_COMMAND = leafCommand({
   name: "view",
   description: "the effective configuration: every option, its value and where it came from (secrets redacted)",
   arguments: [],
-  flags: [{ long: "all", help: "also list options left at their defaults" }],
+  flags: [{ long: "all", help: "also list options left at their defaults" }, WIDE_FLAG],
   async run(ctx, _args, flags) {
     const [{ describeConfig }, { render }] = await Promise.all([
       import("../../config/describe.ts"),
@@ -26,7 +26,7 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
       ],
       toJson: (row) => ({ key: row.key, value: row.json, source: row.source }),
       value: { list: rows },
-    });
+    }, { wide: flags.wide });
     if (rows.length === 0) {
       ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
     }

@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, wholeNumber } from "../flag_values.ts";
 
@@ -33,6 +33,7 @@ export const TASK_FLAGS = [
   { long: "no-filter.asc", help: "", hidden: true },
   { long: "filter.limit", value: "<n>", help: "page size (default 100)" },
   { long: "filter.page", value: "<n>", help: "page number, from 1 (default 1)" },
+  WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
 /** What `run` imports: the library call, the task's columns and the renderer (protos); the exec file writer is `--execFile`'s. */
@@ -117,7 +118,7 @@ export function taskCommand(description: string): CommandSpec {
         if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${written}\n`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
-      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });
+      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });
       if (result.kind === "list" && result.hasMore && ctx.io.stderrIsTerminal) {
         ctx.io.stderr.write(`more tasks are available: add --filter.page ${query.page + 1} for the next page\n`);
       }

@@ -45,6 +45,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
         }),
       render: renderExamplesReport,
+      wide: flags.wide,
       failedMessage: (report) => `${report.failed} files of release ${report.release} failed to register`,
     });
   },

@@ -39,6 +39,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     await runRegistration(ctx, flags.concurrency, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
       render: renderReport,
+      wide: flags.wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
     });
   },
