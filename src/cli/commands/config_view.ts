@@ -12,6 +12,12 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
   description: "the effective configuration: every option, its value and where it came from (secrets redacted)",
   arguments: [],
   flags: [{ long: "all", help: "also list options left at their defaults" }, WIDE_FLAG],
+  globals: ["config", "output"],
+  examples: [
+    "fctl config view",
+    "fctl config view --all -o yaml",
+    "fctl config view -c ~/.flyte/prod.yaml --admin.endpoint dns:///localhost:8089",
+  ],
   async run(ctx, _args, flags) {
     const [{ describeConfig }, { render }] = await Promise.all([
       import("../../config/describe.ts"),

@@ -71,6 +71,13 @@ export function taskCommand(description: string): CommandSpec {
       variadic: false,
     }],
     flags: TASK_FLAGS,
+    globals: ["config", "project", "domain", "output", "admin.endpoint"],
+    examples: [
+      "fctl get task -p flytesnacks -d development",
+      "fctl get task core.basic.hello -p flytesnacks -d development --latest -o yaml",
+      "fctl get task core.basic.hello -p flytesnacks -d development --version v1 --execFile exec.yaml",
+      'fctl get task -p flytesnacks -d development --filter.fieldSelector "task.name=core.basic.hello" --wide',
+    ],
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;

@@ -30,6 +30,12 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   description: "register the published Flyte example release (flytesnacks) from GitHub",
   arguments: [],
   flags: FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl register examples -p flytesnacks -d development",
+    "fctl register examples -p flytesnacks -d development --version v0.3.4",
+    "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
+  ],
   preload: load,
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
