@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { quote, UsageError } from "../../errors.ts";
 import { leafCommand } from "../command.ts";
 
 /** The shells `fctl completion` writes a script for. */
@@ -34,7 +34,7 @@ export const COMPLETION_COMMAND = leafCommand({
     const script = completionScript(shell);
     if (script === undefined) {
       throw new UsageError(
-        `unknown shell ${JSON.stringify(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,
+        `unknown shell ${quote(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,
       );
     }
     ctx.io.stdout.write(script);
