@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { OperationError, quote } from "../errors.ts";
 import type { Io } from "../output/io.ts";
@@ -35,6 +36,11 @@ export async function prepareExecFile(io: Io, path: string): Promise<string> {
     throw new OperationError(`exec file ${quote(path)} not overwritten: backup the file before continuing`);
   }
   return path;
+}
+
+/** `path` made absolute against the working directory, for telling the user where the file went. */
+export function absolutePath(path: string): string {
+  return resolve(path);
 }
 
 /** Writes the exec spec of `task` to `path` atomically with mode 0600. */

@@ -47,14 +47,14 @@ function loadTaskModules() {
 
 /**
  * `--execFile`'s writer, loaded only when the flag is given: checks the file (asking the user about one that
- * exists) now, and returns the function that writes the task's spec there, resolving to the path written.
+ * exists) now, and returns the function that writes the task's spec there, resolving to the absolute path written.
  */
 async function execFileWriter(ctx: CliContext, file: string) {
-  const { prepareExecFile, writeExecFile } = await import("../exec_file.ts");
+  const { prepareExecFile, writeExecFile, absolutePath } = await import("../exec_file.ts");
   const path = await prepareExecFile(ctx.io, file);
   return async (task: Parameters<typeof writeExecFile>[1]): Promise<string> => {
     await writeExecFile(path, task, ctx.clock.now());
-    return path;
+    return absolutePath(path);
   };
 }
 
@@ -122,7 +122,9 @@ export function taskCommand(description: string): CommandSpec {
       const result = await runTaskQuery(await admin, query);
       if (writeExecFile && result.newest) {
         const written = await writeExecFile(result.newest);
-        if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${written}\n`);
+        // Always said, on stderr (stdout keeps the listing): the file is what the user asked for.
+        const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
+        ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });

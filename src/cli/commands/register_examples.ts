@@ -5,6 +5,7 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
+import type { CliContext } from "../context.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -21,6 +22,16 @@ function load() {
     import("../../register/register_examples.ts"),
     import("../register_report.ts"),
   ]);
+}
+
+/**
+ * Says which release was resolved (the latest one is only known now): a line on a terminal, and an info
+ * record in the log wherever stderr goes.
+ */
+function announceRelease(ctx: CliContext, tag: string, assets: readonly string[]): void {
+  const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
+  ctx.logger.info("resolved the flytesnacks release", { release: tag, archives: assets.join(", ") });
+  if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`Registering flytesnacks release ${tag} (${archives})\n`);
 }
 
 /** `register examples`. */
@@ -49,6 +60,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
           ...deps,
           githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
+          onRelease: (tag, assets) => announceRelease(ctx, tag, assets),
         }),
       render: renderExamplesReport,
       wide: flags.wide,
