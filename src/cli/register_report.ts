@@ -24,8 +24,9 @@ import type { CliContext } from "./context.ts";
 import { flagError } from "./flag_values.ts";
 import { progressDisplay } from "./register_progress.ts";
 
+// What each row is about is never cut on a terminal: the other columns shrink first.
 const COLUMNS: readonly Column<RegisterEntry>[] = [
-  { header: "NAME", cell: (e) => e.name },
+  { header: "NAME", cell: (e) => e.name, keep: true },
   { header: "STATUS", cell: (e) => e.status },
   { header: "ADDITIONAL INFO", cell: (e) => e.info },
 ];
@@ -93,8 +94,8 @@ interface ExampleRow {
 }
 
 const EXAMPLE_COLUMNS: readonly Column<ExampleRow>[] = [
-  { header: "ASSET", cell: (r) => r.asset },
-  { header: "NAME", cell: (r) => r.entry.name },
+  { header: "ASSET", cell: (r) => r.asset, keep: true },
+  { header: "NAME", cell: (r) => r.entry.name, keep: true },
   { header: "STATUS", cell: (r) => r.entry.status },
   { header: "ADDITIONAL INFO", cell: (r) => r.entry.info },
 ];

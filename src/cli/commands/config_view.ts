@@ -26,7 +26,7 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
     const rows = describeConfig(ctx.loaded).filter((row) => flags.all === true || row.source !== "default");
     await render(ctx.io, ctx.config.output, {
       columns: [
-        { header: "KEY", cell: (row: ConfigRow) => row.key },
+        { header: "KEY", cell: (row: ConfigRow) => row.key, keep: true },
         { header: "VALUE", cell: (row: ConfigRow) => row.value },
         { header: "SOURCE", cell: (row: ConfigRow) => row.source },
       ],
