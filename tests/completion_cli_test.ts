@@ -154,6 +154,21 @@ Deno.test("powershell: one native completer holding every command, flag and valu
   }
 });
 
+Deno.test("completion reads no configuration: a broken config file does not stop a shell's start-up", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-completion-config-" });
+  try {
+    await Deno.writeTextFile(join(dir, "config.yaml"), "admin: [unclosed\n");
+    const { code, stdout } = await runFctl(["completion", "bash"], {
+      env: { FLYTECTL_CONFIG: join(dir, "config.yaml") },
+    });
+    equal(code, 0);
+    equal(stdout, await script("bash"));
+    equal((await runFctl(["config", "view"], { env: { FLYTECTL_CONFIG: join(dir, "config.yaml") } })).code, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("an unknown shell is one usage error naming it and the valid ones", async () => {
   const { code, stdout, stderr } = await runFctl(["completion", "tcsh"]);
   equal(code, 2);

@@ -23,6 +23,8 @@ export const COMPLETION_COMMAND = leafCommand({
   }],
   flags: [],
   globals: [],
+  // A script generated from the tree alone: a broken config file must not stop a shell's start-up.
+  readsConfig: false,
   examples: [
     "source <(fctl completion bash)  # in ~/.bashrc",
     "source <(fctl completion zsh)  # in ~/.zshrc, after compinit",
