@@ -130,7 +130,11 @@ export function renderHelp(path: readonly CommandSpec[], columns?: number): stri
   const out = [...fit(usage(path), " ".repeat("Usage: ".length)), "", ...fit(description), ""];
   for (const [title, items] of sections(path)) {
     out.push(title, ...itemLines(items, columns));
-    if (title === "Global options:") out.push(...fit(OPTIONS_POINTER, "  ").map((l) => `  ${l}`));
+    if (title === "Global options:") {
+      out.push(
+        ...(columns === undefined ? [OPTIONS_POINTER] : wrap(OPTIONS_POINTER, columns - 2)).map((l) => `  ${l}`),
+      );
+    }
     out.push("");
   }
   const examples = path[path.length - 1].examples ?? [];

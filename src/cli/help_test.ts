@@ -128,7 +128,7 @@ Deno.test("wrapping at 40, 80 and 120 columns never breaks inside a token", () =
 Deno.test("on a terminal help fits its width; piped, every description stays on its term's line", () => {
   const longest = (text: string) => Math.max(...text.split("\n").map((l) => l.length));
   for (const path of allPaths()) {
-    for (const columns of [60, 80, 120]) {
+    for (const columns of [40, 60, 80, 120]) {
       const text = renderHelp(path, columns);
       // Only an unbreakable word (a long example) may stick out.
       for (const line of text.split("\n")) assert(line.length <= columns || !/ \S+ /.test(line.trim()), line);
