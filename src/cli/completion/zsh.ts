@@ -15,11 +15,13 @@ export function zshCompletion(model: CompletionModel): string {
     `#compdef ${model.program}`,
     `# zsh completion for ${model.program}, generated from its command tree by \`${model.program} completion zsh\`.`,
     `# Load it in this shell:  source <(${model.program} completion zsh)`,
-    `# For every new shell, add that line to ~/.zshrc (after compinit).`,
+    `# For every new shell, add that line to ~/.zshrc (after compinit), or save the script as _${model.program} in $fpath.`,
     `autoload -U +X compinit && { (( $+functions[compdef] )) || compinit; }`,
     `autoload -U +X bashcompinit && bashcompinit`,
     bashFunctions(model, p),
     `complete -o default -F ${p} ${model.program}`,
+    `# Autoloaded from $fpath as _${model.program} on the first TAB: complete that TAB too.`,
+    `if [[ \${funcstack[1]-} == _${model.program} ]]; then _bash_complete -o default -F ${p}; fi`,
     "",
   ].join("\n");
 }
