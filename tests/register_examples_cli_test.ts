@@ -192,6 +192,7 @@ Deno.test("register examples --version TAG resolves that release; a failing asse
     equal(report.release, "v0.9");
     deepEqual(report.assets.map((a: { asset: string }) => a.asset), ["valid-register.tar", "missing.tgz"]);
     match(report.assets[1].error, /HTTP 404/);
+    equal(going.stderr, "Error: 1 file of release v0.9 failed to register\n", "1 file, not 1 files");
   });
 });
 

@@ -64,7 +64,8 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
         }),
       render: renderExamplesReport,
       wide: flags.wide,
-      failedMessage: (report) => `${report.failed} files of release ${report.release} failed to register`,
+      failedMessage: (report) =>
+        `${report.failed} ${report.failed === 1 ? "file" : "files"} of release ${report.release} failed to register`,
     });
   },
 });
