@@ -1,6 +1,6 @@
 /**
  * `deno task test`: every check CI runs, in order, failing on the first that fails:
- * formatting, lint, type check, generated-code freshness, then the test suite.
+ * formatting, lint, type check, generated-code and reference freshness, then the test suite.
  *
  * @module
  */
@@ -16,6 +16,10 @@ const STEPS: Step[] = [
   { name: "lint", args: ["lint", "--quiet"] },
   { name: "type check", args: ["check", "--quiet", "main.ts", "mod.ts", "src", "scripts", "tests"] },
   { name: "generated protos are current", args: ["run", "--quiet", "-A", "scripts/gen_proto.ts", "--check"] },
+  {
+    name: "command reference is current",
+    args: ["run", "--quiet", "--allow-read", "scripts/gen_reference.ts", "--check"],
+  },
   {
     name: "tests",
     args: [

@@ -76,6 +76,7 @@ Deno.test("--execFile writes the newest version's spec (mode 0600) and still pri
       ]);
       equal(code, 0, stderr);
       match(stdout, /2 rows\n$/);
+      equal(stderr, `wrote the execution spec of core.types.mixed version v2 to ${file}\n`);
       const text = await Deno.readTextFile(file);
       const doc = parse(text, { version: "1.1" });
       const when = Date.parse(doc.inputs.when);
@@ -153,5 +154,30 @@ Deno.test("an existing exec file is never replaced without a terminal, and only 
       equal(yes.code, 0, yes.stderr);
       equal(parse(await Deno.readTextFile(file)).version, "v2");
       equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    }));
+});
+
+Deno.test("--execFile with a relative path says the absolute path it wrote", async () => {
+  await withTaskSandbox(TASKS, (sandbox) =>
+    withDir(async (dir) => {
+      const cwd = Deno.cwd();
+      Deno.chdir(dir);
+      try {
+        const { code, stderr } = await runFctl([
+          "get",
+          "task",
+          "core.types.mixed",
+          "--execFile",
+          "spec.yaml",
+          ...scope(sandbox.endpoint),
+        ]);
+        equal(code, 0, stderr);
+        equal(
+          stderr,
+          `wrote the execution spec of core.types.mixed version v2 to ${await Deno.realPath(dir)}/spec.yaml\n`,
+        );
+      } finally {
+        Deno.chdir(cwd);
+      }
     }));
 });

@@ -57,7 +57,7 @@ async function fctl(args: string[], terminal: Terminal = {}): Promise<string> {
   return io.out();
 }
 
-Deno.test("piped table: flytectl's columns, 25-column variable lines, no escape codes, no fitting", async () => {
+Deno.test("piped table: flytectl's columns, whole variable lines, no escape codes, no fitting", async () => {
   await withTaskSandbox(TASKS, async (sandbox) => {
     const out = await fctl(["get", "task", ...scope(sandbox.endpoint)], { columns: 40 });
     await golden("get_task_piped.txt", out);
@@ -79,6 +79,23 @@ Deno.test("terminal table: bold headers, fitted to the terminal width", async ()
       env: { NO_COLOR: "1" },
     });
     equal(noColor, plain(out), "NO_COLOR: the same table without escape codes");
+  });
+});
+
+Deno.test("terminal table at 80 and 40 columns: task names and versions stay whole; --wide cuts nothing", async () => {
+  await withTaskSandbox(TASKS, async (sandbox) => {
+    for (const columns of [40, 80]) {
+      const out = plain(await fctl(["get", "task", ...scope(sandbox.endpoint)], { stdoutIsTerminal: true, columns }));
+      for (const task of TASKS) ok(out.includes(`| ${task.version.padEnd(7)} | ${task.name}`), `${columns}: ${out}`);
+      ok(out.includes("..."), "other columns were cut to fit");
+    }
+    const wide = await fctl(["get", "task", "--wide", ...scope(sandbox.endpoint)], { columns: 40 });
+    const wideTerminal = plain(
+      await fctl(["get", "task", "--wide", ...scope(sandbox.endpoint)], { stdoutIsTerminal: true, columns: 40 }),
+    );
+    equal(wideTerminal, wide, "--wide on a terminal: the piped table (bold headers aside)");
+    ok(wide.includes("times: how many times to repeat the greeting"), wide);
+    ok(!wide.includes("..."), wide);
   });
 });
 

@@ -173,7 +173,7 @@ Deno.test("a full page with more behind it tells a terminal how to get the next 
       ...scope(sandbox.endpoint),
     ]);
     equal(last.stderr, "", "the last page has no hint");
-    match(last.stdout, /1 rows\n$/);
+    match(last.stdout, /1 row\n$/);
     const exact = await runWithTerminalStderr(["get", "task", "--filter.limit", "3", ...scope(sandbox.endpoint)]);
     equal(exact.stderr, "", "a page that ends exactly at the last task has no hint");
     const piped = await runFctl(["get", "task", "--filter.limit", "2", ...scope(sandbox.endpoint)]);

@@ -18,6 +18,8 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string>;
   stdoutIsTerminal?: boolean;
+  /** Whether stderr is a terminal (progress and hints are drawn only then); default false. */
+  stderrIsTerminal?: boolean;
   columns?: number;
   signal?: AbortSignal;
 }
@@ -30,7 +32,7 @@ export function captureIo(options: RunOptions = {}): Io & { out: () => string; e
     stdout: { write: (text) => void (out += text) },
     stderr: { write: (text) => void (err += text) },
     stdoutIsTerminal: options.stdoutIsTerminal ?? false,
-    stderrIsTerminal: false,
+    stderrIsTerminal: options.stderrIsTerminal ?? false,
     stdinIsTerminal: false,
     columns: options.columns,
     // HOME points nowhere so a developer's own ~/.flyte/config.yaml never leaks into tests.

@@ -12,6 +12,7 @@ const DENO_ADAPTERS: Record<string, string> = {
   "main.ts": "the executable: arguments, signals, exit status",
   "src/cli/deno_io.ts": "the process's streams, terminal and environment, as an Io",
   "src/fs/read_bounded.ts": "reads the small files a user names (config, secret, CA, tokens) with a size cap",
+  "src/fs/write_atomic.ts": "writes the files a user asks for (exec spec, config init): temp file + rename, mode 0600",
   "src/cli/exec_file.ts": "writes the exec spec file the user asked for (atomic rename, mode 0600)",
   "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",

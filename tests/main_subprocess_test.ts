@@ -250,6 +250,28 @@ Deno.test("main.ts answers --help and --version on stdout, exit 0", async () => 
   deepEqual(version, { code: 0, stdout: `${denoJson.version}\n`, stderr: "" });
 });
 
+Deno.test("main.ts config init, version (with GetVersion) and completion with only the declared permissions", async () => {
+  const home = await Deno.makeTempDir({ prefix: "fctl-init-home-" });
+  const sandbox = await startSandbox();
+  try {
+    const init = await fctl(["config", "init", "--host", `localhost:${sandbox.port}`, "--insecure"], { HOME: home });
+    equal(init.code, 0, init.stderr);
+    const file = `${home}/.flyte/config.yaml`;
+    equal(init.stdout, `wrote config file ${file}\n`);
+    equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    // The file it wrote is the one every other command reads: version reaches the admin through it.
+    const version = await fctl(["version", "-o", "json"], { HOME: home });
+    equal(version.code, 0, version.stderr);
+    deepEqual(JSON.parse(version.stdout).map((v: { App: string }) => v.App), ["fctl", "controlPlane"]);
+    const completion = await fctl(["completion", "bash"]);
+    equal(completion.code, 0, completion.stderr);
+    match(completion.stdout, /\ncomplete -o default -F _fctl fctl\n$/);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("main.ts against a production admin: https:// downloads and uploads (from memory and from disk) with only the declared permissions", async () => {
   const sandbox = await startSandbox({ production: true });
   const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-https-" });

@@ -192,6 +192,7 @@ Deno.test("register examples --version TAG resolves that release; a failing asse
     equal(report.release, "v0.9");
     deepEqual(report.assets.map((a: { asset: string }) => a.asset), ["valid-register.tar", "missing.tgz"]);
     match(report.assets[1].error, /HTTP 404/);
+    equal(going.stderr, "Error: 1 file of release v0.9 failed to register\n", "1 file, not 1 files");
   });
 });
 
@@ -259,5 +260,26 @@ Deno.test("register examples: the admin going away mid-release: the report on st
     match(report.error, /Unavailable/);
     equal(report.assets[0].report.failed, 1);
     equal(json.stderr.trim().split("\n").length, 1, json.stderr);
+  });
+});
+
+Deno.test("register examples on a terminal: the resolved release, then download progress, on stderr only", async () => {
+  await withSetup(async (_sandbox, _github, run) => {
+    const tty = await run([], { stderrIsTerminal: true });
+    equal(tty.code, 0, tty.stderr);
+    assert(tty.stderr.startsWith("Registering flytesnacks release v1.2.3 (2 archives)\n"), tty.stderr);
+    // Each redraw returns to the start of the line and clears it.
+    for (const asset of ["flytesnacks-core.tgz", "valid-register.tgz"]) {
+      assert(tty.stderr.includes(`\r\x1b[KDownloading ${asset}: `), asset);
+    }
+    match(tty.stderr, /Downloading flytesnacks-core\.tgz: \d+\.\d MB/);
+    assert(
+      !tty.stdout.includes("Downloading") && !tty.stdout.includes("Registering flytesnacks"),
+      "stdout: the report",
+    );
+    const logged = await run(["--logger.level", "4", "--logger.formatter.type", "text"]);
+    equal(logged.code, 0, logged.stderr);
+    assert(!logged.stderr.includes("Downloading"), "no progress in a pipe");
+    match(logged.stderr, /resolved the flytesnacks release.*v1\.2\.3/);
   });
 });

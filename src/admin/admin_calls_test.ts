@@ -8,6 +8,7 @@ import { moduleGraph } from "../../tests/module_graph.ts";
 import type { DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";
+import { AdminService as VersionCalls } from "../../proto/gen/fctl/version_calls_pb.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { ADMIN_METHOD_FILES, DATA_PROXY_METHOD_FILES } from "./client.ts";
@@ -35,7 +36,8 @@ Deno.test("fctl's AdminService declares flyteidl's service and methods, with the
 
 Deno.test("the task calls are fctl's AdminService's, and the client takes each method from a file declaring it", () => {
   assertPartOf(TaskCalls, FctlAdminService);
-  const files: Record<string, DescService> = { tasks: TaskCalls, all: FctlAdminService };
+  assertPartOf(VersionCalls, FctlAdminService);
+  const files: Record<string, DescService> = { tasks: TaskCalls, version: VersionCalls, all: FctlAdminService };
   deepEqual(Object.keys(ADMIN_METHOD_FILES).sort(), FctlAdminService.methods.map((m) => m.localName).sort());
   for (const [method, file] of Object.entries(ADMIN_METHOD_FILES)) {
     ok(files[file].methods.some((m) => m.localName === method), `${method} in ${file}`);
@@ -45,13 +47,24 @@ Deno.test("the task calls are fctl's AdminService's, and the client takes each m
     TaskCalls.methods.map((m) => m.localName).sort(),
     "every task call goes through the task calls' file",
   );
+  deepEqual(
+    Object.entries(ADMIN_METHOD_FILES).filter(([, file]) => file === "version").map(([m]) => m),
+    VersionCalls.methods.map((m) => m.localName),
+    "the version call goes through its own file",
+  );
   deepEqual(Object.keys(DATA_PROXY_METHOD_FILES).sort(), DataProxyService.methods.map((m) => m.localName).sort());
 });
 
 Deno.test("the admin client loads fctl's AdminService, not flyteidl's whole one, and no descriptor before a call", async () => {
   const graph = await moduleGraph(new URL("./client.ts", import.meta.url));
   const [all, loaded] = [graph.all, graph.reachable()];
-  for (const file of ["fctl/admin_calls_pb.ts", "fctl/task_calls_pb.ts", "flyteidl/service/dataproxy_pb.ts"]) {
+  const files = [
+    "fctl/admin_calls_pb.ts",
+    "fctl/task_calls_pb.ts",
+    "fctl/version_calls_pb.ts",
+    "flyteidl/service/dataproxy_pb.ts",
+  ];
+  for (const file of files) {
     ok(all.some((s) => s.endsWith(`/proto/gen/${file}`)), `the walk sees ${file}`);
   }
   deepEqual(all.filter((s) => s.endsWith("/proto/gen/flyteidl/service/admin_pb.ts")), []);

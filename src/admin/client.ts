@@ -16,6 +16,7 @@ import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataprox
 import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
+import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
 
 /** How to reach the admin service. */
@@ -60,9 +61,10 @@ export interface AdminClient {
 /** The generated files a client's methods come from, each loading its service descriptor. */
 type ServiceFiles<F extends string> = Readonly<Record<F, () => Promise<DescService>>>;
 
-/** Where the AdminService methods fctl calls are declared: the task calls alone, or all of them. */
-const ADMIN_FILES: ServiceFiles<"tasks" | "all"> = {
+/** Where the AdminService methods fctl calls are declared: the task calls alone, the version call alone, or all. */
+const ADMIN_FILES: ServiceFiles<"tasks" | "version" | "all"> = {
   tasks: async () => (await import("../../proto/gen/fctl/task_calls_pb.ts")).AdminService,
+  version: async () => (await import("../../proto/gen/fctl/version_calls_pb.ts")).AdminService,
   all: async () => (await import("../../proto/gen/fctl/admin_calls_pb.ts")).AdminService,
 };
 
@@ -83,6 +85,7 @@ export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminServic
   getActiveLaunchPlan: "all",
   listLaunchPlans: "all",
   updateLaunchPlan: "all",
+  getVersion: "version",
 };
 
 const DATA_PROXY_FILES: ServiceFiles<"dataProxy"> = {
@@ -150,7 +153,7 @@ export function createAdminClient(
   const { baseUrl, connection, manager } = sessions;
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
-  interceptors.push(transportStatusInterceptor);
+  interceptors.push(transportStatusInterceptor, userAgentInterceptor);
   // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.
   const transport = createGrpcTransport({ baseUrl, sessionManager: manager, interceptors, acceptCompression: [] });
   return {

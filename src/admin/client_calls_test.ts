@@ -2,6 +2,7 @@
  * Calls through {@link createAdminClient} against the sandbox and against raw HTTP/2 servers that give
  * the answers a real gRPC server rarely does: what goes on the wire, and what each answer becomes.
  */
+import { USER_AGENT_PRODUCT } from "./user_agent.ts";
 import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import * as http2 from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
@@ -74,7 +75,7 @@ Deno.test("admin client: sends gRPC headers, the caller's headers and the deadli
   });
 });
 
-Deno.test("admin client: a plain call sends Connect's gRPC headers; headers an interceptor replaces or copies are sent", async () => {
+Deno.test("admin client: a plain call sends Connect's gRPC headers (fctl first in the user agent); headers an interceptor replaces or copies are sent", async () => {
   const replace: Interceptor = (next) => (req) => {
     // `header` is read-only in Connect's types, but a plain property at run time: keep that working.
     (req as { header: Headers }).header = new Headers(req.header);
@@ -84,11 +85,13 @@ Deno.test("admin client: a plain call sends Connect's gRPC headers; headers an i
   const copy: Interceptor = (next) => (req) => next({ ...req, header: new Headers({ "x-copied": "yes" }) });
   const calls: Array<[Interceptor[], (headers: http2.IncomingHttpHeaders) => void]> = [
     [[], (headers) => {
+      const connect = Object.fromEntries(requestHeader(true, undefined, undefined));
       deepEqual(
         Object.fromEntries(Object.entries(headers).filter(([key]) => !key.startsWith(":"))),
-        Object.fromEntries(requestHeader(true, undefined, undefined)),
+        // fctl names itself first in the user agent, keeping Connect's own token.
+        { ...connect, "user-agent": `${USER_AGENT_PRODUCT} ${connect["user-agent"]}` },
       );
-      equal(headers["user-agent"]?.startsWith("connect-es/"), true);
+      equal(headers["user-agent"]?.startsWith(`${USER_AGENT_PRODUCT} connect-es/`), true);
     }],
     [[replace], (headers) => {
       equal(headers["x-replaced"], "yes");

@@ -20,9 +20,17 @@ export interface FlagSpec {
   /** The value placeholder (`<n>`); absent for switches. */
   readonly value?: string;
   readonly help: string;
+  /** The values the flag accepts, for shell completion (an enum option's choices). */
+  readonly choices?: readonly string[];
   /** Accepted, but not listed in help (deprecated spellings, `--no-` forms, cobra-compatible positions). */
   readonly hidden?: boolean;
 }
+
+/** `--wide`, on every command that prints a table. */
+export const WIDE_FLAG = {
+  long: "wide",
+  help: "never fit the table to the terminal: every cell whole, as when piped",
+} as const satisfies FlagSpec;
 
 /** One positional argument: `[name]`, `<paths...>`. */
 export interface ArgumentSpec {
@@ -30,6 +38,8 @@ export interface ArgumentSpec {
   readonly help: string;
   readonly required: boolean;
   readonly variadic: boolean;
+  /** The values it accepts, for shell completion (a shell's name); without them, completion offers files. */
+  readonly choices?: readonly string[];
 }
 
 /**
@@ -59,6 +69,13 @@ export interface CommandSpec {
   readonly subcommands: readonly CommandSpec[];
   /** Command lines shown under "Examples:" in help, each with an optional `# comment`. */
   readonly examples?: readonly string[];
+  /**
+   * The global options (schema keys) this command's help lists beside its own flags: the handful it uses
+   * (`project`, `output`, …). Every global option is still accepted; `fctl help options` lists them all.
+   */
+  readonly globals?: readonly string[];
+  /** False for a leaf that must not read the configuration (`config init` writes it); default true. */
+  readonly readsConfig?: boolean;
   /** What a leaf does; groups have none. */
   readonly run?: CommandRun;
   /** Starts importing what `run` needs while the configuration loads (a leaf's choice). */
@@ -77,6 +94,10 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly flags: Flags;
   /** Command lines shown under "Examples:" in help. */
   readonly examples?: readonly string[];
+  /** The global options (schema keys) its help lists; see {@link CommandSpec.globals}. */
+  readonly globals?: readonly string[];
+  /** False: runs without loading the configuration (`ctx.config` is not available); see {@link CommandSpec}. */
+  readonly readsConfig?: boolean;
   /** Starts importing what `run` needs, so that loading it overlaps reading the configuration. */
   readonly preload?: () => Promise<unknown>;
   /**
@@ -98,10 +119,20 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     flags: declaration.flags,
     subcommands: [],
     examples: declaration.examples,
+    globals: declaration.globals,
+    readsConfig: declaration.readsConfig,
     preload: declaration.preload,
     run: (ctx, args, flags) =>
       declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),
   };
+}
+
+/** What a group may have besides its name, description and subcommands. */
+export interface GroupOptions {
+  /** Flags of the group itself (accepted before a subcommand's name). */
+  flags?: readonly FlagSpec[];
+  examples?: readonly string[];
+  globals?: readonly string[];
 }
 
 /** A group of subcommands. */
@@ -109,7 +140,16 @@ export function groupCommand(
   name: string,
   description: string,
   subcommands: readonly CommandSpec[],
-  flags: readonly FlagSpec[] = [],
+  options: GroupOptions = {},
 ): CommandSpec {
-  return { name, aliases: [], description, arguments: [], flags, subcommands };
+  return {
+    name,
+    aliases: [],
+    description,
+    arguments: [],
+    flags: options.flags ?? [],
+    subcommands,
+    examples: options.examples,
+    globals: options.globals,
+  };
 }

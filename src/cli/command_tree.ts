@@ -13,11 +13,14 @@ import { type CommandSpec, type FlagSpec, groupCommand } from "./command.ts";
 import { AUTH_LOGIN_COMMAND } from "./commands/auth_login.ts";
 import { AUTH_LOGOUT_COMMAND } from "./commands/auth_logout.ts";
 import { AUTH_STATUS_COMMAND } from "./commands/auth_status.ts";
+import { COMPLETION_COMMAND } from "./commands/completion.ts";
+import { CONFIG_INIT_COMMAND } from "./commands/config_init.ts";
 import { CONFIG_VALIDATE_COMMAND } from "./commands/config_validate.ts";
 import { CONFIG_VIEW_COMMAND } from "./commands/config_view.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
 import { REGISTER_EXAMPLES_COMMAND } from "./commands/register_examples.ts";
 import { REGISTER_FILES_COMMAND } from "./commands/register_files.ts";
+import { VERSION_COMMAND } from "./commands/version.ts";
 
 export type { ArgumentSpec, CommandSpec, FlagSpec } from "./command.ts";
 
@@ -57,9 +60,18 @@ function optionHelp(spec: OptionSpec): string {
  * Each boolean also has a hidden `--no-` form.
  */
 export const GLOBAL_FLAGS: readonly FlagSpec[] = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
-  const flag: FlagSpec = { long: spec.key, short: spec.short, value: VALUE_NAME[spec.type], help: optionHelp(spec) };
+  const flag: FlagSpec = {
+    long: spec.key,
+    short: spec.short,
+    value: VALUE_NAME[spec.type],
+    help: optionHelp(spec),
+    ...(spec.choices ? { choices: spec.choices } : {}),
+  };
   return spec.type === "boolean" ? [flag, { long: `no-${spec.key}`, help: "", hidden: true }] : [flag];
 });
+
+/** The global options a command's help lists when it names none: the ones nearly every command reads. */
+export const COMMON_GLOBALS: readonly string[] = ["config", "project", "domain", "output"];
 
 /** The whole tree, rooted at the program; each leaf comes from its own module under `commands/`. */
 export const COMMAND_TREE: CommandSpec = groupCommand(
@@ -70,22 +82,67 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
       "get",
       "read entities from the admin service",
       [taskCommand("list tasks, or the versions of one task")],
-      // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.
-      TASK_FLAGS.map((flag) => ({ ...flag, hidden: true })),
+      {
+        // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.
+        flags: TASK_FLAGS.map((flag) => ({ ...flag, hidden: true })),
+        examples: [
+          "fctl get task -p flytesnacks -d development",
+          "fctl get task core.basic.hello -p flytesnacks -d development --latest -o yaml",
+        ],
+      },
     ),
     taskCommand("shorthand for `get task`"),
     groupCommand("register", "register entities with the admin service", [
       REGISTER_FILES_COMMAND,
       REGISTER_EXAMPLES_COMMAND,
-    ]),
-    groupCommand("config", "show and check the configuration", [CONFIG_VIEW_COMMAND, CONFIG_VALIDATE_COMMAND]),
+    ], {
+      examples: [
+        "fctl register files --archive pkg.tgz -p flytesnacks -d development --version v1",
+        "fctl register examples -p flytesnacks -d development",
+      ],
+    }),
+    groupCommand("config", "create, show and check the configuration", [
+      CONFIG_INIT_COMMAND,
+      CONFIG_VIEW_COMMAND,
+      CONFIG_VALIDATE_COMMAND,
+    ], {
+      globals: ["config", "output"],
+      examples: [
+        "fctl config init --host flyte.example.com",
+        "fctl config view -c ~/.flyte/config.yaml",
+        "fctl config validate",
+      ],
+    }),
     groupCommand("auth", "sign in to the admin service, show and forget cached tokens", [
       AUTH_LOGIN_COMMAND,
       AUTH_STATUS_COMMAND,
       AUTH_LOGOUT_COMMAND,
-    ]),
+    ], {
+      globals: ["config", "admin.endpoint", "admin.authType"],
+      examples: ["fctl auth login", "fctl auth status -o json", "fctl auth logout"],
+    }),
+    VERSION_COMMAND,
+    COMPLETION_COMMAND,
   ],
+  {
+    examples: [
+      "fctl config init --host flyte.example.com  # writes ~/.flyte/config.yaml",
+      "fctl get task -p flytesnacks -d development",
+      "fctl register examples -p flytesnacks -d development",
+      "fctl help options  # every global option",
+    ],
+  },
 );
+
+/** The global flags the help of the last command of `path` lists (see {@link CommandSpec.globals}), in its order. */
+export function helpGlobalFlags(path: readonly CommandSpec[]): FlagSpec[] {
+  const keys = path[path.length - 1].globals ?? COMMON_GLOBALS;
+  return keys.map((key) => {
+    const flag = GLOBAL_FLAGS.find((f) => f.long === key);
+    if (!flag) throw new Error(`${commandLine(path)} lists ${JSON.stringify(key)}, which is not a global option`);
+    return flag;
+  });
+}
 
 /** The subcommand of `parent` called `word` (by name or alias). */
 export function findSubcommand(parent: CommandSpec, word: string): CommandSpec | undefined {

@@ -56,6 +56,8 @@ export class CliContext {
   readonly clock: Clock;
   #logger: Logger;
   #loaded?: LoadedConfig;
+  /** The global flags of the command line, as given. */
+  #flags: Readonly<Record<string, unknown>> = {};
   #deps: CliDeps;
   #admin?: Promise<AdminWithAuth>;
   #http?: Promise<HttpClient>;
@@ -99,6 +101,7 @@ export class CliContext {
       if (spec.secret && typeof raw === "string") this.secrets.add(raw);
       if (typeof raw === "string") { for (const password of urlPasswords(raw)) this.secrets.add(password); }
     }
+    this.#flags = flags;
     // Loaded here, not at start-up: `fctl --help` never reads a configuration.
     const { loadConfig } = await import("../config/load.ts");
     const loaded = await loadConfig({ flags, env: this.env, readTextFile: this.io.readTextFile });
@@ -124,6 +127,23 @@ export class CliContext {
       });
     }
     return loaded;
+  }
+
+  /**
+   * Takes the global flags of a command that reads no configuration (`config init`), without reading any:
+   * the logger stays at warnings, and {@link config} is not available.
+   */
+  useFlagsWithoutConfig(flags: Readonly<Record<string, unknown>>): void {
+    for (const spec of OPTIONS as readonly OptionSpec[]) {
+      if (spec.secret && typeof flags[spec.key] === "string") this.secrets.add(flags[spec.key] as string);
+    }
+    this.#flags = flags;
+  }
+
+  /** `-c`/`--config` as given on the command line, if it was. */
+  get commandLineConfigFile(): string | undefined {
+    const value = this.#flags["config"];
+    return typeof value === "string" && value !== "" ? value : undefined;
   }
 
   /** Project and domain, which every entity command needs, checked before any connection is made. */

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { resolve } from "node:path";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { OperationError, quote } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { renderExecSpec } from "../tasks/exec_spec.ts";
+import { writeFileAtomic } from "../fs/write_atomic.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -37,17 +38,18 @@ export async function prepareExecFile(io: Io, path: string): Promise<string> {
   return path;
 }
 
+/** `path` made absolute against the working directory, for telling the user where the file went. */
+export function absolutePath(path: string): string {
+  return resolve(path);
+}
+
 /** Writes the exec spec of `task` to `path` atomically with mode 0600. */
 export async function writeExecFile(path: string, task: Task, now: Date): Promise<void> {
   const text = await renderExecSpec(task, now);
-  // Same directory, so the rename is atomic; a random name, so concurrent writers never share a temp file.
-  const temp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
   try {
-    await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
-    await Deno.chmod(temp, 0o600); // the umask may have taken bits away; it must not leave more than 0600
-    await Deno.rename(temp, path);
+    // Replacing: prepareExecFile already had the user's yes for a file that exists.
+    await writeFileAtomic(path, text, { replace: true });
   } catch (err) {
-    await Deno.remove(temp).catch(() => {});
     throw new OperationError(`cannot write exec file ${quote(path)}: ${(err as Error).message}`);
   }
 }

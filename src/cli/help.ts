@@ -1,11 +1,21 @@
 /**
  * The help screen of a command, rendered from the command tree. Both the fast help path and
  * commander (through its `formatHelp` hook) print this text, so help reads the same however it is asked for.
+ * A command's screen lists its own flags and the few global options it uses; `fctl help options`
+ * ({@link renderOptionsHelp}) lists every global option.
  *
  * @module
  */
 import { displayWidth } from "../output/text_width.ts";
-import { type CommandSpec, type FlagSpec, flagTerm, GLOBAL_FLAGS, ownFlags } from "./command_tree.ts";
+import {
+  type CommandSpec,
+  type FlagSpec,
+  flagTerm,
+  GLOBAL_FLAGS,
+  helpGlobalFlags,
+  ownFlags,
+  PROGRAM_NAME,
+} from "./command_tree.ts";
 
 /** A help screen's term column: `name`, `-p, --project <value>`, `get`, with its description. */
 interface Item {
@@ -44,21 +54,29 @@ function usage(path: readonly CommandSpec[]): string {
   return `Usage: ${parts.join(" ")}`;
 }
 
+const flagItem = (flag: FlagSpec): Item => ({ term: flagTerm(flag), description: flag.help });
+
+/** The line under a command's global options, pointing at the rest. */
+export const OPTIONS_POINTER =
+  `Run "${PROGRAM_NAME} help options" for every global option (connection, auth, storage, logging).`;
+
 function sections(path: readonly CommandSpec[]): [string, Item[]][] {
   const command = path[path.length - 1];
-  const flagItem = (flag: FlagSpec): Item => ({ term: flagTerm(flag), description: flag.help });
   const local = ownFlags(path).filter((f) => !f.hidden);
   const result: [string, Item[]][] = [
     ["Arguments:", command.arguments.map((a) => ({ term: a.name, description: a.help }))],
     ["Options:", local.map(flagItem)],
-    ["Global options:", GLOBAL_FLAGS.filter((f) => !f.hidden).map(flagItem)],
+    ["Global options:", helpGlobalFlags(path).map(flagItem)],
   ];
   if (command.subcommands.length > 0) {
     const commands = command.subcommands.map((c) => ({
       term: [[c.name, ...c.aliases].join("|"), argumentsTerm(c)].filter(Boolean).join(" "),
       description: c.description,
     }));
-    commands.push({ term: "help [command...]", description: "display help for a command" });
+    commands.push({
+      term: "help [command...]",
+      description: "display help for a command (`help options`: every global option)",
+    });
     result.push(["Commands:", commands]);
   }
   return result.filter(([, items]) => items.length > 0);
@@ -110,9 +128,63 @@ export function renderHelp(path: readonly CommandSpec[], columns?: number): stri
   const fit = (text: string, indent = "") =>
     columns === undefined ? [text] : wrap(text, columns - indent.length).map((l, i) => (i === 0 ? l : indent + l));
   const out = [...fit(usage(path), " ".repeat("Usage: ".length)), "", ...fit(description), ""];
-  for (const [title, items] of sections(path)) out.push(title, ...itemLines(items, columns), "");
+  for (const [title, items] of sections(path)) {
+    out.push(title, ...itemLines(items, columns));
+    if (title === "Global options:") {
+      out.push(
+        ...(columns === undefined ? [OPTIONS_POINTER] : wrap(OPTIONS_POINTER, columns - 2)).map((l) => `  ${l}`),
+      );
+    }
+    out.push("");
+  }
   const examples = path[path.length - 1].examples ?? [];
-  // Examples are command lines: never wrapped, so they can be copied whole.
-  if (examples.length > 0) out.push("Examples:", ...examples.map((line) => `  ${line}`), "");
+  if (examples.length > 0) out.push("Examples:", ...examples.flatMap((line) => exampleLines(line, columns)), "");
+  return out.join("\n");
+}
+
+/**
+ * One example's lines. An example is a command line, so one too wide for the terminal is still one the
+ * shell reads whole: its comment (`  # …`) goes on the lines before it, and it breaks between words with
+ * ` \` continuations.
+ */
+function exampleLines(example: string, columns: number | undefined): string[] {
+  const indent = "  ";
+  if (columns === undefined || displayWidth(indent + example) <= columns) return [indent + example];
+  const hash = example.indexOf("  # ");
+  const command = hash < 0 ? example : example.slice(0, hash);
+  const comment = hash < 0
+    ? []
+    : wrap(example.slice(hash + 4), columns - indent.length - 2).map((l) => `${indent}# ${l}`);
+  const continued = `${indent}  `;
+  const lines = wrap(command, columns - continued.length - 2);
+  return [
+    ...comment,
+    ...lines.map((l, i) => `${i === 0 ? indent : continued}${l}${i < lines.length - 1 ? " \\" : ""}`),
+  ];
+}
+
+/** The sections of `fctl help options`: the schema's top-level options, then one per key prefix (`admin.`, …). */
+export function globalOptionGroups(): [string, FlagSpec[]][] {
+  const groups = new Map<string, FlagSpec[]>();
+  for (const flag of GLOBAL_FLAGS.filter((f) => !f.hidden)) {
+    const dot = flag.long.indexOf(".");
+    const title = dot < 0 ? "General" : flag.long.slice(0, dot);
+    groups.set(title, [...(groups.get(title) ?? []), flag]);
+  }
+  return [...groups];
+}
+
+/** The description atop `fctl help options`. */
+export const OPTIONS_DESCRIPTION = "Global options: every command accepts them, before or after its name. " +
+  "Each is also a config-file key (admin.endpoint is `admin: {endpoint: …}`) and an environment variable " +
+  "(shown with each option); flags win over the environment, which wins over the file.";
+
+/** `fctl help options`: every global option, grouped by the section of the config file it belongs to. */
+export function renderOptionsHelp(columns?: number): string {
+  const fit = (text: string) => (columns === undefined ? [text] : wrap(text, columns));
+  const out = [`Usage: ${PROGRAM_NAME} [options] <command>`, "", ...fit(OPTIONS_DESCRIPTION), ""];
+  for (const [title, flags] of globalOptionGroups()) {
+    out.push(`${title === "General" ? title : `${title}.*`}:`, ...itemLines(flags.map(flagItem), columns), "");
+  }
   return out.join("\n");
 }

@@ -3,7 +3,7 @@
  * so they are answered without loading commander (see `command_tree.ts` for why that matters).
  *
  * Help is asked for by `-h`/`--help` anywhere before `--` (the help of the deepest command named
- * before it), by `help [command...]` in place of a subcommand, or by naming a command group
+ * before it), by `help [command...]` in place of a subcommand (`fctl help options`: every global option), or by naming a command group
  * without a subcommand (`fctl`, `fctl get`), as flytectl prints help there. Everything else is
  * left to commander, including unknown commands, whose errors suggest the nearest name.
  *
@@ -22,6 +22,8 @@ import {
 /** What a command line asks for when it can be answered without parsing it fully. */
 export type QuickRequest =
   | { kind: "help"; path: CommandSpec[] }
+  /** `fctl help options`: every global option. */
+  | { kind: "options" }
   | { kind: "version" };
 
 /** The flag `token` names among `flags`, and whether it carries its value inline (`--x=1`, `-pfoo`). */
@@ -93,6 +95,7 @@ export function quickRequest(args: readonly string[]): QuickRequest | undefined 
       else lost = true;
     }
   }
+  if (helpWords?.length === 1 && helpWords[0] === "options" && path.length === 1) return { kind: "options" };
   if (helpWords) return { kind: "help", path: resolvePath(path, helpWords) };
   if (help) return { kind: "help", path };
   if (version) return { kind: "version" };

@@ -8,13 +8,15 @@ import { quickRequest } from "./help_request.ts";
 function outcome(args: string[]): string {
   const request = quickRequest(args);
   if (!request) return "commander";
-  if (request.kind === "version") return "version";
+  if (request.kind === "version" || request.kind === "options") return request.kind;
   return request.path.map((c) => c.name).join(" ");
 }
 
 Deno.test("help is asked for with -h/--help anywhere before --, for the deepest command named", () => {
   const cases: [string[], string][] = [
     [["--help"], "fctl"],
+    [["help", "options"], "options"],
+    [["-p", "x", "help", "options"], "options"],
     [["-h"], "fctl"],
     [["get", "task", "--help"], "fctl get task"],
     [["get", "tasks", "-h"], "fctl get task"],
@@ -66,7 +68,10 @@ Deno.test("--version is the program's only before a subcommand; a subcommand's -
 Deno.test("`help` naming a command that does not exist is a usage error listing the valid ones", () => {
   throws(() => quickRequest(["help", "nope"]), (err: Error) => {
     assert(err instanceof UsageError);
-    equal(err.message, 'unknown command "nope" for "fctl"; expected one of: get, task, register, config, auth');
+    equal(
+      err.message,
+      'unknown command "nope" for "fctl"; expected one of: get, task, register, config, auth, version, completion',
+    );
     return true;
   });
   throws(() => quickRequest(["help", "get", "task", "extra"]), /"fctl get task" has no subcommands, got "extra"/);

@@ -17,7 +17,7 @@ import {
   normalizeBooleanFlags,
 } from "./global_options.ts";
 import { renderHelp } from "./help.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 
 /**
  * A leaf's commander action: start loading what it needs, load the configuration from the flags, then run
@@ -30,7 +30,8 @@ function leafAction(ctx: CliContext, spec: CommandSpec) {
     const command = args[args.length - 1] as Command;
     // A failed configuration still wins; a failed preload is reported by the command's own import.
     spec.preload?.().catch(() => {});
-    await ctx.loadConfig(flagValues(command));
+    if (spec.readsConfig === false) ctx.useFlagsWithoutConfig(flagValues(command));
+    else await ctx.loadConfig(flagValues(command));
     await run(ctx, args.slice(0, spec.arguments.length), localFlagValues(command, spec.flags));
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { Config } from "../config/schema.ts";
 import type { RegisterFilesOptions } from "../register/register_files.ts";
-import type { FlagSpec, FlagValues } from "./command.ts";
+import { type FlagSpec, type FlagValues, WIDE_FLAG } from "./command.ts";
 import { wholeNumber } from "./flag_values.ts";
 
 /** Flags both register commands take after `--version` (whose meaning differs). */
@@ -38,6 +38,7 @@ export const REGISTER_FLAGS = [
     help: "where the fast-registered source is unpacked in the container",
   },
   { long: "concurrency", value: "<n>", help: "most create calls in flight at once (default 64; 1 is one at a time)" },
+  WIDE_FLAG,
   { long: "k8ServiceAccount", value: "<account>", help: "deprecated: use --k8sServiceAccount", hidden: true },
 ] as const satisfies readonly FlagSpec[];
 

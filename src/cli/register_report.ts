@@ -13,7 +13,7 @@ import type { Config } from "../config/schema.ts";
 import { InterruptedError, OperationError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
-import { render } from "../output/render.ts";
+import { render, type RenderOptions } from "../output/render.ts";
 import type { Column } from "../output/table.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
@@ -24,8 +24,9 @@ import type { CliContext } from "./context.ts";
 import { flagError } from "./flag_values.ts";
 import { progressDisplay } from "./register_progress.ts";
 
+// What each row is about is never cut on a terminal: the other columns shrink first.
 const COLUMNS: readonly Column<RegisterEntry>[] = [
-  { header: "NAME", cell: (e) => e.name },
+  { header: "NAME", cell: (e) => e.name, keep: true },
   { header: "STATUS", cell: (e) => e.status },
   { header: "ADDITIONAL INFO", cell: (e) => e.info },
 ];
@@ -73,12 +74,17 @@ function worthShowing(report: RegisterReport): boolean {
 }
 
 /** Writes the report of `register files` (see {@link worthShowing}). */
-export async function renderReport(io: Io, format: string, report: RegisterReport): Promise<void> {
+export async function renderReport(
+  io: Io,
+  format: string,
+  report: RegisterReport,
+  options: RenderOptions = {},
+): Promise<void> {
   if (!worthShowing(report)) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: reportJson, value: { one: report } });
   } else {
-    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } });
+    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } }, options);
   }
 }
 
@@ -88,8 +94,8 @@ interface ExampleRow {
 }
 
 const EXAMPLE_COLUMNS: readonly Column<ExampleRow>[] = [
-  { header: "ASSET", cell: (r) => r.asset },
-  { header: "NAME", cell: (r) => r.entry.name },
+  { header: "ASSET", cell: (r) => r.asset, keep: true },
+  { header: "NAME", cell: (r) => r.entry.name, keep: true },
   { header: "STATUS", cell: (r) => r.entry.status },
   { header: "ADDITIONAL INFO", cell: (r) => r.entry.info },
 ];
@@ -117,12 +123,18 @@ function examplesJson(report: RegisterExamplesReport): JsonValue {
 }
 
 /** Writes the report of `register examples`: one table of every asset's entries, or one document (see {@link worthShowing}). */
-export async function renderExamplesReport(io: Io, format: string, report: RegisterExamplesReport): Promise<void> {
+export async function renderExamplesReport(
+  io: Io,
+  format: string,
+  report: RegisterExamplesReport,
+  options: RenderOptions = {},
+): Promise<void> {
   if (report.error && report.assets.every((a) => !a.report || !worthShowing(a.report))) return;
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: examplesJson, value: { one: report } });
   } else {
-    await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: exampleRows(report) } });
+    const rows = exampleRows(report);
+    await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: rows } }, options);
   }
 }
 
@@ -165,7 +177,9 @@ export interface Registration<R> {
   /** The library call, given the run's dependencies. */
   register(deps: RegistrationDeps): Promise<R>;
   /** Writes the report (table, or the whole document with `-o json|yaml`). */
-  render(io: Io, format: string, report: R): Promise<void>;
+  render(io: Io, format: string, report: R, options: RenderOptions): Promise<void>;
+  /** `--wide`: the table is never fitted to the terminal. */
+  wide?: boolean;
   /** The one line for a report with failed entries. */
   failedMessage(report: R): string;
 }
@@ -194,7 +208,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
       throw flagError(err, { concurrency: { flag: "concurrency", raw: concurrencyText } });
     }
     progress.clear();
-    await registration.render(ctx.io, ctx.config.output, report);
+    await registration.render(ctx.io, ctx.config.output, report, { wide: registration.wide });
     reportOutcome(report, registration.failedMessage(report));
   } finally {
     progress.clear();

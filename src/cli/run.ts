@@ -9,10 +9,10 @@
  */
 import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { renderHelp } from "./help.ts";
+import { renderHelp, renderOptionsHelp } from "./help.ts";
 import { quickRequest } from "./help_request.ts";
 import type { CliDeps } from "./context.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../version.ts";
 
 export type { CliDeps, Clock } from "./context.ts";
 
@@ -42,6 +42,10 @@ export async function runCli(
     const quick = quickRequest(args);
     if (quick?.kind === "help") {
       rawIo.stdout.write(renderHelp(quick.path, rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
+      return ExitCode.Ok;
+    }
+    if (quick?.kind === "options") {
+      rawIo.stdout.write(renderOptionsHelp(rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
       return ExitCode.Ok;
     }
     if (quick?.kind === "version") {

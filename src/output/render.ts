@@ -19,6 +19,12 @@ export interface Renderable<Row> {
   visualizable?: boolean;
 }
 
+/** How a table is drawn. */
+export interface RenderOptions {
+  /** Never fit a table to the terminal (`--wide`): every cell whole, as when piped. */
+  wide?: boolean;
+}
+
 /** Terminal width when the terminal reports none. */
 const DEFAULT_TERMINAL_WIDTH = 80;
 
@@ -34,7 +40,12 @@ export function checkFormat(format: string, visualizable: boolean): void {
 }
 
 /** Renders `what` to stdout in `format` (an upper-case `-o` value). */
-export async function render<Row>(io: Io, format: string, what: Renderable<Row>): Promise<void> {
+export async function render<Row>(
+  io: Io,
+  format: string,
+  what: Renderable<Row>,
+  options: RenderOptions = {},
+): Promise<void> {
   const rows = "list" in what.value ? what.value.list : [what.value.one];
   switch (format) {
     case "JSON":
@@ -50,9 +61,10 @@ export async function render<Row>(io: Io, format: string, what: Renderable<Row>)
       return checkFormat(format, what.visualizable ?? false);
     default: {
       const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
-      // On a terminal the table fits its width; piped, cells stay whole for whoever reads them.
+      // On a terminal the table fits its width; piped or `--wide`, cells stay whole for whoever reads them.
+      const fit = io.stdoutIsTerminal && !options.wide;
       io.stdout.write(renderTable(what.columns, rows, {
-        maxTableWidth: io.stdoutIsTerminal ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
+        maxTableWidth: fit ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
         decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
       }));
     }

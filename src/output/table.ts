@@ -1,6 +1,8 @@
 /**
  * Plain-text tables in flytectl's layout: a header row between dashed rules, one block of
- * lines per row (cells may hold several lines), and `N rows` after the table.
+ * lines per row (cells may hold several lines), and `N rows` (`1 row`) after the table.
+ *
+ * Only a table fitted to a terminal (`maxTableWidth`) is ever cut; piped or `--wide`, every cell is whole.
  *
  * @module
  */
@@ -10,6 +12,13 @@ import { displayWidth, padToWidth, truncateToWidth } from "./text_width.ts";
 export interface Column<Row> {
   header: string;
   cell: (row: Row) => string | string[];
+  /**
+   * Never cut when fitting to a terminal (a task's name and version: a cut one identifies nothing); the
+   * other columns give up their space first, and a table that still does not fit is left to the terminal.
+   */
+  keep?: boolean;
+  /** When fitting to a terminal, each line of the cell is first cut to this width (flytectl's variable lines). */
+  maxLineWidth?: number;
 }
 
 /** How to draw. */
@@ -26,10 +35,13 @@ export function renderTable<Row>(
   rows: readonly Row[],
   style: TableStyle = {},
 ): string {
+  const fitting = style.maxTableWidth !== undefined;
   const cells = rows.map((row) =>
     columns.map((column) => {
       const value = column.cell(row);
-      return (Array.isArray(value) ? value : [value]).map((line) => line.replace(/[\r\n\t]+/g, " "));
+      const lines = (Array.isArray(value) ? value : [value]).map((line) => line.replace(/[\r\n\t]+/g, " "));
+      const max = column.maxLineWidth;
+      return fitting && max !== undefined ? lines.map((line) => truncateToWidth(line, max)) : lines;
     })
   );
   const content = columns.map((_, i) => {
@@ -38,8 +50,8 @@ export function renderTable<Row>(
     return width;
   });
   const natural = columns.map((column, i) => Math.max(content[i], displayWidth(column.header)));
-  const widths = style.maxTableWidth
-    ? fitWidths(natural, style.maxTableWidth - (3 * columns.length + 1), content)
+  const widths = fitting
+    ? fitKeeping(columns, natural, style.maxTableWidth! - (3 * columns.length + 1), content)
     : natural;
   if (widths.some((w, i) => w < natural[i])) {
     for (const row of cells) {
@@ -63,8 +75,24 @@ export function renderTable<Row>(
     for (let l = 0; l < height; l++) out.push(line(row.map((lines) => lines[l] ?? "")));
     out.push(rule);
   }
-  out.push(`${rows.length} rows\n`);
+  out.push(`${rows.length} ${rows.length === 1 ? "row" : "rows"}\n`);
   return out.join("");
+}
+
+/** {@link fitWidths} over the columns not marked `keep`, in what the kept ones leave of `budget`. */
+function fitKeeping<Row>(
+  columns: readonly Column<Row>[],
+  natural: readonly number[],
+  budget: number,
+  content: readonly number[],
+): number[] {
+  const free = columns.map((_, i) => i).filter((i) => !columns[i].keep);
+  if (free.length === columns.length) return fitWidths(natural, budget, content);
+  const kept = columns.reduce((sum, c, i) => sum + (c.keep ? natural[i] : 0), 0);
+  const fitted = fitWidths(free.map((i) => natural[i]), budget - kept, free.map((i) => content[i]));
+  const widths = [...natural];
+  free.forEach((column, j) => widths[column] = fitted[j]);
+  return widths;
 }
 
 /** Narrowest a column is cut to, so that `...` still leaves a character or two to recognise. */

@@ -78,3 +78,37 @@ Deno.test("a table fitted to a terminal is never wider than the terminal, wide c
   ok(text.includes("| short |"), "narrow columns stay whole");
   ok(text.includes("..."));
 });
+
+Deno.test("the count after the table: 1 row, otherwise rows", () => {
+  const columns = [{ header: "N", cell: (r: string) => r }];
+  ok(renderTable(columns, ["a"]).endsWith("\n1 row\n"));
+  ok(renderTable(columns, []).endsWith("\n0 rows\n"));
+  ok(renderTable(columns, ["a", "b"]).endsWith("\n2 rows\n"));
+});
+
+Deno.test("columns marked keep are never cut: the others shrink first, whatever the width", () => {
+  const row = { version: "v-2026.11.23-abcdef", name: "core.control_flow.merge_sort.split", info: "x".repeat(60) };
+  const columns = [
+    { header: "VERSION", cell: (r: typeof row) => r.version, keep: true },
+    { header: "NAME", cell: (r: typeof row) => r.name, keep: true },
+    { header: "INFO", cell: (r: typeof row) => r.info },
+  ];
+  for (const width of [40, 80, 120]) {
+    const text = renderTable(columns, [row], { maxTableWidth: width });
+    ok(text.includes(`| ${row.version} | ${row.name} |`), `${width}: ${text}`);
+    const natural = displayWidth(renderTable(columns, [row]).split("\n")[0]);
+    const widest = Math.max(...text.split("\n").map(displayWidth));
+    // Fits when the kept columns leave room for the others at their minimum; else only the kept ones stick out.
+    if (width >= 4 + row.version.length + row.name.length + 3 * 3 + 5) equal(widest, Math.min(width, natural));
+  }
+});
+
+Deno.test("maxLineWidth cuts lines only when fitting to a terminal; unfitted tables keep every line whole", () => {
+  const columns = [{ header: "IN", cell: (r: string[]) => r, maxLineWidth: 10 }];
+  const rows = [["short", "a long description line"]];
+  const fitted = renderTable(columns, rows, { maxTableWidth: 200 });
+  ok(fitted.includes("| a long ... |"), fitted);
+  ok(fitted.includes("| short      |"), fitted);
+  const whole = renderTable(columns, rows);
+  ok(whole.includes("| a long description line |"), whole);
+});

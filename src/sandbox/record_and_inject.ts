@@ -15,6 +15,8 @@ export interface RecordedRequest {
   method: string;
   /** The decoded request message. */
   request: unknown;
+  /** The call's `User-Agent` header, as the client sent it. */
+  userAgent: string | null;
   /** Milliseconds since the epoch, from the sandbox clock. */
   at: number;
 }
@@ -41,6 +43,7 @@ export function recordAndInject({ requests, faults, now }: RecordAndInjectOption
       service: request.service.name as RecordedRequest["service"],
       method,
       request: request.stream ? undefined : request.message,
+      userAgent: request.header.get("User-Agent"),
       at: now().getTime(),
     });
     const { signal } = request;

@@ -8,28 +8,39 @@ import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts
 import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
-import { truncateToWidth } from "../output/text_width.ts";
 
-/** flytectl cuts each variable line to 25 columns, so long descriptions do not blow up the table. */
+/**
+ * flytectl cuts each variable line to 25 columns, so long descriptions do not blow up the table; fctl does so
+ * only on a terminal (piped and `--wide` tables keep every line whole).
+ */
 export const VARIABLE_LINE_WIDTH = 25;
 
-/** One line per variable in name order: `name: description`, or just the name when they are equal. */
+/** One line per variable in name order: `name: description`, or just the name when they are equal; never cut. */
 export function variableLines(map: VariableMap | undefined): string[] {
   const variables = map?.variables ?? {};
   return Object.keys(variables).sort().map((name) => {
     const description = variables[name].description;
     const line = description && description !== name ? `${name}: ${description}` : name;
-    return truncateToWidth(line.replace(/[\r\n\t]+/g, " "), VARIABLE_LINE_WIDTH);
+    return line.replace(/[\r\n\t]+/g, " ");
   });
 }
 
 /** The task table's columns, in flytectl's order. */
 export const TASK_COLUMNS: readonly Column<Task>[] = [
-  { header: "VERSION", cell: (t) => t.id?.version ?? "" },
-  { header: "NAME", cell: (t) => t.id?.name ?? "" },
+  // What identifies a task is never cut: the other columns shrink first.
+  { header: "VERSION", cell: (t) => t.id?.version ?? "", keep: true },
+  { header: "NAME", cell: (t) => t.id?.name ?? "", keep: true },
   { header: "TYPE", cell: (t) => t.closure?.compiledTask?.template?.type ?? "" },
-  { header: "INPUTS", cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.inputs) },
-  { header: "OUTPUTS", cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.outputs) },
+  {
+    header: "INPUTS",
+    cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.inputs),
+    maxLineWidth: VARIABLE_LINE_WIDTH,
+  },
+  {
+    header: "OUTPUTS",
+    cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.outputs),
+    maxLineWidth: VARIABLE_LINE_WIDTH,
+  },
   { header: "DISCOVERABLE", cell: (t) => String(t.closure?.compiledTask?.template?.metadata?.discoverable ?? false) },
   {
     header: "DISCOVERY VERSION",

@@ -11,6 +11,7 @@ export const AUTH_LOGIN_COMMAND = leafCommand({
   description: "sign in now with the configured flow (admin.authType) and cache the token for later commands",
   arguments: [],
   flags: [],
+  globals: ["config", "admin.endpoint", "admin.authType"],
   examples: [
     "fctl auth login",
     "fctl auth login --admin.clientSecretEnvVar FLYTE_SECRET",

@@ -11,6 +11,7 @@ export const AUTH_LOGOUT_COMMAND = leafCommand({
   description: "forget the cached tokens of the configured admin endpoint (every flow and client)",
   arguments: [],
   flags: [],
+  globals: ["config", "admin.endpoint"],
   examples: [
     "fctl auth logout",
     "fctl auth logout -c ~/.flyte/prod.yaml",

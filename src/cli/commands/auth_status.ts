@@ -13,6 +13,7 @@ export const AUTH_STATUS_COMMAND = leafCommand({
   description: "the configured endpoint and flow, the cached token's expiry, and your identity on the admin",
   arguments: [],
   flags: [],
+  globals: ["config", "output", "admin.endpoint", "admin.authType"],
   examples: [
     "fctl auth status",
     "fctl auth status -o json",

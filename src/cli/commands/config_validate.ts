@@ -96,6 +96,8 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
   description: "check the config file, environment and flags; exit 2 if anything is invalid",
   arguments: [],
   flags: [{ long: "strict", help: "also fail on unknown keys and deprecated options" }],
+  globals: ["config"],
+  examples: ["fctl config validate", "fctl config validate -c ~/.flyte/prod.yaml --strict"],
   async run(ctx, _args, flags) {
     const found = await problems(ctx.loaded, ctx.io);
     if (flags.strict === true) found.push(...ctx.loaded.warnings);

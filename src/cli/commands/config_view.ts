@@ -4,14 +4,20 @@
  * @module
  */
 import type { ConfigRow } from "../../config/describe.ts";
-import { leafCommand } from "../command.ts";
+import { leafCommand, WIDE_FLAG } from "../command.ts";
 
 /** `config view`. */
 export const CONFIG_VIEW_COMMAND = leafCommand({
   name: "view",
   description: "the effective configuration: every option, its value and where it came from (secrets redacted)",
   arguments: [],
-  flags: [{ long: "all", help: "also list options left at their defaults" }],
+  flags: [{ long: "all", help: "also list options left at their defaults" }, WIDE_FLAG],
+  globals: ["config", "output"],
+  examples: [
+    "fctl config view",
+    "fctl config view --all -o yaml",
+    "fctl config view -c ~/.flyte/prod.yaml --admin.endpoint dns:///localhost:8089",
+  ],
   async run(ctx, _args, flags) {
     const [{ describeConfig }, { render }] = await Promise.all([
       import("../../config/describe.ts"),
@@ -20,13 +26,13 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
     const rows = describeConfig(ctx.loaded).filter((row) => flags.all === true || row.source !== "default");
     await render(ctx.io, ctx.config.output, {
       columns: [
-        { header: "KEY", cell: (row: ConfigRow) => row.key },
+        { header: "KEY", cell: (row: ConfigRow) => row.key, keep: true },
         { header: "VALUE", cell: (row: ConfigRow) => row.value },
         { header: "SOURCE", cell: (row: ConfigRow) => row.source },
       ],
       toJson: (row) => ({ key: row.key, value: row.json, source: row.source }),
       value: { list: rows },
-    });
+    }, { wide: flags.wide });
     if (rows.length === 0) {
       ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
     }

@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, wholeNumber } from "../flag_values.ts";
 
@@ -33,6 +33,7 @@ export const TASK_FLAGS = [
   { long: "no-filter.asc", help: "", hidden: true },
   { long: "filter.limit", value: "<n>", help: "page size (default 100)" },
   { long: "filter.page", value: "<n>", help: "page number, from 1 (default 1)" },
+  WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
 /** What `run` imports: the library call, the task's columns and the renderer (protos); the exec file writer is `--execFile`'s. */
@@ -46,14 +47,14 @@ function loadTaskModules() {
 
 /**
  * `--execFile`'s writer, loaded only when the flag is given: checks the file (asking the user about one that
- * exists) now, and returns the function that writes the task's spec there, resolving to the path written.
+ * exists) now, and returns the function that writes the task's spec there, resolving to the absolute path written.
  */
 async function execFileWriter(ctx: CliContext, file: string) {
-  const { prepareExecFile, writeExecFile } = await import("../exec_file.ts");
+  const { prepareExecFile, writeExecFile, absolutePath } = await import("../exec_file.ts");
   const path = await prepareExecFile(ctx.io, file);
   return async (task: Parameters<typeof writeExecFile>[1]): Promise<string> => {
     await writeExecFile(path, task, ctx.clock.now());
-    return path;
+    return absolutePath(path);
   };
 }
 
@@ -70,6 +71,13 @@ export function taskCommand(description: string): CommandSpec {
       variadic: false,
     }],
     flags: TASK_FLAGS,
+    globals: ["config", "project", "domain", "output", "admin.endpoint"],
+    examples: [
+      "fctl get task -p flytesnacks -d development",
+      "fctl get task core.basic.hello -p flytesnacks -d development --latest -o yaml",
+      "fctl get task core.basic.hello -p flytesnacks -d development --version v1 --execFile exec.yaml",
+      'fctl get task -p flytesnacks -d development --filter.fieldSelector "task.name=core.basic.hello" --wide',
+    ],
     async run(ctx, [name], flags) {
       const { project, domain } = ctx.projectDomain();
       const format = ctx.config.output;
@@ -114,10 +122,12 @@ export function taskCommand(description: string): CommandSpec {
       const result = await runTaskQuery(await admin, query);
       if (writeExecFile && result.newest) {
         const written = await writeExecFile(result.newest);
-        if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`wrote execution spec ${written}\n`);
+        // Always said, on stderr (stdout keeps the listing): the file is what the user asked for.
+        const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
+        ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
-      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value });
+      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });
       if (result.kind === "list" && result.hasMore && ctx.io.stderrIsTerminal) {
         ctx.io.stderr.write(`more tasks are available: add --filter.page ${query.page + 1} for the next page\n`);
       }

@@ -5,6 +5,7 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
+import type { CliContext } from "../context.ts";
 import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
@@ -23,6 +24,16 @@ function load() {
   ]);
 }
 
+/**
+ * Says which release was resolved (the latest one is only known now): a line on a terminal, and an info
+ * record in the log wherever stderr goes.
+ */
+function announceRelease(ctx: CliContext, tag: string, assets: readonly string[]): void {
+  const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
+  ctx.logger.info("resolved the flytesnacks release", { release: tag, archives: assets.join(", ") });
+  if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`Registering flytesnacks release ${tag} (${archives})\n`);
+}
+
 /** `register examples`. */
 export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   name: "examples",
@@ -30,6 +41,12 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   description: "register the published Flyte example release (flytesnacks) from GitHub",
   arguments: [],
   flags: FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl register examples -p flytesnacks -d development",
+    "fctl register examples -p flytesnacks -d development --version v0.3.4",
+    "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
+  ],
   preload: load,
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
@@ -43,9 +60,12 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
           ...deps,
           githubApiUrl: ctx.env["GITHUB_API_URL"] || undefined,
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
+          onRelease: (tag, assets) => announceRelease(ctx, tag, assets),
         }),
       render: renderExamplesReport,
-      failedMessage: (report) => `${report.failed} files of release ${report.release} failed to register`,
+      wide: flags.wide,
+      failedMessage: (report) =>
+        `${report.failed} ${report.failed === 1 ? "file" : "files"} of release ${report.release} failed to register`,
     });
   },
 });

@@ -31,6 +31,12 @@ export const REGISTER_FILES_COMMAND = leafCommand({
   description: "register serialized .pb files, or .tar/.tgz/.tar.gz archives (paths or http(s) URLs) with --archive",
   arguments: [{ name: "paths", help: ".pb files, or archives with --archive", required: true, variadic: true }],
   flags: FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl register files --archive pkg.tgz -p flytesnacks -d development --version v1",
+    "fctl register files 0_core.basic.hello_1.pb 1_core.basic.wf_2.pb -p flytesnacks -d development --version v1",
+    "fctl register files --archive https://example.com/pkg.tar.gz -p flytesnacks -d development --version v1 --dryRun",
+  ],
   preload: load,
   async run(ctx, [paths], flags) {
     const { project, domain } = ctx.projectDomain();
@@ -39,6 +45,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     await runRegistration(ctx, flags.concurrency, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
       render: renderReport,
+      wide: flags.wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
     });
   },

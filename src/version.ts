@@ -3,7 +3,7 @@
  *
  * @module
  */
-import denoJson from "../../deno.json" with { type: "json" };
+import denoJson from "../deno.json" with { type: "json" };
 
 /** The fctl version. */
 export const VERSION: string = denoJson.version;

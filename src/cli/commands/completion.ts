@@ -1,0 +1,44 @@
+/**
+ * `fctl completion bash|zsh|fish|powershell`: the shell's completion script, generated from the command
+ * tree (commands, aliases, flags, enum values such as `-o`'s), printed to stdout.
+ *
+ * @module
+ */
+import { quote, UsageError } from "../../errors.ts";
+import { leafCommand } from "../command.ts";
+
+/** The shells `fctl completion` writes a script for. */
+export const COMPLETION_SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
+
+/** `fctl completion`. */
+export const COMPLETION_COMMAND = leafCommand({
+  name: "completion",
+  description: "print a shell completion script (commands, flags and their values) for bash, zsh, fish or powershell",
+  arguments: [{
+    name: "shell",
+    help: COMPLETION_SHELLS.join(", "),
+    required: true,
+    variadic: false,
+    choices: COMPLETION_SHELLS,
+  }],
+  flags: [],
+  globals: [],
+  // A script generated from the tree alone: a broken config file must not stop a shell's start-up.
+  readsConfig: false,
+  examples: [
+    "source <(fctl completion bash)  # in ~/.bashrc",
+    "source <(fctl completion zsh)  # in ~/.zshrc, after compinit",
+    "fctl completion fish > ~/.config/fish/completions/fctl.fish",
+    "fctl completion powershell | Out-String | Invoke-Expression  # in $PROFILE",
+  ],
+  async run(ctx, [shell]) {
+    const { completionScript } = await import("../completion/mod.ts");
+    const script = completionScript(shell);
+    if (script === undefined) {
+      throw new UsageError(
+        `unknown shell ${quote(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,
+      );
+    }
+    ctx.io.stdout.write(script);
+  },
+});

@@ -1,0 +1,21 @@
+/**
+ * The completion script of each shell `fctl completion` supports.
+ *
+ * @module
+ */
+import { bashCompletion } from "./bash.ts";
+import { fishCompletion } from "./fish.ts";
+import { completionModel } from "./model.ts";
+import { powershellCompletion } from "./powershell.ts";
+import { zshCompletion } from "./zsh.ts";
+
+/** The script of `shell` (bash, zsh, fish, powershell) for fctl's command tree; undefined for another shell. */
+export function completionScript(shell: string): string | undefined {
+  const generators: Record<string, typeof bashCompletion> = {
+    bash: bashCompletion,
+    zsh: zshCompletion,
+    fish: fishCompletion,
+    powershell: powershellCompletion,
+  };
+  return Object.hasOwn(generators, shell) ? generators[shell](completionModel()) : undefined;
+}
