@@ -70,6 +70,7 @@ export const SANDBOX_CLIENT = { id: "flytepropeller", secret: "sandbox-client-se
 export interface SandboxAuth {
   /** The authorization server's issuer (`https://127.0.0.1:PORT`). */
   issuer: string;
+  /** The token endpoint's URL, which clients find through discovery. */
   tokenEndpoint: string;
   /** Every request the token endpoint answered, in order. */
   tokenRequests: TokenRequestRecord[];
