@@ -19,7 +19,16 @@ function endpointOf(stdout: string): unknown {
 }
 
 async function run(command: string, args: string[], cwd: string, env: Record<string, string>) {
-  const out = await new Deno.Command(command, { args, cwd, env, stdin: "null" }).output();
+  // INIT_CWD is set by the outermost task only (as npm does): `deno task test`'s must not reach these runs.
+  const { INIT_CWD: _, ...inherited } = Deno.env.toObject();
+  const out = await new Deno.Command(command, {
+    args,
+    cwd,
+    env: { ...inherited, ...env },
+    clearEnv: true,
+    stdin: "null",
+  })
+    .output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
