@@ -9,7 +9,9 @@
  * the entry points) must be documented and reference only exported types: those of the proto API and Connect
  * are exported by `types.ts`.
  *
- * Exit status: 0 clean; 1 a diagnostic in fctl's code (each printed).
+ * Every exported function of fctl's own also has an example (a fenced code block in its JSDoc).
+ *
+ * Exit status: 0 clean; 1 a diagnostic in fctl's code or a function without an example (each printed).
  *
  * @module
  */
@@ -42,6 +44,29 @@ export function isForeign(diagnostic: DocDiagnostic, root: string): boolean {
 
 const ENTRY_POINTS = ["mod.ts", "testing.ts", "types.ts"];
 
+interface DocNode {
+  name: string;
+  declarations?: { kind: string; location?: { filename: string; line: number }; jsDoc?: { doc?: string } }[];
+}
+
+/** `name (path:line)` of every exported function declared in fctl's files whose JSDoc has no code example. */
+export function functionsWithoutExample(docJson: string, root: string): string[] {
+  const doc = JSON.parse(docJson) as { nodes: Record<string, { symbols?: DocNode[] }> };
+  const missing = new Set<string>();
+  for (const module of Object.values(doc.nodes)) {
+    for (const symbol of module.symbols ?? []) {
+      for (const declaration of symbol.declarations ?? []) {
+        const file = declaration.location?.filename.replace(/^file:\/\//, "") ?? "";
+        if (declaration.kind !== "function" || isForeign({ message: "", location: file }, root)) continue;
+        if (!(declaration.jsDoc?.doc ?? "").includes("```")) {
+          missing.add(`${symbol.name} (${file.slice(root.length)}:${declaration.location!.line})`);
+        }
+      }
+    }
+  }
+  return [...missing].sort();
+}
+
 async function main(): Promise<number> {
   const root = new URL("../", import.meta.url);
   const out = await new Deno.Command(Deno.execPath(), {
@@ -53,6 +78,11 @@ async function main(): Promise<number> {
   const diagnostics = parseDocLint(text);
   const own = diagnostics.filter((d) => !isForeign(d, root.pathname));
   for (const d of own) console.error(`${d.message}\n  at ${d.location.slice(root.pathname.length)}`);
+  const json = await new Deno.Command(Deno.execPath(), { args: ["doc", "--json", ...ENTRY_POINTS], cwd: root })
+    .output();
+  if (!json.success) throw new Error("deno doc --json failed");
+  const noExample = functionsWithoutExample(new TextDecoder().decode(json.stdout), root.pathname);
+  for (const name of noExample) console.error(`an exported function without an example: ${name}`);
   const foreign = diagnostics.length - own.length;
   if (!out.success && diagnostics.length === 0) {
     console.error(text.trim());
@@ -61,7 +91,7 @@ async function main(): Promise<number> {
   console.log(
     `doc lint: ${own.length} in fctl's declarations; ${foreign} in dependencies' and generated declarations (not fctl's)`,
   );
-  return own.length === 0 ? 0 : 1;
+  return own.length === 0 && noExample.length === 0 ? 0 : 1;
 }
 
 if (import.meta.main) Deno.exit(await main());
