@@ -100,6 +100,8 @@ export function compileArgs(
     "compile",
     "--quiet",
     ...permissionFlags(options),
+    // A permission the set lacks is an error, never a question on the user's terminal.
+    "--no-prompt",
     "--target",
     options.target,
     "--output",

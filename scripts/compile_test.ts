@@ -54,6 +54,7 @@ Deno.test("deno compile runs with exactly the permission flags the CLI tests run
   const args = compileArgs({ target: TARGETS[0], output: "dist/fctl", includes: ["src/a.ts"] });
   deepEqual(args.filter((arg) => /^--(allow|deny)-/.test(arg)), [...FCTL_RUN_FLAGS]);
   deepEqual(args.slice(-3), ["--include", "src/a.ts", "main.ts"]);
+  ok(args.includes("--no-prompt"));
   const scoped = compileArgs({ target: TARGETS[0], output: "x", includes: [], run: ["/usr/bin/token-helper"] });
   ok(scoped.includes("--allow-run=/usr/bin/token-helper") && !scoped.includes("--allow-run"));
   ok(compileArgs({ target: TARGETS[0], output: "x", includes: [], run: [] }).includes("--deny-run"));
@@ -76,6 +77,19 @@ Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every
       }
     }
     deepEqual(missing, []);
+    // The permissions the binary runs with, as deno compile recorded them: the declared set and nothing more.
+    const recorded = /"permissions":(\{[^{}]*\})/.exec(binary);
+    ok(recorded, "the binary records its permissions");
+    const permissions = JSON.parse(recorded[1]);
+    deepEqual(
+      [permissions.allow_net, permissions.allow_read, permissions.allow_write, permissions.allow_env],
+      [[], [], [], []],
+      "net, read, write and env: any",
+    );
+    deepEqual(permissions.allow_run, [], "run: any program (see src/permissions.ts)");
+    deepEqual([permissions.allow_sys, permissions.allow_ffi], [null, null], "no sys, no ffi");
+    deepEqual(permissions.deny_import, [], "no import from the network");
+    equal(permissions.prompt, false, "a missing permission is an error, not a prompt");
   } finally {
     await Deno.remove(out, { recursive: true });
   }

@@ -16,7 +16,8 @@
  *   {@link permissionFlags}' `run` (e.g. only the token helper), or refuse it entirely with `run: []`.
  * - sys: none. Connect's Node HTTP/2 and TLS, as Deno implements them, read no system information; the
  *   subprocess tests (TLS, every auth flow) run without it.
- * - ffi, import: none.
+ * - ffi: none. import: denied (`--deny-import`): fctl loads no code from the network; without it Deno would
+ *   allow imports from a few well-known hosts.
  *
  * @module
  */
@@ -37,7 +38,7 @@ export function permissionFlags(scope: PermissionScope = {}): string[] {
     : scope.run.length === 0
     ? "--deny-run"
     : `--allow-run=${scope.run.join(",")}`;
-  return ["--allow-net", "--allow-read", "--allow-write", "--allow-env", run];
+  return ["--allow-net", "--allow-read", "--allow-write", "--allow-env", run, "--deny-import"];
 }
 
 /** Deno permission flags of the fctl executable (any program may be run: see the module doc). */
