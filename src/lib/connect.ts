@@ -15,7 +15,22 @@ import { quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
-/** What {@link connect} builds the client from; everything the command line reads, each replaceable. */
+/**
+ * What {@link connect} builds the client from; everything the command line reads, each replaceable.
+ *
+ * ```ts ignore
+ * import { connect, type ConnectOptions } from "@fctl/fctl";
+ *
+ * // A service's client: its own file and secret, none of the user's environment, logs into its own logger.
+ * const options: ConnectOptions = {
+ *   config: "/etc/flyte/config.yaml",
+ *   flags: { "admin.authType": "ClientSecret", "admin.clientSecretLocation": "/run/secrets/flyte" },
+ *   env: {},
+ *   log: { write: (line) => console.debug(line.trimEnd()) },
+ * };
+ * await using flyte = await connect(options);
+ * ```
+ */
 export interface ConnectOptions {
   /**
    * The config file: a path (`~/` is `$HOME/`), which must exist; or `"default"` (the default): as `fctl`
@@ -41,7 +56,23 @@ export interface ConnectOptions {
   signal?: AbortSignal;
 }
 
-/** A connected admin client and the configuration it was built from; close it when done. */
+/**
+ * A connected admin client and the configuration it was built from; close it when done (`await using` does).
+ *
+ * ```ts ignore
+ * import { connect } from "@fctl/fctl";
+ *
+ * const flyte = await connect();
+ * try {
+ *   const project = flyte.config.config.project || "flytesnacks";
+ *   const domain = flyte.config.config.domain || "development";
+ *   const { tasks } = await flyte.client.admin.listTasks({ id: { project, domain }, limit: 10 });
+ *   console.log(tasks.map((task) => task.id?.name), flyte.config.sources["admin.endpoint"]);
+ * } finally {
+ *   await flyte.close();
+ * }
+ * ```
+ */
 export interface FlyteConnection extends AsyncDisposable {
   /** The admin client, with the configured retries and auth: pass it to `getTask`, `registerFiles`, … */
   readonly client: AdminClient;
