@@ -1,24 +1,26 @@
 /**
  * fctl as a library: the operations of the `fctl` command line, for programs.
  *
- * Every function takes its dependencies explicitly (an {@link AdminClient}, inputs, a signal)
- * and never prints, reads the environment or exits.
+ * {@link connect} builds an admin client as the command line does, from the user's config file, option values
+ * and environment, with its retries and auth. Every other function takes its dependencies explicitly (an
+ * {@link AdminClient}, inputs, a signal) and never prints, reads the environment or exits. The flyteidl
+ * messages the admin returns, and their schemas, are exported by `@fctl/fctl/types`; an in-process admin
+ * service for tests by `@fctl/fctl/testing`.
  *
  * ```ts ignore
- * import { createAdminClient, getTask } from "./mod.ts";
+ * import { connect, getTask } from "@fctl/fctl";
  *
- * const client = createAdminClient({ endpoint: "dns:///flyte.example.com" });
- * try {
- *   const result = await getTask(client, { project: "flytesnacks", domain: "development", name: "core.basic.hello", latest: true });
- *   if (result.kind === "one") console.log(result.task.id?.version);
- * } finally {
- *   client.close();
- * }
+ * await using flyte = await connect({ config: "~/.flyte/config.yaml" });
+ * const result = await getTask(flyte.client, { project: "flytesnacks", domain: "development", name: "core.basic.hello", latest: true });
+ * if (result.kind === "one") console.log(result.task.id?.version);
  * ```
  *
  * @module
  */
-export { type AdminClient, type AdminClientOptions, createAdminClient } from "./src/admin/client.ts";
+export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/connect.ts";
+export { createAdminClient } from "./src/lib/admin_client.ts";
+export type { TextSink } from "./src/output/io.ts";
+export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";

@@ -31,12 +31,18 @@ export async function fctlCommand(): Promise<FctlCommand> {
   // A task is a command line, or an object whose `command` is one.
   const task: unknown = config.tasks?.fctl?.command ?? config.tasks?.fctl;
   if (typeof task !== "string") throw new Error('deno.json has no "fctl" task');
-  const words = task.split("&&").at(-1)!.trim().split(/\s+/);
+  // The task runs in the user's directory, naming the clone's files through `$root` (the clone, set before it
+  // changes directory): here they are the clone's, unquoted.
+  const root = ROOT.replace(/\/$/, "");
+  const words = task.split("&&").at(-1)!.trim().split(/\s+/).map((word) =>
+    word.replaceAll('"', "").replaceAll("$root", root)
+  );
   const script = words.findIndex((word) => word.endsWith("main.ts"));
   if (words[0] !== "deno" || words[1] !== "run" || script !== words.length - 1) {
     throw new Error(`the fctl task of deno.json is not "… && deno run [flags] main.ts": "${task}"`);
   }
-  return { runFlags: words.slice(1, script), main: `${ROOT}${words[script]}` };
+  const main = words[script].startsWith("/") ? words[script] : `${ROOT}${words[script]}`;
+  return { runFlags: words.slice(1, script), main };
 }
 
 /** One process to time: arguments of `deno`, and where its stdout goes. */

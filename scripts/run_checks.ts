@@ -1,6 +1,7 @@
 /**
  * `deno task test`: every check CI runs, in order, failing on the first that fails:
- * formatting, lint, type check, generated-code and reference freshness, then the test suite.
+ * formatting, lint, type check, the package's doc lint and publish dry run, generated-code and reference freshness,
+ * then the test suite.
  *
  * @module
  */
@@ -14,7 +15,14 @@ interface Step {
 const STEPS: Step[] = [
   { name: "format", args: ["fmt", "--check", "--quiet"] },
   { name: "lint", args: ["lint", "--quiet"] },
-  { name: "type check", args: ["check", "--quiet", "main.ts", "mod.ts", "src", "scripts", "tests"] },
+  {
+    name: "type check",
+    args: ["check", "--quiet", "main.ts", "mod.ts", "testing.ts", "types.ts", "src", "scripts", "tests"],
+  },
+  // The package's documentation: every exported symbol of fctl's own documented, no private type exposed.
+  { name: "doc lint", args: ["run", "--quiet", "--allow-read", "--allow-run", "scripts/doc_lint.ts"] },
+  // What JSR would check (license, slow types, exports, unanalyzable imports), without contacting it.
+  { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty", "--quiet"] },
   { name: "generated protos are current", args: ["run", "--quiet", "-A", "scripts/gen_proto.ts", "--check"] },
   {
     name: "command reference is current",

@@ -1,27 +1,51 @@
 /**
- * The permission set fctl runs with, declared once. The compile script, the `deno.json`
- * tasks (checked by a test) and the subprocess CLI tests all use it, so a missing permission
- * fails a test rather than a user. Never `-A`.
+ * The permission set fctl runs with, declared once. `scripts/compile.ts` (the binary), the `deno.json` tasks
+ * (checked by a test), the subprocess CLI tests and the README all use it, so a missing permission fails a test
+ * rather than a user. Never `-A`.
  *
- * - net: the admin endpoint, signed upload URLs and release downloads are user-configured hosts; Pkce listens on
- *   the loopback port of the admin's redirect URI.
- * - read: config files, `.pb` files, archives and CA files chosen by the user.
- * - write: exec spec files chosen by the user and the private temp dir of archive extraction.
- * - env: the config file location, `FCTL_*` options and `NO_COLOR`.
- * - run: `admin.command`, the program ExternalCommand auth runs for a token (chosen by the user), and Pkce's
- *   browser opener (`xdg-open`, `open` or `rundll32`).
+ * Each permission and why it cannot be narrower in general:
+ * - net: the admin endpoint, signed upload URLs, proxies and release downloads are hosts the user configures;
+ *   Pkce listens on the loopback port of the admin's redirect URI.
+ * - read: config files, `.pb` files, archives and CA files are paths the user chooses.
+ * - write: `--execFile` specs are paths the user chooses; archive extraction writes a private dir under
+ *   `TMPDIR`; the token cache lives under `$HOME/.flyte` (where it cannot be written, tokens stay in memory).
+ * - env: the config file location, `FCTL_*` options, proxies, `TMPDIR`, `NO_COLOR`, and variables the user names
+ *   (`admin.clientSecretEnvVar`).
+ * - run: `admin.command` (ExternalCommand auth) and `admin.proxyCommand` run a program the user configures, and
+ *   Pkce opens a browser (`xdg-open`, `open` or `rundll32`). A build for one known deployment can narrow it with
+ *   {@link permissionFlags}' `run` (e.g. only the token helper), or refuse it entirely with `run: []`.
+ * - sys: none. Connect's Node HTTP/2 and TLS, as Deno implements them, read no system information; the
+ *   subprocess tests (TLS, every auth flow) run without it.
+ * - ffi: none. import: denied (`--deny-import`): fctl loads no code from the network; without it Deno would
+ *   allow imports from a few well-known hosts.
  *
  * @module
  */
 
-/** Deno permission flags of the fctl executable. */
-export const FCTL_PERMISSIONS: readonly string[] = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-];
+/** How a build narrows the permission set. */
+export interface PermissionScope {
+  /**
+   * The only programs fctl may run (`--allow-run=a,b`); `[]` allows none (`--deny-run`): ExternalCommand,
+   * `admin.proxyCommand` and opening a browser then fail with Deno's permission error. Omitted: any program.
+   */
+  run?: readonly string[];
+}
 
-/** Everything `deno run` needs besides the script: the permissions (fctl runs with V8's default flags). */
+/** Deno permission flags of the fctl executable, narrowed by `scope`. */
+export function permissionFlags(scope: PermissionScope = {}): string[] {
+  const run = scope.run === undefined
+    ? "--allow-run"
+    : scope.run.length === 0
+    ? "--deny-run"
+    : `--allow-run=${scope.run.join(",")}`;
+  return ["--allow-net", "--allow-read", "--allow-write", "--allow-env", run, "--deny-import"];
+}
+
+/** Deno permission flags of the fctl executable (any program may be run: see the module doc). */
+export const FCTL_PERMISSIONS: readonly string[] = permissionFlags();
+
+/**
+ * Everything `deno run` needs besides the script: the permissions (fctl runs with V8's default flags). The
+ * compiled binary is built with exactly these (`scripts/compile.ts`).
+ */
 export const FCTL_RUN_FLAGS: readonly string[] = [...FCTL_PERMISSIONS];

@@ -20,6 +20,13 @@ const FORMS = "host:port, dns:///host:port, [::1]:port, http://host:port or http
 /**
  * Parses `dns:///host:port` (or `dns:host:port`), `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
  * with surrounding whitespace and trailing slashes. Without a port: 80 for `http://`, else 443.
+ *
+ * ```ts ignore
+ * import { parseEndpoint } from "@fctl/fctl";
+ *
+ * const { host, port } = parseEndpoint("dns:///flyte.example.com"); // "flyte.example.com", 443
+ * parseEndpoint("http://localhost:30080").schemeInsecure; // true
+ * ```
  */
 export function parseEndpoint(raw: string): Endpoint {
   let text = raw.trim().replace(/\/+$/, "");

@@ -2,7 +2,8 @@
  * The token cache file: tokens survive the process, per admin endpoint, flow and client, in a file of mode
  * 0600 in a 0700 directory under the config directory (`$HOME/.flyte/fctl/tokens/`), written atomically (a
  * private temporary file renamed over the old one). Never the OS keyring. When the directory cannot be
- * written, tokens are kept in memory for the run, said once at info level.
+ * written (no `HOME`, a missing one, a read-only filesystem, no write permission), tokens are kept in memory
+ * for the run, said once at info level.
  *
  * @module
  */
@@ -81,7 +82,7 @@ function parse(text: string, key: TokenKey): Token | undefined {
 /** The token file of `key` under `home`. */
 export function fileTokenStore(options: TokenFileOptions): TokenStore {
   const { home, key, logger } = options;
-  let inMemory = home === undefined;
+  let inMemory = false;
   const fallBack = (reason: string) => {
     if (inMemory) return;
     inMemory = true;
@@ -100,6 +101,8 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
     },
     async save(token) {
       if (inMemory) return;
+      // A container may run without a home at all: memory, as for an unwritable one.
+      if (home === undefined) return fallBack("HOME is not set");
       const dir = tokenDirectory(home!);
       const target = path();
       const temporary = `${target}.${crypto.randomUUID()}.tmp`;
@@ -113,7 +116,15 @@ export function fileTokenStore(options: TokenFileOptions): TokenStore {
         await Deno.rename(temporary, target);
       } catch (err) {
         await Deno.remove(temporary).catch(() => {});
-        fallBack(isNotFound(err) ? `${home} does not exist` : err instanceof Error ? err.message : String(err));
+        fallBack(
+          isNotFound(err)
+            ? `${home} does not exist`
+            : err instanceof Deno.errors.NotCapable
+            ? `no permission to write ${dir}`
+            : err instanceof Error
+            ? err.message
+            : String(err),
+        );
       }
     },
   };

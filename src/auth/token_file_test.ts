@@ -57,8 +57,12 @@ Deno.test("token file: without a home, or with one that does not exist, tokens s
   const none = logger();
   const noHome = fileTokenStore({ home: undefined, key, logger: none.log });
   await noHome.save({ accessToken: "at-1" });
+  await noHome.save({ accessToken: "at-2" });
   equal(await noHome.load(), undefined);
-  equal(none.text(), "");
+  deepEqual(
+    none.text().split("\n").filter(Boolean).map((line) => JSON.parse(line).msg),
+    ["the token cache is not writable (HOME is not set): tokens are kept in memory for this run"],
+  );
 
   const parent = await Deno.makeTempDir();
   try {

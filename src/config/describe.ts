@@ -41,7 +41,16 @@ function asText(json: ConfigRow["json"]): string {
   return String(json);
 }
 
-/** Every option of `loaded` with its value and source. */
+/**
+ * Every option of `loaded` with its value and source.
+ *
+ * ```ts ignore
+ * import { connect, describeConfig } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * for (const row of describeConfig(flyte.config)) if (row.source !== "default") console.log(row.key, row.value, row.source);
+ * ```
+ */
 export function describeConfig(loaded: LoadedConfig): ConfigRow[] {
   const values = loaded.config as unknown as Record<string, unknown>;
   return (OPTIONS as readonly OptionSpec[]).map((spec) => {

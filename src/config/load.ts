@@ -174,7 +174,20 @@ function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefi
   }
 }
 
-/** Resolves every option from defaults, the config file, the environment and flags. */
+/**
+ * Resolves every option from defaults, the config file, the environment and flags.
+ *
+ * ```ts ignore
+ * import { loadConfig } from "@fctl/fctl";
+ *
+ * const { config, sources, warnings } = await loadConfig({
+ *   flags: { "admin.endpoint": "dns:///flyte.example.com" },
+ *   env: Deno.env.toObject(),
+ *   readTextFile: (path) => Deno.readTextFile(path),
+ * });
+ * console.log(config["admin.endpoint"], sources["admin.endpoint"], warnings); // … "flag" []
+ * ```
+ */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> {
   const { file, doc } = await readConfigFile(input);
   const values: Record<string, ConfigValue> = {};

@@ -48,6 +48,13 @@ export interface ResolveReleaseOptions {
 /**
  * Fetches the release (`/repos/<repo>/releases/latest` or `/releases/tags/<tag>`).
  *
+ * ```ts ignore
+ * import { resolveRelease } from "@fctl/fctl";
+ *
+ * const release = await resolveRelease({ repo: "flyteorg/flytesnacks", token: Deno.env.get("GITHUB_TOKEN") });
+ * console.log(release.tag, release.assets.map((asset) => asset.name));
+ * ```
+ *
  * @throws {NotFoundError} no such release (or repository)
  * @throws {OperationError} rate limit (with its reset time), refused token, other HTTP or network failures
  */

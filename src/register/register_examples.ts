@@ -69,6 +69,14 @@ export interface RegisterExamplesReport {
  * Resolves the release and registers each archive asset with `register files`, one after the other,
  * with the release tag as the version.
  *
+ * ```ts ignore
+ * import { connect, registerExamples } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const report = await registerExamples(flyte.client, { project: "flytesnacks", domain: "development" });
+ * console.log(report.release, report.failed);
+ * ```
+ *
  * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
  *   never calls it)
  * @throws {UsageError} no project or domain, or a bad concurrency (InvalidOptionError)

@@ -48,6 +48,20 @@ export {
  * the rows of what was and was not registered. When `signal` aborts during the creates, no new create
  * starts, the ones in flight finish, and the report has `interrupted` set.
  *
+ * ```ts ignore
+ * import { connect, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const report = await registerFiles(flyte.client, {
+ *   paths: ["flytesnacks-core.tgz"],
+ *   archive: true,
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   version: "v1",
+ * });
+ * console.log(report.entries.length, report.failed);
+ * ```
+ *
  * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
  *   never calls it)
  * @throws {UsageError} bad arguments, missing files, or entities that would have no version

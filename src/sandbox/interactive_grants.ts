@@ -30,6 +30,7 @@ export interface InteractiveBehaviour {
   user: string;
   /** The authorization endpoint refuses (`access_denied`) instead of approving. */
   denyAuthorization: boolean;
+  /** How the device authorization grant answers polls: pending polls, `slow_down`, the outcome, the interval. */
   deviceFlow: DeviceFlowBehaviour;
 }
 

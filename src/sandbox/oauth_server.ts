@@ -17,8 +17,9 @@ export interface TokenRequestRecord {
   grantType: string;
   /** The client that authenticated, or tried to. */
   clientId: string;
-  /** `scope` and `audience` as sent, if any. */
+  /** `scope` as sent, if any. */
   scope?: string;
+  /** `audience` as sent, if any. */
   audience?: string;
   /** The HTTP status answered. */
   status: number;

@@ -70,6 +70,7 @@ export const SANDBOX_CLIENT = { id: "flytepropeller", secret: "sandbox-client-se
 export interface SandboxAuth {
   /** The authorization server's issuer (`https://127.0.0.1:PORT`). */
   issuer: string;
+  /** The token endpoint's URL, which clients find through discovery. */
   tokenEndpoint: string;
   /** Every request the token endpoint answered, in order. */
   tokenRequests: TokenRequestRecord[];
@@ -135,7 +136,23 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Starts a sandbox admin service on loopback. */
+/**
+ * Starts a sandbox admin service on loopback.
+ *
+ * ```ts ignore
+ * import { connect, getTask } from "@fctl/fctl";
+ * import { startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * try {
+ *   await using flyte = await connect({ flags: { "admin.endpoint": sandbox.endpoint, "admin.insecure": true }, env: {} });
+ *   const result = await getTask(flyte.client, { project: "flytesnacks", domain: "development" });
+ *   console.log(result.kind === "list" ? result.tasks.length : 1, sandbox.requests.length); // 0 1
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const now = options.now ?? (() => new Date());
   const hostname = options.hostname ?? "127.0.0.1";

@@ -31,7 +31,19 @@ async function openssl(args: string[], cwd: string): Promise<void> {
   }
 }
 
-/** Makes a CA and a loopback server certificate (P-256 keys) in a temporary directory, then removes it. */
+/**
+ * Makes a CA and a loopback server certificate (P-256 keys) in a temporary directory, then removes it.
+ *
+ * ```ts ignore
+ * import { createTestCertificates } from "@fctl/fctl/testing";
+ *
+ * const { caCert, cert, key } = await createTestCertificates();
+ * const server = Deno.serve({ port: 0, cert, key }, () => new Response("ok"));
+ * const client = Deno.createHttpClient({ caCerts: [caCert] });
+ * console.log(await (await fetch(`https://localhost:${server.addr.port}/`, { client })).text()); // ok
+ * await server.shutdown();
+ * ```
+ */
 export async function createTestCertificates(): Promise<TestCertificates> {
   const dir = await Deno.makeTempDir({ prefix: "fctl-test-ca-" });
   try {

@@ -30,6 +30,13 @@ export interface StorageConfig {
 /**
  * Opens the configured backend. Nothing is touched until it is written to.
  *
+ * ```ts ignore
+ * import { openStorage } from "@fctl/fctl";
+ *
+ * const store = openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });
+ * console.log(store.baseReference());
+ * ```
+ *
  * @throws {NotSupportedError} for storage types this version does not provide
  */
 export function openStorage(config: StorageConfig): ObjectStore {

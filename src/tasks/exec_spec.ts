@@ -72,7 +72,22 @@ export interface ExecSpec {
   comments: Map<string, string>;
 }
 
-/** Builds the spec of `task`: its inputs sorted by name, each with its default value. */
+/**
+ * Builds the spec of `task`: its inputs sorted by name, each with its default value.
+ *
+ * ```ts ignore
+ * import { connect, execSpec, getTask } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: "core.basic.hello",
+ *   latest: true,
+ * });
+ * if (result.kind === "one") console.log(Object.keys(execSpec(result.task, new Date()).document));
+ * ```
+ */
 export function execSpec(task: Task, now: Date): ExecSpec {
   const variables = task.closure?.compiledTask?.template?.interface?.inputs?.variables ?? {};
   const inputs: { [key: string]: SpecValue } = {};
@@ -97,7 +112,22 @@ export function execSpec(task: Task, now: Date): ExecSpec {
   };
 }
 
-/** The spec as YAML 1.1 (Go readers), descriptions as comments above their inputs. */
+/**
+ * The spec as YAML 1.1 (Go readers), descriptions as comments above their inputs.
+ *
+ * ```ts ignore
+ * import { connect, getTask, renderExecSpec } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: "core.basic.hello",
+ *   latest: true,
+ * });
+ * if (result.kind === "one") await Deno.writeTextFile("exec_spec.yaml", await renderExecSpec(result.task, new Date()));
+ * ```
+ */
 export async function renderExecSpec(task: Task, now: Date): Promise<string> {
   const { Document, isMap, isScalar } = await import("yaml");
   const spec = execSpec(task, now);

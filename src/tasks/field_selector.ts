@@ -126,6 +126,13 @@ function translateTerm(raw: string, chars: Char[]): string {
 /**
  * Translates a field selector into an admin filter string; "" (or only spaces) means no filter.
  * Throws {@link UsageError} naming the bad term.
+ *
+ * ```ts ignore
+ * import { fieldSelectorToFilters } from "@fctl/fctl";
+ *
+ * fieldSelectorToFilters("task.name=core.basic.hello"); // "eq(task.name,core.basic.hello)"
+ * fieldSelectorToFilters("task.name contains basic,task.version!=v1"); // two filters joined by "+"
+ * ```
  */
 export function fieldSelectorToFilters(selector: string): string {
   if (selector.trim() === "") return "";
@@ -138,6 +145,12 @@ export function fieldSelectorToFilters(selector: string): string {
 /**
  * Escapes a value for a selector term (`\` → `\\`, `,` → `\,`, `=` → `\=`). It reaches the filter string
  * unchanged, unless it contains `,` or `+`: then {@link fieldSelectorToFilters} refuses it, as no filter can hold it.
+ *
+ * ```ts ignore
+ * import { escapeSelectorValue, fieldSelectorToFilters } from "@fctl/fctl";
+ *
+ * fieldSelectorToFilters(`task.name=${escapeSelectorValue("a=b")}`); // "eq(task.name,a=b)"
+ * ```
  */
 export function escapeSelectorValue(value: string): string {
   return value.replace(/[\\,=]/g, (ch) => "\\" + ch);

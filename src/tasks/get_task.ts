@@ -74,6 +74,16 @@ export interface TaskQuery {
  * Checks `options` without any RPC, so that a caller can refuse bad input (or ask the user something)
  * before connecting; {@link getTask} does the same.
  *
+ * ```ts ignore
+ * import { taskQuery, InvalidOptionError } from "@fctl/fctl";
+ *
+ * try {
+ *   taskQuery({ project: "flytesnacks", domain: "development", limit: 0 });
+ * } catch (err) {
+ *   if (err instanceof InvalidOptionError) console.log(err.message); // names the bad limit
+ * }
+ * ```
+ *
  * @throws {InvalidOptionError} limit or page below 1, `latest` or `newest` without a name, a bad field selector
  */
 export function taskQuery(options: GetTaskOptions): TaskQuery {
@@ -119,6 +129,15 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
 /**
  * Reads tasks from the admin service.
  *
+ * ```ts ignore
+ * import { connect, getTask } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const scope = { project: "flytesnacks", domain: "development" };
+ * const versions = await getTask(flyte.client, { ...scope, name: "core.basic.hello", limit: 5 });
+ * if (versions.kind === "list") console.log(versions.tasks.map((task) => task.id?.version));
+ * ```
+ *
  * @throws {InvalidOptionError} see {@link taskQuery}
  * @throws {NotFoundError} a named task has no version
  */
@@ -126,7 +145,18 @@ export function getTask(client: AdminClient, options: GetTaskOptions): Promise<G
   return runTaskQuery(client, taskQuery(options));
 }
 
-/** Reads the tasks of a query {@link taskQuery} checked. */
+/**
+ * Reads the tasks of a query {@link taskQuery} checked.
+ *
+ * ```ts ignore
+ * import { connect, runTaskQuery, taskQuery } from "@fctl/fctl";
+ *
+ * // Checked before connecting: a bad selector is refused without a connection.
+ * const query = taskQuery({ project: "flytesnacks", domain: "development", fieldSelector: "task.name contains basic" });
+ * await using flyte = await connect();
+ * const result = await runTaskQuery(flyte.client, query);
+ * ```
+ */
 export async function runTaskQuery(client: AdminClient, query: TaskQuery): Promise<GetTaskResult> {
   const result = await readTasks(client, query);
   if (!query.options.newest) return result;

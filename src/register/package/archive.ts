@@ -210,7 +210,11 @@ class TempDir {
   /** The dir's path, creating it the first time. */
   path(): Promise<string> {
     // The pid in the name lets main.ts remove this process's dirs on a forced exit (a second Ctrl-C).
-    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: `fctl-register-${Deno.pid}-` });
+    return this.#path ??= Deno.makeTempDir({ dir: this.#parent, prefix: `fctl-register-${Deno.pid}-` }).catch((err) => {
+      // Said as what it is, not as a bad archive: in a container this is where TMPDIR must point.
+      const where = this.#parent === undefined ? "the temp dir (TMPDIR)" : quote(this.#parent);
+      throw new OperationError(`cannot create a private dir in ${where}: ${(err as Error).message}`, { cause: err });
+    });
   }
 
   async remove(): Promise<void> {

@@ -1,0 +1,193 @@
+/**
+ * `deno task compile`: builds the `fctl` executable with `deno compile` for every release target, with the
+ * declared permission set (`src/permissions.ts`) and every module fctl loads on demand.
+ *
+ * fctl's commands load their modules lazily (`"unstable": ["lazy-dynamic-imports"]`), and `deno compile` embeds
+ * only the modules a static import reaches, so every module reachable through a dynamic import is passed with
+ * `--include`. They are found with `deno info`, which resolves literal specifiers only: a computed one is
+ * refused here (and by a test) because it would be missing from the binary.
+ *
+ * Usage: `deno task compile [--target T]... [--out DIR] [--run=PROGRAM,...]`
+ * - `--target`: one of {@link TARGETS} (repeatable; default: all of them).
+ * - `--out`: the output directory (default `dist/`); the binaries are `fctl-<target>` (`.exe` on Windows).
+ * - `--run=a,b`: the only programs the binary may run (`--run=` for none); default any (see `src/permissions.ts`).
+ *
+ * Exit status: 0 built; 1 `deno compile` failed (its own output is shown) or a computed dynamic import was
+ * found; 2 usage error; 3 Deno's runtime base (`denort`) for a target cannot be downloaded, which `deno compile`
+ * needs once per target and version: one line says so. `DENORT_BIN` (read by `deno compile`) may name a local
+ * `denort` to build offline.
+ *
+ * @module
+ */
+import { permissionFlags, type PermissionScope } from "../src/permissions.ts";
+
+/** The release targets (Deno's names). */
+export const TARGETS: readonly string[] = [
+  "x86_64-unknown-linux-gnu",
+  "aarch64-unknown-linux-gnu",
+  "x86_64-apple-darwin",
+  "aarch64-apple-darwin",
+  "x86_64-pc-windows-msvc",
+];
+
+/** Exit status when the runtime base cannot be downloaded. */
+export const EXIT_NO_RUNTIME_BASE = 3;
+
+const ROOT = new URL("../", import.meta.url);
+const MAIN = new URL("main.ts", ROOT);
+
+interface ModuleInfo {
+  specifier: string;
+  dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[];
+}
+
+/** What fctl loads on demand, as `deno info` resolves it. */
+export interface LazyModules {
+  /** Project files (relative to the repository root) reachable only through dynamic imports. */
+  includes: string[];
+  /** Dynamic imports `deno info` could not resolve to a module (each `file: import(specifier)`). */
+  unresolved: string[];
+}
+
+/** The modules `main.ts` may load that its static imports do not reach. */
+export async function lazyModules(): Promise<LazyModules> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", MAIN.href],
+    cwd: ROOT,
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error("deno info main.ts failed");
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: ModuleInfo[];
+    redirects: Record<string, string>;
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const unresolved: string[] = [];
+  const walk = (dynamic: boolean) => {
+    const seen = new Set<string>();
+    const visit = (specifier: string) => {
+      const resolved = info.redirects[specifier] ?? specifier;
+      if (seen.has(resolved)) return;
+      seen.add(resolved);
+      for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
+        if (dep.isDynamic && !dep.code && dynamic) unresolved.push(`${resolved}: import(${dep.specifier})`);
+        if ((dynamic || !dep.isDynamic) && dep.code) visit(dep.code.specifier);
+      }
+    };
+    info.roots.forEach(visit);
+    return seen;
+  };
+  const loadedAtStart = walk(false);
+  const includes = [...walk(true)]
+    .filter((specifier) => specifier.startsWith(ROOT.href) && !loadedAtStart.has(specifier))
+    .filter((specifier) => !specifier.slice(ROOT.href.length).startsWith("node_modules/"))
+    .map((specifier) => decodeURIComponent(specifier.slice(ROOT.href.length)))
+    .sort();
+  return { includes, unresolved };
+}
+
+/** The binary's file name for `target`. */
+export function outputName(target: string): string {
+  return `fctl-${target}${target.includes("windows") ? ".exe" : ""}`;
+}
+
+/** The `deno compile` arguments for one target (run in the repository root). */
+export function compileArgs(
+  options: { target: string; output: string; includes: readonly string[] } & PermissionScope,
+): string[] {
+  return [
+    "compile",
+    "--quiet",
+    ...permissionFlags(options),
+    // A permission the set lacks is an error, never a question on the user's terminal.
+    "--no-prompt",
+    "--target",
+    options.target,
+    "--output",
+    options.output,
+    ...options.includes.flatMap((path) => ["--include", path]),
+    "main.ts",
+  ];
+}
+
+/**
+ * Whether `deno compile` failed only because the runtime base could not be downloaded. That step comes after
+ * module resolution and type checking (so those passed) but before the modules are embedded: the embedding is
+ * proven by a build with `DENORT_BIN` (`scripts/compile_test.ts`).
+ */
+export function isRuntimeBaseUnavailable(stderr: string): boolean {
+  return /Setting up base binary/.test(stderr) && /error sending request for url/.test(stderr);
+}
+
+interface Options extends PermissionScope {
+  targets: string[];
+  out: string;
+}
+
+function parseArgs(args: readonly string[]): Options | string {
+  const targets: string[] = [];
+  let out = "dist";
+  let run: string[] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [flag, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg];
+    const value = () => inline ?? args[++i];
+    if (flag === "--target") {
+      const target = value();
+      if (!TARGETS.includes(target)) return `unknown target "${target}" (one of ${TARGETS.join(", ")})`;
+      targets.push(target);
+    } else if (flag === "--out") {
+      const dir = value();
+      if (!dir) return "--out needs a directory";
+      out = dir;
+    } else if (flag === "--run" && inline !== undefined) {
+      run = inline.split(",").filter((program) => program !== "");
+    } else {
+      return `unknown argument "${arg}" (usage: --target T... --out DIR --run=PROGRAM,...)`;
+    }
+  }
+  return { targets: targets.length > 0 ? targets : [...TARGETS], out, run };
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const options = parseArgs(args);
+  if (typeof options === "string") {
+    console.error(`compile: ${options}`);
+    return 2;
+  }
+  const { includes, unresolved } = await lazyModules();
+  if (unresolved.length > 0) {
+    console.error(
+      `compile: dynamic imports with computed specifiers would be missing from the binary: ${unresolved.join("; ")}`,
+    );
+    return 1;
+  }
+  for (const target of options.targets) {
+    const output = `${options.out.replace(/\/+$/, "")}/${outputName(target)}`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: compileArgs({ target, output, includes, run: options.run }),
+      cwd: ROOT,
+      stdout: "inherit",
+      stderr: "piped",
+    }).spawn();
+    const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+    if (status.success) {
+      console.log(`compile: ${output}`);
+      continue;
+    }
+    if (isRuntimeBaseUnavailable(stderr)) {
+      console.error(
+        `compile: cannot download Deno's runtime base (denort) for ${target}; every compile input checked out (set DENORT_BIN to a local denort to build offline)`,
+      );
+      return EXIT_NO_RUNTIME_BASE;
+    }
+    await Deno.stderr.write(new TextEncoder().encode(stderr));
+    return 1;
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,123 @@
+/**
+ * The compile inputs are right without Deno's runtime base: every module fctl loads on demand is found (literal
+ * specifiers only), a full `deno compile` with `DENORT_BIN` embeds all of them under exactly the declared
+ * permissions, and without a runtime base the script stops at the download with its one line.
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { compileArgs, EXIT_NO_RUNTIME_BASE, lazyModules, outputName, TARGETS } from "./compile.ts";
+import denoJson from "../deno.json" with { type: "json" };
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Runs `deno task compile`'s script as the task does, with `env` added. */
+async function compile(args: string[], env: Record<string, string> = {}) {
+  const task = denoJson.tasks.compile.split(" && ").at(-1)!.split(" ").slice(1);
+  const out = await new Deno.Command(Deno.execPath(), { args: [...task, ...args], cwd: ROOT, env }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+Deno.test("every dynamic import in fctl's code has a literal specifier, so deno compile and publish can see it", async () => {
+  const files: string[] = ["main.ts", "mod.ts"];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) files.push(path);
+    }
+  };
+  await walk("src");
+  const computed: string[] = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const found of text.matchAll(/\bimport\(\s*([^)]*)/g)) {
+      if (!/^["'][^"'`$]+["']\s*$/.test(found[1])) computed.push(`${file}: import(${found[1]})`);
+    }
+  }
+  deepEqual(computed, []);
+  ok(files.includes("src/cli/run.ts"), "the walk reads fctl's sources, so the check can fail");
+});
+
+Deno.test("the compile includes every module main.ts loads on demand, and only project files", async () => {
+  const { includes, unresolved } = await lazyModules();
+  deepEqual(unresolved, []);
+  for (const module of ["src/cli/program.ts", "src/cli/context.ts", "src/tasks/get_task.ts", "src/auth/pkce.ts"]) {
+    ok(includes.includes(module), module);
+  }
+  ok(includes.some((path) => path.startsWith("proto/gen/")), "the generated protos");
+  ok(!includes.includes("main.ts") && !includes.includes("src/cli/run.ts"), "static imports are embedded anyway");
+  deepEqual(includes.filter((path) => /node_modules|_test\.ts$|src\/sandbox\//.test(path)), []);
+});
+
+Deno.test("deno compile runs with exactly the permission flags the CLI tests run main.ts with", () => {
+  const args = compileArgs({ target: TARGETS[0], output: "dist/fctl", includes: ["src/a.ts"] });
+  deepEqual(args.filter((arg) => /^--(allow|deny)-/.test(arg)), [...FCTL_RUN_FLAGS]);
+  deepEqual(args.slice(-3), ["--include", "src/a.ts", "main.ts"]);
+  ok(args.includes("--no-prompt"));
+  const scoped = compileArgs({ target: TARGETS[0], output: "x", includes: [], run: ["/usr/bin/token-helper"] });
+  ok(scoped.includes("--allow-run=/usr/bin/token-helper") && !scoped.includes("--allow-run"));
+  ok(compileArgs({ target: TARGETS[0], output: "x", includes: [], run: [] }).includes("--deny-run"));
+});
+
+Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every lazily loaded module", async () => {
+  const out = await Deno.makeTempDir({ prefix: "fctl-compile-test-" });
+  try {
+    const target = "x86_64-unknown-linux-gnu";
+    // Any executable serves as the base for this check: the binary is not run, only its embedded files read.
+    const result = await compile(["--target", target, "--out", out], { DENORT_BIN: Deno.execPath() });
+    equal(result.code, 0, result.stderr);
+    equal(result.stdout, `compile: ${out}/${outputName(target)}\n`);
+    const binary = new TextDecoder("latin1").decode(await Deno.readFile(`${out}/${outputName(target)}`));
+    const { includes } = await lazyModules();
+    const missing: string[] = [];
+    for (const path of includes) {
+      if (!binary.includes(new TextDecoder("latin1").decode(await Deno.readFile(new URL(path, ROOT))))) {
+        missing.push(path);
+      }
+    }
+    deepEqual(missing, []);
+    // The permissions the binary runs with, as deno compile recorded them: the declared set and nothing more.
+    const recorded = /"permissions":(\{[^{}]*\})/.exec(binary);
+    ok(recorded, "the binary records its permissions");
+    const permissions = JSON.parse(recorded[1]);
+    deepEqual(
+      [permissions.allow_net, permissions.allow_read, permissions.allow_write, permissions.allow_env],
+      [[], [], [], []],
+      "net, read, write and env: any",
+    );
+    deepEqual(permissions.allow_run, [], "run: any program (see src/permissions.ts)");
+    deepEqual([permissions.allow_sys, permissions.allow_ffi], [null, null], "no sys, no ffi");
+    deepEqual(permissions.deny_import, [], "no import from the network");
+    equal(permissions.prompt, false, "a missing permission is an error, not a prompt");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("deno task compile without a runtime base: checked up to the download, then one line and exit 3", async () => {
+  const out = await Deno.makeTempDir({ prefix: "fctl-compile-test-" });
+  try {
+    const target = "aarch64-apple-darwin";
+    const result = await compile(["--target", target, "--out", out]);
+    if (result.code === 0) {
+      // A machine that reaches Deno's release host builds the binary.
+      ok((await Deno.stat(`${out}/${outputName(target)}`)).isFile);
+      return;
+    }
+    equal(result.code, EXIT_NO_RUNTIME_BASE, result.stderr);
+    match(
+      result.stderr,
+      /^compile: cannot download Deno's runtime base \(denort\) for aarch64-apple-darwin; every compile input checked out \(set DENORT_BIN to a local denort to build offline\)\n$/,
+    );
+    equal(result.stdout, "");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("deno task compile refuses an unknown target in one line, exit 2", async () => {
+  const result = await compile(["--target", "sparc"]);
+  equal(result.code, 2);
+  match(result.stderr, /^compile: unknown target "sparc" \(one of x86_64-unknown-linux-gnu, .*\)\n$/);
+});

@@ -1,0 +1,27 @@
+/**
+ * The library's `createAdminClient`: the admin client without the CLI's early-connection plumbing.
+ *
+ * @module
+ */
+import { type AdminClient, type AdminClientOptions, createAdminClient as create } from "../admin/client.ts";
+
+/**
+ * Creates admin clients (AdminService and DataProxyService over one HTTP/2 connection); no connection is made
+ * until the first call. It has no auth and no retries unless `options` add them: {@link connect} builds one
+ * as the command line does, from the user's configuration.
+ *
+ * ```ts ignore
+ * import { createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry: { maxAttempts: 4 } });
+ * try {
+ *   const { tasks } = await client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 10 });
+ *   console.log(tasks.map((task) => task.id?.name));
+ * } finally {
+ *   client.close();
+ * }
+ * ```
+ */
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  return create(options);
+}

@@ -1,0 +1,154 @@
+/**
+ * {@link connect}: an admin client built as the `fctl` command line builds it, from the same config file,
+ * option values and environment, with the same retries, TLS, proxy and auth flows (ClientSecret,
+ * ExternalCommand, Pkce, DeviceFlow, `admin.proxyCommand`, the token cache).
+ *
+ * @module
+ */
+import type { AdminClient } from "../admin/client.ts";
+import { CliContext } from "../cli/context.ts";
+import { denoIo } from "../cli/deno_io.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { nearest } from "../config/nearest.ts";
+import { OPTIONS } from "../config/schema.ts";
+import { quote, UsageError } from "../errors.ts";
+import type { HttpClient } from "../http/http_client.ts";
+import type { Io, TextSink } from "../output/io.ts";
+
+/**
+ * What {@link connect} builds the client from; everything the command line reads, each replaceable.
+ *
+ * ```ts ignore
+ * import { connect, type ConnectOptions } from "@fctl/fctl";
+ *
+ * // A service's client: its own file and secret, none of the user's environment, logs into its own logger.
+ * const options: ConnectOptions = {
+ *   config: "/etc/flyte/config.yaml",
+ *   flags: { "admin.authType": "ClientSecret", "admin.clientSecretLocation": "/run/secrets/flyte" },
+ *   env: {},
+ *   log: { write: (line) => console.debug(line.trimEnd()) },
+ * };
+ * await using flyte = await connect(options);
+ * ```
+ */
+export interface ConnectOptions {
+  /**
+   * The config file: a path (`~/` is `$HOME/`), which must exist; or `"default"` (the default): as `fctl`
+   * finds it, `$FLYTECTL_CONFIG`, else `$HOME/.flyte/config.yaml` if there is one.
+   */
+  config?: string;
+  /**
+   * Option values by key, as `fctl`'s flags give them (`{ "admin.endpoint": "dns:///flyte.example.com" }`):
+   * they win over the environment and the file. An unknown key is refused.
+   */
+  flags?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The environment (`FCTL_*`, `FLYTECTL_CONFIG`, `HOME` for the token cache, proxies, variables that
+   * `admin.clientSecretEnvVar` names). Default: the process's.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where log records go (retries at info level, warnings), one line each, as the `logger.*` options say,
+   * secrets redacted; the Pkce and DeviceFlow sign-in prompts too. Default: stderr.
+   */
+  log?: TextSink;
+  /** Aborts a sign-in that waits for the user. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A connected admin client and the configuration it was built from; close it when done (`await using` does).
+ *
+ * ```ts ignore
+ * import { connect } from "@fctl/fctl";
+ *
+ * const flyte = await connect();
+ * try {
+ *   const project = flyte.config.config.project || "flytesnacks";
+ *   const domain = flyte.config.config.domain || "development";
+ *   const { tasks } = await flyte.client.admin.listTasks({ id: { project, domain }, limit: 10 });
+ *   console.log(tasks.map((task) => task.id?.name), flyte.config.sources["admin.endpoint"]);
+ * } finally {
+ *   await flyte.close();
+ * }
+ * ```
+ */
+export interface FlyteConnection extends AsyncDisposable {
+  /** The admin client, with the configured retries and auth: pass it to `getTask`, `registerFiles`, … */
+  readonly client: AdminClient;
+  /** The configuration, with the origin of every value (`config.project`, `config.domain`, …). */
+  readonly config: LoadedConfig;
+  /** The HTTP client of the configuration (proxy, CA) for downloads and uploads, made on first use. */
+  http(): Promise<HttpClient>;
+  /** Closes the admin client and the HTTP client. */
+  close(): Promise<void>;
+}
+
+/** `~/x` as `$HOME/x`, as a shell would. */
+function expandHome(path: string, env: Readonly<Record<string, string | undefined>>): string {
+  if (path !== "~" && !path.startsWith("~/")) return path;
+  const home = env["HOME"];
+  if (!home) throw new UsageError(`cannot find config file ${quote(path)}: HOME is not set`);
+  return `${home.replace(/\/+$/, "")}${path.slice(1)}`;
+}
+
+function checkKeys(flags: Readonly<Record<string, unknown>>): void {
+  const keys: string[] = OPTIONS.map((option) => option.key);
+  for (const key of Object.keys(flags)) {
+    if (keys.includes(key)) continue;
+    const near = nearest(key, keys);
+    throw new UsageError(`unknown option ${quote(key)}${near ? ` (did you mean ${quote(near)}?)` : ""}`);
+  }
+}
+
+/**
+ * Builds an admin client from the config file, option values and environment, as the `fctl` command line
+ * does: the same precedence (defaults < file < environment < `flags`), the same errors (a
+ * {@link UsageError} naming the bad value), retries of `UNAVAILABLE` and the other retryable codes
+ * (`admin.maxRetries`, `admin.perRetryTimeout`), and the configured auth flow, which runs when the admin
+ * first asks for a token. Unlike the rest of the library, it reads the process by default: the environment
+ * and the files the configuration names.
+ *
+ * ```ts ignore
+ * import { connect, getTask } from "@fctl/fctl";
+ *
+ * await using flyte = await connect({ config: "~/.flyte/config.yaml" });
+ * const result = await getTask(flyte.client, {
+ *   project: flyte.config.config.project || "flytesnacks",
+ *   domain: flyte.config.config.domain || "development",
+ *   name: "core.basic.hello",
+ *   latest: true,
+ * });
+ * if (result.kind === "one") console.log(result.task.id?.version);
+ * ```
+ *
+ * @throws {UsageError} a config file that is missing or invalid, an unknown or invalid option value.
+ */
+export async function connect(options: ConnectOptions = {}): Promise<FlyteConnection> {
+  const processIo = denoIo();
+  const env = options.env ?? processIo.env;
+  const flags: Record<string, unknown> = { ...options.flags };
+  checkKeys(flags);
+  if (options.config !== undefined && options.config !== "default") flags["config"] = expandHome(options.config, env);
+  const quiet: TextSink = { write: () => {} };
+  const log = options.log ?? processIo.stderr;
+  const io: Io = {
+    ...processIo,
+    env,
+    // A library prints no results; its logs and prompts go where the caller says.
+    stdout: quiet,
+    stderr: log,
+    stderrIsTerminal: options.log === undefined && processIo.stderrIsTerminal,
+    readLine: undefined,
+  };
+  const context = new CliContext(io, options.signal ?? new AbortController().signal);
+  try {
+    const config = await context.loadConfig(flags);
+    const client = await context.admin();
+    const close = () => context.close();
+    return { client, config, http: () => context.http(), close, [Symbol.asyncDispose]: close };
+  } catch (err) {
+    await context.close();
+    throw err;
+  }
+}
