@@ -1,0 +1,43 @@
+/**
+ * The storage settings' credentials, for the run's redactor: the access and secret keys of
+ * `storage.connection`, and every credential-looking value of `storage.stow.config` (`secret_key`,
+ * `access_key_id`, `key`, `json`, tokens, passwords, SAS signatures), including the string fields of a
+ * JSON value such as a service-account key. Pure: no backend is loaded.
+ *
+ * @module
+ */
+
+/** Stow config keys whose values are credentials (flytestdlib's s3, google and azure kinds, and the like). */
+const CREDENTIAL_KEY = /secret|key|token|password|passwd|json|credential|sas|signature|private/i;
+
+/** Keys that match {@link CREDENTIAL_KEY} but hold no secret. */
+const NOT_SECRET = new Set(["auth_type", "key_type", "token_uri", "type"]);
+
+/** The credential values of the storage settings. */
+export function storageSecrets(settings: {
+  accessKey?: string;
+  secretKey?: string;
+  stowConfig?: Readonly<Record<string, string>>;
+}): string[] {
+  const found: string[] = [];
+  for (const value of [settings.accessKey, settings.secretKey]) if (value) found.push(value);
+  for (const [key, value] of Object.entries(settings.stowConfig ?? {})) {
+    if (!CREDENTIAL_KEY.test(key) || NOT_SECRET.has(key) || !value) continue;
+    found.push(value, ...jsonSecrets(value));
+  }
+  return found;
+}
+
+/** The credential-looking string fields of a JSON object (a service-account key file's `private_key`, …). */
+function jsonSecrets(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (parsed === null || typeof parsed !== "object") return [];
+  return Object.entries(parsed as Record<string, unknown>).flatMap(([key, value]) =>
+    typeof value === "string" && CREDENTIAL_KEY.test(key) && !NOT_SECRET.has(key) ? [value] : []
+  );
+}
