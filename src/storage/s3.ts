@@ -82,6 +82,8 @@ class S3Store implements ObjectStore {
       requestHandler: new FetchHttpHandler({ customFetch }),
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
+      // The SDK's own user agent reads os.release(), which Deno grants only with --allow-sys; fctl runs without.
+      defaultUserAgentProvider: () => Promise.resolve([["fctl"], ["lang/js"], ["md/deno", Deno.version.deno]]),
     });
   }
 

@@ -1,0 +1,76 @@
+/**
+ * `storage.connection.auth-type iam`: the AWS SDK's default credential chain, exercised through the real
+ * executable (a subprocess with fctl's declared permissions, never -A, and only the environment given
+ * here): keys from environment variables, and from shared credentials and config files chosen with
+ * `AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE` and `AWS_PROFILE`. The source goes to s3rver (see
+ * src/storage/_test_s3.ts), which accepts the access key S3RVER only, so a profile's key decides success.
+ */
+import { deepEqual, equal, match } from "node:assert/strict";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { startTestS3 } from "../src/storage/_test_s3.ts";
+import { fixture } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** Where a registration under `version` puts the source. */
+const key = (version: string) => `fast/${version}-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`;
+
+async function fctl(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
+    // No instance metadata service to wait for: the chain ends with a clear error instead.
+    env: { HOME: "/nonexistent-fctl-test-home", NO_COLOR: "1", AWS_EC2_METADATA_DISABLED: "true", ...env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("auth-type iam: credentials from the environment, then from a shared-file profile, else a clear error", async () => {
+  const s3 = await startTestS3();
+  const sandbox = await startSandbox({ dataProxy: false });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-aws-chain-" });
+  try {
+    const register = (bucket: string, env: Record<string, string>) =>
+      fctl([
+        ...["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", bucket],
+        ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+        ...["--storage.type", "s3", "--storage.connection.endpoint", s3.endpoint, "--storage.container", bucket],
+      ], env);
+
+    const fromEnv = await register("from-env", { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" });
+    equal(fromEnv.code, 0, fromEnv.stderr);
+    equal((await s3.object("from-env", key("from-env")))?.length, 40_066);
+
+    await Deno.writeTextFile(
+      `${dir}/credentials`,
+      "[default]\naws_access_key_id = NOTKNOWNBYS3RVER\naws_secret_access_key = x\n\n" +
+        "[fctl-ci]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n",
+    );
+    await Deno.writeTextFile(
+      `${dir}/config`,
+      "[default]\nregion = us-east-1\n\n[profile fctl-ci]\nregion = us-east-1\n",
+    );
+    const files = { AWS_SHARED_CREDENTIALS_FILE: `${dir}/credentials`, AWS_CONFIG_FILE: `${dir}/config` };
+    const fromProfile = await register("from-profile", { ...files, AWS_PROFILE: "fctl-ci" });
+    equal(fromProfile.code, 0, fromProfile.stderr);
+    equal((await s3.object("from-profile", key("from-profile")))?.length, 40_066);
+    // The default profile's key is not S3RVER's: the profile chosen is the one used.
+    const fromDefault = await register("from-default", files);
+    equal(fromDefault.code, 1);
+    match(fromDefault.stderr, /InvalidAccessKeyId/);
+
+    const none = await register("no-credentials", {});
+    equal(none.code, 1);
+    match(
+      none.stderr,
+      /Error: cannot write "s3:\/\/no-credentials\/fast\/no-credentials-\S+": no AWS credentials found \(environment, shared config and credentials files, web identity, ECS\/EC2 metadata\); .*\n$/,
+    );
+    deepEqual(await s3.object("no-credentials", key("no-credentials")), undefined);
+  } finally {
+    await sandbox.close();
+    await s3.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
