@@ -5,8 +5,6 @@
  *
  * @module
  */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { Config } from "../config/schema.ts";
@@ -140,7 +138,7 @@ export function registrationStorage(
   return {
     openStorage: () =>
       opened ??= openStorage(
-        storageConfigFrom(config, { defaultLocalRoot: join(tmpdir(), "flyte-local-storage"), fetch: http.fetch }),
+        storageConfigFrom(config, { fetch: http.fetch }),
       ),
     allowLocalStorage: allowLocalFallback(config),
     close: () => void opened?.then((store) => store.close(), () => {}),

@@ -4,20 +4,20 @@
  *
  * @module
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import type { StorageConfig } from "./mod.ts";
 
 /** `storage.*` of a configuration, as {@link StorageConfig}. */
-export function storageConfigFrom(
-  config: Config,
-  runtime: { defaultLocalRoot: string; fetch?: typeof fetch },
-): StorageConfig {
+export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetch } = {}): StorageConfig {
   return {
     type: config["storage.type"],
     container: config["storage.container"],
     multiContainer: config["storage.enable-multicontainer"],
     endpoint: config["storage.connection.endpoint"],
-    defaultLocalRoot: runtime.defaultLocalRoot,
+    // flytectl's default root of local storage when no endpoint names one.
+    defaultLocalRoot: join(tmpdir(), "flyte-local-storage"),
     authType: config["storage.connection.auth-type"],
     accessKey: config["storage.connection.access-key"],
     secretKey: config["storage.connection.secret-key"],

@@ -22,8 +22,8 @@ export type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./
 /** Storage types (`storage.type`), as the configuration spells them in any case. */
 export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
 
-/** Stow kinds (`storage.stow.kind`) flytestdlib accepts. */
-export const STOW_KINDS = ["s3", "google", "azure"] as const;
+/** Stow kinds (`storage.stow.kind`) this version opens; flytestdlib's google and azure join them when wired. */
+export const STOW_KINDS = ["s3"] as const;
 
 /** The `storage.*` settings a backend is opened from. */
 export interface StorageConfig {
@@ -105,7 +105,9 @@ async function openBackend(config: StorageConfig): Promise<ObjectStore> {
         // when they land; until then they are refused like any other kind this version lacks.
         default:
           throw new UsageError(
-            `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: s3`,
+            `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${
+              STOW_KINDS.join(", ")
+            }`,
           );
       }
     }

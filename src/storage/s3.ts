@@ -83,7 +83,7 @@ class S3Store implements ObjectStore {
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
       // The SDK's own user agent reads os.release(), which Deno grants only with --allow-sys; fctl runs without.
-      defaultUserAgentProvider: () => Promise.resolve([["fctl"], ["lang/js"], ["md/deno", Deno.version.deno]]),
+      defaultUserAgentProvider: () => Promise.resolve([["fctl"], ["lang/js"]]),
     });
   }
 
