@@ -81,9 +81,10 @@ const MIB = 1024 * 1024;
 
 /** The refusal of an object larger than `maxBytes` read into memory. */
 export function tooLarge(ref: string, size: number, maxBytes: number): OperationError {
+  const limit = maxBytes % MIB === 0 ? `${maxBytes / MIB} MiB` : `${maxBytes} bytes`;
   return new OperationError(
-    `cannot read ${quote(ref)} into memory: it is ${size} bytes, more than the ${maxBytes} bytes ` +
-      `(${Math.round((maxBytes / MIB) * 100) / 100} MiB) storage.limits.maxDownloadMBs allows`,
+    `cannot read ${quote(ref)} into memory: it is ${size} bytes, more than the ${limit} ` +
+      "storage.limits.maxDownloadMBs allows",
   );
 }
 
