@@ -198,3 +198,43 @@ Deno.test("stow kind s3: an unknown key or a missing one is one line naming it a
     match(kind.stderr, /Error: storage.stow.kind "swift" is not supported; accepted kinds: s3\n$/);
   });
 });
+
+Deno.test("register files --archive s3://…: the package is streamed from the bucket; another bucket needs multicontainer", async () => {
+  await withServers(false, async (sandbox, s3, run) => {
+    const { openStorage } = await import("../src/storage/mod.ts");
+    const setup = await openStorage({
+      type: "minio",
+      container: "packages",
+      endpoint: s3.endpoint,
+      authType: "accesskey",
+      ...S3RVER_KEYS,
+      defaultLocalRoot: "",
+    });
+    try {
+      const path = fixture(CORE);
+      await setup.writeFile("s3://packages/releases/core.tgz", { path, size: (await Deno.stat(path)).size });
+    } finally {
+      setup.close();
+    }
+    const args = ["register", "files", "--archive", "s3://packages/releases/core.tgz", "--version", "v1"];
+    // storage.container is fctl-fast: the package's bucket is another one.
+    const refused = await run([...args, ...storageFlags("s3", s3.endpoint)]);
+    equal(refused.code, 2, refused.stderr);
+    match(
+      refused.stderr,
+      /Error: s3 storage cannot serve "s3:\/\/packages\/releases\/core\.tgz": its container "packages" is not storage\.container "fctl-fast"; set storage\.enable-multicontainer to use other containers\n$/,
+    );
+    const result = await run([...args, ...storageFlags("s3", s3.endpoint), "--storage.enable-multicontainer"]);
+    equal(result.code, 0, result.stderr);
+    equal(sandbox.requests.filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method)).length, 84);
+    // The source went to storage.container, as without multicontainer.
+    assert(await s3.object(BUCKET, KEY));
+    const missing = await run([
+      ...["register", "files", "--archive", "s3://packages/none.tgz", "--version", "v2"],
+      ...storageFlags("s3", s3.endpoint),
+      "--storage.enable-multicontainer",
+    ]);
+    equal(missing.code, 1);
+    match(missing.stderr, /Error: cannot download "s3:\/\/packages\/none\.tgz": no such object\n$/);
+  });
+});
