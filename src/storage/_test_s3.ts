@@ -1,5 +1,6 @@
 /**
- * A real S3-API server for tests: s3rver (under Deno, in this process) on loopback, behind a small front
+ * A real S3-API server for tests: s3rver (the pinned npm package, run by Node in a child process: under
+ * Deno its file store needs sys "umask", a permission the test run does not have) on loopback, behind a small front
  * that adds what s3rver lacks and AWS does: it checks `Content-MD5` against the body (400 BadDigest when
  * they differ) and records each request's method, path and `Content-MD5`. With `tls`, the front serves
  * HTTPS with a certificate of a test CA, which clients must trust. s3rver accepts the access key `S3RVER`
@@ -8,7 +9,6 @@
  *
  * @module
  */
-import S3rver from "s3rver";
 import { createHash } from "node:crypto";
 import { createTestCertificates } from "../sandbox/test_ca.ts";
 
@@ -44,14 +44,8 @@ export interface TestS3Server {
 /** Starts s3rver and its front; `buckets` are created first. */
 export async function startTestS3(options: { tls?: boolean; buckets?: string[] } = {}): Promise<TestS3Server> {
   const dir = await Deno.makeTempDir({ prefix: "fctl-s3rver-" });
-  const s3rver = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir,
-    configureBuckets: (options.buckets ?? []).map((name) => ({ name, configs: [] })),
-  });
-  const { port } = await s3rver.run();
+  const s3rver = await startS3rver(dir, options.buckets ?? []);
+  const port = s3rver.port;
   const backend = `http://127.0.0.1:${port}`;
   const certificates = options.tls ? await createTestCertificates() : undefined;
   const requests: SeenS3Request[] = [];
@@ -110,8 +104,50 @@ export async function startTestS3(options: { tls?: boolean; buckets?: string[] }
     hasBucket: async (bucket) => (await readOrUndefined(() => Deno.stat(`${dir}/${bucket}`)))?.isDirectory ?? false,
     close: async () => {
       await front.shutdown();
-      await s3rver.close();
+      await s3rver.stop();
       await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** s3rver's package directory, as `deno install` lays it out (its dependencies beside it, where Node looks). */
+const S3RVER_PACKAGE = new URL("../../node_modules/s3rver", import.meta.url).pathname;
+
+/** Starts s3rver (Node) on a free loopback port; it stops when its standard input closes. */
+const S3RVER_MAIN = `
+const S3rver = require(process.argv[1]);
+const server = new S3rver({
+  port: 0, address: "127.0.0.1", silent: true, directory: process.argv[2],
+  configureBuckets: JSON.parse(process.argv[3]).map((name) => ({ name, configs: [] })),
+});
+server.run().then(({ port }) => console.log(port), (err) => { console.error(err); process.exit(1); });
+process.stdin.on("end", () => server.close().then(() => process.exit(0)));
+process.stdin.resume();
+`;
+
+async function startS3rver(dir: string, buckets: string[]): Promise<{ port: number; stop(): Promise<void> }> {
+  const child = new Deno.Command("node", {
+    args: ["-e", S3RVER_MAIN, S3RVER_PACKAGE, dir, JSON.stringify(buckets)],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error("s3rver exited before listening");
+    text += value;
+  }
+  lines.releaseLock();
+  // Keep reading so that the child never blocks on a full pipe.
+  const drained = child.stdout.pipeTo(new WritableStream()).catch(() => {});
+  return {
+    port: Number(text.trim()),
+    async stop() {
+      await child.stdin.close();
+      await child.status;
+      await drained;
     },
   };
 }
