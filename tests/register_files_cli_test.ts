@@ -250,6 +250,21 @@ Deno.test("storage fallback through the CLI: storage.type local writes <root>/<c
   }
 });
 
+Deno.test("--storage.allow-local-fallback is refused for an admin that is not on this machine, before any call", async () => {
+  const result = await runFctl([
+    ...["register", "files", "--archive", fixture(CORE), "--version", "v1", "-p", "flytesnacks", "-d", "development"],
+    ...["--admin.endpoint", "dns:///flyte.example.com:443", "--storage.type", "mem", "--storage.container", "c"],
+    "--storage.allow-local-fallback",
+  ]);
+  equal(result.code, 2);
+  equal(
+    result.stderr,
+    'Error: storage.allow-local-fallback needs an admin on this machine: admin.endpoint "dns:///flyte.example.com:443" ' +
+      "is not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage\n",
+  );
+  equal(result.stdout, "");
+});
+
 Deno.test("tar-slip and symlink archives are refused naming the entry; no temp dir is left", async () => {
   const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
   try {

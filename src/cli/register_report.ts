@@ -7,6 +7,7 @@
  */
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { parseEndpoint } from "../admin/endpoint.ts";
 import type { Config } from "../config/schema.ts";
 import { InterruptedError, OperationError, quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
@@ -149,8 +150,7 @@ export function registrationStorage(
 function allowLocalFallback(config: Config): boolean {
   if (!config["storage.allow-local-fallback"]) return false;
   const endpoint = config["admin.endpoint"];
-  const host = /^(?:[a-z][a-z0-9+.-]*:\/\/\/?|dns:)?(\[[^\]]*\]|[^:/]*)/i.exec(endpoint.trim())?.[1] ?? "";
-  if (!isLoopbackHost(host)) {
+  if (!isLoopbackHost(parseEndpoint(endpoint).host)) {
     throw new UsageError(
       `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(endpoint)} is not ` +
         "a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage",
