@@ -238,3 +238,22 @@ Deno.test("register files --archive s3://…: the package is streamed from the b
     match(missing.stderr, /Error: cannot download "s3:\/\/packages\/none\.tgz": no such object\n$/);
   });
 });
+
+Deno.test("storage calls go through admin.httpProxyURL, like every other HTTP call of the run", async () => {
+  const { startProxy } = await import("../src/http/_test_proxy.ts");
+  const proxy = startProxy("proxy");
+  try {
+    await withServers(false, async (_sandbox, s3, run) => {
+      const result = await run([
+        ...["register", "files", "--archive", fixture(CORE), "--version", "v1", "--admin.httpProxyURL", proxy.url],
+        ...storageFlags("s3", s3.endpoint),
+      ]);
+      equal(result.code, 0, result.stderr);
+      // The proxy answered in the server's place: the object never reached it.
+      deepEqual(proxy.seen, [`${s3.endpoint}/${BUCKET}/`, `${s3.endpoint}/${BUCKET}/${KEY}?x-id=PutObject`]);
+      deepEqual(s3.requests, []);
+    });
+  } finally {
+    await proxy.close();
+  }
+});
