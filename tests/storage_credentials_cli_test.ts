@@ -68,6 +68,18 @@ Deno.test("auth-type iam: credentials from the environment, then from a shared-f
       /Error: cannot write "s3:\/\/no-credentials\/fast\/no-credentials-\S+": no AWS credentials found \(environment, shared config and credentials files, web identity, ECS\/EC2 metadata\); .*\n$/,
     );
     deepEqual(await s3.object("no-credentials", key("no-credentials")), undefined);
+
+    // No HOME: the SDK would ask the system (a permission fctl does not have); one line says what to set.
+    const homeless = await register("no-home", {
+      HOME: "",
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+    });
+    equal(homeless.code, 1);
+    match(
+      homeless.stderr,
+      /Error: cannot write "s3:\/\/no-home\/\S+": HOME is not set, and the AWS SDK needs it to look for its shared config and credentials files: set HOME\n$/,
+    );
   } finally {
     await sandbox.close();
     await s3.close();

@@ -206,6 +206,7 @@ export class CliContext {
         accessKey: loaded.config["storage.connection.access-key"],
         secretKey: loaded.config["storage.connection.secret-key"],
         stowConfig: loaded.config["storage.stow.config"],
+        env: this.env,
       })
     ) this.secrets.add(secret);
     const envVar = loaded.config["admin.clientSecretEnvVar"];

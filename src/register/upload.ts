@@ -1,5 +1,6 @@
 /**
- * Fast registration: uploading the package's source archive through the admin's data proxy.
+ * Fast registration: uploading the package's source archive through the admin's data proxy, or, when
+ * the admin has none, through the configured storage (`local` and `mem` only when explicitly allowed).
  *
  * @module
  */

@@ -219,6 +219,11 @@ class S3Store implements ObjectStore {
       return "no AWS credentials found (environment, shared config and credentials files, web identity, " +
         "ECS/EC2 metadata); set them there, or use auth-type accesskey with an access key and secret key";
     }
+    // Without HOME the SDK asks the system for the user's home directory, which fctl's permissions do not
+    // include (`--allow-sys`): say what to set instead.
+    if (/Requires sys access to "(uid|homedir)"/.test(error?.message ?? "")) {
+      return "HOME is not set, and the AWS SDK needs it to look for its shared config and credentials files: set HOME";
+    }
     const status = error?.$metadata?.httpStatusCode;
     if (status !== undefined) {
       const message = error.message && error.message !== error.name && error.message !== "UnknownError"
