@@ -17,6 +17,7 @@ import {
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import { Buffer } from "node:buffer";
@@ -37,6 +38,13 @@ export interface S3StoreDeps {
 export function openS3Store(settings: S3Settings, deps: S3StoreDeps = {}): ObjectStore {
   return new S3Store(settings, deps.fetch ?? fetch);
 }
+
+/**
+ * The user agent of every SDK client fctl makes: the SDK's own reads os.release(), which Deno grants only with
+ * `--allow-sys`, a permission fctl does not have.
+ */
+const fctlUserAgent: NonNullable<S3ClientConfig["defaultUserAgentProvider"]> = () =>
+  Promise.resolve([["fctl"], ["lang/js"]]);
 
 /** The SDK's service errors carry the HTTP status here. */
 interface ServiceError extends Error {
@@ -71,7 +79,7 @@ class S3Store implements ObjectStore {
       if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
       return baseFetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
     };
-    this.#client = new S3Client({
+    const config: S3ClientConfig & { clientConfig: Pick<S3ClientConfig, "defaultUserAgentProvider"> } = {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.pathStyle,
@@ -82,9 +90,12 @@ class S3Store implements ObjectStore {
       requestHandler: new FetchHttpHandler({ customFetch }),
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
-      // The SDK's own user agent reads os.release(), which Deno grants only with --allow-sys; fctl runs without.
-      defaultUserAgentProvider: () => Promise.resolve([["fctl"], ["lang/js"]]),
-    });
+      defaultUserAgentProvider: fctlUserAgent,
+      // The default chain is handed this client's configuration; its `clientConfig` configures the STS and SSO
+      // clients it makes (web identity, assumed roles), which would otherwise build the SDK's user agent too.
+      clientConfig: { defaultUserAgentProvider: fctlUserAgent },
+    };
+    this.#client = new S3Client(config);
   }
 
   baseReference(): string {
