@@ -84,5 +84,5 @@ export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.t
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
-export type { StoreSource } from "./src/storage/store.ts";
+export type { ObjectInfo, StoreSource, StowStoreSettings } from "./src/storage/store.ts";
 export { type Release, type ReleaseAsset, resolveRelease, type ResolveReleaseOptions } from "./src/github/release.ts";

@@ -211,18 +211,58 @@ Deno.test("storage fallback through the CLI: storage.type local writes <root>/<c
         "bkt",
         "--storage.connection.endpoint",
         root,
+        // The sandbox is on loopback: its "cluster" is this machine, which reads local storage.
+        "--storage.allow-local-fallback",
       ]);
       equal(result.code, 0, result.stderr);
       const stored = await Deno.stat(`${root}/bkt/fast/v1-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`);
       assert(stored.isFile && stored.size > 0);
+      // Without the option, local storage is refused rather than registering tasks no cluster could run.
+      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+      const refused = await run([
+        "register",
+        "files",
+        "--archive",
+        fixture(CORE),
+        "--version",
+        "v3",
+        "--storage.type",
+        "local",
+        "--storage.container",
+        "bkt",
+        "--storage.connection.endpoint",
+        root,
+      ]);
+      equal(refused.code, 2, refused.stderr);
+      match(
+        refused.stderr,
+        /storage\.type local keeps it where the admin's cluster cannot read it; .*--storage\.allow-local-fallback\n/,
+      );
+      equal(await Deno.stat(`${root}/bkt/fast/v3-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`).catch(() => null), null);
+      // The default storage (s3) with no bucket configured: one line naming what is missing.
       sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
       const s3 = await run(["register", "files", "--archive", fixture(CORE), "--version", "v2"]);
       equal(s3.code, 2);
-      equal(s3.stderr, 'Error: storage type "s3" is not supported in this version; use local or mem\n');
+      match(s3.stderr, /Error: storage\.container must be set to write to s3 storage\n$/);
     });
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("--storage.allow-local-fallback is refused for an admin that is not on this machine, before any call", async () => {
+  const result = await runFctl([
+    ...["register", "files", "--archive", fixture(CORE), "--version", "v1", "-p", "flytesnacks", "-d", "development"],
+    ...["--admin.endpoint", "dns:///flyte.example.com:443", "--storage.type", "mem", "--storage.container", "c"],
+    "--storage.allow-local-fallback",
+  ]);
+  equal(result.code, 2);
+  equal(
+    result.stderr,
+    'Error: storage.allow-local-fallback needs an admin on this machine: admin.endpoint "dns:///flyte.example.com:443" ' +
+      "is not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage\n",
+  );
+  equal(result.stdout, "");
 });
 
 Deno.test("tar-slip and symlink archives are refused naming the entry; no temp dir is left", async () => {

@@ -34,3 +34,30 @@ Deno.test("what commands load on demand is visible to deno compile and publish, 
   // Without this, `deno run` reads and parses every one of them before `fctl --help` starts.
   assert((denoJson as { unstable?: string[] }).unstable?.includes("lazy-dynamic-imports"));
 });
+
+/** The storage SDKs: any of them loaded means tens of modules parsed for nothing. */
+const STORAGE_SDK = /@aws-sdk|@smithy|@azure|@google-cloud|src\/storage\/(s3|gcs|azure)\.ts$/;
+
+Deno.test("the storage SDKs load only when a storage backend is opened: not for --help, get task or registering", async () => {
+  const href = (path: string) => new URL(`../${path}`, import.meta.url).href;
+  // What `fctl --help`, any command's start-up, `get task` and a registration load before they touch storage.
+  for (
+    const entry of [
+      "main.ts",
+      "src/cli/program.ts",
+      "src/cli/context.ts",
+      "src/cli/commands/get_task.ts",
+      "src/tasks/get_task.ts",
+      "src/cli/register_report.ts",
+      "src/register/register_files.ts",
+      "src/storage/mod.ts",
+    ]
+  ) {
+    const loaded = [...await staticGraph(href(entry))].filter((s) => STORAGE_SDK.test(s));
+    deepEqual(loaded, [], entry);
+  }
+  // Yet they are in the program, behind storage/mod.ts's literal dynamic imports (so deno compile keeps them).
+  const all = [...await staticGraph(href("src/storage/mod.ts"), true)];
+  assert(all.some((s) => s.endsWith("src/storage/s3.ts")), "s3.ts behind a dynamic import");
+  assert(all.some((s) => s.includes("@aws-sdk")), "the AWS SDK behind it");
+});

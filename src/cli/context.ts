@@ -17,6 +17,7 @@ import type { FormatterType } from "../log/format.ts";
 import { createLogger, type Logger } from "../log/logger.ts";
 import { Redactor, urlPasswords } from "../log/redact.ts";
 import type { Io, TextSink } from "../output/io.ts";
+import { storageSecrets } from "../storage/secrets.ts";
 
 /** Time, injected so that commands are testable at a fixed instant. */
 export interface Clock {
@@ -219,6 +220,15 @@ export class CliContext {
       // An endpoint or proxy URL may carry a password (`http://user:PASSWORD@host`), which errors would echo.
       if (typeof value === "string") { for (const password of urlPasswords(value)) this.secrets.add(password); }
     }
+    // Storage credentials: the access key (not marked secret, as flytectl shows it) and stow.config's keys.
+    for (
+      const secret of storageSecrets({
+        accessKey: loaded.config["storage.connection.access-key"],
+        secretKey: loaded.config["storage.connection.secret-key"],
+        stowConfig: loaded.config["storage.stow.config"],
+        env: this.env,
+      })
+    ) this.secrets.add(secret);
     const envVar = loaded.config["admin.clientSecretEnvVar"];
     if (envVar) this.secrets.add(this.env[envVar]);
     try {

@@ -5,12 +5,11 @@
  *
  * @module
  */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { parseEndpoint } from "../admin/endpoint.ts";
 import type { Config } from "../config/schema.ts";
-import { InterruptedError, OperationError } from "../errors.ts";
+import { InterruptedError, OperationError, quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
 import { render, type RenderOptions } from "../output/render.ts";
@@ -18,6 +17,7 @@ import type { Column } from "../output/table.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
 import { openStorage } from "../storage/mod.ts";
+import { isLoopbackHost, storageConfigFrom } from "../storage/from_config.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import type { DownloadProgress, RegisterProgress } from "../register/register_files.ts";
 import type { CliContext } from "./context.ts";
@@ -138,15 +138,37 @@ export async function renderExamplesReport(
   }
 }
 
-/** Opens `storage.*` only when the admin offers no upload location. */
-export function storageOpener(config: Config): () => ObjectStore {
-  return () =>
-    openStorage({
-      type: config["storage.type"],
-      container: config["storage.container"],
-      endpoint: config["storage.connection.endpoint"],
-      defaultLocalRoot: join(tmpdir(), "flyte-local-storage"),
-    });
+/**
+ * What the registration's storage is: opened (its SDK loaded, its settings checked) on first use only,
+ * with the run's HTTP client (its CA file and proxy); and whether `local` or `mem` may take the source,
+ * which `storage.allow-local-fallback` asks for and only a loopback admin endpoint permits.
+ */
+export function registrationStorage(
+  config: Config,
+  http: HttpClient,
+): { openStorage: () => Promise<ObjectStore>; allowLocalStorage: boolean; close: () => void } {
+  let opened: Promise<ObjectStore> | undefined;
+  return {
+    openStorage: () =>
+      opened ??= openStorage(
+        storageConfigFrom(config, { fetch: http.fetch }),
+      ),
+    allowLocalStorage: allowLocalFallback(config),
+    close: () => void opened?.then((store) => store.close(), () => {}),
+  };
+}
+
+/** `storage.allow-local-fallback`, refused unless the admin is on this machine. */
+function allowLocalFallback(config: Config): boolean {
+  if (!config["storage.allow-local-fallback"]) return false;
+  const endpoint = config["admin.endpoint"];
+  if (!isLoopbackHost(parseEndpoint(endpoint).host)) {
+    throw new UsageError(
+      `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(endpoint)} is not ` +
+        "a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage",
+    );
+  }
+  return true;
 }
 
 /**
@@ -167,7 +189,9 @@ export function reportOutcome(
 /** What every registration takes from the run besides its own inputs. */
 export interface RegistrationDeps {
   http: HttpClient;
-  openStorage: () => ObjectStore;
+  openStorage: () => Promise<ObjectStore>;
+  /** `storage.allow-local-fallback` with a loopback admin. */
+  allowLocalStorage: boolean;
   onDownloadProgress?: (progress: DownloadProgress) => void;
   onProgress?: (progress: RegisterProgress) => void;
 }
@@ -195,12 +219,15 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
   registration: Registration<R>,
 ): Promise<void> {
   const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
+  const http = await ctx.http();
+  const storage = registrationStorage(ctx.config, http);
   try {
     let report: R;
     try {
       report = await registration.register({
-        http: await ctx.http(),
-        openStorage: storageOpener(ctx.config),
+        http,
+        openStorage: storage.openStorage,
+        allowLocalStorage: storage.allowLocalStorage,
         onDownloadProgress: progress.onDownloadProgress,
         onProgress: progress.onProgress,
       });
@@ -212,5 +239,6 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
     reportOutcome(report, registration.failedMessage(report));
   } finally {
     progress.clear();
+    storage.close();
   }
 }

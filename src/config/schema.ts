@@ -327,6 +327,13 @@ export const OPTIONS = [
     default: "0s",
     help: "time limit of storage HTTP calls (0s: none)",
   },
+  {
+    key: "storage.allow-local-fallback",
+    type: "boolean",
+    default: false,
+    help: "let fast registration put the source in local or mem storage when the admin has no upload location; " +
+      "only for an admin on this machine (a loopback admin.endpoint), whose cluster can read it",
+  },
   // `--files.*`: the `register files` flags, settable from any command, the environment or the config file.
   { key: "files.archive", type: "boolean", default: false, help: "the register paths are archives" },
   {

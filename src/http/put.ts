@@ -85,7 +85,7 @@ const FILE_CHUNK_BYTES = 8 * 1024;
  * `Blob`'s internals instead, the body would be empty and its `Content-MD5` would fail, loudly; the
  * upload tests check the bytes and the header.
  */
-class SizedFileBody extends Blob {
+export class SizedFileBody extends Blob {
   readonly #path: string;
 
   constructor(path: string, size: number) {

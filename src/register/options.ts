@@ -4,7 +4,6 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
-import type { ObjectStore } from "../storage/store.ts";
 import type { HydrateOptions } from "./hydrate.ts";
 import type { PackageReadDeps } from "./package/members.ts";
 
@@ -52,8 +51,11 @@ export type RegisterProgress =
 
 /** What `registerFiles` uses besides the admin client; all optional. */
 export interface RegisterDeps extends PackageReadDeps {
-  /** Opens the configured storage when the admin offers no upload location. */
-  openStorage?: () => ObjectStore;
+  /**
+   * Lets the source fall back to `local` or `mem` storage, which no cluster can read: only for an admin on
+   * this machine (the CLI's `--storage.allow-local-fallback`, accepted only with a loopback endpoint).
+   */
+  allowLocalStorage?: boolean;
   /** Milliseconds on a monotonic clock, for the report's timings; default `performance.now`. */
   now?: () => number;
   /** Called as the upload and the creates progress. */

@@ -159,6 +159,7 @@ function sourceUploadOptions(member: SourceMember, run: RegisterRun): UploadSour
     version: options.version,
     sourceUploadPath: options.sourceUploadPath,
     openStorage: run.deps.openStorage,
+    allowLocalStorage: run.deps.allowLocalStorage,
     http: run.deps.http,
   };
 }

@@ -192,6 +192,7 @@ Deno.test("storage fallback: UNIMPLEMENTED upload location writes <container>/fa
     sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
     const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")] }, undefined, {
       openStorage: () => mem,
+      allowLocalStorage: true,
     });
     const location = "mem://my-bucket/fast/v1-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
     assertEquals(report.source?.name, CORE_SOURCE);

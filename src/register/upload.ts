@@ -1,5 +1,6 @@
 /**
- * Fast registration: uploading the package's source archive through the admin's data proxy.
+ * Fast registration: uploading the package's source archive through the admin's data proxy, or, when
+ * the admin has none, through the configured storage (`local` and `mem` only when explicitly allowed).
  *
  * @module
  */
@@ -7,7 +8,7 @@ import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
 import type { AdminClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
-import { OperationError, quote } from "../errors.ts";
+import { OperationError, quote, UsageError } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { ObjectStore, StoreSource } from "../storage/store.ts";
 import { joinReference } from "../storage/reference.ts";
@@ -37,9 +38,14 @@ export interface UploadTarget {
   sourceUploadPath?: string;
   /**
    * Opens the configured storage, used when the admin has no upload location. A function, so that
-   * a storage type this version lacks is an error only when it is needed.
+   * storage is opened (its SDK loaded, its settings checked) only when it is needed.
    */
-  openStorage?: () => ObjectStore;
+  openStorage?: () => ObjectStore | Promise<ObjectStore>;
+  /**
+   * Accepts `local` and `mem` storage for the fallback. Off by default: the admin's cluster cannot read
+   * what they hold, so the registration would succeed and its tasks fail; only for an admin on this machine.
+   */
+  allowLocalStorage?: boolean;
   /** The HTTP client the bytes are PUT with; default: one with no proxy and the system roots. */
   http?: HttpClient;
 }
@@ -152,6 +158,9 @@ export function requestUploadLocation(
   };
 }
 
+/** Storage types whose objects only this machine can read. */
+const LOCAL_ONLY_TYPES = ["local", "mem"];
+
 async function uploadToStorage(
   options: UploadTarget,
   content: StoreSource,
@@ -165,11 +174,19 @@ async function uploadToStorage(
         "location and no storage is configured",
     );
   }
-  const storage = options.openStorage();
+  const storage = await options.openStorage();
+  if (LOCAL_ONLY_TYPES.includes(storage.type) && !options.allowLocalStorage) {
+    throw new UsageError(
+      `cannot upload fast-registration source ${quote(options.name)}: the admin service offers no upload ` +
+        `location, and storage.type ${storage.type} keeps it where the admin's cluster cannot read it; configure ` +
+        "s3, minio or stow storage the cluster reads, or, for an admin on this machine, pass " +
+        "--storage.allow-local-fallback",
+    );
+  }
   const base = options.sourceUploadPath || storage.baseReference();
   const version = options.version || Buffer.from(digest.md5).toString("hex");
   const location = joinReference(base, "fast", `${version}-${filename}`);
-  await storage.writeFile(location, content, signal);
+  await storage.writeFile(location, { ...content, md5: digest.md5 }, signal);
   return { location, md5Base64: digest.md5Base64, size: digest.size, via: "storage" };
 }
 

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
 import { createAdminClient } from "../admin/client.ts";
-import { OperationError } from "../errors.ts";
+import { OperationError, UsageError } from "../errors.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { createHttpClient } from "../http/http_client.ts";
 import type { StoreSource } from "../storage/store.ts";
@@ -182,7 +182,8 @@ Deno.test("uploadFastSource sends a source held in memory with its MD5 through t
 Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is UNIMPLEMENTED", async () => {
   const root = await Deno.makeTempDir({ prefix: "fctl-storage-test-" });
   const local = new LocalStore(root, "my-bucket");
-  const mem = new MemStore("unused");
+  // Another container than storage.container, as --sourceUploadPath may name, needs multicontainer (flytestdlib's rule).
+  const mem = new MemStore("unused", true);
   // The storage's container, or --sourceUploadPath, with fast/<version>-<file> under it.
   const fallbacks = [
     {
@@ -213,6 +214,7 @@ Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is U
             domain: "d",
             version: "v7",
             openStorage: () => store,
+            allowLocalStorage: true,
           });
           assertEquals(uploaded.location, location);
           assertEquals(uploaded.via, "storage");
@@ -226,6 +228,43 @@ Deno.test("uploadFastSource falls back to storage when CreateUploadLocation is U
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("the storage fallback refuses local and mem storage unless allowed: the cluster could not read them", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const bytes = await Deno.readFile(fixture("valid-register.tgz"));
+    const mem = new MemStore("my-bucket");
+    const root = await Deno.makeTempDir({ prefix: "fctl-storage-test-" });
+    try {
+      for (const store of [mem, new LocalStore(root, "my-bucket")]) {
+        sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+        await assertRejects(
+          uploadFastSource(client, {
+            bytes,
+            name: "fastabc.tar.gz",
+            project: "p",
+            domain: "d",
+            openStorage: () => store,
+          }),
+          (err: Error) => {
+            assert(err instanceof UsageError, String(err));
+            assertEquals(
+              err.message,
+              'cannot upload fast-registration source "fastabc.tar.gz": the admin service offers no upload location, ' +
+                `and storage.type ${store.type} keeps it where the admin's cluster cannot read it; configure s3, ` +
+                "minio or stow storage the cluster reads, or, for an admin on this machine, pass " +
+                "--storage.allow-local-fallback",
+            );
+            return true;
+          },
+        );
+      }
+      assertEquals(mem.objects.size, 0);
+      assertEquals([...Deno.readDirSync(root)], []);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
 });
 
 /** Waits until `done` holds, checking once per millisecond for at most a second. */

@@ -90,3 +90,13 @@ Deno.test("the upload server refuses a chunked PUT (no Content-Length) with 411,
     assertEquals(sandbox.uploads.size, 0);
   });
 });
+
+Deno.test("dataProxy: false serves no DataProxy: CreateUploadLocation is UNIMPLEMENTED, as on an older FlyteAdmin", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const err = await adminError(uploadLocation(client));
+    assertEquals(err.status, "Unimplemented");
+    assertEquals(sandbox.uploads.size, 0);
+    // The admin service itself is unaffected.
+    assertEquals((await client.admin.listTasks({ id: { project: PROJECT, domain: DOMAIN }, limit: 1 })).tasks, []);
+  }, { dataProxy: false });
+});

@@ -104,6 +104,11 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Serve as a production admin does (TLS and OAuth, see {@link ProductionProfile}); not with {@link tls}. */
   production?: ProductionProfile | true;
+  /**
+   * Serve the DataProxy service (signed upload URLs); default true. Without it, `CreateUploadLocation`
+   * answers UNIMPLEMENTED as an older FlyteAdmin's does, and clients fall back to their own storage.
+   */
+  dataProxy?: boolean;
 }
 
 /** A running sandbox. */
@@ -182,7 +187,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (proxyAuthorization) interceptors.push(requireProxyAuthorization(proxyAuthorization));
     if (production) interceptors.push(requireToken(production.issuer, production.advertised.authorizationMetadataKey));
     const onRequest = createGrpcRouter({
-      routes: routes(parts, now, uploadServer.baseUrl, production),
+      routes: routes(parts, now, options.dataProxy === false ? undefined : uploadServer.baseUrl, production),
       interceptors,
       shutdownSignal: parts.closing.signal,
     });
@@ -269,12 +274,14 @@ interface Parts {
 function routes(
   parts: Parts,
   now: () => Date,
-  uploadBaseUrl: string,
+  uploadBaseUrl: string | undefined,
   production: Production | undefined,
 ): (router: ConnectRouter) => void {
   return (router) => {
     router.service(AdminService, createAdminService(parts.store));
-    router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
+    if (uploadBaseUrl !== undefined) {
+      router.service(DataProxyService, createDataProxyService({ registry: parts.registry, now, uploadBaseUrl }));
+    }
     if (production) {
       router.service(AuthMetadataService, createAuthMetadataService(production.advertised));
       router.service(

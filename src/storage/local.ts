@@ -5,37 +5,33 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { OperationError, quote, UsageError } from "../errors.ts";
-import { parseReference } from "./reference.ts";
-import type { ObjectStore, StoreSource } from "./store.ts";
+import { isNotFound, OperationError, quote } from "../errors.ts";
+import { containerReference, objectReference, type ReferenceScope, tooLarge } from "./reference.ts";
+import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
 /** Local-directory storage. */
 export class LocalStore implements ObjectStore {
   readonly type = "local";
   readonly #root: string;
-  readonly #container: string;
+  readonly #scope: ReferenceScope;
 
   /**
    * @param root directory holding one directory per container
    * @param container the configured container (`storage.container`)
+   * @param multiContainer `storage.enable-multicontainer`: references may name other containers
    */
-  constructor(root: string, container: string) {
+  constructor(root: string, container: string, multiContainer = false) {
     this.#root = root;
-    this.#container = container;
+    this.#scope = { type: "local", scheme: "file", container, multiContainer };
   }
 
   baseReference(): string {
-    if (this.#container === "") throw new UsageError("storage.container must be set to upload to local storage");
-    return `file://${this.#container}`;
+    return containerReference(this.#scope);
   }
 
   /** Where a reference's bytes are on disk. */
   pathOf(ref: string): string {
-    const { scheme, container, key } = parseReference(ref);
-    if (scheme !== "file") {
-      throw new UsageError(`local storage cannot store ${quote(ref)}: expected a file:// location`);
-    }
-    if (key === "") throw new UsageError(`storage location ${quote(ref)} names no object`);
+    const { container, key } = objectReference(ref, this.#scope);
     return join(this.#root, container, ...key.split("/"));
   }
 
@@ -52,9 +48,50 @@ export class LocalStore implements ObjectStore {
       }
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      throw new OperationError(`cannot write ${quote(ref)} to ${quote(target)}: ${(err as Error).message}`, {
-        cause: err,
-      });
+      throw failure(`cannot write ${quote(ref)} to ${quote(target)}`, err);
     }
   }
+
+  async head(ref: string, signal?: AbortSignal): Promise<ObjectInfo | undefined> {
+    const target = this.pathOf(ref);
+    signal?.throwIfAborted();
+    try {
+      const info = await Deno.stat(target);
+      return info.isFile ? { size: info.size } : undefined;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw failure(`cannot read ${quote(ref)} at ${quote(target)}`, err);
+    }
+  }
+
+  async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const info = await this.head(ref, signal);
+    if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
+    try {
+      return await Deno.readFile(this.pathOf(ref), { signal });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw failure(`cannot read ${quote(ref)}`, err);
+    }
+  }
+
+  async readStream(ref: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const target = this.pathOf(ref);
+    signal?.throwIfAborted();
+    try {
+      return (await Deno.open(target, { read: true })).readable;
+    } catch (err) {
+      if (isNotFound(err)) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+      throw failure(`cannot read ${quote(ref)} at ${quote(target)}`, err);
+    }
+  }
+
+  close(): void {
+    // Nothing is held between calls.
+  }
+}
+
+function failure(what: string, err: unknown): OperationError {
+  return new OperationError(`${what}: ${(err as Error).message}`, { cause: err });
 }

@@ -4,32 +4,76 @@
  *
  * @module
  */
-import { quote, UsageError } from "../errors.ts";
-import { parseReference } from "./reference.ts";
-import type { ObjectStore, StoreSource } from "./store.ts";
+import { OperationError, quote } from "../errors.ts";
+import { containerReference, objectReference, type ReferenceScope, tooLarge } from "./reference.ts";
+import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
 /** In-memory storage. */
 export class MemStore implements ObjectStore {
   readonly type = "mem";
   /** reference (normalized) -> bytes */
   readonly objects = new Map<string, Uint8Array>();
-  readonly #container: string;
+  readonly #scope: ReferenceScope;
 
-  /** @param container the configured container (`storage.container`) */
-  constructor(container: string) {
-    this.#container = container;
+  /**
+   * @param container the configured container (`storage.container`)
+   * @param multiContainer `storage.enable-multicontainer`: references may name other containers
+   */
+  constructor(container: string, multiContainer = false) {
+    this.#scope = { type: "mem", scheme: "mem", container, multiContainer };
   }
 
   baseReference(): string {
-    if (this.#container === "") throw new UsageError("storage.container must be set to upload to mem storage");
-    return `mem://${this.#container}`;
+    return containerReference(this.#scope);
   }
 
   async writeFile(ref: string, source: StoreSource, signal?: AbortSignal): Promise<void> {
-    const { scheme, container, key } = parseReference(ref);
-    if (scheme !== "mem") throw new UsageError(`mem storage cannot store ${quote(ref)}: expected a mem:// location`);
+    const name = this.#name(ref);
     signal?.throwIfAborted();
     const bytes = source.bytes ?? await Deno.readFile(source.path, { signal });
-    this.objects.set(`mem://${container}/${key}`, bytes);
+    this.objects.set(name, bytes);
   }
+
+  head(ref: string, signal?: AbortSignal): Promise<ObjectInfo | undefined> {
+    return settle(() => {
+      const name = this.#name(ref);
+      signal?.throwIfAborted();
+      const bytes = this.objects.get(name);
+      return bytes === undefined ? undefined : { size: bytes.length };
+    });
+  }
+
+  readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+    return settle(() => {
+      const bytes = this.#read(ref, signal);
+      if (bytes.length > maxBytes) throw tooLarge(ref, bytes.length, maxBytes);
+      return bytes.slice();
+    });
+  }
+
+  readStream(ref: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    return settle(() => ReadableStream.from([this.#read(ref, signal).slice()]));
+  }
+
+  close(): void {
+    // The objects stay until the store is dropped: a closed store may still be inspected.
+  }
+
+  #read(ref: string, signal: AbortSignal | undefined): Uint8Array {
+    const name = this.#name(ref);
+    signal?.throwIfAborted();
+    const bytes = this.objects.get(name);
+    if (bytes === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+    return bytes;
+  }
+
+  #name(ref: string): string {
+    const { container, key } = objectReference(ref, this.#scope);
+    return `mem://${container}/${key}`;
+  }
+}
+
+/** `fn`'s result, or what it throws, as a promise: the interface's callers expect rejections, not throws. */
+function settle<T>(fn: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(fn()));
 }

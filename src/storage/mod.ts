@@ -1,19 +1,29 @@
 /**
  * Storage backends behind one small interface ({@link ObjectStore}), chosen by `storage.type`.
  *
- * `local` and `mem` are available; `s3`, `minio` and `stow` are not in this version.
+ * `local` and `mem` are fctl's own; `s3`, `minio` and stow `s3` go through the AWS SDK. Each backend
+ * that brings an SDK is loaded with a literal dynamic import only when it is configured, so that no
+ * other command pays for it (`tests/startup_graph_test.ts` pins this).
  *
  * @module
  */
-import { NotSupportedError, quote } from "../errors.ts";
+import { quote, UsageError } from "../errors.ts";
+import { CachedStore } from "./cache.ts";
 import { LocalStore } from "./local.ts";
 import { MemStore } from "./mem.ts";
+import { s3SettingsFromConnection, s3SettingsFromStow } from "./s3_settings.ts";
 import type { ObjectStore } from "./store.ts";
 
 export { LocalStore } from "./local.ts";
 export { MemStore } from "./mem.ts";
 export { joinReference, parseReference, type StorageReference } from "./reference.ts";
-export type { ObjectStore, StoreSource } from "./store.ts";
+export type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./store.ts";
+
+/** Storage types (`storage.type`), as the configuration spells them in any case. */
+export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
+
+/** Stow kinds (`storage.stow.kind`) this version opens; flytestdlib's google and azure join them when wired. */
+export const STOW_KINDS = ["s3"] as const;
 
 /** The `storage.*` settings a backend is opened from. */
 export interface StorageConfig {
@@ -21,40 +31,98 @@ export interface StorageConfig {
   type: string;
   /** `storage.container`. */
   container: string;
+  /** `storage.enable-multicontainer`: references may name other containers than {@link container}. */
+  multiContainer?: boolean;
   /** `storage.connection.endpoint`; for local storage the root directory (a path or `file://` URL). */
   endpoint?: string;
   /** Root directory of local storage when no endpoint is set (the caller's temp dir, typically). */
   defaultLocalRoot: string;
+  /** `storage.connection.auth-type`: `iam` (the AWS default credential chain) or `accesskey`. */
+  authType?: string;
+  /** `storage.connection.access-key`. */
+  accessKey?: string;
+  /** `storage.connection.secret-key`. */
+  secretKey?: string;
+  /** `storage.connection.region`. */
+  region?: string;
+  /** `storage.connection.disable-ssl`: `http://` to an endpoint given without a scheme. */
+  disableSsl?: boolean;
+  /** `storage.stow.kind`. */
+  stowKind?: string;
+  /** `storage.stow.config`. */
+  stowConfig?: Readonly<Record<string, string>>;
+  /** `storage.defaultHttpClient.timeout` in ms; 0 or absent: none. */
+  timeoutMs?: number;
+  /** `storage.cache.max_size_mbs`: size of the read cache in MiB; 0 or absent: none. */
+  cacheMaxSizeMbs?: number;
+  /** `storage.cache.target_gc_percent`: the cache is evicted down to this share of its size. */
+  cacheTargetGcPercent?: number;
+  /** The `fetch` storage HTTP calls go through (the command's CA and proxy); default the global one. */
+  fetch?: typeof fetch;
 }
 
 /**
- * Opens the configured backend. Nothing is touched until it is written to.
+ * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used.
  *
  * ```ts ignore
  * import { openStorage } from "@fctl/fctl";
  *
- * const store = openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });
+ * const store = await openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });
  * console.log(store.baseReference());
  * ```
  *
- * @throws {NotSupportedError} for storage types this version does not provide
+ * @throws {UsageError} an unknown type or stow kind, or settings the backend cannot use, naming them
  */
-export function openStorage(config: StorageConfig): ObjectStore {
-  switch (config.type.toUpperCase()) {
-    case "LOCAL": {
+export async function openStorage(config: StorageConfig): Promise<ObjectStore> {
+  const store = await openBackend(config);
+  const cacheBytes = (config.cacheMaxSizeMbs ?? 0) * 1024 * 1024;
+  return cacheBytes > 0 ? new CachedStore(store, cacheBytes, config.cacheTargetGcPercent ?? 0) : store;
+}
+
+async function openBackend(config: StorageConfig): Promise<ObjectStore> {
+  const multiContainer = config.multiContainer ?? false;
+  switch (config.type.toLowerCase()) {
+    case "local": {
       const endpoint = config.endpoint ?? "";
       const root = endpoint === ""
         ? config.defaultLocalRoot
         : endpoint.startsWith("file://")
         ? decodeURIComponent(new URL(endpoint).pathname)
         : endpoint;
-      return new LocalStore(root, config.container);
+      return new LocalStore(root, config.container, multiContainer);
     }
-    case "MEM":
-      return new MemStore(config.container);
+    case "mem":
+      return new MemStore(config.container, multiContainer);
+    case "s3":
+    case "minio": {
+      // Checked before the SDK loads: a bad setting costs no import.
+      const settings = s3SettingsFromConnection(config);
+      const { openS3Store } = await import("./s3.ts");
+      return openS3Store(settings, { fetch: config.fetch });
+    }
+    case "stow": {
+      const kind = (config.stowKind ?? "").toLowerCase();
+      switch (kind) {
+        case "s3": {
+          const settings = s3SettingsFromStow(config);
+          const { openS3Store } = await import("./s3.ts");
+          return openS3Store(settings, { fetch: config.fetch });
+        }
+        // "google" and "azure" are built against the same interface in gcs.ts and azure.ts, wired here
+        // when they land; until then they are refused like any other kind this version lacks.
+        default:
+          throw new UsageError(
+            `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${
+              STOW_KINDS.join(", ")
+            }`,
+          );
+      }
+    }
     default:
-      throw new NotSupportedError(
-        `storage type ${quote(config.type.toLowerCase())} is not supported in this version; use local or mem`,
+      throw new UsageError(
+        `storage.type ${quote(config.type.toLowerCase())} is not supported; accepted types: ${
+          STORAGE_TYPES.join(", ")
+        }`,
       );
   }
 }

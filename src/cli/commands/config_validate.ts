@@ -48,6 +48,7 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
   }
   // ClientSecret is the default flow, used only when the admin asks: its secret is checked when it was chosen.
   if (loaded.sources["admin.authType"] !== "default") found.push(...await authProblems(config, io));
+  found.push(...await storageChecks(loaded, (endpoint) => parseEndpoint(endpoint).host));
   for (const key of ["admin.tokenUrl", "admin.authorizationServerUrl"] as const) {
     const url = config[key];
     if (url && !/^https?:$/.test(URL.parse(url)?.protocol ?? "")) {
@@ -55,6 +56,31 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
     }
   }
   return found;
+}
+
+/** The storage settings (see src/storage/validate.ts). */
+async function storageChecks(loaded: LoadedConfig, hostOf: (endpoint: string) => string): Promise<string[]> {
+  const [{ storageProblems }, { storageConfigFrom }] = await Promise.all([
+    import("../../storage/validate.ts"),
+    import("../../storage/from_config.ts"),
+  ]);
+  return storageProblems(storageConfigFrom(loaded.config), adminPlace(loaded.config, hostOf));
+}
+
+function adminPlace(config: Config, hostOf: (endpoint: string) => string) {
+  let host: string | undefined;
+  try {
+    host = hostOf(config["admin.endpoint"]);
+  } catch {
+    // An unparsable endpoint is its own problem, reported above.
+  }
+  return { host, allowLocalFallback: config["storage.allow-local-fallback"] };
+}
+
+/** Whether storage was configured at all (its type, container, endpoint or stow kind set): then it is described. */
+function storageConfigured(loaded: LoadedConfig): boolean {
+  const keys = ["storage.type", "storage.container", "storage.connection.endpoint", "storage.stow.kind"] as const;
+  return keys.some((key) => loaded.sources[key] !== "default");
 }
 
 /** The chosen flow's settings: its secret is readable, its time limits are not zero. */
@@ -104,6 +130,14 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
     for (const problem of found) ctx.io.stderr.write(`invalid: ${problem}\n`);
     if (found.length > 0) {
       throw new UsageError(`the configuration has ${found.length} problem${found.length === 1 ? "" : "s"}`);
+    }
+    if (storageConfigured(ctx.loaded)) {
+      const [{ describeStorage }, { storageConfigFrom }] = await Promise.all([
+        import("../../storage/validate.ts"),
+        import("../../storage/from_config.ts"),
+      ]);
+      const config = ctx.loaded.config;
+      ctx.io.stdout.write(`${describeStorage(storageConfigFrom(config), adminPlace(config, () => ""))}\n`);
     }
     const where = ctx.loaded.file ? `config file ${quote(ctx.loaded.file)}` : "no config file";
     ctx.io.stdout.write(`configuration is valid (${where}, environment and flags)\n`);

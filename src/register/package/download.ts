@@ -1,5 +1,7 @@
 /**
- * Archives given as http(s) URLs: streamed from the command's HTTP client straight into extraction.
+ * Archives given as http(s) URLs, streamed from the command's HTTP client, or as storage references
+ * (`s3://…`, `gs://…`, `abfs://…`), streamed from the configured storage: straight into extraction either
+ * way, never held whole in memory (nor bound by `storage.limits.maxDownloadMBs`).
  *
  * @module
  */
@@ -12,6 +14,7 @@ import {
 } from "./archive.ts";
 import type { HttpClient } from "../../http/http_client.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
+import type { ObjectStore } from "../../storage/store.ts";
 
 /** Progress of an archive download, for a progress bar. */
 export interface DownloadProgress {
@@ -31,6 +34,16 @@ export interface DownloadDeps {
   http?: HttpClient;
   /** Called as bytes arrive. */
   onDownloadProgress?: (progress: DownloadProgress) => void;
+  /**
+   * Opens the configured storage: for archives given as storage references, and for the source when the
+   * admin has no upload location. A function, so that storage is opened (its SDK loaded) only when needed.
+   */
+  openStorage?: () => ObjectStore | Promise<ObjectStore>;
+}
+
+/** Whether an argument is a storage reference (`s3://bucket/key`) rather than a local path or an http(s) URL. */
+export function isStorageReference(path: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(path) && !isUrl(path);
 }
 
 /** Whether an argument is an http(s) URL rather than a local path. */
@@ -72,9 +85,43 @@ export async function withDownloadedArchive<T>(
   }
   const length = Number(response.headers.get("content-length") ?? "");
   const total = Number.isFinite(length) && length > 0 ? length : undefined;
+  return await extractCounted(shown, format, response.body, total, options, fn, signal, deps);
+}
+
+/**
+ * Streams an archive from the configured storage (`s3://bucket/key.tgz`) straight into extraction, as
+ * {@link withDownloadedArchive} does from a URL.
+ */
+export async function withStoredArchive<T>(
+  ref: string,
+  options: ReadArchiveOptions,
+  fn: (archive: ReadArchive) => Promise<T>,
+  signal: AbortSignal | undefined,
+  deps: DownloadDeps,
+): Promise<T> {
+  const format = archiveFormat(ref);
+  if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(ref)}`);
+  if (!deps.openStorage) throw new UsageError(`cannot read ${quote(ref)}: no storage is configured`);
+  const storage = await deps.openStorage();
+  const info = await storage.head(ref, signal);
+  if (info === undefined) throw new OperationError(`cannot download ${quote(ref)}: no such object`);
+  const body = await storage.readStream(ref, signal);
+  return await extractCounted(ref, format, body, info.size, options, fn, signal, deps);
+}
+
+async function extractCounted<T>(
+  shown: string,
+  format: NonNullable<ReturnType<typeof archiveFormat>>,
+  body: ReadableStream<Uint8Array>,
+  total: number | undefined,
+  options: ReadArchiveOptions,
+  fn: (archive: ReadArchive) => Promise<T>,
+  signal: AbortSignal | undefined,
+  deps: DownloadDeps,
+): Promise<T> {
   let received = 0;
   const report = deps.onDownloadProgress;
-  const counted = response.body.pipeThrough(
+  const counted = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         received += chunk.length;

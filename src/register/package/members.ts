@@ -17,7 +17,7 @@ import {
   type ReadArchiveOptions,
   withArchiveEntries,
 } from "./archive.ts";
-import { type DownloadDeps, isUrl, withDownloadedArchive } from "./download.ts";
+import { type DownloadDeps, isStorageReference, isUrl, withDownloadedArchive, withStoredArchive } from "./download.ts";
 import { memberRole } from "../classify.ts";
 import type { FileDigest } from "../upload.ts";
 import { quote, UsageError } from "../../errors.ts";
@@ -136,6 +136,7 @@ export async function withPackageMembers<T>(
     const next = async (read: ReadArchive) => await extract(index + 1, [...members, ...read.entries.map(toMember)]);
     const path = paths[index];
     if (isUrl(path)) return await withDownloadedArchive(path, options, next, signal, deps);
+    if (isStorageReference(path)) return await withStoredArchive(path, options, next, signal, deps);
     return await withArchiveEntries(path, options, next, signal);
   };
   return await extract(0, []);

@@ -1,0 +1,43 @@
+/**
+ * The `storage.*` options as the storage module takes them, and whether the admin is on this machine
+ * (for `storage.allow-local-fallback`). Pure: no backend is loaded here.
+ *
+ * @module
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Config } from "../config/schema.ts";
+import type { StorageConfig } from "./mod.ts";
+
+/** `storage.*` of a configuration, as {@link StorageConfig}. */
+export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetch } = {}): StorageConfig {
+  return {
+    type: config["storage.type"],
+    container: config["storage.container"],
+    multiContainer: config["storage.enable-multicontainer"],
+    endpoint: config["storage.connection.endpoint"],
+    // flytectl's default root of local storage when no endpoint names one.
+    defaultLocalRoot: join(tmpdir(), "flyte-local-storage"),
+    authType: config["storage.connection.auth-type"],
+    accessKey: config["storage.connection.access-key"],
+    secretKey: config["storage.connection.secret-key"],
+    region: config["storage.connection.region"],
+    disableSsl: config["storage.connection.disable-ssl"],
+    stowKind: config["storage.stow.kind"],
+    stowConfig: config["storage.stow.config"],
+    timeoutMs: config["storage.defaultHttpClient.timeout"],
+    cacheMaxSizeMbs: config["storage.cache.max_size_mbs"],
+    cacheTargetGcPercent: config["storage.cache.target_gc_percent"],
+    fetch: runtime.fetch,
+  };
+}
+
+/**
+ * Whether a host is this machine: `localhost`, an address in 127.0.0.0/8, or `::1` (what the admin
+ * must be on for `storage.allow-local-fallback`: its cluster then reads this machine's files).
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(bare) ||
+    bare === "::1" || bare === "0:0:0:0:0:0:0:1";
+}

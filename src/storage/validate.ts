@@ -1,0 +1,84 @@
+/**
+ * `fctl config validate`'s storage checks: the type, the stow kind and its required keys, the endpoint
+ * URL and the region, each problem one line naming the option; and, when all is well, one line saying
+ * what fctl would do with storage. Pure: no backend or SDK is loaded.
+ *
+ * @module
+ */
+import { quote } from "../errors.ts";
+import { isLoopbackHost } from "./from_config.ts";
+import type { StorageConfig } from "./mod.ts";
+import { STORAGE_TYPES, STOW_KINDS } from "./mod.ts";
+import {
+  connectionProblems,
+  describeS3,
+  s3SettingsFromConnection,
+  s3SettingsFromStow,
+  stowS3Problems,
+} from "./s3_settings.ts";
+
+/** What is wrong with the storage settings: one message per problem. */
+export function storageProblems(
+  config: StorageConfig,
+  admin: { host?: string; allowLocalFallback: boolean },
+): string[] {
+  const found: string[] = [];
+  const type = config.type.toLowerCase();
+  switch (type) {
+    case "s3":
+    case "minio":
+      found.push(...connectionProblems(config));
+      break;
+    case "stow": {
+      const kind = (config.stowKind ?? "").toLowerCase();
+      if (kind === "s3") found.push(...stowS3Problems(config.stowConfig ?? {}));
+      // google and azure are checked by their own modules' stowConfigProblems once they are wired in.
+      else {
+        found.push(
+          `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${
+            STOW_KINDS.join(", ")
+          }`,
+        );
+      }
+      break;
+    }
+    case "local":
+    case "mem":
+      break;
+    default:
+      found.push(`storage.type ${quote(type)} is not supported; accepted types: ${STORAGE_TYPES.join(", ")}`);
+  }
+  if (admin.allowLocalFallback && (admin.host === undefined || !isLoopbackHost(admin.host))) {
+    found.push(
+      "storage.allow-local-fallback needs an admin on this machine: admin.endpoint is not a loopback address " +
+        "(localhost, 127.0.0.1, ::1)",
+    );
+  }
+  return found;
+}
+
+/** One line saying what fctl would do with storage; only for settings without {@link storageProblems}. */
+export function describeStorage(config: StorageConfig, admin: { allowLocalFallback: boolean }): string {
+  const type = config.type.toLowerCase();
+  const cache = (config.cacheMaxSizeMbs ?? 0) > 0 ? `; read cache ${config.cacheMaxSizeMbs} MiB` : "";
+  switch (type) {
+    case "s3":
+    case "minio":
+      return describeS3(s3SettingsFromConnection(config)) + cache;
+    case "stow":
+      return describeS3(s3SettingsFromStow(config)) + cache;
+    case "local":
+    case "mem": {
+      const where = type === "local"
+        ? `local directory ${config.endpoint || config.defaultLocalRoot}/${config.container || "<container>"}`
+        : "process memory";
+      const use = admin.allowLocalFallback
+        ? "used for the fast-registration source when the admin has no upload location (admin on this machine)"
+        : "refused for the fast-registration source (the admin's cluster cannot read it) unless " +
+          "--storage.allow-local-fallback with an admin on this machine";
+      return `storage: ${type} in ${where}, ${use}`;
+    }
+    default:
+      return `storage: ${type}`;
+  }
+}
