@@ -34,3 +34,11 @@ Deno.test("what commands load on demand is visible to deno compile and publish, 
   // Without this, `deno run` reads and parses every one of them before `fctl --help` starts.
   assert((denoJson as { unstable?: string[] }).unstable?.includes("lazy-dynamic-imports"));
 });
+
+Deno.test("a command opens the admin connection before Connect or any descriptor loads", async () => {
+  // connect_admin.ts opens the connection (connectNow) once its static imports have loaded: were Connect or
+  // protobuf among them (tens of ms), the TCP and TLS handshakes would wait for them instead of overlapping.
+  const graph = [...await staticGraph(new URL("../src/cli/connect_admin.ts", import.meta.url).href)];
+  deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), []);
+  assert(graph.includes("node:http2"), "the walk follows connect_admin.ts's imports to the session manager");
+});
