@@ -61,3 +61,11 @@ Deno.test("the storage SDKs load only when a storage backend is opened: not for 
   assert(all.some((s) => s.endsWith("src/storage/s3.ts")), "s3.ts behind a dynamic import");
   assert(all.some((s) => s.includes("@aws-sdk")), "the AWS SDK behind it");
 });
+
+Deno.test("a command opens the admin connection before Connect or any descriptor loads", async () => {
+  // connect_admin.ts opens the connection (connectNow) once its static imports have loaded: were Connect or
+  // protobuf among them (tens of ms), the TCP and TLS handshakes would wait for them instead of overlapping.
+  const graph = [...await staticGraph(new URL("../src/cli/connect_admin.ts", import.meta.url).href)];
+  deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), []);
+  assert(graph.includes("node:http2"), "the walk follows connect_admin.ts's imports to the session manager");
+});

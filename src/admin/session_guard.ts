@@ -20,7 +20,6 @@
  * @module
  */
 import type { GrpcTransportOptions } from "@connectrpc/connect-node";
-import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type ClientHttp2Session,
   type ClientHttp2Stream,
@@ -38,6 +37,13 @@ const CLOSED_HERE = Symbol("closedHere");
 export function isClosedHere(err: unknown): boolean {
   return typeof err === "object" && err !== null && CLOSED_HERE in err;
 }
+
+/**
+ * Connect's errors. Loaded with the first session, not with this module: a command opens the connection
+ * before Connect and the service descriptors have loaded (tens of ms), so that the TCP and TLS handshakes
+ * overlap loading them; a static import would load Connect first.
+ */
+type ConnectErrors = Pick<typeof import("@connectrpc/connect"), "Code" | "ConnectError">;
 
 /** What Connect's transport asks of a session manager. */
 type SessionManager = NonNullable<GrpcTransportOptions["sessionManager"]>;
@@ -61,6 +67,9 @@ export class GuardedSessionManager implements SessionManager {
   #current: Session | undefined;
   /** Sessions replaced after a GOAWAY or a failure that may still have streams finishing. */
   readonly #retired = new Set<ClientHttp2Session>();
+  /** Connect's errors, loading since the first session was opened; {@link #errors} once loaded. */
+  #loadingErrors?: Promise<ConnectErrors>;
+  #errors?: ConnectErrors;
 
   /** Sessions to `baseUrl`'s origin, made with node:http2's `options`; none is opened until needed. */
   constructor(baseUrl: string, options: SecureClientSessionOptions = {}) {
@@ -81,7 +90,7 @@ export class GuardedSessionManager implements SessionManager {
     options: Omit<ClientSessionRequestOptions, "signal">,
   ): Promise<ClientHttp2Stream> {
     const entry = this.#usable();
-    const session = await entry.connected;
+    const [session, { Code, ConnectError }] = await Promise.all([entry.connected, this.#connectErrors()]);
     // The server may close a connection right after accepting it (a proxy or load balancer refusing).
     if (session.closed || session.destroyed) {
       entry.usable = false;
@@ -105,8 +114,13 @@ export class GuardedSessionManager implements SessionManager {
     this.#current = undefined;
     this.#retired.clear();
     for (const session of sessions) {
-      // As Connect's session manager closes: with a reason, and CANCEL for the streams given up on.
-      const reason = Object.assign(new ConnectError("connection aborted", Code.Canceled), { [CLOSED_HERE]: true });
+      // As Connect's session manager closes: with a reason, and CANCEL for the streams given up on. Connect's
+      // errors have loaded unless the session was opened ahead and closed at once: no call has used it then.
+      const errors = this.#errors;
+      const aborted = errors
+        ? new errors.ConnectError("connection aborted", errors.Code.Canceled)
+        : new Error("connection aborted");
+      const reason = Object.assign(aborted, { [CLOSED_HERE]: true });
       if (!session.destroyed) session.destroy(reason, constants.NGHTTP2_CANCEL);
     }
   }
@@ -118,8 +132,14 @@ export class GuardedSessionManager implements SessionManager {
     return this.#current = this.#open();
   }
 
+  /** Connect's errors, loaded once. */
+  #connectErrors(): Promise<ConnectErrors> {
+    return this.#loadingErrors ??= import("@connectrpc/connect").then((module) => this.#errors = module);
+  }
+
   #open(): Session {
     const session = connect(this.authority, this.#options);
+    const errors = this.#connectErrors();
     const entry: Session = { session, connected: undefined!, usable: true, streams: 0 };
     entry.connected = new Promise((resolve, reject) => {
       session.once("connect", () => {
@@ -136,7 +156,11 @@ export class GuardedSessionManager implements SessionManager {
       session.once("close", () => {
         entry.usable = false;
         this.#retired.delete(session);
-        reject(new ConnectError("the connection was closed before it was ready", Code.Unavailable));
+        errors.then(
+          ({ Code, ConnectError }) =>
+            reject(new ConnectError("the connection was closed before it was ready", Code.Unavailable)),
+          reject,
+        );
       });
     });
     // A session opened ahead of time may fail with no call waiting for it: that is not unhandled.

@@ -14,6 +14,15 @@
 /** Bytes read at a time. */
 const CHUNK_BYTES = 64 * 1024;
 
+/**
+ * Bytes read at a time for gunzip. Its output (about as large as its input, for a source that does not
+ * compress) is a fresh buffer per chunk that cannot be recycled; V8 collects those dead buffers when its
+ * heap has grown enough, which smaller chunks reach sooner (more objects per MB). Measured on a package
+ * with a 300 MB source: peak RSS 154 MB at 64 KiB, 123–133 at 32, 107–113 at 16 (74 MB with a 40 KB
+ * source), for about a third more CPU (more reads and writes) on that source.
+ */
+const GUNZIP_CHUNK_BYTES = 16 * 1024;
+
 /** Most free buffers kept for reuse. */
 const SPARE_BUFFERS = 16;
 
@@ -26,6 +35,7 @@ const MAX_PENDING = 64;
 /** An open file read through recycled buffers; closing it closes the file. */
 export class RecycledReads implements Disposable {
   readonly #file: Deno.FsFile;
+  #chunkBytes = CHUNK_BYTES;
   readonly #spare: Uint8Array[] = [];
   /** Buffers read into and not yet known to be free, in reading order. */
   readonly #pending: Uint8Array[] = [];
@@ -36,7 +46,7 @@ export class RecycledReads implements Disposable {
 
   /** The next bytes of the file, in a buffer of the pool, or `null` at its end. */
   async read(): Promise<Uint8Array | null> {
-    const buffer = this.#spare.pop() ?? new Uint8Array(CHUNK_BYTES);
+    const buffer = this.#spare.pop() ?? new Uint8Array(this.#chunkBytes);
     const read = await this.#file.read(buffer);
     if (read === null) return null;
     this.#pending.push(buffer);
@@ -60,6 +70,7 @@ export class RecycledReads implements Disposable {
    * (DecompressionStream copies), and a write resolves only once the chunk has been transformed.
    */
   gunzipped(): ReadableStream<Uint8Array> {
+    this.#chunkBytes = GUNZIP_CHUNK_BYTES;
     const { readable, writable } = new DecompressionStream("gzip");
     const writer = writable.getWriter();
     const pump = async () => {
