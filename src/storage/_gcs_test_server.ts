@@ -43,7 +43,7 @@ export interface FakeGcs {
   requests: SeenRequest[];
   /** access tokens issued, in order */
   tokens: string[];
-  /** Refuse (503) every storage request from now on, to test failures; or stall them to test timeouts. */
+  /** Refuse (403) every storage request from now on, to test failures; or hold them, to test timeouts. */
   misbehave(mode: "none" | "fail" | "stall"): void;
   close(): Promise<void>;
 }
@@ -314,17 +314,16 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     const authorization = req.headers.get("authorization") ?? "";
     requests.push({ method: req.method, target: url.pathname + url.search, authorization });
     if (url.pathname === "/token" && req.method === "POST") return await token(req);
-    if (!tokens.some((t) => authorization === `Bearer ${t}`)) {
+    // A resumable session's URI is its own authorization (as the service has it); every other call needs a token.
+    const session = req.method === "PUT" && sessions.has(url.searchParams.get("upload_id") ?? "");
+    if (!session && !tokens.some((t) => authorization === `Bearer ${t}`)) {
       return apiError(401, "Anonymous caller does not have storage.objects.get access.");
     }
-    if (mode === "fail") return apiError(503, "Service Unavailable (test)");
+    if (mode === "fail") return apiError(403, "Forbidden (test)");
     if (mode === "stall") {
-      // Held until the client gives up or the server closes.
-      await new Promise<void>((resolve) => {
-        stalled.add(resolve);
-        req.signal.addEventListener("abort", () => resolve(), { once: true });
-      });
-      return apiError(503, "stalled");
+      // Held until the test lets go or the server closes.
+      await new Promise<void>((resolve) => stalled.add(resolve));
+      return apiError(403, "stalled");
     }
     return await storage(req, url);
   });

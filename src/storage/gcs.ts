@@ -89,21 +89,28 @@ class GcsStore implements ObjectStore {
     const client = await this.#clientFor(ref, signal);
     await this.#ensureContainer(client, container, signal);
     const size = source.bytes?.byteLength ?? source.size ?? 0;
-    const options: CreateWriteStreamOptions = {
-      resumable: size > RESUMABLE_ABOVE_BYTES,
-      // The client hashes what it sends and compares with what the service stored.
-      validation: "md5",
-      metadata: {
-        contentType: "application/octet-stream",
-        // The service refuses the object when its bytes do not have this MD5.
-        ...(source.md5 ? { md5Hash: Buffer.from(source.md5).toString("base64") } : {}),
-      },
+    const metadata = {
+      contentType: "application/octet-stream",
+      // The service refuses the object when its bytes do not have this MD5.
+      ...(source.md5 ? { md5Hash: Buffer.from(source.md5).toString("base64") } : {}),
     };
     await boundedCall(this.#context("write", ref, signal), async (callSignal) => {
+      const file = client.bucket(container).file(key);
+      const options: CreateWriteStreamOptions = {
+        resumable: size > RESUMABLE_ABOVE_BYTES,
+        // The client hashes what it sends and compares with what the service stored.
+        validation: "md5",
+        metadata,
+      };
+      if (options.resumable) {
+        // The session is opened first, on its own: the client's one-step resumable upload drops the token on a
+        // custom endpoint (it does not pass useAuthWithCustomEndpoint on); the session URI needs none.
+        [options.uri] = await file.createResumableUpload({ metadata });
+      }
       const body = source.bytes !== undefined
         ? Readable.from([Buffer.from(source.bytes)])
         : createReadStream(source.path);
-      await pipeline(body, client.bucket(container).file(key).createWriteStream(options), { signal: callSignal });
+      await pipeline(body, file.createWriteStream(options), { signal: callSignal });
     });
   }
 
@@ -190,7 +197,11 @@ class GcsStore implements ObjectStore {
       ...(config.endpoint ? { apiEndpoint: config.endpoint.replace(/\/+$/, "") } : {}),
       // A custom endpoint is still Google's API (a private endpoint, a test server): it gets the token too.
       useAuthWithCustomEndpoint: true,
-      ...(this.#settings.timeoutMs > 0 ? { timeout: this.#settings.timeoutMs } : {}),
+      // Each request, and the retries of a call altogether, within storage.defaultHttpClient.timeout: no retry
+      // goes on after the call has been given up.
+      ...(this.#settings.timeoutMs > 0
+        ? { timeout: this.#settings.timeoutMs, retryOptions: { totalTimeout: this.#settings.timeoutMs / 1000 } }
+        : {}),
     });
   }
 
