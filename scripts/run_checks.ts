@@ -26,6 +26,7 @@ const STEPS: Step[] = [
       "--allow-write",
       "--allow-env",
       "--allow-run",
+      "--allow-sys=osRelease",
       ...Deno.args,
     ],
   },

@@ -10,6 +10,9 @@
  * - env: the config file location, `FCTL_*` options and `NO_COLOR`.
  * - run: `admin.command`, the program ExternalCommand auth runs for a token (chosen by the user), and Pkce's
  *   browser opener (`xdg-open`, `open` or `rundll32`).
+ * - sys, `osRelease` only: the Azure SDK's pipeline (`@azure/core-rest-pipeline`, userAgentPlatform.js) puts
+ *   `os.release()` into every request's User-Agent, computed when a client is built; no option turns it off,
+ *   and without the permission every stow azure call fails.
  *
  * @module
  */
@@ -21,6 +24,7 @@ export const FCTL_PERMISSIONS: readonly string[] = [
   "--allow-write",
   "--allow-env",
   "--allow-run",
+  "--allow-sys=osRelease",
 ];
 
 /** Everything `deno run` needs besides the script: the permissions (fctl runs with V8's default flags). */
