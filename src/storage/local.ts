@@ -5,9 +5,10 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { OperationError, quote, UsageError } from "../errors.ts";
+import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { parseReference } from "./reference.ts";
-import type { ObjectStore, StoreSource } from "./store.ts";
+import { overLimitError } from "./cloud_call.ts";
+import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
 /** Local-directory storage. */
 export class LocalStore implements ObjectStore {
@@ -57,4 +58,35 @@ export class LocalStore implements ObjectStore {
       });
     }
   }
+
+  async head(ref: string, signal?: AbortSignal): Promise<ObjectInfo | undefined> {
+    const target = this.pathOf(ref);
+    signal?.throwIfAborted();
+    try {
+      const info = await Deno.stat(target);
+      return info.isFile ? { size: info.size } : undefined;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw new OperationError(`cannot check ${quote(ref)}: ${(err as Error).message}`);
+    }
+  }
+
+  async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const info = await this.head(ref, signal);
+    if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+    if (info.size > maxBytes) throw overLimitError(ref, info.size, maxBytes);
+    return await Deno.readFile(this.pathOf(ref), { signal });
+  }
+
+  async readStream(ref: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    signal?.throwIfAborted();
+    try {
+      return (await Deno.open(this.pathOf(ref), { read: true })).readable;
+    } catch (err) {
+      const why = isNotFound(err) ? "no such object" : (err as Error).message;
+      throw new OperationError(`cannot read ${quote(ref)}: ${why}`);
+    }
+  }
+
+  close(): void {}
 }
