@@ -135,7 +135,7 @@ class GcsStore implements ObjectStore {
     const { container, key } = this.#resolve(ref);
     const client = await this.#clientFor(ref, signal);
     return await boundedCall(this.#context("read", ref, signal), async (callSignal) => {
-      const node = client.bucket(container).file(key).createReadStream({ validation: "md5" });
+      const node = openRead(client, container, key);
       callSignal.addEventListener("abort", () => node.destroy(), { once: true });
       const stream = await firstChunkThenStream(node, (err) => err);
       return await readAllWithin(stream, ref, maxBytes);
@@ -146,7 +146,7 @@ class GcsStore implements ObjectStore {
     const { container, key } = this.#resolve(ref);
     const client = await this.#clientFor(ref, signal);
     // The deadline bounds getting the object's first bytes; an archive then streams for as long as it takes.
-    const node = client.bucket(container).file(key).createReadStream({ validation: "md5" });
+    const node = openRead(client, container, key);
     signal?.addEventListener("abort", () => node.destroy(), { once: true });
     return await boundedCall(this.#context("read", ref, signal), async () => {
       try {
@@ -229,6 +229,16 @@ class GcsStore implements ObjectStore {
     }
     return done;
   }
+}
+
+/** A download of the object, its MD5 checked by the client against the service's. */
+function openRead(client: Storage, container: string, key: string): Readable {
+  const node = client.bucket(container).file(key).createReadStream({ validation: "md5" });
+  // The response body (what the `response` event carries) is piped through about a dozen stages by the
+  // client's layers under Deno's node:stream: past Node's leak heuristic of 10 listeners, which would print a
+  // MaxListenersExceededWarning on stderr for every download.
+  node.once("response", (response: { setMaxListeners?: (n: number) => unknown }) => response.setMaxListeners?.(32));
+  return node;
 }
 
 /** The HTTP status an SDK error carries, if any. */
