@@ -14,12 +14,9 @@ import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredent
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { boundedCall, type CallContext, describe, overLimitError, readAllWithin } from "./cloud_call.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
-import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
+import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
 import type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./store.ts";
-
-/** The Azure public cloud's storage domain, stow's default `domain_suffix`. */
-const DEFAULT_DOMAIN_SUFFIX = "core.windows.net";
 
 /**
  * Opens an Azure Blob store. Nothing is contacted until the first call.
@@ -30,13 +27,6 @@ export function openAzureStore(settings: StowStoreSettings): ObjectStore {
   const problems = cloudStowConfigProblems("azure", settings.config);
   if (problems.length > 0) throw new UsageError(problems.join("; "));
   return new AzureStore(settings);
-}
-
-/** The blob service URL the config names. */
-export function azureServiceUrl(config: Readonly<Record<string, string>>): string {
-  if (config.endpoint) return config.endpoint.replace(/\/+$/, "");
-  const suffix = config.domain_suffix || config.base_url || DEFAULT_DOMAIN_SUFFIX;
-  return `https://${config.account}.blob.${suffix}`;
 }
 
 class AzureStore implements ObjectStore {

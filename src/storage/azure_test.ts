@@ -2,7 +2,8 @@ import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { OperationError, UsageError } from "../errors.ts";
 import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "./_azurite_test_server.ts";
-import { azureServiceUrl, openAzureStore } from "./azure.ts";
+import { openAzureStore } from "./azure.ts";
+import { azureServiceUrl } from "./stow_config.ts";
 import type { ObjectStore, StowStoreSettings } from "./store.ts";
 
 function md5(bytes: Uint8Array): Uint8Array {

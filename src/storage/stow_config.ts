@@ -142,6 +142,14 @@ const REMOVED_KEYS: Readonly<Record<CloudStowKind, readonly RemovedKey[]>> = {
   ],
 };
 
+/** The blob service URL of a stow azure config: `endpoint`, else `https://<account>.blob.<domain_suffix>`. */
+export function azureServiceUrl(config: Readonly<Record<string, string>>): string {
+  if (config.endpoint) return config.endpoint.replace(/\/+$/, "");
+  // stow's default: the Azure public cloud; base_url is the deprecated name of domain_suffix.
+  const suffix = config.domain_suffix || config.base_url || "core.windows.net";
+  return `https://${config.account}.blob.${suffix}`;
+}
+
 /** The accepted keys of `kind`. */
 export function stowKeys(kind: CloudStowKind): readonly StowKey[] {
   return kind === "google" ? GOOGLE_KEYS : AZURE_KEYS;
@@ -183,4 +191,37 @@ export function cloudStowConfigProblems(kind: CloudStowKind, config: Readonly<Re
 /** The values of `config` that are credentials of `kind`, to redact from every message. */
 export function cloudStowSecrets(kind: CloudStowKind, config: Readonly<Record<string, string>>): string[] {
   return stowKeys(kind).filter((k) => k.secret && config[k.key]).map((k) => config[k.key]);
+}
+
+/** Problems with a stow `google` config (see {@link cloudStowConfigProblems}), for `fctl config validate`. */
+export function stowGoogleProblems(config: Readonly<Record<string, string>>): string[] {
+  return cloudStowConfigProblems("google", config);
+}
+
+/** Problems with a stow `azure` config (see {@link cloudStowConfigProblems}), for `fctl config validate`. */
+export function stowAzureProblems(config: Readonly<Record<string, string>>): string[] {
+  return cloudStowConfigProblems("azure", config);
+}
+
+/**
+ * One line saying what fctl would do with a stow `google` or `azure` config that has no problems, for
+ * `fctl config validate`. Names where objects go and where credentials come from, never a credential.
+ */
+export function describeCloudStow(
+  kind: CloudStowKind,
+  container: string,
+  config: Readonly<Record<string, string>>,
+): string {
+  const scheme = kind === "google" ? "gs" : "abfs";
+  const where = `${scheme}://${container === "" ? "<the container each reference names>" : container}`;
+  if (kind === "google") {
+    const endpoint = config.endpoint || "https://storage.googleapis.com";
+    const credentials = config.json
+      ? "the service account in storage.stow.config json"
+      : "application default credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's file or the metadata server)";
+    return `storage: stow google, ${where} through ${endpoint} in project ${config.project_id}, ` +
+      `with ${credentials}; a missing bucket is created`;
+  }
+  return `storage: stow azure, ${where} through ${azureServiceUrl(config)} with account ${config.account}'s key; ` +
+    `a missing container is created`;
 }
