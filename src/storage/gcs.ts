@@ -145,10 +145,13 @@ class GcsStore implements ObjectStore {
   async readStream(ref: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const { container, key } = this.#resolve(ref);
     const client = await this.#clientFor(ref, signal);
-    // The deadline bounds getting the object's first bytes; an archive then streams for as long as it takes.
+    // The deadline bounds getting the object's first bytes; an archive then streams for as long as it takes,
+    // until the caller's signal aborts it.
     const node = openRead(client, container, key);
     signal?.addEventListener("abort", () => node.destroy(), { once: true });
-    return await boundedCall(this.#context("read", ref, signal), async () => {
+    return await boundedCall(this.#context("read", ref, signal), async (callSignal) => {
+      const giveUp = () => node.destroy();
+      callSignal.addEventListener("abort", giveUp, { once: true });
       try {
         return await firstChunkThenStream(
           node,
@@ -160,6 +163,8 @@ class GcsStore implements ObjectStore {
       } catch (err) {
         if (statusOf(err) === 404) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
         throw err;
+      } finally {
+        callSignal.removeEventListener("abort", giveUp);
       }
     });
   }
