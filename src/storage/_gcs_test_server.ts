@@ -34,6 +34,8 @@ export interface FakeGcs {
   endpoint: string;
   /** A service-account JSON whose `token_uri` is this server's token endpoint. */
   serviceAccountJson: string;
+  /** gcloud-style user credentials (`authorized_user`) whose `token_uri` is this server's token endpoint. */
+  authorizedUserJson: string;
   /** Its private key (PEM), for tests that look for it in messages. */
   privateKeyPem: string;
   /** bucket -> object name -> object */
@@ -49,6 +51,12 @@ export interface FakeGcs {
 }
 
 const CLIENT_EMAIL = "fctl-test@fctl-test-project.iam.gserviceaccount.com";
+/** The user credentials (gcloud's `authorized_user` form) the token endpoint accepts a refresh token for. */
+const USER = {
+  client_id: "fctl-test-client.apps.googleusercontent.com",
+  client_secret: "fctl-test-client-secret",
+  refresh_token: "1//fctl-test-refresh-token",
+};
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -165,6 +173,17 @@ export async function startFakeGcs(): Promise<FakeGcs> {
 
   async function token(req: Request): Promise<Response> {
     const form = new URLSearchParams(await req.text());
+    if (form.get("grant_type") === "refresh_token") {
+      if (
+        form.get("client_id") !== USER.client_id || form.get("client_secret") !== USER.client_secret ||
+        form.get("refresh_token") !== USER.refresh_token
+      ) {
+        return json(400, { error: "invalid_grant", error_description: "Bad Request" });
+      }
+      const issued = `ya29.fctl-test-user-${crypto.randomUUID()}`;
+      tokens.push(issued);
+      return json(200, { access_token: issued, expires_in: 3599, token_type: "Bearer" });
+    }
     if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") {
       return json(400, { error: "unsupported_grant_type", error_description: "jwt-bearer expected" });
     }
@@ -338,9 +357,11 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     auth_uri: `${endpoint}/auth`,
     token_uri: `${endpoint}/token`,
   });
+  const authorizedUserJson = JSON.stringify({ type: "authorized_user", ...USER, token_uri: `${endpoint}/token` });
   return {
     endpoint,
     serviceAccountJson,
+    authorizedUserJson,
     privateKeyPem,
     buckets,
     createdIn,

@@ -207,3 +207,32 @@ Deno.test("stow azure config: one error naming bad keys and the accepted ones, n
     "http://127.0.0.1:10000/acct1",
   );
 });
+
+Deno.test("stow azure: storage.defaultHttpClient.timeout bounds a call to a service that never answers", async () => {
+  // Accepts connections and never answers them.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  try {
+    const endpoint = `http://127.0.0.1:${listener.addr.port}/${AZURITE_ACCOUNT}`;
+    await withStore({
+      container: "fctl-container",
+      multiContainer: false,
+      config: { account: AZURITE_ACCOUNT, key: AZURITE_KEY, endpoint },
+      timeoutMs: 300,
+    }, async (store) => {
+      await rejects(
+        store.writeFile("abfs://fctl-container/x", { bytes: new Uint8Array(1) }),
+        new OperationError(
+          'cannot create "abfs://fctl-container": no answer within 300 ms (storage.defaultHttpClient.timeout)',
+        ),
+      );
+    });
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+    for (const conn of held) conn.close();
+  }
+});

@@ -172,6 +172,27 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
       },
     );
 
+    await t.step("user credentials (authorized_user) in json refresh their token at its token_uri", async () => {
+      const s = settings(gcs);
+      const tokens = gcs.tokens.length;
+      await withStore({ ...s, config: { ...s.config, json: gcs.authorizedUserJson } }, async (store) => {
+        deepEqual(await store.head("gs://fctl-bucket/fast/v1-a.tgz"), { size: 9 });
+      });
+      equal(gcs.tokens.length, tokens + 1);
+      ok(gcs.tokens.at(-1)?.startsWith("ya29.fctl-test-user-"));
+      equal(gcs.requests.at(-1)?.authorization, `Bearer ${gcs.tokens.at(-1)}`);
+      const impostor = JSON.stringify({
+        ...JSON.parse(gcs.authorizedUserJson),
+        refresh_token: "1//stolen-and-revoked",
+      });
+      await withStore({ ...s, config: { ...s.config, json: impostor } }, async (store) => {
+        const err = await failure(store.head("gs://fctl-bucket/fast/v1-a.tgz"));
+        ok(err instanceof OperationError, String(err));
+        ok(err.message.startsWith('cannot check "gs://fctl-bucket/fast/v1-a.tgz": '), err.message);
+        ok(!err.message.includes("1//stolen-and-revoked") && !err.message.includes("fctl-test-client-secret"));
+      });
+    });
+
     await t.step("failures are one line naming the reference, never the private key or a token", async () => {
       const impostor = JSON.stringify({ ...JSON.parse(gcs.serviceAccountJson), client_email: "someone@else.iam" });
       const s = settings(gcs);
