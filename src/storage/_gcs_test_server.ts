@@ -45,10 +45,16 @@ export interface FakeGcs {
   requests: SeenRequest[];
   /** access tokens issued, in order */
   tokens: string[];
-  /** Refuse (403) every storage request from now on, to test failures; or hold them, to test timeouts. */
-  misbehave(mode: "none" | "fail" | "stall"): void;
+  /**
+   * Refuse (403) every storage request from now on, to test failures; or hold them, to test timeouts; or refuse
+   * only reading a bucket's metadata, as for an account with object rights on the bucket alone.
+   */
+  misbehave(mode: Mode): void;
   close(): Promise<void>;
 }
+
+/** How the server misbehaves (see {@link FakeGcs.misbehave}). */
+export type Mode = "none" | "fail" | "stall" | "forbid-bucket-get";
 
 const CLIENT_EMAIL = "fctl-test@fctl-test-project.iam.gserviceaccount.com";
 /** The user credentials (gcloud's `authorized_user` form) the token endpoint accepts a refresh token for. */
@@ -167,7 +173,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   const requests: SeenRequest[] = [];
   const tokens: string[] = [];
   const sessions = new Map<string, Session>();
-  let mode: "none" | "fail" | "stall" = "none";
+  let mode: Mode = "none";
   const stalled = new Set<() => void>();
   let endpoint = "";
 
@@ -245,6 +251,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     }
     if ((m = /^\/storage\/v1\/b\/([^/]+)$/.exec(path)) && req.method === "GET") {
       const name = decodeURIComponent(m[1]);
+      if (mode === "forbid-bucket-get") return apiError(403, "caller does not have storage.buckets.get access");
       if (!buckets.has(name)) return apiError(404, "The specified bucket does not exist.");
       return json(200, { kind: "storage#bucket", id: name, name });
     }

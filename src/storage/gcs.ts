@@ -220,6 +220,9 @@ class GcsStore implements ObjectStore {
           await bucket.getMetadata();
           return;
         } catch (err) {
+          // Allowed to write objects but not to see the bucket (roles/storage.objectAdmin on it): the write
+          // itself says whether the bucket is there.
+          if (statusOf(err) === 403) return;
           if (statusOf(err) !== 404) throw err;
         }
         try {

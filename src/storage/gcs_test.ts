@@ -146,6 +146,24 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
       });
     });
 
+    await t.step("an account that may write objects but not see the bucket still writes", async () => {
+      gcs.misbehave("forbid-bucket-get");
+      try {
+        await withStore(settings(gcs), async (store) => {
+          await store.writeFile("gs://fctl-bucket/fast/objects-only", { bytes: new Uint8Array([7]) });
+        });
+        deepEqual(gcs.buckets.get("fctl-bucket")?.get("fast/objects-only")?.bytes, new Uint8Array([7]));
+        await withStore(settings(gcs, { multiContainer: true }), async (store) => {
+          await rejects(
+            store.writeFile("gs://absent-bucket/k", { bytes: new Uint8Array([7]) }),
+            new OperationError('cannot write "gs://absent-bucket/k": The specified bucket does not exist.'),
+          );
+        });
+      } finally {
+        gcs.misbehave("none");
+      }
+    });
+
     await t.step(
       "application default credentials from GOOGLE_APPLICATION_CREDENTIALS, its token_uri honoured",
       async () => {
