@@ -79,6 +79,15 @@ Deno.test("stow azure against Azurite", async (t) => {
       });
     });
 
+    await t.step("keys with spaces, non-ASCII and URL characters are stored as named", async () => {
+      await withStore(settings(azurite), async (store) => {
+        const ref = "abfs://fctl-container/fast/v1 ü#?%.tgz";
+        await store.writeFile(ref, { bytes: new Uint8Array([1, 2]) });
+        deepEqual(await store.head(ref), { size: 2 });
+        deepEqual(await store.readBytes(ref, 2), new Uint8Array([1, 2]));
+      });
+    });
+
     await t.step("a wrong MD5 is refused by the service and nothing is stored", async () => {
       await withStore(settings(azurite), async (store) => {
         const bytes = new TextEncoder().encode("tampered");

@@ -92,6 +92,16 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
       });
     });
 
+    await t.step("keys with spaces, non-ASCII and URL characters are stored as named", async () => {
+      await withStore(settings(gcs), async (store) => {
+        const ref = "gs://fctl-bucket/fast/v1 ü#?%.tgz";
+        await store.writeFile(ref, { bytes: new Uint8Array([1, 2]) });
+        deepEqual(await store.head(ref), { size: 2 });
+        deepEqual(await store.readBytes(ref, 2), new Uint8Array([1, 2]));
+        ok(gcs.buckets.get("fctl-bucket")?.has("fast/v1 ü#?%.tgz"));
+      });
+    });
+
     await t.step("a wrong MD5 is refused by the service and nothing is stored", async () => {
       await withStore(settings(gcs), async (store) => {
         const bytes = new TextEncoder().encode("tampered");
