@@ -49,7 +49,7 @@ class AzureStore implements ObjectStore {
 
   baseReference(): string {
     if (this.#settings.container === "") {
-      throw new UsageError("storage.container must be set to upload to stow azure storage");
+      throw new UsageError("storage.container must be set to write to stow azure storage");
     }
     return `abfs://${this.#settings.container}`;
   }

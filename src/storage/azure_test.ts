@@ -106,7 +106,7 @@ Deno.test("stow azure against Azurite", async (t) => {
         await rejects(
           store.readBytes("abfs://fctl-container/fast/v1-a.tgz", 4),
           new OperationError(
-            'storage object "abfs://fctl-container/fast/v1-a.tgz" is 11 bytes, over the 4 bytes limit (storage.limits.maxDownloadMBs)',
+            'cannot read "abfs://fctl-container/fast/v1-a.tgz" into memory: it is 11 bytes, more than the 4 bytes storage.limits.maxDownloadMBs allows',
           ),
         );
         await rejects(
@@ -125,19 +125,19 @@ Deno.test("stow azure against Azurite", async (t) => {
         await rejects(
           store.writeFile("s3://fctl-container/x", { bytes: new Uint8Array(1) }),
           new UsageError(
-            'stow azure storage cannot use "s3://fctl-container/x": expected a abfs:// or abfss:// location',
+            'stow azure storage cannot serve "s3://fctl-container/x": expected a abfs:// or abfss:// location',
           ),
         );
         await rejects(
           store.head("abfs://other/x"),
           new UsageError(
-            'storage location "abfs://other/x" is in container "other", not storage.container "fctl-container"; set storage.enable-multicontainer to use other containers',
+            'stow azure storage cannot serve "abfs://other/x": its container "other" is not storage.container "fctl-container"; set storage.enable-multicontainer to use other containers',
           ),
         );
         await rejects(
           store.head("abfs://fctl-container@someoneelse.dfs.core.windows.net/x"),
           new UsageError(
-            'stow azure storage cannot use "abfs://fctl-container@someoneelse.dfs.core.windows.net/x": its account is not the configured "devstoreaccount1"',
+            'stow azure storage cannot serve "abfs://fctl-container@someoneelse.dfs.core.windows.net/x": its account is not the configured "devstoreaccount1"',
           ),
         );
         deepEqual(await store.head("abfs://fctl-container@devstoreaccount1.dfs.core.windows.net/fast/v1-a.tgz"), {

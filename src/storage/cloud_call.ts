@@ -76,11 +76,12 @@ export function describe(err: unknown, secrets: readonly string[]): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-/** The error for an object over `storage.limits.maxDownloadMBs`. */
-export function overLimitError(ref: string, size: number | undefined, maxBytes: number): OperationError {
-  const what = size === undefined ? "is larger than" : `is ${size} bytes, over`;
+/** The refusal of an object larger than `maxBytes` read into memory (`storage.limits.maxDownloadMBs`). */
+export function overLimitError(ref: string, size: number, maxBytes: number): OperationError {
   return new OperationError(
-    `storage object ${quote(ref)} ${what} the ${formatLimit(maxBytes)} limit (storage.limits.maxDownloadMBs)`,
+    `cannot read ${quote(ref)} into memory: it is ${size} bytes, more than the ${
+      formatLimit(maxBytes)
+    } storage.limits.maxDownloadMBs allows`,
   );
 }
 
@@ -101,7 +102,7 @@ export async function readAllWithin(
       const { value, done } = await reader.read();
       if (done) break;
       length += value.byteLength;
-      if (length > maxBytes) throw overLimitError(ref, undefined, maxBytes);
+      if (length > maxBytes) throw overLimitError(ref, length, maxBytes);
       chunks.push(value);
     }
   } catch (err) {

@@ -66,7 +66,7 @@ class GcsStore implements ObjectStore {
 
   baseReference(): string {
     if (this.#settings.container === "") {
-      throw new UsageError("storage.container must be set to upload to stow google storage");
+      throw new UsageError("storage.container must be set to write to stow google storage");
     }
     return `gs://${this.#settings.container}`;
   }

@@ -119,7 +119,7 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
         await rejects(
           store.readBytes("gs://fctl-bucket/fast/v1-a.tgz", 4),
           new OperationError(
-            'storage object "gs://fctl-bucket/fast/v1-a.tgz" is 9 bytes, over the 4 bytes limit (storage.limits.maxDownloadMBs)',
+            'cannot read "gs://fctl-bucket/fast/v1-a.tgz" into memory: it is 9 bytes, more than the 4 bytes storage.limits.maxDownloadMBs allows',
           ),
         );
         await rejects(
@@ -137,12 +137,12 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
       await withStore(settings(gcs), async (store) => {
         await rejects(
           store.writeFile("s3://fctl-bucket/x", { bytes: new Uint8Array(1) }),
-          new UsageError('stow google storage cannot use "s3://fctl-bucket/x": expected a gs:// location'),
+          new UsageError('stow google storage cannot serve "s3://fctl-bucket/x": expected a gs:// location'),
         );
         await rejects(
           store.head("gs://other/x"),
           new UsageError(
-            'storage location "gs://other/x" is in container "other", not storage.container "fctl-bucket"; set storage.enable-multicontainer to use other containers',
+            'stow google storage cannot serve "gs://other/x": its container "other" is not storage.container "fctl-bucket"; set storage.enable-multicontainer to use other containers',
           ),
         );
         await rejects(
@@ -300,6 +300,6 @@ Deno.test("stow google config: one error naming bad keys and the accepted ones, 
   equal(openGcsStore({ ...base, container: "", config: { project_id: "p" } }).type, "stow/google");
   throws(
     () => openGcsStore({ ...base, container: "", config: { project_id: "p" } }).baseReference(),
-    new UsageError("storage.container must be set to upload to stow google storage"),
+    new UsageError("storage.container must be set to write to stow google storage"),
   );
 });

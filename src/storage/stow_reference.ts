@@ -45,7 +45,7 @@ export function resolveReference(ref: string, rules: ReferenceRules): ResolvedRe
   }
   const scheme = match[1].toLowerCase();
   if (!rules.schemes.includes(scheme)) {
-    throw new UsageError(`${rules.backend} storage cannot use ${quote(ref)}: expected a ${expected} location`);
+    throw new UsageError(`${rules.backend} storage cannot serve ${quote(ref)}: expected a ${expected} location`);
   }
   let container = match[2];
   const at = container.lastIndexOf("@");
@@ -53,7 +53,9 @@ export function resolveReference(ref: string, rules: ReferenceRules): ResolvedRe
     const host = container.slice(at + 1).toLowerCase();
     if (host.split(".")[0] !== rules.account.toLowerCase()) {
       throw new UsageError(
-        `${rules.backend} storage cannot use ${quote(ref)}: its account is not the configured ${quote(rules.account)}`,
+        `${rules.backend} storage cannot serve ${quote(ref)}: its account is not the configured ${
+          quote(rules.account)
+        }`,
       );
     }
     container = container.slice(0, at);
@@ -61,9 +63,8 @@ export function resolveReference(ref: string, rules: ReferenceRules): ResolvedRe
   if (container === "") throw new UsageError(`invalid storage location ${quote(ref)}: it names no container`);
   if (!rules.multiContainer && container !== rules.container) {
     throw new UsageError(
-      `storage location ${quote(ref)} is in container ${quote(container)}, not storage.container ${
-        quote(rules.container)
-      }; set storage.enable-multicontainer to use other containers`,
+      `${rules.backend} storage cannot serve ${quote(ref)}: its container ${quote(container)} is not ` +
+        `storage.container ${quote(rules.container)}; set storage.enable-multicontainer to use other containers`,
     );
   }
   const segments = match[3].split("/").filter((s) => s !== "" && s !== ".");

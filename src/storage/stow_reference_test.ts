@@ -33,7 +33,7 @@ Deno.test("resolveReference refuses what the backend cannot use, naming it", () 
   );
   throws(
     () => resolveReference("file://b/k", GS),
-    new UsageError(`stow google storage cannot use "file://b/k": expected a gs:// location`),
+    new UsageError(`stow google storage cannot serve "file://b/k": expected a gs:// location`),
   );
   throws(() => resolveReference("gs://b", GS), new UsageError(`storage location "gs://b" names no object`));
 });
