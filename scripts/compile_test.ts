@@ -87,7 +87,11 @@ Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every
       "net, read, write and env: any",
     );
     deepEqual(permissions.allow_run, [], "run: any program (see src/permissions.ts)");
-    deepEqual([permissions.allow_sys, permissions.allow_ffi], [null, null], "no sys, no ffi");
+    deepEqual(
+      [permissions.allow_sys, permissions.allow_ffi],
+      [["osRelease"], null],
+      "sys: osRelease only (the Azure SDK); no ffi",
+    );
     deepEqual(permissions.deny_import, [], "no import from the network");
     equal(permissions.prompt, false, "a missing permission is an error, not a prompt");
   } finally {

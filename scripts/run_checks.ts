@@ -38,6 +38,7 @@ const STEPS: Step[] = [
       "--allow-write",
       "--allow-env",
       "--allow-run",
+      "--allow-sys=osRelease",
       ...Deno.args,
     ],
   },

@@ -14,8 +14,10 @@
  * - run: `admin.command` (ExternalCommand auth) and `admin.proxyCommand` run a program the user configures, and
  *   Pkce opens a browser (`xdg-open`, `open` or `rundll32`). A build for one known deployment can narrow it with
  *   {@link permissionFlags}' `run` (e.g. only the token helper), or refuse it entirely with `run: []`.
- * - sys: none. Connect's Node HTTP/2 and TLS, as Deno implements them, read no system information; the
- *   subprocess tests (TLS, every auth flow) run without it.
+ * - sys, `osRelease` only: the Azure SDK's pipeline (`@azure/core-rest-pipeline`, userAgentPlatform.js) puts
+ *   `os.release()` into every request's User-Agent, computed when a client is built; no option turns it off,
+ *   and without it every stow azure call fails. Nothing else needs sys: Connect's HTTP/2 and TLS, as Deno
+ *   implements them, read no system information (the subprocess tests of TLS and every auth flow show it).
  * - ffi: none. import: denied (`--deny-import`): fctl loads no code from the network; without it Deno would
  *   allow imports from a few well-known hosts.
  *
@@ -38,7 +40,7 @@ export function permissionFlags(scope: PermissionScope = {}): string[] {
     : scope.run.length === 0
     ? "--deny-run"
     : `--allow-run=${scope.run.join(",")}`;
-  return ["--allow-net", "--allow-read", "--allow-write", "--allow-env", run, "--deny-import"];
+  return ["--allow-net", "--allow-read", "--allow-write", "--allow-env", run, "--allow-sys=osRelease", "--deny-import"];
 }
 
 /** Deno permission flags of the fctl executable (any program may be run: see the module doc). */

@@ -23,6 +23,7 @@ const DENO_ADAPTERS: Record<string, string> = {
   "src/sandbox/": "the test admin service: its servers",
   "src/storage/local.ts": "the local-disk storage backend",
   "src/storage/mem.ts": "the in-memory storage backend reads the files it is given",
+  "src/storage/gcs.ts": "application default credentials: the file GOOGLE_APPLICATION_CREDENTIALS names",
   "src/register/package/": "package reading: local paths, .pb files, archives extracted to a private temp dir",
   "src/register/upload.ts": "hashing the fast-registration source file",
 };

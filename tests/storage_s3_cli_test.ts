@@ -195,7 +195,7 @@ Deno.test("stow kind s3: an unknown key or a missing one is one line naming it a
     match(missing.stderr, /Error: storage.stow.config for kind s3 with auth_type accesskey needs access_key_id\n$/);
     const kind = await run([...base, "--storage.stow.kind", "swift"]);
     equal(kind.code, 2);
-    match(kind.stderr, /Error: storage.stow.kind "swift" is not supported; accepted kinds: s3\n$/);
+    match(kind.stderr, /Error: storage.stow.kind "swift" is not supported; accepted kinds: s3, google, azure\n$/);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Storage backends behind one small interface ({@link ObjectStore}), chosen by `storage.type`.
  *
- * `local` and `mem` are fctl's own; `s3`, `minio` and stow `s3` go through the AWS SDK. Each backend
+ * `local` and `mem` are fctl's own; `s3`, `minio` and stow `s3` go through the AWS SDK, stow `google`
+ * through the Google Cloud Storage client, stow `azure` through `@azure/storage-blob`. Each backend
  * that brings an SDK is loaded with a literal dynamic import only when it is configured, so that no
  * other command pays for it (`tests/startup_graph_test.ts` pins this).
  *
@@ -12,7 +13,8 @@ import { CachedStore } from "./cache.ts";
 import { LocalStore } from "./local.ts";
 import { MemStore } from "./mem.ts";
 import { s3SettingsFromConnection, s3SettingsFromStow } from "./s3_settings.ts";
-import type { ObjectStore } from "./store.ts";
+import type { ObjectStore, StowStoreSettings } from "./store.ts";
+import { cloudStowConfigProblems } from "./stow_config.ts";
 
 export { LocalStore } from "./local.ts";
 export { MemStore } from "./mem.ts";
@@ -23,7 +25,7 @@ export type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./
 export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
 
 /** Stow kinds (`storage.stow.kind`) this version opens; flytestdlib's google and azure join them when wired. */
-export const STOW_KINDS = ["s3"] as const;
+export const STOW_KINDS = ["s3", "google", "azure"] as const;
 
 /** The `storage.*` settings a backend is opened from. */
 export interface StorageConfig {
@@ -100,29 +102,48 @@ async function openBackend(config: StorageConfig): Promise<ObjectStore> {
       const { openS3Store } = await import("./s3.ts");
       return openS3Store(settings, { fetch: config.fetch });
     }
-    case "stow": {
-      const kind = (config.stowKind ?? "").toLowerCase();
-      switch (kind) {
-        case "s3": {
-          const settings = s3SettingsFromStow(config);
-          const { openS3Store } = await import("./s3.ts");
-          return openS3Store(settings, { fetch: config.fetch });
-        }
-        // "google" and "azure" are built against the same interface in gcs.ts and azure.ts, wired here
-        // when they land; until then they are refused like any other kind this version lacks.
-        default:
-          throw new UsageError(
-            `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${
-              STOW_KINDS.join(", ")
-            }`,
-          );
-      }
-    }
+    case "stow":
+      return await openStow(config, multiContainer);
     default:
       throw new UsageError(
         `storage.type ${quote(config.type.toLowerCase())} is not supported; accepted types: ${
           STORAGE_TYPES.join(", ")
         }`,
+      );
+  }
+}
+
+/** A stow backend, by `storage.stow.kind`. */
+async function openStow(config: StorageConfig, multiContainer: boolean): Promise<ObjectStore> {
+  const kind = (config.stowKind ?? "").toLowerCase();
+  switch (kind) {
+    case "s3": {
+      const settings = s3SettingsFromStow(config);
+      const { openS3Store } = await import("./s3.ts");
+      return openS3Store(settings, { fetch: config.fetch });
+    }
+    case "google":
+    case "azure": {
+      // Checked before the SDK loads: a bad key costs no import, and every problem is named at once.
+      const stowConfig = config.stowConfig ?? {};
+      const problems = cloudStowConfigProblems(kind, stowConfig);
+      if (problems.length > 0) throw new UsageError(problems.join("; "));
+      const settings: StowStoreSettings = {
+        container: config.container,
+        multiContainer,
+        config: stowConfig,
+        timeoutMs: config.timeoutMs ?? 0,
+      };
+      if (kind === "google") {
+        const { openGcsStore } = await import("./gcs.ts");
+        return openGcsStore(settings);
+      }
+      const { openAzureStore } = await import("./azure.ts");
+      return openAzureStore(settings);
+    }
+    default:
+      throw new UsageError(
+        `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${STOW_KINDS.join(", ")}`,
       );
   }
 }

@@ -174,7 +174,7 @@ Deno.test("openStorage: an unknown type or stow kind is a usage error naming it 
   });
   await assertRejects(openStorage({ ...base, type: "STOW", stowKind: "swift" }), {
     name: "UsageError",
-    message: 'storage.stow.kind "swift" is not supported; accepted kinds: s3',
+    message: 'storage.stow.kind "swift" is not supported; accepted kinds: s3, google, azure',
   });
   await assertRejects(openStorage({ ...base, type: "minio" }), {
     name: "UsageError",

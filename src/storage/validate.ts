@@ -16,6 +16,7 @@ import {
   s3SettingsFromStow,
   stowS3Problems,
 } from "./s3_settings.ts";
+import { cloudStowConfigProblems, describeCloudStow } from "./stow_config.ts";
 
 /** What is wrong with the storage settings: one message per problem. */
 export function storageProblems(
@@ -32,8 +33,9 @@ export function storageProblems(
     case "stow": {
       const kind = (config.stowKind ?? "").toLowerCase();
       if (kind === "s3") found.push(...stowS3Problems(config.stowConfig ?? {}));
-      // google and azure are checked by their own modules' stowConfigProblems once they are wired in.
-      else {
+      else if (kind === "google" || kind === "azure") {
+        found.push(...cloudStowConfigProblems(kind, config.stowConfig ?? {}));
+      } else {
         found.push(
           `storage.stow.kind ${quote(config.stowKind ?? "")} is not supported; accepted kinds: ${
             STOW_KINDS.join(", ")
@@ -65,8 +67,13 @@ export function describeStorage(config: StorageConfig, admin: { allowLocalFallba
     case "s3":
     case "minio":
       return describeS3(s3SettingsFromConnection(config)) + cache;
-    case "stow":
+    case "stow": {
+      const kind = (config.stowKind ?? "").toLowerCase();
+      if (kind === "google" || kind === "azure") {
+        return describeCloudStow(kind, config.container, config.stowConfig ?? {}) + cache;
+      }
       return describeS3(s3SettingsFromStow(config)) + cache;
+    }
     case "local":
     case "mem": {
       const where = type === "local"

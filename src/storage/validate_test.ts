@@ -63,7 +63,7 @@ Deno.test("storage validate: each problem is one line naming the option and what
     ],
   );
   assertEquals(storageProblems({ ...base, type: "STOW", stowKind: "swift" }, remoteAdmin), [
-    'storage.stow.kind "swift" is not supported; accepted kinds: s3',
+    'storage.stow.kind "swift" is not supported; accepted kinds: s3, google, azure',
   ]);
 });
 
