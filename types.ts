@@ -27,61 +27,204 @@
 import type { AdminClient } from "./src/admin/client.ts";
 
 export type { AdminClient };
+export { type ClusterAssignment } from "./proto/gen/flyteidl/admin/cluster_assignment_pb.ts";
+export {
+  type Annotations,
+  type AuthRole,
+  type EmailNotification,
+  type Envs,
+  type Labels,
+  type NamedEntityIdentifier,
+  type Notification,
+  type PagerDutyNotification,
+  type RawOutputDataConfig,
+  type ResourceListRequest,
+  type SlackNotification,
+  type Sort,
+  Sort_Direction,
+} from "./proto/gen/flyteidl/admin/common_pb.ts";
+export {
+  type Description,
+  type DescriptionEntity,
+  DescriptionFormat,
+  type SourceCode,
+} from "./proto/gen/flyteidl/admin/description_entity_pb.ts";
+export {
+  type Auth,
+  ConcurrencyLimitBehavior,
+  type ConcurrencyPolicy,
+  type LaunchPlan,
+  type LaunchPlanClosure,
+  type LaunchPlanCreateRequest,
+  type LaunchPlanList,
+  type LaunchPlanMetadata,
+  type LaunchPlanSpec,
+  LaunchPlanState,
+} from "./proto/gen/flyteidl/admin/launch_plan_pb.ts";
+export {
+  type CronSchedule,
+  type FixedRate,
+  FixedRateUnit,
+  type Schedule,
+} from "./proto/gen/flyteidl/admin/schedule_pb.ts";
 export {
   type Task,
   type TaskClosure,
-  TaskClosureSchema,
   type TaskCreateRequest,
-  TaskCreateRequestSchema,
   type TaskList,
-  TaskListSchema,
-  TaskSchema,
   type TaskSpec,
-  TaskSpecSchema,
 } from "./proto/gen/flyteidl/admin/task_pb.ts";
 export {
   type Workflow,
   type WorkflowClosure,
-  WorkflowClosureSchema,
   type WorkflowCreateRequest,
-  WorkflowCreateRequestSchema,
   type WorkflowList,
-  WorkflowListSchema,
-  WorkflowSchema,
   type WorkflowSpec,
-  WorkflowSpecSchema,
 } from "./proto/gen/flyteidl/admin/workflow_pb.ts";
 export {
-  type LaunchPlan,
-  type LaunchPlanClosure,
-  LaunchPlanClosureSchema,
-  type LaunchPlanCreateRequest,
-  LaunchPlanCreateRequestSchema,
-  type LaunchPlanList,
-  LaunchPlanListSchema,
-  LaunchPlanSchema,
-  type LaunchPlanSpec,
-  LaunchPlanSpecSchema,
-  LaunchPlanState,
-} from "./proto/gen/flyteidl/admin/launch_plan_pb.ts";
+  type ArtifactBindingData,
+  type ArtifactID,
+  type ArtifactKey,
+  type ArtifactQuery,
+  type ArtifactTag,
+  Granularity,
+  type InputBindingData,
+  type LabelValue,
+  Operator,
+  type Partitions,
+  type RuntimeBinding,
+  type TimePartition,
+  type TimeTransform,
+} from "./proto/gen/flyteidl/core/artifact_id_pb.ts";
 export {
-  type NamedEntityIdentifier,
-  NamedEntityIdentifierSchema,
-  type ResourceListRequest,
-  ResourceListRequestSchema,
-  Sort_Direction,
-} from "./proto/gen/flyteidl/admin/common_pb.ts";
-export { type Identifier, IdentifierSchema, ResourceType } from "./proto/gen/flyteidl/core/identifier_pb.ts";
-export type { AdminService } from "./proto/gen/fctl/admin_calls_pb.ts";
-export type { DataProxyService } from "./proto/gen/flyteidl/service/dataproxy_pb.ts";
+  type CompiledLaunchPlan,
+  type CompiledTask,
+  type CompiledWorkflow,
+  type CompiledWorkflowClosure,
+  type ConnectionSet,
+  type ConnectionSet_IdList,
+} from "./proto/gen/flyteidl/core/compiler_pb.ts";
 export {
-  type CallOptions,
-  type Client,
-  Code,
-  ConnectError,
-  type Interceptor,
-  type Transport,
-} from "@connectrpc/connect";
-export type { DescMessage, Message, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-export type { GenMessage } from "@bufbuild/protobuf/codegenv2";
-export type { Timestamp } from "@bufbuild/protobuf/wkt";
+  type BooleanExpression,
+  type ComparisonExpression,
+  ComparisonExpression_Operator,
+  type ConjunctionExpression,
+  ConjunctionExpression_LogicalOperator,
+  type Operand,
+} from "./proto/gen/flyteidl/core/condition_pb.ts";
+export { type ExecutionEnv, type ExecutionEnvAssignment } from "./proto/gen/flyteidl/core/execution_envs_pb.ts";
+export {
+  type QualityOfService,
+  QualityOfService_Tier,
+  type QualityOfServiceSpec,
+  WorkflowExecution_Phase,
+} from "./proto/gen/flyteidl/core/execution_pb.ts";
+export { type Identifier, ResourceType } from "./proto/gen/flyteidl/core/identifier_pb.ts";
+export {
+  type Parameter,
+  type ParameterMap,
+  type TypedInterface,
+  type Variable,
+  type VariableMap,
+} from "./proto/gen/flyteidl/core/interface_pb.ts";
+export {
+  type Binary,
+  type Binding,
+  type BindingData,
+  type BindingDataCollection,
+  type BindingDataMap,
+  type Blob,
+  type BlobMetadata,
+  type KeyValuePair,
+  type Literal,
+  type LiteralCollection,
+  type LiteralMap,
+  type LiteralOffloadedMetadata,
+  type Primitive,
+  type RetryStrategy,
+  type Scalar,
+  type Schema,
+  type StructuredDataset,
+  type StructuredDatasetMetadata,
+  type Union,
+  type UnionInfo,
+  type Void,
+} from "./proto/gen/flyteidl/core/literals_pb.ts";
+export {
+  type Identity,
+  type OAuth2Client,
+  type OAuth2TokenRequest,
+  OAuth2TokenRequest_Type,
+  type Secret,
+  Secret_MountType,
+  type SecurityContext,
+} from "./proto/gen/flyteidl/core/security_pb.ts";
+export {
+  type Container,
+  Container_Architecture,
+  type ContainerPort,
+  type DataLoadingConfig,
+  DataLoadingConfig_LiteralMapFormat,
+  type ExtendedResources,
+  type GPUAccelerator,
+  type IOStrategy,
+  IOStrategy_DownloadMode,
+  IOStrategy_UploadMode,
+  type K8sObjectMetadata,
+  type K8sPod,
+  type Resources,
+  type Resources_ResourceEntry,
+  Resources_ResourceName,
+  type RuntimeMetadata,
+  RuntimeMetadata_RuntimeType,
+  type SharedMemory,
+  type Sql,
+  Sql_Dialect,
+  type TaskMetadata,
+  type TaskTemplate,
+} from "./proto/gen/flyteidl/core/tasks_pb.ts";
+export {
+  type BlobType,
+  BlobType_BlobDimensionality,
+  type EnumType,
+  type Error,
+  type LiteralType,
+  type OutputReference,
+  type PromiseAttribute,
+  type SchemaType,
+  type SchemaType_SchemaColumn,
+  SchemaType_SchemaColumn_SchemaColumnType,
+  SimpleType,
+  type StructuredDatasetType,
+  type StructuredDatasetType_DatasetColumn,
+  type TypeAnnotation,
+  type TypeStructure,
+  type UnionType,
+} from "./proto/gen/flyteidl/core/types_pb.ts";
+export {
+  type Alias,
+  type ApproveCondition,
+  type ArrayNode,
+  ArrayNode_DataMode,
+  ArrayNode_ExecutionMode,
+  type BranchNode,
+  type GateNode,
+  type IfBlock,
+  type IfElseBlock,
+  type LaunchPlanTemplate,
+  type Node,
+  type NodeMetadata,
+  type SignalCondition,
+  type SleepCondition,
+  type TaskNode,
+  type TaskNodeOverrides,
+  type WorkflowMetadata,
+  WorkflowMetadata_OnFailurePolicy,
+  type WorkflowMetadataDefaults,
+  type WorkflowNode,
+  type WorkflowTemplate,
+} from "./proto/gen/flyteidl/core/workflow_pb.ts";
+export type { JsonObject, JsonValue, Message, UnknownField } from "@bufbuild/protobuf";
+export { WireType } from "@bufbuild/protobuf/wire";
+export type { Any, Duration, Timestamp } from "@bufbuild/protobuf/wkt";
+export { Code } from "@connectrpc/connect";
