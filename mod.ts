@@ -21,6 +21,7 @@ export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/co
 export { createAdminClient } from "./src/lib/admin_client.ts";
 export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
+export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./src/admin/service_clients.ts";
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";

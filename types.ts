@@ -27,6 +27,7 @@
 import type { AdminClient } from "./src/admin/client.ts";
 
 export type { AdminClient };
+export type { FieldInit, MessageInit } from "./src/admin/message_init.ts";
 export { type ClusterAssignment } from "./proto/gen/flyteidl/admin/cluster_assignment_pb.ts";
 export {
   type Annotations,
@@ -35,7 +36,10 @@ export {
   type Envs,
   type Labels,
   type NamedEntityIdentifier,
+  type NamedEntityIdentifierList,
+  type NamedEntityIdentifierListRequest,
   type Notification,
+  type ObjectGetRequest,
   type PagerDutyNotification,
   type RawOutputDataConfig,
   type ResourceListRequest,
@@ -50,16 +54,20 @@ export {
   type SourceCode,
 } from "./proto/gen/flyteidl/admin/description_entity_pb.ts";
 export {
+  type ActiveLaunchPlanRequest,
   type Auth,
   ConcurrencyLimitBehavior,
   type ConcurrencyPolicy,
   type LaunchPlan,
   type LaunchPlanClosure,
   type LaunchPlanCreateRequest,
+  type LaunchPlanCreateResponse,
   type LaunchPlanList,
   type LaunchPlanMetadata,
   type LaunchPlanSpec,
   LaunchPlanState,
+  type LaunchPlanUpdateRequest,
+  type LaunchPlanUpdateResponse,
 } from "./proto/gen/flyteidl/admin/launch_plan_pb.ts";
 export {
   type CronSchedule,
@@ -71,13 +79,20 @@ export {
   type Task,
   type TaskClosure,
   type TaskCreateRequest,
+  type TaskCreateResponse,
   type TaskList,
   type TaskSpec,
 } from "./proto/gen/flyteidl/admin/task_pb.ts";
 export {
+  type GetVersionRequest,
+  type GetVersionResponse,
+  type Version,
+} from "./proto/gen/flyteidl/admin/version_pb.ts";
+export {
   type Workflow,
   type WorkflowClosure,
   type WorkflowCreateRequest,
+  type WorkflowCreateResponse,
   type WorkflowList,
   type WorkflowSpec,
 } from "./proto/gen/flyteidl/admin/workflow_pb.ts";
@@ -119,7 +134,12 @@ export {
   type QualityOfServiceSpec,
   WorkflowExecution_Phase,
 } from "./proto/gen/flyteidl/core/execution_pb.ts";
-export { type Identifier, ResourceType } from "./proto/gen/flyteidl/core/identifier_pb.ts";
+export {
+  type Identifier,
+  type NodeExecutionIdentifier,
+  ResourceType,
+  type WorkflowExecutionIdentifier,
+} from "./proto/gen/flyteidl/core/identifier_pb.ts";
 export {
   type Parameter,
   type ParameterMap,
@@ -224,6 +244,18 @@ export {
   type WorkflowNode,
   type WorkflowTemplate,
 } from "./proto/gen/flyteidl/core/workflow_pb.ts";
+export {
+  ArtifactType,
+  type CreateDownloadLinkRequest,
+  type CreateDownloadLinkResponse,
+  type CreateDownloadLocationRequest,
+  type CreateDownloadLocationResponse,
+  type CreateUploadLocationRequest,
+  type CreateUploadLocationResponse,
+  type GetDataRequest,
+  type GetDataResponse,
+  type PreSignedURLs,
+} from "./proto/gen/flyteidl/service/dataproxy_pb.ts";
 export type { JsonObject, JsonValue, Message, UnknownField } from "@bufbuild/protobuf";
 export { WireType } from "@bufbuild/protobuf/wire";
 export type { Any, Duration, Timestamp } from "@bufbuild/protobuf/wkt";

@@ -7,8 +7,8 @@
  * @module
  */
 
-/** The JSDoc protoc-gen-es writes for an uncommented message or enum: its `@generated` tag alone. */
-const TAG_ONLY = /^\/\*\*\n \* @generated from (message|enum) ([\w.]+)\n \*\/$/gm;
+/** The JSDoc protoc-gen-es writes for an uncommented message or enum: its `@generated` tag, maybe `@deprecated`. */
+const TAG_ONLY = /^\/\*\*\n \* @generated from (message|enum) ([\w.]+)\n((?: \* @[^\n]*\n)*) \*\/$/gm;
 
 /**
  * `source` (a protoc-gen-es output file) with a description added to every JSDoc that has only its
@@ -24,7 +24,7 @@ const TAG_ONLY = /^\/\*\*\n \* @generated from (message|enum) ([\w.]+)\n \*\/$/g
 export function describeUndocumented(source: string): string {
   return source.replace(
     TAG_ONLY,
-    (_, kind: string, name: string) =>
-      `/**\n * The protobuf ${kind} \`${name}\`.\n *\n * @generated from ${kind} ${name}\n */`,
+    (_, kind: string, name: string, tags: string) =>
+      `/**\n * The protobuf ${kind} \`${name}\`.\n *\n * @generated from ${kind} ${name}\n${tags} */`,
   );
 }

@@ -43,6 +43,14 @@ Deno.test("describeUndocumented describes a message or enum whose JSDoc is its @
   );
 });
 
+Deno.test("describeUndocumented keeps the tags after @generated (a deprecated message)", () => {
+  const source = "/**\n * @generated from message flyteidl.service.Old\n * @deprecated\n */\nexport type Old = {};";
+  strictEqual(
+    describeUndocumented(source),
+    "/**\n * The protobuf message `flyteidl.service.Old`.\n *\n * @generated from message flyteidl.service.Old\n * @deprecated\n */\nexport type Old = {};",
+  );
+});
+
 Deno.test("describeUndocumented leaves a JSDoc with the .proto's comment as it is", () => {
   const source =
     "/**\n * Represents a task.\n *\n * @generated from message flyteidl.admin.Task\n */\nexport type Task = {};";

@@ -4,27 +4,34 @@
  *
  * @module
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
+import type { MessageInit } from "../admin/message_init.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { NamedEntityIdentifier } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import {
   type LaunchPlan,
   LaunchPlanClosureSchema,
+  type LaunchPlanCreateRequest,
   LaunchPlanCreateRequestSchema,
   LaunchPlanSchema,
+  type LaunchPlanSpec,
   LaunchPlanSpecSchema,
   LaunchPlanState,
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import {
   type Task,
+  type TaskCreateRequest,
   TaskCreateRequestSchema,
   TaskSchema,
+  type TaskSpec,
   TaskSpecSchema,
 } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import {
   type Workflow,
+  type WorkflowCreateRequest,
   WorkflowCreateRequestSchema,
   WorkflowSchema,
+  type WorkflowSpec,
   WorkflowSpecSchema,
 } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -34,18 +41,18 @@ import { requireFullId } from "./identifiers.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
 /** What CreateTask accepts (a message or a plain init object). */
-export type TaskInit = MessageInitShape<typeof TaskCreateRequestSchema>;
+export type TaskInit = MessageInit<TaskCreateRequest>;
 /** What CreateWorkflow accepts. */
-export type WorkflowInit = MessageInitShape<typeof WorkflowCreateRequestSchema>;
+export type WorkflowInit = MessageInit<WorkflowCreateRequest>;
 /** What CreateLaunchPlan accepts. */
-export type LaunchPlanInit = MessageInitShape<typeof LaunchPlanCreateRequestSchema>;
+export type LaunchPlanInit = MessageInit<LaunchPlanCreateRequest>;
 
 /** A stored task version. */
-export type TaskEntry = Entry<Task, typeof TaskSpecSchema>;
+export type TaskEntry = Entry<Task, TaskSpec>;
 /** A stored workflow version. */
-export type WorkflowEntry = Entry<Workflow, typeof WorkflowSpecSchema>;
+export type WorkflowEntry = Entry<Workflow, WorkflowSpec>;
 /** A stored launch plan version. */
-export type LaunchPlanEntry = Entry<LaunchPlan, typeof LaunchPlanSpecSchema>;
+export type LaunchPlanEntry = Entry<LaunchPlan, LaunchPlanSpec>;
 
 function requireSpec<T>(spec: T | undefined): T {
   if (!spec) throw new ConnectError("missing spec", Code.InvalidArgument);
@@ -55,9 +62,9 @@ function requireSpec<T>(spec: T | undefined): T {
 /** In-memory FlyteAdmin entities. */
 export class SandboxStore {
   readonly #clock: () => bigint;
-  readonly #tasks = new EntityTable<Task, typeof TaskSpecSchema>("task", TaskSpecSchema);
-  readonly #workflows = new EntityTable<Workflow, typeof WorkflowSpecSchema>("workflow", WorkflowSpecSchema);
-  readonly #launchPlans = new EntityTable<LaunchPlan, typeof LaunchPlanSpecSchema>("launch plan", LaunchPlanSpecSchema);
+  readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
+  readonly #workflows = new EntityTable<Workflow, WorkflowSpec>("workflow", WorkflowSpecSchema);
+  readonly #launchPlans = new EntityTable<LaunchPlan, LaunchPlanSpec>("launch plan", LaunchPlanSpecSchema);
 
   /** `now` is read once per created entity; ties get later times so creation order is always visible. */
   constructor(now: () => Date = () => new Date()) {

@@ -181,6 +181,8 @@ export const CreateDownloadLocationRequestSchema: GenMessage<CreateDownloadLocat
   messageDesc(file_flyteidl_service_dataproxy, 2);
 
 /**
+ * The protobuf message `flyteidl.service.CreateDownloadLocationResponse`.
+ *
  * @generated from message flyteidl.service.CreateDownloadLocationResponse
  * @deprecated
  */
