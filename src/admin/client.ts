@@ -28,7 +28,7 @@ import type { AdminServiceClient, DataProxyServiceClient } from "./service_clien
  *
  * const options: AdminClientOptions = {
  *   endpoint: "dns:///flyte.example.com",
- *   retry: { maxAttempts: 4 },
+ *   retry: { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 },
  *   caCertificates: "-----BEGIN CERTIFICATE-----\n…",
  * };
  * console.log(options.endpoint);

@@ -45,7 +45,7 @@ import type {
  * Options of one call.
  *
  * ```ts
- * import type { CallOptions } from "@fctl/fctl/types";
+ * import type { CallOptions } from "@fctl/fctl";
  *
  * const options: CallOptions = { signal: AbortSignal.timeout(30_000), headers: { "x-request-id": "42" } };
  * console.log(options.headers);
