@@ -7,7 +7,7 @@
  * messages the admin returns, and their schemas, are exported by `@fctl/fctl/types`; an in-process admin
  * service for tests by `@fctl/fctl/testing`.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect({ config: "~/.flyte/config.yaml" });
@@ -82,6 +82,7 @@ export {
 export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
+export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";

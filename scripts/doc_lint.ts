@@ -120,7 +120,7 @@ async function main(): Promise<number> {
   if (!json.ok) throw new Error(`deno doc --json failed: ${json.text}`);
   const noExample = symbolsWithoutExample(json.stdout, root.pathname);
   for (const name of noExample) console.error(`an exported symbol without an example: ${name}`);
-  const files = declaringFiles(json.stdout, root.pathname);
+  const files = [...new Set([...ENTRY_POINTS, ...declaringFiles(json.stdout, root.pathname)])];
   const examples = await checkExamples(root, files);
   if (!examples.ok) console.error(`examples that do not type-check:\n${examples.text.trim()}`);
   console.log(

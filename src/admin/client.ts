@@ -63,7 +63,7 @@ export interface AdminTransportOptions extends AdminClientOptions {
 /**
  * Clients of the services fctl uses, sharing one HTTP/2 connection.
  *
- * ```ts ignore
+ * ```ts
  * import { createAdminClient } from "@fctl/fctl";
  *
  * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });

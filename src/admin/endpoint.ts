@@ -21,7 +21,7 @@ const FORMS = "host:port, dns:///host:port, [::1]:port, http://host:port or http
  * Parses `dns:///host:port` (or `dns:host:port`), `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
  * with surrounding whitespace and trailing slashes. Without a port: 80 for `http://`, else 443.
  *
- * ```ts ignore
+ * ```ts
  * import { parseEndpoint } from "@fctl/fctl";
  *
  * const { host, port } = parseEndpoint("dns:///flyte.example.com"); // "flyte.example.com", 443

@@ -68,7 +68,7 @@ export interface CallOptions {
  * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, version), named
  * as in `flyteidl/service/admin.proto`.
  *
- * ```ts ignore
+ * ```ts
  * import { connect } from "@fctl/fctl";
  * import { ResourceType } from "@fctl/fctl/types";
  *
@@ -119,7 +119,7 @@ export interface AdminServiceClient {
 /**
  * flyteidl's `DataProxyService`: signed URLs to upload fast-registration archives to and download data from.
  *
- * ```ts ignore
+ * ```ts
  * import { connect } from "@fctl/fctl";
  *
  * await using flyte = await connect();

@@ -44,7 +44,7 @@ function asText(json: ConfigRow["json"]): string {
 /**
  * Every option of `loaded` with its value and source.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, describeConfig } from "@fctl/fctl";
  *
  * await using flyte = await connect();

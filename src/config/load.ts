@@ -177,7 +177,7 @@ function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefi
 /**
  * Resolves every option from defaults, the config file, the environment and flags.
  *
- * ```ts ignore
+ * ```ts
  * import { loadConfig } from "@fctl/fctl";
  *
  * const { config, sources, warnings } = await loadConfig({

@@ -48,7 +48,7 @@ export interface ResolveReleaseOptions {
 /**
  * Fetches the release (`/repos/<repo>/releases/latest` or `/releases/tags/<tag>`).
  *
- * ```ts ignore
+ * ```ts
  * import { resolveRelease } from "@fctl/fctl";
  *
  * const release = await resolveRelease({ repo: "flyteorg/flytesnacks", token: Deno.env.get("GITHUB_TOKEN") });

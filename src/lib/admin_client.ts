@@ -10,7 +10,7 @@ import { type AdminClient, type AdminClientOptions, createAdminClient as create 
  * until the first call. It has no auth and no retries unless `options` add them: {@link connect} builds one
  * as the command line does, from the user's configuration.
  *
- * ```ts ignore
+ * ```ts
  * import { createAdminClient } from "@fctl/fctl";
  *
  * const retry = { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 };

@@ -69,7 +69,7 @@ export interface RegisterExamplesReport {
  * Resolves the release and registers each archive asset with `register files`, one after the other,
  * with the release tag as the version.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, registerExamples } from "@fctl/fctl";
  *
  * await using flyte = await connect();

@@ -144,7 +144,7 @@ export interface Sandbox {
 /**
  * Starts a sandbox admin service on loopback.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  * import { startSandbox } from "@fctl/fctl/testing";
  *

@@ -34,7 +34,7 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 /**
  * Makes a CA and a loopback server certificate (P-256 keys) in a temporary directory, then removes it.
  *
- * ```ts ignore
+ * ```ts
  * import { createTestCertificates } from "@fctl/fctl/testing";
  *
  * const { caCert, cert, key } = await createTestCertificates();

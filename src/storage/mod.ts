@@ -66,7 +66,7 @@ export interface StorageConfig {
 /**
  * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used.
  *
- * ```ts ignore
+ * ```ts
  * import { openStorage } from "@fctl/fctl";
  *
  * const store = await openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });

@@ -75,7 +75,7 @@ export interface ExecSpec {
 /**
  * Builds the spec of `task`: its inputs sorted by name, each with its default value.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, execSpec, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect();
@@ -115,7 +115,7 @@ export function execSpec(task: Task, now: Date): ExecSpec {
 /**
  * The spec as YAML 1.1 (Go readers), descriptions as comments above their inputs.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask, renderExecSpec } from "@fctl/fctl";
  *
  * await using flyte = await connect();

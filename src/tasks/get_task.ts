@@ -74,7 +74,7 @@ export interface TaskQuery {
  * Checks `options` without any RPC, so that a caller can refuse bad input (or ask the user something)
  * before connecting; {@link getTask} does the same.
  *
- * ```ts ignore
+ * ```ts
  * import { taskQuery, InvalidOptionError } from "@fctl/fctl";
  *
  * try {
@@ -129,7 +129,7 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
 /**
  * Reads tasks from the admin service.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect();
@@ -148,7 +148,7 @@ export function getTask(client: AdminClient, options: GetTaskOptions): Promise<G
 /**
  * Reads the tasks of a query {@link taskQuery} checked.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, runTaskQuery, taskQuery } from "@fctl/fctl";
  *
  * // Checked before connecting: a bad selector is refused without a connection.
