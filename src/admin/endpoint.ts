@@ -5,7 +5,16 @@
  */
 import { quote, UsageError } from "../errors.ts";
 
-/** A parsed admin endpoint. */
+/**
+ * A parsed admin endpoint.
+ *
+ * ```ts
+ * import { type Endpoint, parseEndpoint } from "@fctl/fctl";
+ *
+ * const endpoint: Endpoint = parseEndpoint("http://localhost:30080");
+ * console.log(endpoint.host, endpoint.port, endpoint.schemeInsecure); // localhost 30080 true
+ * ```
+ */
 export interface Endpoint {
   /** Host name or IP address (IPv6 without brackets). */
   host: string;
