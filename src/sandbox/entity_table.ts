@@ -11,7 +11,19 @@ import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts"
 import type { Row } from "./filters.ts";
 import { type EntityKind, idKey, notFound } from "./identifiers.ts";
 
-/** One stored version: its list columns, the spec it was created from, and the message reads return. */
+/**
+ * One stored version: its list columns, the spec it was created from, and the message reads return.
+ *
+ * ```ts
+ * import { type Entry, startSandbox } from "@fctl/fctl/testing";
+ * import type { Task, TaskSpec } from "@fctl/fctl/types";
+ *
+ * const sandbox = await startSandbox();
+ * const entries: Entry<Task, TaskSpec>[] = sandbox.store.taskEntries();
+ * console.log(entries.map((entry) => `${entry.id.name}@${entry.version}, created ${entry.createdNs} ns`));
+ * await sandbox.close();
+ * ```
+ */
 export interface Entry<M, S> extends Row {
   /** The version's identifier, as created. */
   id: Identifier;

@@ -40,18 +40,93 @@ import { compileWorkflow } from "./compile.ts";
 import { requireFullId } from "./identifiers.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
-/** What CreateTask accepts (a message or a plain init object). */
+/**
+ * What CreateTask accepts (a message or a plain init object).
+ *
+ * ```ts
+ * import { SandboxStore, type TaskInit } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const init: TaskInit = {
+ *   id: { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
+ *   spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+ * };
+ * const task = new SandboxStore().addTask(init);
+ * console.log(task.closure?.compiledTask?.template?.type); // python-task
+ * ```
+ */
 export type TaskInit = MessageInit<TaskCreateRequest>;
-/** What CreateWorkflow accepts. */
+/**
+ * What CreateWorkflow accepts.
+ *
+ * ```ts
+ * import { SandboxStore, type WorkflowInit } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const id = { project: "flytesnacks", domain: "development", version: "v1" };
+ * const init: WorkflowInit = {
+ *   id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" },
+ *   spec: { template: { id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" } } },
+ * };
+ * console.log(new SandboxStore().addWorkflow(init).id?.name); // empty_wf
+ * ```
+ */
 export type WorkflowInit = MessageInit<WorkflowCreateRequest>;
-/** What CreateLaunchPlan accepts. */
+/**
+ * What CreateLaunchPlan accepts.
+ *
+ * ```ts
+ * import { type LaunchPlanInit, SandboxStore } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const store = new SandboxStore();
+ * const workflowId = { resourceType: ResourceType.WORKFLOW, project: "p", domain: "d", name: "wf", version: "v1" };
+ * store.addWorkflow({ id: workflowId, spec: { template: { id: workflowId } } });
+ * const init: LaunchPlanInit = { id: { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN }, spec: { workflowId } };
+ * console.log(store.addLaunchPlan(init).closure?.state); // 0 (INACTIVE)
+ * ```
+ */
 export type LaunchPlanInit = MessageInit<LaunchPlanCreateRequest>;
 
-/** A stored task version. */
+/**
+ * A stored task version.
+ *
+ * ```ts
+ * import { startSandbox, type TaskEntry } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * // … register tasks against sandbox.endpoint …
+ * const newest: TaskEntry | undefined = sandbox.store.taskEntries().at(-1);
+ * console.log(newest?.spec.template?.id?.version);
+ * await sandbox.close();
+ * ```
+ */
 export type TaskEntry = Entry<Task, TaskSpec>;
-/** A stored workflow version. */
+/**
+ * A stored workflow version.
+ *
+ * ```ts
+ * import { startSandbox, type WorkflowEntry } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const workflows: WorkflowEntry[] = sandbox.store.workflowEntries();
+ * console.log(workflows.map((entry) => entry.message.closure?.compiledWorkflow?.primary?.template?.nodes.length));
+ * await sandbox.close();
+ * ```
+ */
 export type WorkflowEntry = Entry<Workflow, WorkflowSpec>;
-/** A stored launch plan version. */
+/**
+ * A stored launch plan version.
+ *
+ * ```ts
+ * import { type LaunchPlanEntry, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const launchPlans: LaunchPlanEntry[] = sandbox.store.launchPlanEntries();
+ * console.log(launchPlans.map((entry) => `${entry.name}: ${entry.message.closure?.state}`));
+ * await sandbox.close();
+ * ```
+ */
 export type LaunchPlanEntry = Entry<LaunchPlan, LaunchPlanSpec>;
 
 function requireSpec<T>(spec: T | undefined): T {
@@ -59,7 +134,20 @@ function requireSpec<T>(spec: T | undefined): T {
   return spec;
 }
 
-/** In-memory FlyteAdmin entities. */
+/**
+ * In-memory FlyteAdmin entities.
+ *
+ * ```ts
+ * import { SandboxStore } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const store = new SandboxStore(() => new Date("2026-01-01T00:00:00Z"));
+ * const id = { resourceType: ResourceType.TASK, project: "p", domain: "d", name: "hello", version: "v1" };
+ * const task = store.addTask({ id, spec: { template: { type: "python-task" } } });
+ * console.log(store.getTask(task.id!).closure?.createdAt?.seconds); // 1767225600n
+ * store.clear();
+ * ```
+ */
 export class SandboxStore {
   readonly #clock: () => bigint;
   readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
