@@ -20,6 +20,8 @@ import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
 import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 
+export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+
 /**
  * How to reach the admin service.
  *

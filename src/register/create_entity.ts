@@ -12,7 +12,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import type { AdminServiceClient } from "../admin/service_clients.ts";
+import type { AdminServiceClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./report.ts";
