@@ -4,10 +4,10 @@
  * {@link connect} builds an admin client as the command line does, from the user's config file, option values
  * and environment, with its retries and auth. Every other function takes its dependencies explicitly (an
  * {@link AdminClient}, inputs, a signal) and never prints, reads the environment or exits. The flyteidl
- * messages the admin returns, and their schemas, are exported by `@fctl/fctl/types`; an in-process admin
+ * messages the admin returns, and every message they refer to, are exported by `@fctl/fctl/types`; an in-process admin
  * service for tests by `@fctl/fctl/testing`.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect({ config: "~/.flyte/config.yaml" });
@@ -21,6 +21,7 @@ export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/co
 export { createAdminClient } from "./src/lib/admin_client.ts";
 export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
+export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./src/admin/service_clients.ts";
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
@@ -81,6 +82,7 @@ export {
 export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
+export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";

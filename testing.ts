@@ -10,8 +10,8 @@
  * sandbox is shaped like a secured deployment: TLS from a CA made at start ({@link Sandbox.caCertificate}; needs
  * `openssl`), OAuth enforced, and an authorization server ({@link Sandbox.auth}).
  *
- * ```ts ignore
- * import { Code } from "@connectrpc/connect";
+ * ```ts
+ * import { Code } from "@fctl/fctl/types";
  * import { createAdminClient } from "@fctl/fctl";
  * import { startSandbox } from "@fctl/fctl/testing";
  *

@@ -1,17 +1,18 @@
 /**
- * `deno doc --lint` of the package's entry points (`mod.ts`, `testing.ts`, `types.ts`), failing on every
- * diagnostic in fctl's own declarations.
+ * The package's documentation gate, on its entry points (`mod.ts`, `testing.ts`, `types.ts`):
  *
- * The linter also walks into the declarations our exports expose and reports theirs: protobuf-es's and
- * Connect's type graphs (descriptors, codegen helpers, undocumented `.d.ts` members) and the flyteidl code
- * protobuf-es generates (each message references dozens of others). Those are not fctl's to document and
- * cannot be fixed without forking them, so they are counted, not failed on. Everything fctl declares (`src/`,
- * the entry points) must be documented and reference only exported types: those of the proto API and Connect
- * are exported by `types.ts`.
+ * 1. `deno doc --lint` reports nothing: every exported symbol documented, and no public type referring to one the
+ *    package does not export. That holds for everything the exports reach, the generated flyteidl types and the
+ *    few protobuf-es and Connect types `types.ts` re-exports included: the library's signatures are built so
+ *    that it does (fctl's own interfaces instead of Connect's `Client`, `Transport`, `Interceptor`).
+ * 2. Every symbol fctl exports that is declared in its own code (not generated, not a dependency's) has an
+ *    example: a fenced code block in its JSDoc.
+ * 3. Those examples type-check (`deno check --doc-only`), with the project's config minus `noUnusedLocals` and
+ *    `noUnusedParameters`: Deno imports every export of the documented module into each example, and an example
+ *    uses one or two of them.
  *
- * Every exported function of fctl's own also has an example (a fenced code block in its JSDoc).
- *
- * Exit status: 0 clean; 1 a diagnostic in fctl's code or a function without an example (each printed).
+ * Exit status: 0 clean; 1 a diagnostic, a symbol without an example or an example that does not type-check
+ * (each printed).
  *
  * @module
  */
@@ -36,10 +37,9 @@ export function parseDocLint(output: string): DocDiagnostic[] {
   return found;
 }
 
-/** Whether a diagnostic is in a dependency's declarations or in generated code, not in fctl's own. */
-export function isForeign(diagnostic: DocDiagnostic, root: string): boolean {
-  if (!diagnostic.location.startsWith(root)) return true;
-  return /^(node_modules|proto\/gen)\//.test(diagnostic.location.slice(root.length));
+/** Whether `file` (absolute) is fctl's own code: under `root`, neither a dependency nor generated. */
+export function isOwnCode(file: string, root: string): boolean {
+  return file.startsWith(root) && !/^(node_modules|proto\/gen)\//.test(file.slice(root.length));
 }
 
 const ENTRY_POINTS = ["mod.ts", "testing.ts", "types.ts"];
@@ -49,49 +49,85 @@ interface DocNode {
   declarations?: { kind: string; location?: { filename: string; line: number }; jsDoc?: { doc?: string } }[];
 }
 
-/** `name (path:line)` of every exported function declared in fctl's files whose JSDoc has no code example. */
-export function functionsWithoutExample(docJson: string, root: string): string[] {
+/** fctl's own exported declarations in `deno doc --json` output: `[name, kind, absolute file, line, doc]`. */
+function ownDeclarations(docJson: string, root: string): [string, string, string, number, string][] {
   const doc = JSON.parse(docJson) as { nodes: Record<string, { symbols?: DocNode[] }> };
-  const missing = new Set<string>();
+  const found: [string, string, string, number, string][] = [];
   for (const module of Object.values(doc.nodes)) {
     for (const symbol of module.symbols ?? []) {
       for (const declaration of symbol.declarations ?? []) {
         const file = declaration.location?.filename.replace(/^file:\/\//, "") ?? "";
-        if (declaration.kind !== "function" || isForeign({ message: "", location: file }, root)) continue;
-        if (!(declaration.jsDoc?.doc ?? "").includes("```")) {
-          missing.add(`${symbol.name} (${file.slice(root.length)}:${declaration.location!.line})`);
-        }
+        // A `reference` is a re-export (`export type { X }`) pointing at a declaration listed on its own.
+        if (declaration.kind === "reference" || !isOwnCode(file, root)) continue;
+        found.push([symbol.name, declaration.kind, file, declaration.location!.line, declaration.jsDoc?.doc ?? ""]);
       }
     }
+  }
+  return found;
+}
+
+/** `name (path:line)` of every exported symbol declared in fctl's own files whose JSDoc has no code example. */
+export function symbolsWithoutExample(docJson: string, root: string): string[] {
+  const missing = new Set<string>();
+  for (const [name, , file, line, doc] of ownDeclarations(docJson, root)) {
+    if (!doc.includes("```")) missing.add(`${name} (${file.slice(root.length)}:${line})`);
   }
   return [...missing].sort();
 }
 
+/** The files (relative to `root`) that declare fctl's exported symbols: where their examples are. */
+export function declaringFiles(docJson: string, root: string): string[] {
+  return [...new Set(ownDeclarations(docJson, root).map(([, , file]) => file.slice(root.length)))].sort();
+}
+
+/** `deno.json` for type-checking examples: the project's, without the unused-names checks (see the module doc). */
+export function exampleCheckConfig(denoJson: string): string {
+  const config = JSON.parse(denoJson);
+  config.compilerOptions = { ...config.compilerOptions, noUnusedLocals: false, noUnusedParameters: false };
+  for (const key of ["tasks", "fmt", "lint", "publish"]) delete config[key];
+  return JSON.stringify(config, null, 2);
+}
+
+const decoder = new TextDecoder();
+
+async function run(args: string[], root: URL): Promise<{ ok: boolean; text: string; stdout: string }> {
+  const out = await new Deno.Command(Deno.execPath(), { args, cwd: root, env: { NO_COLOR: "1" } }).output();
+  const stdout = decoder.decode(out.stdout);
+  return { ok: out.success, text: decoder.decode(out.stderr) + stdout, stdout };
+}
+
+/** Type-checks the examples in `files`; the config lives beside deno.json so that node_modules resolves alike. */
+async function checkExamples(root: URL, files: string[]): Promise<{ ok: boolean; text: string }> {
+  const config = new URL("_doc_examples.deno.json", root);
+  await Deno.writeTextFile(config, exampleCheckConfig(await Deno.readTextFile(new URL("deno.json", root))));
+  try {
+    return await run(["check", "--quiet", "--doc-only", "--config", config.pathname, ...files], root);
+  } finally {
+    await Deno.remove(config);
+  }
+}
+
 async function main(): Promise<number> {
   const root = new URL("../", import.meta.url);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--lint", ...ENTRY_POINTS],
-    cwd: root,
-    env: { NO_COLOR: "1" },
-  }).output();
-  const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-  const diagnostics = parseDocLint(text);
-  const own = diagnostics.filter((d) => !isForeign(d, root.pathname));
-  for (const d of own) console.error(`${d.message}\n  at ${d.location.slice(root.pathname.length)}`);
-  const json = await new Deno.Command(Deno.execPath(), { args: ["doc", "--json", ...ENTRY_POINTS], cwd: root })
-    .output();
-  if (!json.success) throw new Error("deno doc --json failed");
-  const noExample = functionsWithoutExample(new TextDecoder().decode(json.stdout), root.pathname);
-  for (const name of noExample) console.error(`an exported function without an example: ${name}`);
-  const foreign = diagnostics.length - own.length;
-  if (!out.success && diagnostics.length === 0) {
-    console.error(text.trim());
+  const lint = await run(["doc", "--lint", ...ENTRY_POINTS], root);
+  const diagnostics = parseDocLint(lint.text);
+  for (const d of diagnostics) console.error(`${d.message}\n  at ${d.location.replace(root.pathname, "")}`);
+  if (!lint.ok && diagnostics.length === 0) {
+    console.error(lint.text.trim());
     return 1;
   }
+  const json = await run(["doc", "--json", ...ENTRY_POINTS], root);
+  if (!json.ok) throw new Error(`deno doc --json failed: ${json.text}`);
+  const noExample = symbolsWithoutExample(json.stdout, root.pathname);
+  for (const name of noExample) console.error(`an exported symbol without an example: ${name}`);
+  const files = [...new Set([...ENTRY_POINTS, ...declaringFiles(json.stdout, root.pathname)])];
+  const examples = await checkExamples(root, files);
+  if (!examples.ok) console.error(`examples that do not type-check:\n${examples.text.trim()}`);
   console.log(
-    `doc lint: ${own.length} in fctl's declarations; ${foreign} in dependencies' and generated declarations (not fctl's)`,
+    `doc lint: ${diagnostics.length} diagnostics; ${noExample.length} exported symbols without an example; ` +
+      `examples in ${files.length} files ${examples.ok ? "type-check" : "FAIL to type-check"}`,
   );
-  return own.length === 0 && noExample.length === 0 ? 0 : 1;
+  return diagnostics.length === 0 && noExample.length === 0 && examples.ok ? 0 : 1;
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -1,6 +1,6 @@
-/** The doc-lint gate fails on fctl's own declarations and only counts those of dependencies and generated code. */
-import { deepEqual } from "node:assert/strict";
-import { functionsWithoutExample, isForeign, parseDocLint } from "./doc_lint.ts";
+/** The doc-lint gate: every diagnostic fails it; every symbol of fctl's own needs an example. */
+import { deepEqual, equal } from "node:assert/strict";
+import { declaringFiles, exampleCheckConfig, isOwnCode, parseDocLint, symbolsWithoutExample } from "./doc_lint.ts";
 
 const OUTPUT = `error[missing-jsdoc]: exported symbol is missing JSDoc documentation
   --> /repo/src/sandbox/server.ts:73:3
@@ -16,33 +16,62 @@ error[private-type-ref]: public type 'Message' references private type 'UnknownF
 error: Found 3 documentation lint errors.
 `;
 
-Deno.test("doc lint: diagnostics are parsed with their location; only fctl's own fail the check", () => {
+Deno.test("doc lint: every diagnostic is parsed with its location, fctl's, generated code's and dependencies' alike", () => {
   const diagnostics = parseDocLint(OUTPUT);
   deepEqual(diagnostics.map((d) => d.location.replace(/:\d+:\d+$/, "")), [
     "/repo/src/sandbox/server.ts",
     "/repo/proto/gen/flyteidl/admin/task_pb.ts",
     "/repo/node_modules/.deno/@bufbuild+protobuf@2.17.0/node_modules/@bufbuild/protobuf/dist/esm/types.d.ts",
   ]);
-  deepEqual(diagnostics.map((d) => isForeign(d, "/repo/")), [false, true, true]);
   deepEqual(diagnostics[0].message, "error[missing-jsdoc]: exported symbol is missing JSDoc documentation");
+  deepEqual(parseDocLint("Checked 3 files\n"), []);
 });
 
-Deno.test("doc lint: an exported function of fctl's without a code example is named; foreign ones are not", () => {
-  const fn = (name: string, filename: string, doc: string) => ({
+Deno.test("doc lint: fctl's own code is neither generated nor a dependency", () => {
+  deepEqual(
+    ["/repo/src/a.ts", "/repo/mod.ts", "/repo/proto/gen/x_pb.ts", "/repo/node_modules/x/index.d.ts", "/other/a.ts"]
+      .map((file) => isOwnCode(file, "/repo/")),
+    [true, true, false, false, false],
+  );
+});
+
+Deno.test("doc lint: an exported symbol of fctl's of any kind without a code example is named; others are not", () => {
+  const symbol = (name: string, kind: string, filename: string, doc: string) => ({
     name,
-    declarations: [{ kind: "function", location: { filename: `file://${filename}`, line: 3 }, jsDoc: { doc } }],
+    declarations: [{ kind, location: { filename: `file://${filename}`, line: 3 }, jsDoc: { doc } }],
   });
   const json = JSON.stringify({
     nodes: {
       "file:///repo/mod.ts": {
         symbols: [
-          fn("documented", "/repo/src/a.ts", "Does it.\n\n```ts\ndocumented();\n```"),
-          fn("bare", "/repo/src/b.ts", "Does it."),
-          fn("create", "/repo/node_modules/x/index.d.ts", ""),
-          { name: "Options", declarations: [{ kind: "interface", location: { filename: "file:///repo/src/b.ts" } }] },
+          symbol("documented", "function", "/repo/src/a.ts", "Does it.\n\n```ts\ndocumented();\n```"),
+          symbol("bare", "function", "/repo/src/b.ts", "Does it."),
+          symbol("Options", "interface", "/repo/src/b.ts", "Options of it."),
+          symbol("Kind", "typeAlias", "/repo/src/c.ts", ""),
+          symbol("create", "function", "/repo/node_modules/x/index.d.ts", ""),
+          symbol("Task", "typeAlias", "/repo/proto/gen/task_pb.ts", "A task."),
+          symbol("Client", "reference", "/repo/src/d.ts", ""),
         ],
       },
     },
   });
-  deepEqual(functionsWithoutExample(json, "/repo/"), ["bare (src/b.ts:3)"]);
+  deepEqual(symbolsWithoutExample(json, "/repo/"), ["Kind (src/c.ts:3)", "Options (src/b.ts:3)", "bare (src/b.ts:3)"]);
+  deepEqual(declaringFiles(json, "/repo/"), ["src/a.ts", "src/b.ts", "src/c.ts"]);
+});
+
+Deno.test("doc lint: examples are checked with the project's config, unused names allowed", () => {
+  const config = JSON.parse(exampleCheckConfig(JSON.stringify({
+    name: "@fctl/fctl",
+    imports: { yaml: "npm:yaml@2" },
+    nodeModulesDir: "manual",
+    compilerOptions: { strict: true, noUnusedLocals: true, noUnusedParameters: true },
+    tasks: { test: "x" },
+  })));
+  deepEqual(config, {
+    name: "@fctl/fctl",
+    imports: { yaml: "npm:yaml@2" },
+    nodeModulesDir: "manual",
+    compilerOptions: { strict: true, noUnusedLocals: false, noUnusedParameters: false },
+  });
+  equal("tasks" in config, false);
 });

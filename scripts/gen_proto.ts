@@ -10,6 +10,7 @@
  */
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeUndocumented } from "./proto_docs.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const protoDir = join(root, "proto");
@@ -125,6 +126,10 @@ async function generate(outDir: string): Promise<void> {
       const generated = file.replace(/\.proto$/, "_pb.ts");
       await Deno.mkdir(dirname(join(work, "gen", generated)), { recursive: true });
       await Deno.rename(join(clientWork, "gen", generated), join(work, "gen", generated));
+    }
+    for (const [file, text] of await listFiles(join(work, "gen"))) {
+      const described = describeUndocumented(text);
+      if (described !== text) await Deno.writeTextFile(join(work, "gen", file), described);
     }
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.mkdir(dirname(outDir), { recursive: true });

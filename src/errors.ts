@@ -6,7 +6,18 @@
  * @module
  */
 
-/** Documented process exit statuses. */
+/**
+ * Documented process exit statuses.
+ *
+ * ```ts
+ * import { ExitCode, FctlError } from "@fctl/fctl";
+ *
+ * function exitStatus(err: unknown): number {
+ *   return err instanceof FctlError ? err.exitCode : ExitCode.Failed;
+ * }
+ * console.log(exitStatus(new Error("boom"))); // 1
+ * ```
+ */
 export const ExitCode = {
   /** The command did what was asked. */
   Ok: 0,
@@ -18,10 +29,37 @@ export const ExitCode = {
   Interrupted: 130,
 } as const;
 
-/** A value of {@link ExitCode}. */
+/**
+ * A value of {@link ExitCode}.
+ *
+ * ```ts
+ * import { ExitCode } from "@fctl/fctl";
+ *
+ * const status: ExitCode = ExitCode.Usage;
+ * console.log(status); // 2
+ * ```
+ */
 export type ExitCode = typeof ExitCode[keyof typeof ExitCode];
 
-/** Base class of every error meant for the user. */
+/**
+ * Base class of every error meant for the user.
+ *
+ * ```ts
+ * import { ExitCode, FctlError, getTask } from "@fctl/fctl";
+ * import { createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
+ * try {
+ *   await getTask(client, { project: "flytesnacks", domain: "development", name: "hello", latest: true });
+ * } catch (err) {
+ *   if (!(err instanceof FctlError)) throw err;
+ *   console.error(err.message); // one line naming the bad value
+ *   if (err.exitCode === ExitCode.Usage) console.error("nothing was attempted");
+ * } finally {
+ *   client.close();
+ * }
+ * ```
+ */
 export class FctlError extends Error {
   /** Exit status for the process when this error ends a command. */
   readonly exitCode: ExitCode;
@@ -33,7 +71,19 @@ export class FctlError extends Error {
   }
 }
 
-/** The command line or configuration is wrong; nothing was attempted (exit 2). */
+/**
+ * The command line or configuration is wrong; nothing was attempted (exit 2).
+ *
+ * ```ts
+ * import { UsageError } from "@fctl/fctl";
+ *
+ * const limit = Number("ten");
+ * if (!Number.isInteger(limit)) {
+ *   const err = new UsageError(`limit "ten" is not a whole number`);
+ *   console.log(err.exitCode); // 2
+ * }
+ * ```
+ */
 export class UsageError extends FctlError {
   /** A usage error; `message` names the bad value and what would be valid. */
   constructor(message: string, options?: ErrorOptions) {
@@ -41,7 +91,16 @@ export class UsageError extends FctlError {
   }
 }
 
-/** What an {@link InvalidOptionError} says about the option, for a caller that names it its own way (a flag). */
+/**
+ * What an {@link InvalidOptionError} says about the option, for a caller that names it its own way (a flag).
+ *
+ * ```ts
+ * import type { InvalidOption } from "@fctl/fctl";
+ *
+ * const detail: InvalidOption = { option: "limit", value: 0, expected: "a whole number of 1 or more" };
+ * console.log(`--filter.${detail.option} ${detail.value}: expected ${detail.expected}`);
+ * ```
+ */
 export interface InvalidOption {
   /** The library option (`limit`, `latest`). */
   option: string;
@@ -54,6 +113,21 @@ export interface InvalidOption {
 /**
  * A library option has a value the operation cannot use (exit 2). The message names the option as the
  * library knows it; the CLI rewrites it for the flag the user typed, from {@link InvalidOptionError.detail}.
+ *
+ * ```ts
+ * import { InvalidOptionError, runTaskQuery, taskQuery } from "@fctl/fctl";
+ * import { createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
+ * try {
+ *   const query = taskQuery({ project: "flytesnacks", domain: "development", name: "hello", limit: 0 });
+ *   await runTaskQuery(client, query);
+ * } catch (err) {
+ *   if (err instanceof InvalidOptionError) console.error(`bad ${err.detail.option}: ${err.detail.expected}`);
+ * } finally {
+ *   client.close();
+ * }
+ * ```
  */
 export class InvalidOptionError extends UsageError {
   /** Which option, the refused value and what would be valid. */
@@ -65,7 +139,16 @@ export class InvalidOptionError extends UsageError {
   }
 }
 
-/** A command or mode that this version does not provide yet (exit 2). */
+/**
+ * A command or mode that this version does not provide yet (exit 2).
+ *
+ * ```ts
+ * import { NotSupportedError } from "@fctl/fctl";
+ *
+ * const err = new NotSupportedError("register files from gs:// is not supported yet");
+ * console.log(err.name, err.exitCode); // NotSupportedError 2
+ * ```
+ */
 export class NotSupportedError extends FctlError {
   /** A not-supported error; `message` names what is missing. */
   constructor(message: string) {
@@ -73,7 +156,16 @@ export class NotSupportedError extends FctlError {
   }
 }
 
-/** An operation was attempted and failed (exit 1). */
+/**
+ * An operation was attempted and failed (exit 1).
+ *
+ * ```ts
+ * import { OperationError } from "@fctl/fctl";
+ *
+ * const err = new OperationError("package.tgz: not a gzip file", { cause: new Error("bad magic") });
+ * console.log(err.exitCode); // 1
+ * ```
+ */
 export class OperationError extends FctlError {
   /** A failure; `message` says what failed and why. */
   constructor(message: string, options?: ErrorOptions) {
@@ -81,10 +173,29 @@ export class OperationError extends FctlError {
   }
 }
 
-/** The thing asked for does not exist (exit 1). */
+/**
+ * The thing asked for does not exist (exit 1).
+ *
+ * ```ts
+ * import { NotFoundError, OperationError } from "@fctl/fctl";
+ *
+ * const err = new NotFoundError("task core.basic.hello not found in flytesnacks/development");
+ * console.log(err instanceof OperationError, err.exitCode); // true 1
+ * ```
+ */
 export class NotFoundError extends OperationError {}
 
-/** The user pressed Ctrl-C (exit 130). */
+/**
+ * The user pressed Ctrl-C (exit 130).
+ *
+ * ```ts
+ * import { InterruptedError } from "@fctl/fctl";
+ *
+ * const controller = new AbortController();
+ * controller.abort(new InterruptedError("interrupted: 3 of 10 entities registered"));
+ * console.log((controller.signal.reason as InterruptedError).exitCode); // 130
+ * ```
+ */
 export class InterruptedError extends FctlError {
   /** An interruption; `message` may say what was left undone. */
   constructor(message = "interrupted") {

@@ -18,15 +18,29 @@ import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
+import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 
-/** How to reach the admin service. */
+export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+
+/**
+ * How to reach the admin service.
+ *
+ * ```ts
+ * import type { AdminClientOptions } from "@fctl/fctl";
+ *
+ * const options: AdminClientOptions = {
+ *   endpoint: "dns:///flyte.example.com",
+ *   retry: { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 },
+ *   caCertificates: "-----BEGIN CERTIFICATE-----\n…",
+ * };
+ * console.log(options.endpoint);
+ * ```
+ */
 export interface AdminClientOptions {
   /** `admin.endpoint` in any accepted form (see {@link parseEndpoint}). */
   endpoint: string;
   /** Plaintext HTTP/2 (h2c). Defaults to what the endpoint's scheme implies, else TLS. */
   insecure?: boolean;
-  /** Extra interceptors (auth, logging), outermost first; they run outside the retries. */
-  interceptors?: Interceptor[];
   /** PEM CA certificates trusted in addition to the system roots. */
   caCertificates?: string;
   /** TLS without verifying the server certificate. */
@@ -39,16 +53,37 @@ export interface AdminClientOptions {
   authType?: string;
 }
 
-/** Clients of the services fctl uses, sharing one HTTP/2 connection. */
+/**
+ * {@link AdminClientOptions} with Connect interceptors, for fctl's own callers (auth, logging); the library
+ * adds auth through `connect`, so interceptors are not part of its API.
+ */
+export interface AdminTransportOptions extends AdminClientOptions {
+  /** Extra interceptors (auth, logging), outermost first; they run outside the retries. */
+  interceptors?: Interceptor[];
+}
+
+/**
+ * Clients of the services fctl uses, sharing one HTTP/2 connection.
+ *
+ * ```ts
+ * import { createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
+ * try {
+ *   await client.connect();
+ *   console.log((await client.admin.getVersion({})).controlPlaneVersion?.Version);
+ * } finally {
+ *   client.close();
+ * }
+ * ```
+ */
 export interface AdminClient {
   /** flyteidl's `AdminService`, the methods fctl calls (see `proto/client/fctl/admin_calls.proto`): tasks, workflows, launch plans. */
-  admin: Client<typeof AdminService>;
+  admin: AdminServiceClient;
   /** The flyteidl `DataProxyService`: upload locations for fast registration. */
-  dataProxy: Client<typeof DataProxyService>;
+  dataProxy: DataProxyServiceClient;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
-  /** The transport under both clients (with every interceptor), for the services fctl calls rarely (auth discovery). */
-  transport: Transport;
   /**
    * Opens the HTTP/2 connection ahead of the first call (TCP, TLS and HTTP/2 handshakes), so that
    * work done meanwhile overlaps it. Never rejects: a failure is left for the first call to report.
@@ -56,6 +91,12 @@ export interface AdminClient {
   connect(): Promise<void>;
   /** Closes the underlying HTTP/2 session; a later call opens a new one. */
   close(): void;
+}
+
+/** An {@link AdminClient} with the Connect transport under it, for fctl's own callers of services it calls rarely (auth discovery). */
+export interface TransportAdminClient extends AdminClient {
+  /** The transport under both clients (with every interceptor). */
+  transport: Transport;
 }
 
 /** The generated files a client's methods come from, each loading its service descriptor. */
@@ -147,9 +188,9 @@ function lazyClient<S extends DescService, F extends string>(
  * same `options` by {@link adminSessions}, when the caller opened the connection while this module loaded.
  */
 export function createAdminClient(
-  options: AdminClientOptions,
+  options: AdminTransportOptions,
   sessions: AdminSessions = adminSessions(options),
-): AdminClient {
+): TransportAdminClient {
   const { baseUrl, connection, manager } = sessions;
   const interceptors = [...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));

@@ -5,7 +5,16 @@
  */
 import { quote, UsageError } from "../errors.ts";
 
-/** A parsed admin endpoint. */
+/**
+ * A parsed admin endpoint.
+ *
+ * ```ts
+ * import { type Endpoint, parseEndpoint } from "@fctl/fctl";
+ *
+ * const endpoint: Endpoint = parseEndpoint("http://localhost:30080");
+ * console.log(endpoint.host, endpoint.port, endpoint.schemeInsecure); // localhost 30080 true
+ * ```
+ */
 export interface Endpoint {
   /** Host name or IP address (IPv6 without brackets). */
   host: string;
@@ -21,7 +30,7 @@ const FORMS = "host:port, dns:///host:port, [::1]:port, http://host:port or http
  * Parses `dns:///host:port` (or `dns:host:port`), `host:port`, `1.2.3.4:port`, `[::1]:port`, `http://…`, `https://…`,
  * with surrounding whitespace and trailing slashes. Without a port: 80 for `http://`, else 443.
  *
- * ```ts ignore
+ * ```ts
  * import { parseEndpoint } from "@fctl/fctl";
  *
  * const { host, port } = parseEndpoint("dns:///flyte.example.com"); // "flyte.example.com", 443

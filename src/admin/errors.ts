@@ -6,10 +6,30 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { FctlError, OperationError } from "../errors.ts";
 
-/** gRPC status names, as flyteidl and grpc-go spell them. */
+/**
+ * gRPC status names, as flyteidl and grpc-go spell them.
+ *
+ * ```ts
+ * import type { GrpcStatus } from "@fctl/fctl";
+ *
+ * const retryable: GrpcStatus[] = ["Unavailable", "ResourceExhausted"];
+ * console.log(retryable.includes("NotFound")); // false
+ * ```
+ */
 export type GrpcStatus = keyof typeof Code;
 
-/** What the admin connection was, for errors that need it (flytectl prints the same). */
+/**
+ * What the admin connection was, for errors that need it (flytectl prints the same).
+ *
+ * ```ts
+ * import { createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///flyte.example.com" });
+ * const { endpoint, insecure, authType } = client.connection;
+ * console.log(endpoint, insecure, authType); // https://flyte.example.com false undefined
+ * client.close();
+ * ```
+ */
 export interface ConnectionDescription {
   /** The endpoint as a URL (`http://host:port`, `https://host`). */
   endpoint: string;
@@ -19,7 +39,23 @@ export interface ConnectionDescription {
   authType?: string;
 }
 
-/** The admin service answered a call with a non-OK status. */
+/**
+ * The admin service answered a call with a non-OK status.
+ *
+ * ```ts
+ * import { AdminError, createAdminClient } from "@fctl/fctl";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
+ * try {
+ *   await client.admin.createTask({ id: { project: "flytesnacks", domain: "development", name: "hello", version: "v1" } });
+ * } catch (err) {
+ *   if (err instanceof AdminError && err.status === "AlreadyExists") console.log(`${err.rpc}: ${err.serverMessage}`);
+ *   else throw err;
+ * } finally {
+ *   client.close();
+ * }
+ * ```
+ */
 export class AdminError extends OperationError {
   /** gRPC status name, e.g. `AlreadyExists`. */
   readonly status: GrpcStatus;
@@ -36,7 +72,23 @@ export class AdminError extends OperationError {
   }
 }
 
-/** Admin said NOT_FOUND. */
+/**
+ * Admin said NOT_FOUND.
+ *
+ * ```ts
+ * import { AdminNotFoundError, createAdminClient } from "@fctl/fctl";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
+ * const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v9" };
+ * const task = await client.admin.getTask({ id }).catch((err) => {
+ *   if (err instanceof AdminNotFoundError) return undefined;
+ *   throw err;
+ * });
+ * console.log(task ? "found" : "no such version");
+ * client.close();
+ * ```
+ */
 export class AdminNotFoundError extends AdminError {}
 
 const CONNECTION_STATUSES = new Set<Code>([Code.Unavailable, Code.Unauthenticated, Code.Unknown]);

@@ -11,7 +11,22 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { methodConfigFor, type ServiceConfig } from "../config/service_config.ts";
 
-/** How calls are retried. */
+/**
+ * How calls are retried.
+ *
+ * ```ts
+ * import { createAdminClient, type RetryOptions } from "@fctl/fctl";
+ *
+ * const retry: RetryOptions = {
+ *   maxAttempts: 4,
+ *   perAttemptTimeoutMs: 10_000,
+ *   maxBackoffMs: 5_000,
+ *   onRetry: (info) => console.warn(`${info.rpc}: ${info.status}, retrying in ${info.delayMs} ms`),
+ * };
+ * const client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry });
+ * client.close();
+ * ```
+ */
 export interface RetryOptions {
   /** Attempts in total (`admin.maxRetries`); at least 1. */
   maxAttempts: number;
@@ -29,7 +44,20 @@ export interface RetryOptions {
   random?: () => number;
 }
 
-/** A retry about to happen. */
+/**
+ * A retry about to happen.
+ *
+ * ```ts
+ * import { createAdminClient, type RetryInfo } from "@fctl/fctl";
+ *
+ * const retries: RetryInfo[] = [];
+ * const retry = { maxAttempts: 3, perAttemptTimeoutMs: 0, maxBackoffMs: 1_000, onRetry: (info: RetryInfo) => retries.push(info) };
+ * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true, retry });
+ * await client.admin.getVersion({}).catch(() => {});
+ * console.log(retries.map((info) => `attempt ${info.attempt}/${info.maxAttempts}: ${info.status}`));
+ * client.close();
+ * ```
+ */
 export interface RetryInfo {
   /** The RPC, e.g. `ListTasks`. */
   rpc: string;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { type AdminClient, createAdminClient } from "../admin/client.ts";
+import { createAdminClient, type TransportAdminClient } from "../admin/client.ts";
 import { commandRunner } from "../cli/run_command.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { createLogger } from "../log/logger.ts";
@@ -35,7 +35,7 @@ export const DEFAULT_SETTINGS: AuthSettings = {
 
 /** What a test gets: the client, the redactor it fed, what was logged, and how often the HTTP client was asked for. */
 export interface AuthedClient {
-  client: AdminClient;
+  client: TransportAdminClient;
   secrets: Redactor;
   log: () => string;
   httpRequested: () => number;
@@ -80,7 +80,7 @@ export function authedClient(
     now,
     interactive: extra.interactive,
   });
-  const client: AdminClient = createAdminClient({
+  const client: TransportAdminClient = createAdminClient({
     endpoint: sandbox.endpoint,
     insecure,
     caCertificates: sandbox.caCertificate,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AdminClient, AdminClientOptions } from "../admin/client.ts";
+import type { AdminClientOptions, TransportAdminClient } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
 import { adminSessions } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
@@ -44,7 +44,7 @@ export interface ConnectAdminDeps {
 
 /** An admin client and its auth, for `fctl auth …`. */
 export interface AdminWithAuth {
-  client: AdminClient;
+  client: TransportAdminClient;
   auth: AdminAuth;
 }
 
@@ -61,7 +61,7 @@ export interface AdminAuth {
 }
 
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
-export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<AdminClient> {
+export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<TransportAdminClient> {
   return (await connectAdminWithAuth(loaded, deps)).client;
 }
 
@@ -143,6 +143,6 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     secrets: deps.secrets,
   });
   const interceptors = [...(proxyAuth ? [proxyAuth] : []), session.interceptor, logInterceptor(log)];
-  const client: AdminClient = createAdminClient({ ...options, interceptors }, sessions);
+  const client: TransportAdminClient = createAdminClient({ ...options, interceptors }, sessions);
   return { client, auth: { endpoint: cacheKey, settings, home, store, session } };
 }

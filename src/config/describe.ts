@@ -9,7 +9,17 @@ import { envName, type OptionKey, OPTIONS, type OptionSpec, yamlPath } from "./s
 import { formatDuration } from "./duration.ts";
 import { REDACTED } from "../log/redact.ts";
 
-/** One option of the effective configuration. */
+/**
+ * One option of the effective configuration.
+ *
+ * ```ts
+ * import { type ConfigRow, describeConfig, loadConfig } from "@fctl/fctl";
+ *
+ * const loaded = await loadConfig({ flags: {}, env: Deno.env.toObject(), readTextFile: Deno.readTextFile });
+ * const changed: ConfigRow[] = describeConfig(loaded).filter((row) => row.source !== "default");
+ * for (const row of changed) console.log(`${row.key}=${row.value} (${row.source})`);
+ * ```
+ */
 export interface ConfigRow {
   /** The option's dotted key. */
   key: string;
@@ -44,7 +54,7 @@ function asText(json: ConfigRow["json"]): string {
 /**
  * Every option of `loaded` with its value and source.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, describeConfig } from "@fctl/fctl";
  *
  * await using flyte = await connect();

@@ -19,7 +19,20 @@ import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
 
 export { parseOptionValue };
 
-/** What {@link loadConfig} reads; passed in so the library never touches the process. */
+/**
+ * What {@link loadConfig} reads; passed in so the library never touches the process.
+ *
+ * ```ts
+ * import { loadConfig, type LoadConfigInput } from "@fctl/fctl";
+ *
+ * const input: LoadConfigInput = {
+ *   flags: { config: "fctl.yaml" },
+ *   env: { FCTL_ADMIN_INSECURE: "true" },
+ *   readTextFile: () => Promise.resolve("admin:\n  endpoint: dns:///localhost:8089\n"),
+ * };
+ * console.log((await loadConfig(input)).config["admin.endpoint"]); // dns:///localhost:8089
+ * ```
+ */
 export interface LoadConfigInput {
   /** Values given as flags (commander's raw values), by option key. */
   flags: Partial<Record<string, unknown>>;
@@ -29,7 +42,17 @@ export interface LoadConfigInput {
   readTextFile: (path: string) => Promise<string>;
 }
 
-/** The resolved configuration with the origin of every value. */
+/**
+ * The resolved configuration with the origin of every value.
+ *
+ * ```ts
+ * import { loadConfig, type LoadedConfig } from "@fctl/fctl";
+ *
+ * const loaded: LoadedConfig = await loadConfig({ flags: {}, env: Deno.env.toObject(), readTextFile: Deno.readTextFile });
+ * for (const warning of loaded.warnings) console.warn(warning);
+ * console.log(loaded.file ?? "no config file", loaded.sources["admin.endpoint"]);
+ * ```
+ */
 export interface LoadedConfig {
   /** Every option's value. */
   config: Config;
@@ -177,7 +200,7 @@ function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefi
 /**
  * Resolves every option from defaults, the config file, the environment and flags.
  *
- * ```ts ignore
+ * ```ts
  * import { loadConfig } from "@fctl/fctl";
  *
  * const { config, sources, warnings } = await loadConfig({

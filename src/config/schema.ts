@@ -11,13 +11,38 @@
  * How an option's text value is read: `duration` is a Go duration string (`15s`, `5m0s`) held as
  * milliseconds; `strings` a list (repeat the flag or separate with commas); `map` string pairs
  * (`key=value`, repeatable or comma-separated; a mapping in the file).
+ *
+ * ```ts
+ * import { OPTIONS, type OptionType } from "@fctl/fctl";
+ *
+ * const durations = OPTIONS.filter((option) => (option.type as OptionType) === "duration").map((option) => option.key);
+ * console.log(durations); // [ "admin.perRetryTimeout", … ]
+ * ```
  */
 export type OptionType = "string" | "boolean" | "int" | "enum" | "duration" | "strings" | "map";
 
-/** A default value as the schema writes it (durations as Go strings). */
+/**
+ * A default value as the schema writes it (durations as Go strings).
+ *
+ * ```ts
+ * import { OPTIONS, type OptionDefault } from "@fctl/fctl";
+ *
+ * const defaults = new Map<string, OptionDefault>(OPTIONS.map((option) => [option.key, option.default]));
+ * console.log(defaults.get("admin.insecure")); // false
+ * ```
+ */
 export type OptionDefault = string | boolean | number | readonly string[] | Readonly<Record<string, string>>;
 
-/** One option of the schema. */
+/**
+ * One option of the schema.
+ *
+ * ```ts
+ * import { OPTIONS, type OptionSpec } from "@fctl/fctl";
+ *
+ * const specs: readonly OptionSpec[] = OPTIONS;
+ * for (const spec of specs.filter((s) => s.short)) console.log(`-${spec.short}, --${spec.key}: ${spec.help}`);
+ * ```
+ */
 export interface OptionSpec {
   /** Dotted key; it is also the long flag (`--admin.endpoint`) and the YAML path (`admin: {endpoint}`). */
   readonly key: string;
@@ -48,7 +73,16 @@ export interface OptionSpec {
 /** Output formats of `-o`. */
 export const OUTPUT_FORMATS = ["TABLE", "JSON", "YAML", "DOT", "DOTURL"] as const;
 
-/** Every shared option, in help order. */
+/**
+ * Every shared option, in help order.
+ *
+ * ```ts
+ * import { OPTIONS } from "@fctl/fctl";
+ *
+ * const secrets = OPTIONS.filter((option) => "secret" in option && option.secret).map((option) => option.key);
+ * console.log(secrets); // the keys whose values are redacted in every output
+ * ```
+ */
 export const OPTIONS = [
   {
     key: "config",
@@ -391,23 +425,72 @@ export const OPTIONS = [
   { key: "files.version", type: "string", default: "", help: "version of the registered entities" },
 ] as const satisfies readonly OptionSpec[];
 
-/** Any one option of {@link OPTIONS}, with its literal key and type. */
+/**
+ * Any one option of {@link OPTIONS}, with its literal key and type.
+ *
+ * ```ts
+ * import { type AnyOption, OPTIONS } from "@fctl/fctl";
+ *
+ * const endpoint: AnyOption | undefined = OPTIONS.find((option) => option.key === "admin.endpoint");
+ * console.log(endpoint?.help);
+ * ```
+ */
 export type AnyOption = typeof OPTIONS[number];
 
-/** Every option key. */
+/**
+ * Every option key.
+ *
+ * ```ts
+ * import { connect, type OptionKey } from "@fctl/fctl";
+ *
+ * const flags: Partial<Record<OptionKey, string | number | boolean>> = { "admin.endpoint": "dns:///localhost:8089", "admin.insecure": true };
+ * await using flyte = await connect({ flags });
+ * console.log(flyte.config.config["admin.endpoint"]);
+ * ```
+ */
 export type OptionKey = AnyOption["key"];
 
-/** The TypeScript type of an option's resolved value, by its {@link OptionType}. */
+/**
+ * The TypeScript type of an option's resolved value, by its {@link OptionType}.
+ *
+ * ```ts
+ * import type { ValueOfType } from "@fctl/fctl";
+ *
+ * const timeoutMs: ValueOfType<"duration"> = 15_000; // "15s" in a flag or a file
+ * const scopes: ValueOfType<"strings"> = ["all"];
+ * console.log(timeoutMs, scopes);
+ * ```
+ */
 export type ValueOfType<T extends OptionType> = T extends "boolean" ? boolean
   : T extends "int" | "duration" ? number
   : T extends "strings" ? readonly string[]
   : T extends "map" ? Readonly<Record<string, string>>
   : string;
 
-/** The fully resolved configuration: one typed value per option key. */
+/**
+ * The fully resolved configuration: one typed value per option key.
+ *
+ * ```ts
+ * import { type Config, loadConfig } from "@fctl/fctl";
+ *
+ * const loaded = await loadConfig({ flags: {}, env: Deno.env.toObject(), readTextFile: Deno.readTextFile });
+ * const config: Config = loaded.config;
+ * console.log(config["admin.endpoint"], config["admin.maxRetries"]);
+ * ```
+ */
 export type Config = { readonly [O in AnyOption as O["key"]]: ValueOfType<O["type"]> };
 
-/** Where a configuration value came from. */
+/**
+ * Where a configuration value came from.
+ *
+ * ```ts
+ * import { type ConfigSource, loadConfig } from "@fctl/fctl";
+ *
+ * const loaded = await loadConfig({ flags: { "admin.insecure": true }, env: {}, readTextFile: Deno.readTextFile });
+ * const source: ConfigSource = loaded.sources["admin.insecure"];
+ * console.log(source); // "flag"
+ * ```
+ */
 export type ConfigSource = "default" | "file" | "env" | "flag";
 
 /**

@@ -31,7 +31,22 @@ export const GRPC_STATUS_NAMES = [
   "UNAUTHENTICATED",
 ] as const;
 
-/** A retry policy of one method config. */
+/**
+ * A retry policy of one method config.
+ *
+ * ```ts
+ * import type { RetryPolicy } from "@fctl/fctl";
+ *
+ * const policy: RetryPolicy = {
+ *   maxAttempts: 5,
+ *   initialBackoffMs: 100,
+ *   maxBackoffMs: 2_000,
+ *   backoffMultiplier: 2,
+ *   retryableStatusCodes: [14], // UNAVAILABLE
+ * };
+ * console.log(policy.maxAttempts);
+ * ```
+ */
 export interface RetryPolicy {
   /** Attempts in total, the first included. */
   maxAttempts: number;
@@ -45,7 +60,16 @@ export interface RetryPolicy {
   retryableStatusCodes: readonly number[];
 }
 
-/** One entry of `methodConfig`. */
+/**
+ * One entry of `methodConfig`.
+ *
+ * ```ts
+ * import type { MethodConfig } from "@fctl/fctl";
+ *
+ * const listCalls: MethodConfig = { names: [{ service: "flyteidl.service.AdminService", method: "ListTasks" }], timeoutMs: 30_000 };
+ * console.log(listCalls.names[0].method);
+ * ```
+ */
 export interface MethodConfig {
   /** `{service, method}` selectors; an empty selector matches every method. */
   names: readonly { service?: string; method?: string }[];
@@ -55,7 +79,28 @@ export interface MethodConfig {
   retryPolicy?: RetryPolicy;
 }
 
-/** The honoured part of a service config. */
+/**
+ * The honoured part of a service config.
+ *
+ * ```ts
+ * import { createAdminClient, type ServiceConfig } from "@fctl/fctl";
+ *
+ * const serviceConfig: ServiceConfig = {
+ *   methodConfig: [{
+ *     names: [{ service: "flyteidl.service.AdminService" }],
+ *     retryPolicy: {
+ *       maxAttempts: 4,
+ *       initialBackoffMs: 200,
+ *       maxBackoffMs: 5_000,
+ *       backoffMultiplier: 2,
+ *       retryableStatusCodes: [14],
+ *     },
+ *   }],
+ * };
+ * const retry = { maxAttempts: 4, perAttemptTimeoutMs: 0, maxBackoffMs: 5_000, serviceConfig };
+ * createAdminClient({ endpoint: "dns:///flyte.example.com", retry }).close();
+ * ```
+ */
 export interface ServiceConfig {
   /** Per-method timeouts and retry policies: an exact method match wins over a service-wide one, then the default. */
   methodConfig: readonly MethodConfig[];

@@ -9,7 +9,17 @@ import { describeFetchFailure } from "../http/fetch_error.ts";
 /** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
 
-/** A file attached to a release. */
+/**
+ * A file attached to a release.
+ *
+ * ```ts
+ * import { type ReleaseAsset, resolveRelease } from "@fctl/fctl";
+ *
+ * const release = await resolveRelease({ repo: "flyteorg/flytesnacks" });
+ * const archives: ReleaseAsset[] = release.assets.filter((asset) => asset.name.endsWith(".tgz"));
+ * for (const asset of archives) console.log(asset.name, asset.size, asset.url);
+ * ```
+ */
 export interface ReleaseAsset {
   /** The file name (`flytesnacks-core.tgz`). */
   name: string;
@@ -19,7 +29,16 @@ export interface ReleaseAsset {
   size: number;
 }
 
-/** A resolved release. */
+/**
+ * A resolved release.
+ *
+ * ```ts
+ * import { type Release, resolveRelease } from "@fctl/fctl";
+ *
+ * const release: Release = await resolveRelease({ repo: "flyteorg/flytesnacks", tag: "v1.13.0" });
+ * console.log(release.tag, release.assets.length);
+ * ```
+ */
 export interface Release {
   /** The release's tag, also the version entities are registered under. */
   tag: string;
@@ -27,7 +46,20 @@ export interface Release {
   assets: ReleaseAsset[];
 }
 
-/** What {@link resolveRelease} needs. */
+/**
+ * What {@link resolveRelease} needs.
+ *
+ * ```ts
+ * import { resolveRelease, type ResolveReleaseOptions } from "@fctl/fctl";
+ *
+ * const options: ResolveReleaseOptions = {
+ *   repo: "flyteorg/flytesnacks",
+ *   token: Deno.env.get("GITHUB_TOKEN"),
+ *   signal: AbortSignal.timeout(30_000),
+ * };
+ * console.log((await resolveRelease(options)).tag); // the latest release
+ * ```
+ */
 export interface ResolveReleaseOptions {
   /** `owner/name`. */
   repo: string;
@@ -48,7 +80,7 @@ export interface ResolveReleaseOptions {
 /**
  * Fetches the release (`/repos/<repo>/releases/latest` or `/releases/tags/<tag>`).
  *
- * ```ts ignore
+ * ```ts
  * import { resolveRelease } from "@fctl/fctl";
  *
  * const release = await resolveRelease({ repo: "flyteorg/flytesnacks", token: Deno.env.get("GITHUB_TOKEN") });

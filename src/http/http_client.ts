@@ -16,7 +16,20 @@ import type { StoreSource } from "../storage/store.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { httpProxyFor } from "./proxy_env.ts";
 
-/** How the HTTP client is built. */
+/**
+ * How the HTTP client is built.
+ *
+ * ```ts
+ * import type { HttpClientOptions } from "@fctl/fctl";
+ *
+ * const options: HttpClientOptions = {
+ *   proxy: "http://proxy.internal:3128",
+ *   caCertificates: await Deno.readTextFile("ca.pem"),
+ *   warn: (message) => console.warn(message),
+ * };
+ * console.log(options.proxy);
+ * ```
+ */
 export interface HttpClientOptions {
   /** `admin.httpProxyURL`: every call goes through this proxy. */
   proxy?: string;
@@ -36,7 +49,19 @@ export const SKIP_VERIFY_UNSUPPORTED =
   "their certificates are still verified (Deno's fetch cannot skip verification per client); " +
   "trust the server's CA with admin.caCertFilePath";
 
-/** Plain HTTP calls with the configured proxy and CA. */
+/**
+ * Plain HTTP calls with the configured proxy and CA.
+ *
+ * ```ts
+ * import { connect, type HttpClient } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const http: HttpClient = await flyte.http(); // the configured proxy and CA
+ * const response = await http.fetch("https://flyte.example.com/healthcheck");
+ * console.log(response.status);
+ * await http.put("https://bucket.example.com/upload?signature=…", { bytes: new TextEncoder().encode("hello") });
+ * ```
+ */
 export interface HttpClient {
   /** `fetch`, through the proxy that applies to the URL, trusting the configured CA. */
   fetch: typeof fetch;

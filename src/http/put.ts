@@ -25,7 +25,18 @@ import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
 import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 
-/** How a PUT is made. */
+/**
+ * How a PUT is made.
+ *
+ * ```ts
+ * import { connect, type PutInit } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const init: PutInit = { headers: { "Content-Type": "application/gzip" }, label: "fast.tgz", signal: AbortSignal.timeout(60_000) };
+ * const file = await Deno.stat("fast.tgz");
+ * await (await flyte.http()).put("https://bucket.example.com/upload?signature=…", { path: "fast.tgz", size: file.size }, init);
+ * ```
+ */
 export interface PutInit {
   /** Extra request headers (the data proxy's, plus `Content-MD5`). */
   headers?: Record<string, string>;

@@ -10,10 +10,11 @@ import { type AdminClient, type AdminClientOptions, createAdminClient as create 
  * until the first call. It has no auth and no retries unless `options` add them: {@link connect} builds one
  * as the command line does, from the user's configuration.
  *
- * ```ts ignore
+ * ```ts
  * import { createAdminClient } from "@fctl/fctl";
  *
- * const client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry: { maxAttempts: 4 } });
+ * const retry = { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 };
+ * const client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry });
  * try {
  *   const { tasks } = await client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 10 });
  *   console.log(tasks.map((task) => task.id?.name));

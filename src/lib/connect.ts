@@ -18,7 +18,7 @@ import type { Io, TextSink } from "../output/io.ts";
 /**
  * What {@link connect} builds the client from; everything the command line reads, each replaceable.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, type ConnectOptions } from "@fctl/fctl";
  *
  * // A service's client: its own file and secret, none of the user's environment, logs into its own logger.
@@ -59,7 +59,7 @@ export interface ConnectOptions {
 /**
  * A connected admin client and the configuration it was built from; close it when done (`await using` does).
  *
- * ```ts ignore
+ * ```ts
  * import { connect } from "@fctl/fctl";
  *
  * const flyte = await connect();
@@ -109,7 +109,7 @@ function checkKeys(flags: Readonly<Record<string, unknown>>): void {
  * first asks for a token. Unlike the rest of the library, it reads the process by default: the environment
  * and the files the configuration names.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect({ config: "~/.flyte/config.yaml" });

@@ -4,7 +4,18 @@
  * @module
  */
 
-/** A text sink (stdout or stderr). */
+/**
+ * A text sink (stdout or stderr).
+ *
+ * ```ts
+ * import { connect, type TextSink } from "@fctl/fctl";
+ *
+ * const lines: string[] = [];
+ * const log: TextSink = { write: (text) => lines.push(text) };
+ * await using flyte = await connect({ log });
+ * console.log(flyte.config.file, lines.length);
+ * ```
+ */
 export interface TextSink {
   /** Writes `text` whole. */
   write(text: string): void;

@@ -15,7 +15,19 @@ import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admi
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError, quote } from "../errors.ts";
 
-/** The three kinds of entity a package registers, in the order they depend on each other. */
+/**
+ * The three kinds of entity a package registers, in the order they depend on each other.
+ *
+ * ```ts
+ * import { connect, type EntityKind, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
+ * const report = await registerFiles(flyte.client, options);
+ * const launchPlans = report.entries.filter((entry) => entry.kind === ("launchPlan" satisfies EntityKind));
+ * console.log(launchPlans.map((entry) => entry.id?.name));
+ * ```
+ */
 export type EntityKind = "task" | "workflow" | "launchPlan";
 
 /** A decoded entity file. `name` is the file's name as the user knows it (archive-relative). */

@@ -5,7 +5,6 @@
  * @module
  */
 import { create as createMessage } from "@bufbuild/protobuf";
-import type { Client } from "@connectrpc/connect";
 import {
   type LaunchPlanCreateRequest,
   LaunchPlanCreateRequestSchema,
@@ -13,7 +12,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
+import type { AdminServiceClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./report.ts";
@@ -58,7 +57,7 @@ function createRequest(entity: RegistrationEntity): CreateRequest {
  * says truthfully what was registered.
  */
 export async function createEntity(
-  admin: Client<typeof AdminService>,
+  admin: AdminServiceClient,
   entity: RegistrationEntity,
   options: CreateOptions,
 ): Promise<RegisterEntry> {
@@ -81,7 +80,7 @@ export async function createEntity(
 class ScheduleError extends Error {}
 
 /** Sends the create; resolves to whether an identical entity already existed. */
-async function create(admin: Client<typeof AdminService>, request: CreateRequest): Promise<boolean> {
+async function create(admin: AdminServiceClient, request: CreateRequest): Promise<boolean> {
   try {
     switch (request.kind) {
       case "task":

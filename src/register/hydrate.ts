@@ -40,7 +40,22 @@ const RESOURCE_TYPES: Record<EntityKind, ResourceType> = {
   launchPlan: ResourceType.LAUNCH_PLAN,
 };
 
-/** Values that replace the placeholders; the `register files` flags of the same names. */
+/**
+ * Values that replace the placeholders; the `register files` flags of the same names.
+ *
+ * ```ts
+ * import type { HydrateOptions } from "@fctl/fctl";
+ *
+ * const hydrate: HydrateOptions = {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   version: "v2",
+ *   force: true, // every version becomes v2, not only empty or placeholder ones
+ *   k8sServiceAccount: "flyte-runner",
+ * };
+ * console.log(hydrate.version);
+ * ```
+ */
 export interface HydrateOptions {
   /** Fills empty or placeholder projects. */
   project: string;

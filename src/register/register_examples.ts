@@ -19,13 +19,36 @@ import {
 /** The repository whose releases hold the examples. */
 const EXAMPLES_REPO = "flyteorg/flytesnacks";
 
-/** Options of {@link registerExamples}: the `register files` options, with `version` as the release tag. */
+/**
+ * Options of {@link registerExamples}: the `register files` options, with `version` as the release tag.
+ *
+ * ```ts
+ * import { connect, registerExamples, type RegisterExamplesOptions } from "@fctl/fctl";
+ *
+ * const options: RegisterExamplesOptions = { project: "flytesnacks", domain: "development", version: "v1.13.0" };
+ * await using flyte = await connect();
+ * console.log((await registerExamples(flyte.client, options)).release); // v1.13.0
+ * ```
+ */
 export interface RegisterExamplesOptions extends Omit<RegisterFilesOptions, "paths" | "archive"> {
   /** Release tag; absent for the latest release. Also the version of the registered entities. */
   version?: string;
 }
 
-/** How to reach GitHub; the CLI fills these from `GITHUB_API_URL` and `GITHUB_TOKEN`. */
+/**
+ * How to reach GitHub; the CLI fills these from `GITHUB_API_URL` and `GITHUB_TOKEN`.
+ *
+ * ```ts
+ * import { connect, registerExamples, type RegisterExamplesDeps } from "@fctl/fctl";
+ *
+ * const deps: RegisterExamplesDeps = {
+ *   githubToken: Deno.env.get("GITHUB_TOKEN"),
+ *   onRelease: (tag, assets) => console.log(`release ${tag}: ${assets.join(", ")}`),
+ * };
+ * await using flyte = await connect();
+ * await registerExamples(flyte.client, { project: "flytesnacks", domain: "development" }, undefined, deps);
+ * ```
+ */
 export interface RegisterExamplesDeps extends RegisterDeps {
   /** The GitHub REST API root (default `DEFAULT_GITHUB_API_URL`; a GitHub Enterprise root works too). */
   githubApiUrl?: string;
@@ -38,7 +61,18 @@ export interface RegisterExamplesDeps extends RegisterDeps {
   onRelease?: (tag: string, assets: string[]) => void;
 }
 
-/** One asset's outcome. */
+/**
+ * One asset's outcome.
+ *
+ * ```ts
+ * import { type AssetReport, connect, registerExamples } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const report = await registerExamples(flyte.client, { project: "flytesnacks", domain: "development" });
+ * const broken: AssetReport[] = report.assets.filter((asset) => asset.error || asset.report?.failed);
+ * for (const asset of broken) console.error(asset.asset, asset.error ?? `${asset.report?.failed} failed`);
+ * ```
+ */
 export interface AssetReport {
   /** The asset's file name in the release. */
   asset: string;
@@ -48,7 +82,21 @@ export interface AssetReport {
   error?: string;
 }
 
-/** What {@link registerExamples} did. */
+/**
+ * What {@link registerExamples} did.
+ *
+ * ```ts
+ * import { connect, registerExamples, type RegisterExamplesReport } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const report: RegisterExamplesReport = await registerExamples(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   dryRun: true,
+ * });
+ * console.log(`${report.release}: ${report.assets.length} assets, ${report.failed} failed`);
+ * ```
+ */
 export interface RegisterExamplesReport {
   /** The release tag (the version the entities got). */
   release: string;
@@ -69,7 +117,7 @@ export interface RegisterExamplesReport {
  * Resolves the release and registers each archive asset with `register files`, one after the other,
  * with the release tag as the version.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, registerExamples } from "@fctl/fctl";
  *
  * await using flyte = await connect();

@@ -48,7 +48,7 @@ export {
  * the rows of what was and was not registered. When `signal` aborts during the creates, no new create
  * starts, the ones in flight finish, and the report has `interrupted` set.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, registerFiles } from "@fctl/fctl";
  *
  * await using flyte = await connect();

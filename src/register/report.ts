@@ -10,10 +10,35 @@ import { type JobResult, type RegisterJob, type SourceUpload, UPLOAD_FAILED } fr
 import type { JobOutcome } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
 
-/** Outcome of one file, as the results table shows it. */
+/**
+ * Outcome of one file, as the results table shows it.
+ *
+ * ```ts
+ * import { connect, registerFiles, type RegisterStatus } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["workflow.pb"], project: "flytesnacks", domain: "development", version: "v1" };
+ * const report = await registerFiles(flyte.client, options);
+ * const counts = new Map<RegisterStatus, number>();
+ * for (const entry of report.entries) counts.set(entry.status, (counts.get(entry.status) ?? 0) + 1);
+ * console.log(counts); // e.g. Map(1) { "Success" => 3 }
+ * ```
+ */
 export type RegisterStatus = "Success" | "Failed" | "Skipped";
 
-/** One row of the results. */
+/**
+ * One row of the results.
+ *
+ * ```ts
+ * import { connect, type RegisterEntry, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "flytesnacks", domain: "development", version: "v1" };
+ * const report = await registerFiles(flyte.client, options, undefined, {});
+ * const failed: RegisterEntry[] = report.entries.filter((entry) => entry.status === "Failed");
+ * for (const entry of failed) console.error(`${entry.name} (${entry.kind}): ${entry.info}`);
+ * ```
+ */
 export interface RegisterEntry {
   /** The file as the user knows it: the path given or the name inside the archive. */
   name: string;
@@ -33,7 +58,18 @@ export interface RegisterEntry {
   durationMs?: number;
 }
 
-/** The fast-registration source of a package. */
+/**
+ * The fast-registration source of a package.
+ *
+ * ```ts
+ * import { connect, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "flytesnacks", domain: "development", version: "v1" };
+ * const { source } = await registerFiles(flyte.client, options);
+ * if (source) console.log(`${source.name}: ${source.size} bytes to ${source.location} via ${source.via}`);
+ * ```
+ */
 export interface RegisteredSource {
   /** Its name as the user knows it. */
   name: string;
@@ -45,7 +81,18 @@ export interface RegisteredSource {
   size?: number;
 }
 
-/** Milliseconds spent in each phase. */
+/**
+ * Milliseconds spent in each phase.
+ *
+ * ```ts
+ * import { connect, registerFiles, type RegisterTimings } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "flytesnacks", domain: "development", version: "v1" };
+ * const timings: RegisterTimings = (await registerFiles(flyte.client, options)).timings;
+ * console.log(`prepared in ${timings.prepareMs} ms, registered in ${timings.registerMs} ms`);
+ * ```
+ */
 export interface RegisterTimings {
   /** Reading, extracting, decoding, hydrating and planning. */
   prepareMs: number;
@@ -57,7 +104,19 @@ export interface RegisterTimings {
   totalMs: number;
 }
 
-/** What `registerFiles` did. */
+/**
+ * What `registerFiles` did.
+ *
+ * ```ts
+ * import { connect, registerFiles, type RegisterReport } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "flytesnacks", domain: "development", version: "v1" };
+ * const report: RegisterReport = await registerFiles(flyte.client, options);
+ * if (report.error) throw report.error;
+ * if (report.failed > 0 || report.interrupted) Deno.exitCode = 1;
+ * ```
+ */
 export interface RegisterReport {
   /** Rows: files that cannot be registered first, then the entities in creation order. */
   entries: RegisterEntry[];

@@ -11,7 +11,21 @@ import { Buffer } from "node:buffer";
 import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { timestampFromNs } from "./time.ts";
 
-/** The bucket every native URL points into. */
+/**
+ * The bucket every native URL points into.
+ *
+ * ```ts
+ * import { createAdminClient } from "@fctl/fctl";
+ * import { SANDBOX_BUCKET, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * const location = await client.dataProxy.createUploadLocation({ project: "p", domain: "d", filename: "fast.tgz" });
+ * console.log(location.nativeUrl.startsWith(`s3://${SANDBOX_BUCKET}/`)); // true
+ * client.close();
+ * await sandbox.close();
+ * ```
+ */
 export const SANDBOX_BUCKET = "sandbox-bucket";
 const DEFAULT_EXPIRY_MS = 60 * 60 * 1000;
 

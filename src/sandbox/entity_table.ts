@@ -4,35 +4,48 @@
  *
  * @module
  */
-import { type DescMessage, equals, type MessageShape } from "@bufbuild/protobuf";
+import { equals, type Message } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { Row } from "./filters.ts";
 import { type EntityKind, idKey, notFound } from "./identifiers.ts";
 
-/** One stored version: its list columns, the spec it was created from, and the message reads return. */
-export interface Entry<M, S extends DescMessage> extends Row {
+/**
+ * One stored version: its list columns, the spec it was created from, and the message reads return.
+ *
+ * ```ts
+ * import { type Entry, startSandbox } from "@fctl/fctl/testing";
+ * import type { Task, TaskSpec } from "@fctl/fctl/types";
+ *
+ * const sandbox = await startSandbox();
+ * const entries: Entry<Task, TaskSpec>[] = sandbox.store.taskEntries();
+ * console.log(entries.map((entry) => `${entry.id.name}@${entry.version}, created ${entry.createdNs} ns`));
+ * await sandbox.close();
+ * ```
+ */
+export interface Entry<M, S> extends Row {
   /** The version's identifier, as created. */
   id: Identifier;
   /** The spec it was created from, compared on re-creation. */
-  spec: MessageShape<S>;
+  spec: S;
   /** The entity with its closure, as Get and List return it. */
   message: M;
 }
 
 /** Stored versions of one kind, in creation order. */
-export class EntityTable<M, S extends DescMessage> {
+export class EntityTable<M, S extends Message> {
   readonly #entries = new Map<string, Entry<M, S>>();
   readonly #kind: EntityKind;
-  readonly #specSchema: S;
+  readonly #specSchema: GenMessage<S>;
 
-  constructor(kind: EntityKind, specSchema: S) {
+  constructor(kind: EntityKind, specSchema: GenMessage<S>) {
     this.#kind = kind;
     this.#specSchema = specSchema;
   }
 
   /** Throws ALREADY_EXISTS or INVALID_ARGUMENT when the version exists; call before any other check. */
-  assertNew(id: Identifier, spec: MessageShape<S>): void {
+  assertNew(id: Identifier, spec: S): void {
     const existing = this.#entries.get(idKey(id));
     if (!existing) return;
     if (equals(this.#specSchema, existing.spec, spec)) {
@@ -42,7 +55,7 @@ export class EntityTable<M, S extends DescMessage> {
   }
 
   /** Stores a version checked with {@link assertNew}. */
-  insert(id: Identifier, spec: MessageShape<S>, createdNs: bigint, message: M): Entry<M, S> {
+  insert(id: Identifier, spec: S, createdNs: bigint, message: M): Entry<M, S> {
     const entry: Entry<M, S> = {
       id,
       spec,

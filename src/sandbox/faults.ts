@@ -6,7 +6,21 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 
-/** A method name such as `ListTasks`, or `*` for every method. */
+/**
+ * A method name such as `ListTasks`, or `*` for every method.
+ *
+ * ```ts
+ * import { type MethodPattern, startSandbox } from "@fctl/fctl/testing";
+ * import { Code } from "@fctl/fctl/types";
+ *
+ * const sandbox = await startSandbox();
+ * const everyMethod: MethodPattern = "*";
+ * sandbox.failRatio(everyMethod, Code.Unavailable, 0.5); // every other call fails
+ * sandbox.failNext("CreateTask", Code.ResourceExhausted, 2);
+ * sandbox.clearFaults();
+ * await sandbox.close();
+ * ```
+ */
 export type MethodPattern = string;
 
 interface NextRule {

@@ -6,7 +6,16 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { parseRfc3339 } from "./time.ts";
 
-/** The columns of a stored entity that filters and sorting can see. */
+/**
+ * The columns of a stored entity that filters and sorting can see.
+ *
+ * ```ts
+ * import type { Row } from "@fctl/fctl/testing";
+ *
+ * const row: Row = { project: "flytesnacks", domain: "development", name: "hello", version: "v1", createdNs: 0n };
+ * console.log(row.name);
+ * ```
+ */
 export interface Row {
   /** The project, the `project` field of filters. */
   project: string;

@@ -8,7 +8,18 @@
  * @module
  */
 
-/** How the device authorization grant behaves. */
+/**
+ * How the device authorization grant behaves.
+ *
+ * ```ts
+ * import { type DeviceFlowBehaviour, startSandbox } from "@fctl/fctl/testing";
+ *
+ * // The user approves after two polls, and the server asks once to slow down.
+ * const deviceFlow: DeviceFlowBehaviour = { pendingPolls: 2, slowDown: true, outcome: "approve", intervalSeconds: 1 };
+ * const sandbox = await startSandbox({ production: { deviceFlow } });
+ * await sandbox.close();
+ * ```
+ */
 export interface DeviceFlowBehaviour {
   /** Polls answered `authorization_pending` before anything else; default 0. */
   pendingPolls?: number;
@@ -24,7 +35,22 @@ export interface DeviceFlowBehaviour {
   completeUri?: boolean;
 }
 
-/** How the interactive grants behave; changeable while the sandbox runs. */
+/**
+ * How the interactive grants behave; changeable while the sandbox runs.
+ *
+ * ```ts
+ * import { type InteractiveBehaviour, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox({ production: true });
+ * try {
+ *   const interactive: InteractiveBehaviour = sandbox.auth!.interactive;
+ *   interactive.user = "alice@example.com";
+ *   interactive.deviceFlow = { outcome: "deny" }; // the next device code is denied
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export interface InteractiveBehaviour {
   /** The user the authorization and device endpoints sign in; default `sandbox-user`. */
   user: string;

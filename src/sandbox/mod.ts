@@ -4,7 +4,7 @@
  * upload URLs served over HTTP, request recording and fault injection. Library users import it as the
  * package's `./testing` export (`testing.ts` at the root); fctl's own tests and scripts import it here.
  *
- * ```ts ignore
+ * ```ts
  * import { startSandbox } from "./mod.ts";
  * const sandbox = await startSandbox();
  * try {

@@ -11,7 +11,22 @@
 
 import { type InteractiveGrants, randomText } from "./interactive_grants.ts";
 
-/** One request the token endpoint answered. */
+/**
+ * One request the token endpoint answered.
+ *
+ * ```ts
+ * import { startSandbox, type TokenRequestRecord } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox({ production: true });
+ * try {
+ *   // … run the code under test against sandbox.endpoint …
+ *   const refreshes: TokenRequestRecord[] = sandbox.auth!.tokenRequests.filter((r) => r.grantType === "refresh_token");
+ *   console.log(refreshes.map((r) => `${r.clientId}: ${r.status}`));
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export interface TokenRequestRecord {
   /** `grant_type` as sent (empty when missing). */
   grantType: string;

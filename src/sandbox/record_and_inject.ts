@@ -7,7 +7,25 @@
 import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { FaultInjector } from "./faults.ts";
 
-/** One gRPC request the sandbox received. */
+/**
+ * One gRPC request the sandbox received.
+ *
+ * ```ts
+ * import { createAdminClient } from "@fctl/fctl";
+ * import { type RecordedRequest, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * try {
+ *   await client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 5 });
+ *   const [list]: RecordedRequest[] = sandbox.requests;
+ *   console.log(list.service, list.method, list.userAgent); // AdminService ListTasks fctl/…
+ * } finally {
+ *   client.close();
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export interface RecordedRequest {
   /** The service's short name. */
   service: "AdminService" | "DataProxyService" | "AuthMetadataService" | "IdentityService";

@@ -30,6 +30,20 @@ export type { DeviceFlowBehaviour, InteractiveBehaviour, RecordedRequest, TokenR
 /**
  * A production-shaped admin: TLS with a certificate from a CA made at start (needs `openssl`), and OAuth 2
  * enforced as FlyteAdmin enforces it. Every field has a default.
+ *
+ * ```ts
+ * import { type ProductionProfile, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const profile: ProductionProfile = {
+ *   clients: { "my-service": "my-secret" },
+ *   tokenLifetimeSeconds: 60,
+ *   scopes: ["all", "offline"],
+ *   proxyAuthorization: "Bearer iap-token",
+ * };
+ * const sandbox = await startSandbox({ production: profile });
+ * console.log(sandbox.endpoint.startsWith("https://")); // true
+ * await sandbox.close();
+ * ```
  */
 export interface ProductionProfile {
   /** Confidential clients of the authorization server, id → secret; default `{ flytepropeller: "…" }`. */
@@ -63,10 +77,47 @@ export interface ProductionProfile {
   proxyAuthorization?: string;
 }
 
-/** The default client of the production profile's authorization server. */
+/**
+ * The default client of the production profile's authorization server.
+ *
+ * ```ts
+ * import { connect } from "@fctl/fctl";
+ * import { SANDBOX_CLIENT, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox({ production: true });
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+ * const flags = {
+ *   "admin.endpoint": sandbox.endpoint,
+ *   "admin.caCertFilePath": `${dir}/ca.pem`,
+ *   "admin.authType": "ClientSecret",
+ *   "admin.clientId": SANDBOX_CLIENT.id,
+ *   "admin.clientSecretEnvVar": "SANDBOX_SECRET",
+ * };
+ * await using flyte = await connect({ flags, env: { SANDBOX_SECRET: SANDBOX_CLIENT.secret } });
+ * console.log((await flyte.client.admin.getVersion({})).controlPlaneVersion);
+ * await sandbox.close();
+ * ```
+ */
 export const SANDBOX_CLIENT = { id: "flytepropeller", secret: "sandbox-client-secret-7f3a" } as const;
 
-/** The production profile's OAuth side, for tests. */
+/**
+ * The production profile's OAuth side, for tests.
+ *
+ * ```ts
+ * import { type SandboxAuth, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox({ production: true });
+ * try {
+ *   const auth: SandboxAuth = sandbox.auth!;
+ *   const token = auth.issueToken(); // for the default client
+ *   auth.revoke(token); // the admin rejects it from now on
+ *   console.log(auth.issuer, auth.tokenRequests.length);
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export interface SandboxAuth {
   /** The authorization server's issuer (`https://127.0.0.1:PORT`). */
   issuer: string;
@@ -90,7 +141,19 @@ export interface SandboxAuth {
   interactive: InteractiveBehaviour;
 }
 
-/** How to start a sandbox. */
+/**
+ * How to start a sandbox.
+ *
+ * ```ts
+ * import { type SandboxOptions, startSandbox } from "@fctl/fctl/testing";
+ *
+ * // An older FlyteAdmin: no DataProxy service, and slow.
+ * const options: SandboxOptions = { dataProxy: false, latencyMs: 50, now: () => new Date("2026-01-01T00:00:00Z") };
+ * const sandbox = await startSandbox(options);
+ * console.log(sandbox.endpoint); // http://127.0.0.1:PORT
+ * await sandbox.close();
+ * ```
+ */
 export interface SandboxOptions {
   /** gRPC port; 0 or absent picks a free one. */
   port?: number;
@@ -111,7 +174,26 @@ export interface SandboxOptions {
   dataProxy?: boolean;
 }
 
-/** A running sandbox. */
+/**
+ * A running sandbox.
+ *
+ * ```ts
+ * import { createAdminClient } from "@fctl/fctl";
+ * import { type Sandbox, startSandbox } from "@fctl/fctl/testing";
+ * import { Code } from "@fctl/fctl/types";
+ *
+ * const sandbox: Sandbox = await startSandbox();
+ * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * try {
+ *   sandbox.failNext("GetVersion", Code.Unavailable);
+ *   await client.admin.getVersion({}).catch((err) => console.log(err.status)); // Unavailable
+ *   console.log(sandbox.requests.map((request) => request.method)); // [ "GetVersion" ]
+ * } finally {
+ *   client.close();
+ *   await sandbox.close();
+ * }
+ * ```
+ */
 export interface Sandbox {
   /** What clients pass as the admin endpoint: `http://127.0.0.1:PORT`, or `https://…` with TLS. */
   endpoint: string;
@@ -144,7 +226,7 @@ export interface Sandbox {
 /**
  * Starts a sandbox admin service on loopback.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  * import { startSandbox } from "@fctl/fctl/testing";
  *

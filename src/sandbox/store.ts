@@ -4,27 +4,34 @@
  *
  * @module
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
+import type { MessageInit } from "../admin/message_init.ts";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { NamedEntityIdentifier } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import {
   type LaunchPlan,
   LaunchPlanClosureSchema,
+  type LaunchPlanCreateRequest,
   LaunchPlanCreateRequestSchema,
   LaunchPlanSchema,
+  type LaunchPlanSpec,
   LaunchPlanSpecSchema,
   LaunchPlanState,
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import {
   type Task,
+  type TaskCreateRequest,
   TaskCreateRequestSchema,
   TaskSchema,
+  type TaskSpec,
   TaskSpecSchema,
 } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import {
   type Workflow,
+  type WorkflowCreateRequest,
   WorkflowCreateRequestSchema,
   WorkflowSchema,
+  type WorkflowSpec,
   WorkflowSpecSchema,
 } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -33,31 +40,119 @@ import { compileWorkflow } from "./compile.ts";
 import { requireFullId } from "./identifiers.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
-/** What CreateTask accepts (a message or a plain init object). */
-export type TaskInit = MessageInitShape<typeof TaskCreateRequestSchema>;
-/** What CreateWorkflow accepts. */
-export type WorkflowInit = MessageInitShape<typeof WorkflowCreateRequestSchema>;
-/** What CreateLaunchPlan accepts. */
-export type LaunchPlanInit = MessageInitShape<typeof LaunchPlanCreateRequestSchema>;
+/**
+ * What CreateTask accepts (a message or a plain init object).
+ *
+ * ```ts
+ * import { SandboxStore, type TaskInit } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const init: TaskInit = {
+ *   id: { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
+ *   spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+ * };
+ * const task = new SandboxStore().addTask(init);
+ * console.log(task.closure?.compiledTask?.template?.type); // python-task
+ * ```
+ */
+export type TaskInit = MessageInit<TaskCreateRequest>;
+/**
+ * What CreateWorkflow accepts.
+ *
+ * ```ts
+ * import { SandboxStore, type WorkflowInit } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const id = { project: "flytesnacks", domain: "development", version: "v1" };
+ * const init: WorkflowInit = {
+ *   id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" },
+ *   spec: { template: { id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" } } },
+ * };
+ * console.log(new SandboxStore().addWorkflow(init).id?.name); // empty_wf
+ * ```
+ */
+export type WorkflowInit = MessageInit<WorkflowCreateRequest>;
+/**
+ * What CreateLaunchPlan accepts.
+ *
+ * ```ts
+ * import { type LaunchPlanInit, SandboxStore } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const store = new SandboxStore();
+ * const workflowId = { resourceType: ResourceType.WORKFLOW, project: "p", domain: "d", name: "wf", version: "v1" };
+ * store.addWorkflow({ id: workflowId, spec: { template: { id: workflowId } } });
+ * const init: LaunchPlanInit = { id: { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN }, spec: { workflowId } };
+ * console.log(store.addLaunchPlan(init).closure?.state); // 0 (INACTIVE)
+ * ```
+ */
+export type LaunchPlanInit = MessageInit<LaunchPlanCreateRequest>;
 
-/** A stored task version. */
-export type TaskEntry = Entry<Task, typeof TaskSpecSchema>;
-/** A stored workflow version. */
-export type WorkflowEntry = Entry<Workflow, typeof WorkflowSpecSchema>;
-/** A stored launch plan version. */
-export type LaunchPlanEntry = Entry<LaunchPlan, typeof LaunchPlanSpecSchema>;
+/**
+ * A stored task version.
+ *
+ * ```ts
+ * import { startSandbox, type TaskEntry } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * // … register tasks against sandbox.endpoint …
+ * const newest: TaskEntry | undefined = sandbox.store.taskEntries().at(-1);
+ * console.log(newest?.spec.template?.id?.version);
+ * await sandbox.close();
+ * ```
+ */
+export type TaskEntry = Entry<Task, TaskSpec>;
+/**
+ * A stored workflow version.
+ *
+ * ```ts
+ * import { startSandbox, type WorkflowEntry } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const workflows: WorkflowEntry[] = sandbox.store.workflowEntries();
+ * console.log(workflows.map((entry) => entry.message.closure?.compiledWorkflow?.primary?.template?.nodes.length));
+ * await sandbox.close();
+ * ```
+ */
+export type WorkflowEntry = Entry<Workflow, WorkflowSpec>;
+/**
+ * A stored launch plan version.
+ *
+ * ```ts
+ * import { type LaunchPlanEntry, startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const launchPlans: LaunchPlanEntry[] = sandbox.store.launchPlanEntries();
+ * console.log(launchPlans.map((entry) => `${entry.name}: ${entry.message.closure?.state}`));
+ * await sandbox.close();
+ * ```
+ */
+export type LaunchPlanEntry = Entry<LaunchPlan, LaunchPlanSpec>;
 
 function requireSpec<T>(spec: T | undefined): T {
   if (!spec) throw new ConnectError("missing spec", Code.InvalidArgument);
   return spec;
 }
 
-/** In-memory FlyteAdmin entities. */
+/**
+ * In-memory FlyteAdmin entities.
+ *
+ * ```ts
+ * import { SandboxStore } from "@fctl/fctl/testing";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * const store = new SandboxStore(() => new Date("2026-01-01T00:00:00Z"));
+ * const id = { resourceType: ResourceType.TASK, project: "p", domain: "d", name: "hello", version: "v1" };
+ * const task = store.addTask({ id, spec: { template: { type: "python-task" } } });
+ * console.log(store.getTask(task.id!).closure?.createdAt?.seconds); // 1767225600n
+ * store.clear();
+ * ```
+ */
 export class SandboxStore {
   readonly #clock: () => bigint;
-  readonly #tasks = new EntityTable<Task, typeof TaskSpecSchema>("task", TaskSpecSchema);
-  readonly #workflows = new EntityTable<Workflow, typeof WorkflowSpecSchema>("workflow", WorkflowSpecSchema);
-  readonly #launchPlans = new EntityTable<LaunchPlan, typeof LaunchPlanSpecSchema>("launch plan", LaunchPlanSpecSchema);
+  readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
+  readonly #workflows = new EntityTable<Workflow, WorkflowSpec>("workflow", WorkflowSpecSchema);
+  readonly #launchPlans = new EntityTable<LaunchPlan, LaunchPlanSpec>("launch plan", LaunchPlanSpecSchema);
 
   /** `now` is read once per created entity; ties get later times so creation order is always visible. */
   constructor(now: () => Date = () => new Date()) {

@@ -6,7 +6,18 @@
  * @module
  */
 
-/** A private CA and a server certificate it signed, all PEM. */
+/**
+ * A private CA and a server certificate it signed, all PEM.
+ *
+ * ```ts
+ * import { startSandbox, type TestCertificates, createTestCertificates } from "@fctl/fctl/testing";
+ *
+ * const certificates: TestCertificates = await createTestCertificates(); // needs openssl
+ * const sandbox = await startSandbox({ tls: { cert: certificates.cert, key: certificates.key } });
+ * console.log(sandbox.endpoint); // https://127.0.0.1:PORT; clients trust certificates.caCert
+ * await sandbox.close();
+ * ```
+ */
 export interface TestCertificates {
   /** The CA certificate: what clients trust (`admin.caCertFilePath`). */
   caCert: string;
@@ -34,7 +45,7 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 /**
  * Makes a CA and a loopback server certificate (P-256 keys) in a temporary directory, then removes it.
  *
- * ```ts ignore
+ * ```ts
  * import { createTestCertificates } from "@fctl/fctl/testing";
  *
  * const { caCert, cert, key } = await createTestCertificates();

@@ -27,7 +27,27 @@ export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
 /** Stow kinds (`storage.stow.kind`) this version opens; flytestdlib's google and azure join them when wired. */
 export const STOW_KINDS = ["s3", "google", "azure"] as const;
 
-/** The `storage.*` settings a backend is opened from. */
+/**
+ * The `storage.*` settings a backend is opened from.
+ *
+ * ```ts
+ * import { openStorage, type StorageConfig } from "@fctl/fctl";
+ *
+ * const config: StorageConfig = {
+ *   type: "minio",
+ *   container: "my-s3-bucket",
+ *   endpoint: "http://localhost:9000",
+ *   authType: "accesskey",
+ *   accessKey: "minio",
+ *   secretKey: "miniostorage",
+ *   region: "us-east-1",
+ *   defaultLocalRoot: await Deno.makeTempDir(),
+ * };
+ * const store = await openStorage(config);
+ * console.log(store.type, store.baseReference()); // minio s3://my-s3-bucket
+ * store.close();
+ * ```
+ */
 export interface StorageConfig {
   /** `storage.type`, any case: S3, MINIO, LOCAL, MEM or STOW. */
   type: string;
@@ -66,7 +86,7 @@ export interface StorageConfig {
 /**
  * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used.
  *
- * ```ts ignore
+ * ```ts
  * import { openStorage } from "@fctl/fctl";
  *
  * const store = await openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });

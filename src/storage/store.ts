@@ -11,7 +11,19 @@
  * @module
  */
 
-/** Bytes to store: a file on disk (streamed, never read whole) or bytes in memory; md5 when known. */
+/**
+ * Bytes to store: a file on disk (streamed, never read whole) or bytes in memory; md5 when known.
+ *
+ * ```ts
+ * import { openStorage, type StoreSource } from "@fctl/fctl";
+ *
+ * const store = await openStorage({ type: "mem", container: "my-bucket", defaultLocalRoot: "" });
+ * const source: StoreSource = { bytes: new TextEncoder().encode("hello") };
+ * await store.writeFile("mem://my-bucket/greeting.txt", source);
+ * console.log(await store.head("mem://my-bucket/greeting.txt")); // { size: 5 }
+ * store.close();
+ * ```
+ */
 export type StoreSource =
   & (
     | {
@@ -33,13 +45,39 @@ export type StoreSource =
     md5?: Uint8Array;
   };
 
-/** What `head` learns of a stored object. */
+/**
+ * What `head` learns of a stored object.
+ *
+ * ```ts
+ * import { type ObjectInfo, openStorage } from "@fctl/fctl";
+ *
+ * const store = await openStorage({ type: "mem", container: "my-bucket", defaultLocalRoot: "" });
+ * const info: ObjectInfo | undefined = await store.head("mem://my-bucket/missing.txt");
+ * console.log(info); // undefined: no such object
+ * store.close();
+ * ```
+ */
 export interface ObjectInfo {
   /** Size in bytes. */
   size: number;
 }
 
-/** A storage backend (`storage.type`, or `storage.stow.kind` for stow). */
+/**
+ * A storage backend (`storage.type`, or `storage.stow.kind` for stow).
+ *
+ * ```ts
+ * import { type ObjectStore, openStorage } from "@fctl/fctl";
+ *
+ * const store: ObjectStore = await openStorage({ type: "mem", container: "my-bucket", defaultLocalRoot: "" });
+ * try {
+ *   const ref = `${store.baseReference()}/data/input.json`; // mem://my-bucket/data/input.json
+ *   await store.writeFile(ref, { bytes: new TextEncoder().encode("{}") });
+ *   console.log(new TextDecoder().decode(await store.readBytes(ref, 1024 * 1024))); // {}
+ * } finally {
+ *   store.close();
+ * }
+ * ```
+ */
 export interface ObjectStore {
   /** `s3`, `minio`, `stow/s3`, `stow/google`, `stow/azure`, `local` or `mem`. */
   readonly type: string;
@@ -70,7 +108,22 @@ export interface ObjectStore {
   close(): void;
 }
 
-/** Settings a stow backend is opened from. */
+/**
+ * Settings a stow backend is opened from.
+ *
+ * ```ts
+ * import type { StowStoreSettings } from "@fctl/fctl";
+ *
+ * // storage.stow as a flytectl config file writes it, for the google kind.
+ * const settings: StowStoreSettings = {
+ *   container: "my-bucket",
+ *   multiContainer: false,
+ *   config: { json: "", project_id: "my-project", scopes: "https://www.googleapis.com/auth/cloud-platform" },
+ *   timeoutMs: 0,
+ * };
+ * console.log(settings.config.project_id);
+ * ```
+ */
 export interface StowStoreSettings {
   /** `storage.container` (may be "" when every reference names its own container and multicontainer is on). */
   container: string;

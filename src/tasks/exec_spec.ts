@@ -7,7 +7,16 @@
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 
-/** A value of the spec document. */
+/**
+ * A value of the spec document.
+ *
+ * ```ts
+ * import type { SpecValue } from "@fctl/fctl";
+ *
+ * const inputs: Record<string, SpecValue> = { name: "world", retries: 3, tags: ["a", "b"], options: { verbose: false } };
+ * console.log(Object.keys(inputs));
+ * ```
+ */
 export type SpecValue = null | boolean | number | string | SpecValue[] | { [key: string]: SpecValue };
 
 /** Where blobs, schemas and structured datasets point until the user says otherwise (flytectl's placeholder). */
@@ -64,7 +73,21 @@ function simpleDefault(simple: SimpleType, now: Date): SpecValue {
   }
 }
 
-/** The spec document in flytectl's key order, and the comment (description) of each input that has one. */
+/**
+ * The spec document in flytectl's key order, and the comment (description) of each input that has one.
+ *
+ * ```ts
+ * import { connect, type ExecSpec, execSpec, getTask } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, { project: "flytesnacks", domain: "development", name: "hello", latest: true });
+ * if (result.kind === "one") {
+ *   const spec: ExecSpec = execSpec(result.task, new Date());
+ *   for (const [input, description] of spec.comments) console.log(`${input}: ${description}`);
+ *   console.log(spec.document.inputs); // each input with its default value
+ * }
+ * ```
+ */
 export interface ExecSpec {
   /** The YAML document: inputs with their defaults, then the execution fields flytectl writes. */
   document: { [key: string]: SpecValue };
@@ -75,7 +98,7 @@ export interface ExecSpec {
 /**
  * Builds the spec of `task`: its inputs sorted by name, each with its default value.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, execSpec, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect();
@@ -115,7 +138,7 @@ export function execSpec(task: Task, now: Date): ExecSpec {
 /**
  * The spec as YAML 1.1 (Go readers), descriptions as comments above their inputs.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask, renderExecSpec } from "@fctl/fctl";
  *
  * await using flyte = await connect();

@@ -127,7 +127,7 @@ function translateTerm(raw: string, chars: Char[]): string {
  * Translates a field selector into an admin filter string; "" (or only spaces) means no filter.
  * Throws {@link UsageError} naming the bad term.
  *
- * ```ts ignore
+ * ```ts
  * import { fieldSelectorToFilters } from "@fctl/fctl";
  *
  * fieldSelectorToFilters("task.name=core.basic.hello"); // "eq(task.name,core.basic.hello)"
@@ -146,7 +146,7 @@ export function fieldSelectorToFilters(selector: string): string {
  * Escapes a value for a selector term (`\` → `\\`, `,` → `\,`, `=` → `\=`). It reaches the filter string
  * unchanged, unless it contains `,` or `+`: then {@link fieldSelectorToFilters} refuses it, as no filter can hold it.
  *
- * ```ts ignore
+ * ```ts
  * import { escapeSelectorValue, fieldSelectorToFilters } from "@fctl/fctl";
  *
  * fieldSelectorToFilters(`task.name=${escapeSelectorValue("a=b")}`); // "eq(task.name,a=b)"

@@ -11,7 +11,24 @@ import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyte
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
-/** What to read. */
+/**
+ * What to read.
+ *
+ * ```ts
+ * import { connect, getTask, type GetTaskOptions } from "@fctl/fctl";
+ *
+ * const options: GetTaskOptions = {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   fieldSelector: "task.name contains basic",
+ *   sortBy: "created_at",
+ *   limit: 20,
+ * };
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, options);
+ * if (result.kind === "list") console.log(result.tasks.map((task) => task.id?.name), result.hasMore);
+ * ```
+ */
 export interface GetTaskOptions {
   /** Project of the tasks. */
   project: string;
@@ -40,7 +57,23 @@ export interface GetTaskOptions {
   newest?: boolean;
 }
 
-/** A page of tasks, or the one task asked for by version or `latest`. */
+/**
+ * A page of tasks, or the one task asked for by version or `latest`.
+ *
+ * ```ts
+ * import { connect, getTask, type GetTaskResult } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result: GetTaskResult = await getTask(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: "core.basic.hello",
+ *   newest: true,
+ * });
+ * const versions = result.kind === "one" ? [result.task] : result.tasks;
+ * console.log(versions.map((task) => task.id?.version), "newest:", result.newest?.id?.version);
+ * ```
+ */
 export type GetTaskResult =
   & (
     | {
@@ -58,7 +91,18 @@ export type GetTaskResult =
     newest?: Task;
   };
 
-/** Checked {@link GetTaskOptions}, with the field selector already translated: what {@link runTaskQuery} sends. */
+/**
+ * Checked {@link GetTaskOptions}, with the field selector already translated: what {@link runTaskQuery} sends.
+ *
+ * ```ts
+ * import { connect, runTaskQuery, type TaskQuery, taskQuery } from "@fctl/fctl";
+ *
+ * const query: TaskQuery = taskQuery({ project: "flytesnacks", domain: "development", fieldSelector: "task.version=v1" });
+ * console.log(query.filters, query.limit, query.page); // the admin filter string, 100, 1
+ * await using flyte = await connect();
+ * console.log((await runTaskQuery(flyte.client, query)).kind); // "list"
+ * ```
+ */
 export interface TaskQuery {
   /** The options as given. */
   readonly options: GetTaskOptions;
@@ -74,7 +118,7 @@ export interface TaskQuery {
  * Checks `options` without any RPC, so that a caller can refuse bad input (or ask the user something)
  * before connecting; {@link getTask} does the same.
  *
- * ```ts ignore
+ * ```ts
  * import { taskQuery, InvalidOptionError } from "@fctl/fctl";
  *
  * try {
@@ -129,7 +173,7 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
 /**
  * Reads tasks from the admin service.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, getTask } from "@fctl/fctl";
  *
  * await using flyte = await connect();
@@ -148,7 +192,7 @@ export function getTask(client: AdminClient, options: GetTaskOptions): Promise<G
 /**
  * Reads the tasks of a query {@link taskQuery} checked.
  *
- * ```ts ignore
+ * ```ts
  * import { connect, runTaskQuery, taskQuery } from "@fctl/fctl";
  *
  * // Checked before connecting: a bad selector is refused without a connection.

@@ -49,7 +49,18 @@ export const TASK_COLUMNS: readonly Column<Task>[] = [
   { header: "CREATED AT", cell: (t) => formatTimestamp(t.closure?.createdAt) },
 ];
 
-/** Canonical proto3 JSON of a task. */
+/**
+ * Canonical proto3 JSON of a task, as `fctl get task -o json` prints it (camelCase names, enums by name,
+ * 64-bit integers as strings, default values left out).
+ *
+ * ```ts
+ * import { connect, getTask, taskJson } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, { project: "flytesnacks", domain: "development", name: "hello", latest: true });
+ * if (result.kind === "one") console.log(JSON.stringify(taskJson(result.task), null, 2));
+ * ```
+ */
 export function taskJson(task: Task): JsonValue {
   return toJson(TaskSchema, task);
 }

@@ -16,7 +16,19 @@ import type { HttpClient } from "../../http/http_client.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/store.ts";
 
-/** Progress of an archive download, for a progress bar. */
+/**
+ * Progress of an archive download, for a progress bar.
+ *
+ * ```ts
+ * import { connect, type DownloadProgress, registerFiles } from "@fctl/fctl";
+ *
+ * const show = ({ url, received, total, done }: DownloadProgress) =>
+ *   console.log(done ? `${url} downloaded` : `${url}: ${received} of ${total ?? "?"} bytes`);
+ * await using flyte = await connect();
+ * const options = { paths: ["https://example.com/pkg.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
+ * await registerFiles(flyte.client, options, undefined, { onDownloadProgress: show });
+ * ```
+ */
 export interface DownloadProgress {
   /** The URL without its query (which may hold a signature). */
   url: string;
@@ -28,7 +40,18 @@ export interface DownloadProgress {
   done: boolean;
 }
 
-/** How archives given as URLs are fetched. */
+/**
+ * How archives given as URLs are fetched.
+ *
+ * ```ts
+ * import { connect, type DownloadDeps, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const downloads: DownloadDeps = { http: await flyte.http() }; // the configured proxy and CA
+ * const options = { paths: ["https://example.com/pkg.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
+ * await registerFiles(flyte.client, options, undefined, downloads);
+ * ```
+ */
 export interface DownloadDeps {
   /** The command's HTTP client (proxy, CA); default: the global `fetch` (no proxy, the system roots). */
   http?: HttpClient;

@@ -27,7 +27,19 @@ export type { DownloadDeps, DownloadProgress } from "./download.ts";
 /** Largest fast-registration source kept in memory by default; a larger one is streamed to disk. */
 const SOURCE_IN_MEMORY_MAX_BYTES = 8 * 1024 * 1024;
 
-/** How package members are read; all optional. */
+/**
+ * How package members are read; all optional.
+ *
+ * ```ts
+ * import { connect, type PackageReadDeps, registerFiles } from "@fctl/fctl";
+ *
+ * // Keep sources up to 64 MiB in memory instead of spooling them to a temporary file.
+ * const reading: PackageReadDeps = { sourceInMemoryMaxBytes: 64 * 1024 * 1024 };
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
+ * await registerFiles(flyte.client, options, undefined, reading);
+ * ```
+ */
 export interface PackageReadDeps extends DownloadDeps {
   /** Largest fast-registration source kept in memory (default {@link SOURCE_IN_MEMORY_MAX_BYTES}). */
   sourceInMemoryMaxBytes?: number;

@@ -190,6 +190,8 @@ export const CreateTaskResponseSchema: GenMessage<CreateTaskResponse> = /*@__PUR
   messageDesc(file_flyteidl_admin_agent, 2);
 
 /**
+ * The protobuf message `flyteidl.admin.CreateRequestHeader`.
+ *
  * @generated from message flyteidl.admin.CreateRequestHeader
  */
 export type CreateRequestHeader = Message<"flyteidl.admin.CreateRequestHeader"> & {
@@ -230,6 +232,8 @@ export const CreateRequestHeaderSchema: GenMessage<CreateRequestHeader> = /*@__P
   messageDesc(file_flyteidl_admin_agent, 3);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecuteTaskSyncRequest`.
+ *
  * @generated from message flyteidl.admin.ExecuteTaskSyncRequest
  */
 export type ExecuteTaskSyncRequest = Message<"flyteidl.admin.ExecuteTaskSyncRequest"> & {
@@ -259,6 +263,8 @@ export const ExecuteTaskSyncRequestSchema: GenMessage<ExecuteTaskSyncRequest> = 
   messageDesc(file_flyteidl_admin_agent, 4);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecuteTaskSyncResponseHeader`.
+ *
  * @generated from message flyteidl.admin.ExecuteTaskSyncResponseHeader
  */
 export type ExecuteTaskSyncResponseHeader = Message<"flyteidl.admin.ExecuteTaskSyncResponseHeader"> & {
@@ -276,6 +282,8 @@ export const ExecuteTaskSyncResponseHeaderSchema: GenMessage<ExecuteTaskSyncResp
   messageDesc(file_flyteidl_admin_agent, 5);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecuteTaskSyncResponse`.
+ *
  * @generated from message flyteidl.admin.ExecuteTaskSyncResponse
  */
 export type ExecuteTaskSyncResponse = Message<"flyteidl.admin.ExecuteTaskSyncResponse"> & {
@@ -370,6 +378,8 @@ export const GetTaskResponseSchema: GenMessage<GetTaskResponse> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 8);
 
 /**
+ * The protobuf message `flyteidl.admin.Resource`.
+ *
  * @generated from message flyteidl.admin.Resource
  */
 export type Resource = Message<"flyteidl.admin.Resource"> & {
@@ -532,6 +542,8 @@ export const AgentSchema: GenMessage<Agent> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 12);
 
 /**
+ * The protobuf message `flyteidl.admin.TaskCategory`.
+ *
  * @generated from message flyteidl.admin.TaskCategory
  */
 export type TaskCategory = Message<"flyteidl.admin.TaskCategory"> & {
@@ -769,6 +781,8 @@ export const GetTaskLogsRequestSchema: GenMessage<GetTaskLogsRequest> = /*@__PUR
   messageDesc(file_flyteidl_admin_agent, 20);
 
 /**
+ * The protobuf message `flyteidl.admin.GetTaskLogsResponseHeader`.
+ *
  * @generated from message flyteidl.admin.GetTaskLogsResponseHeader
  */
 export type GetTaskLogsResponseHeader = Message<"flyteidl.admin.GetTaskLogsResponseHeader"> & {
@@ -789,6 +803,8 @@ export const GetTaskLogsResponseHeaderSchema: GenMessage<GetTaskLogsResponseHead
   messageDesc(file_flyteidl_admin_agent, 21);
 
 /**
+ * The protobuf message `flyteidl.admin.LogLine`.
+ *
  * @generated from message flyteidl.admin.LogLine
  */
 export type LogLine = Message<"flyteidl.admin.LogLine"> & {
@@ -820,6 +836,8 @@ export const LogLineSchema: GenMessage<LogLine> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_agent, 22);
 
 /**
+ * The protobuf message `flyteidl.admin.GetTaskLogsResponseBody`.
+ *
  * @generated from message flyteidl.admin.GetTaskLogsResponseBody
  */
 export type GetTaskLogsResponseBody = Message<"flyteidl.admin.GetTaskLogsResponseBody"> & {
@@ -979,6 +997,8 @@ export const StateSchema: GenEnum<State> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_agent, 0);
 
 /**
+ * The protobuf enum `flyteidl.admin.LogLineOriginator`.
+ *
  * @generated from enum flyteidl.admin.LogLineOriginator
  */
 export enum LogLineOriginator {

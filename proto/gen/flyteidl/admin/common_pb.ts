@@ -163,6 +163,8 @@ export const SortSchema: GenMessage<Sort> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_common, 3);
 
 /**
+ * The protobuf enum `flyteidl.admin.Sort.Direction`.
+ *
  * @generated from enum flyteidl.admin.Sort.Direction
  */
 export enum Sort_Direction {

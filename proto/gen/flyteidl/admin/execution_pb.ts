@@ -649,6 +649,8 @@ export const ExecutionMetadata_ExecutionModeSchema: GenEnum<ExecutionMetadata_Ex
   enumDesc(file_flyteidl_admin_execution, 11, 0);
 
 /**
+ * The protobuf message `flyteidl.admin.NotificationList`.
+ *
  * @generated from message flyteidl.admin.NotificationList
  */
 export type NotificationList = Message<"flyteidl.admin.NotificationList"> & {
@@ -949,6 +951,8 @@ export const WorkflowExecutionGetDataResponseSchema: GenMessage<WorkflowExecutio
   messageDesc(file_flyteidl_admin_execution, 17);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecutionUpdateRequest`.
+ *
  * @generated from message flyteidl.admin.ExecutionUpdateRequest
  */
 export type ExecutionUpdateRequest = Message<"flyteidl.admin.ExecutionUpdateRequest"> & {
@@ -975,6 +979,8 @@ export const ExecutionUpdateRequestSchema: GenMessage<ExecutionUpdateRequest> = 
   messageDesc(file_flyteidl_admin_execution, 18);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecutionStateChangeDetails`.
+ *
  * @generated from message flyteidl.admin.ExecutionStateChangeDetails
  */
 export type ExecutionStateChangeDetails = Message<"flyteidl.admin.ExecutionStateChangeDetails"> & {
@@ -1008,6 +1014,8 @@ export const ExecutionStateChangeDetailsSchema: GenMessage<ExecutionStateChangeD
   messageDesc(file_flyteidl_admin_execution, 19);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecutionUpdateResponse`.
+ *
  * @generated from message flyteidl.admin.ExecutionUpdateResponse
  */
 export type ExecutionUpdateResponse = Message<"flyteidl.admin.ExecutionUpdateResponse"> & {

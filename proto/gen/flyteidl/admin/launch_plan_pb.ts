@@ -334,6 +334,8 @@ export const LaunchPlanSpecSchema: GenMessage<LaunchPlanSpec> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_launch_plan, 5);
 
 /**
+ * The protobuf message `flyteidl.admin.ConcurrencyPolicy`.
+ *
  * @generated from message flyteidl.admin.ConcurrencyPolicy
  */
 export type ConcurrencyPolicy = Message<"flyteidl.admin.ConcurrencyPolicy"> & {
@@ -605,6 +607,8 @@ export const LaunchPlanStateSchema: GenEnum<LaunchPlanState> = /*@__PURE__*/
   enumDesc(file_flyteidl_admin_launch_plan, 0);
 
 /**
+ * The protobuf enum `flyteidl.admin.ConcurrencyLimitBehavior`.
+ *
  * @generated from enum flyteidl.admin.ConcurrencyLimitBehavior
  */
 export enum ConcurrencyLimitBehavior {

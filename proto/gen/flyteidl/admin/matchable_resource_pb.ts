@@ -87,6 +87,8 @@ export const TaskResourceAttributesSchema: GenMessage<TaskResourceAttributes> = 
   messageDesc(file_flyteidl_admin_matchable_resource, 1);
 
 /**
+ * The protobuf message `flyteidl.admin.ClusterResourceAttributes`.
+ *
  * @generated from message flyteidl.admin.ClusterResourceAttributes
  */
 export type ClusterResourceAttributes = Message<"flyteidl.admin.ClusterResourceAttributes"> & {
@@ -108,6 +110,8 @@ export const ClusterResourceAttributesSchema: GenMessage<ClusterResourceAttribut
   messageDesc(file_flyteidl_admin_matchable_resource, 2);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecutionQueueAttributes`.
+ *
  * @generated from message flyteidl.admin.ExecutionQueueAttributes
  */
 export type ExecutionQueueAttributes = Message<"flyteidl.admin.ExecutionQueueAttributes"> & {
@@ -127,6 +131,8 @@ export const ExecutionQueueAttributesSchema: GenMessage<ExecutionQueueAttributes
   messageDesc(file_flyteidl_admin_matchable_resource, 3);
 
 /**
+ * The protobuf message `flyteidl.admin.ExecutionClusterLabel`.
+ *
  * @generated from message flyteidl.admin.ExecutionClusterLabel
  */
 export type ExecutionClusterLabel = Message<"flyteidl.admin.ExecutionClusterLabel"> & {
@@ -183,6 +189,8 @@ export const PluginOverrideSchema: GenMessage<PluginOverride> = /*@__PURE__*/
   messageDesc(file_flyteidl_admin_matchable_resource, 5);
 
 /**
+ * The protobuf enum `flyteidl.admin.PluginOverride.MissingPluginBehavior`.
+ *
  * @generated from enum flyteidl.admin.PluginOverride.MissingPluginBehavior
  */
 export enum PluginOverride_MissingPluginBehavior {
@@ -208,6 +216,8 @@ export const PluginOverride_MissingPluginBehaviorSchema: GenEnum<PluginOverride_
   enumDesc(file_flyteidl_admin_matchable_resource, 5, 0);
 
 /**
+ * The protobuf message `flyteidl.admin.PluginOverrides`.
+ *
  * @generated from message flyteidl.admin.PluginOverrides
  */
 export type PluginOverrides = Message<"flyteidl.admin.PluginOverrides"> & {

@@ -595,6 +595,8 @@ export const NodeExecutionGetDataResponseSchema: GenMessage<NodeExecutionGetData
   messageDesc(file_flyteidl_admin_node_execution, 11);
 
 /**
+ * The protobuf message `flyteidl.admin.GetDynamicNodeWorkflowRequest`.
+ *
  * @generated from message flyteidl.admin.GetDynamicNodeWorkflowRequest
  */
 export type GetDynamicNodeWorkflowRequest = Message<"flyteidl.admin.GetDynamicNodeWorkflowRequest"> & {
@@ -612,6 +614,8 @@ export const GetDynamicNodeWorkflowRequestSchema: GenMessage<GetDynamicNodeWorkf
   messageDesc(file_flyteidl_admin_node_execution, 12);
 
 /**
+ * The protobuf message `flyteidl.admin.DynamicNodeWorkflowResponse`.
+ *
  * @generated from message flyteidl.admin.DynamicNodeWorkflowResponse
  */
 export type DynamicNodeWorkflowResponse = Message<"flyteidl.admin.DynamicNodeWorkflowResponse"> & {

@@ -313,6 +313,8 @@ export const ProjectUpdateResponseSchema: GenMessage<ProjectUpdateResponse> = /*
   messageDesc(file_flyteidl_admin_project, 8);
 
 /**
+ * The protobuf message `flyteidl.admin.ProjectGetRequest`.
+ *
  * @generated from message flyteidl.admin.ProjectGetRequest
  */
 export type ProjectGetRequest = Message<"flyteidl.admin.ProjectGetRequest"> & {

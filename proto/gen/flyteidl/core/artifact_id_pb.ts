@@ -16,6 +16,8 @@ export const file_flyteidl_core_artifact_id: GenFile = /*@__PURE__*/
   fileDesc("Ch9mbHl0ZWlkbC9jb3JlL2FydGlmYWN0X2lkLnByb3RvEg1mbHl0ZWlkbC5jb3JlIkkKC0FydGlmYWN0S2V5Eg8KB3Byb2plY3QYASABKAkSDgoGZG9tYWluGAIgASgJEgwKBG5hbWUYAyABKAkSCwoDb3JnGAQgASgJIp4BChNBcnRpZmFjdEJpbmRpbmdEYXRhEhcKDXBhcnRpdGlvbl9rZXkYBSABKAlIABIgChZiaW5kX3RvX3RpbWVfcGFydGl0aW9uGAYgASgISAASNAoOdGltZV90cmFuc2Zvcm0YByABKAsyHC5mbHl0ZWlkbC5jb3JlLlRpbWVUcmFuc2Zvcm1CEAoOcGFydGl0aW9uX2RhdGFKBAgBEAUiRwoNVGltZVRyYW5zZm9ybRIRCgl0cmFuc2Zvcm0YASABKAkSIwoCb3AYAiABKA4yFy5mbHl0ZWlkbC5jb3JlLk9wZXJhdG9yIh8KEElucHV0QmluZGluZ0RhdGESCwoDdmFyGAEgASgJIhAKDlJ1bnRpbWVCaW5kaW5nIpQCCgpMYWJlbFZhbHVlEhYKDHN0YXRpY192YWx1ZRgBIAEoCUgAEjAKCnRpbWVfdmFsdWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAASPwoRdHJpZ2dlcmVkX2JpbmRpbmcYAyABKAsyIi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0QmluZGluZ0RhdGFIABI4Cg1pbnB1dF9iaW5kaW5nGAQgASgLMh8uZmx5dGVpZGwuY29yZS5JbnB1dEJpbmRpbmdEYXRhSAASOAoPcnVudGltZV9iaW5kaW5nGAUgASgLMh0uZmx5dGVpZGwuY29yZS5SdW50aW1lQmluZGluZ0gAQgcKBXZhbHVlIooBCgpQYXJ0aXRpb25zEjMKBXZhbHVlGAEgAygLMiQuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zLlZhbHVlRW50cnkaRwoKVmFsdWVFbnRyeRILCgNrZXkYASABKAkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWU6AjgBImoKDVRpbWVQYXJ0aXRpb24SKAoFdmFsdWUYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUSLwoLZ3JhbnVsYXJpdHkYAiABKA4yGi5mbHl0ZWlkbC5jb3JlLkdyYW51bGFyaXR5IrQBCgpBcnRpZmFjdElEEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSDwoHdmVyc2lvbhgCIAEoCRItCgpwYXJ0aXRpb25zGAMgASgLMhkuZmx5dGVpZGwuY29yZS5QYXJ0aXRpb25zEjQKDnRpbWVfcGFydGl0aW9uGAQgASgLMhwuZmx5dGVpZGwuY29yZS5UaW1lUGFydGl0aW9uImkKC0FydGlmYWN0VGFnEjAKDGFydGlmYWN0X2tleRgBIAEoCzIaLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RLZXkSKAoFdmFsdWUYAiABKAsyGS5mbHl0ZWlkbC5jb3JlLkxhYmVsVmFsdWUiyQEKDUFydGlmYWN0UXVlcnkSMAoLYXJ0aWZhY3RfaWQYASABKAsyGS5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0SURIABIyCgxhcnRpZmFjdF90YWcYAiABKAsyGi5mbHl0ZWlkbC5jb3JlLkFydGlmYWN0VGFnSAASDQoDdXJpGAMgASgJSAASNQoHYmluZGluZxgEIAEoCzIiLmZseXRlaWRsLmNvcmUuQXJ0aWZhY3RCaW5kaW5nRGF0YUgAQgwKCmlkZW50aWZpZXIqQgoLR3JhbnVsYXJpdHkSCQoFVU5TRVQQABIKCgZNSU5VVEUQARIICgRIT1VSEAISBwoDREFZEAMSCQoFTU9OVEgQBCofCghPcGVyYXRvchIJCgVNSU5VUxAAEggKBFBMVVMQAUI8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_google_protobuf_timestamp, file_flyteidl_core_identifier]);
 
 /**
+ * The protobuf message `flyteidl.core.ArtifactKey`.
+ *
  * @generated from message flyteidl.core.ArtifactKey
  */
 export type ArtifactKey = Message<"flyteidl.core.ArtifactKey"> & {
@@ -90,6 +92,8 @@ export const ArtifactBindingDataSchema: GenMessage<ArtifactBindingData> = /*@__P
   messageDesc(file_flyteidl_core_artifact_id, 1);
 
 /**
+ * The protobuf message `flyteidl.core.TimeTransform`.
+ *
  * @generated from message flyteidl.core.TimeTransform
  */
 export type TimeTransform = Message<"flyteidl.core.TimeTransform"> & {
@@ -112,6 +116,8 @@ export const TimeTransformSchema: GenMessage<TimeTransform> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 2);
 
 /**
+ * The protobuf message `flyteidl.core.InputBindingData`.
+ *
  * @generated from message flyteidl.core.InputBindingData
  */
 export type InputBindingData = Message<"flyteidl.core.InputBindingData"> & {
@@ -129,6 +135,8 @@ export const InputBindingDataSchema: GenMessage<InputBindingData> = /*@__PURE__*
   messageDesc(file_flyteidl_core_artifact_id, 3);
 
 /**
+ * The protobuf message `flyteidl.core.RuntimeBinding`.
+ *
  * @generated from message flyteidl.core.RuntimeBinding
  */
 export type RuntimeBinding = Message<"flyteidl.core.RuntimeBinding"> & {
@@ -142,6 +150,8 @@ export const RuntimeBindingSchema: GenMessage<RuntimeBinding> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 4);
 
 /**
+ * The protobuf message `flyteidl.core.LabelValue`.
+ *
  * @generated from message flyteidl.core.LabelValue
  */
 export type LabelValue = Message<"flyteidl.core.LabelValue"> & {
@@ -193,6 +203,8 @@ export const LabelValueSchema: GenMessage<LabelValue> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 5);
 
 /**
+ * The protobuf message `flyteidl.core.Partitions`.
+ *
  * @generated from message flyteidl.core.Partitions
  */
 export type Partitions = Message<"flyteidl.core.Partitions"> & {
@@ -210,6 +222,8 @@ export const PartitionsSchema: GenMessage<Partitions> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 6);
 
 /**
+ * The protobuf message `flyteidl.core.TimePartition`.
+ *
  * @generated from message flyteidl.core.TimePartition
  */
 export type TimePartition = Message<"flyteidl.core.TimePartition"> & {
@@ -232,6 +246,8 @@ export const TimePartitionSchema: GenMessage<TimePartition> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 7);
 
 /**
+ * The protobuf message `flyteidl.core.ArtifactID`.
+ *
  * @generated from message flyteidl.core.ArtifactID
  */
 export type ArtifactID = Message<"flyteidl.core.ArtifactID"> & {
@@ -269,6 +285,8 @@ export const ArtifactIDSchema: GenMessage<ArtifactID> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 8);
 
 /**
+ * The protobuf message `flyteidl.core.ArtifactTag`.
+ *
  * @generated from message flyteidl.core.ArtifactTag
  */
 export type ArtifactTag = Message<"flyteidl.core.ArtifactTag"> & {
@@ -341,6 +359,8 @@ export const ArtifactQuerySchema: GenMessage<ArtifactQuery> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_artifact_id, 10);
 
 /**
+ * The protobuf enum `flyteidl.core.Granularity`.
+ *
  * @generated from enum flyteidl.core.Granularity
  */
 export enum Granularity {
@@ -379,6 +399,8 @@ export const GranularitySchema: GenEnum<Granularity> = /*@__PURE__*/
   enumDesc(file_flyteidl_core_artifact_id, 0);
 
 /**
+ * The protobuf enum `flyteidl.core.Operator`.
+ *
  * @generated from enum flyteidl.core.Operator
  */
 export enum Operator {

@@ -15,6 +15,8 @@ export const file_flyteidl_core_catalog: GenFile = /*@__PURE__*/
   fileDesc("ChtmbHl0ZWlkbC9jb3JlL2NhdGFsb2cucHJvdG8SDWZseXRlaWRsLmNvcmUiNwoSQ2F0YWxvZ0FydGlmYWN0VGFnEhMKC2FydGlmYWN0X2lkGAEgASgJEgwKBG5hbWUYAiABKAki1gEKD0NhdGFsb2dNZXRhZGF0YRItCgpkYXRhc2V0X2lkGAEgASgLMhkuZmx5dGVpZGwuY29yZS5JZGVudGlmaWVyEjcKDGFydGlmYWN0X3RhZxgCIAEoCzIhLmZseXRlaWRsLmNvcmUuQ2F0YWxvZ0FydGlmYWN0VGFnEkcKFXNvdXJjZV90YXNrX2V4ZWN1dGlvbhgDIAEoCzImLmZseXRlaWRsLmNvcmUuVGFza0V4ZWN1dGlvbklkZW50aWZpZXJIAEISChBzb3VyY2VfZXhlY3V0aW9uIp4BChJDYXRhbG9nUmVzZXJ2YXRpb24ihwEKBlN0YXR1cxIYChRSRVNFUlZBVElPTl9ESVNBQkxFRBAAEhgKFFJFU0VSVkFUSU9OX0FDUVVJUkVEEAESFgoSUkVTRVJWQVRJT05fRVhJU1RTEAISGAoUUkVTRVJWQVRJT05fUkVMRUFTRUQQAxIXChNSRVNFUlZBVElPTl9GQUlMVVJFEAQqswEKEkNhdGFsb2dDYWNoZVN0YXR1cxISCg5DQUNIRV9ESVNBQkxFRBAAEg4KCkNBQ0hFX01JU1MQARINCglDQUNIRV9ISVQQAhITCg9DQUNIRV9QT1BVTEFURUQQAxIYChRDQUNIRV9MT09LVVBfRkFJTFVSRRAEEhUKEUNBQ0hFX1BVVF9GQUlMVVJFEAUSEQoNQ0FDSEVfU0tJUFBFRBAGEhEKDUNBQ0hFX0VWSUNURUQQB0I8WjpnaXRodWIuY29tL2ZseXRlb3JnL2ZseXRlL2ZseXRlaWRsL2dlbi9wYi1nby9mbHl0ZWlkbC9jb3JlYgZwcm90bzM", [file_flyteidl_core_identifier]);
 
 /**
+ * The protobuf message `flyteidl.core.CatalogArtifactTag`.
+ *
  * @generated from message flyteidl.core.CatalogArtifactTag
  */
 export type CatalogArtifactTag = Message<"flyteidl.core.CatalogArtifactTag"> & {
@@ -84,6 +86,8 @@ export const CatalogMetadataSchema: GenMessage<CatalogMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_catalog, 1);
 
 /**
+ * The protobuf message `flyteidl.core.CatalogReservation`.
+ *
  * @generated from message flyteidl.core.CatalogReservation
  */
 export type CatalogReservation = Message<"flyteidl.core.CatalogReservation"> & {

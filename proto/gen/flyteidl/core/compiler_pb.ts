@@ -48,6 +48,8 @@ export const ConnectionSetSchema: GenMessage<ConnectionSet> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_compiler, 0);
 
 /**
+ * The protobuf message `flyteidl.core.ConnectionSet.IdList`.
+ *
  * @generated from message flyteidl.core.ConnectionSet.IdList
  */
 export type ConnectionSet_IdList = Message<"flyteidl.core.ConnectionSet.IdList"> & {

@@ -30,6 +30,8 @@ export const WorkflowExecutionSchema: GenMessage<WorkflowExecution> = /*@__PURE_
   messageDesc(file_flyteidl_core_execution, 0);
 
 /**
+ * The protobuf enum `flyteidl.core.WorkflowExecution.Phase`.
+ *
  * @generated from enum flyteidl.core.WorkflowExecution.Phase
  */
 export enum WorkflowExecution_Phase {
@@ -106,6 +108,8 @@ export const NodeExecutionSchema: GenMessage<NodeExecution> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 1);
 
 /**
+ * The protobuf enum `flyteidl.core.NodeExecution.Phase`.
+ *
  * @generated from enum flyteidl.core.NodeExecution.Phase
  */
 export enum NodeExecution_Phase {
@@ -188,6 +192,8 @@ export const TaskExecutionSchema: GenMessage<TaskExecution> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 2);
 
 /**
+ * The protobuf enum `flyteidl.core.TaskExecution.Phase`.
+ *
  * @generated from enum flyteidl.core.TaskExecution.Phase
  */
 export enum TaskExecution_Phase {
@@ -376,6 +382,8 @@ export const TaskLogSchema: GenMessage<TaskLog> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_execution, 4);
 
 /**
+ * The protobuf enum `flyteidl.core.TaskLog.MessageFormat`.
+ *
  * @generated from enum flyteidl.core.TaskLog.MessageFormat
  */
 export enum TaskLog_MessageFormat {
@@ -565,6 +573,8 @@ export const QualityOfServiceSchema: GenMessage<QualityOfService> = /*@__PURE__*
   messageDesc(file_flyteidl_core_execution, 9);
 
 /**
+ * The protobuf enum `flyteidl.core.QualityOfService.Tier`.
+ *
  * @generated from enum flyteidl.core.QualityOfService.Tier
  */
 export enum QualityOfService_Tier {

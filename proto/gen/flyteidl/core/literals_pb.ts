@@ -116,6 +116,8 @@ export const BlobSchema: GenMessage<Blob> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 2);
 
 /**
+ * The protobuf message `flyteidl.core.BlobMetadata`.
+ *
  * @generated from message flyteidl.core.BlobMetadata
  */
 export type BlobMetadata = Message<"flyteidl.core.BlobMetadata"> & {
@@ -210,6 +212,8 @@ export const UnionSchema: GenMessage<Union> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 6);
 
 /**
+ * The protobuf message `flyteidl.core.StructuredDatasetMetadata`.
+ *
  * @generated from message flyteidl.core.StructuredDatasetMetadata
  */
 export type StructuredDatasetMetadata = Message<"flyteidl.core.StructuredDatasetMetadata"> & {
@@ -235,6 +239,8 @@ export const StructuredDatasetMetadataSchema: GenMessage<StructuredDatasetMetada
   messageDesc(file_flyteidl_core_literals, 7);
 
 /**
+ * The protobuf message `flyteidl.core.StructuredDataset`.
+ *
  * @generated from message flyteidl.core.StructuredDataset
  */
 export type StructuredDataset = Message<"flyteidl.core.StructuredDataset"> & {
@@ -260,6 +266,8 @@ export const StructuredDatasetSchema: GenMessage<StructuredDataset> = /*@__PURE_
   messageDesc(file_flyteidl_core_literals, 8);
 
 /**
+ * The protobuf message `flyteidl.core.Scalar`.
+ *
  * @generated from message flyteidl.core.Scalar
  */
 export type Scalar = Message<"flyteidl.core.Scalar"> & {
@@ -510,6 +518,8 @@ export const BindingDataMapSchema: GenMessage<BindingDataMap> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_literals, 15);
 
 /**
+ * The protobuf message `flyteidl.core.UnionInfo`.
+ *
  * @generated from message flyteidl.core.UnionInfo
  */
 export type UnionInfo = Message<"flyteidl.core.UnionInfo"> & {

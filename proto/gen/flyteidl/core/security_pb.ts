@@ -79,6 +79,8 @@ export const SecretSchema: GenMessage<Secret> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_security, 0);
 
 /**
+ * The protobuf enum `flyteidl.core.Secret.MountType`.
+ *
  * @generated from enum flyteidl.core.Secret.MountType
  */
 export enum Secret_MountType {

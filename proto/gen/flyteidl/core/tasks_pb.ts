@@ -274,6 +274,8 @@ export const RuntimeMetadataSchema: GenMessage<RuntimeMetadata> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 4);
 
 /**
+ * The protobuf enum `flyteidl.core.RuntimeMetadata.RuntimeType`.
+ *
  * @generated from enum flyteidl.core.RuntimeMetadata.RuntimeType
  */
 export enum RuntimeMetadata_RuntimeType {
@@ -568,6 +570,8 @@ export const ContainerPortSchema: GenMessage<ContainerPort> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_tasks, 7);
 
 /**
+ * The protobuf message `flyteidl.core.Container`.
+ *
  * @generated from message flyteidl.core.Container
  */
 export type Container = Message<"flyteidl.core.Container"> & {

@@ -35,6 +35,8 @@ export const SchemaTypeSchema: GenMessage<SchemaType> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 0);
 
 /**
+ * The protobuf message `flyteidl.core.SchemaType.SchemaColumn`.
+ *
  * @generated from message flyteidl.core.SchemaType.SchemaColumn
  */
 export type SchemaType_SchemaColumn = Message<"flyteidl.core.SchemaType.SchemaColumn"> & {
@@ -61,6 +63,8 @@ export const SchemaType_SchemaColumnSchema: GenMessage<SchemaType_SchemaColumn> 
   messageDesc(file_flyteidl_core_types, 0, 0);
 
 /**
+ * The protobuf enum `flyteidl.core.SchemaType.SchemaColumn.SchemaColumnType`.
+ *
  * @generated from enum flyteidl.core.SchemaType.SchemaColumn.SchemaColumnType
  */
 export enum SchemaType_SchemaColumn_SchemaColumnType {
@@ -102,6 +106,8 @@ export const SchemaType_SchemaColumn_SchemaColumnTypeSchema: GenEnum<SchemaType_
   enumDesc(file_flyteidl_core_types, 0, 0, 0);
 
 /**
+ * The protobuf message `flyteidl.core.StructuredDatasetType`.
+ *
  * @generated from message flyteidl.core.StructuredDatasetType
  */
 export type StructuredDatasetType = Message<"flyteidl.core.StructuredDatasetType"> & {
@@ -146,6 +152,8 @@ export const StructuredDatasetTypeSchema: GenMessage<StructuredDatasetType> = /*
   messageDesc(file_flyteidl_core_types, 1);
 
 /**
+ * The protobuf message `flyteidl.core.StructuredDatasetType.DatasetColumn`.
+ *
  * @generated from message flyteidl.core.StructuredDatasetType.DatasetColumn
  */
 export type StructuredDatasetType_DatasetColumn = Message<"flyteidl.core.StructuredDatasetType.DatasetColumn"> & {
@@ -199,6 +207,8 @@ export const BlobTypeSchema: GenMessage<BlobType> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 2);
 
 /**
+ * The protobuf enum `flyteidl.core.BlobType.BlobDimensionality`.
+ *
  * @generated from enum flyteidl.core.BlobType.BlobDimensionality
  */
 export enum BlobType_BlobDimensionality {
@@ -471,6 +481,8 @@ export const OutputReferenceSchema: GenMessage<OutputReference> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_types, 8);
 
 /**
+ * The protobuf message `flyteidl.core.PromiseAttribute`.
+ *
  * @generated from message flyteidl.core.PromiseAttribute
  */
 export type PromiseAttribute = Message<"flyteidl.core.PromiseAttribute"> & {

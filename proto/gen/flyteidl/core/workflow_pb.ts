@@ -420,6 +420,8 @@ export const ArrayNodeSchema: GenMessage<ArrayNode> = /*@__PURE__*/
   messageDesc(file_flyteidl_core_workflow, 9);
 
 /**
+ * The protobuf enum `flyteidl.core.ArrayNode.ExecutionMode`.
+ *
  * @generated from enum flyteidl.core.ArrayNode.ExecutionMode
  */
 export enum ArrayNode_ExecutionMode {
@@ -447,6 +449,8 @@ export const ArrayNode_ExecutionModeSchema: GenEnum<ArrayNode_ExecutionMode> = /
   enumDesc(file_flyteidl_core_workflow, 9, 0);
 
 /**
+ * The protobuf enum `flyteidl.core.ArrayNode.DataMode`.
+ *
  * @generated from enum flyteidl.core.ArrayNode.DataMode
  */
 export enum ArrayNode_DataMode {

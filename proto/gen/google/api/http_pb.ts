@@ -17,6 +17,8 @@ export const file_google_api_http: GenFile = /*@__PURE__*/
   fileDesc("ChVnb29nbGUvYXBpL2h0dHAucHJvdG8SCmdvb2dsZS5hcGkigQIKCEh0dHBSdWxlEhAKCHNlbGVjdG9yGAEgASgJEg0KA2dldBgCIAEoCUgAEg0KA3B1dBgDIAEoCUgAEg4KBHBvc3QYBCABKAlIABIQCgZkZWxldGUYBSABKAlIABIPCgVwYXRjaBgGIAEoCUgAEi8KBmN1c3RvbRgIIAEoCzIdLmdvb2dsZS5hcGkuQ3VzdG9tSHR0cFBhdHRlcm5IABIMCgRib2R5GAcgASgJEhUKDXJlc3BvbnNlX2JvZHkYDCABKAkSMQoTYWRkaXRpb25hbF9iaW5kaW5ncxgLIAMoCzIULmdvb2dsZS5hcGkuSHR0cFJ1bGVCCQoHcGF0dGVybiIvChFDdXN0b21IdHRwUGF0dGVybhIMCgRraW5kGAEgASgJEgwKBHBhdGgYAiABKAliBnByb3RvMw");
 
 /**
+ * The protobuf message `google.api.HttpRule`.
+ *
  * @generated from message google.api.HttpRule
  */
 export type HttpRule = Message<"google.api.HttpRule"> & {
@@ -90,6 +92,8 @@ export const HttpRuleSchema: GenMessage<HttpRule> = /*@__PURE__*/
   messageDesc(file_google_api_http, 0);
 
 /**
+ * The protobuf message `google.api.CustomHttpPattern`.
+ *
  * @generated from message google.api.CustomHttpPattern
  */
 export type CustomHttpPattern = Message<"google.api.CustomHttpPattern"> & {

@@ -19,6 +19,8 @@ export const file_protoc_gen_openapiv2_options_annotations: GenFile = /*@__PURE_
   fileDesc("Ci5wcm90b2MtZ2VuLW9wZW5hcGl2Mi9vcHRpb25zL2Fubm90YXRpb25zLnByb3RvEilncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucyLfAQoJT3BlcmF0aW9uEhMKC2Rlc2NyaXB0aW9uGAMgASgJElYKCXJlc3BvbnNlcxgJIAMoCzJDLmdycGMuZ2F0ZXdheS5wcm90b2NfZ2VuX29wZW5hcGl2Mi5vcHRpb25zLk9wZXJhdGlvbi5SZXNwb25zZXNFbnRyeRplCg5SZXNwb25zZXNFbnRyeRILCgNrZXkYASABKAkSQgoFdmFsdWUYAiABKAsyMy5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5SZXNwb25zZToCOAEiHwoIUmVzcG9uc2USEwoLZGVzY3JpcHRpb24YASABKAk6hgEKE29wZW5hcGl2Ml9vcGVyYXRpb24SHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxiSCCABKAsyNC5ncnBjLmdhdGV3YXkucHJvdG9jX2dlbl9vcGVuYXBpdjIub3B0aW9ucy5PcGVyYXRpb25SEm9wZW5hcGl2Mk9wZXJhdGlvbmIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
+ * The protobuf message `grpc.gateway.protoc_gen_openapiv2.options.Operation`.
+ *
  * @generated from message grpc.gateway.protoc_gen_openapiv2.options.Operation
  */
 export type Operation = Message<"grpc.gateway.protoc_gen_openapiv2.options.Operation"> & {
@@ -41,6 +43,8 @@ export const OperationSchema: GenMessage<Operation> = /*@__PURE__*/
   messageDesc(file_protoc_gen_openapiv2_options_annotations, 0);
 
 /**
+ * The protobuf message `grpc.gateway.protoc_gen_openapiv2.options.Response`.
+ *
  * @generated from message grpc.gateway.protoc_gen_openapiv2.options.Response
  */
 export type Response = Message<"grpc.gateway.protoc_gen_openapiv2.options.Response"> & {

@@ -1,0 +1,152 @@
+/**
+ * The methods of the admin services fctl calls, as the library exposes them: each takes a request (a
+ * {@link MessageInit}) and options, and resolves to the response message or rejects with an {@link AdminError}.
+ * fctl's own interfaces, not Connect's `Client`, so the library's signatures name only fctl's and flyteidl's
+ * types; a type-level test checks they match the generated service descriptors method for method.
+ *
+ * @module
+ */
+import type { MessageInit } from "./message_init.ts";
+import type {
+  NamedEntityIdentifierList,
+  NamedEntityIdentifierListRequest,
+  ObjectGetRequest,
+  ResourceListRequest,
+} from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import type {
+  ActiveLaunchPlanRequest,
+  LaunchPlan,
+  LaunchPlanCreateRequest,
+  LaunchPlanCreateResponse,
+  LaunchPlanList,
+  LaunchPlanUpdateRequest,
+  LaunchPlanUpdateResponse,
+} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { Task, TaskCreateRequest, TaskCreateResponse, TaskList } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type { GetVersionRequest, GetVersionResponse } from "../../proto/gen/flyteidl/admin/version_pb.ts";
+import type {
+  Workflow,
+  WorkflowCreateRequest,
+  WorkflowCreateResponse,
+  WorkflowList,
+} from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import type {
+  CreateDownloadLinkRequest,
+  CreateDownloadLinkResponse,
+  CreateDownloadLocationRequest,
+  CreateDownloadLocationResponse,
+  CreateUploadLocationRequest,
+  CreateUploadLocationResponse,
+  GetDataRequest,
+  GetDataResponse,
+} from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+
+/**
+ * Options of one call.
+ *
+ * ```ts
+ * import type { CallOptions } from "@fctl/fctl";
+ *
+ * const options: CallOptions = { signal: AbortSignal.timeout(30_000), headers: { "x-request-id": "42" } };
+ * console.log(options.headers);
+ * ```
+ */
+export interface CallOptions {
+  /** Cancels the call (it rejects with the signal's reason as an {@link AdminError} of status `Canceled`). */
+  signal?: AbortSignal;
+  /** A deadline for the call, sent to the admin as `grpc-timeout`. */
+  timeoutMs?: number;
+  /** Request metadata sent with the call, besides what the client's auth adds. */
+  headers?: HeadersInit;
+  /** Receives the response headers when they arrive. */
+  onHeader?(headers: Headers): void;
+  /** Receives the response trailers when the call ends. */
+  onTrailer?(trailers: Headers): void;
+}
+
+/**
+ * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, version), named
+ * as in `flyteidl/service/admin.proto`.
+ *
+ * ```ts
+ * import { connect } from "@fctl/fctl";
+ * import { ResourceType } from "@fctl/fctl/types";
+ *
+ * await using flyte = await connect();
+ * const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" };
+ * const task = await flyte.client.admin.getTask({ id });
+ * console.log(task.closure?.createdAt);
+ * ```
+ */
+export interface AdminServiceClient {
+  /** Registers a task version; `ALREADY_EXISTS` when that version exists. */
+  createTask(request: MessageInit<TaskCreateRequest>, options?: CallOptions): Promise<TaskCreateResponse>;
+  /** One task version with its closure. */
+  getTask(request: MessageInit<ObjectGetRequest>, options?: CallOptions): Promise<Task>;
+  /** Names of the tasks of a project and domain, a page at a time. */
+  listTaskIds(
+    request: MessageInit<NamedEntityIdentifierListRequest>,
+    options?: CallOptions,
+  ): Promise<NamedEntityIdentifierList>;
+  /** Versions of a task (or of every task in a project and domain), filtered, sorted and paged. */
+  listTasks(request: MessageInit<ResourceListRequest>, options?: CallOptions): Promise<TaskList>;
+  /** Registers a workflow version; `ALREADY_EXISTS` when that version exists. */
+  createWorkflow(request: MessageInit<WorkflowCreateRequest>, options?: CallOptions): Promise<WorkflowCreateResponse>;
+  /** One workflow version with its compiled closure. */
+  getWorkflow(request: MessageInit<ObjectGetRequest>, options?: CallOptions): Promise<Workflow>;
+  /** Versions of a workflow, filtered, sorted and paged. */
+  listWorkflows(request: MessageInit<ResourceListRequest>, options?: CallOptions): Promise<WorkflowList>;
+  /** Registers a launch plan version; `ALREADY_EXISTS` when that version exists. */
+  createLaunchPlan(
+    request: MessageInit<LaunchPlanCreateRequest>,
+    options?: CallOptions,
+  ): Promise<LaunchPlanCreateResponse>;
+  /** One launch plan version. */
+  getLaunchPlan(request: MessageInit<ObjectGetRequest>, options?: CallOptions): Promise<LaunchPlan>;
+  /** The active version of a launch plan. */
+  getActiveLaunchPlan(request: MessageInit<ActiveLaunchPlanRequest>, options?: CallOptions): Promise<LaunchPlan>;
+  /** Versions of a launch plan, filtered, sorted and paged. */
+  listLaunchPlans(request: MessageInit<ResourceListRequest>, options?: CallOptions): Promise<LaunchPlanList>;
+  /** Activates or deactivates a launch plan version (its schedule runs only while active). */
+  updateLaunchPlan(
+    request: MessageInit<LaunchPlanUpdateRequest>,
+    options?: CallOptions,
+  ): Promise<LaunchPlanUpdateResponse>;
+  /** The admin's build version. */
+  getVersion(request: MessageInit<GetVersionRequest>, options?: CallOptions): Promise<GetVersionResponse>;
+}
+
+/**
+ * flyteidl's `DataProxyService`: signed URLs to upload fast-registration archives to and download data from.
+ *
+ * ```ts
+ * import { connect } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const location = await flyte.client.dataProxy.createUploadLocation({
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   filename: "fast.tar.gz",
+ * });
+ * console.log(location.signedUrl, location.nativeUrl);
+ * ```
+ */
+export interface DataProxyServiceClient {
+  /** A signed URL to PUT a file to, and the storage location it will have. */
+  createUploadLocation(
+    request: MessageInit<CreateUploadLocationRequest>,
+    options?: CallOptions,
+  ): Promise<CreateUploadLocationResponse>;
+  /** A signed URL to download a storage location from (deprecated in flyteidl for `createDownloadLink`). */
+  createDownloadLocation(
+    request: MessageInit<CreateDownloadLocationRequest>,
+    options?: CallOptions,
+  ): Promise<CreateDownloadLocationResponse>;
+  /** Signed URLs to download an execution's artifacts. */
+  createDownloadLink(
+    request: MessageInit<CreateDownloadLinkRequest>,
+    options?: CallOptions,
+  ): Promise<CreateDownloadLinkResponse>;
+  /** The data behind a `flyte://` URI, as literals. */
+  getData(request: MessageInit<GetDataRequest>, options?: CallOptions): Promise<GetDataResponse>;
+}

@@ -1,0 +1,56 @@
+/**
+ * The library's service-client interfaces against the generated service descriptors: the same methods, each
+ * accepting what Connect's client accepts and resolving to what it resolves to. Checked by the type checker
+ * (`deno test` type-checks this file): a method added to `proto/client/fctl/admin_calls.proto` and not to
+ * {@link AdminServiceClient}, or a changed request or response type, fails to compile.
+ */
+import { deepEqual } from "node:assert/strict";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Client } from "@connectrpc/connect";
+import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
+import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
+import type { MessageInit } from "./message_init.ts";
+import type { TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+
+/** `true` when A and B are assignable to each other, else `false`. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/** For each method: whether its request and its response match Connect's client of the same service. */
+type Matches<Own, Connect> = {
+  [K in keyof Own & keyof Connect]: Own[K] extends (request: infer Req, ...rest: infer _) => infer Res
+    ? Connect[K] extends (request: infer CReq, ...rest: infer _) => infer CRes
+      ? [Same<Req, CReq>, Same<Awaited<Res>, Awaited<CRes>>]
+    : false
+    : false;
+};
+
+const adminMethods: Same<keyof AdminServiceClient, keyof Client<typeof AdminService>> = true;
+const dataProxyMethods: Same<keyof DataProxyServiceClient, keyof Client<typeof DataProxyService>> = true;
+const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
+  createTask: [true, true],
+  getTask: [true, true],
+  listTaskIds: [true, true],
+  listTasks: [true, true],
+  createWorkflow: [true, true],
+  getWorkflow: [true, true],
+  listWorkflows: [true, true],
+  createLaunchPlan: [true, true],
+  getLaunchPlan: [true, true],
+  getActiveLaunchPlan: [true, true],
+  listLaunchPlans: [true, true],
+  updateLaunchPlan: [true, true],
+  getVersion: [true, true],
+};
+const dataProxyTypes: Matches<DataProxyServiceClient, Client<typeof DataProxyService>> = {
+  createUploadLocation: [true, true],
+  createDownloadLocation: [true, true],
+  createDownloadLink: [true, true],
+  getData: [true, true],
+};
+const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof TaskCreateRequestSchema>> = true;
+
+Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
+  deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 17);
+});
