@@ -215,7 +215,7 @@ Deno.test("usage errors fail before any connection with exit 2 and one line", as
     ],
     [
       ["get", "task", "-p", "p", "-d", "d", "-o", "dot", "--admin.endpoint", "http://127.0.0.1:1"],
-      /^Error: visualization is only supported on workflows\n$/,
+      /^Error: visualization is only supported on workflows: -o DOT cannot show this command's output; use TABLE, JSON or YAML\n$/,
     ],
     [
       ["get", "task", "-p", "p", "-d", "d"],
