@@ -343,7 +343,21 @@ export const OPTIONS = [
     key: "storage.defaultHttpClient.timeout",
     type: "duration",
     default: "0s",
-    help: "time limit of storage HTTP calls (0s: none)",
+    help:
+      "time limit of each whole HTTP call (downloads, uploads, GitHub API, token requests), body included (0s: none)",
+  },
+  // Time limits of every plain HTTP call (fctl's own keys): a server that stalls never hangs a command.
+  {
+    key: "http.headersTimeout",
+    type: "duration",
+    default: "1m0s",
+    help: "longest wait for an HTTP response's headers (connecting included; not for uploads) (0s: none)",
+  },
+  {
+    key: "http.idleTimeout",
+    type: "duration",
+    default: "1m0s",
+    help: "longest stall between two chunks of an HTTP response body (0s: none)",
   },
   // `--files.*`: the `register files` flags, settable from any command, the environment or the config file.
   { key: "files.archive", type: "boolean", default: false, help: "the register paths are archives" },
