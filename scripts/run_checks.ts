@@ -1,10 +1,13 @@
 /**
  * `deno task test`: every check CI runs, in order, failing on the first that fails:
  * formatting, lint, type check, the package's doc lint and publish dry run, generated-code and reference freshness,
- * then the test suite.
+ * then the test suite, after which it prints how many generated cases the property tests ran (`property cases: N`;
+ * see `src/_property.ts`).
  *
  * @module
  */
+import { recordedCases } from "../src/_property.ts";
+
 const deno = Deno.execPath();
 
 interface Step {
@@ -54,9 +57,12 @@ const STEPS: Step[] = [
   },
 ];
 
+/** Where the property tests record their case counts. */
+const propertyCases = await Deno.makeTempFile({ prefix: "fctl-property-cases-" });
+
 async function runStep(step: Step): Promise<{ ok: boolean; output: string }> {
   // NO_COLOR keeps the output free of escape codes, so the summary line can be read back.
-  const env = { NO_COLOR: "1" };
+  const env = { NO_COLOR: "1", FCTL_PROPERTY_CASES: propertyCases };
   const child = new Deno.Command(deno, { args: step.args, env, stdout: "piped", stderr: "inherit" }).spawn();
   let output = "";
   const decoder = new TextDecoder();
@@ -79,10 +85,12 @@ for (const step of STEPS) {
     // Deno's summary is `ok | 12 passed (3 steps) | 0 failed`; repeat it in the plain form CI reads.
     const summary = /(\d+) passed.*?\| (\d+) failed/.exec(output);
     if (summary) console.log(`tests: ${summary[1]} passed, ${summary[2]} failed`);
+    console.log(`property cases: ${await recordedCases(propertyCases)}`);
   }
   if (!ok) {
     failed = true;
     break;
   }
 }
+await Deno.remove(propertyCases).catch(() => {});
 Deno.exit(failed ? 1 : 0);

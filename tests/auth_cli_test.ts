@@ -288,3 +288,18 @@ Deno.test("production admin: register examples over https (GitHub API and assets
     }
   });
 });
+
+Deno.test("a FIFO as admin.clientSecretLocation is refused naming it, never read (it would block forever)", async () => {
+  await withProduction(async ({ dir, flags, run }) => {
+    const fifo = `${dir}/client_secret`;
+    const mkfifo = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert(mkfifo.success);
+    const result = await run(["get", "task", ...flags, "--admin.clientSecretLocation", fifo]);
+    equal(result.stdout, "");
+    match(
+      result.stderr,
+      /^Error: cannot read the client secret file ".*client_secret" \(admin\.clientSecretLocation\): .*FIFO.*\n$/,
+    );
+    equal(result.code, 2);
+  });
+});

@@ -188,3 +188,19 @@ Deno.test("config view with nothing set says so and points at --all", async () =
   assert(stdout.endsWith("0 rows\n"));
   equal(stderr, "every option has its default value; `fctl config view --all` lists them\n");
 });
+
+Deno.test("a bad pair of --storage.stow.config is named, with what would be valid", async () => {
+  const { code, stderr } = await runFctl([
+    "config",
+    "view",
+    "--storage.stow.config",
+    "a=1",
+    "--storage.stow.config",
+    "novalue",
+  ]);
+  equal(code, 2);
+  equal(
+    stderr,
+    'Error: invalid value "novalue" for --storage.stow.config: expected key=value pairs such as "region=us-east-1"\n',
+  );
+});

@@ -215,7 +215,7 @@ Deno.test("usage errors fail before any connection with exit 2 and one line", as
     ],
     [
       ["get", "task", "-p", "p", "-d", "d", "-o", "dot", "--admin.endpoint", "http://127.0.0.1:1"],
-      /^Error: visualization is only supported on workflows\n$/,
+      /^Error: visualization is only supported on workflows: -o DOT cannot show this command's output; use TABLE, JSON or YAML\n$/,
     ],
     [
       ["get", "task", "-p", "p", "-d", "d"],
@@ -268,4 +268,26 @@ Deno.test("--help and --version succeed without touching the network", async () 
   match(version.stdout, /^\d+\.\d+\.\d+\n$/);
   const taskHelp = await runFctl(["get", "task", "--help"]);
   assert(taskHelp.stdout.includes("--latest"));
+});
+
+Deno.test("an answer larger than admin.maxMessageSizeBytes fails at once, naming the limit and the option", async () => {
+  await withSandbox(async (endpoint, requests) => {
+    const { code, stdout, stderr } = await runFctl([
+      "get",
+      "task",
+      ...scope(endpoint),
+      "--admin.maxMessageSizeBytes",
+      "64",
+    ]);
+    equal(code, 1);
+    equal(stdout, "");
+    match(
+      stderr,
+      /^Error: ListTasks failed: the answer of \d+ bytes is larger than the limit of 64 bytes \(admin\.maxMessageSizeBytes\); raise --admin\.maxMessageSizeBytes, or ask for less \(e\.g\. --filter\.limit\)\n$/,
+    );
+    // Not retried: the same answer would be as large.
+    equal(requests().filter((r) => r.method === "ListTasks").length, 1);
+    // The default (32 MiB) reads the same listing.
+    equal((await runFctl(["get", "task", ...scope(endpoint)])).code, 0);
+  });
 });

@@ -126,7 +126,11 @@ Deno.test("bad flags are one-line usage errors (exit 2) before any RPC", async (
       'Error: Please add a valid field selector: no operator in term "task.version" (terms are ' +
       '<field><operator><value> separated by ","; operators: =, !=, >, >=, <, <=, " contains ", " in (a;b)")',
     ],
-    [["-o", "doturl"], "Error: visualization is only supported on workflows"],
+    [
+      ["-o", "doturl"],
+      "Error: visualization is only supported on workflows: -o DOTURL cannot show this command's output; " +
+      "use TABLE, JSON or YAML",
+    ],
     // FlyteAdmin's filter grammar splits on "," and "+": such a value would be misread, so it is never sent.
     [
       ["--filter.fieldSelector", "task.name=a\\,b"],

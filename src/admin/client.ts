@@ -18,6 +18,7 @@ import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
+import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
 import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 
 export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
@@ -51,6 +52,11 @@ export interface AdminClientOptions {
   proxy?: string;
   /** Auth type, for error messages. */
   authType?: string;
+  /**
+   * `admin.maxMessageSizeBytes`: the largest answer read, in bytes (default {@link DEFAULT_MAX_MESSAGE_SIZE});
+   * a larger one fails the call without being read, naming the limit and the option.
+   */
+  maxMessageSizeBytes?: number;
 }
 
 /**
@@ -196,7 +202,14 @@ export function createAdminClient(
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
   interceptors.push(transportStatusInterceptor, userAgentInterceptor);
   // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.
-  const transport = createGrpcTransport({ baseUrl, sessionManager: manager, interceptors, acceptCompression: [] });
+  const readMaxBytes = options.maxMessageSizeBytes || DEFAULT_MAX_MESSAGE_SIZE;
+  const transport = createGrpcTransport({
+    baseUrl,
+    sessionManager: manager,
+    interceptors,
+    acceptCompression: [],
+    readMaxBytes,
+  });
   return {
     admin: lazyClient<typeof AdminService, keyof typeof ADMIN_FILES>(
       ADMIN_METHOD_FILES,

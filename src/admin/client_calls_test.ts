@@ -275,8 +275,18 @@ Deno.test("admin client: a deadline ends a call whose connection never gets made
   const client = createAdminClient({ endpoint: `https://127.0.0.1:${(silent.addr as Deno.NetAddr).port}` });
   try {
     const started = performance.now();
-    equal((await failure(client.admin.listTasks(LIST, { timeoutMs: 100 }))).status, "DeadlineExceeded");
+    const error = await failure(client.admin.listTasks(LIST, { timeoutMs: 100 }));
+    equal(error.status, "DeadlineExceeded");
     ok(performance.now() - started < 5_000, "the call ended at its deadline");
+    // The message names the endpoint and what to change, not only the status.
+    const endpoint = `https://127.0.0.1:${(silent.addr as Deno.NetAddr).port}`;
+    ok(
+      error.message.startsWith(
+        `connection to ${endpoint} (insecure: false, auth: none): ListTasks failed: DeadlineExceeded`,
+      ),
+      error.message,
+    );
+    ok(error.message.endsWith("raise --admin.perRetryTimeout, or check the endpoint and the network)"), error.message);
   } finally {
     client.close();
     silent.close();

@@ -1,6 +1,7 @@
 /** Property tests of endpoint parsing, bounded by case count (well under a second each). */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
+import { checkProperty, runs } from "../_property.ts";
 import { UsageError } from "../errors.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 
@@ -15,8 +16,9 @@ const ENDPOINT_TEXT = fc.oneof(
   ).map(([scheme, host, port]) => `${scheme}${host}${port === undefined ? "" : `:${port}`}`),
 );
 
-Deno.test("property: an endpoint parses to a URL-safe host and port, or fails with one UsageError line", () => {
-  fc.assert(
+Deno.test("property: an endpoint parses to a URL-safe host and port, or fails with one UsageError line", async () => {
+  await checkProperty(
+    "endpoint: an endpoint parses to a URL-safe host and port, or fails with one UsageError line",
     fc.property(ENDPOINT_TEXT, fc.boolean(), (raw, insecure) => {
       let endpoint;
       try {
@@ -33,6 +35,6 @@ Deno.test("property: an endpoint parses to a URL-safe host and port, or fails wi
       const again = parseEndpoint(endpointUrl(endpoint, insecure));
       deepEqual({ host: again.host, port: again.port }, { host: endpoint.host, port: endpoint.port });
     }),
-    { numRuns: 10_000 },
+    { numRuns: runs(10_000) },
   );
 });

@@ -37,6 +37,16 @@ export interface ConnectionDescription {
   insecure: boolean;
   /** The auth type in use, if any. */
   authType?: string;
+  /** `admin.maxMessageSizeBytes` as configured (0 or absent: the default), for the message of an answer over it. */
+  maxMessageSizeBytes?: number;
+}
+
+/** Connect's message for an answer larger than the transport's `readMaxBytes` (before any of it is read). */
+const READ_LIMIT = /^message size (?:(\d+) )?is larger than configured readMaxBytes (\d+)$/;
+
+/** Whether `err` is an answer refused for its size by the transport's limit: the same answer would come again. */
+export function isReadLimitError(err: unknown): boolean {
+  return err instanceof ConnectError && err.code === Code.ResourceExhausted && READ_LIMIT.test(err.rawMessage);
 }
 
 /**
@@ -91,7 +101,12 @@ export class AdminError extends OperationError {
  */
 export class AdminNotFoundError extends AdminError {}
 
-const CONNECTION_STATUSES = new Set<Code>([Code.Unavailable, Code.Unauthenticated, Code.Unknown]);
+const CONNECTION_STATUSES = new Set<Code>([
+  Code.Unavailable,
+  Code.Unauthenticated,
+  Code.Unknown,
+  Code.DeadlineExceeded,
+]);
 
 /** Node's TLS verification failures, by `code` (node:tls and OpenSSL names). */
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|ERR_SSL/;
@@ -136,6 +151,13 @@ export function mapAdminError(err: unknown, rpc: string, connection: ConnectionD
   // An interceptor's own error (auth: a missing secret, a refused token request), which Connect wrapped.
   if (err instanceof ConnectError && err.cause instanceof FctlError) return err.cause;
   let ce = ConnectError.from(err);
+  const tooLarge = READ_LIMIT.exec(ce.rawMessage);
+  if (ce.code === Code.ResourceExhausted && tooLarge) {
+    const size = tooLarge[1] ? `of ${tooLarge[1]} bytes ` : "";
+    const serverMessage = `the answer ${size}is larger than the limit of ${tooLarge[2]} bytes ` +
+      `(admin.maxMessageSizeBytes); raise --admin.maxMessageSizeBytes, or ask for less (e.g. --filter.limit)`;
+    return new AdminError("ResourceExhausted", rpc, serverMessage, `${rpc} failed: ${serverMessage}`, { cause: err });
+  }
   const failure = connectionFailure(ce);
   if (failure) {
     const hint = failure === "tls"
@@ -162,6 +184,9 @@ function hintFor(code: Code, connection: ConnectionDescription): string {
       return ` (is the admin service running at ${connection.endpoint}? is admin.insecure right for it?)`;
     case Code.Unauthenticated:
       return " (check admin.authType and its credentials)";
+    case Code.DeadlineExceeded:
+      return ` (the admin service at ${connection.endpoint} did not answer in time; ` +
+        "raise --admin.perRetryTimeout, or check the endpoint and the network)";
     default:
       return "";
   }

@@ -10,6 +10,7 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { methodConfigFor, type ServiceConfig } from "../config/service_config.ts";
+import { isReadLimitError } from "./errors.ts";
 
 /**
  * How calls are retried.
@@ -210,7 +211,10 @@ export function retryInterceptor(options: RetryOptions): Interceptor {
           if (failedBefore && isCreate(rpc) && error.code === Code.AlreadyExists) {
             return createdResponse(req);
           }
-          if (!policy.retryable.has(error.code) || attempt >= policy.maxAttempts) throw error;
+          // An answer over the size limit would be as large the next time.
+          if (!policy.retryable.has(error.code) || attempt >= policy.maxAttempts || isReadLimitError(error)) {
+            throw error;
+          }
           failedBefore = true;
           const cap = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * policy.multiplier ** (attempt - 1));
           const delayMs = Math.round(cap * (0.5 + random() / 2));

@@ -28,7 +28,12 @@ export function adminSessions(options: AdminClientOptions): AdminSessions {
   const endpoint = parseEndpoint(options.endpoint);
   const insecure = options.insecure ?? endpoint.schemeInsecure ?? false;
   const baseUrl = endpointUrl(endpoint, insecure);
-  const connection: ConnectionDescription = { endpoint: baseUrl, insecure, authType: options.authType };
+  const connection: ConnectionDescription = {
+    endpoint: baseUrl,
+    insecure,
+    authType: options.authType,
+    maxMessageSizeBytes: options.maxMessageSizeBytes,
+  };
   const sessionOptions: SecureClientSessionOptions = {};
   if (!insecure) {
     // Under Deno, `ca` is handed to Deno.connectTls's `caCerts`, which trusts them in addition to the

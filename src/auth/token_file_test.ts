@@ -100,3 +100,27 @@ Deno.test("token file: removeTokens forgets every flow and client of one endpoin
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("token file: a cache file over the size cap, or a FIFO in its place, is no token and never blocks", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log, text } = logger();
+    const store = fileTokenStore({ home, key, logger: log });
+    await store.save({ accessToken: "at-1" });
+    const dir = tokenDirectory(home);
+    const [name] = [...Deno.readDirSync(dir)].map((e) => e.name);
+    // 5 MiB of valid JSON: over the 4 MiB cap, so not read whole into memory.
+    await Deno.writeTextFile(
+      `${dir}/${name}`,
+      JSON.stringify({ version: 1, ...key, accessToken: "x".repeat(5 << 20) }),
+    );
+    equal(await store.load(), undefined);
+    equal(text().includes("limit"), true, text());
+    await Deno.remove(`${dir}/${name}`);
+    const mkfifo = await new Deno.Command("mkfifo", { args: [`${dir}/${name}`] }).output();
+    equal(mkfifo.success, true);
+    equal(await store.load(), undefined);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

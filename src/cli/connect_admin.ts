@@ -89,6 +89,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     proxy,
     // Until an auth flow has run, only an auth type the user chose says anything about the connection.
     authType: loaded.sources["admin.authType"] === "default" ? undefined : config["admin.authType"],
+    maxMessageSizeBytes: config["admin.maxMessageSizeBytes"],
     retry: {
       maxAttempts: config["admin.maxRetries"],
       perAttemptTimeoutMs: config["admin.perRetryTimeout"],

@@ -36,5 +36,10 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
     insecureSkipVerify: config["admin.insecureSkipVerify"],
     warn: (message) => deps.logger?.warn(message),
+    timeouts: {
+      headersMs: config["http.headersTimeout"],
+      idleMs: config["http.idleTimeout"],
+      totalMs: config["storage.defaultHttpClient.timeout"],
+    },
   });
 }

@@ -40,6 +40,8 @@ export function parseDuration(text: string): number | undefined {
     total += Number(part[1]) * UNIT_MS[part[2]];
   }
   if (!Number.isFinite(total) || total > GO_MAX_MS) return undefined;
+  // Whole nanoseconds, as Go holds them: "8.171s" is 8171 ms, not 8170.999999999999 (the fuzz task's find).
+  total = Math.round(total * 1e6) / 1e6;
   return whole[1] === "-" ? -total : total;
 }
 

@@ -1,6 +1,7 @@
 /** Property tests of duration parsing, bounded by case count (about a second each on a busy machine). */
 import { equal, ok } from "node:assert/strict";
 import fc from "fast-check";
+import { checkProperty, runs } from "../_property.ts";
 import { UsageError } from "../errors.ts";
 import { formatDuration, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import { parseOptionValue } from "./values.ts";
@@ -16,8 +17,9 @@ const DURATION_TEXT = fc.oneof(
     .map(([n, unit]) => n + unit),
 );
 
-Deno.test("property: a duration option is accepted within 0s..MAX or refused with one UsageError line", () => {
-  fc.assert(
+Deno.test("property: a duration option is accepted within 0s..MAX or refused with one UsageError line", async () => {
+  await checkProperty(
+    "duration: a duration option is accepted within 0s..MAX or refused with one UsageError line",
     fc.property(DURATION_TEXT, (text) => {
       let ms: unknown;
       try {
@@ -32,21 +34,23 @@ Deno.test("property: a duration option is accepted within 0s..MAX or refused wit
       const again = parseDuration(formatDuration(ms));
       ok(again !== undefined && Math.abs(again - ms) <= 1e-3, `${text} -> ${formatDuration(ms)} -> ${again}`);
     }),
-    { numRuns: 10_000 },
+    { numRuns: runs(10_000) },
   );
 });
 
-Deno.test("property: every whole number of milliseconds in range round-trips through Go's format", () => {
-  fc.assert(
+Deno.test("property: every whole number of milliseconds in range round-trips through Go's format", async () => {
+  await checkProperty(
+    "duration: every whole number of milliseconds in range round-trips through Go's format",
     fc.property(fc.integer({ min: 0, max: MAX_DURATION_MS }), (ms) => {
       equal(parseDuration(formatDuration(ms)), ms);
     }),
-    { numRuns: 10_000 },
+    { numRuns: runs(10_000) },
   );
 });
 
-Deno.test("property: a service-config timeout is accepted within range or refused naming it", () => {
-  fc.assert(
+Deno.test("property: a service-config timeout is accepted within range or refused naming it", async () => {
+  await checkProperty(
+    "duration: a service-config timeout is accepted within range or refused naming it",
     fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\d{1,12}(\.\d{1,9})?s$/)), (timeout) => {
       const text = JSON.stringify({ methodConfig: [{ name: [{ service: "s" }], timeout }] });
       try {
@@ -57,6 +61,6 @@ Deno.test("property: a service-config timeout is accepted within range or refuse
         ok(!err.message.includes("\n") && err.message.includes("methodConfig[0].timeout"), err.message);
       }
     }),
-    { numRuns: 5_000 },
+    { numRuns: runs(5_000) },
   );
 });

@@ -42,3 +42,8 @@ Deno.test("milliseconds format like Go's time.Duration.String", () => {
     equal(parseDuration(text), ms, text);
   }
 });
+
+Deno.test("decimal seconds parse to whole nanoseconds: 8.171s is 8171 ms, not 8170.999999999999", () => {
+  equal(parseDuration("8.171s"), 8171);
+  equal(parseDuration(formatDuration(8171)), 8171);
+});

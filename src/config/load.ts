@@ -13,7 +13,8 @@ import {
   yamlPath,
 } from "./schema.ts";
 import { isNotFound, quote, UsageError } from "../errors.ts";
-import { editDistance, nearest } from "./nearest.ts";
+import { KeySuggester } from "./nearest.ts";
+import { IGNORED_FLYTECTL_KEYS, IGNORED_FLYTECTL_MAPPINGS } from "./flytectl_keys.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
 import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
 
@@ -60,8 +61,33 @@ export interface LoadedConfig {
   sources: Record<OptionKey, ConfigSource>;
   /** The config file that was read, if any. */
   file?: string;
-  /** One line each: unknown keys in the file, deprecated options in use. Never fatal. */
+  /**
+   * One line each: unknown keys in the file (the first {@link MAX_KEY_WARNINGS}, then one line counting
+   * the rest), deprecated options in use. Never fatal.
+   */
   warnings: string[];
+}
+
+/** Unknown keys warned about one by one (each with its suggestion); the rest are counted in one line. */
+export const MAX_KEY_WARNINGS = 20;
+
+/** Problems named in the one-line message of a {@link ConfigProblemsError}; the rest are counted. */
+const MAX_PROBLEMS_SHOWN = 20;
+
+/**
+ * Every problem of a configuration (bad values in the file, the environment or flags, sections of the
+ * wrong shape), found in one pass so that a user fixes them all at once rather than one per run.
+ */
+export class ConfigProblemsError extends UsageError {
+  /** One line per problem, in the order found. */
+  readonly problems: readonly string[];
+  /** The problems as one line listing them (at most {@link MAX_PROBLEMS_SHOWN}, then a count of the rest). */
+  constructor(problems: readonly string[]) {
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).join("; ");
+    const more = problems.length > MAX_PROBLEMS_SHOWN ? `; … and ${problems.length - MAX_PROBLEMS_SHOWN} more` : "";
+    super(`the configuration has ${problems.length} problems: ${shown}${more}`);
+    this.problems = problems;
+  }
 }
 
 const SPECS = OPTIONS as readonly OptionSpec[];
@@ -96,14 +122,25 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
     const reason = isNotFound(err) ? "no such file" : (err as Error).message;
     throw new UsageError(`cannot read config file ${quote(file)}: ${reason}`);
   }
-  const { parse } = await import("yaml");
+  const yaml = await import("yaml");
+  const lineCounter = new yaml.LineCounter();
+  // YAML 1.1 like the Go readers of these files (`yes`/`no` are booleans there). The library's own check
+  // for duplicate keys compares every key with every other (a 10,000-key file took seconds, 40,000 keys
+  // minutes); it is off, and `duplicateKey` does the same check in one pass.
+  const parsed = yaml.parseDocument(text, { version: "1.1", uniqueKeys: false, lineCounter });
+  const invalid = (message: string) =>
+    new UsageError(`config file ${quote(file)} is not valid YAML: ${message.split("\n")[0]}`);
+  if (parsed.errors.length > 0) throw invalid(parsed.errors[0].message);
+  const duplicate = duplicateKey(yaml, parsed.contents);
+  if (duplicate) {
+    const { line, col } = lineCounter.linePos(duplicate.offset);
+    throw invalid(`Map keys must be unique at line ${line}, column ${col}: ${quote(duplicate.key)} appears twice`);
+  }
   let doc: unknown;
   try {
-    // YAML 1.1 like the Go readers of these files (`yes`/`no` are booleans there).
-    doc = parse(text, { version: "1.1" }) ?? {};
+    doc = parsed.toJS() ?? {};
   } catch (err) {
-    const first = String((err as Error).message).split("\n")[0];
-    throw new UsageError(`config file ${quote(file)} is not valid YAML: ${first}`);
+    throw invalid(String((err as Error).message));
   }
   if (typeof doc !== "object" || Array.isArray(doc)) {
     throw new UsageError(`config file ${quote(file)} must be a mapping of sections such as "admin:", got a scalar`);
@@ -111,57 +148,83 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   return { file, doc };
 }
 
-/** The last segment of a dotted path. */
-function lastSegment(path: string): string {
-  return path.slice(path.lastIndexOf(".") + 1);
+type YamlModule = typeof import("yaml");
+
+/** The first key that appears twice in one mapping anywhere in `node`, with its offset; one pass. */
+function duplicateKey(yaml: YamlModule, node: unknown): { key: string; offset: number } | undefined {
+  const pending: unknown[] = [node];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (yaml.isMap(current)) {
+      const seen = new Set<unknown>();
+      for (const pair of current.items) {
+        // Scalar keys compare by value (as the library's check does); other keys (rare) by identity.
+        const key = yaml.isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          const offset = yaml.isNode(pair.key) ? pair.key.range?.[0] ?? 0 : 0;
+          return { key: String(key), offset };
+        }
+        seen.add(key);
+        pending.push(pair.value);
+      }
+    } else if (yaml.isSeq(current)) {
+      pending.push(...current.items);
+    }
+  }
+  return undefined;
 }
 
-/**
- * The valid key a user most likely meant: a close sibling in the same section, else any key whose last
- * segment is close (a key put in the wrong section). Nothing when nothing is close: a wild guess misleads.
- */
-function suggestKey(path: string, known: readonly string[]): string | undefined {
-  const name = lastSegment(path);
-  const parent = path.slice(0, Math.max(0, path.lastIndexOf(".")));
-  const limit = Math.max(1, Math.floor(name.length / 3));
-  const close = (candidates: string[]) => {
-    const best = nearest(name, candidates.map(lastSegment));
-    const index = best === undefined ? -1 : candidates.map(lastSegment).indexOf(best);
-    return index >= 0 && editDistance(name, best!) <= limit ? candidates[index] : undefined;
-  };
-  const siblings = known.filter((k) => k.slice(0, Math.max(0, k.lastIndexOf("."))) === parent);
-  return close(siblings) ?? close([...known]);
+/** The keys a config file may hold: every option's leaf, the sections above them, and flytectl's ignored keys. */
+interface KnownKeys {
+  leaves: ReadonlySet<string>;
+  sections: ReadonlySet<string>;
+  /** Free-form mappings accepted whole. */
+  mappings: ReadonlySet<string>;
 }
 
-/** Every dotted path in the file that no option reads, with the nearest valid key. */
-function unknownKeyWarnings(doc: unknown, file: string): string[] {
-  const leaves = new Set<string>();
+function knownKeys(): KnownKeys {
+  const leaves = new Set<string>(IGNORED_FLYTECTL_KEYS);
   for (const spec of SPECS) if (spec.inFile !== false) leaves.add(yamlPath(spec).join("."));
+  const mappings = new Set(IGNORED_FLYTECTL_MAPPINGS);
   const sections = new Set<string>();
-  for (const leaf of leaves) {
+  for (const leaf of [...leaves, ...mappings]) {
     const parts = leaf.split(".");
     for (let i = 1; i < parts.length; i++) sections.add(parts.slice(0, i).join("."));
   }
-  const known = [...leaves, ...sections];
+  return { leaves, sections, mappings };
+}
+
+/**
+ * Every dotted path in the file that no option reads: the first {@link MAX_KEY_WARNINGS} with the nearest
+ * valid key, the rest counted in one line; a section of the wrong shape is a problem. Linear in the file's
+ * keys: a suggestion is only worked out for a key that is shown.
+ */
+function checkFileKeys(doc: unknown, file: string, problems: string[]): string[] {
+  const { leaves, sections, mappings } = knownKeys();
+  let suggester: KeySuggester | undefined;
   const warnings: string[] = [];
+  let unknown = 0;
   const walk = (node: unknown, prefix: string) => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
     for (const [key, value] of Object.entries(node)) {
       const path = prefix ? `${prefix}.${key}` : key;
-      if (leaves.has(path)) continue;
+      if (leaves.has(path) || mappings.has(path)) continue;
       if (sections.has(path)) {
         // `admin: [endpoint, insecure]` would otherwise be skipped in silence, every setting in it lost.
         if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
           const shape = Array.isArray(value) ? "a list" : `the value ${quote(value)}`;
-          throw new UsageError(
+          problems.push(
             `config file ${quote(file)}: ${quote(path)} must be a mapping of keys (like "${path}:" then indented ` +
               `"key: value" lines), got ${shape}`,
           );
+          continue;
         }
         walk(value, path);
         continue;
       }
-      const suggestion = suggestKey(path, known);
+      if (++unknown > MAX_KEY_WARNINGS) continue;
+      suggester ??= new KeySuggester([...leaves, ...sections, ...mappings]);
+      const suggestion = suggester.suggest(path);
       warnings.push(
         `unknown key ${quote(path)} in config file ${quote(file)} is ignored${
           suggestion ? `; did you mean ${quote(suggestion)}?` : ""
@@ -170,18 +233,22 @@ function unknownKeyWarnings(doc: unknown, file: string): string[] {
     }
   };
   walk(doc, "");
+  if (unknown > MAX_KEY_WARNINGS) {
+    warnings.push(`… and ${unknown - MAX_KEY_WARNINGS} more unknown keys in config file ${quote(file)} are ignored`);
+  }
   return warnings;
 }
 
-function validateServiceConfig(values: Record<string, ConfigValue>, where: string): void {
+function validateServiceConfig(values: Record<string, ConfigValue>, where: string): string | undefined {
   const text = values["admin.defaultServiceConfig"] as string;
-  if (text.trim() === "") return;
+  if (typeof text !== "string" || text.trim() === "") return undefined;
   try {
     parseServiceConfig(text);
   } catch (err) {
     if (!(err instanceof ServiceConfigError)) throw err;
-    throw new UsageError(`invalid gRPC service config in ${where}: ${err.message}`);
+    return `invalid gRPC service config in ${where}: ${err.message}`;
   }
+  return undefined;
 }
 
 function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefined): string {
@@ -210,12 +277,26 @@ function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefi
  * });
  * console.log(config["admin.endpoint"], sources["admin.endpoint"], warnings); // … "flag" []
  * ```
+ *
+ * @throws {ConfigProblemsError} several bad values or misshapen sections, every one found, in one error
+ * @throws {UsageError} one such problem, or the config file cannot be read or is not YAML
  */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> {
   const { file, doc } = await readConfigFile(input);
   const values: Record<string, ConfigValue> = {};
   const sources = {} as Record<OptionKey, ConfigSource>;
-  const warnings = file ? unknownKeyWarnings(doc, file) : [];
+  const problems: string[] = [];
+  const warnings = file ? checkFileKeys(doc, file, problems) : [];
+  // A bad value is a problem to report with the others; the option keeps what it had.
+  const parse = (option: OptionSpec, raw: unknown, where: string): ConfigValue | undefined => {
+    try {
+      return parseOptionValue(option, raw, where);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      problems.push(err.message);
+      return undefined;
+    }
+  };
   for (const option of SPECS) {
     const key = option.key as OptionKey;
     values[key] = option.type === "duration"
@@ -223,27 +304,29 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
       : option.default;
     sources[key] = "default";
     const fromFile = option.inFile === false ? undefined : lookup(doc, yamlPath(option));
-    if (fromFile !== undefined && fromFile !== null) {
-      values[key] = parseOptionValue(option, fromFile, whereOf(option, "file", file));
-      sources[key] = "file";
-    }
-    const fromEnv = input.env[envName(option)];
-    if (fromEnv !== undefined && fromEnv !== "") {
-      values[key] = parseOptionValue(option, fromEnv, whereOf(option, "env", file));
-      sources[key] = "env";
-    }
-    const fromFlag = input.flags[key];
-    if (fromFlag !== undefined) {
-      values[key] = parseOptionValue(option, fromFlag, whereOf(option, "flag", file));
-      sources[key] = "flag";
+    const layers: [ConfigSource, unknown][] = [
+      ["file", fromFile === null ? undefined : fromFile],
+      ["env", input.env[envName(option)] === "" ? undefined : input.env[envName(option)]],
+      ["flag", input.flags[key]],
+    ];
+    for (const [source, raw] of layers) {
+      if (raw === undefined) continue;
+      const value = parse(option, raw, whereOf(option, source, file));
+      if (value === undefined) continue;
+      values[key] = value;
+      sources[key] = source;
     }
     if (option.deprecated && sources[key] !== "default") {
       warnings.push(`${whereOf(option, sources[key], file)} is deprecated: ${option.deprecated}`);
     }
   }
-  validateServiceConfig(
+  const serviceConfigProblem = validateServiceConfig(
     values,
     whereOf(SPECS.find((o) => o.key === "admin.defaultServiceConfig")!, sources["admin.defaultServiceConfig"], file),
   );
+  if (serviceConfigProblem) problems.push(serviceConfigProblem);
+  // One problem is the plain usage error it always was; several are listed together.
+  if (problems.length === 1) throw new UsageError(problems[0]);
+  if (problems.length > 1) throw new ConfigProblemsError(problems);
   return { config: values as unknown as Config, sources, file, warnings };
 }

@@ -1,5 +1,6 @@
-import { deepEqual, equal, rejects } from "node:assert/strict";
-import { loadConfig } from "./load.ts";
+import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/strict";
+import { type ConfigProblemsError, loadConfig } from "./load.ts";
+import { editDistance, KeySuggester } from "./nearest.ts";
 
 function files(map: Record<string, string>) {
   return (path: string) => {
@@ -296,4 +297,82 @@ Deno.test("a section of the wrong shape is refused naming the key, not skipped i
   // An empty section is a mapping with nothing in it, as in Go.
   const readTextFile = files({ "/c.yaml": "admin:\nstorage:\n" });
   await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+});
+
+Deno.test("a file of 40,000 unknown keys: 20 warnings with suggestions and one line counting the rest", async () => {
+  const lines = ["admin:", "  endpoint: dns:///a:443"];
+  for (let i = 0; i < 40_000; i++) lines.push(`  unknownKey${i}: v`);
+  const readTextFile = files({ "/c.yaml": lines.join("\n") });
+  const { warnings, config } = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+  equal(config["admin.endpoint"], "dns:///a:443");
+  equal(warnings.length, 21);
+  equal(warnings[0], 'unknown key "admin.unknownKey0" in config file "/c.yaml" is ignored');
+  equal(warnings[20], '… and 39980 more unknown keys in config file "/c.yaml" are ignored');
+});
+
+Deno.test("a suggestion costs at most one bounded distance per candidate, and ranks as before", () => {
+  const known = ["admin.endpoint", "admin.insecure", "admin.clientId", "storage.type", "storage.container"];
+  const suggester = new KeySuggester(known);
+  equal(suggester.suggest("admin.endpont"), "admin.endpoint");
+  equal(suggester.suggest("storage.endpoint"), "admin.endpoint");
+  equal(suggester.suggest("admin.zzzzzzzzzzzz"), undefined);
+  // Three suggestions, each over the siblings then every key: never more than 2 × 5 distances each.
+  assert(suggester.distances <= 3 * 2 * known.length, `${suggester.distances} distances`);
+  equal(editDistance("abcdef", "uvwxyz", 2), 3);
+  equal(editDistance("Endpoint", "endpont"), 1);
+});
+
+Deno.test("every bad value is reported in one error, not one per run", async () => {
+  const readTextFile = files({ "/c.yaml": "admin:\n  insecure: maybe\n  maxRetries: lots\nstorage: s3\n" });
+  await rejects(
+    loadConfig({ flags: { config: "/c.yaml", output: "dot2" }, env: { FCTL_LOGGER_LEVEL: "9" }, readTextFile }),
+    (err: Error) => {
+      equal(err.name, "ConfigProblemsError");
+      equal((err as ConfigProblemsError).problems.length, 5);
+      match(err.message, /^the configuration has 5 problems: config file "\/c.yaml": "storage" must be a mapping/);
+      match(err.message, /invalid value "maybe" for admin.insecure/);
+      match(err.message, /invalid value "lots" for admin.maxRetries/);
+      match(err.message, /invalid value "9" for environment variable FCTL_LOGGER_LEVEL/);
+      match(err.message, /invalid value "dot2" for --output: expected one of TABLE, JSON, YAML, DOT, DOTURL/);
+      return true;
+    },
+  );
+});
+
+Deno.test("keys real flytectl configs carry load without a warning", async () => {
+  const text = `admin:
+  endpoint: dns:///flyte.example.com:443
+  maxMessageSizeBytes: 8388608
+  proxyCommand: [iap-token]
+  defaultOrg: acme
+otel:
+  type: noop
+  file: {filename: /tmp/trace.txt}
+  jaeger: {endpoint: "http://localhost:14268/api/traces"}
+  otlpgrpc: {endpoint: "http://localhost:4317"}
+  otlphttp: {endpoint: "http://localhost:4318/v1/traces"}
+  sampler: {parentSampler: always}
+storage:
+  defaultHttpClient:
+    timeout: 30s
+    headers: {X-Extra: [a]}
+  signedUrl:
+    stowConfigOverride: {key: value}
+`;
+  const readTextFile = files({ "/c.yaml": text });
+  const { warnings, config } = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
+  deepEqual(warnings, []);
+  equal(config["admin.maxMessageSizeBytes"], 8388608);
+  deepEqual(config["admin.proxyCommand"], ["iap-token"]);
+});
+
+Deno.test("a duplicate key is named with its line, even deep in a large file", async () => {
+  const lines = ["admin:"];
+  for (let i = 0; i < 20_000; i++) lines.push(`  k${i}: v`);
+  lines.push("  k7: again");
+  const readTextFile = files({ "/c.yaml": lines.join("\n") });
+  await rejects(
+    loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile }),
+    /config file "\/c.yaml" is not valid YAML: Map keys must be unique at line 20002, column 3: "k7" appears twice/,
+  );
 });

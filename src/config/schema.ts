@@ -70,6 +70,16 @@ export interface OptionSpec {
   readonly max?: number;
 }
 
+/**
+ * The default of `admin.maxMessageSizeBytes`, the largest admin answer read: 32 MiB. flytectl leaves the key
+ * at 0, which is gRPC-Go's 4 MiB; a listing of 100 tasks with large templates needs more, and a bound keeps
+ * an admin announcing a 2 GiB message from taking gigabytes of memory.
+ */
+export const DEFAULT_MAX_MESSAGE_SIZE = 32 * 1024 * 1024;
+
+/** The largest `admin.maxMessageSizeBytes` accepted (what a Go int32 and Connect's limit both hold). */
+export const MAX_MESSAGE_SIZE_LIMIT = 2 ** 31 - 1;
+
 /** Output formats of `-o`. */
 export const OUTPUT_FORMATS = ["TABLE", "JSON", "YAML", "DOT", "DOTURL"] as const;
 
@@ -179,6 +189,14 @@ export const OPTIONS = [
     help: "attempts in total for UNAVAILABLE and RESOURCE_EXHAUSTED (and timed-out reads)",
   },
   { key: "admin.perRetryTimeout", type: "duration", default: "15s", help: "time limit of one attempt" },
+  {
+    key: "admin.maxMessageSizeBytes",
+    type: "int",
+    min: 0,
+    max: MAX_MESSAGE_SIZE_LIMIT,
+    default: DEFAULT_MAX_MESSAGE_SIZE,
+    help: "largest answer accepted from the admin service, in bytes (0: the default, 32 MiB)",
+  },
   { key: "admin.maxBackoffDelay", type: "duration", default: "8s", help: "longest wait between attempts" },
   {
     key: "admin.defaultServiceConfig",
@@ -359,7 +377,21 @@ export const OPTIONS = [
     key: "storage.defaultHttpClient.timeout",
     type: "duration",
     default: "0s",
-    help: "time limit of storage HTTP calls (0s: none)",
+    help:
+      "time limit of each whole HTTP call (downloads, uploads, GitHub API, token requests), body included (0s: none)",
+  },
+  // Time limits of every plain HTTP call (fctl's own keys): a server that stalls never hangs a command.
+  {
+    key: "http.headersTimeout",
+    type: "duration",
+    default: "1m0s",
+    help: "longest wait for an HTTP response's headers (connecting included; not for uploads) (0s: none)",
+  },
+  {
+    key: "http.idleTimeout",
+    type: "duration",
+    default: "1m0s",
+    help: "longest stall between two chunks of an HTTP response body (0s: none)",
   },
   {
     key: "storage.allow-local-fallback",

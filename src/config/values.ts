@@ -24,7 +24,7 @@ function splitList(text: string): string[] {
   return text.split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
 
-function parseMap(raw: unknown, bad: (expected: string) => UsageError): Record<string, string> {
+function parseMap(raw: unknown, bad: (expected: string, value?: unknown) => UsageError): Record<string, string> {
   const out: Record<string, string> = {};
   const pairs = Array.isArray(raw) ? raw : typeof raw === "string" ? [raw] : undefined;
   if (pairs) {
@@ -32,7 +32,8 @@ function parseMap(raw: unknown, bad: (expected: string) => UsageError): Record<s
       if (typeof pair !== "string") throw bad("key=value pairs");
       for (const item of splitList(pair)) {
         const eq = item.indexOf("=");
-        if (eq <= 0) throw bad("key=value pairs");
+        // The one bad pair is named, not "a list" (a repeated flag arrives as one).
+        if (eq <= 0) throw bad(`key=value pairs such as "region=us-east-1"`, item);
         out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
       }
     }
@@ -51,7 +52,10 @@ function parseMap(raw: unknown, bad: (expected: string) => UsageError): Record<s
 /** Parses one raw value for an option, naming `where` it came from on failure. */
 export function parseOptionValue(option: OptionSpec, raw: unknown, where: string): ConfigValue {
   const shown = option.secret ? '"[redacted]"' : describe(raw);
-  const bad = (expected: string) => new UsageError(`invalid value ${shown} for ${where}: expected ${expected}`);
+  const bad = (expected: string, value?: unknown) =>
+    new UsageError(
+      `invalid value ${value === undefined || option.secret ? shown : quote(value)} for ${where}: expected ${expected}`,
+    );
   switch (option.type) {
     case "boolean":
       if (typeof raw === "boolean") return raw;

@@ -15,6 +15,7 @@
 import type { StoreSource } from "../storage/store.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { httpProxyFor } from "./proxy_env.ts";
+import { fetchWithTimeouts, type HttpTimeouts } from "./timeouts.ts";
 
 /**
  * How the HTTP client is built.
@@ -41,6 +42,8 @@ export interface HttpClientOptions {
   insecureSkipVerify?: boolean;
   /** Where the client's one warning goes (the command's logger). */
   warn?: (message: string) => void;
+  /** Time limits of every call (headers, a stalled body, the whole call); none by default. */
+  timeouts?: HttpTimeouts;
 }
 
 /** The warning of a client asked to skip certificate verification, which Deno's fetch cannot do per client. */
@@ -79,6 +82,7 @@ export interface HttpClient {
 
 export type { PutInit } from "./put.ts";
 export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -96,7 +100,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return client;
   };
   let warnSkipVerify = options.insecureSkipVerify === true;
-  const httpFetch: typeof fetch = (input, init) => {
+  const proxiedFetch: typeof fetch = (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (warnSkipVerify && url.startsWith("https:")) {
       warnSkipVerify = false;
@@ -104,6 +108,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     return fetch(input, { ...init, client: clientFor(url) });
   };
+  const httpFetch = fetchWithTimeouts(proxiedFetch, options.timeouts ?? {});
   return {
     fetch: httpFetch,
     put: (url, body, init) => putWithContentLength(httpFetch, url, body, init),

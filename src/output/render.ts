@@ -35,7 +35,12 @@ const DEFAULT_TERMINAL_WIDTH = 80;
  */
 export function checkFormat(format: string, visualizable: boolean): void {
   if (format !== "DOT" && format !== "DOTURL") return;
-  if (!visualizable) throw new UsageError("visualization is only supported on workflows");
+  if (!visualizable) {
+    throw new UsageError(
+      `visualization is only supported on workflows: -o ${format} cannot show this command's output; ` +
+        "use TABLE, JSON or YAML",
+    );
+  }
   throw new UsageError(`output format ${format} is not available for this command`);
 }
 

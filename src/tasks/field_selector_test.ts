@@ -1,5 +1,6 @@
 import { equal, throws } from "node:assert/strict";
 import fc from "fast-check";
+import { checkProperty, runs } from "../_property.ts";
 import { UsageError } from "../errors.ts";
 import { escapeSelectorValue, fieldSelectorToFilters } from "./field_selector.ts";
 
@@ -80,9 +81,10 @@ Deno.test("every malformed selector is a UsageError naming the term and the reas
   }
 });
 
-Deno.test("property: any input either translates or fails with our UsageError", () => {
+Deno.test("property: any input either translates or fails with our UsageError", async () => {
   const alphabet = fc.constantFrom(..."ab.=!<>,;\\() inconta_1".split(""));
-  fc.assert(
+  await checkProperty(
+    "selector: any input either translates or fails with our UsageError",
     fc.property(fc.oneof(fc.string(), fc.string({ unit: alphabet })), (selector) => {
       try {
         return typeof fieldSelectorToFilters(selector) === "string";
@@ -90,7 +92,7 @@ Deno.test("property: any input either translates or fails with our UsageError", 
         return err instanceof UsageError && !err.message.includes("\n");
       }
     }),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   );
 });
 
@@ -105,22 +107,24 @@ const OPS: [string, string][] = [
   [" contains ", "contains"],
 ];
 
-Deno.test("property: an escaped value round-trips into the filter string unchanged", () => {
+Deno.test("property: an escaped value round-trips into the filter string unchanged", async () => {
   const value = fc.string({ minLength: 1 }).filter((v) => !/[,+]/.test(v));
   const term = fc.record({ field: FIELD, op: fc.constantFrom(...OPS), value });
-  fc.assert(
+  await checkProperty(
+    "selector: an escaped value round-trips into the filter string unchanged",
     fc.property(fc.array(term, { minLength: 1, maxLength: 4 }), (terms) => {
       const selector = terms.map((t) => `${t.field}${t.op[0]}${escapeSelectorValue(t.value)}`).join(",");
       const expected = terms.map((t) => `${t.op[1]}(${t.field},${t.value})`).join("+");
       equal(fieldSelectorToFilters(selector), expected);
     }),
-    { numRuns: 1000 },
+    { numRuns: runs(1000) },
   );
 });
 
-Deno.test("property: a value holding ',' or '+' is refused naming it, never sent", () => {
+Deno.test("property: a value holding ',' or '+' is refused naming it, never sent", async () => {
   const value = fc.tuple(fc.string(), fc.constantFrom(",", "+"), fc.string()).map(([a, sep, b]) => a + sep + b);
-  fc.assert(
+  await checkProperty(
+    "selector: a value holding ',' or '+' is refused naming it, never sent",
     fc.property(FIELD, fc.constantFrom(...OPS), value, (field, op, v) => {
       throws(
         () => fieldSelectorToFilters(`${field}${op[0]}${escapeSelectorValue(v)}`),
@@ -128,6 +132,6 @@ Deno.test("property: a value holding ',' or '+' is refused naming it, never sent
           err instanceof UsageError && !err.message.includes("\n") && err.message.includes("cannot express"),
       );
     }),
-    { numRuns: 5_000 },
+    { numRuns: runs(5_000) },
   );
 });

@@ -14,6 +14,7 @@
  * @module
  */
 import fc from "fast-check";
+import { checkProperty } from "../../_property.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { packTar, type TarEntry } from "modern-tar";
@@ -297,7 +298,8 @@ Deno.test("a streamed archive, valid or damaged, in chunks of any size, is alway
   let interrupted = 0;
   let rejected = 0;
   await withTempParent(async (tempParent) => {
-    await fc.assert(
+    await checkProperty(
+      "archive: streamed reads with random chunking",
       fc.asyncProperty(
         ARCHIVE,
         POLICY,
@@ -364,7 +366,8 @@ Deno.test("a local archive file, valid or damaged, is always read to an end", as
   await withTempParent(async (tempParent) => {
     const files = await Deno.makeTempDir({ prefix: "fctl-archive-fuzz-files-" });
     try {
-      await fc.assert(
+      await checkProperty(
+        "archive: local archive files",
         fc.asyncProperty(
           ARCHIVE,
           POLICY,

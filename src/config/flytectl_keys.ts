@@ -1,0 +1,31 @@
+/**
+ * Keys real flytectl config files carry that fctl reads nothing from: accepted in a config file without a
+ * warning (users keep one `~/.flyte/config.yaml` for both tools), never flags. Collected from the config
+ * structs flytectl registers (flyteidl's admin client, flytestdlib's storage and otel sections).
+ *
+ * Keep this module free of imports: the loader reads it for every config file.
+ *
+ * @module
+ */
+
+/** Leaf keys (dotted, as in the file) fctl accepts and ignores. */
+export const IGNORED_FLYTECTL_KEYS: readonly string[] = [
+  // flyteidl's admin client: organisations are a Union extension fctl does not speak.
+  "admin.defaultOrg",
+  // flytestdlib's OpenTelemetry section: fctl exports no traces.
+  "otel.type",
+  "otel.file.filename",
+  "otel.jaeger.endpoint",
+  "otel.otlpgrpc.endpoint",
+  "otel.otlphttp.endpoint",
+  "otel.sampler.parentSampler",
+];
+
+/**
+ * Keys whose value is a free-form mapping fctl accepts and ignores, whatever is below them: flytestdlib's
+ * extra storage HTTP headers and the stow overrides of signed URLs.
+ */
+export const IGNORED_FLYTECTL_MAPPINGS: readonly string[] = [
+  "storage.defaultHttpClient.headers",
+  "storage.signedUrl.stowConfigOverride",
+];
