@@ -9,7 +9,7 @@ import type { AdminClient } from "../admin/client.ts";
 import { CliContext } from "../cli/context.ts";
 import { denoIo } from "../cli/deno_io.ts";
 import type { LoadedConfig } from "../config/load.ts";
-import { nearest } from "../config/nearest.ts";
+import { KeySuggester } from "../config/nearest.ts";
 import { OPTIONS } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
@@ -96,7 +96,7 @@ function checkKeys(flags: Readonly<Record<string, unknown>>): void {
   const keys: string[] = OPTIONS.map((option) => option.key);
   for (const key of Object.keys(flags)) {
     if (keys.includes(key)) continue;
-    const near = nearest(key, keys);
+    const near = new KeySuggester(keys).suggest(key);
     throw new UsageError(`unknown option ${quote(key)}${near ? ` (did you mean ${quote(near)}?)` : ""}`);
   }
 }
