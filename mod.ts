@@ -80,6 +80,7 @@ export {
   type RegisterExamplesReport,
 } from "./src/register/register_examples.ts";
 export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
+export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";

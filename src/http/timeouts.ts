@@ -10,7 +10,18 @@ import { OperationError } from "../errors.ts";
 import { formatDuration } from "../config/duration.ts";
 import { redactUrl } from "./fetch_error.ts";
 
-/** Time limits in milliseconds; 0 for none. */
+/**
+ * Time limits in milliseconds; 0 for none.
+ *
+ * ```ts
+ * import type { HttpClientOptions, HttpTimeouts } from "@fctl/fctl";
+ *
+ * // A stalled server fails the call within a minute; a slow but steady download may take as long as it needs.
+ * const timeouts: HttpTimeouts = { headersMs: 60_000, idleMs: 60_000, totalMs: 0 };
+ * const options: HttpClientOptions = { timeouts };
+ * console.log(options);
+ * ```
+ */
 export interface HttpTimeouts {
   /** From the request to the response headers (`http.headersTimeout`); not applied to requests with a body. */
   headersMs?: number;
@@ -20,7 +31,21 @@ export interface HttpTimeouts {
   totalMs?: number;
 }
 
-/** An HTTP call ran out of one of its {@link HttpTimeouts}; the message names the URL (without its query) and which. */
+/**
+ * An HTTP call ran out of one of its {@link HttpTimeouts}; the message names the URL (without its query) and which.
+ *
+ * ```ts
+ * import { connect, HttpTimeoutError } from "@fctl/fctl";
+ *
+ * await using flyte = await connect({ flags: { "http.headersTimeout": "5s" } });
+ * const http = await flyte.http();
+ * try {
+ *   await http.fetch("https://flyte.example.com/healthcheck");
+ * } catch (err) {
+ *   if (err instanceof HttpTimeoutError) console.error(err.message); // "GET https://… timed out: …"
+ * }
+ * ```
+ */
 export class HttpTimeoutError extends OperationError {}
 
 /** `fetch` with `timeouts` applied to the call and to the body of its response. */
