@@ -34,7 +34,9 @@ const TYPES_ONLY = /^@types\+/;
  * ones inside `node_modules` name the root packages.
  */
 export function runtimePackages(root: string, modules: Iterable<string>): RuntimePackages {
-  const nodeModules = `${root.replace(/\/+$/, "")}/node_modules`;
+  // Real paths throughout, so that a root reached through a link (macOS's /tmp) compares equal.
+  const base = Deno.realPathSync(root);
+  const nodeModules = `${base}/node_modules`;
   const store = `${nodeModules}/.deno/`;
   const packageOf = (path: string): string | undefined => {
     const real = Deno.realPathSync(path);
@@ -46,10 +48,8 @@ export function runtimePackages(root: string, modules: Iterable<string>): Runtim
 
   const roots = new Set<string>();
   for (const module of modules) {
-    if (module.startsWith(`${nodeModules}/`)) {
-      const name = packageOf(module);
-      if (name) roots.add(name);
-    }
+    const name = module.startsWith(`${nodeModules}/`) ? packageOf(module) : undefined;
+    if (name) roots.add(name);
   }
   if (roots.size === 0) throw new Error(`no module of the graph is in ${nodeModules} (run deno install)`);
 
@@ -80,7 +80,7 @@ export function runtimePackages(root: string, modules: Iterable<string>): Runtim
     }
     return target !== undefined && !kept.has(target);
   });
-  const relative = (path: string) => path.slice(root.replace(/\/+$/, "").length + 1);
+  const relative = (path: string) => path.slice(base.length + 1);
   return {
     kept: [...kept].sort(),
     unused,
