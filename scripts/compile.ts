@@ -7,6 +7,10 @@
  * `--include`. They are found with `deno info`, which resolves literal specifiers only: a computed one is
  * refused here (and by a test) because it would be missing from the binary.
  *
+ * `deno compile` also embeds the whole `node_modules` directory, test-only packages included. Only the npm packages
+ * the same graph reaches, with everything they depend on, are kept: the rest is passed with `--exclude` (see
+ * `scripts/runtime_packages.ts`).
+ *
  * Usage: `deno task compile [--target T]... [--out DIR] [--run=PROGRAM,...]`
  * - `--target`: one of {@link TARGETS} (repeatable; default: all of them).
  * - `--out`: the output directory (default `dist/`); the binaries are `fctl-<target>` (`.exe` on Windows).
@@ -20,6 +24,7 @@
  * @module
  */
 import { permissionFlags, type PermissionScope } from "../src/permissions.ts";
+import { runtimePackages } from "./runtime_packages.ts";
 
 /** The release targets (Deno's names). */
 export const TARGETS: readonly string[] = [
@@ -49,19 +54,27 @@ export interface LazyModules {
   unresolved: string[];
 }
 
-/** The modules `main.ts` may load that its static imports do not reach. */
-export async function lazyModules(): Promise<LazyModules> {
+/** fctl's module graph as `deno info --json main.ts` reports it. */
+export interface ModuleGraph {
+  roots: string[];
+  modules: ModuleInfo[];
+  redirects: Record<string, string>;
+}
+
+/** Runs `deno info` on `main.ts`: every module it imports, statically or through a literal dynamic import. */
+export async function moduleGraph(): Promise<ModuleGraph> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", MAIN.href],
     cwd: ROOT,
     stderr: "inherit",
   }).output();
   if (!out.success) throw new Error("deno info main.ts failed");
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: ModuleInfo[];
-    redirects: Record<string, string>;
-  };
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+/** The modules `main.ts` may load that its static imports do not reach. */
+export async function lazyModules(graph?: ModuleGraph): Promise<LazyModules> {
+  const info = graph ?? await moduleGraph();
   const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
   const unresolved: string[] = [];
   const walk = (dynamic: boolean) => {
@@ -87,6 +100,19 @@ export async function lazyModules(): Promise<LazyModules> {
   return { includes, unresolved };
 }
 
+/**
+ * The `node_modules` paths to leave out of the binary: every installed package the graph's npm modules do not
+ * reach through their dependencies (see `scripts/runtime_packages.ts`).
+ */
+export async function unusedPackagePaths(graph?: ModuleGraph): Promise<string[]> {
+  const info = graph ?? await moduleGraph();
+  const files = info.modules
+    .map((module) => module.specifier)
+    .filter((specifier) => specifier.startsWith("file:"))
+    .map((specifier) => decodeURIComponent(new URL(specifier).pathname));
+  return runtimePackages(decodeURIComponent(ROOT.pathname), files).excludes;
+}
+
 /** The binary's file name for `target`. */
 export function outputName(target: string): string {
   return `fctl-${target}${target.includes("windows") ? ".exe" : ""}`;
@@ -94,7 +120,9 @@ export function outputName(target: string): string {
 
 /** The `deno compile` arguments for one target (run in the repository root). */
 export function compileArgs(
-  options: { target: string; output: string; includes: readonly string[] } & PermissionScope,
+  options:
+    & { target: string; output: string; includes: readonly string[]; excludes: readonly string[] }
+    & PermissionScope,
 ): string[] {
   return [
     "compile",
@@ -107,6 +135,7 @@ export function compileArgs(
     "--output",
     options.output,
     ...options.includes.flatMap((path) => ["--include", path]),
+    ...options.excludes.flatMap((path) => ["--exclude", path]),
     "main.ts",
   ];
 }
@@ -158,17 +187,19 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(`compile: ${options}`);
     return 2;
   }
-  const { includes, unresolved } = await lazyModules();
+  const graph = await moduleGraph();
+  const { includes, unresolved } = await lazyModules(graph);
   if (unresolved.length > 0) {
     console.error(
       `compile: dynamic imports with computed specifiers would be missing from the binary: ${unresolved.join("; ")}`,
     );
     return 1;
   }
+  const excludes = await unusedPackagePaths(graph);
   for (const target of options.targets) {
     const output = `${options.out.replace(/\/+$/, "")}/${outputName(target)}`;
     const child = new Deno.Command(Deno.execPath(), {
-      args: compileArgs({ target, output, includes, run: options.run }),
+      args: compileArgs({ target, output, includes, excludes, run: options.run }),
       cwd: ROOT,
       stdout: "inherit",
       stderr: "piped",

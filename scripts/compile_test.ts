@@ -5,10 +5,56 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { compileArgs, EXIT_NO_RUNTIME_BASE, lazyModules, outputName, TARGETS } from "./compile.ts";
+import {
+  compileArgs,
+  EXIT_NO_RUNTIME_BASE,
+  lazyModules,
+  moduleGraph,
+  outputName,
+  TARGETS,
+  unusedPackagePaths,
+} from "./compile.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const ROOT = new URL("../", import.meta.url);
+
+/** The installed directory (`node_modules/.deno/<dir>`) of a package fctl's `deno.json` imports. */
+function storeDir(name: string): string {
+  const specifier = (denoJson.imports as Record<string, string>)[name];
+  return specifier.replace(/^npm:/, "").replace("/", "+");
+}
+
+/** The installed directories (every version) of a package that is no import of fctl's own, only a dependency. */
+function installedDirs(name: string): string[] {
+  const prefix = `${name.replace("/", "+")}@`;
+  const found = [...Deno.readDirSync(new URL("node_modules/.deno/", ROOT))].filter((e) => e.name.startsWith(prefix));
+  ok(found.length > 0, `${name} is installed`);
+  return found.map((entry) => entry.name);
+}
+
+/** Packages fctl imports or its SDKs load with require() at run time: the binary must carry each. */
+const RUNTIME_PACKAGES = () => [
+  ...[
+    "@aws-sdk/client-s3",
+    "@smithy/fetch-http-handler",
+    "@google-cloud/storage",
+    "google-auth-library",
+    "@azure/storage-blob",
+    "@connectrpc/connect",
+    "@connectrpc/connect-node",
+    "@bufbuild/protobuf",
+    "commander",
+    "yaml",
+    "modern-tar",
+    "oauth4webapi",
+  ].map(storeDir),
+  // Loaded by the SDKs through require() (credential chains, auth, HTTP pipeline), which no import shows.
+  ...["@aws-sdk/credential-provider-node", "@aws-sdk/credential-provider-ini", "gaxios", "@azure/core-rest-pipeline"]
+    .flatMap(installedDirs),
+];
+
+/** Packages only the tests (and the proto generator) use: the binary must carry none. */
+const TEST_ONLY_PACKAGES = () => ["azurite", "s3rver", "fast-check", "@types/node", "@flyteorg/flyteidl"].map(storeDir);
 
 /** Runs `deno task compile`'s script as the task does, with `env` added. */
 async function compile(args: string[], env: Record<string, string> = {}) {
@@ -50,14 +96,40 @@ Deno.test("the compile includes every module main.ts loads on demand, and only p
   deepEqual(includes.filter((path) => /node_modules|_test\.ts$|src\/sandbox\//.test(path)), []);
 });
 
+Deno.test("the compile leaves out every package fctl cannot load at run time, and no run-time package", async () => {
+  const excludes = await unusedPackagePaths(await moduleGraph());
+  const excludedDirs = excludes.filter((path) => /^node_modules\/\.deno\/[^/]+$/.test(path)).map((path) =>
+    path.slice("node_modules/.deno/".length)
+  );
+  for (const dir of TEST_ONLY_PACKAGES()) ok(excludedDirs.includes(dir), `${dir} is excluded`);
+  for (const dir of RUNTIME_PACKAGES()) {
+    ok(!excludes.some((path) => path.startsWith(`node_modules/.deno/${dir}`)), `${dir} is kept`);
+  }
+  for (const link of ["node_modules/azurite", "node_modules/s3rver", "node_modules/fast-check"]) {
+    ok(excludes.includes(link), `${link}: deno compile would follow the link and embed its target`);
+  }
+  ok(!excludes.includes("node_modules/yaml") && !excludes.includes("node_modules/@aws-sdk/client-s3"));
+});
+
 Deno.test("deno compile runs with exactly the permission flags the CLI tests run main.ts with", () => {
-  const args = compileArgs({ target: TARGETS[0], output: "dist/fctl", includes: ["src/a.ts"] });
+  const args = compileArgs({
+    target: TARGETS[0],
+    output: "dist/fctl",
+    includes: ["src/a.ts"],
+    excludes: ["node_modules/.deno/b@1.0.0"],
+  });
   deepEqual(args.filter((arg) => /^--(allow|deny)-/.test(arg)), [...FCTL_RUN_FLAGS]);
-  deepEqual(args.slice(-3), ["--include", "src/a.ts", "main.ts"]);
+  deepEqual(args.slice(-5), ["--include", "src/a.ts", "--exclude", "node_modules/.deno/b@1.0.0", "main.ts"]);
   ok(args.includes("--no-prompt"));
-  const scoped = compileArgs({ target: TARGETS[0], output: "x", includes: [], run: ["/usr/bin/token-helper"] });
+  const scoped = compileArgs({
+    target: TARGETS[0],
+    output: "x",
+    includes: [],
+    excludes: [],
+    run: ["/usr/bin/token-helper"],
+  });
   ok(scoped.includes("--allow-run=/usr/bin/token-helper") && !scoped.includes("--allow-run"));
-  ok(compileArgs({ target: TARGETS[0], output: "x", includes: [], run: [] }).includes("--deny-run"));
+  ok(compileArgs({ target: TARGETS[0], output: "x", includes: [], excludes: [], run: [] }).includes("--deny-run"));
 });
 
 Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every lazily loaded module", async () => {
@@ -77,6 +149,17 @@ Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every
       }
     }
     deepEqual(missing, []);
+    // The npm packages embedded: every run-time one, no test-only one (directory entries of the embedded file
+    // system, as `deno compile` records them: {"Dir":{"n":"yaml@2.9.1",…}).
+    const embedded = (dir: string) => binary.includes(`{"Dir":{"n":${JSON.stringify(dir)},`);
+    ok(embedded(storeDir("yaml")), "the embedded file system lists package directories as the check expects");
+    deepEqual(RUNTIME_PACKAGES().filter((dir) => !embedded(dir)), [], "run-time packages missing from the binary");
+    deepEqual(TEST_ONLY_PACKAGES().filter(embedded), [], "test-only packages in the binary");
+    ok(!/\{"Dir":\{"n":"@types\+/.test(binary), "no declaration-only @types package");
+    // What the build embeds beyond its base: about 52 MB with only the run-time packages, 174 MB with all of
+    // node_modules. A budget, so that a new dependency's weight is a decision.
+    const added = (await Deno.stat(`${out}/${outputName(target)}`)).size - (await Deno.stat(Deno.execPath())).size;
+    ok(added < 64_000_000, `the binary embeds ${(added / 1e6).toFixed(1)} MB, over the 64 MB budget`);
     // The permissions the binary runs with, as deno compile recorded them: the declared set and nothing more.
     const recorded = /"permissions":(\{[^{}]*\})/.exec(binary);
     ok(recorded, "the binary records its permissions");
