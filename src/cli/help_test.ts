@@ -97,6 +97,7 @@ Deno.test("fctl help options lists every visible global option once, and no hidd
     "logger",
     "admin",
     "storage",
+    "http",
     "files",
   ]);
 });
