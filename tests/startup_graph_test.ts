@@ -60,6 +60,11 @@ Deno.test("the storage SDKs load only when a storage backend is opened: not for 
   const all = [...await staticGraph(href("src/storage/mod.ts"), true)];
   assert(all.some((s) => s.endsWith("src/storage/s3.ts")), "s3.ts behind a dynamic import");
   assert(all.some((s) => s.includes("@aws-sdk")), "the AWS SDK behind it");
+  for (const backend of ["gcs", "azure"]) {
+    assert(all.some((s) => s.endsWith(`src/storage/${backend}.ts`)), `${backend}.ts behind a dynamic import`);
+  }
+  assert(all.some((s) => s.includes("@google-cloud/storage")), "Google's client behind gcs.ts");
+  assert(all.some((s) => s.includes("@azure/storage-blob")), "the Azure client behind azure.ts");
 });
 
 Deno.test("a command opens the admin connection before Connect or any descriptor loads", async () => {

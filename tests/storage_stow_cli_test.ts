@@ -1,99 +1,23 @@
 /**
  * `register files` against an admin without DataProxy, the source written through stow `google` (a loopback
- * GCS JSON API server that checks the token and the MD5, see src/storage/_gcs_test_server.ts) and stow `azure`
- * (Azurite, Microsoft's emulator): the container created, the object's bytes and MD5 checked in the server,
- * its `gs://` / `abfs://` URI in every fast-registered task; a package streamed from each with `--archive`;
- * bad keys refused in one line; credentials never printed, at any log level.
- *
- * The settings come from a config file, as users keep them: a service-account JSON or an account key does not
- * fit a `key=value,…` flag.
+ * GCS JSON API server, src/storage/_gcs_test_server.ts) and stow `azure` (Azurite, run by the test): the
+ * bucket or container created, the object's bytes and MD5 checked in the server, its `gs://` / `abfs://` URI
+ * in every fast-registered task; bad keys, redaction, `config validate`, and archives streamed from storage.
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { stringify } from "yaml";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_azurite_test_server.ts";
-import { startFakeGcs } from "../src/storage/_gcs_test_server.ts";
-import { openStorage } from "../src/storage/mod.ts";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { type FakeGcs, startFakeGcs } from "../src/storage/_gcs_test_server.ts";
+import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_azurite_test_server.ts";
 import { fixture, runFctl } from "./helpers.ts";
 
 const CORE = "flytesnacks-core.tgz";
 const SOURCE = "fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
 const CONTAINER = "fctl-fast";
 const KEY = `fast/v1-${SOURCE}`;
-const PROJECT_ID = "fctl-test-project";
-
-/** A stow server the test talks to: how fctl is configured for it, and what it holds. */
-interface StowServer {
-  kind: "google" | "azure";
-  scheme: "gs" | "abfs";
-  /** `storage.stow.config`. */
-  config: Record<string, string>;
-  /** The credential values that must never be printed. */
-  secrets: string[];
-  /** Makes every upload fail from now on; returns the config to use (with its credential, if one changed). */
-  failUploads(): Record<string, string>;
-  /** Whether the container exists. */
-  hasContainer(name: string): Promise<boolean>;
-  /** An object's bytes and base64 MD5 as the server stored them, or undefined. */
-  object(container: string, key: string): Promise<{ bytes: Uint8Array; md5: string } | undefined>;
-  close(): Promise<void>;
-}
-
-async function startGoogle(): Promise<StowServer> {
-  const gcs = await startFakeGcs();
-  const privateKey = JSON.parse(gcs.serviceAccountJson).private_key as string;
-  const server: StowServer = {
-    kind: "google",
-    scheme: "gs",
-    config: { json: gcs.serviceAccountJson, project_id: PROJECT_ID, endpoint: gcs.endpoint },
-    secrets: [privateKey, ...privateKey.split("\n").filter((line) => line.length > 40)],
-    failUploads() {
-      gcs.misbehave("fail");
-      return this.config;
-    },
-    hasContainer: (name) => Promise.resolve(gcs.buckets.has(name)),
-    object(container, key) {
-      const stored = gcs.buckets.get(container)?.get(key);
-      return Promise.resolve(stored && { bytes: stored.bytes, md5: stored.md5Hash });
-    },
-    close: () => gcs.close(),
-  };
-  return server;
-}
-
-async function startAzure(): Promise<StowServer> {
-  const azurite = await startAzurite();
-  const { BlobServiceClient, StorageSharedKeyCredential } = await import("@azure/storage-blob");
-  const service = new BlobServiceClient(
-    azurite.endpoint,
-    new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY),
-  );
-  const server: StowServer = {
-    kind: "azure",
-    scheme: "abfs",
-    config: { account: AZURITE_ACCOUNT, key: AZURITE_KEY, endpoint: azurite.endpoint },
-    secrets: [AZURITE_KEY],
-    failUploads() {
-      // A key the emulator does not know: every call is refused as unauthenticated.
-      const key = btoa("an-account-key-azurite-does-not-know");
-      this.secrets.push(key);
-      return { ...this.config, key };
-    },
-    hasContainer: (name) => service.getContainerClient(name).exists(),
-    async object(container, key) {
-      const blob = service.getContainerClient(container).getBlobClient(key);
-      if (!await blob.exists()) return undefined;
-      const properties = await blob.getProperties();
-      const bytes = new Uint8Array(await blob.downloadToBuffer());
-      return { bytes, md5: btoa(String.fromCharCode(...properties.contentMD5 ?? [])) };
-    },
-    close: () => azurite.close(),
-  };
-  return server;
-}
-
-const SERVERS = { google: startGoogle, azure: startAzure };
+const PROJECT = "fctl-test-project";
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /** The fast-registration source inside the core package, as bytes. */
 async function coreSource(): Promise<Uint8Array> {
@@ -116,140 +40,314 @@ function strings(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
-type Run = (args: string[], storage?: Record<string, unknown>) => ReturnType<typeof runFctl>;
+function md5(bytes: Uint8Array): { hex: string; base64: string; raw: Uint8Array } {
+  const hash = createHash("md5").update(bytes);
+  const raw = new Uint8Array(hash.copy().digest());
+  return { hex: hash.copy().digest("hex"), base64: hash.digest("base64"), raw };
+}
 
-/**
- * Runs `fn` with the server, a sandbox without DataProxy, and a `run` that writes the storage section to a
- * config file (stow `kind` with the server's config, overridable) and passes it with `-c`.
- */
-async function withServers(
-  kind: keyof typeof SERVERS,
-  fn: (sandbox: Sandbox, server: StowServer, run: Run) => Promise<void>,
-): Promise<void> {
-  const server = await SERVERS[kind]();
+/** A config file (JSON is YAML) selecting stow `kind` with `config`. */
+async function writeConfig(dir: string, kind: string, config: Record<string, string>): Promise<string> {
+  const path = `${dir}/config-${kind}.yaml`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({ storage: { type: "stow", container: CONTAINER, stow: { kind, config } } }, null, 2),
+  );
+  return path;
+}
+
+function googleConfig(gcs: FakeGcs): Record<string, string> {
+  return { json: gcs.serviceAccountJson, project_id: PROJECT, endpoint: gcs.endpoint };
+}
+
+function azureConfig(azurite: Azurite, key = AZURITE_KEY): Record<string, string> {
+  return { account: AZURITE_ACCOUNT, key, endpoint: azurite.endpoint };
+}
+
+type Run = (args: string[]) => ReturnType<typeof runFctl>;
+
+async function withSandbox(fn: (sandbox: Sandbox, run: Run, dir: string) => Promise<void>): Promise<void> {
   const sandbox = await startSandbox({ dataProxy: false });
   const dir = await Deno.makeTempDir({ prefix: "fctl-stow-test-" });
   try {
-    const run: Run = async (args, storage = {}) => {
-      const file = `${dir}/config.yaml`;
-      const section = {
-        type: "stow",
-        container: CONTAINER,
-        stow: { kind: server.kind, config: server.config },
-        ...storage,
-      };
-      await Deno.writeTextFile(file, stringify({ admin: { endpoint: sandbox.endpoint }, storage: section }));
-      return await runFctl([...args, "-p", "flytesnacks", "-d", "development", "-c", file]);
-    };
-    await fn(sandbox, server, run);
+    const run: Run = (args) =>
+      runFctl([...args, "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint]);
+    await fn(sandbox, run, dir);
   } finally {
     await sandbox.close();
-    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 }
 
-for (const kind of ["google", "azure"] as const) {
-  Deno.test(`storage stow ${kind}: the source goes to a container created for it, tasks get its URI`, async () => {
-    const source = await coreSource();
-    const md5Base64 = createHash("md5").update(source).digest("base64");
-    await withServers(kind, async (sandbox, server, run) => {
-      assert(!await server.hasContainer(CONTAINER));
-      const result = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1", "-o", "json"]);
-      equal(result.code, 0, result.stderr);
-      const location = `${server.scheme}://${CONTAINER}/${KEY}`;
-      const report = JSON.parse(result.stdout);
-      deepEqual([report.source.location, report.source.via, report.source.size], [location, "storage", source.length]);
-      // In the server: the container created, the bytes as they are, their MD5 recorded (and checked on upload).
-      assert(await server.hasContainer(CONTAINER));
-      const stored = await server.object(CONTAINER, KEY);
-      assert(stored, "the object is stored");
-      deepEqual(stored.bytes, source);
-      equal(stored.md5, md5Base64);
-      // No DataProxy: nothing was uploaded to the admin.
-      equal(sandbox.uploads.size, 0);
-      const tasks = sandbox.requests.filter((r) => r.method === "CreateTask");
-      equal(tasks.length, 39);
-      // Every placeholder of the 35 fast-registered tasks became the object's URI.
-      const args = tasks.flatMap((t) => strings(t.request));
-      equal(args.filter((a) => a === location).length, 35);
-      assert(!args.some((a) => a.includes("remote_package_path")));
-    });
-  });
-
-  Deno.test(`storage stow ${kind}: --archive ${kind === "google" ? "gs" : "abfs"}://… is streamed from storage; another container needs multicontainer`, async () => {
-    await withServers(kind, async (sandbox, server, run) => {
-      const setup = await openStorage({
-        type: "stow",
-        stowKind: kind,
-        stowConfig: server.config,
-        container: "packages",
-        defaultLocalRoot: "",
-      });
-      const archive = `${server.scheme}://packages/releases/core.tgz`;
-      try {
-        const path = fixture(CORE);
-        await setup.writeFile(archive, { path, size: (await Deno.stat(path)).size });
-      } finally {
-        setup.close();
-      }
-      const args = ["register", "files", "--archive", archive, "--version", "v1"];
-      const refused = await run(args);
-      equal(refused.code, 2, refused.stderr);
-      match(refused.stderr, /^Error: .*"packages".*storage\.enable-multicontainer.*\n$/);
-      const result = await run(args, { "enable-multicontainer": true });
-      equal(result.code, 0, result.stderr);
-      equal(sandbox.requests.filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method)).length, 84);
-      assert(await server.object(CONTAINER, KEY), "the source went to storage.container");
-    });
-  });
-
-  Deno.test(`storage stow ${kind}: bad keys are one line naming them, exit 2; config validate says what it would do, no secret`, async () => {
-    await withServers(kind, async (_sandbox, server, run) => {
-      const base = ["register", "files", "--archive", fixture(CORE), "--version", "v1"];
-      const unknown = await run(base, {
-        stow: { kind, config: { ...server.config, force_path: "true" } },
-      });
-      equal(unknown.code, 2, unknown.stderr);
-      match(
-        unknown.stderr,
-        /^Error: storage\.stow\.config has unknown key "force_path" for stow kind \w+; accepted: .+\n$/,
-      );
-      const required = kind === "google" ? "project_id" : "account";
-      const { [required]: _, ...without } = server.config;
-      const missing = await run(base, { stow: { kind, config: without } });
-      equal(missing.code, 2, missing.stderr);
-      match(missing.stderr, new RegExp(`^Error: storage\\.stow\\.config lacks "${required}" .*\\n$`));
-      for (const result of [unknown, missing]) {
-        for (const secret of server.secrets) assert(!result.stderr.includes(secret), result.stderr);
-      }
-
-      const validate = await run(["config", "validate"]);
-      equal(validate.code, 0, validate.stderr);
-      match(validate.stdout, new RegExp(`storage: stow ${kind}, ${server.scheme}://${CONTAINER} through `));
-      for (const secret of server.secrets) assert(!validate.stdout.includes(secret), validate.stdout);
-    });
-  });
+/** Checks the report and the CreateTask requests of a registration whose source went to `location`. */
+function checkRegistered(sandbox: Sandbox, stdout: string, location: string, size: number): void {
+  const report = JSON.parse(stdout);
+  deepEqual([report.source.location, report.source.via, report.source.size], [location, "storage", size]);
+  equal(sandbox.uploads.size, 0);
+  const tasks = sandbox.requests.filter((r) => r.method === "CreateTask");
+  equal(tasks.length, 39);
+  const args = tasks.flatMap((t) => strings(t.request));
+  equal(args.filter((a) => a === location).length, 35);
+  assert(!args.some((a) => a.includes("remote_package_path")));
 }
 
-Deno.test("storage stow credentials are never printed, at any log level, with a failing upload", async () => {
-  for (const kind of ["google", "azure"] as const) {
-    await withServers(kind, async (_sandbox, server, run) => {
-      const config = server.failUploads();
-      for (const level of ["0", "5"]) {
-        const result = await run(
-          ["register", "files", "--archive", fixture(CORE), "--version", "v1", "--logger.level", level],
-          { stow: { kind, config } },
-        );
-        equal(result.code, 1, `${kind} ${level}: ${result.stderr}`);
+const REGISTER = ["register", "files", "--archive", fixture(CORE), "--version", "v1"];
+
+Deno.test("stow google: the source goes to a bucket created for it in the project, tasks get its gs:// URI", async () => {
+  const source = await coreSource();
+  const sum = md5(source);
+  const gcs = await startFakeGcs();
+  try {
+    await withSandbox(async (sandbox, run, dir) => {
+      assert(!gcs.buckets.has(CONTAINER));
+      const config = await writeConfig(dir, "google", googleConfig(gcs));
+      const result = await run([...REGISTER, "-o", "json", "--config", config]);
+      equal(result.code, 0, result.stderr);
+      checkRegistered(sandbox, result.stdout, `gs://${CONTAINER}/${KEY}`, source.length);
+      deepEqual(gcs.createdIn, [PROJECT]);
+      const stored = gcs.buckets.get(CONTAINER)?.get(KEY);
+      assert(stored, "object stored");
+      deepEqual(stored.bytes, source);
+      equal(stored.md5Hash, sum.base64);
+      // Every storage call carried a token the server issued for the service account.
+      const calls = gcs.requests.filter((r) => r.target !== "/token");
+      assert(calls.length > 0);
+      assert(calls.every((r) => gcs.tokens.includes(r.authorization.replace(/^Bearer /, ""))), JSON.stringify(calls));
+    });
+  } finally {
+    await gcs.close();
+  }
+});
+
+/** What Azurite really stores, read through a second client. */
+async function azureBlob(azurite: Azurite, container: string, key: string) {
+  const { BlobServiceClient, StorageSharedKeyCredential } = await import("@azure/storage-blob");
+  const service = new BlobServiceClient(
+    azurite.endpoint,
+    new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY),
+  );
+  const containerClient = service.getContainerClient(container);
+  if (!await containerClient.exists()) return undefined;
+  const blob = containerClient.getBlobClient(key);
+  if (!await blob.exists()) return { container: true as const, bytes: undefined, contentMD5: undefined };
+  const properties = await blob.getProperties();
+  return {
+    container: true as const,
+    bytes: new Uint8Array(await blob.downloadToBuffer()),
+    contentMD5: properties.contentMD5,
+  };
+}
+
+Deno.test("stow azure: the source goes to a container created for it, tasks get its abfs:// URI (in process and as main.ts with the declared permissions)", async () => {
+  const source = await coreSource();
+  const sum = md5(source);
+  for (const how of ["in process", "subprocess"] as const) {
+    const azurite = await startAzurite();
+    try {
+      await withSandbox(async (sandbox, run, dir) => {
+        equal(await azureBlob(azurite, CONTAINER, KEY), undefined);
+        const flags = [
+          ...["--storage.type", "stow", "--storage.stow.kind", "azure", "--storage.container", CONTAINER],
+          ...["--storage.stow.config", `account=${AZURITE_ACCOUNT},key=${AZURITE_KEY},endpoint=${azurite.endpoint}`],
+        ];
+        let result: { code: number; stdout: string; stderr: string };
+        if (how === "in process") {
+          result = await run([...REGISTER, "-o", "json", ...flags]);
+        } else {
+          const config = await writeConfig(dir, "azure", azureConfig(azurite));
+          const out = await new Deno.Command(Deno.execPath(), {
+            args: [
+              ...["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...REGISTER, "-o", "json", "--config", config],
+              ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+            ],
+            env: { HOME: "/nonexistent-fctl-test-home", NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
+            clearEnv: true,
+            stdin: "null",
+          }).output();
+          const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+          result = { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+        }
+        equal(result.code, 0, `${how}: ${result.stderr}`);
+        checkRegistered(sandbox, result.stdout, `abfs://${CONTAINER}/${KEY}`, source.length);
+        const blob = await azureBlob(azurite, CONTAINER, KEY);
+        assert(blob?.bytes, "blob stored");
+        deepEqual(blob.bytes, source);
+        deepEqual(blob.contentMD5 && new Uint8Array(blob.contentMD5), sum.raw);
+      });
+    } finally {
+      await azurite.close();
+    }
+  }
+});
+
+Deno.test("stow google and azure: an unknown key or a missing one is one line naming it and the accepted ones, exit 2", async () => {
+  await withSandbox(async (_sandbox, run) => {
+    const base = [...REGISTER, "--storage.type", "stow", "--storage.container", CONTAINER];
+    const cases: [string, string, RegExp][] = [
+      [
+        "google",
+        "project_id=p,bucket=b",
+        /^Error: storage\.stow\.config has unknown key "bucket" for stow kind google; accepted: json, project_id, scopes, endpoint\n$/,
+      ],
+      [
+        "google",
+        "scopes=x",
+        /^Error: storage\.stow\.config lacks "project_id" \(project that buckets are created in\); accepted: json, project_id, scopes, endpoint\n$/,
+      ],
+      [
+        "azure",
+        `account=${AZURITE_ACCOUNT},key=${AZURITE_KEY},container=c`,
+        /^Error: storage\.stow\.config has unknown key "container" for stow kind azure; accepted: account, key, domain_suffix, base_url, upload_concurrency, endpoint\n$/,
+      ],
+      [
+        "azure",
+        `account=${AZURITE_ACCOUNT}`,
+        /^Error: storage\.stow\.config lacks "key" \(storage account access key [^\n]*\); accepted: account, key, domain_suffix, base_url, upload_concurrency, endpoint\n$/,
+      ],
+    ];
+    for (const [kind, config, expected] of cases) {
+      const result = await run([...base, "--storage.stow.kind", kind, "--storage.stow.config", config]);
+      equal(result.code, 2, `${kind} ${config}: ${result.stderr}`);
+      match(result.stderr, expected);
+      assert(!result.stderr.includes(AZURITE_KEY));
+    }
+  });
+});
+
+Deno.test("stow google and azure: credentials never appear in output at debug, with a failing upload", async () => {
+  const gcs = await startFakeGcs();
+  const azurite = await startAzurite();
+  // A well-formed key Azurite does not know: every call is refused.
+  const wrongKey = btoa("fctl-wrong-azure-account-key-0123456789abcdef");
+  try {
+    await withSandbox(async (_sandbox, run, dir) => {
+      gcs.misbehave("fail");
+      const google = await writeConfig(dir, "google", googleConfig(gcs));
+      const azure = await writeConfig(dir, "azure", azureConfig(azurite, wrongKey));
+      for (
+        const [kind, config, secrets] of [
+          ["google", google, [gcs.privateKeyPem, JSON.parse(gcs.serviceAccountJson).private_key, ...gcs.tokens]],
+          ["azure", azure, [wrongKey]],
+        ] as const
+      ) {
+        const result = await run([...REGISTER, "--logger.level", "5", "--config", config]);
+        equal(result.code, 1, `${kind}: ${result.stderr}`);
         const all = `${result.stdout}${result.stderr}`;
-        // The first refused call is named: google fails the object write, azure already its container check.
-        // (At debug the error's stack follows it.)
-        match(result.stderr, /^Error: cannot (write|create) "(gs|abfs):\/\/fctl-fast(\/fast\/v1-[^"]+)?": .+$/m);
-        for (const secret of server.secrets) assert(!all.includes(secret), `${kind} ${level}: ${all}`);
-        // At debug the configuration is logged: the credential values are there, redacted.
-        if (level === "5") match(result.stderr, /\[redacted\]/);
+        match(result.stderr, /Error: cannot (write|create) "(gs|abfs):\/\/fctl-fast[^"]*"/);
+        // At debug the configuration is logged: the values are there, redacted.
+        match(result.stderr, /\[redacted\]/);
+        // Tokens issued after the run started are credentials too.
+        for (const secret of [...secrets, ...gcs.tokens]) {
+          for (const line of String(secret).split("\n").filter((l) => l.length > 16)) {
+            assert(!all.includes(line), `${kind}: a credential in the output: ${all}`);
+          }
+        }
       }
     });
+  } finally {
+    await azurite.close();
+    await gcs.close();
+  }
+});
+
+Deno.test("config validate describes stow google and azure in one line each, without a credential", async () => {
+  const gcs = await startFakeGcs();
+  const azurite = await startAzurite();
+  try {
+    const dir = await Deno.makeTempDir({ prefix: "fctl-stow-test-" });
+    try {
+      for (
+        const [kind, config, secret] of [
+          ["google", googleConfig(gcs), JSON.parse(gcs.serviceAccountJson).private_key as string],
+          ["azure", azureConfig(azurite), AZURITE_KEY],
+        ] as const
+      ) {
+        const path = await writeConfig(dir, kind, config);
+        const result = await runFctl([
+          "config",
+          "validate",
+          "--config",
+          path,
+          "--admin.endpoint",
+          "dns:///localhost:8089",
+        ]);
+        equal(result.code, 0, result.stderr);
+        const storage = `${result.stdout}${result.stderr}`.split("\n").filter((l) => /storage/i.test(l));
+        equal(storage.length, 1, `${kind}: ${result.stdout}${result.stderr}`);
+        match(storage[0], new RegExp(`stow ${kind}`));
+        match(storage[0], new RegExp(CONTAINER));
+        const all = `${result.stdout}${result.stderr}`;
+        for (const line of secret.split("\n").filter((l) => l.length > 16)) assert(!all.includes(line), all);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  } finally {
+    await azurite.close();
+    await gcs.close();
+  }
+});
+
+Deno.test("register files --archive gs://… and abfs://…: streamed from storage; another container needs multicontainer", async () => {
+  const gcs = await startFakeGcs();
+  const azurite = await startAzurite();
+  try {
+    const { openStorage } = await import("../src/storage/mod.ts");
+    await withSandbox(async (sandbox, run, dir) => {
+      // One sandbox: each kind registers its own version, its tasks pointing at its own storage.
+      for (
+        const [kind, scheme, config, version] of [
+          ["google", "gs", googleConfig(gcs), "v1"],
+          ["azure", "abfs", azureConfig(azurite), "v3"],
+        ] as const
+      ) {
+        const setup = await openStorage({
+          type: "stow",
+          container: "packages",
+          stowKind: kind,
+          stowConfig: config,
+          defaultLocalRoot: "",
+        });
+        const reference = `${scheme}://packages/releases/core.tgz`;
+        try {
+          const path = fixture(CORE);
+          await setup.writeFile(reference, { path, size: (await Deno.stat(path)).size });
+        } finally {
+          setup.close();
+        }
+        const configPath = await writeConfig(dir, kind, config);
+        const args = ["register", "files", "--archive", reference, "--version", version, "--config", configPath];
+        const refused = await run(args);
+        equal(refused.code, 2, refused.stderr);
+        match(
+          refused.stderr,
+          new RegExp(
+            `^Error: stow ${kind} storage cannot serve "${scheme}:\\/\\/packages\\/releases\\/core\\.tgz": its container "packages" is not storage\\.container "fctl-fast"; set storage\\.enable-multicontainer to use other containers\\n$`,
+          ),
+        );
+        const before = sandbox.requests.length;
+        const result = await run([...args, "--storage.enable-multicontainer"]);
+        equal(result.code, 0, `${kind}: ${result.stderr}`);
+        equal(
+          sandbox.requests.slice(before).filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method)).length,
+          84,
+        );
+        const missing = await run([
+          ...["register", "files", "--archive", `${scheme}://packages/none.tgz`, "--version", "v2"],
+          ...["--config", configPath, "--storage.enable-multicontainer"],
+        ]);
+        equal(missing.code, 1, missing.stderr);
+        match(
+          missing.stderr,
+          new RegExp(`^Error: cannot download "${scheme}:\\/\\/packages\\/none\\.tgz": no such object\\n$`),
+        );
+      }
+      // The sources went to storage.container, as without multicontainer.
+      assert(gcs.buckets.get(CONTAINER)?.get(KEY));
+      assert((await azureBlob(azurite, CONTAINER, `fast/v3-${SOURCE}`))?.bytes);
+    });
+  } finally {
+    await azurite.close();
+    await gcs.close();
   }
 });
