@@ -10,32 +10,9 @@ import { createHash } from "node:crypto";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { S3RVER_KEYS, startTestS3, type TestS3Server } from "../src/storage/_test_s3.ts";
 import { fixture, runFctl } from "./helpers.ts";
+import { CORE, coreSource, KEY, strings } from "./fast_source.ts";
 
-const CORE = "flytesnacks-core.tgz";
-const SOURCE = "fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
 const BUCKET = "fctl-fast";
-const KEY = `fast/v1-${SOURCE}`;
-
-/** The fast-registration source inside the core package, as bytes. */
-async function coreSource(): Promise<Uint8Array> {
-  const dir = await Deno.makeTempDir({ prefix: "fctl-s3-test-" });
-  try {
-    const untar = await new Deno.Command("tar", { args: ["xzf", fixture(CORE), "-C", dir] }).output();
-    equal(untar.code, 0);
-    return await Deno.readFile(`${dir}/core/_pb_output/${SOURCE}`);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Every string in a decoded message. */
-function strings(value: unknown, found: string[] = []): string[] {
-  if (typeof value === "string") found.push(value);
-  else if (value !== null && typeof value === "object") {
-    for (const child of Object.values(value)) strings(child, found);
-  }
-  return found;
-}
 
 /** Storage flags of each S3-API way in, for a server at `endpoint`. */
 function storageFlags(

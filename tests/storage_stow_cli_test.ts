@@ -11,34 +11,11 @@ import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type FakeGcs, startFakeGcs } from "../src/storage/_gcs_test_server.ts";
 import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_azurite_test_server.ts";
 import { fixture, runFctl } from "./helpers.ts";
+import { CORE, coreSource, KEY, SOURCE, strings } from "./fast_source.ts";
 
-const CORE = "flytesnacks-core.tgz";
-const SOURCE = "fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
 const CONTAINER = "fctl-fast";
-const KEY = `fast/v1-${SOURCE}`;
 const PROJECT = "fctl-test-project";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** The fast-registration source inside the core package, as bytes. */
-async function coreSource(): Promise<Uint8Array> {
-  const dir = await Deno.makeTempDir({ prefix: "fctl-stow-test-" });
-  try {
-    const untar = await new Deno.Command("tar", { args: ["xzf", fixture(CORE), "-C", dir] }).output();
-    equal(untar.code, 0);
-    return await Deno.readFile(`${dir}/core/_pb_output/${SOURCE}`);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Every string in a decoded message. */
-function strings(value: unknown, found: string[] = []): string[] {
-  if (typeof value === "string") found.push(value);
-  else if (value !== null && typeof value === "object") {
-    for (const child of Object.values(value)) strings(child, found);
-  }
-  return found;
-}
 
 function md5(bytes: Uint8Array): { hex: string; base64: string; raw: Uint8Array } {
   const hash = createHash("md5").update(bytes);

@@ -12,7 +12,8 @@ import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
-import { boundedCall, type CallContext, describe, overLimitError, readAllWithin } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
+import { readAllBounded, tooLarge } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -108,10 +109,10 @@ class AzureStore implements ObjectStore {
   async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
     const info = await this.head(ref, signal);
     if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
-    if (info.size > maxBytes) throw overLimitError(ref, info.size, maxBytes);
+    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
     return await boundedCall(this.#context("read", ref, signal), async (abortSignal) => {
       const stream = await this.#download(ref, abortSignal, (err) => err);
-      return await readAllWithin(stream, ref, maxBytes);
+      return await readAllBounded(stream, ref, maxBytes);
     });
   }
 

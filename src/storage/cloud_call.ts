@@ -6,7 +6,6 @@
  * @module
  */
 import { FctlError, OperationError, quote } from "../errors.ts";
-import { formatLimit } from "../fs/read_bounded.ts";
 
 /** How one call is bounded and described. */
 export interface CallContext {
@@ -74,48 +73,4 @@ export function describe(err: unknown, secrets: readonly string[]): string {
     if (secret.length >= 4) line = line.split(secret).join("[redacted]");
   }
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-/** The refusal of an object larger than `maxBytes` read into memory (`storage.limits.maxDownloadMBs`). */
-export function overLimitError(ref: string, size: number, maxBytes: number): OperationError {
-  return new OperationError(
-    `cannot read ${quote(ref)} into memory: it is ${size} bytes, more than the ${
-      formatLimit(maxBytes)
-    } storage.limits.maxDownloadMBs allows`,
-  );
-}
-
-/**
- * Reads `stream` whole, refusing (and cancelling the stream) once it passes `maxBytes`: the size learnt before
- * the download may be stale.
- */
-export async function readAllWithin(
-  stream: ReadableStream<Uint8Array>,
-  ref: string,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > maxBytes) throw overLimitError(ref, length, maxBytes);
-      chunks.push(value);
-    }
-  } catch (err) {
-    await reader.cancel().catch(() => {});
-    throw err;
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -17,7 +17,8 @@ import { type CreateWriteStreamOptions, Storage } from "@google-cloud/storage";
 import { type AuthClient, JWT, UserRefreshClient } from "google-auth-library";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
-import { boundedCall, type CallContext, describe, overLimitError, readAllWithin } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
+import { readAllBounded, tooLarge } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -131,14 +132,14 @@ class GcsStore implements ObjectStore {
   async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
     const info = await this.head(ref, signal);
     if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
-    if (info.size > maxBytes) throw overLimitError(ref, info.size, maxBytes);
+    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
     const { container, key } = this.#resolve(ref);
     const client = await this.#clientFor(ref, signal);
     return await boundedCall(this.#context("read", ref, signal), async (callSignal) => {
       const node = openRead(client, container, key);
       callSignal.addEventListener("abort", () => node.destroy(), { once: true });
       const stream = await firstChunkThenStream(node, (err) => err);
-      return await readAllWithin(stream, ref, maxBytes);
+      return await readAllBounded(stream, ref, maxBytes);
     });
   }
 
