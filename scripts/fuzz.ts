@@ -9,6 +9,7 @@ import { recordedCases } from "../src/_property.ts";
 const PROPERTY_TESTS = [
   "src/admin/endpoint_property_test.ts",
   "src/config/duration_property_test.ts",
+  "src/config/load_property_test.ts",
   "src/tasks/field_selector_test.ts",
   "src/register/package/archive_property_test.ts",
 ];
