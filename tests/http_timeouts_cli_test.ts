@@ -103,60 +103,35 @@ Deno.test("register files --archive: storage.defaultHttpClient.timeout bounds th
   });
 });
 
+/** `register examples` against a sandbox, with the GitHub API at `githubApi`, short timeouts: exit code and stderr. */
+async function registerExamples(githubApi: string): Promise<{ code: number; stderr: string }> {
+  const sandbox = await startSandbox();
+  try {
+    const args = ["register", "examples", "-p", "flytesnacks", "-d", "development", "--admin.endpoint"];
+    return await runFctl([...args, sandbox.endpoint, ...SHORT], { env: { GITHUB_API_URL: githubApi } });
+  } finally {
+    await sandbox.close();
+  }
+}
+
 Deno.test("register examples: a GitHub API silent before its headers fails naming it and the timeout", async () => {
   await withSilentServer(async (base) => {
-    const sandbox = await startSandbox();
-    try {
-      const { code, stderr } = await runFctl(
-        [
-          "register",
-          "examples",
-          "-p",
-          "flytesnacks",
-          "-d",
-          "development",
-          "--admin.endpoint",
-          sandbox.endpoint,
-          ...SHORT,
-        ],
-        { env: { GITHUB_API_URL: base } },
-      );
-      equal(code, 1);
-      match(
-        stderr,
-        /^Error: cannot reach the GitHub API at "http:\/\/127\.0\.0\.1:\d+": GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no response headers within 300ms \(http\.headersTimeout\)\n$/,
-      );
-    } finally {
-      await sandbox.close();
-    }
+    const { code, stderr } = await registerExamples(base);
+    equal(code, 1);
+    match(
+      stderr,
+      /^Error: cannot reach the GitHub API at "http:\/\/127\.0\.0\.1:\d+": GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no response headers within 300ms \(http\.headersTimeout\)\n$/,
+    );
   });
 });
 
 Deno.test("register examples: a GitHub API answer that stalls midway fails naming it and the idle timeout", async () => {
   await withStallingBody(fixture("valid-register.tgz"), async (base) => {
-    const sandbox = await startSandbox();
-    try {
-      const { code, stderr } = await runFctl(
-        [
-          "register",
-          "examples",
-          "-p",
-          "flytesnacks",
-          "-d",
-          "development",
-          "--admin.endpoint",
-          sandbox.endpoint,
-          ...SHORT,
-        ],
-        { env: { GITHUB_API_URL: base } },
-      );
-      equal(code, 1);
-      match(
-        stderr,
-        /^Error: GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no data for 300ms in the middle of the response body \(http\.idleTimeout\)\n$/,
-      );
-    } finally {
-      await sandbox.close();
-    }
+    const { code, stderr } = await registerExamples(base);
+    equal(code, 1);
+    match(
+      stderr,
+      /^Error: GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no data for 300ms in the middle of the response body \(http\.idleTimeout\)\n$/,
+    );
   });
 });
