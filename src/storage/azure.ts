@@ -13,7 +13,7 @@ import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
-import { readAllBounded, tooLarge } from "./reference.ts";
+import { checkReadable, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -108,8 +108,7 @@ class AzureStore implements ObjectStore {
 
   async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
     const info = await this.head(ref, signal);
-    if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
-    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
+    checkReadable(ref, info, maxBytes);
     return await boundedCall(this.#context("read", ref, signal), async (abortSignal) => {
       const stream = await this.#download(ref, abortSignal, (err) => err);
       return await readAllBounded(stream, ref, maxBytes);
@@ -149,7 +148,7 @@ class AzureStore implements ObjectStore {
     try {
       response = await blob.download(0, undefined, { abortSignal });
     } catch (err) {
-      if (statusOf(err) === 404) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+      if (statusOf(err) === 404) throw noSuchObject(ref);
       throw err;
     }
     const body = response.readableStreamBody as Readable | undefined;

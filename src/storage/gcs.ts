@@ -18,7 +18,7 @@ import { type AuthClient, JWT, UserRefreshClient } from "google-auth-library";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
-import { readAllBounded, tooLarge } from "./reference.ts";
+import { checkReadable, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -131,8 +131,7 @@ class GcsStore implements ObjectStore {
 
   async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
     const info = await this.head(ref, signal);
-    if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
-    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
+    checkReadable(ref, info, maxBytes);
     const { container, key } = this.#resolve(ref);
     const client = await this.#clientFor(ref, signal);
     return await boundedCall(this.#context("read", ref, signal), async (callSignal) => {
@@ -162,7 +161,7 @@ class GcsStore implements ObjectStore {
             ),
         );
       } catch (err) {
-        if (statusOf(err) === 404) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+        if (statusOf(err) === 404) throw noSuchObject(ref);
         throw err;
       } finally {
         callSignal.removeEventListener("abort", giveUp);

@@ -6,7 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { isNotFound, OperationError, quote } from "../errors.ts";
-import { containerReference, objectReference, type ReferenceScope, tooLarge } from "./reference.ts";
+import { checkReadable, containerReference, noSuchObject, objectReference, type ReferenceScope } from "./reference.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
 /** Local-directory storage. */
@@ -66,8 +66,7 @@ export class LocalStore implements ObjectStore {
 
   async readBytes(ref: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
     const info = await this.head(ref, signal);
-    if (info === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
-    if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
+    checkReadable(ref, info, maxBytes);
     try {
       return await Deno.readFile(this.pathOf(ref), { signal });
     } catch (err) {
@@ -82,7 +81,7 @@ export class LocalStore implements ObjectStore {
     try {
       return (await Deno.open(target, { read: true })).readable;
     } catch (err) {
-      if (isNotFound(err)) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+      if (isNotFound(err)) throw noSuchObject(ref);
       throw failure(`cannot read ${quote(ref)} at ${quote(target)}`, err);
     }
   }

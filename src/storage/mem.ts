@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { OperationError, quote } from "../errors.ts";
-import { containerReference, objectReference, type ReferenceScope, tooLarge } from "./reference.ts";
+import { containerReference, noSuchObject, objectReference, type ReferenceScope, tooLarge } from "./reference.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
 /** In-memory storage. */
@@ -63,7 +62,7 @@ export class MemStore implements ObjectStore {
     const name = this.#name(ref);
     signal?.throwIfAborted();
     const bytes = this.objects.get(name);
-    if (bytes === undefined) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+    if (bytes === undefined) throw noSuchObject(ref);
     return bytes;
   }
 

@@ -79,6 +79,20 @@ export function containerReference(scope: ReferenceScope): string {
 /** 1 MiB, the unit of `storage.limits.maxDownloadMBs`. */
 const MIB = 1024 * 1024;
 
+/** The refusal of reading an object that is not there. */
+export function noSuchObject(ref: string): OperationError {
+  return new OperationError(`cannot read ${quote(ref)}: no such object`);
+}
+
+/**
+ * What every backend's `readBytes` checks before downloading: the object `head` found exists and fits in
+ * `maxBytes`.
+ */
+export function checkReadable(ref: string, info: { size: number } | undefined, maxBytes: number): void {
+  if (info === undefined) throw noSuchObject(ref);
+  if (info.size > maxBytes) throw tooLarge(ref, info.size, maxBytes);
+}
+
 /** The refusal of an object larger than `maxBytes` read into memory. */
 export function tooLarge(ref: string, size: number, maxBytes: number): OperationError {
   const limit = maxBytes % MIB === 0 ? `${maxBytes / MIB} MiB` : `${maxBytes} bytes`;

@@ -24,7 +24,14 @@ import { Buffer } from "node:buffer";
 import { OperationError, quote } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 import { SizedFileBody } from "../http/put.ts";
-import { containerReference, objectReference, readAllBounded, type ReferenceScope, tooLarge } from "./reference.ts";
+import {
+  containerReference,
+  noSuchObject,
+  objectReference,
+  readAllBounded,
+  type ReferenceScope,
+  tooLarge,
+} from "./reference.ts";
 import type { S3Settings } from "./s3_settings.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
@@ -164,7 +171,7 @@ class S3Store implements ObjectStore {
         if (!answer.Body) throw new OperationError(`cannot read ${quote(ref)}: the server sent no body`);
         return { stream: answer.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: answer.ContentLength };
       } catch (err) {
-        if (isNotFound(err)) throw new OperationError(`cannot read ${quote(ref)}: no such object`);
+        if (isNotFound(err)) throw noSuchObject(ref);
         throw err;
       }
     });
