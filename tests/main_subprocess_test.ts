@@ -9,6 +9,8 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { startTlsServer } from "../src/http/_test_tls.ts";
 import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { fixture } from "./helpers.ts";
+import { CORE, coreSource, KEY, strings } from "./fast_source.ts";
+import { S3RVER_KEYS, startTestS3 } from "../src/storage/_test_s3.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import { packTar } from "modern-tar";
 import denoJson from "../deno.json" with { type: "json" };
@@ -316,6 +318,46 @@ Deno.test("main.ts against a production admin: https:// downloads and uploads (f
     equal(refused.stderr, `Error: cannot download "${closed}": tcp connect error: Connection refused (os error 111)\n`);
   } finally {
     await archiveHost.close();
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts against a production admin without DataProxy: the source goes to S3 over TLS, with only the declared permissions", async () => {
+  const sandbox = await startSandbox({ production: true, dataProxy: false });
+  const s3 = await startTestS3({ tls: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-s3-" });
+  try {
+    // One CA file trusts both the admin's and the storage server's certificates, as a bundle does.
+    await Deno.writeTextFile(`${dir}/ca.pem`, `${sandbox.caCertificate!}${s3.caCert!}`);
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
+    flags.push(
+      "--storage.type",
+      "s3",
+      "--storage.container",
+      "fctl-fast",
+      "--storage.connection.endpoint",
+      s3.endpoint,
+    );
+    flags.push("--storage.connection.auth-type", "accesskey", "--storage.connection.access-key", S3RVER_KEYS.accessKey);
+    const env = {
+      HOME: `${dir}/home`,
+      DENO_DIR: `${TEST_HOME}/.cache/deno`,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+      FCTL_STORAGE_CONNECTION_SECRET_KEY: S3RVER_KEYS.secretKey,
+    };
+    const result = await fctl(["register", "files", "--archive", fixture(CORE), "--version", "v1", ...flags], env);
+    equal(result.stderr, "");
+    equal(result.code, 0);
+    // The admin handed out no upload location; the bytes went to the bucket, which was created for them.
+    equal(sandbox.uploads.size, 0);
+    deepEqual(await s3.object("fctl-fast", KEY), await coreSource());
+    const location = `s3://fctl-fast/${KEY}`;
+    const tasks = sandbox.requests.filter((r) => r.method === "CreateTask");
+    equal(tasks.flatMap((t) => strings(t.request)).filter((a) => a === location).length, 35);
+  } finally {
+    await s3.close();
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
   }
