@@ -24,6 +24,7 @@
  * @module
  */
 import { permissionFlags, type PermissionScope } from "../src/permissions.ts";
+import { type ModuleGraph, moduleGraph } from "./module_graph.ts";
 import { runtimePackages } from "./runtime_packages.ts";
 
 /** The release targets (Deno's names). */
@@ -41,11 +42,6 @@ export const EXIT_NO_RUNTIME_BASE = 3;
 const ROOT = new URL("../", import.meta.url);
 const MAIN = new URL("main.ts", ROOT);
 
-interface ModuleInfo {
-  specifier: string;
-  dependencies?: { specifier: string; isDynamic?: boolean; code?: { specifier: string } }[];
-}
-
 /** What fctl loads on demand, as `deno info` resolves it. */
 export interface LazyModules {
   /** Project files (relative to the repository root) reachable only through dynamic imports. */
@@ -54,45 +50,17 @@ export interface LazyModules {
   unresolved: string[];
 }
 
-/** fctl's module graph as `deno info --json main.ts` reports it. */
-export interface ModuleGraph {
-  roots: string[];
-  modules: ModuleInfo[];
-  redirects: Record<string, string>;
-}
-
-/** Runs `deno info` on `main.ts`: every module it imports, statically or through a literal dynamic import. */
-export async function moduleGraph(): Promise<ModuleGraph> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", MAIN.href],
-    cwd: ROOT,
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error("deno info main.ts failed");
-  return JSON.parse(new TextDecoder().decode(out.stdout));
+/** `main.ts`'s module graph: every module it imports, statically or through a literal dynamic import. */
+export function mainGraph(): Promise<ModuleGraph> {
+  return moduleGraph(MAIN, ROOT);
 }
 
 /** The modules `main.ts` may load that its static imports do not reach. */
 export async function lazyModules(graph?: ModuleGraph): Promise<LazyModules> {
-  const info = graph ?? await moduleGraph();
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const info = graph ?? await mainGraph();
   const unresolved: string[] = [];
-  const walk = (dynamic: boolean) => {
-    const seen = new Set<string>();
-    const visit = (specifier: string) => {
-      const resolved = info.redirects[specifier] ?? specifier;
-      if (seen.has(resolved)) return;
-      seen.add(resolved);
-      for (const dep of bySpecifier.get(resolved)?.dependencies ?? []) {
-        if (dep.isDynamic && !dep.code && dynamic) unresolved.push(`${resolved}: import(${dep.specifier})`);
-        if ((dynamic || !dep.isDynamic) && dep.code) visit(dep.code.specifier);
-      }
-    };
-    info.roots.forEach(visit);
-    return seen;
-  };
-  const loadedAtStart = walk(false);
-  const includes = [...walk(true)]
+  const loadedAtStart = info.reachable();
+  const includes = [...info.reachable({ dynamic: true, onUnresolved: (where) => unresolved.push(where) })]
     .filter((specifier) => specifier.startsWith(ROOT.href) && !loadedAtStart.has(specifier))
     .filter((specifier) => !specifier.slice(ROOT.href.length).startsWith("node_modules/"))
     .map((specifier) => decodeURIComponent(specifier.slice(ROOT.href.length)))
@@ -105,9 +73,8 @@ export async function lazyModules(graph?: ModuleGraph): Promise<LazyModules> {
  * reach through their dependencies (see `scripts/runtime_packages.ts`).
  */
 export async function unusedPackagePaths(graph?: ModuleGraph): Promise<string[]> {
-  const info = graph ?? await moduleGraph();
-  const files = info.modules
-    .map((module) => module.specifier)
+  const info = graph ?? await mainGraph();
+  const files = info.all
     .filter((specifier) => specifier.startsWith("file:"))
     .map((specifier) => decodeURIComponent(new URL(specifier).pathname));
   return runtimePackages(decodeURIComponent(ROOT.pathname), files).excludes;
@@ -187,7 +154,7 @@ async function main(args: readonly string[]): Promise<number> {
     console.error(`compile: ${options}`);
     return 2;
   }
-  const graph = await moduleGraph();
+  const graph = await mainGraph();
   const { includes, unresolved } = await lazyModules(graph);
   if (unresolved.length > 0) {
     console.error(

@@ -9,7 +9,7 @@ import {
   compileArgs,
   EXIT_NO_RUNTIME_BASE,
   lazyModules,
-  moduleGraph,
+  mainGraph,
   outputName,
   TARGETS,
   unusedPackagePaths,
@@ -97,7 +97,7 @@ Deno.test("the compile includes every module main.ts loads on demand, and only p
 });
 
 Deno.test("the compile leaves out every package fctl cannot load at run time, and no run-time package", async () => {
-  const excludes = await unusedPackagePaths(await moduleGraph());
+  const excludes = await unusedPackagePaths(await mainGraph());
   const excludedDirs = excludes.filter((path) => /^node_modules\/\.deno\/[^/]+$/.test(path)).map((path) =>
     path.slice("node_modules/.deno/".length)
   );

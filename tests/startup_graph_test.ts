@@ -4,7 +4,7 @@
  */
 import { deepEqual, ok as assert } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
-import { moduleGraph } from "./module_graph.ts";
+import { moduleGraph } from "../scripts/module_graph.ts";
 
 /** The modules `entry` loads before it runs; with `followDynamic`, every module it may load. */
 async function staticGraph(entry: string, followDynamic = false): Promise<Set<string>> {

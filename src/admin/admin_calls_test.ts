@@ -4,7 +4,7 @@
  * again, and the client loads each service file only with a call declared in it.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { moduleGraph } from "../../tests/module_graph.ts";
+import { moduleGraph } from "../../scripts/module_graph.ts";
 import type { DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";

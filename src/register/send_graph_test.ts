@@ -4,7 +4,7 @@
  * PUT goes through fetch). Each costs a cold process about 10 ms it does not need.
  */
 import { deepEqual, ok as assert } from "node:assert/strict";
-import { moduleGraph } from "../../tests/module_graph.ts";
+import { moduleGraph } from "../../scripts/module_graph.ts";
 
 /** The modules `entry` loads before it runs; with `dynamic`, every module it may load. */
 async function staticGraph(entry: URL, options: { dynamic?: boolean } = {}): Promise<string[]> {
