@@ -7,6 +7,9 @@
  * - `fctl get task -p P -d D` (100 tasks, table, stdout a pipe) against a floor: a minimal client making the
  *   same ListTasks call over raw `node:http2` that prints nothing (scripts/bench_get_task_floor.ts), run
  *   with the same flags. Target: <= 1.5x the floor.
+ * - Beside the floor, the floor of fctl's stack (scripts/bench_get_task_connect.ts): the same call through
+ *   Connect's stock transport and protobuf-es with fctl's task descriptors, printing nothing. No target: it
+ *   tells what of fctl's time is fctl's own and what its libraries cost before fctl does anything.
  * - `fctl --help` against an empty script run with the same flags. Target: <= 1.3x.
  * - `-o yaml` and `-o json` of 10,000 tasks (`--filter.limit 10000`, stdout to /dev/null) against the table
  *   of the same tasks, from an admin seeded with 10,000. Target: <= 1.5x the table.
@@ -57,19 +60,29 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
     empty: run([empty]),
     help: run([main, "--help"]),
     floor: run([`${ROOT}scripts/bench_get_task_floor.ts`, admin.endpoint, floorRequest]),
+    stack: run([`${ROOT}scripts/bench_get_task_connect.ts`, admin.endpoint, PROJECT, DOMAIN]),
     getTask: run([main, "get", "task", ...scope]),
   }, runs);
-  const [empty_, help, floor, getTask] = [t.empty, t.help, t.floor, t.getTask].map(median);
+  const [empty_, help, floor, stack, getTask] = [t.empty, t.help, t.floor, t.stack, t.getTask].map(median);
   console.log(`100 tasks, ${runs} runs:`);
   console.log(resultLine("  empty Deno script (same flags)", empty_));
   console.log(resultLine("  fctl --help", help, { ratio: help / empty_, of: "the empty script", target: 1.3 }));
   console.log(resultLine("  floor: ListTasks of 100 over raw node:http2", floor));
+  console.log(
+    resultLine("  stack floor: the same call, stock Connect + protobuf-es", stack, {
+      ratio: stack / floor,
+      of: "the floor",
+    }),
+  );
   console.log(
     resultLine("  fctl get task -p P -d D (100 tasks, table, piped)", getTask, {
       ratio: getTask / floor,
       of: "the floor",
       target: 1.5,
     }),
+  );
+  console.log(
+    resultLine("    fctl get task against the stack floor", getTask, { ratio: getTask / stack, of: "the stack floor" }),
   );
 }
 

@@ -248,11 +248,15 @@ export function runsArgument(fallback: number): number {
   return runs;
 }
 
-/** One result line: label, median, and how it compares with its target. */
-export function resultLine(label: string, ms: number, comparison?: { ratio: number; of: string; target: number }) {
+/**
+ * One result line: label, median, and how it compares with another line: against its target, or, without
+ * one, as information (a comparison with a floor that has no target).
+ */
+export function resultLine(label: string, ms: number, comparison?: { ratio: number; of: string; target?: number }) {
   const base = `${label.padEnd(58)} ${ms.toFixed(0).padStart(6)} ms`;
   if (!comparison) return base;
   const { ratio, of, target } = comparison;
+  if (target === undefined) return `${base}  ${ratio.toFixed(2)}x ${of}`;
   const verdict = ratio <= target ? "within" : "over";
   return `${base}  ${ratio.toFixed(2)}x ${of}  (target <= ${target}x: ${verdict})`;
 }

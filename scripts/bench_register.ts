@@ -16,6 +16,9 @@
  * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
  *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
  *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
+ *   Beside it, the floor of fctl's stack (scripts/bench_creates_connect.ts): as many CreateTask calls at the
+ *   same concurrency through Connect's stock transport, with nothing read or planned. No target: with the
+ *   `--dryRun` time added, it is the least any client on that stack could take, to set against the limit.
  *
  *   deno task bench:register [runs]     (default 9 measured runs of the small package, half as many of the large)
  *
@@ -40,37 +43,53 @@ const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
 const DEPENDENCY_ROUNDS = 3;
 const COPIES = 24;
 
-/** Runs of the register command and of its `--dryRun`, alternately; medians in ms. */
+/** Medians in ms of a register command, its `--dryRun` and the extra commands, with CPU times. */
+interface RegisterTimes {
+  register: number;
+  dryRun: number;
+  extra: Record<string, number>;
+  registerCpu: number;
+  adminCpu: number;
+}
+
+/**
+ * Runs of the register command, of its `--dryRun` and of `extra` commands (given the admin's endpoint),
+ * alternately; medians in ms. `callingAdmin` names the extra commands that call the admin.
+ */
 async function registerAndDryRun(
   bench: Bench,
   archive: string,
   latencyMs: number,
   runs: number,
-  empty?: string,
-): Promise<{ register: number; dryRun: number; empty?: number; registerCpu: number; adminCpu: number }> {
+  extra: (endpoint: string) => Record<string, (round: number) => Run> = () => ({}),
+  callingAdmin: string[] = [],
+): Promise<RegisterTimes> {
   const { runFlags, main } = await fctlCommand();
   const admin = await bench.startAdmin({ latencyMs });
-  const register = (round: number, extra: string[] = []): Run => ({
+  const register = (round: number, more: string[] = []): Run => ({
     args: [
       ...[...runFlags, main, "register", "files", "--archive", archive, "--version", `r${round + 1}`],
-      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", admin.endpoint, ...extra],
+      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", admin.endpoint, ...more],
     ],
     stdout: "piped",
   });
+  const extraCommands = extra(admin.endpoint);
   const commands: Record<string, (round: number) => Run> = {
     register: (round) => register(round),
     dryRun: (round) => register(round, ["--dryRun"]),
+    ...extraCommands,
   };
-  if (empty) commands.empty = () => ({ args: [...runFlags, empty], stdout: "piped" });
   const cpu: Record<string, number[]> = {};
   const adminCpuBefore = await admin.cpuMs();
   const t = await bench.time(commands, runs, cpu);
-  // Only registrations reach the admin (a dry run makes no call), the unmeasured round's one included.
-  const adminCpu = (await admin.cpuMs() - adminCpuBefore) / (runs + 1);
+  // Registrations and the extra commands that call it reach the admin (a dry run makes no call), the
+  // unmeasured round's included; an extra command that calls it makes the same creates as a registration.
+  const callers = 1 + callingAdmin.length;
+  const adminCpu = (await admin.cpuMs() - adminCpuBefore) / ((runs + 1) * callers);
   return {
     register: median(t.register),
     dryRun: median(t.dryRun),
-    empty: t.empty && median(t.empty),
+    extra: Object.fromEntries(Object.keys(extraCommands).map((name) => [name, median(t[name])])),
     registerCpu: median(cpu.register),
     adminCpu,
   };
@@ -80,13 +99,16 @@ async function core(bench: Bench, runs: number): Promise<void> {
   const latencyMs = 50;
   const empty = `${bench.tempDir}/empty.ts`;
   await Deno.writeTextFile(empty, "export {};\n");
-  const t = await registerAndDryRun(bench, CORE, latencyMs, runs, empty);
+  const { runFlags } = await fctlCommand();
+  const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
+    empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
+  }));
   const limit = DEPENDENCY_ROUNDS * latencyMs + t.dryRun;
   console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
-  console.log(resultLine("  empty Deno script (same flags)", t.empty!));
+  console.log(resultLine("  empty Deno script (same flags)", t.extra.empty));
   console.log(
     resultLine("  register files --dryRun", t.dryRun, {
-      ratio: t.dryRun / t.empty!,
+      ratio: t.dryRun / t.extra.empty,
       of: "the empty script",
       target: 5,
     }),
@@ -99,16 +121,26 @@ async function core(bench: Bench, runs: number): Promise<void> {
 /** Where a registration's time goes besides waiting: fctl's own CPU and the (single-threaded) admin's. */
 function cpuLines(t: { registerCpu: number; adminCpu: number }): void {
   console.log(resultLine("    CPU of the fctl process (user + system, median)", t.registerCpu));
-  console.log(resultLine("    CPU of the bench admin per registration (mean)", t.adminCpu));
+  console.log(resultLine("    CPU of the bench admin per run that calls it (mean)", t.adminCpu));
 }
 
 async function large(bench: Bench, runs: number): Promise<void> {
   const latencyMs = 5;
   const archive = `${bench.tempDir}/flytesnacks-core-x${COPIES}.tgz`;
   const entities = await writeRenamedCopies(CORE, COPIES, archive);
-  const t = await registerAndDryRun(bench, archive, latencyMs, runs);
+  const { runFlags } = await fctlCommand();
+  const t = await registerAndDryRun(bench, archive, latencyMs, runs, (endpoint) => ({
+    stack: (round) => ({
+      args: [
+        ...[...runFlags, `${ROOT}scripts/bench_creates_connect.ts`, endpoint],
+        ...[String(entities), String(DEFAULT_CONCURRENCY), `c${round + 1}`],
+      ],
+      stdout: "piped",
+    }),
+  }), ["stack"]);
   const rounds = Math.max(DEPENDENCY_ROUNDS, Math.ceil(entities / DEFAULT_CONCURRENCY));
   const limit = rounds * latencyMs + t.dryRun;
+  const stackLimit = t.extra.stack + t.dryRun;
   console.log(
     `${COPIES} renamed copies (${entities} entities), ${latencyMs} ms per RPC, default concurrency ${DEFAULT_CONCURRENCY}, ${runs} runs:`,
   );
@@ -116,6 +148,16 @@ async function large(bench: Bench, runs: number): Promise<void> {
   console.log(resultLine(`  limit: max(${DEPENDENCY_ROUNDS}, ${rounds}) x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.5 }));
   cpuLines(t);
+  console.log(resultLine(`  stack floor: ${entities} CreateTask, stock Connect, nothing read`, t.extra.stack));
+  console.log(
+    resultLine("  stack limit: the stack floor + --dryRun", stackLimit, { ratio: stackLimit / limit, of: "the limit" }),
+  );
+  console.log(
+    resultLine("    register files against the stack limit", t.register, {
+      ratio: t.register / stackLimit,
+      of: "the stack limit",
+    }),
+  );
 }
 
 if (import.meta.main) {
