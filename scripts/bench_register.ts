@@ -12,7 +12,9 @@
  *
  * - flytesnacks-core (84 entities, one fast-registration upload) at 50 ms per RPC. Target: <= 1.3x its
  *   dependency limit, 3 rounds (task, workflow, launch plan) x 50 ms + the same command's `--dryRun` time.
- *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x.
+ *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x. Beside them, the
+ *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts). No target: it tells
+ *   what of the dry run's time is fctl's own.
  * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
  *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
  *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
@@ -102,10 +104,17 @@ async function core(bench: Bench, runs: number): Promise<void> {
   const { runFlags } = await fctlCommand();
   const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
     empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
+    libraries: () => ({ args: [...runFlags, `${ROOT}scripts/bench_dry_run_libraries.ts`], stdout: "piped" }),
   }));
   const limit = DEPENDENCY_ROUNDS * latencyMs + t.dryRun;
   console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
   console.log(resultLine("  empty Deno script (same flags)", t.extra.empty));
+  console.log(
+    resultLine("  libraries floor: what --dryRun imports, unused", t.extra.libraries, {
+      ratio: t.extra.libraries / t.extra.empty,
+      of: "the empty script",
+    }),
+  );
   console.log(
     resultLine("  register files --dryRun", t.dryRun, {
       ratio: t.dryRun / t.extra.empty,

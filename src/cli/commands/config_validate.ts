@@ -9,7 +9,6 @@ import type { Config } from "../../config/schema.ts";
 import { FctlError, isNotFound, quote, UsageError } from "../../errors.ts";
 import type { Io } from "../../output/io.ts";
 import { leafCommand } from "../command.ts";
-import { readCaFile } from "../read_ca.ts";
 
 /** Problems the loader cannot see: values that are only wrong together or against the outside world. */
 async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
@@ -23,9 +22,10 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
       found.push(err.message);
     }
   };
-  const [{ parseEndpoint }, { proxyFor }] = await Promise.all([
+  const [{ parseEndpoint }, { proxyFor }, { readCaFile }] = await Promise.all([
     import("../../admin/endpoint.ts"),
     import("../../http/proxy_env.ts"),
+    import("../read_ca.ts"),
   ]);
   await check(() => {
     const endpoint = parseEndpoint(config["admin.endpoint"]);
