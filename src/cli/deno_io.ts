@@ -4,7 +4,6 @@
  * @module
  */
 import type { Io, TextSink } from "../output/io.ts";
-import { readBoundedTextFile } from "../fs/read_bounded.ts";
 
 function sink(stream: typeof Deno.stdout): TextSink {
   const encoder = new TextEncoder();
@@ -48,7 +47,8 @@ export function denoIo(): Io {
     stdinIsTerminal: Deno.stdin.isTerminal(),
     columns,
     env: Deno.env.toObject(),
-    readTextFile: (path) => readBoundedTextFile(path),
+    // Loaded on the first read: help and version read no file.
+    readTextFile: async (path) => (await import("../fs/read_bounded.ts")).readBoundedTextFile(path),
     readLine,
   };
 }
