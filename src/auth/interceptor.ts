@@ -77,9 +77,17 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
   const tokens = new TokenManager({
     source: async () => {
       const source = await tokenSource(options, discovery, now);
-      // The key goes with the token, so that a stored token is sent next run without discovery.
+      // The key goes with the token, so that a stored token is sent next run without discovery. It is asked for
+      // as the token is, not after it: GetPublicClientConfig then overlaps the flow's own round trips
+      // (GetOAuth2Metadata, the token request, the command), and the flow finds it answered or in flight.
       return {
-        fetch: async (previous) => ({ ...await source.fetch(previous), metadataKey: await discovery.metadataKey() }),
+        fetch: async (previous) => {
+          const metadataKey = discovery.metadataKey();
+          // The token's failure is the one to report; the key's is observed below, once the token is there.
+          metadataKey.catch(() => {});
+          const token = await source.fetch(previous);
+          return { ...token, metadataKey: await metadataKey };
+        },
       };
     },
     secrets: options.secrets,
