@@ -56,6 +56,25 @@ Deno.test("auth: concurrent calls share one discovery and one token request, eac
   });
 });
 
+Deno.test("auth: discovery's two calls overlap: GetPublicClientConfig is sent before GetOAuth2Metadata is answered", async () => {
+  await withProduction(async (sandbox) => {
+    const authed = authedClient(sandbox, fromEnv, SECRET_ENV);
+    try {
+      // Every call waits this long before it is answered: a client that sent the second discovery call only
+      // after the first's answer would send it at least this long after the first.
+      const latencyMs = 300;
+      sandbox.setLatency(latencyMs);
+      await authed.client.admin.listTasks(scope);
+      const sent = (method: string) => sandbox.requests.find((r) => r.method === method)!.at;
+      const apart = Math.abs(sent("GetPublicClientConfig") - sent("GetOAuth2Metadata"));
+      assert(apart < latencyMs, `the discovery calls were sent ${apart} ms apart, one after the other's answer`);
+      deepEqual(grants(sandbox), ["client_credentials 200"]);
+    } finally {
+      authed.close();
+    }
+  });
+});
+
 Deno.test("auth: an admin without auth costs nothing: no discovery, no token request, no HTTP client", async () => {
   const sandbox = await startSandbox();
   const authed = authedClient(sandbox, fromEnv, SECRET_ENV);
