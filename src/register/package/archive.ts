@@ -16,7 +16,6 @@
  * @module
  */
 import { createTarDecoder, type TarHeader } from "modern-tar";
-import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import { RecycledReads } from "./recycled_reads.ts";
@@ -313,6 +312,8 @@ async function writeFile(
   consumed: (view: Uint8Array) => void,
 ): Promise<Uint8Array> {
   using out = await Deno.open(path, { write: true, createNew: true });
+  // Loaded here, for the entries that go to disk: a dry run of a package whose source fits in memory hashes nothing.
+  const { createHash } = await import("node:crypto");
   const hash = createHash("md5");
   const reader = body.getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) {
