@@ -208,10 +208,11 @@ Deno.test("auth: ExternalCommand runs an argument vector with the run's environm
 });
 
 Deno.test("auth: failures are one clear error naming what is wrong, the same for every call, nothing secret in it", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closedPort = (listener.addr as Deno.NetAddr).port;
-  listener.close();
   await withProduction(async (sandbox) => {
+    // A port nothing listens on, taken once the sandbox's own servers are up, so that none of them can be given it.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const closedPort = (listener.addr as Deno.NetAddr).port;
+    listener.close();
     const cases: [
       Record<string, unknown>,
       Record<string, string>,
