@@ -8,11 +8,23 @@ import { InvalidOptionError, quote, UsageError } from "../errors.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
 import { assertVersioned, hydrateEntityInPlace } from "./hydrate.ts";
 import { type CheckedOptions, DEFAULT_CONCURRENCY, type RegisterFilesOptions } from "./options.ts";
-import { type MemberInMemory, type MemberOnDisk, type PackageMember, readMemberBytes } from "./package/members.ts";
+import {
+  type MemberInMemory,
+  type MemberNameOnly,
+  type MemberOnDisk,
+  type PackageMember,
+  readMemberBytes,
+} from "./package/members.ts";
 import type { RegisterEntry } from "./report.ts";
 
-/** A fast-registration source: in memory when small, else in the private temp dir. */
-export type SourceMember = MemberInMemory | MemberOnDisk;
+/**
+ * A fast-registration source: in memory when small, else in the private temp dir; only its name when the
+ * registration uploads nothing (see {@link KeptSource}).
+ */
+export type SourceMember = MemberInMemory | MemberOnDisk | MemberNameOnly;
+
+/** A fast-registration source with its bytes, as a registration that uploads it has it. */
+export type KeptSource = MemberInMemory | MemberOnDisk;
 
 /** A package decoded and hydrated. */
 export interface CheckedPackage {
@@ -58,8 +70,8 @@ export function checkSettings<T extends Omit<RegisterFilesOptions, "paths">>(
 }
 
 /**
- * The package's fast-registration sources (whose bytes are always kept, in memory or on disk). More
- * than one is an error, reported per source by {@link checkPackage}.
+ * The package's fast-registration sources (with their bytes, in memory or on disk, unless the registration
+ * uploads nothing). More than one is an error, reported per source by {@link checkPackage}.
  */
 export function packageSources(members: readonly PackageMember[]): SourceMember[] {
   return members.filter(isSource);
@@ -118,5 +130,17 @@ function sortedByName<M extends PackageMember>(members: readonly M[]): M[] {
 
 /** Whether a member is a fast-registration source whose bytes were kept (a fast source's always are). */
 function isSource(member: PackageMember): member is SourceMember {
-  return memberRole(member.name).role === "fastSource" && (member.bytes !== undefined || member.path !== undefined);
+  return memberRole(member.name).role === "fastSource";
+}
+
+/**
+ * The source's bytes, for its upload: a registration that sends reads its package with the source's bytes kept.
+ *
+ * @throws {Error} the source was read without its bytes (a registration that sends must keep them)
+ */
+export function keptSource(source: SourceMember): KeptSource {
+  if (source.bytes === undefined && source.path === undefined) {
+    throw new Error(`the fast-registration source ${quote(source.name)} was read without its bytes`);
+  }
+  return source as KeptSource;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RegistrationEntity } from "./classify.ts";
-import type { SourceMember } from "./check.ts";
+import type { KeptSource } from "./check.ts";
 import { usesSourceLocation } from "./hydrate.ts";
 import { planRegistration } from "./plan.ts";
 import type { RegisterEntry } from "./report.ts";
@@ -14,7 +14,7 @@ import type { RequestedUpload } from "./upload.ts";
 /** The fast-registration source's upload, as a job among the creates. */
 export interface SourceUpload {
   kind: "source";
-  member: SourceMember;
+  member: KeptSource;
   /** Its upload location, asked for while the package was checked. */
   requested: RequestedUpload;
 }

@@ -14,7 +14,7 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
-import { checkOptions, checkPackage, packageSources, type SourceMember } from "./check.ts";
+import { checkOptions, checkPackage, type KeptSource, keptSource, packageSources } from "./check.ts";
 import { planJobs } from "./jobs.ts";
 import type { AdminClientSource, CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
@@ -91,6 +91,8 @@ export async function registerFiles(
     (members) => registerMembers(members, run, sender),
     signal,
     deps,
+    // A dry run uploads nothing: the source is read past, not spooled to disk and hashed.
+    { sourceBytes: sender !== undefined },
   );
 }
 
@@ -124,14 +126,15 @@ async function registerMembers(
   // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
   const sources = packageSources(members);
   const source = sources.length === 1 ? sources[0] : undefined;
-  const requested = source && sender && send
-    ? send.requestUploadLocation(sender.client, sourceUploadOptions(source, run), run.signal)
+  const upload = source && sender ? keptSource(source) : undefined;
+  const requested = upload && sender && send
+    ? send.requestUploadLocation(sender.client, sourceUploadOptions(upload, run), run.signal)
     : undefined;
   try {
     const { entities, invalid } = await checkPackage(members, options);
     run.entries.push(...invalid);
     if (source) run.source = { name: source.name };
-    const plan = planJobs(entities, requested && { kind: "source", member: source!, requested });
+    const plan = planJobs(entities, requested && { kind: "source", member: upload!, requested });
     run.timings.prepareMs = run.now() - run.startedMs;
     if (invalid.length > 0 && !options.continueOnError) {
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
@@ -148,7 +151,7 @@ async function registerMembers(
 }
 
 /** What {@link requestUploadLocation} needs to upload a package's source for this registration. */
-function sourceUploadOptions(member: SourceMember, run: RegisterRun): UploadSourceOptions {
+function sourceUploadOptions(member: KeptSource, run: RegisterRun): UploadSourceOptions {
   const options: CheckedOptions = run.options;
   return {
     ...(member.bytes !== undefined ? { bytes: member.bytes } : { path: member.path }),

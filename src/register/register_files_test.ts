@@ -105,6 +105,30 @@ Deno.test("dry run: every entity Skipped and not a single RPC", async () => {
   });
 });
 
+Deno.test("dry run: the source is read past, never spooled to disk: it needs no temp space, whatever the source's size", async () => {
+  // A source past this limit goes to the temp dir when it is kept; TMPDIR names a directory that does not
+  // exist, so a dry run that spooled it would fail to make its temp dir.
+  const reading = { sourceInMemoryMaxBytes: 1024 };
+  const tmp = Deno.env.get("TMPDIR");
+  const missing = `${await Deno.makeTempDir({ prefix: "fctl-register-test-" })}/missing`;
+  Deno.env.set("TMPDIR", missing);
+  try {
+    await withSandbox(async (sandbox, client) => {
+      const options = { ...BASE, paths: [fixture("flytesnacks-core.tgz")], dryRun: true };
+      const report = await registerFiles(client, options, undefined, reading);
+      assert(report.entries.every((e) => e.status === "Skipped" && e.info === "Dry run: not registered"));
+      assertEquals(report.source, { name: "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz" });
+      assertEquals(sandbox.requests, []);
+      // The same package, registered, keeps the source (on disk past the limit): the TMPDIR is what fails it.
+      await assertRejects(registerFiles(client, { ...options, dryRun: false }, undefined, reading), Error, missing);
+    });
+  } finally {
+    if (tmp === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", tmp);
+    await Deno.remove(dirname(missing), { recursive: true });
+  }
+});
+
 Deno.test("a client made on demand: a dry run never makes it, a registration makes it once, first", async () => {
   await withSandbox(async (sandbox, client) => {
     const made: string[] = [];

@@ -79,7 +79,10 @@ export interface MemberOnDisk extends MemberBase {
   bytes?: never;
 }
 
-/** An archive member that is neither an entity nor the source: only its name is reported. */
+/**
+ * An archive member whose bytes are not needed: neither an entity nor the source (only its name is reported),
+ * or the source of a registration that uploads nothing (a dry run).
+ */
 export interface MemberNameOnly extends MemberBase {
   /** Not kept. */
   bytes?: never;
@@ -87,14 +90,24 @@ export interface MemberNameOnly extends MemberBase {
   path?: never;
 }
 
-/** Where archive members' bytes go, decided by their names and sizes. */
-function readOptions(sourceInMemoryMaxBytes: number): ReadArchiveOptions {
+/** What a registration needs of its package's members besides their names. */
+export interface MemberNeeds {
+  /**
+   * Keep the fast-registration source's bytes. A registration that uploads nothing (a dry run) needs only its
+   * name: the archive's source is then read past, never written to disk nor hashed, whatever its size.
+   */
+  sourceBytes: boolean;
+}
+
+/** Where archive members' bytes go, decided by their names and sizes and by what the registration needs. */
+function readOptions(sourceInMemoryMaxBytes: number, needs: MemberNeeds): ReadArchiveOptions {
   return {
     placement(name: string, size: number): Placement {
       switch (memberRole(name).role) {
         case "entity":
           return "memory";
         case "fastSource":
+          if (!needs.sourceBytes) return "skip";
           return size <= sourceInMemoryMaxBytes ? "memory" : "disk";
         case "other":
           return "skip";
@@ -116,7 +129,7 @@ function toMember(entry: ArchiveEntry): PackageMember {
 
 /**
  * Calls `fn` with the members of `paths`: the files themselves, or with `archive` the regular
- * files inside each archive. Temp dirs are removed when `fn` settles.
+ * files inside each archive, with the bytes `needs` asks for. Temp dirs are removed when `fn` settles.
  *
  * @throws {UsageError} a path does not exist, is a directory, or is a package archive without `archive`
  */
@@ -126,6 +139,7 @@ export async function withPackageMembers<T>(
   fn: (members: PackageMember[]) => Promise<T>,
   signal?: AbortSignal,
   deps: PackageReadDeps = {},
+  needs: MemberNeeds = { sourceBytes: true },
 ): Promise<T> {
   if (!archive) {
     const members: PackageMember[] = [];
@@ -139,7 +153,7 @@ export async function withPackageMembers<T>(
     }
     return await fn(members);
   }
-  const options = readOptions(deps.sourceInMemoryMaxBytes ?? SOURCE_IN_MEMORY_MAX_BYTES);
+  const options = readOptions(deps.sourceInMemoryMaxBytes ?? SOURCE_IN_MEMORY_MAX_BYTES, needs);
   // Nest one extraction per archive so all are available at once (a package's entities may be split
   // across archives) and each temp dir is cleaned up by its own try/finally.
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
