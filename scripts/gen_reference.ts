@@ -27,7 +27,7 @@ async function committed(): Promise<Map<string, string>> {
   return files;
 }
 
-const pages = referencePages();
+const pages = await referencePages();
 const current = await committed();
 const stale = [...new Set([...pages.keys(), ...current.keys()])].filter((name) => pages.get(name) !== current.get(name))
   .sort();

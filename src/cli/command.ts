@@ -66,7 +66,8 @@ export interface CommandSpec {
   readonly arguments: readonly ArgumentSpec[];
   /** Flags of this command only; the global flags and `-h, --help` are added to every command. */
   readonly flags: readonly FlagSpec[];
-  readonly subcommands: readonly CommandSpec[];
+  /** A group's subcommands, each loaded or a {@link LazyGroup}; a leaf has none. */
+  readonly subcommands: readonly CommandNode[];
   /** Command lines shown under "Examples:" in help, each with an optional `# comment`. */
   readonly examples?: readonly string[];
   /**
@@ -127,6 +128,62 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
   };
 }
 
+/**
+ * A group whose subcommands live in modules loaded only when the group is used or its help is shown. Until then
+ * the tree knows what a parent's help lists of it: its name, aliases and description (a group takes no arguments).
+ */
+export interface LazyGroup {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly description: string;
+  /** The group with its subcommands, their modules loaded (once). */
+  readonly load: () => Promise<CommandSpec>;
+}
+
+/** A subcommand as the tree holds it: loaded, or a group still to load. */
+export type CommandNode = CommandSpec | LazyGroup;
+
+/** A command whose groups, all the way down, are loaded. */
+export interface LoadedCommand extends CommandSpec {
+  readonly subcommands: readonly LoadedCommand[];
+}
+
+/** Whether `node` is loaded (every command but a {@link LazyGroup} that has not been). */
+export function isLoaded(node: CommandNode): node is CommandSpec {
+  return !("load" in node);
+}
+
+/** `node`, loaded. */
+export async function loadCommand(node: CommandNode): Promise<CommandSpec> {
+  return isLoaded(node) ? node : await node.load();
+}
+
+/** `node` with every group below it loaded: for what needs the whole tree (commander, completion, the reference). */
+export async function loadCommandTree(node: CommandNode): Promise<LoadedCommand> {
+  const spec = await loadCommand(node);
+  const subcommands = await Promise.all(spec.subcommands.map(loadCommandTree));
+  return { ...spec, subcommands };
+}
+
+/**
+ * A group whose subcommands `load` imports when the group is first used (each a dynamic import with a literal
+ * specifier, so that `deno compile` and `deno publish` see the modules).
+ */
+export function lazyGroup(
+  name: string,
+  description: string,
+  load: () => Promise<readonly CommandNode[]>,
+  options: GroupOptions = {},
+): LazyGroup {
+  let group: Promise<CommandSpec> | undefined;
+  return {
+    name,
+    aliases: [],
+    description,
+    load: () => group ??= load().then((subcommands) => groupCommand(name, description, subcommands, options)),
+  };
+}
+
 /** What a group may have besides its name, description and subcommands. */
 export interface GroupOptions {
   /** Flags of the group itself (accepted before a subcommand's name). */
@@ -139,7 +196,7 @@ export interface GroupOptions {
 export function groupCommand(
   name: string,
   description: string,
-  subcommands: readonly CommandSpec[],
+  subcommands: readonly CommandNode[],
   options: GroupOptions = {},
 ): CommandSpec {
   return {

@@ -4,25 +4,21 @@
  * (`help_request.ts`) are all derived from it, so a flag cannot be accepted without being documented.
  *
  * This module must stay free of imports that load anything heavy: `fctl --help` reads it without
- * loading commander (whose Node built-ins alone cost more start-up time than the rest of fctl).
+ * loading commander (whose Node built-ins alone cost more start-up time than the rest of fctl). For the same
+ * reason the register, config and auth groups are {@link LazyGroup}s: the program's help lists them by name,
+ * and their commands' modules load only when a command line names the group (what needs every command,
+ * commander's graph, completion and the reference, loads them all with `loadCommandTree`).
  *
  * @module
  */
 import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
-import { type CommandSpec, type FlagSpec, groupCommand } from "./command.ts";
-import { AUTH_LOGIN_COMMAND } from "./commands/auth_login.ts";
-import { AUTH_LOGOUT_COMMAND } from "./commands/auth_logout.ts";
-import { AUTH_STATUS_COMMAND } from "./commands/auth_status.ts";
+import { type CommandNode, type CommandSpec, type FlagSpec, groupCommand, lazyGroup } from "./command.ts";
 import { COMPLETION_COMMAND } from "./commands/completion.ts";
-import { CONFIG_INIT_COMMAND } from "./commands/config_init.ts";
-import { CONFIG_VALIDATE_COMMAND } from "./commands/config_validate.ts";
-import { CONFIG_VIEW_COMMAND } from "./commands/config_view.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
-import { REGISTER_EXAMPLES_COMMAND } from "./commands/register_examples.ts";
-import { REGISTER_FILES_COMMAND } from "./commands/register_files.ts";
 import { VERSION_COMMAND } from "./commands/version.ts";
 
-export type { ArgumentSpec, CommandSpec, FlagSpec } from "./command.ts";
+export type { ArgumentSpec, CommandNode, CommandSpec, FlagSpec, LazyGroup, LoadedCommand } from "./command.ts";
+export { isLoaded, loadCommand, loadCommandTree } from "./command.ts";
 
 /** The program's own name. */
 export const PROGRAM_NAME = "fctl";
@@ -92,20 +88,27 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
       },
     ),
     taskCommand("shorthand for `get task`"),
-    groupCommand("register", "register entities with the admin service", [
-      REGISTER_FILES_COMMAND,
-      REGISTER_EXAMPLES_COMMAND,
-    ], {
+    // The groups whose commands the program's help does not need: their modules load when the group is named.
+    lazyGroup("register", "register entities with the admin service", async () => {
+      const [files, examples] = await Promise.all([
+        import("./commands/register_files.ts"),
+        import("./commands/register_examples.ts"),
+      ]);
+      return [files.REGISTER_FILES_COMMAND, examples.REGISTER_EXAMPLES_COMMAND];
+    }, {
       examples: [
         "fctl register files --archive pkg.tgz -p flytesnacks -d development --version v1",
         "fctl register examples -p flytesnacks -d development",
       ],
     }),
-    groupCommand("config", "create, show and check the configuration", [
-      CONFIG_INIT_COMMAND,
-      CONFIG_VIEW_COMMAND,
-      CONFIG_VALIDATE_COMMAND,
-    ], {
+    lazyGroup("config", "create, show and check the configuration", async () => {
+      const [init, view, validate] = await Promise.all([
+        import("./commands/config_init.ts"),
+        import("./commands/config_view.ts"),
+        import("./commands/config_validate.ts"),
+      ]);
+      return [init.CONFIG_INIT_COMMAND, view.CONFIG_VIEW_COMMAND, validate.CONFIG_VALIDATE_COMMAND];
+    }, {
       globals: ["config", "output"],
       examples: [
         "fctl config init --host flyte.example.com",
@@ -113,11 +116,14 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
         "fctl config validate",
       ],
     }),
-    groupCommand("auth", "sign in to the admin service, show and forget cached tokens", [
-      AUTH_LOGIN_COMMAND,
-      AUTH_STATUS_COMMAND,
-      AUTH_LOGOUT_COMMAND,
-    ], {
+    lazyGroup("auth", "sign in to the admin service, show and forget cached tokens", async () => {
+      const [login, status, logout] = await Promise.all([
+        import("./commands/auth_login.ts"),
+        import("./commands/auth_status.ts"),
+        import("./commands/auth_logout.ts"),
+      ]);
+      return [login.AUTH_LOGIN_COMMAND, status.AUTH_STATUS_COMMAND, logout.AUTH_LOGOUT_COMMAND];
+    }, {
       globals: ["config", "admin.endpoint", "admin.authType"],
       examples: ["fctl auth login", "fctl auth status -o json", "fctl auth logout"],
     }),
@@ -144,8 +150,8 @@ export function helpGlobalFlags(path: readonly CommandSpec[]): FlagSpec[] {
   });
 }
 
-/** The subcommand of `parent` called `word` (by name or alias). */
-export function findSubcommand(parent: CommandSpec, word: string): CommandSpec | undefined {
+/** The subcommand of `parent` called `word` (by name or alias), loaded or not. */
+export function findSubcommand(parent: CommandSpec, word: string): CommandNode | undefined {
   return parent.subcommands.find((c) => c.name === word || c.aliases.includes(word));
 }
 

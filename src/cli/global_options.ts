@@ -9,7 +9,7 @@
 import { type Command, Option } from "commander";
 import { OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
-import type { CommandSpec, FlagSpec } from "./command.ts";
+import type { FlagSpec, LoadedCommand } from "./command.ts";
 import { GLOBAL_FLAGS, VERSION_FLAG } from "./command_tree.ts";
 
 const ACCUMULATING = new Set(
@@ -55,9 +55,9 @@ export function localFlagValues(command: Command, flags: readonly FlagSpec[]): R
  * The boolean long flags of a command tree (schema options and local ones alike), each with whether a
  * `--no-` form exists: every switch any command of the tree accepts, as commander will see them.
  */
-export function booleanFlags(root: CommandSpec): Map<string, boolean> {
+export function booleanFlags(root: LoadedCommand): Map<string, boolean> {
   const flags = new Map<string, boolean>();
-  const visit = (path: CommandSpec[]) => {
+  const visit = (path: LoadedCommand[]) => {
     const spec = path[path.length - 1];
     for (const flag of [...(path.length === 1 ? [VERSION_FLAG] : []), ...spec.flags, ...GLOBAL_FLAGS]) {
       if (flag.value) continue;

@@ -8,11 +8,13 @@
  */
 import { displayWidth } from "../output/text_width.ts";
 import {
+  type CommandNode,
   type CommandSpec,
   type FlagSpec,
   flagTerm,
   GLOBAL_FLAGS,
   helpGlobalFlags,
+  isLoaded,
   ownFlags,
   PROGRAM_NAME,
 } from "./command_tree.ts";
@@ -36,7 +38,9 @@ function commandName(path: readonly CommandSpec[]): string {
   return [...parents, [own.name, ...own.aliases].join("|")].join(" ");
 }
 
-function argumentsTerm(command: CommandSpec): string {
+/** A command's arguments as help shows them: `[name]`, `<paths...>`; nothing for a group, loaded or not. */
+function argumentsTerm(command: CommandNode): string {
+  if (!isLoaded(command)) return "";
   return command.arguments
     .map((a) => {
       const name = `${a.name}${a.variadic ? "..." : ""}`;

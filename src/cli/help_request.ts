@@ -17,6 +17,7 @@ import {
   type CommandSpec,
   findSubcommand,
   type FlagSpec,
+  loadCommand,
 } from "./command_tree.ts";
 
 /** What a command line asks for when it can be answered without parsing it fully. */
@@ -39,8 +40,8 @@ function matchFlag(token: string, flags: readonly FlagSpec[]): { flag: FlagSpec;
   return { flag, inline: token.length > 2 };
 }
 
-/** Follows `words` down from `path` (for `help get task`). */
-function resolvePath(path: readonly CommandSpec[], words: readonly string[]): CommandSpec[] {
+/** Follows `words` down from `path` (for `help get task`), loading the groups it enters. */
+async function resolvePath(path: readonly CommandSpec[], words: readonly string[]): Promise<CommandSpec[]> {
   const resolved = [...path];
   for (const word of words) {
     const parent = resolved[resolved.length - 1];
@@ -51,17 +52,18 @@ function resolvePath(path: readonly CommandSpec[], words: readonly string[]): Co
       const valid = parent.subcommands.map((c) => c.name).join(", ");
       throw new UsageError(`unknown command ${quote(word)} for ${name}; expected one of: ${valid}`);
     }
-    resolved.push(next);
+    resolved.push(await loadCommand(next));
   }
   return resolved;
 }
 
 /**
- * The help or version request `args` make, or `undefined` when the command line is for commander.
+ * The help or version request `args` make, or `undefined` when the command line is for commander. The groups
+ * the command line names are loaded on the way (their flags decide which words are values); no other is.
  *
  * @throws {UsageError} `help` names a command that does not exist
  */
-export function quickRequest(args: readonly string[]): QuickRequest | undefined {
+export async function quickRequest(args: readonly string[]): Promise<QuickRequest | undefined> {
   const path: CommandSpec[] = [COMMAND_TREE];
   let help = false;
   let version = false;
@@ -91,12 +93,12 @@ export function quickRequest(args: readonly string[]): QuickRequest | undefined 
     else if (token === "help") helpWords = [];
     else {
       const next = findSubcommand(command, token);
-      if (next) path.push(next);
+      if (next) path.push(await loadCommand(next));
       else lost = true;
     }
   }
   if (helpWords?.length === 1 && helpWords[0] === "options" && path.length === 1) return { kind: "options" };
-  if (helpWords) return { kind: "help", path: resolvePath(path, helpWords) };
+  if (helpWords) return { kind: "help", path: await resolvePath(path, helpWords) };
   if (help) return { kind: "help", path };
   if (version) return { kind: "version" };
   if (!lost && path[path.length - 1].subcommands.length > 0) return { kind: "help", path };

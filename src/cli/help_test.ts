@@ -8,14 +8,19 @@ import {
   flagTerm,
   GLOBAL_FLAGS,
   helpGlobalFlags,
+  loadCommandTree,
+  type LoadedCommand,
   ownFlags,
 } from "./command_tree.ts";
 import { globalOptionGroups, OPTIONS_POINTER, renderHelp, renderOptionsHelp } from "./help.ts";
 import { buildProgram, type TreeCommand } from "./program.ts";
 import { CliContext } from "./context.ts";
 
+/** The whole tree, every group loaded. */
+const TREE = await loadCommandTree(COMMAND_TREE);
+
 /** Every command of the tree with its path from the root, the root included. */
-function allPaths(path: CommandSpec[] = [COMMAND_TREE]): CommandSpec[][] {
+function allPaths(path: LoadedCommand[] = [TREE]): LoadedCommand[][] {
   return [path, ...path[path.length - 1].subcommands.flatMap((c) => allPaths([...path, c]))];
 }
 
@@ -27,7 +32,7 @@ function commanderCommand(program: Command, path: readonly CommandSpec[]): Comma
 }
 
 Deno.test("commander accepts exactly the tree's commands, aliases, arguments and flags", () => {
-  const program = buildProgram(new CliContext(captureIo(), new AbortController().signal));
+  const program = buildProgram(new CliContext(captureIo(), new AbortController().signal), TREE);
   for (const path of allPaths()) {
     const spec = path[path.length - 1];
     const command = commanderCommand(program, path);
@@ -44,7 +49,7 @@ Deno.test("commander accepts exactly the tree's commands, aliases, arguments and
 
 Deno.test("commander completes the commands it dispatches to, and only those", async () => {
   const io = captureIo();
-  const program = buildProgram(new CliContext(io, new AbortController().signal));
+  const program = buildProgram(new CliContext(io, new AbortController().signal), TREE);
   const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name)!;
   const task = find(find(program, "get"), "task");
   equal(task.options.length, 0, "not completed before parsing");
@@ -62,6 +67,7 @@ Deno.test("commander completes the commands it dispatches to, and only those", a
 Deno.test("commander's own help text is the tree's rendering (one help, however it is reached)", () => {
   const program = buildProgram(
     new CliContext(captureIo({ stdoutIsTerminal: true, columns: 90 }), new AbortController().signal),
+    TREE,
   );
   for (const path of allPaths()) {
     equal(commanderCommand(program, path).helpInformation(), renderHelp(path, 90));

@@ -7,7 +7,15 @@
  * @module
  */
 import { Command, Option } from "commander";
-import { COMMAND_TREE, type CommandSpec, flagTerm, GLOBAL_FLAGS, VERSION_FLAG } from "./command_tree.ts";
+import {
+  COMMAND_TREE,
+  type CommandSpec,
+  flagTerm,
+  GLOBAL_FLAGS,
+  loadCommandTree,
+  type LoadedCommand,
+  VERSION_FLAG,
+} from "./command_tree.ts";
 import type { CliContext } from "./context.ts";
 import {
   accumulatesValues,
@@ -67,7 +75,7 @@ export class TreeCommand extends Command {
  * positive form, so commander's one look at a subcommand's options before that point (giving a lone
  * `--no-x` the default true) finds nothing to do either way.
  */
-export function buildProgram(ctx: CliContext): TreeCommand {
+export function buildProgram(ctx: CliContext, root: LoadedCommand): TreeCommand {
   const io = ctx.io;
   const output = {
     writeOut: (s: string) => io.stdout.write(s),
@@ -76,7 +84,7 @@ export function buildProgram(ctx: CliContext): TreeCommand {
     outputError: (s: string, write: (s: string) => void) =>
       write(s.replace(/^error: /, "Error: ").replace(/\n\(Did you mean (.*)\?\)\n$/, " (did you mean $1?)\n")),
   };
-  const build = (path: CommandSpec[]): TreeCommand => {
+  const build = (path: LoadedCommand[]): TreeCommand => {
     const spec = path[path.length - 1];
     const command: TreeCommand = new TreeCommand(spec.name, () => {
       if (path.length === 1) command.version(VERSION, flagTerm(VERSION_FLAG), VERSION_FLAG.help);
@@ -108,13 +116,17 @@ export function buildProgram(ctx: CliContext): TreeCommand {
     }
     return command;
   };
-  return build([COMMAND_TREE]).complete();
+  return build([root]).complete();
 }
 
-/** Parses `args` with the commander graph and runs the command they name. */
+/**
+ * Parses `args` with the commander graph and runs the command they name. Commander is given the whole tree,
+ * every group loaded: its suggestions for a mistyped command or option consider every command.
+ */
 export async function parseAndRun(args: readonly string[], ctx: CliContext): Promise<void> {
-  const program = buildProgram(ctx);
-  await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(COMMAND_TREE)), { from: "user" });
+  const root = await loadCommandTree(COMMAND_TREE);
+  const program = buildProgram(ctx, root);
+  await program.parseAsync(normalizeBooleanFlags(args, booleanFlags(root)), { from: "user" });
 }
 
 /** Repeated list and map flags accumulate (`--admin.scopes a --admin.scopes b`), as pflag's do. */

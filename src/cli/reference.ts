@@ -12,6 +12,8 @@ import {
   type FlagSpec,
   flagTerm,
   helpGlobalFlags,
+  loadCommandTree,
+  type LoadedCommand,
   ownFlags,
   PROGRAM_NAME,
 } from "./command_tree.ts";
@@ -50,7 +52,7 @@ function usage(path: readonly CommandSpec[]): string {
   return [name, "[options]", ...(command.subcommands.length > 0 ? ["[command]"] : []), ...args].join(" ");
 }
 
-function commandPage(path: readonly CommandSpec[]): string {
+function commandPage(path: readonly LoadedCommand[]): string {
   const command = path[path.length - 1];
   const out = [GENERATED, "", `# ${commandLine(path)}`, "", command.description, "", "```", usage(path), "```", ""];
   if (command.arguments.length > 0) {
@@ -87,12 +89,12 @@ function optionsPage(): string {
 }
 
 /** Every page of the reference, by file name. */
-export function referencePages(): Map<string, string> {
+export async function referencePages(): Promise<Map<string, string>> {
   const pages = new Map<string, string>([[OPTIONS_PAGE, optionsPage()]]);
-  const visit = (path: CommandSpec[]) => {
+  const visit = (path: LoadedCommand[]) => {
     pages.set(pageName(path), commandPage(path));
     for (const sub of path[path.length - 1].subcommands) visit([...path, sub]);
   };
-  visit([COMMAND_TREE]);
+  visit([await loadCommandTree(COMMAND_TREE)]);
   return pages;
 }

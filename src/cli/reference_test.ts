@@ -1,14 +1,16 @@
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { join } from "node:path";
-import { COMMAND_TREE, type CommandSpec, GLOBAL_FLAGS } from "./command_tree.ts";
+import { COMMAND_TREE, GLOBAL_FLAGS, loadCommandTree, type LoadedCommand } from "./command_tree.ts";
 import { OPTIONS_PAGE, pageName, referencePages } from "./reference.ts";
 
-function allPaths(path: CommandSpec[] = [COMMAND_TREE]): CommandSpec[][] {
+const TREE = await loadCommandTree(COMMAND_TREE);
+
+function allPaths(path: LoadedCommand[] = [TREE]): LoadedCommand[][] {
   return [path, ...path[path.length - 1].subcommands.flatMap((c) => allPaths([...path, c]))];
 }
 
-Deno.test("one page per command and one for the global options; every link points at a page", () => {
-  const pages = referencePages();
+Deno.test("one page per command and one for the global options; every link points at a page", async () => {
+  const pages = await referencePages();
   deepEqual([...pages.keys()].sort(), [...allPaths().map(pageName), OPTIONS_PAGE].sort());
   for (const [name, text] of pages) {
     for (const [, target] of text.matchAll(/\]\(([^)]+)\)/g)) assert(pages.has(target), `${name} links ${target}`);

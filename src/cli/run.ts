@@ -39,7 +39,7 @@ export async function runCli(
   // Help and version read no configuration and learn no secret: they are answered before the run's context
   // (its logger, its secret redaction) is even loaded.
   try {
-    const quick = quickRequest(args);
+    const quick = await quickRequest(args);
     if (quick?.kind === "help") {
       rawIo.stdout.write(renderHelp(quick.path, rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
       return ExitCode.Ok;

@@ -33,7 +33,7 @@ export const COMPLETION_COMMAND = leafCommand({
   ],
   async run(ctx, [shell]) {
     const { completionScript } = await import("../completion/mod.ts");
-    const script = completionScript(shell);
+    const script = await completionScript(shell);
     if (script === undefined) {
       throw new UsageError(
         `unknown shell ${quote(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,

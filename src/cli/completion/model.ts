@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { CommandSpec, FlagSpec } from "../command.ts";
-import { COMMAND_TREE, GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "../command_tree.ts";
+import type { FlagSpec, LoadedCommand } from "../command.ts";
+import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "../command_tree.ts";
 
 /** One command as completion sees it. */
 export interface CompletionNode {
@@ -31,10 +31,10 @@ export interface CompletionModel {
   globals: FlagSpec[];
 }
 
-/** The completion model of `root` (default: fctl's tree). */
-export function completionModel(root: CommandSpec = COMMAND_TREE): CompletionModel {
+/** The completion model of `root`, a whole tree (fctl's is `loadCommandTree(COMMAND_TREE)`). */
+export function completionModel(root: LoadedCommand): CompletionModel {
   const nodes: CompletionNode[] = [];
-  const visit = (spec: CommandSpec, path: string[]) => {
+  const visit = (spec: LoadedCommand, path: string[]) => {
     const here = path.join(" ");
     const subcommands = spec.subcommands.flatMap((sub) =>
       [sub.name, ...sub.aliases].map((word) => ({
