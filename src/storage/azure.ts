@@ -13,7 +13,7 @@ import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
-import { checkReadable, noSuchObject, readAllBounded } from "./reference.ts";
+import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -49,10 +49,12 @@ class AzureStore implements ObjectStore {
   }
 
   baseReference(): string {
-    if (this.#settings.container === "") {
-      throw new UsageError("storage.container must be set to write to stow azure storage");
-    }
-    return `abfs://${this.#settings.container}`;
+    return containerReference({
+      type: "stow azure",
+      scheme: "abfs",
+      container: this.#settings.container,
+      multiContainer: this.#settings.multiContainer,
+    });
   }
 
   #resolve(ref: string): ResolvedReference {

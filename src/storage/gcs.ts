@@ -18,7 +18,7 @@ import { type AuthClient, JWT, UserRefreshClient } from "google-auth-library";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
-import { checkReadable, noSuchObject, readAllBounded } from "./reference.ts";
+import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
@@ -66,10 +66,12 @@ class GcsStore implements ObjectStore {
   }
 
   baseReference(): string {
-    if (this.#settings.container === "") {
-      throw new UsageError("storage.container must be set to write to stow google storage");
-    }
-    return `gs://${this.#settings.container}`;
+    return containerReference({
+      type: "stow google",
+      scheme: "gs",
+      container: this.#settings.container,
+      multiContainer: this.#settings.multiContainer,
+    });
   }
 
   #resolve(ref: string): ResolvedReference {
