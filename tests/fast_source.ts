@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { equal } from "node:assert/strict";
+import { equal, ok as assert } from "node:assert/strict";
+import type { Sandbox } from "../src/sandbox/mod.ts";
 import { fixture } from "./helpers.ts";
 
 /** The package every storage test registers. */
@@ -34,4 +35,19 @@ export function strings(value: unknown, found: string[] = []): string[] {
     for (const child of Object.values(value)) strings(child, found);
   }
   return found;
+}
+
+/**
+ * Checks a fast registration of {@link CORE} that went through storage: the admin was sent no bytes, and its 39
+ * tasks were created with `location` in place of every source placeholder of the 35 fast-registered ones.
+ * `createTaskCalls` is how many CreateTask calls the admin received: one per task, unless an admin with auth
+ * rejected the calls sent before the token and they were retried with it.
+ */
+export function assertSourceThroughStorage(sandbox: Sandbox, location: string, createTaskCalls = 39): void {
+  equal(sandbox.uploads.size, 0);
+  const tasks = sandbox.requests.filter((r) => r.method === "CreateTask");
+  equal(tasks.length, createTaskCalls);
+  const args = tasks.flatMap((t) => strings(t.request));
+  equal(args.filter((a) => a === location).length, 35);
+  assert(!args.some((a) => a.includes("remote_package_path")));
 }

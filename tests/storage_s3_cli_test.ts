@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { S3RVER_KEYS, startTestS3, type TestS3Server } from "../src/storage/_test_s3.ts";
 import { fixture, runFctl } from "./helpers.ts";
-import { CORE, coreSource, KEY, strings } from "./fast_source.ts";
+import { assertSourceThroughStorage, CORE, coreSource, KEY } from "./fast_source.ts";
 
 const BUCKET = "fctl-fast";
 
@@ -96,14 +96,9 @@ for (const tls of [false, true]) {
         deepEqual(puts.map((r) => r.contentMd5), [md5Base64]);
         // Path-style addressing: the bucket is the path's first segment, on the endpoint's host.
         assert(s3.requests.every((r) => r.path.startsWith(`/${BUCKET}/`)), JSON.stringify(s3.requests));
-        // No DataProxy: the admin was asked once, answered UNIMPLEMENTED, and was never sent bytes.
-        equal(sandbox.uploads.size, 0);
-        const tasks = sandbox.requests.filter((r) => r.method === "CreateTask");
-        equal(tasks.length, 39);
-        // Every placeholder of the 35 fast-registered tasks became the object's URI.
-        const args = tasks.flatMap((t) => strings(t.request));
-        equal(args.filter((a) => a === location).length, 35);
-        assert(!args.some((a) => a.includes("remote_package_path")));
+        // No DataProxy: the admin was asked once, answered UNIMPLEMENTED, and was never sent bytes; every
+        // placeholder of the 35 fast-registered tasks became the object's URI.
+        assertSourceThroughStorage(sandbox, location);
       });
     });
   }
