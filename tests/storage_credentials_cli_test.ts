@@ -29,17 +29,29 @@ async function fctl(args: string[], env: Record<string, string>): Promise<{ code
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
 }
 
+/**
+ * Registers flytesnacks-core with auth-type iam (the default) into `bucket` of `s3`, with `env` as the whole
+ * environment besides fctl's own: the version is the bucket's name, so each registration has a key of its own.
+ */
+function registerInto(
+  sandbox: { endpoint: string },
+  s3: { endpoint: string },
+  bucket: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stderr: string }> {
+  return fctl([
+    ...["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", bucket],
+    ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+    ...["--storage.type", "s3", "--storage.connection.endpoint", s3.endpoint, "--storage.container", bucket],
+  ], env);
+}
+
 Deno.test("auth-type iam: credentials from the environment, then from a shared-file profile, else a clear error", async () => {
   const s3 = await startTestS3();
   const sandbox = await startSandbox({ dataProxy: false });
   const dir = await Deno.makeTempDir({ prefix: "fctl-aws-chain-" });
   try {
-    const register = (bucket: string, env: Record<string, string>) =>
-      fctl([
-        ...["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", bucket],
-        ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
-        ...["--storage.type", "s3", "--storage.connection.endpoint", s3.endpoint, "--storage.container", bucket],
-      ], env);
+    const register = (bucket: string, env: Record<string, string>) => registerInto(sandbox, s3, bucket, env);
 
     const fromEnv = await register("from-env", { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" });
     equal(fromEnv.code, 0, fromEnv.stderr);
@@ -128,12 +140,7 @@ Deno.test("auth-type iam: credentials from the ECS container and EC2 instance me
   });
   const base = `http://127.0.0.1:${metadata.addr.port}`;
   try {
-    const register = (bucket: string, env: Record<string, string>) =>
-      fctl([
-        ...["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", bucket],
-        ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
-        ...["--storage.type", "s3", "--storage.connection.endpoint", s3.endpoint, "--storage.container", bucket],
-      ], env);
+    const register = (bucket: string, env: Record<string, string>) => registerInto(sandbox, s3, bucket, env);
     const ecs = await register("from-ecs", { AWS_CONTAINER_CREDENTIALS_FULL_URI: `${base}/ecs-credentials` });
     equal(ecs.code, 0, ecs.stderr);
     equal((await s3.object("from-ecs", key("from-ecs")))?.length, 40_066);
