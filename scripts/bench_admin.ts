@@ -5,6 +5,12 @@
  * stdin ends, so it cannot outlive a benchmark that was killed), and closes the sandbox on the way out.
  *
  *   deno run --allow-net --allow-read --allow-env scripts/bench_admin.ts [--port 0] [--latency 0] [--tasks 0]
+ *     [--production CA_FILE]
+ *
+ * `--production` serves the sandbox's production profile, as production Flyte runs: TLS from a CA made at start
+ * (its certificate is written to CA_FILE, which clients trust with `admin.caCertFilePath`; needs `openssl`
+ * and `--allow-write`, `--allow-run=openssl`) and OAuth 2 enforced, its confidential client being the sandbox's default
+ * (`SANDBOX_CLIENT`).
  *
  * The seeded tasks are created straight in the store (not over gRPC, which takes seconds for 10,000), in
  * `flytesnacks`/`development`, each with two inputs and one output, so a table row has every column filled.
@@ -29,9 +35,15 @@ if (import.meta.main) {
       latency: { type: "string", default: "0" },
       tasks: { type: "string", default: "0" },
       stdin: { type: "boolean", default: false },
+      production: { type: "string" },
     },
   });
-  const sandbox = await startSandbox({ port: count("port", values.port), latencyMs: count("latency", values.latency) });
+  const sandbox = await startSandbox({
+    port: count("port", values.port),
+    latencyMs: count("latency", values.latency),
+    production: values.production === undefined ? undefined : true,
+  });
+  if (values.production !== undefined) await Deno.writeTextFile(values.production, sandbox.caCertificate!);
   const tasks = count("tasks", values.tasks);
   for (let i = 0; i < tasks; i++) sandbox.store.addTask(seededTask(i));
 

@@ -11,6 +11,10 @@
  *   Connect's stock transport and protobuf-es with fctl's task descriptors, printing nothing. No target: it
  *   tells what of fctl's time is fctl's own and what its libraries cost before fctl does anything.
  * - `fctl --help` against an empty script run with the same flags. Target: <= 1.3x.
+ * - The same `get task` in production shape, beside the lab's: an admin with TLS from its own CA and OAuth 2
+ *   enforced (scripts/bench_admin.ts --production), found through `~/.flyte/config.yaml` (endpoint, CA file,
+ *   ClientSecret with the secret in a variable), with the token cached by the unmeasured round as a user's
+ *   earlier run caches it. No target: it tells what TLS, the config file and auth add to every command.
  * - `-o yaml` and `-o json` of 10,000 tasks (`--filter.limit 10000`, stdout to /dev/null) against the table
  *   of the same tasks, from an admin seeded with 10,000. Target: <= 1.5x the table.
  *
@@ -19,6 +23,7 @@
  * @module
  */
 import { create, toBinary } from "@bufbuild/protobuf";
+import { SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
 import { ResourceListRequestSchema, Sort_Direction } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import {
   type Bench,
@@ -56,14 +61,24 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
   const scope = ["-p", PROJECT, "-d", DOMAIN, "--admin.endpoint", admin.endpoint];
   const floorRequest = btoa(String.fromCharCode(...listTasksRequest()));
   const run = (args: string[]): () => Run => () => ({ args: [...runFlags, ...args], stdout: "piped" });
+  const production = await productionHome(bench);
   const t = await bench.time({
     empty: run([empty]),
     help: run([main, "--help"]),
     floor: run([`${ROOT}scripts/bench_get_task_floor.ts`, admin.endpoint, floorRequest]),
     stack: run([`${ROOT}scripts/bench_get_task_connect.ts`, admin.endpoint, PROJECT, DOMAIN]),
     getTask: run([main, "get", "task", ...scope]),
+    production: () => ({ ...run([main, "get", "task", "-p", PROJECT, "-d", DOMAIN])(), env: production }),
   }, runs);
-  const [empty_, help, floor, stack, getTask] = [t.empty, t.help, t.floor, t.stack, t.getTask].map(median);
+  const [empty_, help, floor, stack, getTask, production_] = [
+    t.empty,
+    t.help,
+    t.floor,
+    t.stack,
+    t.getTask,
+    t.production,
+  ]
+    .map(median);
   console.log(`100 tasks, ${runs} runs:`);
   console.log(resultLine("  empty Deno script (same flags)", empty_));
   console.log(resultLine("  fctl --help", help, { ratio: help / empty_, of: "the empty script", target: 1.3 }));
@@ -84,6 +99,40 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
   console.log(
     resultLine("    fctl get task against the stack floor", getTask, { ratio: getTask / stack, of: "the stack floor" }),
   );
+  console.log(
+    resultLine("  production shape: TLS, OAuth (token cached), config file", production_, {
+      ratio: production_ / getTask,
+      of: "the same get task in the lab",
+    }),
+  );
+}
+
+/**
+ * A production admin and the environment of a user of it: a `HOME` whose `~/.flyte/config.yaml` finds the admin
+ * (TLS trusted through its CA file, the ClientSecret flow with the secret in a variable), as a production
+ * user's does; its token cache is filled by the first run.
+ */
+async function productionHome(bench: Bench): Promise<Record<string, string>> {
+  const admin = await bench.startAdmin({ latencyMs: LATENCY_MS, tasks: 100, production: true });
+  const home = `${bench.tempDir}/production-home`;
+  await Deno.mkdir(`${home}/.flyte`, { recursive: true });
+  const secretVariable = "FCTL_BENCH_CLIENT_SECRET";
+  await Deno.writeTextFile(
+    `${home}/.flyte/config.yaml`,
+    [
+      "admin:",
+      `  endpoint: dns:///${new URL(admin.endpoint).host}`,
+      "  insecure: false",
+      `  caCertFilePath: ${admin.caFile}`,
+      "  authType: ClientSecret",
+      `  clientId: ${SANDBOX_CLIENT.id}`,
+      `  clientSecretEnvVar: ${secretVariable}`,
+      "logger:",
+      "  level: 0",
+      "",
+    ].join("\n"),
+  );
+  return { HOME: home, [secretVariable]: SANDBOX_CLIENT.secret };
 }
 
 async function formats(bench: Bench, runs: number): Promise<void> {

@@ -45,17 +45,25 @@ export async function fctlCommand(): Promise<FctlCommand> {
   return { runFlags: words.slice(1, script), main };
 }
 
-/** One process to time: arguments of `deno`, and where its stdout goes. */
+/**
+ * One process to time: arguments of `deno`, and where its stdout goes. Every timed process runs with `HOME`
+ * set to an empty directory of the benchmark's (so no `~/.flyte/config.yaml` or token cache of the user's is
+ * read, nor written) and without `FLYTECTL_CONFIG`, in Deno's own cache directory; `env` adds to that.
+ */
 export interface Run {
   args: string[];
   /** `piped`: read to the end by the benchmark, as a pipe to another program; `null`: /dev/null. */
   stdout: "piped" | "null";
+  /** Variables set for this process on top of the benchmark's (e.g. its own `HOME`). */
+  env?: Record<string, string>;
 }
 
 /** A running bench admin. */
 export interface Admin {
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT`, or `https://127.0.0.1:PORT` for a production admin. */
   endpoint: string;
+  /** A production admin's CA certificate file, which clients trust (`admin.caCertFilePath`). */
+  caFile?: string;
   /** CPU time (user + system) the admin's process has used so far, in milliseconds (Linux /proc). */
   cpuMs(): Promise<number>;
 }
@@ -66,12 +74,16 @@ export interface AdminOptions {
   latencyMs: number;
   /** Tasks seeded into flytesnacks/development. */
   tasks?: number;
+  /** Serve as production Flyte does: TLS from a CA of its own and OAuth 2 (the sandbox's production profile). */
+  production?: boolean;
 }
 
 /** The resources and signal of one benchmark run. */
 export interface Bench {
   /** A private directory, removed at the end. */
   tempDir: string;
+  /** The `HOME` every timed process gets unless its {@link Run.env} names another: empty, inside `tempDir`. */
+  home: string;
   /** Starts scripts/bench_admin.ts in its own process; it is ended at the end. */
   startAdmin(options: AdminOptions): Promise<Admin>;
   /**
@@ -99,13 +111,22 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
   const admins: { child: Deno.ChildProcess; ended?: Deno.CommandStatus }[] = [];
   const tempDir = await Deno.makeTempDir({ prefix: "fctl_bench_" });
   try {
+    const home = `${tempDir}/home`;
+    await Deno.mkdir(home);
+    // HOME also names Deno's cache directory unless DENO_DIR does: the timed processes keep this one's.
+    const env = { HOME: home, FLYTECTL_CONFIG: "", DENO_DIR: await denoDir() };
     return await fn({
       tempDir,
+      home,
       startAdmin: async (options) => {
+        const caFile = options.production ? `${tempDir}/admin-${admins.length}-ca.pem` : undefined;
         const child = new Deno.Command(Deno.execPath(), {
           args: [
-            ...["run", "--quiet", "--allow-net", "--allow-read", "--allow-env", `${ROOT}scripts/bench_admin.ts`],
+            ...["run", "--quiet", "--allow-net", "--allow-read", "--allow-env"],
+            ...(caFile ? ["--allow-write", "--allow-run=openssl"] : []),
+            `${ROOT}scripts/bench_admin.ts`,
             ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
+            ...(caFile ? ["--production", caFile] : []),
           ],
           cwd: ROOT,
           stdin: "piped",
@@ -115,11 +136,12 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
         const admin: (typeof admins)[number] = { child };
         admins.push(admin);
         void child.status.then((status) => admin.ended = status);
-        return { endpoint: await firstLine(child.stdout), cpuMs: () => processCpuMs(`/proc/${child.pid}/stat`, 14) };
+        const endpoint = await firstLine(child.stdout);
+        return { endpoint, caFile, cpuMs: () => processCpuMs(`/proc/${child.pid}/stat`, 14) };
       },
       time: async (commands, runs, cpu) => {
         try {
-          return await timeAlternately(commands, runs, interrupt.signal, cpu);
+          return await timeAlternately(commands, runs, env, interrupt.signal, cpu);
         } catch (err) {
           const crashed = admins.find((admin) => admin.ended)?.ended;
           if (!crashed || interrupt.signal.aborted) throw err;
@@ -143,6 +165,15 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
   }
 }
 
+/** Deno's cache directory (`DENO_DIR`, else under `HOME`), where its compiled modules and code cache are. */
+async function denoDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped", stderr: "null" })
+    .output();
+  const dir = out.success ? JSON.parse(new TextDecoder().decode(out.stdout)).denoDir : undefined;
+  if (typeof dir !== "string") throw new Error("`deno info --json` did not name Deno's cache directory");
+  return dir;
+}
+
 /** The first line of `stream`; the rest is read and dropped, so the writer never blocks. */
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
@@ -161,6 +192,7 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
 async function timeAlternately(
   commands: Record<string, (round: number) => Run>,
   runs: number,
+  env: Record<string, string>,
   signal: AbortSignal,
   cpu?: Record<string, number[]>,
 ): Promise<Record<string, number[]>> {
@@ -172,7 +204,7 @@ async function timeAlternately(
     for (const name of [...names.slice(first), ...names.slice(0, first)]) {
       // A waited-for child's CPU time is added to this process's children's CPU time when it ends.
       const cpuBefore = await processCpuMs(`/proc/${Deno.pid}/stat`, 16);
-      const ms = await timeOnce(commands[name](round), signal);
+      const ms = await timeOnce(commands[name](round), env, signal);
       const cpuMs = await processCpuMs(`/proc/${Deno.pid}/stat`, 16) - cpuBefore;
       if (round >= 0) {
         times[name].push(ms);
@@ -198,11 +230,12 @@ async function processCpuMs(statFile: string, userField: 14 | 16): Promise<numbe
   return (Number(fields[userField - 3]) + Number(fields[userField - 2])) * 10;
 }
 
-async function timeOnce(run: Run, signal: AbortSignal): Promise<number> {
+async function timeOnce(run: Run, env: Record<string, string>, signal: AbortSignal): Promise<number> {
   signal.throwIfAborted();
   const started = performance.now();
   const out = await new Deno.Command(Deno.execPath(), {
     args: run.args,
+    env: { ...env, ...run.env },
     cwd: ROOT, // where `deno task` runs them, so deno.json is found as it is there
     stdout: run.stdout,
     stderr: "piped",
