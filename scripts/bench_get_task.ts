@@ -23,12 +23,12 @@
  * @module
  */
 import { create, toBinary } from "@bufbuild/protobuf";
-import { SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
 import { ResourceListRequestSchema, Sort_Direction } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import {
   type Bench,
   fctlCommand,
   median,
+  productionUser,
   resultLine,
   ROOT,
   type Run,
@@ -61,7 +61,7 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
   const scope = ["-p", PROJECT, "-d", DOMAIN, "--admin.endpoint", admin.endpoint];
   const floorRequest = btoa(String.fromCharCode(...listTasksRequest()));
   const run = (args: string[]): () => Run => () => ({ args: [...runFlags, ...args], stdout: "piped" });
-  const production = await productionHome(bench);
+  const production = await productionUser(bench, { latencyMs: LATENCY_MS, tasks: 100 });
   const t = await bench.time({
     empty: run([empty]),
     help: run([main, "--help"]),
@@ -105,34 +105,6 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
       of: "the same get task in the lab",
     }),
   );
-}
-
-/**
- * A production admin and the environment of a user of it: a `HOME` whose `~/.flyte/config.yaml` finds the admin
- * (TLS trusted through its CA file, the ClientSecret flow with the secret in a variable), as a production
- * user's does; its token cache is filled by the first run.
- */
-async function productionHome(bench: Bench): Promise<Record<string, string>> {
-  const admin = await bench.startAdmin({ latencyMs: LATENCY_MS, tasks: 100, production: true });
-  const home = `${bench.tempDir}/production-home`;
-  await Deno.mkdir(`${home}/.flyte`, { recursive: true });
-  const secretVariable = "FCTL_BENCH_CLIENT_SECRET";
-  await Deno.writeTextFile(
-    `${home}/.flyte/config.yaml`,
-    [
-      "admin:",
-      `  endpoint: dns:///${new URL(admin.endpoint).host}`,
-      "  insecure: false",
-      `  caCertFilePath: ${admin.caFile}`,
-      "  authType: ClientSecret",
-      `  clientId: ${SANDBOX_CLIENT.id}`,
-      `  clientSecretEnvVar: ${secretVariable}`,
-      "logger:",
-      "  level: 0",
-      "",
-    ].join("\n"),
-  );
-  return { HOME: home, [secretVariable]: SANDBOX_CLIENT.secret };
 }
 
 async function formats(bench: Bench, runs: number): Promise<void> {

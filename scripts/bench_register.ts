@@ -14,7 +14,9 @@
  *   dependency limit, 3 rounds (task, workflow, launch plan) x 50 ms + the same command's `--dryRun` time.
  *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x. Beside them, the
  *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts). No target: it tells
- *   what of the dry run's time is fctl's own.
+ *   what of the dry run's time is fctl's own. And the same registration in production shape, beside the lab's:
+ *   an admin with TLS from its own CA and OAuth 2 enforced, found through `~/.flyte/config.yaml`, the token
+ *   cached by the unmeasured round, the source uploaded to an `https://` signed URL. No target.
  * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
  *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
  *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
@@ -32,6 +34,7 @@ import {
   type Bench,
   fctlCommand,
   median,
+  productionUser,
   resultLine,
   ROOT,
   type Run,
@@ -44,6 +47,7 @@ const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
 /** Rounds of creates the admin needs for a package of tasks, workflows and launch plans. */
 const DEPENDENCY_ROUNDS = 3;
 const COPIES = 24;
+const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
 /** Medians in ms of a register command, its `--dryRun` and the extra commands, with CPU times. */
 interface RegisterTimes {
@@ -71,7 +75,7 @@ async function registerAndDryRun(
   const register = (round: number, more: string[] = []): Run => ({
     args: [
       ...[...runFlags, main, "register", "files", "--archive", archive, "--version", `r${round + 1}`],
-      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", admin.endpoint, ...more],
+      ...[...SCOPE, "--admin.endpoint", admin.endpoint, ...more],
     ],
     stdout: "piped",
   });
@@ -101,10 +105,16 @@ async function core(bench: Bench, runs: number): Promise<void> {
   const latencyMs = 50;
   const empty = `${bench.tempDir}/empty.ts`;
   await Deno.writeTextFile(empty, "export {};\n");
-  const { runFlags } = await fctlCommand();
+  const { runFlags, main } = await fctlCommand();
+  const production = await productionUser(bench, { latencyMs });
   const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
     empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
     libraries: () => ({ args: [...runFlags, `${ROOT}scripts/bench_dry_run_libraries.ts`], stdout: "piped" }),
+    production: (round) => ({
+      args: [...runFlags, main, "register", "files", "--archive", CORE, "--version", `r${round + 1}`, ...SCOPE],
+      stdout: "piped",
+      env: production,
+    }),
   }));
   const limit = DEPENDENCY_ROUNDS * latencyMs + t.dryRun;
   console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
@@ -125,6 +135,12 @@ async function core(bench: Bench, runs: number): Promise<void> {
   console.log(resultLine(`  dependency limit: ${DEPENDENCY_ROUNDS} x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.3 }));
   cpuLines(t);
+  console.log(
+    resultLine("  production shape: TLS, OAuth (token cached), config file", t.extra.production, {
+      ratio: t.extra.production / t.register,
+      of: "the same register in the lab",
+    }),
+  );
 }
 
 /** Where a registration's time goes besides waiting: fctl's own CPU and the (single-threaded) admin's. */
