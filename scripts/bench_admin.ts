@@ -5,12 +5,16 @@
  * stdin ends, so it cannot outlive a benchmark that was killed), and closes the sandbox on the way out.
  *
  *   deno run --allow-net --allow-read --allow-env scripts/bench_admin.ts [--port 0] [--latency 0] [--tasks 0]
- *     [--production CA_FILE]
+ *     [--production CA_FILE] [--rtt 0]
  *
  * `--production` serves the sandbox's production profile, as production Flyte runs: TLS from a CA made at start
  * (its certificate is written to CA_FILE, which clients trust with `admin.caCertFilePath`; needs `openssl`
  * and `--allow-write`, `--allow-run=openssl`) and OAuth 2 enforced, its confidential client being the sandbox's default
  * (`SANDBOX_CLIENT`).
+ *
+ * `--rtt` puts a network round trip of that many ms between clients and the admin's gRPC port (see
+ * scripts/bench_rtt_relay.ts), so that connecting costs round trips as across a network; the signed upload URLs
+ * still reach the upload server directly.
  *
  * The seeded tasks are created straight in the store (not over gRPC, which takes seconds for 10,000), in
  * `flytesnacks`/`development`, each with two inputs and one output, so a table row has every column filled.
@@ -19,6 +23,7 @@
  */
 import { parseArgs } from "node:util";
 import { startSandbox } from "../src/sandbox/mod.ts";
+import { startRttRelay } from "./bench_rtt_relay.ts";
 import { seededTask } from "./bench_task.ts";
 
 function count(flag: string, value: string): number {
@@ -36,6 +41,7 @@ if (import.meta.main) {
       tasks: { type: "string", default: "0" },
       stdin: { type: "boolean", default: false },
       production: { type: "string" },
+      rtt: { type: "string", default: "0" },
     },
   });
   const sandbox = await startSandbox({
@@ -46,14 +52,17 @@ if (import.meta.main) {
   if (values.production !== undefined) await Deno.writeTextFile(values.production, sandbox.caCertificate!);
   const tasks = count("tasks", values.tasks);
   for (let i = 0; i < tasks; i++) sandbox.store.addTask(seededTask(i));
+  const rttMs = count("rtt", values.rtt);
+  const relay = rttMs > 0 ? startRttRelay(sandbox.port, rttMs) : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
+    relay?.close();
     stopping ??= sandbox.close().then(() => Deno.exit(0));
   };
   Deno.addSignalListener("SIGTERM", stop);
   Deno.addSignalListener("SIGINT", stop);
-  console.log(sandbox.endpoint);
+  console.log(relay ? sandbox.endpoint.replace(/:\d+$/, `:${relay.port}`) : sandbox.endpoint);
   if (values.stdin) {
     // Reads (and ignores) stdin until it ends: the benchmark holds the other end and closes it by dying.
     for await (const _ of Deno.stdin.readable) { /* nothing to read, only the end matters */ }

@@ -14,7 +14,8 @@
  * - The same `get task` in production shape, beside the lab's: an admin with TLS from its own CA and OAuth 2
  *   enforced (scripts/bench_admin.ts --production), found through `~/.flyte/config.yaml` (endpoint, CA file,
  *   ClientSecret with the secret in a variable), with the token cached by the unmeasured round as a user's
- *   earlier run caches it. No target: it tells what TLS, the config file and auth add to every command.
+ *   earlier run caches it. No target: it tells what TLS, the config file and auth add to every command. Then
+ *   the same across a 100 ms network round trip (bench_admin.ts --rtt), where connecting costs round trips.
  * - `-o yaml` and `-o json` of 10,000 tasks (`--filter.limit 10000`, stdout to /dev/null) against the table
  *   of the same tasks, from an admin seeded with 10,000. Target: <= 1.5x the table.
  *
@@ -38,6 +39,8 @@ import {
 } from "./bench_process.ts";
 
 const LATENCY_MS = 5;
+/** The network round trip of the production shape's second line: an admin in another region. */
+const RTT_MS = 100;
 const PROJECT = "flytesnacks";
 const DOMAIN = "development";
 
@@ -62,6 +65,7 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
   const floorRequest = btoa(String.fromCharCode(...listTasksRequest()));
   const run = (args: string[]): () => Run => () => ({ args: [...runFlags, ...args], stdout: "piped" });
   const production = await productionUser(bench, { latencyMs: LATENCY_MS, tasks: 100 });
+  const remote = await productionUser(bench, { latencyMs: LATENCY_MS, tasks: 100, rttMs: RTT_MS });
   const t = await bench.time({
     empty: run([empty]),
     help: run([main, "--help"]),
@@ -69,16 +73,17 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
     stack: run([`${ROOT}scripts/bench_get_task_connect.ts`, admin.endpoint, PROJECT, DOMAIN]),
     getTask: run([main, "get", "task", ...scope]),
     production: () => ({ ...run([main, "get", "task", "-p", PROJECT, "-d", DOMAIN])(), env: production }),
+    remote: () => ({ ...run([main, "get", "task", "-p", PROJECT, "-d", DOMAIN])(), env: remote }),
   }, runs);
-  const [empty_, help, floor, stack, getTask, production_] = [
+  const [empty_, help, floor, stack, getTask, production_, remote_] = [
     t.empty,
     t.help,
     t.floor,
     t.stack,
     t.getTask,
     t.production,
-  ]
-    .map(median);
+    t.remote,
+  ].map(median);
   console.log(`100 tasks, ${runs} runs:`);
   console.log(resultLine("  empty Deno script (same flags)", empty_));
   console.log(resultLine("  fctl --help", help, { ratio: help / empty_, of: "the empty script", target: 1.3 }));
@@ -105,6 +110,7 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
       of: "the same get task in the lab",
     }),
   );
+  console.log(resultLine(`    the same across a ${RTT_MS} ms network round trip`, remote_));
 }
 
 async function formats(bench: Bench, runs: number): Promise<void> {

@@ -77,6 +77,8 @@ export interface AdminOptions {
   tasks?: number;
   /** Serve as production Flyte does: TLS from a CA of its own and OAuth 2 (the sandbox's production profile). */
   production?: boolean;
+  /** A network round trip between clients and the admin (scripts/bench_rtt_relay.ts); default none. */
+  rttMs?: number;
 }
 
 /** The resources and signal of one benchmark run. */
@@ -128,6 +130,7 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
             `${ROOT}scripts/bench_admin.ts`,
             ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
             ...(caFile ? ["--production", caFile] : []),
+            ...(options.rttMs ? ["--rtt", String(options.rttMs)] : []),
           ],
           cwd: ROOT,
           stdin: "piped",

@@ -16,7 +16,8 @@
  *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts). No target: it tells
  *   what of the dry run's time is fctl's own. And the same registration in production shape, beside the lab's:
  *   an admin with TLS from its own CA and OAuth 2 enforced, found through `~/.flyte/config.yaml`, the token
- *   cached by the unmeasured round, the source uploaded to an `https://` signed URL. No target.
+ *   cached by the unmeasured round, the source uploaded to an `https://` signed URL; then the same across a
+ *   100 ms network round trip (bench_admin.ts --rtt), where connecting costs round trips. No target.
  * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
  *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
  *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
@@ -48,6 +49,8 @@ const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
 const DEPENDENCY_ROUNDS = 3;
 const COPIES = 24;
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
+/** The network round trip of the production shape's second line: an admin in another region. */
+const RTT_MS = 100;
 
 /** Medians in ms of a register command, its `--dryRun` and the extra commands, with CPU times. */
 interface RegisterTimes {
@@ -107,14 +110,18 @@ async function core(bench: Bench, runs: number): Promise<void> {
   await Deno.writeTextFile(empty, "export {};\n");
   const { runFlags, main } = await fctlCommand();
   const production = await productionUser(bench, { latencyMs });
+  const remote = await productionUser(bench, { latencyMs, rttMs: RTT_MS });
+  // A production user's registration: the admin and its credentials come from the user's config file.
+  const registerAs = (env: Record<string, string>) => (round: number): Run => ({
+    args: [...runFlags, main, "register", "files", "--archive", CORE, "--version", `r${round + 1}`, ...SCOPE],
+    stdout: "piped",
+    env,
+  });
   const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
     empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
     libraries: () => ({ args: [...runFlags, `${ROOT}scripts/bench_dry_run_libraries.ts`], stdout: "piped" }),
-    production: (round) => ({
-      args: [...runFlags, main, "register", "files", "--archive", CORE, "--version", `r${round + 1}`, ...SCOPE],
-      stdout: "piped",
-      env: production,
-    }),
+    production: registerAs(production),
+    remote: registerAs(remote),
   }));
   const limit = DEPENDENCY_ROUNDS * latencyMs + t.dryRun;
   console.log(`flytesnacks-core.tgz (84 entities), ${latencyMs} ms per RPC, ${runs} runs:`);
@@ -141,6 +148,7 @@ async function core(bench: Bench, runs: number): Promise<void> {
       of: "the same register in the lab",
     }),
   );
+  console.log(resultLine(`    the same across a ${RTT_MS} ms network round trip`, t.extra.remote));
 }
 
 /** Where a registration's time goes besides waiting: fctl's own CPU and the (single-threaded) admin's. */

@@ -79,8 +79,6 @@ export interface CommandSpec {
   readonly readsConfig?: boolean;
   /** What a leaf does; groups have none. */
   readonly run?: CommandRun;
-  /** Starts importing what `run` needs while the configuration loads (a leaf's choice). */
-  readonly preload?: () => Promise<unknown>;
 }
 
 /** How the command adapter calls a leaf: the positional values in declaration order, and the local flags. */
@@ -99,8 +97,6 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly globals?: readonly string[];
   /** False: runs without loading the configuration (`ctx.config` is not available); see {@link CommandSpec}. */
   readonly readsConfig?: boolean;
-  /** Starts importing what `run` needs, so that loading it overlaps reading the configuration. */
-  readonly preload?: () => Promise<unknown>;
   /**
    * Parses the flags into typed options, makes one library call and renders its result. The configuration
    * is loaded (`ctx.config`) before it runs.
@@ -122,7 +118,6 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     examples: declaration.examples,
     globals: declaration.globals,
     readsConfig: declaration.readsConfig,
-    preload: declaration.preload,
     run: (ctx, args, flags) =>
       declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),
   };

@@ -28,16 +28,14 @@ import { renderHelp } from "./help.ts";
 import { VERSION } from "../version.ts";
 
 /**
- * A leaf's commander action: start loading what it needs, load the configuration from the flags, then run
- * the command with its positional values and local flags.
+ * A leaf's commander action: load the configuration from the flags, then run the command with its positional
+ * values and local flags.
  */
 function leafAction(ctx: CliContext, spec: CommandSpec) {
   const run = spec.run;
   if (!run) throw new Error(`command ${JSON.stringify(spec.name)} has neither subcommands nor run`);
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
-    // A failed configuration still wins; a failed preload is reported by the command's own import.
-    spec.preload?.().catch(() => {});
     if (spec.readsConfig === false) ctx.useFlagsWithoutConfig(flagValues(command));
     else await ctx.loadConfig(flagValues(command));
     await run(ctx, args.slice(0, spec.arguments.length), localFlagValues(command, spec.flags));

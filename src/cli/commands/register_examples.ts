@@ -47,10 +47,14 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     "fctl register examples -p flytesnacks -d development --version v0.3.4",
     "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
   ],
-  preload: load,
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
+    // A registration that sends opens the admin connection before anything else loads, so that its round trips
+    // (TCP, TLS) overlap loading the registration's modules and fetching the release: imported together with
+    // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
+    // cannot be made is still reported where the registration makes it, first.
+    if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
     const [{ registerExamples }, { renderExamplesReport, runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);

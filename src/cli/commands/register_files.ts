@@ -37,10 +37,14 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     "fctl register files 0_core.basic.hello_1.pb 1_core.basic.wf_2.pb -p flytesnacks -d development --version v1",
     "fctl register files --archive https://example.com/pkg.tar.gz -p flytesnacks -d development --version v1 --dryRun",
   ],
-  preload: load,
   async run(ctx, [paths], flags) {
     const { project, domain } = ctx.projectDomain();
     const settings = registerSettings(ctx.config, flags);
+    // A registration that sends opens the admin connection before anything else loads, so that its round trips
+    // (TCP, TLS) overlap loading the registration's modules and reading the package: imported together with
+    // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
+    // cannot be made is still reported where the registration makes it, first.
+    if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
     const [{ registerFiles }, { renderReport, runRegistration }] = await load();
     await runRegistration(ctx, flags.concurrency, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),

@@ -43,7 +43,7 @@ export const VERSION_COMMAND = leafCommand({
     let failure: unknown;
     if (ctx.config["admin.endpoint"]) {
       try {
-        const admin = await ctx.admin();
+        const admin = await ctx.admin({ connectNow: true });
         const { controlPlaneVersion: v } = await admin.admin.getVersion({}, { signal: ctx.signal });
         rows.push(versionRow(CONTROL_PLANE_APP, v?.Version ?? "", v?.Build ?? "", v?.BuildTime ?? ""));
       } catch (err) {
