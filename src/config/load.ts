@@ -128,8 +128,9 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   // for duplicate keys compares every key with every other (a 10,000-key file took seconds, 40,000 keys
   // minutes); it is off, and `duplicateKey` does the same check in one pass.
   const parsed = yaml.parseDocument(text, { version: "1.1", uniqueKeys: false, lineCounter });
+  // The parser's message goes on to show the line itself, which is not repeated: it may hold a secret.
   const invalid = (message: string) =>
-    new UsageError(`config file ${quote(file)} is not valid YAML: ${message.split("\n")[0]}`);
+    new UsageError(`config file ${quote(file)} is not valid YAML: ${message.split("\n")[0].replace(/:$/, "")}`);
   if (parsed.errors.length > 0) throw invalid(parsed.errors[0].message);
   const duplicate = duplicateKey(yaml, parsed.contents);
   if (duplicate) {
