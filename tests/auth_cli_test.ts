@@ -176,6 +176,27 @@ Deno.test("production admin: each auth failure is one line with its exit status,
         if (level === "3") equal(result.stderr, `${errorLines[0]}\n`);
       }
     }
+    // Without the CA file, skipping verification reaches the admin, but the token endpoint (HTTPS, verified
+    // whatever the flag says) refuses its certificate: the line says what mends that.
+    const unverified = await run(
+      [
+        "get",
+        "task",
+        ...flags,
+        "--admin.caCertFilePath",
+        "",
+        "--admin.insecureSkipVerify",
+        "--admin.clientSecretEnvVar",
+        "S",
+      ],
+      { S: SANDBOX_CLIENT.secret },
+    );
+    equal(unverified.code, 1, unverified.stderr);
+    match(
+      unverified.stderr.trimEnd().split("\n").at(-1)!,
+      /^Error: token request to \S+ for client "flytepropeller" failed: invalid peer certificate: UnknownIssuer \(trust the server's CA with admin\.caCertFilePath\)$/,
+    );
+    assertClean(unverified, [SANDBOX_CLIENT.secret], "insecureSkipVerify without the CA file");
   });
 });
 

@@ -166,7 +166,8 @@ Deno.test("register examples over https: the GitHub API and its assets are trust
       equal(lines.filter((line) => line.includes("insecureSkipVerify does not apply")).length, 1);
       equal(
         lines.slice(1).join("\n"),
-        `Error: cannot reach the GitHub API at "${github.url}": invalid peer certificate: UnknownIssuer\n`,
+        `Error: cannot reach the GitHub API at "${github.url}": invalid peer certificate: UnknownIssuer ` +
+          "(trust the server's CA with admin.caCertFilePath)\n",
       );
       assert(!skipped.stderr.includes(TOKEN));
     }, tls);

@@ -7,6 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
+import { describeFetchFailure } from "../http/fetch_error.ts";
 import { causeOf, type Discovery } from "./discovery.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { Token, TokenSource } from "./tokens.ts";
@@ -80,7 +81,8 @@ export async function refusal(err: unknown): Promise<string> {
     const reason = [body.error, body.error_description].filter(Boolean).join(": ");
     return `${reason || "unauthorized"} (HTTP ${err.status})`;
   }
-  return causeOf(err);
+  // The token endpoint was not reached (DNS, connection, TLS), or its answer could not be read.
+  return describeFetchFailure(err);
 }
 
 /** The ClientSecret token source. */

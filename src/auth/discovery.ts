@@ -7,6 +7,7 @@
  * @module
  */
 import { OperationError, quote, UsageError } from "../errors.ts";
+import { describeFetchFailure } from "../http/fetch_error.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** What `GetPublicClientConfig` answers. */
@@ -134,9 +135,12 @@ export class Discovery {
       }
       body = await response.json();
     } catch (err) {
-      throw new OperationError(`cannot read the authorization server metadata at ${url}: ${causeOf(err)}`, {
-        cause: err,
-      });
+      throw new OperationError(
+        `cannot read the authorization server metadata at ${url}: ${describeFetchFailure(err)}`,
+        {
+          cause: err,
+        },
+      );
     }
     if (typeof body.token_endpoint !== "string" || !body.token_endpoint) {
       throw new OperationError(`the authorization server metadata at ${url} names no token_endpoint`);

@@ -15,13 +15,22 @@ export function redactUrl(url: URL | string): string {
 /** Most causes followed, against a cycle. */
 const MAX_CAUSES = 8;
 
+/**
+ * The certificate failure that trusting the server's CA mends (rustls's name for it); an expired certificate
+ * or one for another host is not mended that way, so gets no hint.
+ */
+const UNKNOWN_ISSUER = /\bUnknownIssuer\b/;
+
+/** What follows an unknown issuer: every HTTPS call fctl makes trusts the CA file's certificates too. */
+export const TRUST_CA_HINT = "trust the server's CA with admin.caCertFilePath";
+
 /** Parts of Deno's messages that say nothing: the URL is named by the caller, without its query. */
 const NOISE = [/^fetch failed$/i, /^error sending request for url \(\S+\)$/i, /^client error \(\w+\)$/i];
 
 /**
  * The failure's causes from outermost to innermost, without repetitions, Deno's wrapping or any URL's
- * query, joined with ": ", e.g. `invalid peer certificate: UnknownIssuer` or
- * `dns error: failed to lookup address information: Name or service not known`.
+ * query, joined with ": ", e.g. `dns error: failed to lookup address information: Name or service not known`, or
+ * `invalid peer certificate: UnknownIssuer (trust the server's CA with admin.caCertFilePath)`.
  */
 export function describeFetchFailure(err: unknown): string {
   const parts: string[] = [];
@@ -37,5 +46,6 @@ export function describeFetchFailure(err: unknown): string {
     }
     current = current instanceof Error ? current.cause : undefined;
   }
-  return parts.join(": ") || (err instanceof Error ? err.message : String(err));
+  const description = parts.join(": ") || (err instanceof Error ? err.message : String(err));
+  return UNKNOWN_ISSUER.test(description) ? `${description} (${TRUST_CA_HINT})` : description;
 }

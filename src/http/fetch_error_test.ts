@@ -28,8 +28,15 @@ Deno.test("describeFetchFailure: walks the cause chain, drops repetitions and st
   );
   equal(
     describeFetchFailure(new TypeError("fetch failed", { cause: inner })),
-    "invalid peer certificate: UnknownIssuer",
+    "invalid peer certificate: UnknownIssuer (trust the server's CA with admin.caCertFilePath)",
   );
+  // Only an unknown issuer is mended by trusting a CA: an expired certificate, or another host's, gets no hint.
+  for (const reason of ["Expired", "NotValidForName"]) {
+    equal(
+      describeFetchFailure(new TypeError("fetch failed", { cause: new Error(`invalid peer certificate: ${reason}`) })),
+      `invalid peer certificate: ${reason}`,
+    );
+  }
   equal(
     describeFetchFailure(new Error("proxy https://proxy.example/p?token=x refused", { cause: "again" })),
     "proxy https://proxy.example/p refused: again",

@@ -13,6 +13,7 @@
  * @module
  */
 import type { StoreSource } from "../storage/store.ts";
+import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { httpProxyFor } from "./proxy_env.ts";
 import { fetchWithTimeouts, type HttpTimeouts } from "./timeouts.ts";
@@ -49,8 +50,7 @@ export interface HttpClientOptions {
 /** The warning of a client asked to skip certificate verification, which Deno's fetch cannot do per client. */
 export const SKIP_VERIFY_UNSUPPORTED =
   "admin.insecureSkipVerify does not apply to HTTPS downloads, uploads, the GitHub API or token requests: " +
-  "their certificates are still verified (Deno's fetch cannot skip verification per client); " +
-  "trust the server's CA with admin.caCertFilePath";
+  `their certificates are still verified (Deno's fetch cannot skip verification per client); ${TRUST_CA_HINT}`;
 
 /**
  * Plain HTTP calls with the configured proxy and CA.

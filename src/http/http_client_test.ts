@@ -66,7 +66,8 @@ Deno.test("createHttpClient over https: an untrusted certificate fails naming th
     );
     equal(
       err.message,
-      `uploading "data" to ${server.url}/bucket/key failed: invalid peer certificate: UnknownIssuer`,
+      `uploading "data" to ${server.url}/bucket/key failed: invalid peer certificate: UnknownIssuer ` +
+        "(trust the server's CA with admin.caCertFilePath)",
     );
     deepEqual(server.seen, []);
   } finally {
