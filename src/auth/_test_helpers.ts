@@ -13,6 +13,7 @@ import { authInterceptor } from "./interceptor.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
+import type { TokenStore } from "./token_file.ts";
 
 /** The settings of an empty configuration (see `src/config/schema.ts`). */
 export const DEFAULT_SETTINGS: AuthSettings = {
@@ -44,14 +45,14 @@ export interface AuthedClient {
 
 /**
  * An admin client of `sandbox` with auth `settings` (over the defaults), the environment `env`, a clock, and
- * the user of the interactive flows (default: none).
+ * the user of the interactive flows (default: none) and the token cache (default: none, memory only).
  */
 export function authedClient(
   sandbox: Sandbox,
   settings: Partial<AuthSettings>,
   env: Record<string, string> = {},
   now?: () => number,
-  extra: { interactive?: InteractiveIo; runCommand?: CommandRunner } = {},
+  extra: { interactive?: InteractiveIo; runCommand?: CommandRunner; tokenStore?: TokenStore } = {},
 ): AuthedClient {
   const secrets = new Redactor();
   let logged = "";
@@ -79,6 +80,7 @@ export function authedClient(
     logger,
     now,
     interactive: extra.interactive,
+    tokenStore: extra.tokenStore,
   });
   const client: TransportAdminClient = createAdminClient({
     endpoint: sandbox.endpoint,

@@ -21,9 +21,9 @@ const SLOW_DOWN_MS = 5_000;
 export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
   const { settings } = deps;
   return {
-    async fetch(previous: Token | undefined): Promise<Token> {
+    async fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token> {
       const session = await publicClientSession(deps, "DeviceFlow", "deviceAuthorizationEndpoint");
-      const refreshed = await refreshPublic(session, previous, deps.now);
+      const refreshed = await refreshPublic(session, previous, deps.now, renewedElsewhere);
       if (refreshed) return refreshed;
       const { as, client, options } = session;
       const endpoint = as.device_authorization_endpoint!.replace(/[?#].*$/, "");

@@ -81,12 +81,13 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
       // as the token is, not after it: GetPublicClientConfig then overlaps the flow's own round trips
       // (GetOAuth2Metadata, the token request, the command), and the flow finds it answered or in flight.
       return {
-        fetch: async (previous) => {
+        fetch: async (previous, renewedElsewhere) => {
           const metadataKey = discovery.metadataKey();
           // The token's failure is the one to report; the key's is observed below, once the token is there.
           metadataKey.catch(() => {});
-          const token = await source.fetch(previous);
-          return { ...token, metadataKey: await metadataKey };
+          const token = await source.fetch(previous, renewedElsewhere);
+          // Another process's token (see TokenManager) came with its key.
+          return { ...token, metadataKey: token.metadataKey ?? await metadataKey };
         },
       };
     },

@@ -45,9 +45,9 @@ function authorizationRefusal(err: unknown): Error {
 export function pkceSource(deps: PkceDeps): TokenSource {
   const { settings } = deps;
   return {
-    async fetch(previous: Token | undefined): Promise<Token> {
+    async fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token> {
       const session = await publicClientSession(deps, "Pkce", "authorizationEndpoint");
-      const refreshed = await refreshPublic(session, previous, deps.now);
+      const refreshed = await refreshPublic(session, previous, deps.now, renewedElsewhere);
       if (refreshed) return refreshed;
       const { as, client, options } = session;
       const redirectUri = session.redirectUri || DEFAULT_REDIRECT_URI;

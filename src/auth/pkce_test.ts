@@ -8,6 +8,8 @@ import { InterruptedError, OperationError } from "../errors.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
 import type { InteractiveIo } from "./interactive.ts";
+import type { TokenStore } from "./token_file.ts";
+import type { Token } from "./tokens.ts";
 import type { Sleep } from "./wait.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };
@@ -77,6 +79,95 @@ Deno.test("pkce: the printed URL, followed like a browser, signs in; the call is
       Deno.listen({ hostname: "127.0.0.1", port: Number(new URL(redirectUri).port) }).close();
     } finally {
       authed.close();
+    }
+  });
+});
+
+/** Signs in with Pkce as `authed`'s first call, playing the browser; the call's token is then the store's. */
+async function signIn(
+  sandbox: Sandbox,
+  authed: ReturnType<typeof authedClient>,
+  prompt: ReturnType<typeof promptSink>,
+) {
+  const call = later(authed.client.admin.listTasks(scope));
+  const [, url] = await waitFor(prompt.text, URL_LINE);
+  await followSignIn(url, sandbox.caCertificate!);
+  await call;
+}
+
+/** Pkce whose wait for the browser ends in 5 s: a sign-in nobody makes fails the test soon. */
+const QUICK_PKCE = { authType: "Pkce", pkceTimeoutMs: 5_000 } as const;
+
+/** A token cache shared by the processes of a test, in memory, that counts its reads. */
+function sharedStore(): TokenStore & { token?: Token; loads: number } {
+  const store = {
+    token: undefined as Token | undefined,
+    loads: 0,
+    load: () => {
+      store.loads++;
+      return Promise.resolve(store.token && { ...store.token });
+    },
+    save: (token: Token) => {
+      store.token = { ...token };
+      return Promise.resolve();
+    },
+  };
+  return store;
+}
+
+Deno.test("pkce: a process whose token another process has renewed takes that one: no refresh, no sign-in", async () => {
+  await withPkce(async (sandbox) => {
+    const store = sharedStore();
+    const first = user();
+    const a = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: first.io, tokenStore: store });
+    const second = user();
+    const b = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: second.io, tokenStore: store });
+    try {
+      await signIn(sandbox, a, first.prompt);
+      await b.client.admin.listTasks(scope);
+      const signedIn = store.token!;
+      // Both hold the signed-in token; the admin stops taking it. The first to be refused refreshes it, and the
+      // server rotates the refresh token, so the second must not use it again: it takes the stored token.
+      sandbox.auth!.revoke(signedIn.accessToken);
+      await a.client.admin.listTasks(scope);
+      assert(store.token!.accessToken !== signedIn.accessToken, "the first process stored its new token");
+      await b.client.admin.listTasks(scope);
+      deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200"]);
+      equal(second.prompt.text(), "", "the second process never asked the user to sign in");
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});
+
+Deno.test("pkce: a refresh refused because another process used it first takes that process's token, not a new sign-in", async () => {
+  await withPkce(async (sandbox) => {
+    const store = sharedStore();
+    const first = user();
+    const a = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: first.io, tokenStore: store });
+    const second = user();
+    const b = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: second.io, tokenStore: store });
+    try {
+      await signIn(sandbox, a, first.prompt);
+      await b.client.admin.listTasks(scope);
+      const signedIn = store.token!;
+      sandbox.auth!.revoke(signedIn.accessToken);
+      // The other process refreshes between this one's look at the store and its own refresh: it refreshes
+      // first (rotating the refresh token), and has stored its token by the time this one is refused.
+      const loadsBefore = store.loads;
+      const load = store.load;
+      store.load = async () => {
+        const seen = await load();
+        if (store.loads === loadsBefore + 1) await a.client.admin.listTasks(scope);
+        return seen;
+      };
+      await b.client.admin.listTasks(scope);
+      deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200", "refresh_token 400"]);
+      equal(second.prompt.text(), "", "the second process never asked the user to sign in");
+    } finally {
+      a.close();
+      b.close();
     }
   });
 });

@@ -90,11 +90,16 @@ export async function publicClientSession(
   };
 }
 
-/** A new token by `previous`'s refresh token, or undefined when there is none or the server refuses it. */
+/**
+ * A new token by `previous`'s refresh token; when the server refuses it, the token another process sharing the
+ * token cache stored meanwhile (`renewedElsewhere`: a refresh token the server rotates works once, so the
+ * process that used it first holds the new one); undefined when there is neither.
+ */
 export async function refreshPublic(
   session: PublicClientSession,
   previous: Token | undefined,
   now: () => number,
+  renewedElsewhere?: () => Promise<Token | undefined>,
 ): Promise<Token | undefined> {
   if (!previous?.refreshToken) return undefined;
   const { as, client, options } = session;
@@ -104,7 +109,8 @@ export async function refreshPublic(
     // A server that does not rotate refresh tokens leaves the old one valid.
     return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
   } catch {
-    // A refused refresh token means a new sign-in, which reports its own failure.
-    return undefined;
+    // A refused refresh token means a new sign-in (which reports its own failure), unless another process
+    // renewed the token with it.
+    return await renewedElsewhere?.();
   }
 }

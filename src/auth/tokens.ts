@@ -2,7 +2,8 @@
  * The process's token for one admin endpoint: the one to send up front, and one shared replacement when the
  * admin rejects it, so concurrent calls make a single token request between them. Every token is handed to
  * the run's redactor before anyone can use it. With a store, the token of the previous run is used first and
- * every new one is kept for the next.
+ * every new one is kept for the next; before renewing a token, the store is read again, since another fctl
+ * process sharing it may have renewed it meanwhile (and a refresh token the server rotates works only once).
  *
  * @module
  */
@@ -21,8 +22,12 @@ export interface Token {
 
 /** Where tokens come from: one auth flow. */
 export interface TokenSource {
-  /** A new token; `previous` (expired or rejected) may be refreshed with its refresh token. */
-  fetch(previous: Token | undefined): Promise<Token>;
+  /**
+   * A new token; `previous` (expired or rejected) may be refreshed with its refresh token. When the server
+   * refuses that refresh, `renewedElsewhere` gives the token another process has stored meanwhile, if any,
+   * which an interactive flow takes rather than ask the user to sign in again.
+   */
+  fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token>;
 }
 
 /** What the token manager needs. */
@@ -74,18 +79,21 @@ export class TokenManager {
    * share one fetch; a caller whose token was already replaced gets the replacement.
    */
   replace(rejected: Token | undefined): Promise<Token> {
+    return this.#replace(rejected, true);
+  }
+
+  /** {@link replace}; `fromStore`: a token another process stored may stand in for the flow's. */
+  #replace(rejected: Token | undefined, fromStore: boolean): Promise<Token> {
     if (this.#failed) return this.#failed;
     if (this.#pending) return this.#pending;
     const current = this.#current;
     if (current && current !== rejected && this.#fresh(current)) return Promise.resolve(current);
     this.#current = undefined;
-    const pending = this.#options.source()
-      .then((source) => source.fetch(current))
-      .then(async (token) => {
-        this.#remember(token);
-        await this.#options.store?.save(token);
-        return token;
-      });
+    const pending = this.#renew(current, fromStore).then(async ({ token, stored }) => {
+      this.#remember(token);
+      if (!stored) await this.#options.store?.save(token);
+      return token;
+    });
     this.#pending = pending;
     pending.then(
       () => this.#pending = undefined,
@@ -106,7 +114,27 @@ export class TokenManager {
     if (this.#pending) await this.#pending.catch(() => {});
     this.#current = undefined;
     this.#failed = undefined;
-    return await this.replace(undefined);
+    return await this.#replace(undefined, false);
+  }
+
+  /**
+   * A token in place of `current`: another process's, when `fromStore` and the store holds a fresh one that is
+   * not `current`; else the flow's (`stored` false).
+   */
+  async #renew(current: Token | undefined, fromStore: boolean): Promise<{ token: Token; stored: boolean }> {
+    let taken: Token | undefined;
+    const renewedElsewhere = fromStore ? async () => taken = await this.#storedInsteadOf(current) : undefined;
+    if (await renewedElsewhere?.()) return { token: taken!, stored: true };
+    const source = await this.#options.source();
+    const token = await source.fetch(current, renewedElsewhere);
+    return { token, stored: token.accessToken === taken?.accessToken };
+  }
+
+  /** The stored token when it is fresh and not `current`: another process has renewed it. */
+  async #storedInsteadOf(current: Token | undefined): Promise<Token | undefined> {
+    const stored = await this.#options.store?.load();
+    if (!stored || stored.accessToken === current?.accessToken || !this.#fresh(stored)) return undefined;
+    return stored;
   }
 
   async #load(): Promise<void> {

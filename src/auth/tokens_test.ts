@@ -4,12 +4,14 @@
  */
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { Redactor } from "../log/redact.ts";
+import type { TokenStore } from "./token_file.ts";
 import { type Token, TokenManager } from "./tokens.ts";
 
-function counting(fail = false) {
+function counting(fail = false, store?: TokenStore) {
   const seen: (Token | undefined)[] = [];
   let n = 0;
   const manager = new TokenManager({
+    store,
     source: () =>
       Promise.resolve({
         fetch: async (previous: Token | undefined) => {
@@ -71,4 +73,21 @@ Deno.test("tokens: login runs the flow even with a fresh token or a kept failure
   await rejects(failing.manager.replace(undefined), /refused/);
   await rejects(failing.manager.login(), /refused/);
   equal(failing.seen.length, 2, "login tries again where a kept failure would not");
+});
+
+Deno.test("tokens: login runs the flow even when the store holds a fresh token another process stored", async () => {
+  let stored: Token | undefined;
+  const store: TokenStore = {
+    load: () => Promise.resolve(stored),
+    save: (token) => Promise.resolve(void (stored = token)),
+  };
+  const { manager, seen } = counting(false, store);
+  stored = { accessToken: "another-process-token", expiresAt: Date.now() + 60_000 };
+  equal((await manager.login()).accessToken, "token-number-1");
+  deepEqual(seen, [undefined]);
+  equal(stored?.accessToken, "token-number-1", "the signed-in token is stored");
+  // A renewal, unlike a login, takes another process's fresh token.
+  stored = { accessToken: "renewed-elsewhere", expiresAt: Date.now() + 60_000 };
+  equal((await manager.replace(await manager.upFront())).accessToken, "renewed-elsewhere");
+  equal(seen.length, 1, "no second flow");
 });
