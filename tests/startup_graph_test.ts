@@ -87,3 +87,13 @@ Deno.test("a command opens the admin connection before Connect or any descriptor
   deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), []);
   assert(graph.includes("node:http2"), "the walk follows connect_admin.ts's imports to the session manager");
 });
+
+Deno.test("a registration opens the admin connection before its own modules load: its command module is light", async () => {
+  // register files|examples open the connection first, then import the registration (protobuf, descriptors,
+  // tar): were those among the command module's static imports, they would load before the connection opens.
+  for (const command of ["register_files", "register_examples", "version"]) {
+    const graph = [...await staticGraph(new URL(`../src/cli/commands/${command}.ts`, import.meta.url).href)];
+    deepEqual(graph.filter((s) => /node_modules|proto\/gen|src\/register\//.test(s)), [], command);
+    assert(graph.some((s) => s.endsWith("src/cli/command.ts")), "the walk follows the command's imports");
+  }
+});
