@@ -29,7 +29,6 @@ import {
   type Bench,
   fctlCommand,
   median,
-  productionUser,
   resultLine,
   ROOT,
   type Run,
@@ -37,6 +36,7 @@ import {
   runsArgument,
   withBench,
 } from "./bench_process.ts";
+import { productionUser } from "./bench_production.ts";
 
 const LATENCY_MS = 5;
 /** The network round trip of the production shape's second line: an admin in another region. */

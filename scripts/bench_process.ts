@@ -10,7 +10,6 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
 
 /** The repository's root directory. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -167,38 +166,6 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
     await Deno.remove(tempDir, { recursive: true });
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
   }
-}
-
-/**
- * Starts a production admin (TLS from its own CA, OAuth 2 enforced) and returns the environment of a user of
- * it, for {@link Run.env}: a `HOME` whose `~/.flyte/config.yaml` finds the admin (TLS trusted through its CA
- * file, the ClientSecret flow with the secret in a variable) as a production user's does. The token cache
- * under that `HOME` is filled by the first run, the unmeasured one, as by a user's earlier command.
- */
-export async function productionUser(
-  bench: Bench,
-  options: Omit<AdminOptions, "production">,
-): Promise<Record<string, string>> {
-  const admin = await bench.startAdmin({ ...options, production: true });
-  const home = await Deno.makeTempDir({ dir: bench.tempDir, prefix: "production-home-" });
-  await Deno.mkdir(`${home}/.flyte`, { recursive: true });
-  const secretVariable = "FCTL_BENCH_CLIENT_SECRET";
-  await Deno.writeTextFile(
-    `${home}/.flyte/config.yaml`,
-    [
-      "admin:",
-      `  endpoint: dns:///${new URL(admin.endpoint).host}`,
-      "  insecure: false",
-      `  caCertFilePath: ${admin.caFile}`,
-      "  authType: ClientSecret",
-      `  clientId: ${SANDBOX_CLIENT.id}`,
-      `  clientSecretEnvVar: ${secretVariable}`,
-      "logger:",
-      "  level: 0",
-      "",
-    ].join("\n"),
-  );
-  return { HOME: home, [secretVariable]: SANDBOX_CLIENT.secret };
 }
 
 /** Deno's cache directory (`DENO_DIR`, else under `HOME`), where its compiled modules and code cache are. */

@@ -35,7 +35,6 @@ import {
   type Bench,
   fctlCommand,
   median,
-  productionUser,
   resultLine,
   ROOT,
   type Run,
@@ -43,6 +42,7 @@ import {
   runsArgument,
   withBench,
 } from "./bench_process.ts";
+import { productionUser } from "./bench_production.ts";
 
 const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
 /** Rounds of creates the admin needs for a package of tasks, workflows and launch plans. */
