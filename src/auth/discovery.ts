@@ -135,12 +135,8 @@ export class Discovery {
       }
       body = await response.json();
     } catch (err) {
-      throw new OperationError(
-        `cannot read the authorization server metadata at ${url}: ${describeFetchFailure(err)}`,
-        {
-          cause: err,
-        },
-      );
+      const reason = describeFetchFailure(err);
+      throw new OperationError(`cannot read the authorization server metadata at ${url}: ${reason}`, { cause: err });
     }
     if (typeof body.token_endpoint !== "string" || !body.token_endpoint) {
       throw new OperationError(`the authorization server metadata at ${url} names no token_endpoint`);
