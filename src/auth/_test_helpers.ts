@@ -13,7 +13,7 @@ import { authInterceptor } from "./interceptor.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
-import type { TokenStore } from "./token_file.ts";
+import type { TokenStore } from "./tokens.ts";
 
 /** The settings of an empty configuration (see `src/config/schema.ts`). */
 export const DEFAULT_SETTINGS: AuthSettings = {

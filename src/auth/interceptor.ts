@@ -14,8 +14,7 @@ import { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { AuthSettings } from "./settings.ts";
-import type { TokenStore } from "./token_file.ts";
-import { type Token, TokenManager, type TokenSource } from "./tokens.ts";
+import { type Token, TokenManager, type TokenSource, type TokenStore } from "./tokens.ts";
 
 /** What the auth interceptor uses. */
 export interface AuthInterceptorOptions {

@@ -8,8 +8,7 @@ import { InterruptedError, OperationError } from "../errors.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
 import type { InteractiveIo } from "./interactive.ts";
-import type { TokenStore } from "./token_file.ts";
-import type { Token } from "./tokens.ts";
+import type { Token, TokenStore } from "./tokens.ts";
 import type { Sleep } from "./wait.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };

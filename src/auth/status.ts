@@ -7,8 +7,8 @@
  */
 import type { Transport } from "@connectrpc/connect";
 import type { AuthSettings } from "./settings.ts";
-import type { TokenStore } from "./token_file.ts";
 import { identityOf, userInfo } from "./user_info.ts";
+import type { TokenStore } from "./tokens.ts";
 
 /** The auth state of one endpoint. */
 export interface AuthStatus {

@@ -10,15 +10,7 @@
 import { isNotFound } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import type { Logger } from "../log/logger.ts";
-import type { Token } from "./tokens.ts";
-
-/** Where a flow's token is kept between runs. */
-export interface TokenStore {
-  /** The stored token, if any (never throws: an unreadable or malformed file is no token). */
-  load(): Promise<Token | undefined>;
-  /** Stores `token` (never throws: a failure falls back to memory, said once). */
-  save(token: Token): Promise<void>;
-}
+import type { Token, TokenStore } from "./tokens.ts";
 
 /** What identifies a token: the admin it is for, the flow and the client. */
 export interface TokenKey {

@@ -7,8 +7,6 @@
  *
  * @module
  */
-import type { TokenStore } from "./token_file.ts";
-
 /** An access token and what came with it. */
 export interface Token {
   accessToken: string;
@@ -18,6 +16,14 @@ export interface Token {
   expiresAt?: number;
   /** The metadata key it was sent in, so that a stored token needs no discovery. */
   metadataKey?: string;
+}
+
+/** Where a flow's token is kept between runs (the token cache file: `token_file.ts`). */
+export interface TokenStore {
+  /** The stored token, if any (never throws: an unreadable or malformed file is no token). */
+  load(): Promise<Token | undefined>;
+  /** Stores `token` (never throws: a failure falls back to memory, said once). */
+  save(token: Token): Promise<void>;
 }
 
 /** Where tokens come from: one auth flow. */

@@ -4,8 +4,7 @@
  */
 import { deepEqual, equal, rejects } from "node:assert/strict";
 import { Redactor } from "../log/redact.ts";
-import type { TokenStore } from "./token_file.ts";
-import { type Token, TokenManager } from "./tokens.ts";
+import { type Token, TokenManager, type TokenStore } from "./tokens.ts";
 
 function counting(fail = false, store?: TokenStore) {
   const seen: (Token | undefined)[] = [];

@@ -7,7 +7,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import type { StorageConfig } from "./mod.ts";
+import type { StorageConfig } from "./store.ts";
 
 /** `storage.*` of a configuration, as {@link StorageConfig}. */
 export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetch } = {}): StorageConfig {

@@ -13,75 +13,19 @@ import { CachedStore } from "./cache.ts";
 import { LocalStore } from "./local.ts";
 import { MemStore } from "./mem.ts";
 import { s3SettingsFromConnection, s3SettingsFromStow } from "./s3_settings.ts";
-import type { ObjectStore, StowStoreSettings } from "./store.ts";
+import type { ObjectStore, StorageConfig, StowStoreSettings } from "./store.ts";
 import { cloudStowConfigProblems } from "./stow_config.ts";
 
 export { LocalStore } from "./local.ts";
 export { MemStore } from "./mem.ts";
 export { joinReference, parseReference, type StorageReference } from "./reference.ts";
-export type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./store.ts";
+export type { ObjectInfo, ObjectStore, StorageConfig, StoreSource, StowStoreSettings } from "./store.ts";
 
 /** Storage types (`storage.type`), as the configuration spells them in any case. */
 export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
 
 /** Stow kinds (`storage.stow.kind`) this version opens; flytestdlib's google and azure join them when wired. */
 export const STOW_KINDS = ["s3", "google", "azure"] as const;
-
-/**
- * The `storage.*` settings a backend is opened from.
- *
- * ```ts
- * import { openStorage, type StorageConfig } from "@fctl/fctl";
- *
- * const config: StorageConfig = {
- *   type: "minio",
- *   container: "my-s3-bucket",
- *   endpoint: "http://localhost:9000",
- *   authType: "accesskey",
- *   accessKey: "minio",
- *   secretKey: "miniostorage",
- *   region: "us-east-1",
- *   defaultLocalRoot: await Deno.makeTempDir(),
- * };
- * const store = await openStorage(config);
- * console.log(store.type, store.baseReference()); // minio s3://my-s3-bucket
- * store.close();
- * ```
- */
-export interface StorageConfig {
-  /** `storage.type`, any case: S3, MINIO, LOCAL, MEM or STOW. */
-  type: string;
-  /** `storage.container`. */
-  container: string;
-  /** `storage.enable-multicontainer`: references may name other containers than {@link container}. */
-  multiContainer?: boolean;
-  /** `storage.connection.endpoint`; for local storage the root directory (a path or `file://` URL). */
-  endpoint?: string;
-  /** Root directory of local storage when no endpoint is set (the caller's temp dir, typically). */
-  defaultLocalRoot: string;
-  /** `storage.connection.auth-type`: `iam` (the AWS default credential chain) or `accesskey`. */
-  authType?: string;
-  /** `storage.connection.access-key`. */
-  accessKey?: string;
-  /** `storage.connection.secret-key`. */
-  secretKey?: string;
-  /** `storage.connection.region`. */
-  region?: string;
-  /** `storage.connection.disable-ssl`: `http://` to an endpoint given without a scheme. */
-  disableSsl?: boolean;
-  /** `storage.stow.kind`. */
-  stowKind?: string;
-  /** `storage.stow.config`. */
-  stowConfig?: Readonly<Record<string, string>>;
-  /** `storage.defaultHttpClient.timeout` in ms; 0 or absent: none. */
-  timeoutMs?: number;
-  /** `storage.cache.max_size_mbs`: size of the read cache in MiB; 0 or absent: none. */
-  cacheMaxSizeMbs?: number;
-  /** `storage.cache.target_gc_percent`: the cache is evicted down to this share of its size. */
-  cacheTargetGcPercent?: number;
-  /** The `fetch` storage HTTP calls go through (the command's CA and proxy); default the global one. */
-  fetch?: typeof fetch;
-}
 
 /**
  * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used.

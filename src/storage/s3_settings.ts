@@ -10,7 +10,7 @@
  * @module
  */
 import { quote, UsageError } from "../errors.ts";
-import type { StorageConfig } from "./mod.ts";
+import type { StorageConfig } from "./store.ts";
 
 /** Credentials: the AWS default chain, or the given keys. */
 export type S3Credentials =

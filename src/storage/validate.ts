@@ -7,7 +7,7 @@
  */
 import { quote } from "../errors.ts";
 import { isLoopbackHost } from "./from_config.ts";
-import type { StorageConfig } from "./mod.ts";
+import type { StorageConfig } from "./store.ts";
 import { STORAGE_TYPES, STOW_KINDS } from "./mod.ts";
 import {
   connectionProblems,
