@@ -6,7 +6,7 @@
 import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/strict";
 import { InterruptedError, OperationError } from "../errors.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
-import { authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
+import { type AuthedClient, authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { Token, TokenStore } from "./tokens.ts";
 import type { Sleep } from "./wait.ts";
@@ -85,7 +85,7 @@ Deno.test("pkce: the printed URL, followed like a browser, signs in; the call is
 /** Signs in with Pkce as `authed`'s first call, playing the browser; the call's token is then the store's. */
 async function signIn(
   sandbox: Sandbox,
-  authed: ReturnType<typeof authedClient>,
+  authed: AuthedClient,
   prompt: ReturnType<typeof promptSink>,
 ) {
   const call = later(authed.client.admin.listTasks(scope));
@@ -114,7 +114,18 @@ function sharedStore(): TokenStore & { token?: Token; loads: number } {
   return store;
 }
 
-Deno.test("pkce: a process whose token another process has renewed takes that one: no refresh, no sign-in", async () => {
+/** Two fctl processes (`a`, `b`) sharing one token cache, both holding the token `a` signed in with. */
+interface TwoProcesses {
+  store: ReturnType<typeof sharedStore>;
+  a: AuthedClient;
+  b: AuthedClient;
+  /** What `b` printed for the user: a sign-in prompt, if it asked for one. */
+  bPrompt: () => string;
+  /** The token both hold. */
+  signedIn: Token;
+}
+
+async function withTwoProcesses(fn: (sandbox: Sandbox, processes: TwoProcesses) => Promise<void>): Promise<void> {
   await withPkce(async (sandbox) => {
     const store = sharedStore();
     const first = user();
@@ -124,50 +135,42 @@ Deno.test("pkce: a process whose token another process has renewed takes that on
     try {
       await signIn(sandbox, a, first.prompt);
       await b.client.admin.listTasks(scope);
-      const signedIn = store.token!;
-      // Both hold the signed-in token; the admin stops taking it. The first to be refused refreshes it, and the
-      // server rotates the refresh token, so the second must not use it again: it takes the stored token.
-      sandbox.auth!.revoke(signedIn.accessToken);
-      await a.client.admin.listTasks(scope);
-      assert(store.token!.accessToken !== signedIn.accessToken, "the first process stored its new token");
-      await b.client.admin.listTasks(scope);
-      deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200"]);
-      equal(second.prompt.text(), "", "the second process never asked the user to sign in");
+      await fn(sandbox, { store, a, b, bPrompt: second.prompt.text, signedIn: store.token! });
     } finally {
       a.close();
       b.close();
     }
   });
+}
+
+Deno.test("pkce: a process whose token another process has renewed takes that one: no refresh, no sign-in", async () => {
+  await withTwoProcesses(async (sandbox, { store, a, b, bPrompt, signedIn }) => {
+    // The admin stops taking the token. The first process to be refused refreshes it, and the server rotates the
+    // refresh token, so the second must not use it again: it takes the stored token.
+    sandbox.auth!.revoke(signedIn.accessToken);
+    await a.client.admin.listTasks(scope);
+    assert(store.token!.accessToken !== signedIn.accessToken, "the first process stored its new token");
+    await b.client.admin.listTasks(scope);
+    deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200"]);
+    equal(bPrompt(), "", "the second process never asked the user to sign in");
+  });
 });
 
 Deno.test("pkce: a refresh refused because another process used it first takes that process's token, not a new sign-in", async () => {
-  await withPkce(async (sandbox) => {
-    const store = sharedStore();
-    const first = user();
-    const a = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: first.io, tokenStore: store });
-    const second = user();
-    const b = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: second.io, tokenStore: store });
-    try {
-      await signIn(sandbox, a, first.prompt);
-      await b.client.admin.listTasks(scope);
-      const signedIn = store.token!;
-      sandbox.auth!.revoke(signedIn.accessToken);
-      // The other process refreshes between this one's look at the store and its own refresh: it refreshes
-      // first (rotating the refresh token), and has stored its token by the time this one is refused.
-      const loadsBefore = store.loads;
-      const load = store.load;
-      store.load = async () => {
-        const seen = await load();
-        if (store.loads === loadsBefore + 1) await a.client.admin.listTasks(scope);
-        return seen;
-      };
-      await b.client.admin.listTasks(scope);
-      deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200", "refresh_token 400"]);
-      equal(second.prompt.text(), "", "the second process never asked the user to sign in");
-    } finally {
-      a.close();
-      b.close();
-    }
+  await withTwoProcesses(async (sandbox, { store, a, b, bPrompt, signedIn }) => {
+    sandbox.auth!.revoke(signedIn.accessToken);
+    // The other process refreshes between this one's look at the store and its own refresh: it refreshes
+    // first (rotating the refresh token), and has stored its token by the time this one is refused.
+    const loadsBefore = store.loads;
+    const load = store.load;
+    store.load = async () => {
+      const seen = await load();
+      if (store.loads === loadsBefore + 1) await a.client.admin.listTasks(scope);
+      return seen;
+    };
+    await b.client.admin.listTasks(scope);
+    deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200", "refresh_token 400"]);
+    equal(bPrompt(), "", "the second process never asked the user to sign in");
   });
 });
 
