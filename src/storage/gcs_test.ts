@@ -2,6 +2,7 @@ import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { OperationError, UsageError } from "../errors.ts";
 import { type FakeGcs, startFakeGcs } from "./_gcs_test_server.ts";
+import { assertReadLimits } from "./_test_contract.ts";
 import { openGcsStore } from "./gcs.ts";
 import type { ObjectStore, StowStoreSettings } from "./store.ts";
 
@@ -116,20 +117,7 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
 
     await t.step("readBytes refuses an object over the limit; a missing object is named", async () => {
       await withStore(settings(gcs), async (store) => {
-        await rejects(
-          store.readBytes("gs://fctl-bucket/fast/v1-a.tgz", 4),
-          new OperationError(
-            'cannot read "gs://fctl-bucket/fast/v1-a.tgz" into memory: it is 9 bytes, more than the 4 bytes storage.limits.maxDownloadMBs allows',
-          ),
-        );
-        await rejects(
-          store.readBytes("gs://fctl-bucket/none", 4),
-          new OperationError('cannot read "gs://fctl-bucket/none": no such object'),
-        );
-        await rejects(
-          store.readStream("gs://fctl-bucket/none"),
-          new OperationError('cannot read "gs://fctl-bucket/none": no such object'),
-        );
+        await assertReadLimits(store, { ref: "gs://fctl-bucket/fast/v1-a.tgz", size: 9 }, "gs://fctl-bucket/none");
       });
     });
 
