@@ -16,6 +16,8 @@
  * scripts/bench_rtt_relay.ts), so that connecting costs round trips as across a network; the signed upload URLs
  * still reach the upload server directly.
  *
+ * A bad flag or value is one line on stderr and exit status 2, before anything starts.
+ *
  * The seeded tasks are created straight in the store (not over gRPC, which takes seconds for 10,000), in
  * `flytesnacks`/`development`, each with two inputs and one output, so a table row has every column filled.
  *
@@ -32,9 +34,21 @@ function count(flag: string, value: string): number {
   return n;
 }
 
-if (import.meta.main) {
+/** What the command line asks for. */
+interface AdminArgs {
+  port: number;
+  latencyMs: number;
+  tasks: number;
+  stdin: boolean;
+  /** Where the production profile's CA certificate goes; undefined: no production profile. */
+  caFile?: string;
+  rttMs: number;
+}
+
+/** The command line, every value checked before anything starts; throws one line naming a bad one. */
+function adminArgs(args: string[]): AdminArgs {
   const { values } = parseArgs({
-    args: Deno.args,
+    args,
     options: {
       port: { type: "string", default: "0" },
       latency: { type: "string", default: "0" },
@@ -44,16 +58,32 @@ if (import.meta.main) {
       rtt: { type: "string", default: "0" },
     },
   });
-  const sandbox = await startSandbox({
+  return {
     port: count("port", values.port),
     latencyMs: count("latency", values.latency),
-    production: values.production === undefined ? undefined : true,
+    tasks: count("tasks", values.tasks),
+    stdin: values.stdin,
+    caFile: values.production,
+    rttMs: count("rtt", values.rtt),
+  };
+}
+
+if (import.meta.main) {
+  let args: AdminArgs;
+  try {
+    args = adminArgs(Deno.args);
+  } catch (err) {
+    console.error(`bench_admin: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`);
+    Deno.exit(2);
+  }
+  const sandbox = await startSandbox({
+    port: args.port,
+    latencyMs: args.latencyMs,
+    production: args.caFile === undefined ? undefined : true,
   });
-  if (values.production !== undefined) await Deno.writeTextFile(values.production, sandbox.caCertificate!);
-  const tasks = count("tasks", values.tasks);
-  for (let i = 0; i < tasks; i++) sandbox.store.addTask(seededTask(i));
-  const rttMs = count("rtt", values.rtt);
-  const relay = rttMs > 0 ? startRttRelay(sandbox.port, rttMs) : undefined;
+  if (args.caFile !== undefined) await Deno.writeTextFile(args.caFile, sandbox.caCertificate!);
+  for (let i = 0; i < args.tasks; i++) sandbox.store.addTask(seededTask(i));
+  const relay = args.rttMs > 0 ? startRttRelay(sandbox.port, args.rttMs) : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -63,7 +93,7 @@ if (import.meta.main) {
   Deno.addSignalListener("SIGTERM", stop);
   Deno.addSignalListener("SIGINT", stop);
   console.log(relay ? sandbox.endpoint.replace(/:\d+$/, `:${relay.port}`) : sandbox.endpoint);
-  if (values.stdin) {
+  if (args.stdin) {
     // Reads (and ignores) stdin until it ends: the benchmark holds the other end and closes it by dying.
     for await (const _ of Deno.stdin.readable) { /* nothing to read, only the end matters */ }
     stop();
