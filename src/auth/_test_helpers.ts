@@ -13,7 +13,7 @@ import { authInterceptor } from "./interceptor.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
-import type { TokenStore } from "./tokens.ts";
+import type { Token, TokenStore } from "./tokens.ts";
 
 /** The settings of an empty configuration (see `src/config/schema.ts`). */
 export const DEFAULT_SETTINGS: AuthSettings = {
@@ -149,4 +149,21 @@ export async function waitFor(text: () => string, pattern: RegExp, timeoutMs = 1
 export function promptSink(): { write(text: string): void; text(): string } {
   let written = "";
   return { write: (text) => void (written += text), text: () => written };
+}
+
+/** A token cache shared by the processes of a test, in memory, that counts its reads. */
+export function sharedStore(): TokenStore & { token?: Token; loads: number } {
+  const store = {
+    token: undefined as Token | undefined,
+    loads: 0,
+    load: () => {
+      store.loads++;
+      return Promise.resolve(store.token && { ...store.token });
+    },
+    save: (token: Token) => {
+      store.token = { ...token };
+      return Promise.resolve();
+    },
+  };
+  return store;
 }

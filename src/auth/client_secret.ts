@@ -89,7 +89,7 @@ export async function refusal(err: unknown): Promise<string> {
 export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
   const { settings, discovery } = deps;
   return {
-    async fetch(previous: Token | undefined): Promise<Token> {
+    async fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token> {
       const secret = await readClientSecret(deps);
       deps.secrets.add(secret);
       const server = await discovery.authorizationServer();
@@ -107,16 +107,8 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
         [oauth.allowInsecureRequests]: server.tokenEndpoint.startsWith("http:"),
       };
       const where = server.tokenEndpoint.replace(/[?#].*$/, "");
-      if (previous?.refreshToken) {
-        try {
-          const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
-          const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), deps.now());
-          // A server that does not rotate refresh tokens leaves the old one valid.
-          return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
-        } catch {
-          // A refused refresh token is replaced by a new grant below, which reports its own failure.
-        }
-      }
+      const refreshed = await refreshGrant({ as, client, auth, options }, previous, deps.now, renewedElsewhere);
+      if (refreshed) return refreshed;
       const params = await shapeParameters(settings, discovery);
       try {
         const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, options);
@@ -129,6 +121,36 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
       }
     },
   };
+}
+
+/**
+ * A new token by `previous`'s refresh token (the refresh grant, with the client's `auth`); when the server
+ * refuses it, the token another process sharing the token cache stored meanwhile (`renewedElsewhere`: a refresh
+ * token the server rotates works once, so the process that used it first holds the new one); undefined when
+ * there is neither, and the flow gets a token its own way.
+ */
+export async function refreshGrant(
+  grant: {
+    as: oauth.AuthorizationServer;
+    client: oauth.Client;
+    auth: oauth.ClientAuth;
+    options: oauth.TokenEndpointRequestOptions;
+  },
+  previous: Token | undefined,
+  now: () => number,
+  renewedElsewhere?: () => Promise<Token | undefined>,
+): Promise<Token | undefined> {
+  if (!previous?.refreshToken) return undefined;
+  const { as, client, auth, options } = grant;
+  try {
+    const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
+    const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), now());
+    // A server that does not rotate refresh tokens leaves the old one valid.
+    return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
+  } catch {
+    // Refused: unless another process renewed the token with it, the flow's own way reports its own failure.
+    return await renewedElsewhere?.();
+  }
 }
 
 /** The token of a token endpoint answer received at `now`. */

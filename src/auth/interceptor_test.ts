@@ -6,7 +6,7 @@ import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/stri
 import { AdminError } from "../admin/errors.ts";
 import { REDACTED } from "../log/redact.ts";
 import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
-import { authedClient } from "./_test_helpers.ts";
+import { authedClient, sharedStore } from "./_test_helpers.ts";
 import { NotSupportedError, OperationError, UsageError } from "../errors.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };
@@ -109,6 +109,34 @@ Deno.test("auth: a rejected token is replaced once (by its refresh token, else a
       ]);
     } finally {
       authed.close();
+    }
+  });
+});
+
+Deno.test("auth: a refresh refused because another process used it first takes that process's token: no new grant", async () => {
+  await withProduction(async (sandbox) => {
+    // Two processes sharing one token cache, both holding the first one's token.
+    const store = sharedStore();
+    const a = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
+    const b = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
+    try {
+      await a.client.admin.listTasks(scope);
+      await b.client.admin.listTasks(scope);
+      sandbox.auth!.revoke(store.token!.accessToken);
+      // The other process refreshes (rotating the refresh token) between this one's look at the cache and its
+      // own refresh, which the server then refuses.
+      const loadsBefore = store.loads;
+      const load = store.load;
+      store.load = async () => {
+        const seen = await load();
+        if (store.loads === loadsBefore + 1) await a.client.admin.listTasks(scope);
+        return seen;
+      };
+      await b.client.admin.listTasks(scope);
+      deepEqual(grants(sandbox), ["client_credentials 200", "refresh_token 200", "refresh_token 400"]);
+    } finally {
+      a.close();
+      b.close();
     }
   });
 });

@@ -6,9 +6,17 @@
 import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/strict";
 import { InterruptedError, OperationError } from "../errors.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
-import { type AuthedClient, authedClient, followSignIn, freePort, promptSink, waitFor } from "./_test_helpers.ts";
+import {
+  type AuthedClient,
+  authedClient,
+  followSignIn,
+  freePort,
+  promptSink,
+  sharedStore,
+  waitFor,
+} from "./_test_helpers.ts";
 import type { InteractiveIo } from "./interactive.ts";
-import type { Token, TokenStore } from "./tokens.ts";
+import type { Token } from "./tokens.ts";
 import type { Sleep } from "./wait.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };
@@ -96,23 +104,6 @@ async function signIn(
 
 /** Pkce whose wait for the browser ends in 5 s: a sign-in nobody makes fails the test soon. */
 const QUICK_PKCE = { authType: "Pkce", pkceTimeoutMs: 5_000 } as const;
-
-/** A token cache shared by the processes of a test, in memory, that counts its reads. */
-function sharedStore(): TokenStore & { token?: Token; loads: number } {
-  const store = {
-    token: undefined as Token | undefined,
-    loads: 0,
-    load: () => {
-      store.loads++;
-      return Promise.resolve(store.token && { ...store.token });
-    },
-    save: (token: Token) => {
-      store.token = { ...token };
-      return Promise.resolve();
-    },
-  };
-  return store;
-}
 
 /** Two fctl processes (`a`, `b`) sharing one token cache, both holding the token `a` signed in with. */
 interface TwoProcesses {

@@ -8,7 +8,7 @@
 import * as oauth from "oauth4webapi";
 import { OperationError } from "../errors.ts";
 import type { TextSink } from "../output/io.ts";
-import { toToken } from "./client_secret.ts";
+import { refreshGrant } from "./client_secret.ts";
 import type { Discovery } from "./discovery.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { Token } from "./tokens.ts";
@@ -90,27 +90,13 @@ export async function publicClientSession(
   };
 }
 
-/**
- * A new token by `previous`'s refresh token; when the server refuses it, the token another process sharing the
- * token cache stored meanwhile (`renewedElsewhere`: a refresh token the server rotates works once, so the
- * process that used it first holds the new one); undefined when there is neither.
- */
-export async function refreshPublic(
+/** {@link refreshGrant} for the public client (no client authentication): a refused one means a new sign-in. */
+export function refreshPublic(
   session: PublicClientSession,
   previous: Token | undefined,
   now: () => number,
   renewedElsewhere?: () => Promise<Token | undefined>,
 ): Promise<Token | undefined> {
-  if (!previous?.refreshToken) return undefined;
   const { as, client, options } = session;
-  try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), previous.refreshToken, options);
-    const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), now());
-    // A server that does not rotate refresh tokens leaves the old one valid.
-    return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
-  } catch {
-    // A refused refresh token means a new sign-in (which reports its own failure), unless another process
-    // renewed the token with it.
-    return await renewedElsewhere?.();
-  }
+  return refreshGrant({ as, client, auth: oauth.None(), options }, previous, now, renewedElsewhere);
 }

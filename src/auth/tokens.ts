@@ -31,7 +31,7 @@ export interface TokenSource {
   /**
    * A new token; `previous` (expired or rejected) may be refreshed with its refresh token. When the server
    * refuses that refresh, `renewedElsewhere` gives the token another process has stored meanwhile, if any,
-   * which an interactive flow takes rather than ask the user to sign in again.
+   * which a flow takes rather than get one its own way (a new grant, or asking the user to sign in again).
    */
   fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token>;
 }
