@@ -39,9 +39,11 @@ export function isClosedHere(err: unknown): boolean {
 }
 
 /**
- * Connect's errors. Loaded with the first session, not with this module: a command opens the connection
- * before Connect and the service descriptors have loaded (tens of ms), so that the TCP and TLS handshakes
- * overlap loading them; a static import would load Connect first.
+ * Connect's errors. Loaded with the first stream (or a session closed before it was ready), not with this
+ * module nor with the session: a command opens the connection before Connect and the service descriptors
+ * have loaded (tens of ms), so that the TCP and TLS handshakes overlap loading them. A static import would
+ * load Connect first, and an import started with the session would evaluate Connect, which blocks the
+ * event loop, before the handshakes had started.
  */
 type ConnectErrors = Pick<typeof import("@connectrpc/connect"), "Code" | "ConnectError">;
 
@@ -53,6 +55,8 @@ interface Session {
   session: ClientHttp2Session;
   /** Resolves once connected; rejects if the session fails or closes first. */
   connected: Promise<ClientHttp2Session>;
+  /** Resolves once the socket is connected (TLS's first flight is then on its way), or the session is settled. */
+  socketConnected: Promise<void>;
   /** New streams may go here: not failed, not closed, no GOAWAY received. */
   usable: boolean;
   /** Streams open on it; the session keeps the process alive only while there are some. */
@@ -67,7 +71,7 @@ export class GuardedSessionManager implements SessionManager {
   #current: Session | undefined;
   /** Sessions replaced after a GOAWAY or a failure that may still have streams finishing. */
   readonly #retired = new Set<ClientHttp2Session>();
-  /** Connect's errors, loading since the first session was opened; {@link #errors} once loaded. */
+  /** Connect's errors, loading since they were first needed; {@link #errors} once loaded. */
   #loadingErrors?: Promise<ConnectErrors>;
   #errors?: ConnectErrors;
 
@@ -80,6 +84,15 @@ export class GuardedSessionManager implements SessionManager {
   /** Opens a session ahead of the first call unless a usable one exists. Never rejects. */
   async connect(): Promise<void> {
     await this.#usable().connected.catch(() => {});
+  }
+
+  /**
+   * Opens a session ahead of the first call unless a usable one exists, and resolves once its socket is
+   * connected: the TCP handshake is done and TLS has started its own. Also resolves if the session is ready
+   * or failed first. Never rejects; against a remote admin it takes a round trip, so callers bound the wait.
+   */
+  async socketConnected(): Promise<void> {
+    await this.#usable().socketConnected;
   }
 
   /** Opens a request stream on a usable session, connecting first if needed (Connect's contract). */
@@ -139,10 +152,11 @@ export class GuardedSessionManager implements SessionManager {
 
   #open(): Session {
     const session = connect(this.authority, this.#options);
-    const errors = this.#connectErrors();
-    const entry: Session = { session, connected: undefined!, usable: true, streams: 0 };
+    const entry: Session = { session, connected: undefined!, socketConnected: undefined!, usable: true, streams: 0 };
+    let ready = false;
     entry.connected = new Promise((resolve, reject) => {
       session.once("connect", () => {
+        ready = true;
         // An idle session must not keep a finished command running; one being made must (its result
         // is awaited), so it is unreferenced only once connected, when no stream can be open yet.
         session.unref();
@@ -156,7 +170,9 @@ export class GuardedSessionManager implements SessionManager {
       session.once("close", () => {
         entry.usable = false;
         this.#retired.delete(session);
-        errors.then(
+        // Only a session that never connected leaves anything waiting, and only its waiters need Connect's error.
+        if (ready) return;
+        this.#connectErrors().then(
           ({ Code, ConnectError }) =>
             reject(new ConnectError("the connection was closed before it was ready", Code.Unavailable)),
           reject,
@@ -165,6 +181,10 @@ export class GuardedSessionManager implements SessionManager {
     });
     // A session opened ahead of time may fail with no call waiting for it: that is not unhandled.
     entry.connected.catch(() => {});
+    entry.socketConnected = new Promise<void>((resolve) => {
+      session.socket?.once("connect", () => resolve());
+      entry.connected.then(() => resolve(), () => resolve());
+    });
     // After GOAWAY no new stream may start here; the next call opens a new session.
     session.on("goaway", () => void (entry.usable = false));
     return entry;

@@ -54,3 +54,28 @@ export function adminSessions(options: AdminClientOptions): AdminSessions {
   }
   return { baseUrl, connection, manager: new GuardedSessionManager(baseUrl, sessionOptions) };
 }
+
+/**
+ * How long {@link openAhead} waits for the TCP handshake: what a nearby admin takes, loopback or the same
+ * network (a remote admin's takes a round trip, which loading the client's modules should overlap instead).
+ */
+const NEARBY_CONNECT_MS = 2;
+
+/**
+ * Opens the connection of `sessions` ahead of the first call, and resolves once its first steps have run:
+ * the TCP handshake with a nearby admin done, and TLS's first flight sent. Evaluating the client's modules,
+ * which callers do next, runs long stretches of JavaScript in which no I/O is handled; a handshake not started
+ * before them waits for all of them, and its round trip follows the loading instead of overlapping it. A
+ * remote admin's TCP handshake is not waited for beyond {@link NEARBY_CONNECT_MS}. Never rejects: a failed
+ * connection is the first call's to report.
+ */
+export async function openAhead(sessions: AdminSessions): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    sessions.manager.socketConnected(),
+    new Promise((resolve) => timer = setTimeout(resolve, NEARBY_CONNECT_MS)),
+  ]);
+  clearTimeout(timer);
+  // The socket's connect handler has started TLS; one more turn of the event loop writes its first flight.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}

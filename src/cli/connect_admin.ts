@@ -7,7 +7,7 @@
  */
 import type { AdminClientOptions, TransportAdminClient } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
-import { adminSessions } from "../admin/sessions.ts";
+import { adminSessions, openAhead } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
 import type { AuthSession } from "../auth/interceptor.ts";
 import { type AuthSettings, authSettings } from "../auth/settings.ts";
@@ -105,8 +105,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     },
   };
   const sessions = adminSessions(options);
-  // Never rejects: a failed connection is the first call's to report.
-  if (deps.connectNow) void sessions.manager.connect();
+  if (deps.connectNow) await openAhead(sessions);
   const [{ createAdminClient }, { logInterceptor }, { authSession }, { fileTokenStore }, proxyModule] = await Promise
     .all([
       import("../admin/client.ts"),
