@@ -77,5 +77,14 @@ export async function openAhead(sessions: AdminSessions): Promise<void> {
   ]);
   clearTimeout(timer);
   // The socket's connect handler has started TLS; one more turn of the event loop writes its first flight.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await handleArrivedIo();
+}
+
+/**
+ * Resolves after one turn of the event loop, in which the I/O that arrived meanwhile is handled. Put between the
+ * long evaluations of modules that follow {@link openAhead}: a remote admin's TCP handshake completes during one
+ * of them, and TLS then starts at the next turn instead of after all of them.
+ */
+export function handleArrivedIo(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

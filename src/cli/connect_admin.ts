@@ -7,7 +7,7 @@
  */
 import type { AdminClientOptions, TransportAdminClient } from "../admin/client.ts";
 import { parseEndpoint } from "../admin/endpoint.ts";
-import { adminSessions, openAhead } from "../admin/sessions.ts";
+import { adminSessions, handleArrivedIo, openAhead } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
 import type { AuthSession } from "../auth/interceptor.ts";
 import { type AuthSettings, authSettings } from "../auth/settings.ts";
@@ -106,9 +106,12 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   };
   const sessions = adminSessions(options);
   if (deps.connectNow) await openAhead(sessions);
+  // Connect, its Node transport and protobuf-es: the longest evaluation; what arrived during it is handled next.
+  const clientModule = await import("../admin/client.ts");
+  if (deps.connectNow) await handleArrivedIo();
   const [{ createAdminClient }, { logInterceptor }, { authSession }, { fileTokenStore }, proxyModule] = await Promise
     .all([
-      import("../admin/client.ts"),
+      clientModule,
       import("../admin/log_interceptor.ts"),
       import("../auth/interceptor.ts"),
       import("../auth/token_file.ts"),
