@@ -1,9 +1,16 @@
 /**
- * A network round trip for the bench admin: a TCP relay on loopback that holds every chunk for half the round
- * trip in each direction before passing it on, in order; a new connection's first bytes wait one more half
- * round trip, as for the TCP handshake. What crosses it (h2c, TLS, HTTP/2) is passed through untouched, so a client's
- * handshakes cost round trips as they do against an admin across a network, which an injected delay before
- * every RPC does not model.
+ * Network round trips for the benchmarks, on loopback:
+ *
+ * - a TCP relay for the bench admin that holds every chunk for half the round trip in each direction before
+ *   passing it on, in order; a new connection's first bytes wait one more half round trip, as for the TCP
+ *   handshake. What crosses it (h2c, TLS, HTTP/2) is passed through untouched, so a client's handshakes cost
+ *   round trips as they do against an admin across a network, which an injected delay before every RPC does not
+ *   model. The client's own TCP connect completes at once, as to a tunnel's local end (`kubectl port-forward`).
+ * - an HTTP CONNECT proxy (`HTTPS_PROXY`) whose tunnel is ready one round trip after it is asked for, then relays
+ *   as above: the client learns that its connection is up a round trip after asking, as from a TCP handshake
+ *   with a remote admin, which the relay cannot show (the kernel completes that handshake at once).
+ *
+ *   deno run --allow-net scripts/bench_rtt_relay.ts --proxy RTT_MS     prints the proxy's URL, serves until Ctrl-C
  *
  * @module
  */
@@ -37,6 +44,62 @@ export function startRttRelay(targetPort: number, rttMs: number): RttRelay {
       closeAll(open);
     },
   };
+}
+
+/** A CONNECT proxy on `127.0.0.1:<port>` whose tunnels are ready a round trip of `rttMs` after they are asked for. */
+export function startRttProxy(rttMs: number): RttRelay {
+  const oneWay = rttMs / 2;
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  void (async () => {
+    for await (const client of listener) {
+      open.add(client);
+      void tunnel(client, oneWay, open).catch(() => closeAll([client]));
+    }
+  })().catch(() => {});
+  let closed = false;
+  return {
+    port: listener.addr.port,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      listener.close();
+      closeAll(open);
+    },
+  };
+}
+
+/** Answers one CONNECT: half a round trip to reach the target, half back with the `200`, then relays. */
+async function tunnel(client: Deno.Conn, oneWay: number, open: Set<Deno.Conn>): Promise<void> {
+  const head = await readHead(client);
+  const target = /^CONNECT (\S+):(\d+) HTTP\/1\.[01]\r\n/.exec(head);
+  if (!target) {
+    await writeAll(client, new TextEncoder().encode("HTTP/1.1 405 Method Not Allowed\r\n\r\n"));
+    closeAll([client]);
+    return;
+  }
+  await sleep(oneWay);
+  const server = await Deno.connect({ hostname: target[1].replace(/^\[|\]$/g, ""), port: Number(target[2]) });
+  open.add(server);
+  await sleep(oneWay);
+  await writeAll(client, new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+  await Promise.all([pass(client, server, oneWay), pass(server, client, oneWay)]);
+  closeAll([client, server]);
+  open.delete(client);
+  open.delete(server);
+}
+
+/** The request head (up to its blank line), read a byte at a time so that nothing after it is consumed. */
+async function readHead(conn: Deno.Conn): Promise<string> {
+  const bytes: number[] = [];
+  const byte = new Uint8Array(1);
+  while (bytes.length < 16_384) {
+    if (await conn.read(byte) === null) break;
+    bytes.push(byte[0]);
+    const n = bytes.length;
+    if (n >= 4 && bytes[n - 4] === 13 && bytes[n - 3] === 10 && bytes[n - 2] === 13 && bytes[n - 1] === 10) break;
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 async function relay(client: Deno.Conn, targetPort: number, oneWay: number, open: Set<Deno.Conn>): Promise<void> {
@@ -85,4 +148,19 @@ function closeAll(conns: Iterable<Deno.Conn>): void {
       // already closed
     }
   }
+}
+
+if (import.meta.main) {
+  const [flag, value] = Deno.args;
+  const rttMs = Number(value);
+  if (flag !== "--proxy" || !Number.isInteger(rttMs) || rttMs < 0 || Deno.args.length !== 2) {
+    console.error(`usage: bench_rtt_relay.ts --proxy RTT_MS (a whole number of ms), got "${Deno.args.join(" ")}"`);
+    Deno.exit(2);
+  }
+  const proxy = startRttProxy(rttMs);
+  Deno.addSignalListener("SIGINT", () => {
+    proxy.close();
+    Deno.exit(0);
+  });
+  console.log(`http://127.0.0.1:${proxy.port}`);
 }
