@@ -17,7 +17,7 @@ import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { userAgentInterceptor } from "./user_agent.ts";
-import { type AdminSessions, adminSessions, handleArrivedIo } from "./sessions.ts";
+import { type AdminSessions, adminSessions } from "./sessions.ts";
 import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
 import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 
@@ -165,9 +165,7 @@ function lazyClient<S extends DescService, F extends string>(
   const serviceClient = (file: F) => {
     let client = loading.get(file);
     if (!client) {
-      // A file's descriptors take tens of ms to evaluate: I/O that arrived before (the connection's handshake, on
-      // a command's first call) is handled first.
-      client = handleArrivedIo().then(() => files[file]()).then((service) => {
+      client = files[file]().then((service) => {
         const methods = createClient(service, transport) as never as Methods;
         loaded.set(file, methods);
         return methods;

@@ -81,9 +81,9 @@ export async function openAhead(sessions: AdminSessions): Promise<void> {
 }
 
 /**
- * Resolves after one turn of the event loop, in which the I/O that arrived meanwhile is handled. Put between the
- * long evaluations of modules that follow {@link openAhead}: a remote admin's TCP handshake completes during one
- * of them, and TLS then starts at the next turn instead of after all of them.
+ * Resolves after one turn of the event loop, in which the I/O that arrived meanwhile is handled. Put after the
+ * longest evaluation of modules that follows {@link openAhead} (Connect's): a remote admin's TCP handshake that
+ * completes during it then starts TLS at once instead of after all of the loading.
  */
 export function handleArrivedIo(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
