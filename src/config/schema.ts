@@ -385,13 +385,14 @@ export const OPTIONS = [
     key: "http.headersTimeout",
     type: "duration",
     default: "1m0s",
-    help: "longest wait for an HTTP response's headers (connecting included; not for uploads) (0s: none)",
+    help:
+      "longest wait for an HTTP response's headers (connecting included; for an upload, from the end of its body) (0s: none)",
   },
   {
     key: "http.idleTimeout",
     type: "duration",
     default: "1m0s",
-    help: "longest stall between two chunks of an HTTP response body (0s: none)",
+    help: "longest stall between two chunks of an HTTP body, a response's or an upload's (0s: none)",
   },
   {
     key: "storage.allow-local-fallback",

@@ -33,6 +33,8 @@ Deno.test("createHttpClient over https: the CA file is trusted; a file is PUT st
   try {
     // Several chunks, and a last one that is not full.
     const bytes = crypto.getRandomValues(new Uint8Array(65536)).map((_, i) => i % 251);
+    // Past the size sent as it is: handed to fetch in pieces whose progress is timed (src/http/timeouts.ts).
+    const largeBytes = new Uint8Array(5 * 65536 + 77).map((_, i) => (i * 13) % 256);
     const file = new Uint8Array(3 * 65536 + 123).map((_, i) => (i * 7) % 256);
     await Deno.writeFile(`${dir}/source.tar.gz`, file);
     const headers = { "Content-MD5": "md5", "X-Extra": "1" };
@@ -40,16 +42,20 @@ Deno.test("createHttpClient over https: the CA file is trusted; a file is PUT st
       headers,
     });
     await http.put(`${server.url}/bucket/b?sig=secret`, { bytes }, { headers });
+    await http.put(`${server.url}/bucket/c?sig=secret`, { bytes: largeBytes }, { headers });
     deepEqual(server.seen.map((r) => [r.method, new URL(r.url).pathname, r.headers.get("content-length")]), [
       ["PUT", "/bucket/a", String(file.length)],
       ["PUT", "/bucket/b", String(bytes.length)],
+      ["PUT", "/bucket/c", String(largeBytes.length)],
     ]);
-    deepEqual(server.seen.map((r) => [r.headers.get("content-md5"), r.headers.get("x-extra")]), [["md5", "1"], [
-      "md5",
-      "1",
-    ]]);
+    deepEqual(server.seen.map((r) => [r.headers.get("content-md5"), r.headers.get("x-extra")]), [
+      ["md5", "1"],
+      ["md5", "1"],
+      ["md5", "1"],
+    ]);
     deepEqual(server.seen[0].bytes, file);
     deepEqual(server.seen[1].bytes, bytes);
+    deepEqual(server.seen[2].bytes, largeBytes);
   } finally {
     http.close();
     await server.close();

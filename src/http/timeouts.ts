@@ -1,8 +1,11 @@
 /**
  * Time limits of every plain HTTP call, so that no server can hang a command: one for the response headers
- * (connecting, TLS, the server's think time), one for a stall between chunks of the response body (large
- * archives take long, but never stop for long), and an optional one for the whole call
+ * (connecting, TLS, the server's think time), one for a stall between chunks of a body (large archives and
+ * uploads take long, but never stop for long), and an optional one for the whole call
  * (`storage.defaultHttpClient.timeout`, as flytectl's key bounds its storage client's calls).
+ *
+ * A request's body is watched as `fetch` reads it: a large one (an upload) may take long to send, so its
+ * response headers are timed from its end, and a stall while sending it is a stall like one in a response.
  *
  * @module
  */
@@ -23,9 +26,12 @@ import { redactUrl } from "./fetch_error.ts";
  * ```
  */
 export interface HttpTimeouts {
-  /** From the request to the response headers (`http.headersTimeout`); not applied to requests with a body. */
+  /**
+   * From the request to the response headers (`http.headersTimeout`); for a request with a large body, from the
+   * end of that body.
+   */
   headersMs?: number;
-  /** Longest wait for the next chunk of a response body (`http.idleTimeout`). */
+  /** Longest wait for the next chunk of a response body, or for `fetch` to take the next of a request's (`http.idleTimeout`). */
   idleMs?: number;
   /** The whole call, body included (`storage.defaultHttpClient.timeout`). */
   totalMs?: number;
@@ -75,22 +81,37 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
         totalMs,
       )
       : undefined;
+    // Set once the response's headers are in, or the call is over: the request body's progress then times nothing.
+    let answered = false;
     const done = () => {
+      answered = true;
       clearTimeout(stage);
       clearTimeout(total);
       outer?.removeEventListener("abort", onAbort);
     };
     const timedOut = () => controller.signal.reason instanceof HttpTimeoutError ? controller.signal.reason : undefined;
-    // An upload's headers come after its body, which may take long to send: only the whole call's limit applies.
-    const hasBody = init?.body !== undefined && init.body !== null;
-    if (!hasBody) arm(headersMs, `no response headers within ${formatDuration(headersMs)} (http.headersTimeout)`);
+    const awaitHeaders = (after: string) =>
+      arm(headersMs, `no response headers within ${formatDuration(headersMs)}${after} (http.headersTimeout)`);
+    // A large body's headers come after it, which may take long to send: they are timed from its end.
+    const requestBody = watchedBody(init?.body, {
+      chunk: () => {
+        if (!answered) {
+          arm(idleMs, `no progress sending the request body for ${formatDuration(idleMs)} (http.idleTimeout)`);
+        }
+      },
+      end: () => {
+        if (!answered) awaitHeaders(" after the request body was sent");
+      },
+    });
+    if (requestBody === init?.body) awaitHeaders("");
     let response: Response;
     try {
-      response = await inner(input, { ...init, signal: controller.signal });
+      response = await inner(input, { ...init, body: requestBody, signal: controller.signal });
     } catch (err) {
       done();
       throw timedOut() ?? err;
     }
+    answered = true;
     clearTimeout(stage);
     if (response.body === null) {
       done();
@@ -121,4 +142,96 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/** Bodies at most this large are on their way as the request starts: their response headers are timed from then. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/** Bytes of an in-memory body handed to `fetch` at a time, so that its progress can be seen. */
+const BODY_CHUNK_BYTES = 64 * 1024;
+
+/** What {@link watchedBody} reports as `fetch` reads a body. */
+interface BodyWatch {
+  /** `fetch` took a chunk (and asks for the next). */
+  chunk(): void;
+  /** `fetch` took the last one. */
+  end(): void;
+}
+
+/**
+ * `body` as `fetch` should get it: the same when it is none or small (sent as the request starts; so are forms and
+ * bodies that cannot be watched), else a body that reports each chunk `fetch` reads and its end. A `Blob` or bytes
+ * stay a `Blob` of the same size, so `fetch` still sends their `Content-Length`; a stream stays a stream.
+ */
+function watchedBody(body: BodyInit | null | undefined, watch: BodyWatch): BodyInit | null | undefined {
+  if (body instanceof ReadableStream) return body.pipeThrough(watching(watch));
+  if (body instanceof Blob) {
+    return body.size <= SMALL_BODY_BYTES ? body : new WatchedBlob(body.size, () => body.stream(), watch);
+  }
+  const bytes = body instanceof ArrayBuffer
+    ? new Uint8Array(body)
+    : ArrayBuffer.isView(body)
+    ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+    : undefined;
+  if (bytes === undefined || bytes.length <= SMALL_BODY_BYTES) return body;
+  return new WatchedBlob(bytes.length, () => chunked(bytes), watch);
+}
+
+/**
+ * Passes chunks through, reporting each one taken and the end: the stream's end, or for a body of known `size`
+ * its last byte (`fetch` stops reading a body once it has the length it sent).
+ */
+function watching(watch: BodyWatch, size?: number): TransformStream<Uint8Array, Uint8Array> {
+  let taken = 0;
+  let ended = false;
+  const end = () => {
+    if (!ended) watch.end();
+    ended = true;
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      taken += chunk.length;
+      if (size !== undefined && taken >= size) end();
+      else watch.chunk();
+      controller.enqueue(chunk);
+    },
+    flush: end,
+  });
+}
+
+/** `bytes` in {@link BODY_CHUNK_BYTES} pieces (views, not copies). */
+function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.subarray(offset, offset + BODY_CHUNK_BYTES));
+      offset += BODY_CHUNK_BYTES;
+    },
+  });
+}
+
+/**
+ * A body of known size read through `stream()`, as `fetch` reads a `Blob` (it sends the size as `Content-Length`;
+ * the `Blob` itself is empty), reporting what `fetch` takes. The same reliance on how `fetch` reads a `Blob` as
+ * `SizedFileBody`'s (src/http/put.ts): the upload tests check the bytes and the header.
+ */
+class WatchedBlob extends Blob {
+  readonly #open: () => ReadableStream<Uint8Array>;
+  readonly #watch: BodyWatch;
+
+  constructor(size: number, open: () => ReadableStream<Uint8Array>, watch: BodyWatch) {
+    super();
+    this.#open = open;
+    this.#watch = watch;
+    // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
+    Object.defineProperty(this, "size", { value: size, enumerable: true });
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    return this.#open().pipeThrough(watching(this.#watch, this.size)) as ReadableStream<Uint8Array<ArrayBuffer>>;
+  }
 }
