@@ -25,36 +25,22 @@ export interface RttRelay {
 
 /** Relays `127.0.0.1:<port>` to `127.0.0.1:targetPort` with a round trip of `rttMs`. */
 export function startRttRelay(targetPort: number, rttMs: number): RttRelay {
-  const oneWay = rttMs / 2;
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const open = new Set<Deno.Conn>();
-  void (async () => {
-    for await (const client of listener) {
-      open.add(client);
-      void relay(client, targetPort, oneWay, open).catch(() => closeAll([client]));
-    }
-  })().catch(() => {});
-  let closed = false;
-  return {
-    port: listener.addr.port,
-    close: () => {
-      if (closed) return;
-      closed = true;
-      listener.close();
-      closeAll(open);
-    },
-  };
+  return serve((client, open) => relay(client, targetPort, rttMs / 2, open));
 }
 
 /** A CONNECT proxy on `127.0.0.1:<port>` whose tunnels are ready a round trip of `rttMs` after they are asked for. */
 export function startRttProxy(rttMs: number): RttRelay {
-  const oneWay = rttMs / 2;
+  return serve((client, open) => tunnel(client, rttMs / 2, open));
+}
+
+/** Accepts connections on an ephemeral loopback port, each handled by `handle`; `open` holds what `close` ends. */
+function serve(handle: (client: Deno.Conn, open: Set<Deno.Conn>) => Promise<void>): RttRelay {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const open = new Set<Deno.Conn>();
   void (async () => {
     for await (const client of listener) {
       open.add(client);
-      void tunnel(client, oneWay, open).catch(() => closeAll([client]));
+      void handle(client, open).catch(() => closeAll([client]));
     }
   })().catch(() => {});
   let closed = false;
