@@ -159,9 +159,11 @@ interface BodyWatch {
 }
 
 /**
- * `body` as `fetch` should get it: the same when it is none or small (sent as the request starts; so are forms and
- * bodies that cannot be watched), else a body that reports each chunk `fetch` reads and its end. A `Blob` or bytes
- * stay a `Blob` of the same size, so `fetch` still sends their `Content-Length`; a stream stays a stream.
+ * `body` as `fetch` should get it: a stream, or a `Blob` or bytes over {@link SMALL_BODY_BYTES}, becomes a body that
+ * reports each chunk `fetch` reads and its end; anything else is returned as it is, and its response headers are
+ * timed from the start: none, small ones, and strings and forms (fctl sends only small ones: token requests). A
+ * `Blob` or bytes stay a `Blob` of the same size and no type, so `fetch` still sends their `Content-Length` and no
+ * `Content-Type` of its own; a stream stays a stream.
  */
 function watchedBody(body: BodyInit | null | undefined, watch: BodyWatch): BodyInit | null | undefined {
   if (body instanceof ReadableStream) return body.pipeThrough(watching(watch));
