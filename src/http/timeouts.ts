@@ -162,13 +162,13 @@ interface BodyWatch {
  * `body` as `fetch` should get it: a stream, or a `Blob` or bytes over {@link SMALL_BODY_BYTES}, becomes a body that
  * reports each chunk `fetch` reads and its end; anything else is returned as it is, and its response headers are
  * timed from the start: none, small ones, and strings and forms (fctl sends only small ones: token requests). A
- * `Blob` or bytes stay a `Blob` of the same size and no type, so `fetch` still sends their `Content-Length` and no
- * `Content-Type` of its own; a stream stays a stream.
+ * `Blob` or bytes stay a `Blob` of the same size and type (bytes have none), so `fetch` still sends their
+ * `Content-Length`, and the same `Content-Type` or none; a stream stays a stream.
  */
 function watchedBody(body: BodyInit | null | undefined, watch: BodyWatch): BodyInit | null | undefined {
   if (body instanceof ReadableStream) return body.pipeThrough(watching(watch));
   if (body instanceof Blob) {
-    return body.size <= SMALL_BODY_BYTES ? body : new WatchedBlob(body.size, () => body.stream(), watch);
+    return body.size <= SMALL_BODY_BYTES ? body : new WatchedBlob(body.size, () => body.stream(), watch, body.type);
   }
   const bytes = body instanceof ArrayBuffer
     ? new Uint8Array(body)
@@ -225,8 +225,8 @@ class WatchedBlob extends Blob {
   readonly #open: () => ReadableStream<Uint8Array>;
   readonly #watch: BodyWatch;
 
-  constructor(size: number, open: () => ReadableStream<Uint8Array>, watch: BodyWatch) {
-    super();
+  constructor(size: number, open: () => ReadableStream<Uint8Array>, watch: BodyWatch, type = "") {
+    super([], { type });
     this.#open = open;
     this.#watch = watch;
     // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
