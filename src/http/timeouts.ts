@@ -54,7 +54,7 @@ export interface HttpTimeouts {
  */
 export class HttpTimeoutError extends OperationError {}
 
-/** `fetch` with `timeouts` applied to the call and to the body of its response. */
+/** `fetch` with `timeouts` applied to the call, to the body it sends (when large) and to the body of its response. */
 export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): typeof fetch {
   const headersMs = timeouts.headersMs ?? 0;
   const idleMs = timeouts.idleMs ?? 0;
