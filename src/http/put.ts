@@ -90,45 +90,54 @@ export async function putWithContentLength(
 const FILE_CHUNK_BYTES = 8 * 1024;
 
 /**
- * A file as a `Blob` of known size, so that `fetch` sends it with `Content-Length` while streaming it
- * in {@link FILE_CHUNK_BYTES} pieces. `fetch` reads a `Blob` body's `size` and `stream()`, which this
- * class answers from the file (the `Blob` itself is empty). Should a later Deno read them from the
- * `Blob`'s internals instead, the body would be empty and its `Content-MD5` would fail, loudly; the
- * upload tests check the bytes and the header.
+ * A `Blob` of known size whose bytes come from `open()`: `fetch` reads a `Blob` body's `size` and `stream()`, so it
+ * sends the size as `Content-Length` and streams the bytes (the `Blob` itself is empty). Should a later Deno read
+ * them from the `Blob`'s internals instead, the body would be empty and an upload's `Content-MD5` would fail, loudly;
+ * the upload tests check the bytes and the header.
  */
-export class SizedFileBody extends Blob {
-  readonly #path: string;
+export class StreamedBlob extends Blob {
+  readonly #open: () => ReadableStream<Uint8Array>;
 
-  constructor(path: string, size: number) {
-    super();
-    this.#path = path;
+  constructor(size: number, open: () => ReadableStream<Uint8Array>, type = "") {
+    super([], { type });
+    this.#open = open;
     // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
     Object.defineProperty(this, "size", { value: size, enumerable: true });
   }
 
   override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    const path = this.#path;
-    let file: Deno.FsFile | undefined;
-    return new ReadableStream({
-      type: "bytes",
-      autoAllocateChunkSize: FILE_CHUNK_BYTES,
-      async pull(controller) {
-        file ??= await Deno.open(path, { read: true });
-        const request = controller.byobRequest!;
-        const read = await file.read(request.view as Uint8Array);
-        if (read === null) {
-          file.close();
-          file = undefined;
-          controller.close();
-          request.respond(0);
-        } else {
-          request.respond(read);
-        }
-      },
-      cancel() {
-        file?.close();
-        file = undefined;
-      },
-    });
+    return this.#open() as ReadableStream<Uint8Array<ArrayBuffer>>;
   }
+}
+
+/** A file as a {@link StreamedBlob}, streamed in {@link FILE_CHUNK_BYTES} pieces. */
+export class SizedFileBody extends StreamedBlob {
+  constructor(path: string, size: number) {
+    super(size, () => fileStream(path));
+  }
+}
+
+function fileStream(path: string): ReadableStream<Uint8Array<ArrayBuffer>> {
+  let file: Deno.FsFile | undefined;
+  return new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: FILE_CHUNK_BYTES,
+    async pull(controller) {
+      file ??= await Deno.open(path, { read: true });
+      const request = controller.byobRequest!;
+      const read = await file.read(request.view as Uint8Array);
+      if (read === null) {
+        file.close();
+        file = undefined;
+        controller.close();
+        request.respond(0);
+      } else {
+        request.respond(read);
+      }
+    },
+    cancel() {
+      file?.close();
+      file = undefined;
+    },
+  });
 }

@@ -12,6 +12,7 @@
 import { OperationError } from "../errors.ts";
 import { formatDuration } from "../config/duration.ts";
 import { redactUrl } from "./fetch_error.ts";
+import { StreamedBlob } from "./put.ts";
 
 /**
  * Time limits in milliseconds; 0 for none.
@@ -175,7 +176,8 @@ interface BodyWatch {
 function watchedBody(body: BodyInit | null | undefined, watch: BodyWatch): BodyInit | null | undefined {
   if (body instanceof ReadableStream) return watching(body, watch);
   if (body instanceof Blob) {
-    return body.size <= SMALL_BODY_BYTES ? body : new WatchedBlob(body.size, () => body.stream(), watch, body.type);
+    if (body.size <= SMALL_BODY_BYTES) return body;
+    return new StreamedBlob(body.size, () => watching(body.stream(), watch, body.size), body.type);
   }
   const bytes = body instanceof ArrayBuffer
     ? new Uint8Array(body)
@@ -183,7 +185,7 @@ function watchedBody(body: BodyInit | null | undefined, watch: BodyWatch): BodyI
     ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
     : undefined;
   if (bytes === undefined || bytes.length <= SMALL_BODY_BYTES) return body;
-  return new WatchedBlob(bytes.length, () => chunked(bytes), watch);
+  return new StreamedBlob(bytes.length, () => watching(chunked(bytes), watch, bytes.length));
 }
 
 /**
@@ -229,26 +231,4 @@ function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
       offset += BODY_CHUNK_BYTES;
     },
   });
-}
-
-/**
- * A body of known size read through `stream()`, as `fetch` reads a `Blob` (it sends the size as `Content-Length`;
- * the `Blob` itself is empty), reporting what `fetch` takes. The same reliance on how `fetch` reads a `Blob` as
- * `SizedFileBody`'s (src/http/put.ts): the upload tests check the bytes and the header.
- */
-class WatchedBlob extends Blob {
-  readonly #open: () => ReadableStream<Uint8Array>;
-  readonly #watch: BodyWatch;
-
-  constructor(size: number, open: () => ReadableStream<Uint8Array>, watch: BodyWatch, type = "") {
-    super([], { type });
-    this.#open = open;
-    this.#watch = watch;
-    // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
-    Object.defineProperty(this, "size", { value: size, enumerable: true });
-  }
-
-  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    return watching(this.#open(), this.#watch, this.size) as ReadableStream<Uint8Array<ArrayBuffer>>;
-  }
 }
