@@ -6,7 +6,7 @@
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { createAdminClient } from "../admin/client.ts";
 import { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
 import { adminError, DOMAIN, PROJECT } from "./_test_helpers.ts";
@@ -146,21 +146,24 @@ Deno.test("production sandbox: signed upload URLs are https:// from the same CA,
 
 Deno.test("production sandbox: AuthMetadataService is anonymous and advertises the authorization server", async () => {
   await withProduction(async (sandbox, fetchTls) => {
-    const transport = createGrpcTransport({
-      baseUrl: sandbox.endpoint,
-      nodeOptions: { ca: [sandbox.caCertificate!] },
-    });
-    const auth = createClient(AuthMetadataService, transport);
-    const metadata = await auth.getOAuth2Metadata({});
-    equal(metadata.issuer, sandbox.auth!.issuer);
-    equal(metadata.tokenEndpoint, sandbox.auth!.tokenEndpoint);
-    equal(metadata.authorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/authorize`);
-    equal(metadata.deviceAuthorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/device/authorize`);
-    const config = await auth.getPublicClientConfig({});
-    equal(config.clientId, "flytectl");
-    equal(config.redirectUri, "http://localhost:53593/callback");
-    equal(config.authorizationMetadataKey, "flyte-authorization");
-    deepEqual(config.scopes, ["all"]);
+    // Closed before the sandbox, as server_test.ts's are: a live session that receives the sandbox's GOAWAY can
+    // abort the process in Deno's nghttp2 (see src/admin/_goaway_scenario.ts), as one full CI run here did.
+    const sessionManager = new Http2SessionManager(sandbox.endpoint, undefined, { ca: [sandbox.caCertificate!] });
+    const auth = createClient(AuthMetadataService, createGrpcTransport({ baseUrl: sandbox.endpoint, sessionManager }));
+    try {
+      const metadata = await auth.getOAuth2Metadata({});
+      equal(metadata.issuer, sandbox.auth!.issuer);
+      equal(metadata.tokenEndpoint, sandbox.auth!.tokenEndpoint);
+      equal(metadata.authorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/authorize`);
+      equal(metadata.deviceAuthorizationEndpoint, `${sandbox.auth!.issuer}/oauth2/device/authorize`);
+      const config = await auth.getPublicClientConfig({});
+      equal(config.clientId, "flytectl");
+      equal(config.redirectUri, "http://localhost:53593/callback");
+      equal(config.authorizationMetadataKey, "flyte-authorization");
+      deepEqual(config.scopes, ["all"]);
+    } finally {
+      sessionManager.abort();
+    }
     const wellKnown = await fetchTls(`${sandbox.auth!.issuer}/.well-known/oauth-authorization-server`);
     equal((await wellKnown.json()).token_endpoint, sandbox.auth!.tokenEndpoint);
   });
