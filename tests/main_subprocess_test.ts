@@ -2,7 +2,7 @@
  * Runs the real executable entry point as a subprocess with the declared permission set
  * (never -A), so a permission the code needs but does not declare fails here.
  */
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
@@ -395,5 +395,51 @@ Deno.test("main.ts: SIGTERM interrupts; a second one exits at once and still rem
   } finally {
     await sandbox.close();
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("main.ts: Ctrl-C while a token request waits for its answer ends the run at once, not at http.headersTimeout", async () => {
+  const sandbox = await startSandbox({ production: {} });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-subprocess-token-interrupt-" });
+  // A token endpoint that takes the request and never answers.
+  const mute = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of mute) held.push(conn);
+  })();
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        ...FCTL_RUN_FLAGS,
+        MAIN,
+        ...["get", "task", "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+        ...["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"],
+        ...["--admin.tokenUrl", `http://127.0.0.1:${mute.addr.port}/token`, "--http.headersTimeout", "1m"],
+      ],
+      env: { HOME: TEST_HOME, NO_COLOR: "1", FLYTE_SECRET: SANDBOX_CLIENT.secret },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    await waitFor(() => held.length > 0 ? "asked" : "", /asked/, 30_000);
+    const interrupted = performance.now();
+    child.kill("SIGINT");
+    const { code } = await child.status;
+    const took = performance.now() - interrupted;
+    equal(code, 130);
+    equal(await stderr, "Error: interrupted\n");
+    // Before, the token request ignored the interrupt and ran until the headers timeout: a minute here.
+    ok(took < 20_000, `fctl exited ${Math.round(took)} ms after SIGINT`);
+  } finally {
+    mute.close();
+    for (const conn of held) conn.close();
+    await accepting.catch(() => {});
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

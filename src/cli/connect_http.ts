@@ -20,6 +20,8 @@ export interface ConnectHttpDeps {
   io: Pick<Io, "readTextFile">;
   /** Where the client's warnings go. */
   logger?: Pick<Logger, "warn">;
+  /** The run's abort signal: Ctrl-C cancels every call. */
+  signal?: AbortSignal;
 }
 
 /** The command's HTTP client. */
@@ -36,6 +38,7 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
     insecureSkipVerify: config["admin.insecureSkipVerify"],
     warn: (message) => deps.logger?.warn(message),
+    signal: deps.signal,
     timeouts: {
       headersMs: config["http.headersTimeout"],
       idleMs: config["http.idleTimeout"],

@@ -196,7 +196,12 @@ export class CliContext {
     if (this.#deps.http) return Promise.resolve(this.#deps.http);
     this.#http ??= (async () => {
       const { connectHttp } = await import("./connect_http.ts");
-      const client = await connectHttp(this.loaded, { env: this.env, io: this.io, logger: this.#logger });
+      const client = await connectHttp(this.loaded, {
+        env: this.env,
+        io: this.io,
+        logger: this.#logger,
+        signal: this.signal,
+      });
       this.#closers.push(() => client.close());
       return client;
     })();

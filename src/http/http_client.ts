@@ -45,6 +45,11 @@ export interface HttpClientOptions {
   warn?: (message: string) => void;
   /** Time limits of every call (headers, a stalled body, the whole call); none by default. */
   timeouts?: HttpTimeouts;
+  /**
+   * The run's abort signal (Ctrl-C): every call is cancelled with it, those made by libraries that take no signal
+   * (token requests) included.
+   */
+  signal?: AbortSignal;
 }
 
 /** The warning of a client asked to skip certificate verification, which Deno's fetch cannot do per client. */
@@ -106,7 +111,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       warnSkipVerify = false;
       options.warn?.(SKIP_VERIFY_UNSUPPORTED);
     }
-    return fetch(input, { ...init, client: clientFor(url) });
+    const signal = options.signal && init?.signal ? AbortSignal.any([init.signal, options.signal]) : undefined;
+    return fetch(input, { ...init, signal: signal ?? init?.signal ?? options.signal, client: clientFor(url) });
   };
   const httpFetch = fetchWithTimeouts(proxiedFetch, options.timeouts ?? {});
   return {

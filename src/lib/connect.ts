@@ -52,7 +52,7 @@ export interface ConnectOptions {
    * secrets redacted; the Pkce and DeviceFlow sign-in prompts too. Default: stderr.
    */
   log?: TextSink;
-  /** Aborts a sign-in that waits for the user. */
+  /** Aborts a sign-in that waits for the user, and every HTTP call of the connection's HTTP client (token requests included). */
   signal?: AbortSignal;
 }
 
