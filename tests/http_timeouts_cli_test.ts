@@ -5,22 +5,7 @@
 import { equal, match } from "node:assert/strict";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl } from "./helpers.ts";
-
-/** A TCP server that accepts connections and never answers. */
-async function withSilentServer(fn: (url: string) => Promise<void>) {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  const accepting = (async () => {
-    for await (const conn of listener) held.push(conn);
-  })();
-  try {
-    await fn(`http://127.0.0.1:${listener.addr.port}`);
-  } finally {
-    listener.close();
-    for (const conn of held) conn.close();
-    await accepting.catch(() => {});
-  }
-}
+import { withMuteServer } from "../src/http/_test_mute_server.ts";
 
 /** An HTTP server whose bodies send their first 1,000 bytes of `file`, then stall until the test ends. */
 async function withStallingBody(file: string, fn: (url: string) => Promise<void>) {
@@ -70,7 +55,7 @@ async function registerArchive(url: string, extra: string[] = SHORT) {
 }
 
 Deno.test("register files --archive: a server silent before its headers fails naming the URL and the timeout", async () => {
-  await withSilentServer(async (base) => {
+  await withMuteServer(async ({ url: base }) => {
     const { code, stderr } = await registerArchive(`${base}/pkg.tgz?sig=secret`);
     equal(code, 1);
     match(
@@ -115,7 +100,7 @@ async function registerExamples(githubApi: string): Promise<{ code: number; stde
 }
 
 Deno.test("register examples: a GitHub API silent before its headers fails naming it and the timeout", async () => {
-  await withSilentServer(async (base) => {
+  await withMuteServer(async ({ url: base }) => {
     const { code, stderr } = await registerExamples(base);
     equal(code, 1);
     match(

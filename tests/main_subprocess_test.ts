@@ -9,6 +9,7 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { startTlsServer } from "../src/http/_test_tls.ts";
 import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { fixture } from "./helpers.ts";
+import { withMuteServer } from "../src/http/_test_mute_server.ts";
 import { assertSourceThroughStorage, CORE, coreSource, KEY } from "./fast_source.ts";
 import { S3RVER_KEYS, startTestS3 } from "../src/storage/_test_s3.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
@@ -399,21 +400,17 @@ Deno.test("main.ts: SIGTERM interrupts; a second one exits at once and still rem
 });
 
 /**
- * Runs fctl with `args(muteUrl)`, where `muteUrl` is a server that takes connections and never answers; sends
+ * Runs fctl with `args(muteHostPort)`, the address of a server that takes connections and never answers; sends
  * SIGINT once fctl has connected to it, and returns the exit status, stderr and how long the exit took.
  */
 async function interruptedWhileWaiting(
-  args: (muteUrl: string) => string[],
+  args: (muteHostPort: string) => string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number; stderr: string; tookMs: number }> {
-  const mute = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  const accepting = (async () => {
-    for await (const conn of mute) held.push(conn);
-  })();
-  try {
+  let result: { code: number; stderr: string; tookMs: number } | undefined;
+  await withMuteServer(async (mute) => {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args(`127.0.0.1:${mute.addr.port}`)],
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args(mute.hostPort)],
       env: { HOME: TEST_HOME, NO_COLOR: "1", ...env },
       clearEnv: true,
       stdin: "null",
@@ -421,16 +418,13 @@ async function interruptedWhileWaiting(
       stderr: "piped",
     }).spawn();
     const stderr = new Response(child.stderr).text();
-    await waitFor(() => held.length > 0 ? "asked" : "", /asked/, 30_000);
+    await waitFor(() => mute.connections() > 0 ? "asked" : "", /asked/, 30_000);
     const interrupted = performance.now();
     child.kill("SIGINT");
     const { code } = await child.status;
-    return { code, stderr: await stderr, tookMs: performance.now() - interrupted };
-  } finally {
-    mute.close();
-    for (const conn of held) conn.close();
-    await accepting.catch(() => {});
-  }
+    result = { code, stderr: await stderr, tookMs: performance.now() - interrupted };
+  });
+  return result!;
 }
 
 Deno.test("main.ts: Ctrl-C while a token request waits for its answer ends the run at once, not at http.headersTimeout", async () => {

@@ -6,37 +6,9 @@
 import { equal, match, ok, rejects } from "node:assert/strict";
 import { createHttpClient } from "./http_client.ts";
 import { HttpTimeoutError } from "./timeouts.ts";
+import { withMuteServer } from "./_test_mute_server.ts";
 
 const LIMITS = { headersMs: 300, idleMs: 300 };
-
-/** A TCP server that reads what it is sent (or, with `read: false`, nothing) and never answers. */
-async function withMuteServer(read: boolean, fn: (url: string) => Promise<void>): Promise<void> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const held: Deno.Conn[] = [];
-  const accepting = (async () => {
-    for await (const conn of listener) {
-      held.push(conn);
-      if (read) {
-        void (async () => {
-          for await (const _ of conn.readable) { /* taken, never answered */ }
-        })().catch(() => {});
-      }
-    }
-  })();
-  try {
-    await fn(`http://127.0.0.1:${listener.addr.port}`);
-  } finally {
-    listener.close();
-    for (const conn of held) {
-      try {
-        conn.close();
-      } catch {
-        // closed by its reader
-      }
-    }
-    await accepting.catch(() => {});
-  }
-}
 
 Deno.test("an upload that is taken and never answered fails after http.headersTimeout, counted from its body's end", async () => {
   const dir = await Deno.makeTempDir({ prefix: "fctl-timeouts-test-" });
@@ -44,7 +16,7 @@ Deno.test("an upload that is taken and never answered fails after http.headersTi
   try {
     const path = `${dir}/source.tar.gz`;
     await Deno.writeFile(path, new Uint8Array(1_000_000));
-    await withMuteServer(true, async (url) => {
+    await withMuteServer(async ({ url }) => {
       await rejects(http.put(`${url}/upload?sig=secret`, { path, size: 1_000_000 }), (err) => {
         match(String((err as Error).message), /no response headers within 300ms after the request body was sent/);
         match(String((err as Error).message), /\(http\.headersTimeout\)/);
@@ -62,12 +34,12 @@ Deno.test("an upload the server stops reading fails after http.idleTimeout; byte
   try {
     // More than the loopback socket buffers hold, so that sending stalls.
     const bytes = new Uint8Array(64_000_000);
-    await withMuteServer(false, async (url) => {
+    await withMuteServer(async ({ url }) => {
       await rejects(http.put(`${url}/upload`, { bytes }), (err) => {
         match((err as Error).message, /no progress sending the request body for 300ms \(http\.idleTimeout\)/);
         return true;
       });
-    });
+    }, { read: false });
   } finally {
     http.close();
   }
@@ -76,7 +48,7 @@ Deno.test("an upload the server stops reading fails after http.idleTimeout; byte
 Deno.test("a small request body (a token request's form) is timed from the start, as a GET is", async () => {
   const http = createHttpClient({ timeouts: LIMITS });
   try {
-    await withMuteServer(true, async (url) => {
+    await withMuteServer(async ({ url }) => {
       const form = new URLSearchParams({ grant_type: "client_credentials" });
       await rejects(http.fetch(`${url}/oauth2/token`, { method: "POST", body: form }), (err) => {
         return err instanceof HttpTimeoutError &&
