@@ -111,8 +111,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       warnSkipVerify = false;
       options.warn?.(SKIP_VERIFY_UNSUPPORTED);
     }
-    const signal = options.signal && init?.signal ? AbortSignal.any([init.signal, options.signal]) : undefined;
-    return fetch(input, { ...init, signal: signal ?? init?.signal ?? options.signal, client: clientFor(url) });
+    const signal = init?.signal && options.signal
+      ? AbortSignal.any([init.signal, options.signal])
+      : init?.signal ?? options.signal;
+    return fetch(input, { ...init, signal, client: clientFor(url) });
   };
   const httpFetch = fetchWithTimeouts(proxiedFetch, options.timeouts ?? {});
   return {

@@ -24,6 +24,7 @@
 import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
 import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+import { StreamedBlob } from "./streamed_blob.ts";
 
 /**
  * How a PUT is made.
@@ -88,27 +89,6 @@ export async function putWithContentLength(
 
 /** Bytes read from the file at a time: small, so that dead chunks are collected soon (see the module doc). */
 const FILE_CHUNK_BYTES = 8 * 1024;
-
-/**
- * A `Blob` of known size whose bytes come from `open()`: `fetch` reads a `Blob` body's `size` and `stream()`, so it
- * sends the size as `Content-Length` and streams the bytes (the `Blob` itself is empty). Should a later Deno read
- * them from the `Blob`'s internals instead, the body would be empty and an upload's `Content-MD5` would fail, loudly;
- * the upload tests check the bytes and the header.
- */
-export class StreamedBlob extends Blob {
-  readonly #open: () => ReadableStream<Uint8Array>;
-
-  constructor(size: number, open: () => ReadableStream<Uint8Array>, type = "") {
-    super([], { type });
-    this.#open = open;
-    // An own property: `Blob` declares `size` as a read-only property, which a getter may not override.
-    Object.defineProperty(this, "size", { value: size, enumerable: true });
-  }
-
-  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    return this.#open() as ReadableStream<Uint8Array<ArrayBuffer>>;
-  }
-}
 
 /** A file as a {@link StreamedBlob}, streamed in {@link FILE_CHUNK_BYTES} pieces. */
 export class SizedFileBody extends StreamedBlob {

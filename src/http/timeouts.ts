@@ -12,7 +12,7 @@
 import { OperationError } from "../errors.ts";
 import { formatDuration } from "../config/duration.ts";
 import { redactUrl } from "./fetch_error.ts";
-import { StreamedBlob } from "./put.ts";
+import { StreamedBlob } from "./streamed_blob.ts";
 
 /**
  * Time limits in milliseconds; 0 for none.
