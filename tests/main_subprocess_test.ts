@@ -446,3 +446,14 @@ Deno.test("main.ts: Ctrl-C while a token request waits for its answer ends the r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("main.ts: Ctrl-C while get task waits for an admin that does not answer ends the run at once, not after every attempt", async () => {
+  const run = await interruptedWhileWaiting((mute) => [
+    ...["get", "task", "-p", "flytesnacks", "-d", "development", "--admin.endpoint", `dns:///${mute}`],
+    ...["--admin.insecure", "--admin.perRetryTimeout", "15s", "--admin.maxRetries", "4"],
+  ]);
+  equal(run.code, 130);
+  equal(run.stderr, "Error: interrupted\n");
+  // Before, the calls carried no signal: the run waited out 4 attempts of 15 s after the first Ctrl-C.
+  ok(run.tookMs < 20_000, `fctl exited ${Math.round(run.tookMs)} ms after SIGINT`);
+});

@@ -9,17 +9,25 @@
  * @module
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
+import {
+  type CallOptions as ConnectCallOptions,
+  type Client,
+  createClient,
+  createContextValues,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { CALL_SIGNAL, callSignalInterceptor } from "./call_signal.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
 import { retryInterceptor, type RetryOptions } from "./retry.ts";
 import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
 import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
-import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
+import type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
 
 export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
 
@@ -158,7 +166,7 @@ function lazyClient<S extends DescService, F extends string>(
   transport: Transport,
   connection: ConnectionDescription,
 ): Client<S> {
-  type Methods = Record<string, (...args: unknown[]) => Promise<unknown>>;
+  type Methods = Record<string, (request: unknown, options?: ConnectCallOptions) => Promise<unknown>>;
   const loading = new Map<F, Promise<Methods>>();
   // Once loaded, a file's client is used directly: no await per call on a promise that has long settled.
   const loaded = new Map<F, Methods>();
@@ -177,16 +185,23 @@ function lazyClient<S extends DescService, F extends string>(
   const methods: Methods = {};
   for (const [method, file] of Object.entries(methodFiles)) {
     const rpc = method.replace(/^./, (c) => c.toUpperCase());
-    methods[method] = async (...args) => {
+    methods[method] = async (request, options) => {
       const client = loaded.get(file) ?? await serviceClient(file);
       try {
-        return await client[method](...args);
+        return await client[method](request, withCallSignal(options));
       } catch (err) {
         throw mapAdminError(err, rpc, connection);
       }
     };
   }
   return methods as Client<S>;
+}
+
+/** The options of a call, its signal moved to where {@link callSignalInterceptor} applies it. */
+function withCallSignal(options: CallOptions | undefined): ConnectCallOptions | undefined {
+  if (!options?.signal) return options;
+  const { signal, ...rest } = options;
+  return { ...rest, contextValues: createContextValues().set(CALL_SIGNAL, signal) };
 }
 
 /**
@@ -198,7 +213,7 @@ export function createAdminClient(
   sessions: AdminSessions = adminSessions(options),
 ): TransportAdminClient {
   const { baseUrl, connection, manager } = sessions;
-  const interceptors = [...(options.interceptors ?? [])];
+  const interceptors = [callSignalInterceptor, ...(options.interceptors ?? [])];
   if (options.retry) interceptors.push(retryInterceptor(options.retry));
   interceptors.push(transportStatusInterceptor, userAgentInterceptor);
   // No compression is offered (no `grpc-accept-encoding`), as fctl never did: FlyteAdmin answers uncompressed.

@@ -12,6 +12,7 @@ import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { type AdminClient, createAdminClient } from "./client.ts";
 import { AdminError } from "./errors.ts";
+import { InterruptedError } from "../errors.ts";
 import {
   answer,
   grpcFrame,
@@ -250,6 +251,44 @@ Deno.test("admin client: a deadline or a caller's abort ends the call and resets
       equal((await failure(client.admin.listTasks(LIST, { signal: AbortSignal.abort() }))).status, "Canceled");
       equal(seen.length, 0);
     });
+  });
+});
+
+Deno.test("admin client: a caller's abort ends the wait between attempts; an interceptor's own error wins over the abort", async (t) => {
+  const never: StreamHandler = () => {};
+  await t.step("retried call", async () => {
+    await withRawServer(never, async (server) => {
+      const retry = { maxAttempts: 4, perAttemptTimeoutMs: 50, maxBackoffMs: 60_000, initialBackoffMs: 60_000 };
+      const client = createAdminClient({ endpoint: server.endpoint, insecure: true, retry });
+      try {
+        const controller = new AbortController();
+        const started = performance.now();
+        const call = client.admin.listTasks(LIST, { signal: controller.signal });
+        // The first attempt times out after 50 ms; the abort comes during the minute's wait before the second.
+        setTimeout(() => controller.abort(), 200);
+        equal((await failure(call)).status, "Canceled");
+        ok(performance.now() - started < 5_000, "the wait between attempts ended at the abort");
+        equal(server.seen.length, 1);
+      } finally {
+        client.close();
+      }
+    });
+  });
+  await t.step("an interceptor's InterruptedError", async () => {
+    // As the auth interceptor does while a sign-in waits for the user: it ends on the same Ctrl-C with its own error.
+    const controller = new AbortController();
+    const signIn: Interceptor = () => () =>
+      new Promise((_, reject) =>
+        controller.signal.addEventListener(
+          "abort",
+          () => reject(new InterruptedError("interrupted while waiting for the sign-in")),
+        )
+      );
+    await withClient(never, async (client) => {
+      const call = client.admin.listTasks(LIST, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 20);
+      await rejects(call, (err) => err instanceof InterruptedError && /the sign-in/.test(err.message));
+    }, [signIn]);
   });
 });
 

@@ -190,7 +190,7 @@ export function getTask(client: AdminClient, options: GetTaskOptions): Promise<G
 }
 
 /**
- * Reads the tasks of a query {@link taskQuery} checked.
+ * Reads the tasks of a query {@link taskQuery} checked; `signal` cancels the calls, as for {@link getTask}.
  *
  * ```ts
  * import { connect, runTaskQuery, taskQuery } from "@fctl/fctl";
@@ -201,22 +201,26 @@ export function getTask(client: AdminClient, options: GetTaskOptions): Promise<G
  * const result = await runTaskQuery(flyte.client, query);
  * ```
  */
-export async function runTaskQuery(client: AdminClient, query: TaskQuery): Promise<GetTaskResult> {
-  const result = await readTasks(client, query);
+export async function runTaskQuery(
+  client: AdminClient,
+  query: TaskQuery,
+  signal?: AbortSignal,
+): Promise<GetTaskResult> {
+  const result = await readTasks(client, query, signal);
   if (!query.options.newest) return result;
   const newest = result.kind === "one" ? result.task : isNewestFirst(query) ? result.tasks[0] : undefined;
   if (newest) return { ...result, newest };
-  const latest = await readTasks(client, { ...query, options: { ...query.options, latest: true } });
+  const latest = await readTasks(client, { ...query, options: { ...query.options, latest: true } }, signal);
   if (latest.kind !== "one") throw new Error("a query for the latest task returned a list");
   return { ...result, newest: latest.task };
 }
 
-async function readTasks(client: AdminClient, query: TaskQuery): Promise<GetTaskResult> {
+async function readTasks(client: AdminClient, query: TaskQuery, signal?: AbortSignal): Promise<GetTaskResult> {
   const { options, limit, page, filters } = query;
   const { project, domain, name } = options;
   if (name && options.version && !options.latest) {
     const id = { resourceType: ResourceType.TASK, project, domain, name, version: options.version };
-    const task = await client.admin.getTask({ id });
+    const task = await client.admin.getTask({ id }, { signal });
     return { kind: "one", task };
   }
   // fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of
@@ -231,7 +235,7 @@ async function readTasks(client: AdminClient, query: TaskQuery): Promise<GetTask
       direction: options.asc ? Sort_Direction.ASCENDING : Sort_Direction.DESCENDING,
     },
   });
-  const response = await client.admin.listTasks(request);
+  const response = await client.admin.listTasks(request, { signal });
   if (name && response.tasks.length === 0) {
     throw new NotFoundError(`task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`);
   }

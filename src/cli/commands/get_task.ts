@@ -119,7 +119,8 @@ export function taskCommand(description: string): CommandSpec {
       if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
       const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
-      const result = await runTaskQuery(await admin, query);
+      // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
+      const result = await runTaskQuery(await admin, query, ctx.signal);
       if (writeExecFile && result.newest) {
         const written = await writeExecFile(result.newest);
         // Always said, on stderr (stdout keeps the listing): the file is what the user asked for.
