@@ -65,6 +65,8 @@ function fakeGitHub(): HttpClient & { seen: string[]; closed: boolean } {
       return Response.json({ message: "Not Found" }, { status: 404 });
     },
     put: () => Promise.reject(new Error("no upload expected")),
+    // A client may ignore the hint.
+    prefetch: () => {},
     close: () => void (fake.closed = true),
   };
   return fake;

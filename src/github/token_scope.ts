@@ -21,18 +21,23 @@ export function githubTokenHosts(apiUrl: string | undefined): Set<string> {
 
 /**
  * The HTTP client with `GITHUB_TOKEN` as a bearer token on every request to one of
- * {@link githubTokenHosts}, and on no other; `put` and `close` are the client's own (uploads go to the
+ * {@link githubTokenHosts}, and on no other (downloads started ahead included); `put` and `close` are the client's own (uploads go to the
  * admin's signed URLs, never with the token). Without a token, the client itself.
  */
 export function withGitHubToken(http: HttpClient, apiUrl: string | undefined, token: string | undefined): HttpClient {
   if (!token) return http;
   const hosts = githubTokenHosts(apiUrl);
-  const tokenFetch: typeof fetch = (input, init) => {
+  const authorized = (input: RequestInfo | URL, init: RequestInit | undefined): RequestInit | undefined => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (!hosts.has(url.host)) return http.fetch(input, init);
+    if (!hosts.has(url.host)) return init;
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     headers.set("Authorization", `Bearer ${token}`);
-    return http.fetch(input, { ...init, headers });
+    return { ...init, headers };
   };
-  return { fetch: tokenFetch, put: (url, body, init) => http.put(url, body, init), close: () => http.close() };
+  return {
+    fetch: (input, init) => http.fetch(input, authorized(input, init)),
+    put: (url, body, init) => http.put(url, body, init),
+    prefetch: (url, init) => http.prefetch(url, authorized(url, init)),
+    close: () => http.close(),
+  };
 }

@@ -15,6 +15,7 @@
 import type { StoreSource } from "../storage/store.ts";
 import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
+import { prefetching } from "./prefetch.ts";
 import { httpProxyFor } from "./proxy_env.ts";
 import { fetchWithTimeouts, type HttpTimeouts } from "./timeouts.ts";
 
@@ -81,7 +82,13 @@ export interface HttpClient {
    *   the failure's cause
    */
   put(url: string, body: StoreSource, init?: PutInit): Promise<void>;
-  /** Releases pooled connections. */
+  /**
+   * Says that a GET of `url` will follow: the client may start it now, and the next {@link fetch} of `url` takes it
+   * over, its time limits counting from then (see `prefetching`). Until then `init.signal` cancels it. A client may
+   * also do nothing.
+   */
+  prefetch(url: string, init?: RequestInit): void;
+  /** Releases pooled connections (and cancels downloads started ahead and not taken). */
   close(): void;
 }
 
@@ -116,11 +123,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       : init?.signal ?? options.signal;
     return fetch(input, { ...init, signal, client: clientFor(url) });
   };
-  const httpFetch = fetchWithTimeouts(proxiedFetch, options.timeouts ?? {});
+  const ahead = prefetching(proxiedFetch);
+  const httpFetch = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
   return {
     fetch: httpFetch,
     put: (url, body, init) => putWithContentLength(httpFetch, url, body, init),
+    prefetch: (url, init) => ahead.start(url, init),
     close: () => {
+      ahead.close();
       for (const client of clients.values()) client.close();
       clients.clear();
     },

@@ -4,7 +4,7 @@
  * @module
  */
 import { FctlError, OperationError, quote } from "../errors.ts";
-import { archiveAssets, resolveRelease } from "../github/release.ts";
+import { archiveAssets, type ReleaseAsset, resolveRelease } from "../github/release.ts";
 import { withGitHubToken } from "../github/token_scope.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { checkSettings } from "./check.ts";
@@ -115,7 +115,8 @@ export interface RegisterExamplesReport {
 
 /**
  * Resolves the release and registers each archive asset with `register files`, one after the other,
- * with the release tag as the version.
+ * with the release tag as the version. The next asset's download starts once the current one's answer is in, so
+ * that its round trips overlap the current registration (through `HttpClient.prefetch`).
  *
  * ```ts
  * import { connect, registerExamples } from "@fctl/fctl";
@@ -173,38 +174,75 @@ async function registerAssets(
   }
   deps.onRelease?.(release.tag, assets.map((a) => a.name));
   const result: RegisterExamplesReport = { release: release.tag, assets: [], failed: 0, interrupted: false };
-  for (const asset of assets) {
-    if (signal?.aborted) {
-      result.interrupted = true;
-      break;
-    }
-    try {
-      const report = await registerFiles(
-        client,
-        { ...options, paths: [asset.url], archive: true, version: release.tag },
-        signal,
-        deps,
-      );
-      result.assets.push({ asset: asset.name, report });
-      // A registration stopped by an error (a failed upload) may have no Failed row; it counts as one.
-      result.failed += report.error ? Math.max(report.failed, 1) : report.failed;
-      if (report.interrupted) {
+  // The next asset's download starts once the current one's answer is in, and so overlaps its registration; one
+  // not taken is cancelled at the end.
+  const ahead = new AbortController();
+  const aheadSignal = signal ? AbortSignal.any([signal, ahead.signal]) : ahead.signal;
+  try {
+    for (const [index, asset] of assets.entries()) {
+      if (signal?.aborted) {
         result.interrupted = true;
         break;
       }
-      if (report.error && (!options.continueOnError || !(report.error instanceof FctlError))) {
-        result.error = assetError(report.error, asset.name, release.tag);
-        break;
-      }
-      if (report.failed > 0 && !options.continueOnError) break;
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      if (!options.continueOnError || !(err instanceof FctlError)) throw assetError(err, asset.name, release.tag);
-      result.assets.push({ asset: asset.name, error: (err as Error).message });
-      result.failed++;
+      const next = assets[index + 1];
+      const http = next ? startingAhead(deps.http, asset.url, next.url, aheadSignal) : deps.http;
+      if (await registerAsset(client, options, signal, { ...deps, http }, release.tag, asset, result) === "stop") break;
     }
+  } finally {
+    ahead.abort();
   }
   return result;
+}
+
+/** `http`, which starts the download of `next` ahead once the answer to the download of `current` is in. */
+function startingAhead(http: HttpClient, current: string, next: string, signal: AbortSignal): HttpClient {
+  return {
+    ...http,
+    fetch: (input, init) => {
+      const answer = http.fetch(input, init);
+      if (input !== current) return answer;
+      const startNext = () => http.prefetch(next, { signal });
+      return answer.then((response) => (startNext(), response), (err) => (startNext(), Promise.reject(err)));
+    },
+  };
+}
+
+/** Registers one asset into `result`; whether the release's registration goes on. */
+async function registerAsset(
+  client: AdminClientSource,
+  options: RegisterExamplesOptions,
+  signal: AbortSignal | undefined,
+  deps: RegisterExamplesDeps & { http: HttpClient },
+  release: string,
+  asset: ReleaseAsset,
+  result: RegisterExamplesReport,
+): Promise<"next" | "stop"> {
+  try {
+    const report = await registerFiles(
+      client,
+      { ...options, paths: [asset.url], archive: true, version: release },
+      signal,
+      deps,
+    );
+    result.assets.push({ asset: asset.name, report });
+    // A registration stopped by an error (a failed upload) may have no Failed row; it counts as one.
+    result.failed += report.error ? Math.max(report.failed, 1) : report.failed;
+    if (report.interrupted) {
+      result.interrupted = true;
+      return "stop";
+    }
+    if (report.error && (!options.continueOnError || !(report.error instanceof FctlError))) {
+      result.error = assetError(report.error, asset.name, release);
+      return "stop";
+    }
+    return report.failed > 0 && !options.continueOnError ? "stop" : "next";
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (!options.continueOnError || !(err instanceof FctlError)) throw assetError(err, asset.name, release);
+    result.assets.push({ asset: asset.name, error: (err as Error).message });
+    result.failed++;
+    return "next";
+  }
 }
 
 /** `err`, which stopped registering `asset`, naming the asset and the release. */
