@@ -115,8 +115,8 @@ export interface RegisterExamplesReport {
 
 /**
  * Resolves the release and registers each archive asset with `register files`, one after the other,
- * with the release tag as the version. The next asset's download starts once the current one's answer is in, so
- * that its round trips overlap the current registration (through `HttpClient.prefetch`).
+ * with the release tag as the version. The next asset's download starts with the current one's, so that its round
+ * trips overlap the current download and registration (through `HttpClient.prefetch`).
  *
  * ```ts
  * import { connect, registerExamples } from "@fctl/fctl";
@@ -174,8 +174,8 @@ async function registerAssets(
   }
   deps.onRelease?.(release.tag, assets.map((a) => a.name));
   const result: RegisterExamplesReport = { release: release.tag, assets: [], failed: 0, interrupted: false };
-  // The next asset's download starts once the current one's answer is in, and so overlaps its registration; one
-  // not taken is cancelled at the end.
+  // The next asset's download starts as the current one's does, and so overlaps it and its registration; one not
+  // taken is cancelled at the end.
   const ahead = new AbortController();
   const aheadSignal = signal ? AbortSignal.any([signal, ahead.signal]) : ahead.signal;
   try {
@@ -194,15 +194,14 @@ async function registerAssets(
   return result;
 }
 
-/** `http`, which starts the download of `next` ahead once the answer to the download of `current` is in. */
+/** `http`, which starts the download of `next` ahead as soon as the download of `current` is asked for. */
 function startingAhead(http: HttpClient, current: string, next: string, signal: AbortSignal): HttpClient {
   return {
     ...http,
     fetch: (input, init) => {
       const answer = http.fetch(input, init);
-      if (input !== current) return answer;
-      const startNext = () => http.prefetch(next, { signal });
-      return answer.then((response) => (startNext(), response), (err) => (startNext(), Promise.reject(err)));
+      if (input === current) http.prefetch(next, { signal });
+      return answer;
     },
   };
 }

@@ -95,11 +95,9 @@ Deno.test("registerExamples starts the next asset's download during the current 
       },
     ).then(() => undefined, (err: Error) => err.message);
     assertEquals(/asset "truncated.tgz"/.test(failed ?? ""), true, failed);
-    assertEquals(requests, [
-      "/repos/flyteorg/flytesnacks/releases/latest",
-      "/assets/truncated.tgz",
-      "/assets/valid-register.tgz",
-    ]);
+    // Both downloads were asked for (on connections of their own, in either order) before the first one failed.
+    assertEquals(requests[0], "/repos/flyteorg/flytesnacks/releases/latest");
+    assertEquals(requests.slice(1).sort(), ["/assets/truncated.tgz", "/assets/valid-register.tgz"]);
     for (let waited = 0; cancelled === 0 && waited < 5_000; waited += 5) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
