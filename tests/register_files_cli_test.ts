@@ -322,6 +322,32 @@ Deno.test("Ctrl-C: in-flight creates finish, the table shows what was and was no
   });
 });
 
+Deno.test("Ctrl-C against a slow admin: after a second of waiting for the creates in flight, stderr says what it waits for", async () => {
+  await withSandbox(async (sandbox, run) => {
+    sandbox.setLatency(2_500);
+    const controller = new AbortController();
+    const watcher = setInterval(() => {
+      if (creates(sandbox).length > 0) controller.abort();
+    }, 1);
+    try {
+      const started = performance.now();
+      const result = await run(["register", "files", "--archive", fixture(CORE), "--version", "v1"], {
+        signal: controller.signal,
+      });
+      equal(result.code, 130);
+      equal(
+        result.stderr,
+        "interrupted: waiting for the creates already sent to the admin to end, for the report; Ctrl-C again to exit now\n" +
+          "Error: interrupted; the report above shows what was and was not registered\n",
+      );
+      assert(performance.now() - started >= 2_500, "the creates in flight were waited for");
+      equal(tableRows(result.stdout).filter((r) => r[1] === "Success").length, creates(sandbox).length);
+    } finally {
+      clearInterval(watcher);
+    }
+  });
+});
+
 Deno.test("the admin going away mid-registration: the report on stdout, then one error line, exit 1", async () => {
   await withSandbox(async (sandbox, run) => {
     // The tasks are created, then every workflow create is refused, as when the admin dies.

@@ -221,6 +221,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
   const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
   const http = await ctx.http();
   const storage = registrationStorage(ctx.config, http);
+  const notice = interruptNotice(ctx, () => progress.clear());
   try {
     let report: R;
     try {
@@ -238,7 +239,35 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
     await registration.render(ctx.io, ctx.config.output, report, { wide: registration.wide });
     reportOutcome(report, registration.failedMessage(report));
   } finally {
+    notice.cancel();
     progress.clear();
     storage.close();
   }
+}
+
+/** How long a registration may take to end after Ctrl-C before the user is told what it waits for. */
+export const INTERRUPT_NOTICE_MS = 1_000;
+
+/**
+ * Ctrl-C lets the creates already sent finish, so that the report says what was registered; against a slow admin
+ * that can take up to the retries' time limits. When ending takes longer than {@link INTERRUPT_NOTICE_MS}, the
+ * user is told why, and how not to wait. `cancel` once the registration has ended.
+ */
+function interruptNotice(ctx: CliContext, clearProgress: () => void): { cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => {
+    timer = setTimeout(() => {
+      clearProgress();
+      ctx.io.stderr.write(
+        "interrupted: waiting for the creates already sent to the admin to end, for the report; Ctrl-C again to exit now\n",
+      );
+    }, INTERRUPT_NOTICE_MS);
+  };
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    cancel: () => {
+      ctx.signal.removeEventListener("abort", onAbort);
+      clearTimeout(timer);
+    },
+  };
 }
