@@ -89,6 +89,11 @@ export interface Bench {
   /** Starts scripts/bench_admin.ts in its own process; it is ended at the end. */
   startAdmin(options: AdminOptions): Promise<Admin>;
   /**
+   * Starts scripts/bench_github.ts in its own process: a release of `assets` (fixture file names), a new tag per
+   * run, behind `rttMs`; resolves to its API URL (`GITHUB_API_URL`). It is ended at the end.
+   */
+  startGitHub(options: { assets: string[]; rttMs: number }): Promise<string>;
+  /**
    * Times each command `runs` times, in rounds, each round starting one command later than the one before,
    * after one unmeasured round (the first start of a changed module fills Deno's caches, which a user's
    * first run pays once, not on every command). `commands` get the round's index, so a command can differ
@@ -117,31 +122,40 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
     await Deno.mkdir(home);
     // HOME also names Deno's cache directory unless DENO_DIR does: the timed processes keep this one's.
     const env = { HOME: home, FLYTECTL_CONFIG: "", DENO_DIR: await denoDir() };
+    /** Starts a server script in its own process (`deno run <args>`); resolves to the first line it prints. */
+    const startServer = async (args: string[]): Promise<{ endpoint: string; pid: number }> => {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", ...args],
+        cwd: ROOT,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn();
+      const admin: (typeof admins)[number] = { child };
+      admins.push(admin);
+      void child.status.then((status) => admin.ended = status);
+      return { endpoint: await firstLine(child.stdout), pid: child.pid };
+    };
     return await fn({
       tempDir,
       home,
       startAdmin: async (options) => {
         const caFile = options.production ? `${tempDir}/admin-${admins.length}-ca.pem` : undefined;
-        const child = new Deno.Command(Deno.execPath(), {
-          args: [
-            ...["run", "--quiet", "--allow-net", "--allow-read", "--allow-env"],
-            ...(caFile ? ["--allow-write", "--allow-run=openssl"] : []),
-            `${ROOT}scripts/bench_admin.ts`,
-            ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
-            ...(caFile ? ["--production", caFile] : []),
-            ...(options.rttMs ? ["--rtt", String(options.rttMs)] : []),
-          ],
-          cwd: ROOT,
-          stdin: "piped",
-          stdout: "piped",
-          stderr: "inherit",
-        }).spawn();
-        const admin: (typeof admins)[number] = { child };
-        admins.push(admin);
-        void child.status.then((status) => admin.ended = status);
-        const endpoint = await firstLine(child.stdout);
-        return { endpoint, caFile, cpuMs: () => processCpuMs(`/proc/${child.pid}/stat`, 14) };
+        const { endpoint, pid } = await startServer([
+          ...["--allow-net", "--allow-read", "--allow-env"],
+          ...(caFile ? ["--allow-write", "--allow-run=openssl"] : []),
+          `${ROOT}scripts/bench_admin.ts`,
+          ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
+          ...(caFile ? ["--production", caFile] : []),
+          ...(options.rttMs ? ["--rtt", String(options.rttMs)] : []),
+        ]);
+        return { endpoint, caFile, cpuMs: () => processCpuMs(`/proc/${pid}/stat`, 14) };
       },
+      startGitHub: async (options) =>
+        (await startServer([
+          ...["--allow-net", "--allow-read", `${ROOT}scripts/bench_github.ts`, "--stdin"],
+          ...["--rtt", String(options.rttMs), "--assets", options.assets.join(",")],
+        ])).endpoint,
       time: async (commands, runs, cpu) => {
         try {
           return await timeAlternately(commands, runs, env, interrupt.signal, cpu);

@@ -25,6 +25,9 @@
  *   same concurrency through Connect's stock transport, with nothing read or planned. No target: with the
  *   `--dryRun` time added, it is the least any client on that stack could take, to set against the limit.
  *
+ * - `register examples` of a release of 6 archives (scripts/bench_github.ts), in production shape with the admin
+ *   and GitHub 50 ms away. No target.
+ *
  *   deno task bench:register [runs]     (default 9 measured runs of the small package, half as many of the large)
  *
  * @module
@@ -157,6 +160,32 @@ function cpuLines(t: { registerCpu: number; adminCpu: number }): void {
   console.log(resultLine("    CPU of the bench admin per run that calls it (mean)", t.adminCpu));
 }
 
+/** The release `register examples` registers in the benchmark: fixture archives, as a release's assets. */
+const EXAMPLE_ASSETS = ["flytesnacks-core.tgz", "valid-register.tgz"].flatMap((asset) => [asset, asset, asset]);
+
+/**
+ * `register examples` in production shape: the admin and GitHub each a network round trip away, a release of
+ * several archives (each asset's download redirects, as GitHub's do). No target: where a user waits on
+ * round trips, to compare across changes.
+ */
+async function examples(bench: Bench, runs: number): Promise<void> {
+  const rttMs = 50;
+  const { runFlags, main } = await fctlCommand();
+  const user = await productionUser(bench, { latencyMs: 0, rttMs });
+  const github = await bench.startGitHub({ assets: EXAMPLE_ASSETS, rttMs });
+  const registerExamples = (more: string[]) => (): Run => ({
+    args: [...runFlags, main, "register", "examples", ...SCOPE, ...more],
+    stdout: "piped",
+    env: { ...user, GITHUB_API_URL: github },
+  });
+  const t = await bench.time({ register: registerExamples([]), dryRun: registerExamples(["--dryRun"]) }, runs);
+  console.log(
+    `register examples, a release of ${EXAMPLE_ASSETS.length} archives, production shape, admin and GitHub ${rttMs} ms away, ${runs} runs:`,
+  );
+  console.log(resultLine("  register examples", median(t.register)));
+  console.log(resultLine("  register examples --dryRun", median(t.dryRun)));
+}
+
 async function large(bench: Bench, runs: number): Promise<void> {
   const latencyMs = 5;
   const archive = `${bench.tempDir}/flytesnacks-core-x${COPIES}.tgz`;
@@ -201,6 +230,7 @@ if (import.meta.main) {
     console.log("medians, the compared commands run alternately after one unmeasured round");
     await withBench(async (bench) => {
       await core(bench, runs);
+      await examples(bench, runs);
       await large(bench, Math.ceil(runs / 2));
     });
   });
