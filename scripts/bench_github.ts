@@ -28,10 +28,14 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   // Asset i is fixture i under a name of its own: a release's archives have distinct names.
-  const assets = await Promise.all(fixtures.map(async (fixture, i) => ({
-    name: `${i}-${fixture}`,
-    body: await Deno.readFile(new URL(fixture, FIXTURES)),
-  })));
+  const assets = await Promise.all(fixtures.map(async (fixture, i) => {
+    try {
+      return { name: `${i}-${fixture}`, body: await Deno.readFile(new URL(fixture, FIXTURES)) };
+    } catch (err) {
+      console.error(`cannot read fixture "${fixture}" of ../shared/fixtures/flytectl: ${(err as Error).message}`);
+      Deno.exit(2);
+    }
+  }));
   let releases = 0;
   let origin = "";
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {

@@ -3,7 +3,7 @@
  * time, so the benchmarks follow its flags), an admin in a process of its own (scripts/bench_admin.ts), and
  * wall times of fresh processes, run alternately and summarised as medians.
  *
- * Everything a benchmark starts or creates belongs to one {@link Bench}: {@link withBench} ends the admins it
+ * Everything a benchmark starts or creates belongs to one {@link Bench}: {@link withBench} ends the servers it
  * started and removes its temp dir however the benchmark ends, including on SIGINT or SIGTERM (which also
  * end the process being timed).
  *
@@ -107,15 +107,15 @@ export interface Bench {
   ): Promise<Record<string, number[]>>;
 }
 
-/** Runs `fn` with a {@link Bench}, then ends its admins and removes its temp dir, whatever happens. */
+/** Runs `fn` with a {@link Bench}, then ends its servers and removes its temp dir, whatever happens. */
 export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T> {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort(new Error("interrupted"));
   const signals = ["SIGINT", "SIGTERM"] as const;
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
-  // Each admin's process, and how it ended once it has (a crash makes the next run fail: that run's error
-  // then names it).
-  const admins: { child: Deno.ChildProcess; ended?: Deno.CommandStatus }[] = [];
+  // Each server's process (admins, the fake GitHub), and how it ended once it has (a crash makes the next run
+  // fail: that run's error then names it).
+  const servers: { child: Deno.ChildProcess; ended?: Deno.CommandStatus }[] = [];
   const tempDir = await Deno.makeTempDir({ prefix: "fctl_bench_" });
   try {
     const home = `${tempDir}/home`;
@@ -131,16 +131,16 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
         stdout: "piped",
         stderr: "inherit",
       }).spawn();
-      const admin: (typeof admins)[number] = { child };
-      admins.push(admin);
-      void child.status.then((status) => admin.ended = status);
+      const server: (typeof servers)[number] = { child };
+      servers.push(server);
+      void child.status.then((status) => server.ended = status);
       return { endpoint: await firstLine(child.stdout), pid: child.pid };
     };
     return await fn({
       tempDir,
       home,
       startAdmin: async (options) => {
-        const caFile = options.production ? `${tempDir}/admin-${admins.length}-ca.pem` : undefined;
+        const caFile = options.production ? `${tempDir}/admin-${servers.length}-ca.pem` : undefined;
         const { endpoint, pid } = await startServer([
           ...["--allow-net", "--allow-read", "--allow-env"],
           ...(caFile ? ["--allow-write", "--allow-run=openssl"] : []),
@@ -160,15 +160,15 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
         try {
           return await timeAlternately(commands, runs, env, interrupt.signal, cpu);
         } catch (err) {
-          const crashed = admins.find((admin) => admin.ended)?.ended;
+          const crashed = servers.find((server) => server.ended)?.ended;
           if (!crashed || interrupt.signal.aborted) throw err;
           const how = crashed.signal ? `signal ${crashed.signal}` : `exit code ${crashed.code}`;
-          throw new Error(`the bench admin ended (${how}), then ${err instanceof Error ? err.message : err}`);
+          throw new Error(`a bench server ended (${how}), then ${err instanceof Error ? err.message : err}`);
         }
       },
     });
   } finally {
-    for (const { child } of admins) {
+    for (const { child } of servers) {
       try {
         child.kill("SIGTERM");
       } catch {
@@ -197,7 +197,7 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = "";
   while (!text.includes("\n")) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`the bench admin ended before printing its endpoint: "${text}"`);
+    if (done) throw new Error(`a bench server ended before printing its address: "${text}"`);
     text += value;
   }
   void (async () => {
