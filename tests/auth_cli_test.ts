@@ -117,6 +117,30 @@ Deno.test("production admin: register files --archive (fast registration: upload
   });
 });
 
+Deno.test("production admin at debug level: the token request and the upload to the signed URL have a record each, with no query, token or secret", async () => {
+  await withProduction(async ({ sandbox, flags, run }) => {
+    const result = await run(
+      [
+        ...["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags],
+        ...["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET", "--logger.level", "5"],
+      ],
+      { FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret },
+    );
+    equal(result.code, 0, result.stderr);
+    assertClean(result, [SANDBOX_CLIENT.secret], "debug records");
+    // The signed URL's signature (`?token=<uuid>`) is a secret of the upload; no record may carry a query.
+    assert(!/[?&]token=|\?\S*=/.test(result.stderr), result.stderr);
+    const records = result.stderr.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const calls = records.filter((r) => r.msg === "http call");
+    deepEqual(calls.map((r) => [r.json.method, r.json.status]), [["POST", 200], ["PUT", 200]]);
+    equal(calls[0].json.url, sandbox.auth!.tokenEndpoint);
+    match(calls[1].json.url, /^https:\/\/127\.0\.0\.1:\d+\/[\w-]+\/flytesnacks\/development\/\w+\/fast\w+\.tar\.gz$/);
+    for (const call of calls) equal(typeof call.json.ms, "number");
+    // The first ListTasks-like call is refused for its missing token: its status is named, as in error lines.
+    assert(records.some((r) => r.msg === "admin call failed" && r.json.status === "Unauthenticated"), result.stderr);
+  });
+});
+
 Deno.test("production admin: each auth failure is one line with its exit status, and no secret at any log level", async () => {
   await withProduction(async ({ sandbox, flags, file, run }) => {
     const wrongSecret = "wrong-client-secret-5e1d";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "../log/logger.ts";
 
 /** An interceptor that logs each call attempt at debug level. */
@@ -19,7 +19,8 @@ export function logInterceptor(log: Logger): Interceptor {
         log.debug("admin call", { rpc, status: "OK", ms: Math.round(performance.now() - started) });
         return res;
       } catch (err) {
-        const status = ConnectError.from(err).code;
+        // Named as in the error lines (`Unauthenticated`), not by number.
+        const status = Code[ConnectError.from(err).code];
         log.debug("admin call failed", { rpc, status, ms: Math.round(performance.now() - started) });
         throw err;
       }

@@ -18,8 +18,8 @@ export interface ConnectHttpDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads the CA file. */
   io: Pick<Io, "readTextFile">;
-  /** Where the client's warnings go. */
-  logger?: Pick<Logger, "warn">;
+  /** Where the client's warnings go, and at debug level a record of every call. */
+  logger?: Pick<Logger, "warn" | "debug" | "enabled">;
   /** The run's abort signal: Ctrl-C cancels every call. */
   signal?: AbortSignal;
 }
@@ -38,6 +38,7 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
     insecureSkipVerify: config["admin.insecureSkipVerify"],
     warn: (message) => deps.logger?.warn(message),
+    debug: deps.logger?.enabled(5) ? (message, fields) => deps.logger?.debug(message, fields) : undefined,
     signal: deps.signal,
     timeouts: {
       headersMs: config["http.headersTimeout"],

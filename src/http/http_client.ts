@@ -13,6 +13,7 @@
  * @module
  */
 import type { StoreSource } from "../storage/store.ts";
+import { type HttpCallLog, loggedFetch } from "./call_log.ts";
 import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { prefetching } from "./prefetch.ts";
@@ -44,6 +45,11 @@ export interface HttpClientOptions {
   insecureSkipVerify?: boolean;
   /** Where the client's one warning goes (the command's logger). */
   warn?: (message: string) => void;
+  /**
+   * Where a debug record of every call goes (method, URL without its query, status, time to the answer); none
+   * when unset, and the calls then take no extra step.
+   */
+  debug?: HttpCallLog;
   /** Time limits of every call (headers, a stalled body, the whole call); none by default. */
   timeouts?: HttpTimeouts;
   /**
@@ -112,7 +118,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return client;
   };
   let warnSkipVerify = options.insecureSkipVerify === true;
-  const proxiedFetch: typeof fetch = (input, init) => {
+  const networkFetch: typeof fetch = (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     if (warnSkipVerify && url.startsWith("https:")) {
       warnSkipVerify = false;
@@ -123,6 +129,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       : init?.signal ?? options.signal;
     return fetch(input, { ...init, signal, client: clientFor(url) });
   };
+  // Below the prefetch: a call started ahead is logged when its answer comes, taken over or not.
+  const proxiedFetch = options.debug ? loggedFetch(networkFetch, options.debug) : networkFetch;
   const ahead = prefetching(proxiedFetch);
   const httpFetch = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
   return {
