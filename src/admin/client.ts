@@ -23,49 +23,15 @@ import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataprox
 import { CALL_SIGNAL, callSignalInterceptor } from "./call_signal.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
-import { retryInterceptor, type RetryOptions } from "./retry.ts";
+import { retryInterceptor } from "./retry.ts";
 import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
+import type { AdminClientOptions } from "./client_options.ts";
 import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
 import type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
 
 export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
-
-/**
- * How to reach the admin service.
- *
- * ```ts
- * import type { AdminClientOptions } from "@fctl/fctl";
- *
- * const options: AdminClientOptions = {
- *   endpoint: "dns:///flyte.example.com",
- *   retry: { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 },
- *   caCertificates: "-----BEGIN CERTIFICATE-----\n…",
- * };
- * console.log(options.endpoint);
- * ```
- */
-export interface AdminClientOptions {
-  /** `admin.endpoint` in any accepted form (see {@link parseEndpoint}). */
-  endpoint: string;
-  /** Plaintext HTTP/2 (h2c). Defaults to what the endpoint's scheme implies, else TLS. */
-  insecure?: boolean;
-  /** PEM CA certificates trusted in addition to the system roots. */
-  caCertificates?: string;
-  /** TLS without verifying the server certificate. */
-  insecureSkipVerify?: boolean;
-  /** Retry policy; without it every call is attempted once. */
-  retry?: RetryOptions;
-  /** An HTTP proxy URL to tunnel the connection through with CONNECT (see {@link proxyFor}). */
-  proxy?: string;
-  /** Auth type, for error messages. */
-  authType?: string;
-  /**
-   * `admin.maxMessageSizeBytes`: the largest answer read, in bytes (default {@link DEFAULT_MAX_MESSAGE_SIZE});
-   * a larger one fails the call without being read, naming the limit and the option.
-   */
-  maxMessageSizeBytes?: number;
-}
+export type { AdminClientOptions } from "./client_options.ts";
 
 /**
  * {@link AdminClientOptions} with Connect interceptors, for fctl's own callers (auth, logging); the library

@@ -7,7 +7,7 @@
  * @module
  */
 import type { SecureClientSessionOptions } from "node:http2";
-import type { AdminClientOptions } from "./client.ts";
+import type { AdminClientOptions } from "./client_options.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import type { ConnectionDescription } from "./errors.ts";
 import { tunnelConnection } from "./proxy_tunnel.ts";

@@ -15,7 +15,7 @@ import {
   type PackageMember,
   readMemberBytes,
 } from "./package/members.ts";
-import type { RegisterEntry } from "./report.ts";
+import type { RegisterEntry } from "./entries.ts";
 
 /**
  * A fast-registration source: in memory when small, else in the private temp dir; only its name when the

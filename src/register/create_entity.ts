@@ -15,7 +15,7 @@ import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../p
 import type { AdminServiceClient } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
-import { entryFor, INFO, type RegisterEntry } from "./report.ts";
+import { entryFor, INFO, type RegisterEntry } from "./entries.ts";
 import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
 
 /** gRPC statuses after which no further create can succeed: stop instead of failing every file. */

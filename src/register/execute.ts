@@ -16,7 +16,8 @@ import {
   UPLOAD_INTERRUPTED,
   UPLOADED,
 } from "./jobs.ts";
-import { entryFor, outcomeEntries } from "./report.ts";
+import { entryFor } from "./entries.ts";
+import { outcomeEntries } from "./report.ts";
 import { runGraph } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
 

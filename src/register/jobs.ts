@@ -8,7 +8,7 @@ import type { RegistrationEntity } from "./classify.ts";
 import type { KeptSource } from "./check.ts";
 import { usesSourceLocation } from "./hydrate.ts";
 import { planRegistration } from "./plan.ts";
-import type { RegisterEntry } from "./report.ts";
+import type { RegisterEntry } from "./entries.ts";
 import type { RequestedUpload } from "./upload.ts";
 
 /** The fast-registration source's upload, as a job among the creates. */

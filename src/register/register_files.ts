@@ -18,7 +18,8 @@ import { checkOptions, checkPackage, type KeptSource, keptSource, packageSources
 import { planJobs } from "./jobs.ts";
 import type { AdminClientSource, CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
-import { finishReport, INFO, type RegisterReport, skippedEntries } from "./report.ts";
+import { INFO, type RegisterReport, skippedEntries } from "./entries.ts";
+import { finishReport } from "./report.ts";
 import { type RegisterRun, startRun } from "./run_state.ts";
 import type { UploadSourceOptions } from "./upload.ts";
 
@@ -37,7 +38,7 @@ export {
   type RegisterReport,
   type RegisterStatus,
   type RegisterTimings,
-} from "./report.ts";
+} from "./entries.ts";
 
 /**
  * Registers the tasks, workflows and launch plans in `options.paths`.

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CheckedOptions, RegisterDeps } from "./options.ts";
-import type { RegisteredSource, RegisterEntry, RegisterTimings } from "./report.ts";
+import type { RegisteredSource, RegisterEntry, RegisterTimings } from "./entries.ts";
 
 /** One registration in progress. */
 export interface RegisterRun {
