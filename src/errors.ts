@@ -208,6 +208,17 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof Error && (err.name === "NotFound" || (err as { code?: unknown }).code === "ENOENT");
 }
 
+/**
+ * Why a file operation failed, in a few words for an error line that names the file itself: Deno's message
+ * without its `(os error N)` and the operation and path it adds (which may be a temp file's, a name the user
+ * never gave), e.g. `permission denied`.
+ */
+export function fileErrorReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = message.replace(/\s*\(os error \d+\)(?::.*)?$/s, "").trim() || message;
+  return reason.charAt(0).toLowerCase() + reason.slice(1);
+}
+
 /** Quotes a user-supplied value for an error message. */
 export function quote(value: unknown): string {
   return JSON.stringify(String(value));

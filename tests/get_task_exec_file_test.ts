@@ -181,3 +181,34 @@ Deno.test("--execFile with a relative path says the absolute path it wrote", asy
       }
     }));
 });
+
+Deno.test("an --execFile that cannot be a file is refused in one line before any RPC: a directory, a missing or file parent", async () => {
+  await withTaskSandbox(TASKS, (sandbox) =>
+    withDir(async (dir) => {
+      await Deno.writeTextFile(`${dir}/plain`, "mine\n");
+      const cases: [string, string][] = [
+        [dir, `it is a directory; name a file in it`],
+        [`${dir}/missing/spec.yaml`, `directory "${dir}/missing" does not exist`],
+        [`${dir}/plain/spec.yaml`, `directory "${dir}/plain" is not a directory`],
+      ];
+      for (const [file, why] of cases) {
+        const args = ["get", "task", "core.types.mixed", "--execFile", file, ...scope(sandbox.endpoint)];
+        const { code, stdout, stderr } = await runFctl(args);
+        deepEqual([code, stdout, stderr], [2, "", `Error: invalid value "${file}" for --execFile: ${why}\n`]);
+      }
+      deepEqual(sandbox.requests, [], "refused before any RPC");
+      deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["plain"], "nothing written");
+    }));
+});
+
+Deno.test("an exec file that cannot be written says why in one line, without Deno's error codes or the temp file", async () => {
+  // Linux's /sys refuses new files to everyone, root included (CI runs as root).
+  if (Deno.build.os !== "linux") return;
+  await withTaskSandbox(TASKS, async (sandbox) => {
+    const file = "/sys/spec.yaml";
+    const args = ["get", "task", "core.types.mixed", "--execFile", file, ...scope(sandbox.endpoint)];
+    const { code, stderr } = await runFctl(args);
+    equal(code, 1);
+    equal(stderr.trimEnd().split("\n").at(-1), `Error: cannot write exec file "${file}": permission denied`);
+  });
+});

@@ -4,29 +4,46 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { OperationError, quote } from "../errors.ts";
+import { fileErrorReason, OperationError, quote, UsageError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { renderExecSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * What is at `path`: nothing, a directory, or something else. A link is looked at itself when `follow` is false
+ * (the file's own path: a link there, even a dangling one, is an existing file, replaced only with a yes).
+ */
+async function entryAt(path: string, what: string, follow: boolean): Promise<"none" | "directory" | "other"> {
   try {
-    await Deno.lstat(path);
-    return true;
+    return (await (follow ? Deno.stat(path) : Deno.lstat(path))).isDirectory ? "directory" : "other";
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw new OperationError(`cannot check exec file ${quote(path)}: ${(err as Error).message}`);
+    // A file where a directory of the path should be: nothing can be at the path (its parent says why).
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return "none";
+    throw new OperationError(`cannot check ${what} ${quote(path)}: ${fileErrorReason(err)}`);
   }
 }
 
 /**
- * Checks that `path` may be written: absent, or the user answered yes on a terminal. Returns the path.
- * Without a terminal (or a prompt) an existing file is an error and stays as it is.
+ * Checks that `path` may be written: absent in a directory that exists, or the user answered yes on a terminal.
+ * Returns the path. Without a terminal (or a prompt) an existing file is an error and stays as it is. Asked
+ * before any call, so that a path that cannot be written fails at once, not after the task has been fetched.
  */
 export async function prepareExecFile(io: Io, path: string): Promise<string> {
-  if (!(await exists(path))) return path;
+  const entry = await entryAt(path, "exec file", false);
+  if (entry === "directory") {
+    throw new UsageError(`invalid value ${quote(path)} for --execFile: it is a directory; name a file in it`);
+  }
+  if (entry === "none") {
+    const dir = dirname(path);
+    const parent = await entryAt(dir, "the directory of exec file", true);
+    if (parent !== "directory") {
+      const why = parent === "none" ? "does not exist" : "is not a directory";
+      throw new UsageError(`invalid value ${quote(path)} for --execFile: directory ${quote(dir)} ${why}`);
+    }
+    return path;
+  }
   if (!io.stdinIsTerminal || !io.readLine) {
     throw new OperationError(`exec file ${quote(path)} already exists: backup the file before continuing`);
   }
@@ -50,6 +67,6 @@ export async function writeExecFile(path: string, task: Task, now: Date): Promis
     // Replacing: prepareExecFile already had the user's yes for a file that exists.
     await writeFileAtomic(path, text, { replace: true });
   } catch (err) {
-    throw new OperationError(`cannot write exec file ${quote(path)}: ${(err as Error).message}`);
+    throw new OperationError(`cannot write exec file ${quote(path)}: ${fileErrorReason(err)}`, { cause: err });
   }
 }

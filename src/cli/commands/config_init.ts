@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { OperationError, quote, UsageError } from "../../errors.ts";
+import { fileErrorReason, OperationError, quote, UsageError } from "../../errors.ts";
 import { leafCommand } from "../command.ts";
 
 /** `config init`. */
@@ -47,7 +47,7 @@ export const CONFIG_INIT_COMMAND = leafCommand({
       if (err instanceof FileExistsError) {
         throw new OperationError(`config file ${quote(path)} already exists: add --force to replace it`);
       }
-      throw new OperationError(`cannot write config file ${quote(path)}: ${(err as Error).message}`);
+      throw new OperationError(`cannot write config file ${quote(path)}: ${fileErrorReason(err)}`, { cause: err });
     }
     ctx.io.stdout.write(`wrote config file ${path}\n`);
   },
