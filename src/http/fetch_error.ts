@@ -38,7 +38,12 @@ export function describeFetchFailure(err: unknown): string {
   for (let depth = 0; current !== undefined && current !== null && depth < MAX_CAUSES; depth++) {
     const message = current instanceof Error ? current.message : String(current);
     // A serialized URL holds no whitespace, so `\S+` spans it (its closing parenthesis is the run's last).
-    const unwrapped = message.replace(/error sending request for url \(\S+\):?\s*/gi, "")
+    // Deno's wrapping, in both of its shapes: `error sending request for url (URL): ` and
+    // `error sending request from LOCAL for URL (PEER): `.
+    const unwrapped = message.replace(
+      /error sending request (?:from \S+ )?for (?:url )?\(?\S+\)?(?: \([^)\s]+\))?:?\s*/gi,
+      "",
+    )
       .replace(/([a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#]\S*/gi, "$1");
     for (const part of unwrapped.split(/:\s+/)) {
       const text = part.trim();

@@ -21,6 +21,20 @@ Deno.test("describeFetchFailure: a refused connection and an unknown host say so
   equal(dns.includes("secret"), false, dns);
 });
 
+Deno.test("describeFetchFailure: a connection closed before the answer says so, without Deno's wrapping or the URL", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closing = (async () => {
+    for await (const connection of listener) connection.close();
+  })();
+  try {
+    const url = `http://127.0.0.1:${listener.addr.port}/a.tgz?sig=secret`;
+    equal(describeFetchFailure(await fetchFailure(url)), "connection closed before message completed");
+  } finally {
+    listener.close();
+    await closing.catch(() => {});
+  }
+});
+
 Deno.test("describeFetchFailure: walks the cause chain, drops repetitions and strips any URL's query", () => {
   const inner = new Error(
     "error sending request for url (https://store.example/k?X-Amz-Signature=s3cr3t)): client error (Connect): " +
