@@ -79,7 +79,13 @@ export {
   type RegisterExamplesOptions,
   type RegisterExamplesReport,
 } from "./src/register/register_examples.ts";
-export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
+export type {
+  HttpClient,
+  HttpClientOptions,
+  HttpRetryInfo,
+  HttpRetryOptions,
+  PutInit,
+} from "./src/http/http_client.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";

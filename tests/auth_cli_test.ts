@@ -141,6 +141,31 @@ Deno.test("production admin at debug level: the token request and the upload to 
   });
 });
 
+Deno.test("production admin: an upload the object store refuses in passing (503 Slow Down) is sent again, and the registration succeeds", async () => {
+  await withProduction(async ({ sandbox, flags, run }) => {
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), ...flags];
+    const env = { FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
+    const secret = ["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"];
+    sandbox.failNextUploads(2);
+    const retried = await run([...register, "--version", "v1", ...secret, "--logger.level", "4"], env);
+    equal(retried.code, 0, retried.stderr);
+    equal(retried.stdout.split("\n").filter((l) => /^\| core\/.*\| Success /.test(l)).length, 84);
+    equal(sandbox.uploads.size, 1);
+    const retries = retried.stderr.trimEnd().split("\n").map((line) => JSON.parse(line))
+      .filter((r) => r.msg.startsWith("retrying PUT "));
+    deepEqual(retries.map((r) => [r.level, r.json.attempt, r.json.maxAttempts]), [["info", 1, 4], ["info", 2, 4]]);
+    match(retries[0].msg, /^retrying PUT https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ after HTTP 503$/);
+    assertClean(retried, [SANDBOX_CLIENT.secret], "retry records");
+
+    // As many refusals as attempts: the registration fails on the last answer, and creates nothing that needs it.
+    sandbox.failNextUploads(2);
+    const refused = await run([...register, "--version", "v2", ...secret, "--admin.maxRetries", "2"], env);
+    equal(refused.code, 1);
+    match(refused.stderr.trimEnd().split("\n").at(-1)!, /^Error: uploading .* failed: HTTP 503: SlowDown/);
+    equal(sandbox.uploads.size, 1);
+  });
+});
+
 Deno.test("production admin: each auth failure is one line with its exit status, and no secret at any log level", async () => {
   await withProduction(async ({ sandbox, flags, file, run }) => {
     const wrongSecret = "wrong-client-secret-5e1d";

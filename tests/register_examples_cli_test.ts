@@ -18,6 +18,8 @@ interface FakeGitHub {
   assetBase?: string;
   /** When set, the API answers every release request with this. */
   failWith?: { status: number; headers?: Record<string, string>; body?: string };
+  /** When set, the first request of every path is answered 502, as a CDN failing in passing does. */
+  flakyOnce?: boolean;
 }
 
 async function withFakeGitHub(
@@ -36,6 +38,9 @@ async function withFakeGitHub(
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, async (req) => {
     const path = new URL(req.url).pathname;
     github.seen.push({ path, auth: req.headers.get("authorization") });
+    if (github.flakyOnce && github.seen.filter((s) => s.path === path).length === 1) {
+      return new Response("Bad Gateway", { status: 502 });
+    }
     if (path.startsWith("/repos/") && github.failWith) {
       const { status, headers, body } = github.failWith;
       return new Response(body ?? JSON.stringify({ message: "nope" }), { status, headers });
@@ -176,6 +181,24 @@ Deno.test("register examples over https: the GitHub API and its assets are trust
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("register examples: a GitHub API or download answer that fails in passing (502) is asked again", async () => {
+  await withSetup(async (sandbox, github, run) => {
+    github.flakyOnce = true;
+    const result = await run([]);
+    equal(result.stderr, "");
+    equal(result.code, 0);
+    equal(count(sandbox, "CreateTask"), 39 + 2);
+    deepEqual(github.seen.map((s) => s.path).sort(), [
+      "/download/v1.2.3/flytesnacks-core.tgz",
+      "/download/v1.2.3/flytesnacks-core.tgz",
+      "/download/v1.2.3/valid-register.tgz",
+      "/download/v1.2.3/valid-register.tgz",
+      "/repos/flyteorg/flytesnacks/releases/latest",
+      "/repos/flyteorg/flytesnacks/releases/latest",
+    ]);
+  });
 });
 
 Deno.test("register examples --version TAG resolves that release; a failing asset is named", async () => {

@@ -18,8 +18,8 @@ export interface ConnectHttpDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Reads the CA file. */
   io: Pick<Io, "readTextFile">;
-  /** Where the client's warnings go, and at debug level a record of every call. */
-  logger?: Pick<Logger, "warn" | "debug" | "enabled">;
+  /** Where the client's warnings and retries go, and at debug level a record of every call. */
+  logger?: Pick<Logger, "warn" | "info" | "debug" | "enabled">;
   /** The run's abort signal: Ctrl-C cancels every call. */
   signal?: AbortSignal;
 }
@@ -40,6 +40,17 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     warn: (message) => deps.logger?.warn(message),
     debug: deps.logger?.enabled(5) ? (message, fields) => deps.logger?.debug(message, fields) : undefined,
     signal: deps.signal,
+    // The admin's retry settings: how many attempts a call may take, and the longest wait between them.
+    retry: {
+      maxAttempts: config["admin.maxRetries"],
+      maxBackoffMs: config["admin.maxBackoffDelay"],
+      onRetry: (info) =>
+        deps.logger?.info(`retrying ${info.method} ${info.url} after ${info.reason}`, {
+          attempt: info.attempt,
+          maxAttempts: info.maxAttempts,
+          delayMs: info.delayMs,
+        }),
+    },
     timeouts: {
       headersMs: config["http.headersTimeout"],
       idleMs: config["http.idleTimeout"],

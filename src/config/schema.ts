@@ -186,7 +186,8 @@ export const OPTIONS = [
     type: "int",
     min: 1,
     default: 4,
-    help: "attempts in total for UNAVAILABLE and RESOURCE_EXHAUSTED (and timed-out reads)",
+    help:
+      "attempts in total for UNAVAILABLE and RESOURCE_EXHAUSTED (and timed-out reads), and for HTTP calls failing in passing",
   },
   { key: "admin.perRetryTimeout", type: "duration", default: "15s", help: "time limit of one attempt" },
   {

@@ -42,8 +42,9 @@ export async function writeFileAtomic(path: string, text: string, options: Write
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
   }
-  // A random name, so concurrent writers never share a temp file.
-  const temp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
+  // A random name, so concurrent writers never share a temp file; the file's own name cut short, so that the temp
+  // file's stays within the 255 bytes a name may have when the file's is near that limit.
+  const temp = join(dirname(path), `.${basename(path).slice(0, 64)}.${crypto.randomUUID()}.tmp`);
   try {
     await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
     await Deno.chmod(temp, 0o600); // the umask may have taken bits away; it must not leave more than 0600

@@ -47,3 +47,11 @@ Deno.test("writeFileAtomic: a failed write leaves the old file and no temp file"
     equal(await Deno.readTextFile(join(target, "inside")), "kept");
   });
 });
+
+Deno.test("writeFileAtomic: a name near the system's limit is written (its temp file's name is cut short)", async () => {
+  await withDir(async (dir) => {
+    const name = `${"n".repeat(250)}.yaml`;
+    await writeFileAtomic(join(dir, name), "long\n", { replace: false });
+    deepEqual(await names(dir), [name]);
+  });
+});

@@ -13,11 +13,12 @@
  * @module
  */
 import type { StoreSource } from "../storage/store.ts";
-import { type HttpCallLog, loggedFetch } from "./call_log.ts";
+import { loggedFetch } from "./call_log.ts";
 import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { prefetching } from "./prefetch.ts";
 import { httpProxyFor } from "./proxy_env.ts";
+import { type HttpRetryOptions, retryingFetch } from "./retry.ts";
 import { fetchWithTimeouts, type HttpTimeouts } from "./timeouts.ts";
 
 /**
@@ -49,9 +50,14 @@ export interface HttpClientOptions {
    * Where a debug record of every call goes (method, URL without its query, status, time to the answer); none
    * when unset, and the calls then take no extra step.
    */
-  debug?: HttpCallLog;
+  debug?: (message: string, fields: Record<string, string | number>) => void;
   /** Time limits of every call (headers, a stalled body, the whole call); none by default. */
   timeouts?: HttpTimeouts;
+  /**
+   * Retries of calls that failed in passing (see `retryingFetch`), each attempt with its own time limits; none by
+   * default.
+   */
+  retry?: HttpRetryOptions;
   /**
    * The run's abort signal (Ctrl-C): every call is cancelled with it, those made by libraries that take no signal
    * (token requests) included.
@@ -101,6 +107,7 @@ export interface HttpClient {
 export type { PutInit } from "./put.ts";
 export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
+export type { HttpRetryInfo, HttpRetryOptions } from "./retry.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
@@ -132,7 +139,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   // Below the prefetch: a call started ahead is logged when its answer comes, taken over or not.
   const proxiedFetch = options.debug ? loggedFetch(networkFetch, options.debug) : networkFetch;
   const ahead = prefetching(proxiedFetch);
-  const httpFetch = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
+  const timed = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
+  const httpFetch = options.retry ? retryingFetch(timed, options.retry, options.signal) : timed;
   return {
     fetch: httpFetch,
     put: (url, body, init) => putWithContentLength(httpFetch, url, body, init),

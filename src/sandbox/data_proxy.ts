@@ -43,6 +43,18 @@ export class UploadRegistry {
   /** native_url -> bytes successfully PUT. */
   readonly uploads = new Map<string, Uint8Array>();
   readonly #pending = new Map<string, SignedUpload>();
+  /** Statuses the next PUTs are answered with, in order, before anything else is looked at. */
+  readonly #faults: number[] = [];
+
+  /** The next `count` PUTs are answered `status` without being stored: an object store failing in passing. */
+  failNext(count: number, status: number): void {
+    for (let i = 0; i < count; i++) this.#faults.push(status);
+  }
+
+  /** The status the next PUT is to fail with, if one was asked for. */
+  takeFault(): number | undefined {
+    return this.#faults.shift();
+  }
 
   /** Registers a location and returns its one-time token. */
   sign(upload: SignedUpload): string {

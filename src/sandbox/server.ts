@@ -213,6 +213,11 @@ export interface Sandbox {
   failNext(method: MethodPattern, code: Code, count?: number): void;
   /** A deterministic share of calls of `method` fail with `code` (0.5: every other call, starting with the first). */
   failRatio(method: MethodPattern, code: Code, ratio: number): void;
+  /**
+   * The next `count` (default 1) PUTs to signed upload URLs are answered `status` (default 503, S3's Slow Down)
+   * without storing anything; the URL stays good.
+   */
+  failNextUploads(count?: number, status?: number): void;
   /** Removes every failNext and failRatio rule. */
   clearFaults(): void;
   /** The production profile's CA certificate (PEM), which clients must trust. */
@@ -387,6 +392,7 @@ function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Pr
     setLatency: (ms) => void (faults.latencyMs = ms),
     failNext: (method, code, count) => faults.failNext(method, code, count),
     failRatio: (method, code, ratio) => faults.failRatio(method, code, ratio),
+    failNextUploads: (count = 1, status = 503) => parts.registry.failNext(count, status),
     clearFaults: () => faults.clear(),
     close: () => {
       parts.closing.abort(new ConnectError("sandbox is closing", Code.Unavailable));

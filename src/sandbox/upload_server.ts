@@ -52,6 +52,9 @@ type Outcome = [status: number, text: string];
 
 async function handleUpload(req: IncomingMessage, registry: UploadRegistry, now: () => Date): Promise<Outcome> {
   if (req.method !== "PUT") return drain(req, [405, `method ${req.method} is not allowed; use PUT`]);
+  const fault = registry.takeFault();
+  // S3's answer when it wants fewer requests; the signed URL stays good for the next attempt.
+  if (fault !== undefined) return drain(req, [fault, "SlowDown: Please reduce your request rate."]);
   const url = new URL(req.url ?? "/", "http://upload.invalid");
   const token = url.searchParams.get("token") ?? "";
   const upload = registry.find(token, now().getTime());
