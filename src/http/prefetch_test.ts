@@ -1,6 +1,7 @@
 import { equal, ok } from "node:assert/strict";
 import { createHttpClient } from "./http_client.ts";
 import { prefetching } from "./prefetch.ts";
+import { withDroppingServer } from "./_test_dropping_server.ts";
 
 interface Served {
   url: string;
@@ -124,35 +125,16 @@ Deno.test("prefetch: one older than its limit is dropped and asked for again", a
 
 Deno.test("prefetch: one that failed before it was taken gets a fresh attempt", async () => {
   // The first connection is dropped before any answer; the next gets one.
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let connections = 0;
-  const serving = (async () => {
-    for await (const conn of listener) {
-      if (++connections === 1) {
-        conn.close();
-        continue;
-      }
-      const buffer = new Uint8Array(4096);
-      await conn.read(buffer);
-      await conn.write(
-        new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nfresh"),
-      );
-      conn.close();
-    }
-  })();
-  try {
-    const url = `http://127.0.0.1:${listener.addr.port}/asset`;
+  await withDroppingServer("fresh", async (server) => {
+    const url = `${server.url}/asset`;
     const ahead = prefetching(fetch);
     ahead.start(url);
-    await until(() => connections === 1);
+    await until(() => server.connections() === 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     equal(await (await ahead.fetch(url)).text(), "fresh");
-    equal(connections, 2);
+    equal(server.connections(), 2);
     ahead.close();
-  } finally {
-    listener.close();
-    await serving.catch(() => {});
-  }
+  });
 });
 
 Deno.test("prefetch through the HTTP client: its time limits count from the fetch that takes the download", async () => {

@@ -2,6 +2,7 @@ import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { createHttpClient, HttpTimeoutError } from "./http_client.ts";
 import type { HttpRetryInfo, HttpRetryOptions } from "./retry.ts";
 import { retryAfterMs } from "./retry.ts";
+import { withDroppingServer } from "./_test_dropping_server.ts";
 
 interface Served {
   url: string;
@@ -130,34 +131,19 @@ Deno.test("http retries: Retry-After is waited for when it is within the longest
 });
 
 Deno.test("http retries: a connection closed before its answer is retried; an unknown host and a timeout are not", async () => {
-  // A raw server: the first connection is closed at once, the next ones are answered.
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let connections = 0;
-  const serving = (async () => {
-    for await (const connection of listener) {
-      if (++connections === 1) {
-        connection.close();
-        continue;
-      }
-      await connection.read(new Uint8Array(4096));
-      await connection.write(
-        new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"),
-      );
-      connection.close();
+  // The first connection is closed at once, the next ones are answered.
+  await withDroppingServer("ok", async (server) => {
+    const { retry, retries } = fastRetry();
+    const http = createHttpClient({ retry });
+    try {
+      equal(await (await http.fetch(`${server.url}/a.tgz`)).text(), "ok");
+      deepEqual(retries.map((info) => info.reason), ["connection closed before message completed"]);
+      await rejects(http.fetch("http://no-such-host.invalid/a.tgz"));
+      equal(retries.length, 1, "an unknown host stays unknown: no retry");
+    } finally {
+      http.close();
     }
-  })();
-  const { retry, retries } = fastRetry();
-  const http = createHttpClient({ retry });
-  try {
-    equal(await (await http.fetch(`http://127.0.0.1:${listener.addr.port}/a.tgz`)).text(), "ok");
-    deepEqual(retries.map((info) => info.reason), ["connection closed before message completed"]);
-    await rejects(http.fetch("http://no-such-host.invalid/a.tgz"));
-    equal(retries.length, 1, "an unknown host stays unknown: no retry");
-  } finally {
-    http.close();
-    listener.close();
-    await serving.catch(() => {});
-  }
+  });
   await withServer(async (served) => {
     const timed = fastRetry();
     const client = createHttpClient({ retry: timed.retry, timeouts: { headersMs: 200 } });
