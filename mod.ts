@@ -86,6 +86,7 @@ export type {
   HttpRetryOptions,
   PutInit,
 } from "./src/http/http_client.ts";
+export { REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";

@@ -166,6 +166,36 @@ Deno.test("production admin: an upload the object store refuses in passing (503 
   });
 });
 
+Deno.test("production admin: a client-credentials token request the authorization server refuses in passing is sent again", async () => {
+  await withProduction(async ({ sandbox, flags, run }) => {
+    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", ...flags];
+    const secret = ["--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"];
+    const env = { FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret };
+    sandbox.auth!.failNextTokenRequests(1, 503);
+    const retried = await run([...get, ...secret, "--logger.level", "4"], env);
+    equal(retried.code, 0, retried.stderr);
+    equal(JSON.parse(retried.stdout).id.version, "v7");
+    deepEqual(sandbox.auth!.tokenRequests.map((r) => [r.grantType, r.status]), [
+      ["client_credentials", 503],
+      ["client_credentials", 200],
+    ]);
+    match(retried.stderr, /"msg":"retrying POST https:\/\/127\.0\.0\.1:\d+\/oauth2\/token after HTTP 503"/);
+    assertClean(retried, [SANDBOX_CLIENT.secret], "token retry");
+
+    // As many refusals as attempts: one line naming the server's answer.
+    sandbox.auth!.tokenRequests.splice(0);
+    sandbox.auth!.failNextTokenRequests(2, 503);
+    const refused = await run([...get, ...secret, "--admin.maxRetries", "2"], env);
+    equal(refused.code, 1);
+    equal(
+      refused.stderr,
+      `Error: token request to ${sandbox.auth!.tokenEndpoint} for client "flytepropeller" failed: ` +
+        "temporarily_unavailable: the authorization server is busy; try again (HTTP 503)\n",
+    );
+    equal(sandbox.auth!.tokenRequests.length, 2);
+  });
+});
+
 Deno.test("production admin: each auth failure is one line with its exit status, and no secret at any log level", async () => {
   await withProduction(async ({ sandbox, flags, file, run }) => {
     const wrongSecret = "wrong-client-secret-5e1d";

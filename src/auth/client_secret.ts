@@ -8,6 +8,7 @@
 import * as oauth from "oauth4webapi";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
+import { REPEATABLE } from "../http/retry.ts";
 import { causeOf, type Discovery } from "./discovery.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { Token, TokenSource } from "./tokens.ts";
@@ -81,8 +82,29 @@ export async function refusal(err: unknown): Promise<string> {
     const reason = [body.error, body.error_description].filter(Boolean).join(": ");
     return `${reason || "unauthorized"} (HTTP ${err.status})`;
   }
+  if (err instanceof oauth.OperationProcessingError && err.cause instanceof Response) {
+    // An answer outside OAuth's error statuses (a 503 from a busy server, a proxy's 502): its status, and what its
+    // body says.
+    return `${await answerReason(err.cause) || "unexpected answer"} (HTTP ${err.cause.status})`;
+  }
   // The token endpoint was not reached (DNS, connection, TLS), or its answer could not be read.
   return describeFetchFailure(err);
+}
+
+/** Longest piece of a non-OAuth error body quoted in a message. */
+const MAX_BODY_QUOTE = 200;
+
+/** What an answer's body says: OAuth's `error: error_description` when it is JSON, else its first words. */
+async function answerReason(response: Response): Promise<string> {
+  const text = await response.text().catch(() => "");
+  try {
+    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    const parts = [body.error, body.error_description].filter((part) => typeof part === "string" && part);
+    if (parts.length > 0) return parts.join(": ");
+  } catch {
+    // Not JSON: quoted as text below.
+  }
+  return text.trim().replace(/\s+/g, " ").slice(0, MAX_BODY_QUOTE);
 }
 
 /** The ClientSecret token source. */
@@ -110,8 +132,15 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
       const refreshed = await refreshGrant({ as, client, auth, options }, previous, deps.now, renewedElsewhere);
       if (refreshed) return refreshed;
       const params = await shapeParameters(settings, discovery);
+      // A client-credentials grant spends nothing: an authorization server failing in passing is asked again, as the
+      // admin is (a refresh above is not: a rotating refresh token works once).
+      const repeatable: oauth.TokenEndpointRequestOptions = {
+        ...options,
+        [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>) =>
+          deps.fetch(url, { ...init, [REPEATABLE]: true } as RequestInit),
+      };
       try {
-        const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, options);
+        const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, repeatable);
         return toToken(await oauth.processClientCredentialsResponse(as, client, response), deps.now());
       } catch (err) {
         throw new OperationError(

@@ -107,7 +107,7 @@ export interface HttpClient {
 export type { PutInit } from "./put.ts";
 export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
-export type { HttpRetryInfo, HttpRetryOptions } from "./retry.ts";
+export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./retry.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {

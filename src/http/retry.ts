@@ -1,9 +1,11 @@
 /**
  * Retries of plain HTTP calls that failed in passing, as the admin's calls are retried: an object store answering
  * 503 Slow Down to an upload, a CDN's 502 for a release archive, a connection closed before its answer. Only calls
- * that can be repeated without changing anything twice (GET, HEAD, PUT, DELETE, OPTIONS) and whose body can be sent
- * again (none, bytes, a `Blob`: the uploads' file bodies are `Blob`s that reopen the file) are retried; a token
- * request (POST) never is. A call that ran out of its time limit is not retried either: it already took that long.
+ * that can be repeated without changing anything twice (GET, HEAD, PUT, DELETE, OPTIONS, or a call marked
+ * {@link REPEATABLE}) and whose body can be sent again (none, bytes, a `Blob`: the uploads' file bodies are `Blob`s that
+ * reopen the file) are retried. A POST is not, unless marked: a client-credentials token request is (it only issues
+ * another token), a refresh or an authorization code exchange never is (each spends what it sends). A call that ran out
+ * of its time limit is not retried either: it already took that long.
  *
  * @module
  */
@@ -70,6 +72,19 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 5
 
 const REPEATABLE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
+/**
+ * Marks a call whose repetition changes nothing, whatever its method, as retryable: `fetch(url, { ...init,
+ * [REPEATABLE]: true })`. `fetch` itself ignores the key.
+ *
+ * ```ts
+ * import { REPEATABLE } from "@fctl/fctl";
+ *
+ * const init = { method: "POST", body: new URLSearchParams({ grant_type: "client_credentials" }), [REPEATABLE]: true };
+ * console.log(init[REPEATABLE]);
+ * ```
+ */
+export const REPEATABLE: unique symbol = Symbol("fctl.http.repeatable");
+
 /** Connection failures that a new connection may not meet; a refused certificate or an unknown host would. */
 const PASSING_FAILURE = /\bconnection (?:refused|reset|closed|aborted)\b|\bbroken pipe\b/i;
 
@@ -118,7 +133,9 @@ export function retryingFetch(inner: typeof fetch, options: HttpRetryOptions, si
     const request = input instanceof Request ? input : undefined;
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     // A Request's own body is a stream, read by the first attempt.
-    const repeatable = REPEATABLE_METHODS.has(method) && (request ? request.body === null : resendable(init?.body));
+    const marked = (init as { [REPEATABLE]?: boolean } | undefined)?.[REPEATABLE] === true;
+    const repeatable = (REPEATABLE_METHODS.has(method) || marked) &&
+      (request ? request.body === null : resendable(init?.body));
     if (!repeatable) return inner(input, init);
     const callSignal = init?.signal ?? request?.signal ?? undefined;
     const waitSignal = callSignal && signal ? AbortSignal.any([callSignal, signal]) : callSignal ?? signal;

@@ -139,6 +139,8 @@ export interface OAuthServerOptions {
   interactive: InteractiveGrants;
   /** Every token request is appended here. */
   requests: TokenRequestRecord[];
+  /** Statuses the next token requests are answered with, in order, before anything else is looked at. */
+  faults?: number[];
   now: () => Date;
 }
 
@@ -211,6 +213,10 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     record.status = response.status;
     return response;
   };
+  const fault = options.faults?.shift();
+  if (fault !== undefined) {
+    return answer(oauthError(fault, "temporarily_unavailable", "the authorization server is busy; try again"));
+  }
   const { issuer, interactive } = options;
   // A confidential client authenticates; the public client of the interactive grants names itself.
   const publicId = client ? undefined : form.get("client_id") ?? "";

@@ -135,6 +135,11 @@ export interface SandboxAuth {
    */
   revokeAll(options?: { refreshTokens?: boolean }): void;
   /**
+   * The next `count` (default 1) token requests are answered `status` (default 503) with OAuth's
+   * `temporarily_unavailable`, and recorded; nothing is issued.
+   */
+  failNextTokenRequests(count?: number, status?: number): void;
+  /**
    * How the interactive grants behave (the user, a refused sign-in, device codes), from the profile; tests
    * may change it between sign-ins. A device code behaves as this said when it was issued.
    */
@@ -326,7 +331,16 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     },
     now,
   );
-  const server = await startOAuthServer({ hostname, tls, issuer, interactive, requests: tokenRequests, now });
+  const tokenFaults: number[] = [];
+  const server = await startOAuthServer({
+    hostname,
+    tls,
+    issuer,
+    interactive,
+    requests: tokenRequests,
+    faults: tokenFaults,
+    now,
+  });
   const advertised: AdvertisedAuth = {
     issuer: server.issuer,
     clientId: interactive.client.clientId,
@@ -343,6 +357,9 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     issueToken: (clientId = defaultClient) => issuer.issue(clientId).accessToken,
     revoke: (token) => issuer.revoke(token),
     revokeAll: (options) => issuer.revokeAll(options?.refreshTokens ?? false),
+    failNextTokenRequests: (count = 1, status = 503) => {
+      for (let i = 0; i < count; i++) tokenFaults.push(status);
+    },
     interactive: interactive.behaviour,
   };
   return { profile, tls, issuer, advertised, server, api };
