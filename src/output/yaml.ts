@@ -38,10 +38,11 @@ const BLOCK_END_NEWLINES = /(^|(?<!\n))\n+(?!\n|$)/g;
 const MIN_MULTI_LINE_LENGTH = 40;
 /**
  * Text that is plain whatever else holds: a letter, then letters, digits and `_ . / -` (names, types, enum
- * values). Such text can only read as another type in YAML 1.1 as one of the short words `y`, `n`, `yes`,
- * `no`, `on`, `off`, `true`, `false`, `null` in their spellings (`yaml_test.ts` checks this against the schema).
+ * values), but not an exponent alone (`e5`, `E-12`, `E00000`), which the library's YAML 1.1 schema reads as a
+ * float. Such text can only read as another type in YAML 1.1 as one of the short words `y`, `n`, `yes`, `no`, `on`,
+ * `off`, `true`, `false`, `null` in their spellings (`yaml_test.ts` checks this against the schema).
  */
-const SIMPLE = /^[A-Za-z][A-Za-z0-9_./-]*$/;
+const SIMPLE = /^(?![eE]-?[0-9]+$)[A-Za-z][A-Za-z0-9_./-]*$/;
 /** Longest of those words (`false`). */
 const MAX_WORD_LENGTH = 5;
 /** YAML 1.1's merge key. */
