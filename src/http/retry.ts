@@ -132,8 +132,8 @@ export function retryingFetch(inner: typeof fetch, options: HttpRetryOptions, si
   return async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
-    // A Request's own body is a stream, read by the first attempt.
     const marked = (init as { [REPEATABLE]?: boolean } | undefined)?.[REPEATABLE] === true;
+    // A Request's own body is a stream, read by the first attempt.
     const repeatable = (REPEATABLE_METHODS.has(method) || marked) &&
       (request ? request.body === null : resendable(init?.body));
     if (!repeatable) return inner(input, init);
