@@ -23,6 +23,7 @@ export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
 export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./src/admin/service_clients.ts";
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
+export type { BackoffOptions } from "./src/backoff.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
 export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
 export { type Endpoint, parseEndpoint } from "./src/admin/endpoint.ts";
@@ -79,14 +80,9 @@ export {
   type RegisterExamplesOptions,
   type RegisterExamplesReport,
 } from "./src/register/register_examples.ts";
-export type {
-  HttpClient,
-  HttpClientOptions,
-  HttpRetryInfo,
-  HttpRetryOptions,
-  PutInit,
-} from "./src/http/http_client.ts";
-export { REPEATABLE } from "./src/http/retry.ts";
+export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
+export type { HttpCallLog } from "./src/http/call_log.ts";
+export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";

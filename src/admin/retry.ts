@@ -11,6 +11,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { methodConfigFor, type ServiceConfig } from "../config/service_config.ts";
 import { isReadLimitError } from "./errors.ts";
+import { backoffDelay, type BackoffOptions, DEFAULT_INITIAL_BACKOFF_MS, sleep } from "../backoff.ts";
 
 /**
  * How calls are retried.
@@ -28,21 +29,13 @@ import { isReadLimitError } from "./errors.ts";
  * client.close();
  * ```
  */
-export interface RetryOptions {
-  /** Attempts in total (`admin.maxRetries`); at least 1. */
-  maxAttempts: number;
+export interface RetryOptions extends BackoffOptions {
   /** Time limit of one attempt (`admin.perRetryTimeout`); 0 for none. */
   perAttemptTimeoutMs: number;
-  /** Longest wait between attempts (`admin.maxBackoffDelay`). */
-  maxBackoffMs: number;
-  /** First wait; doubled after each attempt. Default 100 ms. */
-  initialBackoffMs?: number;
   /** `admin.defaultServiceConfig`, parsed. */
   serviceConfig?: ServiceConfig;
   /** Told about every failed attempt that will be retried (for logs). */
   onRetry?: (info: RetryInfo) => void;
-  /** Random number in [0, 1), for jitter; injectable for tests. */
-  random?: () => number;
 }
 
 /**
@@ -109,28 +102,12 @@ function policyFor(options: RetryOptions, service: string, method: string): Poli
   if (isRead(method)) retryable.add(Code.DeadlineExceeded);
   return {
     maxAttempts: Math.max(1, options.maxAttempts),
-    initialBackoffMs: options.initialBackoffMs ?? 100,
+    initialBackoffMs: options.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS,
     maxBackoffMs: options.maxBackoffMs,
     multiplier: 2,
     retryable,
     callTimeoutMs: config?.timeoutMs,
   };
-}
-
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** gRPC's `grpc-timeout` header value for a number of milliseconds. */
@@ -216,8 +193,11 @@ export function retryInterceptor(options: RetryOptions): Interceptor {
             throw error;
           }
           failedBefore = true;
-          const cap = Math.min(policy.maxBackoffMs, policy.initialBackoffMs * policy.multiplier ** (attempt - 1));
-          const delayMs = Math.round(cap * (0.5 + random() / 2));
+          const delayMs = backoffDelay(
+            attempt,
+            { initialMs: policy.initialBackoffMs, maxMs: policy.maxBackoffMs, multiplier: policy.multiplier },
+            random,
+          );
           options.onRetry?.({ rpc, attempt, maxAttempts: policy.maxAttempts, status: Code[error.code], delayMs });
           await sleep(delayMs, callSignal);
         } finally {

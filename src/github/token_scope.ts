@@ -20,9 +20,9 @@ export function githubTokenHosts(apiUrl: string | undefined): Set<string> {
 }
 
 /**
- * The HTTP client with `GITHUB_TOKEN` as a bearer token on every request to one of
- * {@link githubTokenHosts}, and on no other (downloads started ahead included); `put` and `close` are the client's own (uploads go to the
- * admin's signed URLs, never with the token). Without a token, the client itself.
+ * The HTTP client with `GITHUB_TOKEN` as a bearer token on every request to one of {@link githubTokenHosts}, and on
+ * no other (downloads started ahead included); `put` and `close` are the client's own (uploads go to the admin's
+ * signed URLs, never with the token). Without a token, the client itself.
  */
 export function withGitHubToken(http: HttpClient, apiUrl: string | undefined, token: string | undefined): HttpClient {
   if (!token) return http;

@@ -7,7 +7,17 @@
  */
 import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 
-/** Where the records go: the command's logger at debug level. */
+/**
+ * Where the records go: the command's logger at debug level.
+ *
+ * ```ts
+ * import type { HttpCallLog, HttpClientOptions } from "@fctl/fctl";
+ *
+ * const debug: HttpCallLog = (message, fields) => console.debug(message, fields);
+ * const options: HttpClientOptions = { debug };
+ * console.log(options);
+ * ```
+ */
 export type HttpCallLog = (message: string, fields: Record<string, string | number>) => void;
 
 /**

@@ -13,7 +13,7 @@
  * @module
  */
 import type { StoreSource } from "../storage/store.ts";
-import { loggedFetch } from "./call_log.ts";
+import { type HttpCallLog, loggedFetch } from "./call_log.ts";
 import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { prefetching } from "./prefetch.ts";
@@ -50,7 +50,7 @@ export interface HttpClientOptions {
    * Where a debug record of every call goes (method, URL without its query, status, time to the answer); none
    * when unset, and the calls then take no extra step.
    */
-  debug?: (message: string, fields: Record<string, string | number>) => void;
+  debug?: HttpCallLog;
   /** Time limits of every call (headers, a stalled body, the whole call); none by default. */
   timeouts?: HttpTimeouts;
   /**
@@ -107,7 +107,6 @@ export interface HttpClient {
 export type { PutInit } from "./put.ts";
 export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
-export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./retry.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {

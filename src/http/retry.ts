@@ -9,10 +9,12 @@
  *
  * @module
  */
+import { backoffDelay, type BackoffOptions, DEFAULT_INITIAL_BACKOFF_MS, sleep } from "../backoff.ts";
 import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 
 /**
- * How HTTP calls are retried.
+ * How HTTP calls are retried. `maxBackoffMs` also bounds a server's `Retry-After`: an answer asking for a longer
+ * wait is the caller's at once.
  *
  * ```ts
  * import type { HttpClientOptions, HttpRetryOptions } from "@fctl/fctl";
@@ -26,17 +28,9 @@ import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
  * console.log(options);
  * ```
  */
-export interface HttpRetryOptions {
-  /** Attempts in total (`admin.maxRetries`); 1 makes every call once. */
-  maxAttempts: number;
-  /** Longest wait between attempts (`admin.maxBackoffDelay`); a server asking for a longer wait is not retried. */
-  maxBackoffMs: number;
-  /** First wait; doubled after each attempt. Default 100 ms. */
-  initialBackoffMs?: number;
+export interface HttpRetryOptions extends BackoffOptions {
   /** Told about every failed attempt that will be retried (for logs). */
   onRetry?: (info: HttpRetryInfo) => void;
-  /** Random number in [0, 1), for jitter; injectable for tests. */
-  random?: () => number;
 }
 
 /**
@@ -104,21 +98,6 @@ export function retryAfterMs(value: string | null, now: number = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /**
  * `fetch` that repeats a repeatable call after a retryable answer ({@link RETRYABLE_STATUSES}) or a connection that
  * failed in passing, at most `maxAttempts` times in all. The last attempt's answer or error is the caller's, as
@@ -128,7 +107,7 @@ export function retryingFetch(inner: typeof fetch, options: HttpRetryOptions, si
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts));
   if (maxAttempts === 1) return inner;
   const random = options.random ?? Math.random;
-  const initialBackoffMs = options.initialBackoffMs ?? 100;
+  const backoff = { initialMs: options.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS, maxMs: options.maxBackoffMs };
   return async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
@@ -156,8 +135,7 @@ export function retryingFetch(inner: typeof fetch, options: HttpRetryOptions, si
         reason = describeFetchFailure(err);
         if (!PASSING_FAILURE.test(reason)) throw err;
       }
-      const capMs = Math.min(options.maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1));
-      const delayMs = askedMs ?? Math.round(capMs * (0.5 + random() / 2));
+      const delayMs = askedMs ?? backoffDelay(attempt, backoff, random);
       options.onRetry?.({ method, url, attempt, maxAttempts, reason, delayMs });
       await sleep(delayMs, waitSignal);
     }
