@@ -2,6 +2,7 @@ import { equal, ok } from "node:assert/strict";
 import { createHttpClient } from "./http_client.ts";
 import { prefetching } from "./prefetch.ts";
 import { withDroppingServer } from "./_test_dropping_server.ts";
+import { endStalledBodies } from "./_test_bodies.ts";
 
 interface Served {
   url: string;
@@ -37,14 +38,7 @@ async function withServer(fn: (served: Served) => Promise<void>): Promise<void> 
   try {
     await fn(served);
   } finally {
-    // A body the test failed to cancel would hold the shutdown for ever.
-    for (const controller of endless) {
-      try {
-        controller.close();
-      } catch {
-        // cancelled already
-      }
-    }
+    endStalledBodies(endless);
     await server.shutdown();
   }
 }

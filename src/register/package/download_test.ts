@@ -5,6 +5,7 @@ import type { Placement, ReadArchive } from "./archive.ts";
 import { withDownloadedArchive } from "./download.ts";
 import { within } from "./_test_streams.ts";
 import { fixture } from "../_test_helpers.ts";
+import { endStalledBodies } from "../../http/_test_bodies.ts";
 
 /** How the test server sends an archive: in chunks of `chunkBytes`, then ends or stalls. */
 interface Served {
@@ -49,14 +50,7 @@ async function withArchiveServer(
   try {
     await fn((name) => `http://127.0.0.1:${server.addr.port}/${name}`, { cancelled: cancelled.promise });
   } finally {
-    // A body the client went away from is already closed; the others are ended so the server can stop.
-    for (const stalled of stalls) {
-      try {
-        stalled.close();
-      } catch {
-        // already cancelled
-      }
-    }
+    endStalledBodies(stalls);
     await server.shutdown();
   }
 }
