@@ -310,6 +310,25 @@ Deno.test("main.ts against a production admin: https:// downloads and uploads (f
     equal(fromDisk.code, 0);
     deepEqual([...sandbox.uploads.values()], [sourceBytes]);
 
+    // The authorization server and the object store each refuse once in passing (a fresh HOME: no cached token).
+    // Both calls are sent again; at debug level every HTTP call has its record, with no query, token or secret.
+    sandbox.uploads.clear();
+    sandbox.auth!.failNextTokenRequests(1, 503);
+    sandbox.failNextUploads(1, 503);
+    const retried = await fctl(
+      ["register", "files", "--archive", url, "--version", "v3", ...flags, "--logger.level", "5"],
+      { ...env, HOME: `${dir}/home-retried` },
+    );
+    equal(retried.code, 0, retried.stderr);
+    deepEqual([...sandbox.uploads.values()], [sourceBytes]);
+    const records = retried.stderr.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const retries = records.filter((r) => r.msg.startsWith("retrying ")).map((r) => r.msg.replace(/https:\S+/, "URL"));
+    deepEqual(retries, ["retrying POST URL after HTTP 503", "retrying PUT URL after HTTP 503"]);
+    const calls = records.filter((r) => r.msg === "http call").map((r) => `${r.json.method} ${r.json.status}`);
+    deepEqual(calls, ["GET 200", "POST 503", "POST 200", "PUT 503", "PUT 200"]);
+    ok(!/\?|sig=secret|token=/.test(records.filter((r) => r.msg === "http call").map((r) => r.json.url).join(" ")));
+    ok(!retried.stderr.includes(SANDBOX_CLIENT.secret), "no client secret at debug level");
+
     // A download that cannot connect names the URL, without its query, and the cause.
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const closed = `https://127.0.0.1:${listener.addr.port}/flytesnacks-core.tgz`;
