@@ -11,21 +11,29 @@
  * the same graph reaches, with everything they depend on, are kept: the rest is passed with `--exclude` (see
  * `scripts/runtime_packages.ts`).
  *
- * Usage: `deno task compile [--target T]... [--out DIR] [--run=PROGRAM,...]`
+ * Usage: `deno task compile [--target T]... [--out DIR] [--run=PROGRAM,...] [--unchecked-base]`
  * - `--target`: one of {@link TARGETS} (repeatable; default: all of them).
  * - `--out`: the output directory (default `dist/`); the binaries are `fctl-<target>` (`.exe` on Windows).
  * - `--run=a,b`: the only programs the binary may run (`--run=` for none); default any (see `src/permissions.ts`).
+ * - `--unchecked-base`: build on whatever `DENORT_BIN` names, unchecked. The output embeds the same inputs but need
+ *   not run; `scripts/compile_test.ts` builds on the `deno` executable this way to read what a build embeds
+ *   without Deno's runtime base. Never for a binary anyone runs.
+ *
+ * `DENORT_BIN` (read by `deno compile`) may name a local `denort` to build offline. `deno compile` takes any file
+ * it names, for every target, so it is checked first (`scripts/runtime_base.ts`): an executable for the target's
+ * platform that is denort, not the `deno` CLI or another program; with it, build that one target.
  *
  * Exit status: 0 built; 1 `deno compile` failed (its own output is shown) or a computed dynamic import was
- * found; 2 usage error; 3 Deno's runtime base (`denort`) for a target cannot be downloaded, which `deno compile`
- * needs once per target and version: one line says so. `DENORT_BIN` (read by `deno compile`) may name a local
- * `denort` to build offline.
+ * found; 2 usage error, or `DENORT_BIN` is no runtime base for the targets (one line, before anything is built);
+ * 3 Deno's runtime base (`denort`) for a target cannot be downloaded, which `deno compile` needs once per target
+ * and version: one line says so.
  *
  * @module
  */
 import { permissionFlags, type PermissionScope } from "../src/permissions.ts";
 import { type ModuleGraph, moduleGraph } from "./module_graph.ts";
 import { runtimePackages } from "./runtime_packages.ts";
+import { runtimeBaseProblem } from "./runtime_base.ts";
 
 /** The release targets (Deno's names). */
 export const TARGETS: readonly string[] = [
@@ -119,12 +127,15 @@ export function isRuntimeBaseUnavailable(stderr: string): boolean {
 interface Options extends PermissionScope {
   targets: string[];
   out: string;
+  /** `--unchecked-base`: DENORT_BIN is used as it is. */
+  uncheckedBase: boolean;
 }
 
 function parseArgs(args: readonly string[]): Options | string {
   const targets: string[] = [];
   let out = "dist";
   let run: string[] | undefined;
+  let uncheckedBase = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     const [flag, inline] = arg.includes("=")
@@ -141,17 +152,31 @@ function parseArgs(args: readonly string[]): Options | string {
       out = dir;
     } else if (flag === "--run" && inline !== undefined) {
       run = inline.split(",").filter((program) => program !== "");
+    } else if (arg === "--unchecked-base") {
+      uncheckedBase = true;
     } else {
-      return `unknown argument "${arg}" (usage: --target T... --out DIR --run=PROGRAM,...)`;
+      return `unknown argument "${arg}" (usage: --target T... --out DIR --run=PROGRAM,... --unchecked-base)`;
     }
   }
-  return { targets: targets.length > 0 ? targets : [...TARGETS], out, run };
+  return { targets: targets.length > 0 ? targets : [...TARGETS], out, run, uncheckedBase };
 }
 
 async function main(args: readonly string[]): Promise<number> {
   const options = parseArgs(args);
   if (typeof options === "string") {
     console.error(`compile: ${options}`);
+    return 2;
+  }
+  const base = Deno.env.get("DENORT_BIN");
+  if (options.uncheckedBase && base === undefined) {
+    console.error("compile: --unchecked-base applies to DENORT_BIN, which is not set");
+    return 2;
+  }
+  const baseProblem = base === undefined || options.uncheckedBase
+    ? undefined
+    : await runtimeBaseProblem(base, options.targets);
+  if (baseProblem !== undefined) {
+    console.error(`compile: ${baseProblem}`);
     return 2;
   }
   const graph = await mainGraph();
@@ -173,7 +198,7 @@ async function main(args: readonly string[]): Promise<number> {
     }).spawn();
     const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
     if (status.success) {
-      console.log(`compile: ${output}`);
+      console.log(`compile: ${output}${options.uncheckedBase ? " (on an unchecked DENORT_BIN: it need not run)" : ""}`);
       continue;
     }
     if (isRuntimeBaseUnavailable(stderr)) {

@@ -1,7 +1,8 @@
 /**
  * The compile inputs are right without Deno's runtime base: every module fctl loads on demand is found (literal
- * specifiers only), a full `deno compile` with `DENORT_BIN` embeds all of them under exactly the declared
- * permissions, and without a runtime base the script stops at the download with its one line.
+ * specifiers only), a full `deno compile` with `DENORT_BIN --unchecked-base` embeds all of them under exactly the
+ * declared permissions, and without a runtime base the script stops at the download with its one line. A
+ * `DENORT_BIN` that is no runtime base for the target is refused before anything is built.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
@@ -14,6 +15,7 @@ import {
   TARGETS,
   unusedPackagePaths,
 } from "./compile.ts";
+import { executableTarget } from "./runtime_base.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const ROOT = new URL("../", import.meta.url);
@@ -136,10 +138,13 @@ Deno.test("deno task compile with a local runtime base (DENORT_BIN) embeds every
   const out = await Deno.makeTempDir({ prefix: "fctl-compile-test-" });
   try {
     const target = "x86_64-unknown-linux-gnu";
-    // Any executable serves as the base for this check: the binary is not run, only its embedded files read.
-    const result = await compile(["--target", target, "--out", out], { DENORT_BIN: Deno.execPath() });
+    // Any executable serves as the base for this check (--unchecked-base lets the deno CLI be one): the binary is
+    // not run, only its embedded files read.
+    const result = await compile(["--target", target, "--out", out, "--unchecked-base"], {
+      DENORT_BIN: Deno.execPath(),
+    });
     equal(result.code, 0, result.stderr);
-    equal(result.stdout, `compile: ${out}/${outputName(target)}\n`);
+    equal(result.stdout, `compile: ${out}/${outputName(target)} (on an unchecked DENORT_BIN: it need not run)\n`);
     const binary = new TextDecoder("latin1").decode(await Deno.readFile(`${out}/${outputName(target)}`));
     const { includes } = await lazyModules();
     const missing: string[] = [];
@@ -201,6 +206,65 @@ Deno.test("deno task compile without a runtime base: checked up to the download,
   } finally {
     await Deno.remove(out, { recursive: true });
   }
+});
+
+Deno.test("deno task compile refuses a DENORT_BIN that is no runtime base for the target, in one line, exit 2, before building", async () => {
+  const deno = Deno.execPath();
+  const host = executableTarget((await Deno.readFile(deno)).subarray(0, 4096));
+  ok(host && TARGETS.includes(host), `the deno running the tests is an executable for a release target: ${host}`);
+  const other = TARGETS.find((target) => target !== host)!;
+  const out = await Deno.makeTempDir({ prefix: "fctl-compile-test-" });
+  const script = `${out}/base.sh`;
+  await Deno.writeTextFile(script, "#!/bin/sh\necho deno 2.9.6\n", { mode: 0o755 });
+  try {
+    const expected = (target: string) =>
+      `expected denort (from denort-${target}.zip of Deno ${Deno.version.deno}), not the deno CLI or another program`;
+    const cases: [string[], string, string][] = [
+      // The deno CLI, for the right platform: what built a 147 MB plain Deno before.
+      [["--target", host], deno, `DENORT_BIN "${deno}" is not Deno's runtime base: ${expected(host)}`],
+      // One base for every target: deno compile would put it into each.
+      [
+        [],
+        deno,
+        `DENORT_BIN "${deno}" is an executable for ${host}, not ${
+          TARGETS.find((target) => target !== host)
+        }: deno compile would put it into every target's binary, so build ${host} alone (--target ${host})`,
+      ],
+      [
+        ["--target", other],
+        deno,
+        `DENORT_BIN "${deno}" is an executable for ${host}, not ${other}: deno compile would put it into every target's binary, so build ${host} alone (--target ${host})`,
+      ],
+      [
+        ["--target", host],
+        script,
+        `DENORT_BIN "${script}" is not an executable for any release target: ${expected(host)}`,
+      ],
+      [["--target", host], `${out}/none`, `DENORT_BIN "${out}/none" does not exist: ${expected(host)}`],
+      [["--target", host], out, `DENORT_BIN "${out}" is not a file: ${expected(host)}`],
+      [["--target", host], "", `DENORT_BIN is empty: unset it to download Deno's runtime base, or ${expected(host)}`],
+    ];
+    for (const [args, base, message] of cases) {
+      const result = await compile([...args, "--out", out], { DENORT_BIN: base });
+      deepEqual([result.code, result.stderr, result.stdout], [2, `compile: ${message}\n`, ""], `${base} ${args}`);
+    }
+    deepEqual([...Deno.readDirSync(out)].map((entry) => entry.name), ["base.sh"], "nothing was built");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("deno task compile --unchecked-base without DENORT_BIN is a usage error", async () => {
+  const { DENORT_BIN: _, ...env } = Deno.env.toObject();
+  const task = denoJson.tasks.compile.split(" && ").at(-1)!.split(" ").slice(1);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...task, "--unchecked-base"],
+    cwd: ROOT,
+    env,
+    clearEnv: true,
+  }).output();
+  equal(out.code, 2);
+  equal(new TextDecoder().decode(out.stderr), "compile: --unchecked-base applies to DENORT_BIN, which is not set\n");
 });
 
 Deno.test("deno task compile refuses an unknown target in one line, exit 2", async () => {
