@@ -44,7 +44,7 @@ Deno.test("--host, --console: flytectl's file (dns:/// endpoint, Pkce, insecure 
         "  endpoint: https://flyte.example.com/console",
         "logger:",
         "  show-source: true",
-        "  level: 0",
+        "  level: 3",
         "",
       ].join("\n"),
     );

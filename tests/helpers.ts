@@ -6,6 +6,7 @@
 import { runCli } from "../src/cli/run.ts";
 import type { Io } from "../src/output/io.ts";
 import { readBoundedTextFile } from "../src/fs/read_bounded.ts";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 
 /** What a command run printed and returned. */
 export interface RunResult {
@@ -53,4 +54,23 @@ export async function runFctl(args: string[], options: RunOptions = {}): Promise
 /** Repository-relative path of a shared Flyte fixture. */
 export function fixture(name: string): string {
   return new URL(`../../shared/fixtures/flytectl/${name}`, import.meta.url).pathname;
+}
+
+/** The HOME of subprocess runs: it exists only for Deno's cache, so no developer's config is read. */
+export const SUBPROCESS_HOME = "/nonexistent-fctl-test-home";
+
+/**
+ * Runs `fctl <args>` as a fresh process of `main.ts` under the declared permissions (never -A), with `env` as its
+ * whole environment besides HOME and NO_COLOR, and no stdin.
+ */
+export async function runFctlProcess(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, main, ...args],
+    env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }

@@ -77,6 +77,11 @@ export interface CommandSpec {
   readonly globals?: readonly string[];
   /** False for a leaf that must not read the configuration (`config init` writes it); default true. */
   readonly readsConfig?: boolean;
+  /**
+   * True for a leaf whose own output reports the configuration's warnings (`config validate`): they are then
+   * not also logged when the configuration loads.
+   */
+  readonly reportsConfigWarnings?: boolean;
   /** What a leaf does; groups have none. */
   readonly run?: CommandRun;
 }
@@ -97,6 +102,8 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly globals?: readonly string[];
   /** False: runs without loading the configuration (`ctx.config` is not available); see {@link CommandSpec}. */
   readonly readsConfig?: boolean;
+  /** True: its output reports the configuration's warnings; see {@link CommandSpec}. */
+  readonly reportsConfigWarnings?: boolean;
   /**
    * Parses the flags into typed options, makes one library call and renders its result. The configuration
    * is loaded (`ctx.config`) before it runs.
@@ -118,6 +125,7 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     examples: declaration.examples,
     globals: declaration.globals,
     readsConfig: declaration.readsConfig,
+    reportsConfigWarnings: declaration.reportsConfigWarnings,
     run: (ctx, args, flags) =>
       declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),
   };

@@ -76,7 +76,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   const caPath = config["admin.caCertFilePath"];
   const skipVerify = config["admin.insecureSkipVerify"];
   if (skipVerify && !insecure) {
-    log.warn("admin.insecureSkipVerify is set: the admin service's certificate is not verified");
+    log.configWarning("admin.insecureSkipVerify is set: the admin service's certificate is not verified");
   }
   const serviceConfigText = config["admin.defaultServiceConfig"];
   const proxy = proxyFor(endpoint.host, endpoint.port, deps.env);

@@ -19,7 +19,7 @@ export interface ConnectHttpDeps {
   /** Reads the CA file. */
   io: Pick<Io, "readTextFile">;
   /** Where the client's warnings and retries go, and at debug level a record of every call. */
-  logger?: Pick<Logger, "warn" | "info" | "debug" | "enabled">;
+  logger?: Pick<Logger, "configWarning" | "info" | "debug" | "enabled">;
   /** The run's abort signal: Ctrl-C cancels every call. */
   signal?: AbortSignal;
 }
@@ -37,7 +37,8 @@ export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): 
     env: deps.env,
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
     insecureSkipVerify: config["admin.insecureSkipVerify"],
-    warn: (message) => deps.logger?.warn(message),
+    // Its one warning is about admin.insecureSkipVerify: a configuration warning, shown at every level.
+    warn: (message) => deps.logger?.configWarning(message),
     debug: deps.logger?.enabled(5) ? (message, fields) => deps.logger?.debug(message, fields) : undefined,
     signal: deps.signal,
     // The admin's retry settings: how many attempts a call may take, and the longest wait between them.

@@ -93,9 +93,14 @@ export class CliContext {
 
   /**
    * Loads the configuration (defaults < file < environment < `flags`), registers every secret it holds or
-   * points at, and configures the logger.
+   * points at, and configures the logger. Its warnings (unknown keys, deprecated options) are logged at every
+   * level unless muted (see `Logger.configWarning`), except with `reportWarnings: false`, for a command
+   * whose own output reports them (`config validate`).
    */
-  async loadConfig(flags: Readonly<Record<string, unknown>>): Promise<LoadedConfig> {
+  async loadConfig(
+    flags: Readonly<Record<string, unknown>>,
+    options: { reportWarnings?: boolean } = {},
+  ): Promise<LoadedConfig> {
     // Secrets given as flags must be hidden even if loading fails on another value.
     for (const spec of OPTIONS as readonly OptionSpec[]) {
       const raw = flags[spec.key];
@@ -118,7 +123,7 @@ export class CliContext {
     });
     this.#logger = log;
     this.#loaded = loaded;
-    for (const warning of loaded.warnings) log.warn(warning);
+    if (options.reportWarnings !== false) { for (const warning of loaded.warnings) log.configWarning(warning); }
     if (log.enabled(5)) {
       const { describeConfig } = await import("../config/describe.ts");
       const set = describeConfig(loaded).filter((row) => row.source !== "default");

@@ -37,7 +37,7 @@ function leafAction(ctx: CliContext, spec: CommandSpec) {
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
     if (spec.readsConfig === false) ctx.useFlagsWithoutConfig(flagValues(command));
-    else await ctx.loadConfig(flagValues(command));
+    else await ctx.loadConfig(flagValues(command), { reportWarnings: spec.reportsConfigWarnings !== true });
     await run(ctx, args.slice(0, spec.arguments.length), localFlagValues(command, spec.flags));
   };
 }

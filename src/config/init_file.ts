@@ -65,7 +65,9 @@ export function initFileText(options: InitFileOptions): string {
     ...(console === undefined ? [] : ["console:", `  endpoint: ${scalar(console)}`]),
     "logger:",
     "  show-source: true",
-    "  level: 0",
+    // flytectl writes 0 (panic only), which would hide every warning (an unknown key, a retry's trouble); 3
+    // is warn, the default of both CLIs.
+    "  level: 3",
     "",
   ].join("\n");
 }

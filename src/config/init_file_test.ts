@@ -25,7 +25,7 @@ Deno.test("initFileText: flytectl's keys, YAML that reads back to the same value
   equal(doc.admin.authType, "Pkce");
   equal(doc.admin.insecure, false);
   equal(doc.console.endpoint, "https://x.example.com/console?a=b c");
-  equal(doc.logger.level, 0);
+  equal(doc.logger.level, 3);
   equal(doc.logger["show-source"], true);
   equal(parse(initFileText({ host: "h.example.com", insecure: true })).admin.insecure, true);
   equal(parse(initFileText({ host: "h.example.com" })).console, undefined, "no console unless given");

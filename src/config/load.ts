@@ -225,12 +225,7 @@ function checkFileKeys(doc: unknown, file: string, problems: string[]): string[]
       }
       if (++unknown > MAX_KEY_WARNINGS) continue;
       suggester ??= new KeySuggester([...leaves, ...sections, ...mappings]);
-      const suggestion = suggester.suggest(path);
-      warnings.push(
-        `unknown key ${quote(path)} in config file ${quote(file)} is ignored${
-          suggestion ? `; did you mean ${quote(suggestion)}?` : ""
-        }`,
-      );
+      warnings.push(`unknown key ${quote(path)} in config file ${quote(file)} is ignored${suggester.didYouMean(path)}`);
     }
   };
   walk(doc, "");

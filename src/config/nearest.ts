@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { quote } from "../errors.ts";
 
 /**
  * Levenshtein distance, case-insensitive (config keys differ mostly by case and typos), or `limit + 1` as
@@ -73,6 +74,15 @@ export class KeySuggester {
     const limit = Math.max(1, Math.floor(name.length / 3));
     return this.#closest(name, this.#bySection.get(parentOf(path)) ?? [], limit) ??
       this.#closest(name, this.#all, limit);
+  }
+
+  /**
+   * How every message about an unknown key ends (a config file's, a `connect()` option's): `; did you mean
+   * "admin.caCertFilePath"?` when a valid key is close to `path`, else nothing.
+   */
+  didYouMean(path: string): string {
+    const near = this.suggest(path);
+    return near ? `; did you mean ${quote(near)}?` : "";
   }
 
   #closest(name: string, candidates: readonly string[], limit: number): string | undefined {

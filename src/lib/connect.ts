@@ -96,8 +96,7 @@ function checkKeys(flags: Readonly<Record<string, unknown>>): void {
   const keys: string[] = OPTIONS.map((option) => option.key);
   for (const key of Object.keys(flags)) {
     if (keys.includes(key)) continue;
-    const near = new KeySuggester(keys).suggest(key);
-    throw new UsageError(`unknown option ${quote(key)}${near ? ` (did you mean ${quote(near)}?)` : ""}`);
+    throw new UsageError(`unknown option ${quote(key)}${new KeySuggester(keys).didYouMean(key)}`);
   }
 }
 

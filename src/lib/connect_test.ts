@@ -89,7 +89,7 @@ Deno.test("connect: an unknown option, a missing config file, a bad value: one U
   await rejects(
     connect({ flags: { "admin.endpiont": "dns:///x" }, env: {} }),
     (err) =>
-      err instanceof UsageError && err.message === `unknown option "admin.endpiont" (did you mean "admin.endpoint"?)`,
+      err instanceof UsageError && err.message === `unknown option "admin.endpiont"; did you mean "admin.endpoint"?`,
   );
   await rejects(
     connect({ config: "/nonexistent/fctl/config.yaml", env: {} }),

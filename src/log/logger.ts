@@ -37,6 +37,12 @@ export interface Logger {
   warn(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   debug(message: string, fields?: LogFields): void;
+  /**
+   * A warning about the configuration (an unknown key, a deprecated option, skipped certificate verification):
+   * a warning record written at every level, only `mute` silences it. A typo in the config must never go
+   * unseen, and `logger.level: 0` (panic only) is common in flytectl's configs, whose `config init` writes it.
+   */
+  configWarning(message: string, fields?: LogFields): void;
 }
 
 function redactValue(value: unknown, redactor: Redactor): unknown {
@@ -59,8 +65,8 @@ function callerSource(): string | undefined {
 export function createLogger(options: LoggerOptions): Logger {
   const now = options.now ?? (() => new Date());
   const enabled = (level: LogLevel) => !options.mute && level <= options.level;
-  const write = (level: LogLevel, message: string, fields: LogFields = {}) => {
-    if (!enabled(level)) return;
+  const write = (level: LogLevel, message: string, fields: LogFields = {}, anyLevel = false) => {
+    if (anyLevel ? options.mute : !enabled(level)) return;
     const all: LogFields = { ...fields };
     if (options.showSource) {
       const src = callerSource();
@@ -83,5 +89,6 @@ export function createLogger(options: LoggerOptions): Logger {
     warn: (message, fields) => write(3, message, fields),
     info: (message, fields) => write(4, message, fields),
     debug: (message, fields) => write(5, message, fields),
+    configWarning: (message, fields) => write(3, message, fields, true),
   };
 }

@@ -63,6 +63,20 @@ Deno.test("levels filter records; mute silences everything", () => {
   equal(muted.out(), "");
 });
 
+Deno.test("configuration warnings are written at every level, as warnings; only mute silences them", () => {
+  for (const level of [0, 1, 2, 3, 5]) {
+    const { logger, out } = capture({ level, formatter: "text", showSource: true });
+    logger.configWarning('unknown key "admin.cacertFilePath"');
+    match(
+      out(),
+      /^time="[^"]+" level=warning msg="unknown key \\"admin\.cacertFilePath\\"" src="logger_test\.ts:\d+"\n$/,
+    );
+  }
+  const muted = capture({ level: 5, mute: true });
+  muted.logger.configWarning("w");
+  equal(muted.out(), "");
+});
+
 Deno.test("show-source names the calling file and line; multi-line messages stay one record", () => {
   const { logger, out } = capture({ showSource: true });
   logger.warn("first\nsecond");

@@ -1,6 +1,7 @@
 /**
  * `fctl config validate [--strict]`: checks what the loader cannot see (values only wrong together or
- * against the outside world), one line per problem, exit 2 if any.
+ * against the outside world), one line per problem, exit 2 if any; lists the loader's warnings (unknown keys,
+ * deprecated options) at any log level, which `--strict` makes problems.
  *
  * @module
  */
@@ -124,10 +125,17 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
   flags: [{ long: "strict", help: "also fail on unknown keys and deprecated options" }],
   globals: ["config"],
   examples: ["fctl config validate", "fctl config validate -c ~/.flyte/prod.yaml --strict"],
+  // The warnings (unknown keys with the nearest valid key, deprecated options) are this command's own report,
+  // written whatever logger.level and logger.mute say, rather than log records.
+  reportsConfigWarnings: true,
   async run(ctx, _args, flags) {
     const found = await problems(ctx.loaded, ctx.io);
-    if (flags.strict === true) found.push(...ctx.loaded.warnings);
+    // --strict: each warning is a problem; without it, each is listed after the problems, and does not fail.
+    const strict = flags.strict === true;
+    if (strict) found.push(...ctx.loaded.warnings);
+    const warnings = strict ? [] : ctx.loaded.warnings;
     for (const problem of found) ctx.io.stderr.write(`invalid: ${problem}\n`);
+    for (const warning of warnings) ctx.io.stderr.write(`warning: ${warning}\n`);
     if (found.length > 0) {
       throw new UsageError(`the configuration has ${found.length} problem${found.length === 1 ? "" : "s"}`);
     }
@@ -140,6 +148,9 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
       ctx.io.stdout.write(`${describeStorage(storageConfigFrom(config), adminPlace(config, () => ""))}\n`);
     }
     const where = ctx.loaded.file ? `config file ${quote(ctx.loaded.file)}` : "no config file";
-    ctx.io.stdout.write(`configuration is valid (${where}, environment and flags)\n`);
+    const withWarnings = warnings.length === 0
+      ? ""
+      : ` with ${warnings.length} warning${warnings.length === 1 ? "" : "s"}`;
+    ctx.io.stdout.write(`configuration is valid${withWarnings} (${where}, environment and flags)\n`);
   },
 });
