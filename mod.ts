@@ -15,6 +15,25 @@
  * if (result.kind === "one") console.log(result.task.id?.version);
  * ```
  *
+ * Errors are one family, each with the `exitCode` the command line exits with: every error meant for a user is an
+ * {@link FctlError}; a failed admin operation is an {@link AdminError} whose `status` names the gRPC code (with
+ * `rpc` and `serverMessage`); a missing entity, whether the admin said NOT_FOUND or a read found nothing (a task
+ * name without versions), is its subclass {@link NotFoundError}, whose `status` is always `"NotFound"`.
+ *
+ * ```ts
+ * import { AdminError, connect, getTask, NotFoundError, UsageError } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * try {
+ *   await getTask(flyte.client, { project: "flytesnacks", domain: "development", name: "core.basic.hello", latest: true });
+ * } catch (err) {
+ *   if (err instanceof NotFoundError) console.error("no such task");
+ *   else if (err instanceof AdminError && err.status === "Unavailable") console.error("the admin is unavailable");
+ *   else if (err instanceof UsageError) console.error(`bad input: ${err.message}`);
+ *   else throw err;
+ * }
+ * ```
+ *
  * @module
  */
 export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/connect.ts";
@@ -25,7 +44,13 @@ export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
 export type { BackoffOptions } from "./src/backoff.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
-export { AdminError, AdminNotFoundError, type ConnectionDescription, type GrpcStatus } from "./src/admin/errors.ts";
+export {
+  AdminError,
+  AdminNotFoundError,
+  type ConnectionDescription,
+  type GrpcStatus,
+  NotFoundError,
+} from "./src/admin/errors.ts";
 export { type Endpoint, parseEndpoint } from "./src/admin/endpoint.ts";
 export { loadConfig, type LoadConfigInput, type LoadedConfig } from "./src/config/load.ts";
 export {
@@ -45,7 +70,6 @@ export {
   InterruptedError,
   type InvalidOption,
   InvalidOptionError,
-  NotFoundError,
   NotSupportedError,
   OperationError,
   UsageError,

@@ -174,18 +174,6 @@ export class OperationError extends FctlError {
 }
 
 /**
- * The thing asked for does not exist (exit 1).
- *
- * ```ts
- * import { NotFoundError, OperationError } from "@fctl/fctl";
- *
- * const err = new NotFoundError("task core.basic.hello not found in flytesnacks/development");
- * console.log(err instanceof OperationError, err.exitCode); // true 1
- * ```
- */
-export class NotFoundError extends OperationError {}
-
-/**
  * The user pressed Ctrl-C (exit 130).
  *
  * ```ts

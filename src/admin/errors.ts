@@ -50,7 +50,9 @@ export function isReadLimitError(err: unknown): boolean {
 }
 
 /**
- * The admin service answered a call with a non-OK status.
+ * A call to the admin service failed: the admin answered a non-OK status, the connection failed (`status`
+ * `Unavailable`, `Unauthenticated`, … with a hint in the message), or a read found nothing ({@link NotFoundError}).
+ * Every failure of the library's admin operations is one, so a caller branches on {@link AdminError.status}.
  *
  * ```ts
  * import { AdminError, createAdminClient } from "@fctl/fctl";
@@ -83,23 +85,62 @@ export class AdminError extends OperationError {
 }
 
 /**
- * Admin said NOT_FOUND.
+ * What was asked for does not exist (exit 1): the admin answered NOT_FOUND (`GetTask` of a missing version),
+ * or a read found nothing (`getTask` of a task name with no version, after `ListTasks`). An {@link AdminError}
+ * whose `status` is always `"NotFound"`: `err instanceof NotFoundError` and `err.status === "NotFound"` agree.
  *
  * ```ts
- * import { AdminNotFoundError, createAdminClient } from "@fctl/fctl";
- * import { ResourceType } from "@fctl/fctl/types";
+ * import { AdminError, connect, getTask, NotFoundError } from "@fctl/fctl";
  *
- * const client = createAdminClient({ endpoint: "dns:///localhost:8089", insecure: true });
- * const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v9" };
- * const task = await client.admin.getTask({ id }).catch((err) => {
- *   if (err instanceof AdminNotFoundError) return undefined;
+ * await using flyte = await connect();
+ * const scope = { project: "flytesnacks", domain: "development" };
+ * const result = await getTask(flyte.client, { ...scope, name: "core.basic.hello", latest: true }).catch((err) => {
+ *   if (err instanceof NotFoundError) return undefined; // err.status === "NotFound", err.rpc === "ListTasks"
+ *   if (err instanceof AdminError) console.error(`the admin failed: ${err.status}`);
  *   throw err;
  * });
- * console.log(task ? "found" : "no such version");
- * client.close();
+ * console.log(result ? "found" : "no such task");
  * ```
  */
-export class AdminNotFoundError extends AdminError {}
+export class NotFoundError extends AdminError {
+  /** Always `NotFound`. */
+  declare readonly status: "NotFound";
+  /** A not-found error of `rpc`; `message` is the full one-line message (default: the RPC, status and `serverMessage`). */
+  constructor(
+    rpc: string,
+    serverMessage: string,
+    message = `${rpc} failed: NotFound: ${serverMessage}`,
+    options?: ErrorOptions,
+  ) {
+    super("NotFound", rpc, serverMessage, message, options);
+  }
+}
+
+/**
+ * The former name of {@link NotFoundError}, the same class.
+ *
+ * ```ts
+ * import { AdminNotFoundError, NotFoundError } from "@fctl/fctl";
+ *
+ * console.log(AdminNotFoundError === NotFoundError); // true
+ * ```
+ *
+ * @deprecated Use {@link NotFoundError}.
+ */
+export const AdminNotFoundError: typeof NotFoundError = NotFoundError;
+/**
+ * The former name of {@link NotFoundError}'s type.
+ *
+ * ```ts
+ * import type { AdminNotFoundError } from "@fctl/fctl";
+ *
+ * const missing = (err: AdminNotFoundError) => err.serverMessage;
+ * console.log(typeof missing); // function
+ * ```
+ *
+ * @deprecated Use {@link NotFoundError}.
+ */
+export type AdminNotFoundError = NotFoundError;
 
 const CONNECTION_STATUSES = new Set<Code>([
   Code.Unavailable,
@@ -131,18 +172,54 @@ export const BROKEN_CONNECTION_CODES: ReadonlySet<string> = new Set([
   "ERR_HTTP2_SESSION_ERROR",
 ]);
 
+/** Node's and rustls' words for a TLS client that read something other than TLS: a plaintext server. */
+const NOT_TLS_CODES = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/;
+const NOT_TLS_MESSAGES = /wrong version number|InvalidContentType|packet length too long/i;
+
+/** Node's codes for a host name that does not resolve. */
+const UNKNOWN_HOST_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_NODATA"]);
+
+/** Node's codes for a connection that could not be made at all. */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "EHOSTDOWN",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "ETIMEDOUT",
+  "EADDRNOTAVAIL",
+]);
+
 /**
- * Which connection failure an error is, to say so in its message: a refused certificate (which the
- * transport reports as INTERNAL, as Connect's Node client does), or a broken connection (which the
- * transport reports as UNAVAILABLE, as gRPC does: no working connection could be kept).
+ * What happened, for a failure whose hint depends on it (each has its own hint in {@link hintFor}):
+ * - `answered`: the server sent the status itself (in gRPC headers or trailers): it is running and reachable;
+ * - `httpStatus`: something at the endpoint answered an HTTP error status instead of gRPC's (a proxy, a load balancer);
+ * - `certificate`: TLS refused the server's certificate (the transport reports INTERNAL, as Connect's Node client does);
+ * - `notTls`: TLS was spoken to a server that answered in plaintext;
+ * - `unknownHost`: the endpoint's host name does not resolve;
+ * - `unreachable`: no connection could be made (refused, no route);
+ * - `lost`: a connection was made, then closed before the answer (a reset, an HTTP/2 session error, a stream
+ *   cancelled by the peer: the transport reports them UNAVAILABLE, as gRPC does).
  */
-function connectionFailure(ce: ConnectError): "tls" | "protocol" | undefined {
+type Happened = "answered" | "httpStatus" | "certificate" | "notTls" | "unknownHost" | "unreachable" | "lost";
+
+/** What happened in a failed call; undefined when the status alone says it. */
+function whatHappened(ce: ConnectError): Happened | undefined {
+  if (ce.isWireError) return "answered";
   const codes = errorCodes(ce);
+  if (codes.some((c) => NOT_TLS_CODES.test(c)) || NOT_TLS_MESSAGES.test(ce.rawMessage)) return "notTls";
   if (ce.code === Code.Internal && (codes.some((c) => TLS_CODES.test(c)) || /certificate/i.test(ce.rawMessage))) {
-    return "tls";
+    return "certificate";
   }
-  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c))) return "protocol";
-  return undefined;
+  if (codes.some((c) => UNKNOWN_HOST_CODES.has(c))) return "unknownHost";
+  if (codes.some((c) => UNREACHABLE_CODES.has(c))) return "unreachable";
+  if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c))) return "lost";
+  if (ce.code !== Code.Unavailable) return undefined;
+  // Connect's error for an HTTP status other than 200, with the answer's headers.
+  if (/^HTTP \d{3}$/.test(ce.rawMessage)) return "httpStatus";
+  // Neither sent by the server nor a connection that could not be made: the transport's own UNAVAILABLE for a
+  // connection lost before the answer (see transport_status.ts and session_guard.ts).
+  return "lost";
 }
 
 /** Maps any error thrown by a Connect client call to an {@link FctlError}. */
@@ -158,12 +235,16 @@ export function mapAdminError(err: unknown, rpc: string, connection: ConnectionD
       `(admin.maxMessageSizeBytes); raise --admin.maxMessageSizeBytes, or ask for less (e.g. --filter.limit)`;
     return new AdminError("ResourceExhausted", rpc, serverMessage, `${rpc} failed: ${serverMessage}`, { cause: err });
   }
-  const failure = connectionFailure(ce);
-  if (failure) {
-    const hint = failure === "tls"
-      ? "TLS: the server certificate was refused; trust its CA with admin.caCertFilePath"
-      : "the connection was closed during the call";
-    ce = new ConnectError(`${hint}: ${ce.rawMessage}`, Code.Unavailable, undefined, undefined, err);
+  const happened = whatHappened(ce);
+  const prefix = happened === "certificate"
+    ? "TLS: the server certificate was refused: "
+    : happened === "notTls"
+    ? "TLS: "
+    : happened === "lost" && errorCodes(ce).some((c) => BROKEN_CONNECTION_CODES.has(c))
+    ? "the connection was closed during the call: "
+    : undefined;
+  if (prefix !== undefined) {
+    ce = new ConnectError(`${prefix}${ce.rawMessage}`, Code.Unavailable, undefined, undefined, err);
   }
   const status = Code[ce.code] as GrpcStatus;
   const serverMessage = ce.rawMessage.replace(/\s+/g, " ").trim();
@@ -172,16 +253,33 @@ export function mapAdminError(err: unknown, rpc: string, connection: ConnectionD
     const where = `connection to ${connection.endpoint} (insecure: ${connection.insecure}, auth: ${
       connection.authType ?? "none"
     })`;
-    message = `${where}: ${message}${hintFor(ce.code, connection)}`;
+    message = `${where}: ${message}${hintFor(ce.code, happened, connection)}`;
   }
-  const ErrorClass = ce.code === Code.NotFound ? AdminNotFoundError : AdminError;
-  return new ErrorClass(status, rpc, serverMessage, message, { cause: err });
+  if (ce.code === Code.NotFound) return new NotFoundError(rpc, serverMessage, message, { cause: err });
+  return new AdminError(status, rpc, serverMessage, message, { cause: err });
 }
 
-function hintFor(code: Code, connection: ConnectionDescription): string {
+/** The hint that ends the message of a connection status: what to check, given what happened. */
+function hintFor(code: Code, happened: Happened | undefined, connection: ConnectionDescription): string {
+  switch (happened) {
+    case "certificate":
+      return " (trust its CA with admin.caCertFilePath)";
+    case "notTls":
+      return " (the server does not speak TLS; is admin.insecure right for it?)";
+    case "unknownHost":
+      return " (the host name does not resolve; is admin.endpoint right?)";
+    case "unreachable":
+    case "httpStatus":
+      return ` (is the admin service running at ${connection.endpoint}?)`;
+    case "lost":
+      // Not "is it running?": something accepted the connection.
+      return " (a server is there, but closed the connection: is admin.insecure right for it, and is this its " +
+        "gRPC endpoint?)";
+  }
   switch (code) {
     case Code.Unavailable:
-      return ` (is the admin service running at ${connection.endpoint}? is admin.insecure right for it?)`;
+      // The server said so itself: it runs, and a check of the endpoint or of admin.insecure would not help.
+      return " (the admin answered UNAVAILABLE itself: it is running, but could not serve the call)";
     case Code.Unauthenticated:
       return " (check admin.authType and its credentials)";
     case Code.DeadlineExceeded:

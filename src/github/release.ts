@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { NotFoundError, OperationError, quote } from "../errors.ts";
+import { OperationError, quote } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 
 /** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
@@ -87,8 +87,8 @@ export interface ResolveReleaseOptions {
  * console.log(release.tag, release.assets.map((asset) => asset.name));
  * ```
  *
- * @throws {NotFoundError} no such release (or repository)
- * @throws {OperationError} rate limit (with its reset time), refused token, other HTTP or network failures
+ * @throws {OperationError} no such release or repository (HTTP 404), rate limit (with its reset time), refused
+ *   token, other HTTP or network failures
  */
 export async function resolveRelease(options: ResolveReleaseOptions): Promise<Release> {
   const base = (options.apiUrl || DEFAULT_GITHUB_API_URL).replace(/\/+$/, "");
@@ -137,7 +137,7 @@ function responseError(response: Response, text: string, what: string, options: 
     return new OperationError(`GitHub API rate limit exceeded (HTTP ${status}) fetching ${what}${when}${hint}`);
   }
   const detail = githubMessage(text);
-  if (status === 404) return new NotFoundError(`${what} not found (HTTP 404)`);
+  if (status === 404) return new OperationError(`${what} not found (HTTP 404)`);
   if (status === 401) {
     return new OperationError(`the GitHub API refused GITHUB_TOKEN (HTTP 401)${detail ? `: ${detail}` : ""}`);
   }

@@ -5,7 +5,8 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { InvalidOptionError, NotFoundError, quote } from "../errors.ts";
+import { InvalidOptionError, quote } from "../errors.ts";
+import { NotFoundError } from "../admin/errors.ts";
 import { fieldSelectorToFilters } from "./field_selector.ts";
 import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -183,7 +184,9 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
  * ```
  *
  * @throws {InvalidOptionError} see {@link taskQuery}
- * @throws {NotFoundError} a named task has no version
+ * @throws {NotFoundError} a named task has no version (an `AdminError` with status `NotFound`), or
+ *   `GetTask` found no such version
+ * @throws {AdminError} any other call the admin refused, or that could not be made
  */
 export function getTask(client: AdminClient, options: GetTaskOptions): Promise<GetTaskResult> {
   return runTaskQuery(client, taskQuery(options));
@@ -237,7 +240,9 @@ async function readTasks(client: AdminClient, query: TaskQuery, signal?: AbortSi
   });
   const response = await client.admin.listTasks(request, { signal });
   if (name && response.tasks.length === 0) {
-    throw new NotFoundError(`task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`);
+    // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such task.
+    const missing = `task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`;
+    throw new NotFoundError("ListTasks", missing, missing);
   }
   if (options.latest) return { kind: "one", task: response.tasks[0] };
   const hasMore = response.token !== "" && response.tasks.length >= limit;

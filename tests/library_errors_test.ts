@@ -1,0 +1,61 @@
+/**
+ * The library's errors are one family a caller branches on: every failed admin operation is an `AdminError`
+ * whose `status` names what happened, and a missing entity, whether the admin said NOT_FOUND or a read found
+ * nothing, is its subclass `NotFoundError` (status `NotFound`), as `mod.ts` exports them.
+ */
+import { equal, ok as assert, rejects } from "node:assert/strict";
+import {
+  AdminError,
+  AdminNotFoundError,
+  createAdminClient,
+  ExitCode,
+  FctlError,
+  getTask,
+  NotFoundError,
+  OperationError,
+} from "../mod.ts";
+import { startSandbox } from "../testing.ts";
+import { Code } from "../types.ts";
+import { seedTasks } from "./task_fixtures.ts";
+
+const SCOPE = { project: "flytesnacks", domain: "development" };
+
+Deno.test("a missing task is a NotFoundError, an AdminError with status NotFound, from a list or a get", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await seedTasks(client, [{ name: "core.basic.hello", version: "v1" }]);
+    // No version of the name: ListTasks answers an empty page, which getTask reports as not found.
+    await rejects(getTask(client, { ...SCOPE, name: "nope", latest: true }), (err) => {
+      assert(err instanceof NotFoundError && err instanceof AdminError, String(err));
+      assert(err instanceof OperationError && err instanceof FctlError);
+      equal(err.status, "NotFound");
+      equal(err.rpc, "ListTasks");
+      equal(err.exitCode, ExitCode.Failed);
+      equal(err.name, "NotFoundError");
+      equal(err.message, 'task "nope" not found in project "flytesnacks", domain "development"');
+      equal(err.serverMessage, err.message);
+      return true;
+    });
+    // A missing version: the admin's own NOT_FOUND, the same class.
+    await rejects(getTask(client, { ...SCOPE, name: "core.basic.hello", version: "v9" }), (err) => {
+      assert(err instanceof NotFoundError, String(err));
+      equal(err.status, "NotFound");
+      equal(err.rpc, "GetTask");
+      assert(err.message.startsWith("GetTask failed: NotFound: "), err.message);
+      return true;
+    });
+    // Any other status is an AdminError, not a NotFoundError.
+    const task = { id: { ...SCOPE, name: "core.basic.hello", version: "v1" } };
+    sandbox.failNext("GetTask", Code.InvalidArgument);
+    await rejects(client.admin.getTask(task), (err) => {
+      assert(err instanceof AdminError && !(err instanceof NotFoundError), String(err));
+      equal(err.status, "InvalidArgument");
+      return true;
+    });
+    equal(AdminNotFoundError, NotFoundError, "the former name is the same class");
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
