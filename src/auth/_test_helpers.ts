@@ -118,16 +118,20 @@ export interface BrowserVisit {
 
 /**
  * Does what a browser does with a sign-in URL: GET it (trusting the sandbox's CA), follow the redirect to
- * the loopback server, read the page.
+ * the loopback server (with `accept` as the browser's Accept header; default any type), read the page.
  */
-export async function followSignIn(url: string, caCertificate: string): Promise<BrowserVisit> {
+export async function followSignIn(
+  url: string,
+  caCertificate: string,
+  { accept = "*/*" }: { accept?: string } = {},
+): Promise<BrowserVisit> {
   const client = Deno.createHttpClient({ caCerts: [caCertificate] });
   try {
     const first = await fetch(url, { client, redirect: "manual" });
     const location = first.headers.get("location") ?? undefined;
     if (!location) return { status: first.status, page: await first.text() };
     await first.body?.cancel();
-    const landing = await fetch(location);
+    const landing = await fetch(location, { headers: { accept } });
     return { location, status: landing.status, page: await landing.text() };
   } finally {
     client.close();

@@ -10,8 +10,10 @@ import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 import { REPEATABLE } from "../http/retry.ts";
 import { causeOf, type Discovery } from "./discovery.ts";
+import { describeOAuthProblem, isOAuthProblem } from "./oauth_problem.ts";
 import type { AuthSettings } from "./settings.ts";
 import type { Token, TokenSource } from "./tokens.ts";
+import { withoutIdToken } from "./token_response.ts";
 
 /** What the flow uses besides the settings. */
 export interface ClientSecretDeps {
@@ -82,11 +84,13 @@ export async function refusal(err: unknown): Promise<string> {
     const reason = [body.error, body.error_description].filter(Boolean).join(": ");
     return `${reason || "unauthorized"} (HTTP ${err.status})`;
   }
-  if (err instanceof oauth.OperationProcessingError && err.cause instanceof Response) {
+  if (err instanceof oauth.OperationProcessingError && err.cause instanceof Response && !err.cause.ok) {
     // An answer outside OAuth's error statuses (a 503 from a busy server, a proxy's 502): its status, and what its
-    // body says.
+    // body says. A successful answer's body is never quoted: it may hold a token.
     return `${await answerReason(err.cause) || "unexpected answer"} (HTTP ${err.cause.status})`;
   }
+  // The answer came but is not what OAuth says (not JSON, no access_token, an unknown token_type): what was found.
+  if (isOAuthProblem(err)) return describeOAuthProblem(err);
   // The token endpoint was not reached (DNS, connection, TLS), or its answer could not be read.
   return describeFetchFailure(err);
 }
@@ -141,7 +145,10 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
       };
       try {
         const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, repeatable);
-        return toToken(await oauth.processClientCredentialsResponse(as, client, response), deps.now());
+        return toToken(
+          await oauth.processClientCredentialsResponse(as, client, await withoutIdToken(response)),
+          deps.now(),
+        );
       } catch (err) {
         throw new OperationError(
           `token request to ${where} for client ${quote(settings.clientId)} failed: ${await refusal(err)}`,
@@ -173,7 +180,10 @@ export async function refreshGrant(
   const { as, client, auth, options } = grant;
   try {
     const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
-    const refreshed = toToken(await oauth.processRefreshTokenResponse(as, client, response), now());
+    const refreshed = toToken(
+      await oauth.processRefreshTokenResponse(as, client, await withoutIdToken(response)),
+      now(),
+    );
     // A server that does not rotate refresh tokens leaves the old one valid.
     return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
   } catch {

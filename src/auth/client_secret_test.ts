@@ -1,5 +1,7 @@
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import * as oauth from "oauth4webapi";
+import { SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
+import { authedClient } from "./_test_helpers.ts";
 import { refusal } from "./client_secret.ts";
 
 /** What oauth4webapi throws for an answer outside OAuth's error statuses: the answer is its cause. */
@@ -16,4 +18,25 @@ Deno.test("refusal: an answer outside OAuth's error statuses says its status and
   const gateway = new Response("<html>\n  502 Bad Gateway\n</html>", { status: 502 });
   equal(await refusal(unexpected(gateway)), "<html> 502 Bad Gateway </html> (HTTP 502)");
   equal(await refusal(unexpected(new Response(null, { status: 500 }))), "unexpected answer (HTTP 500)");
+});
+
+Deno.test("client secret: an id_token with every answer (any alg, even malformed) fails neither the grant nor the refresh", async () => {
+  for (const idToken of ["ES256", "HS256", "malformed"] as const) {
+    const sandbox = await startSandbox({ production: { idToken, accessTokens: "jwt" } });
+    const authed = authedClient(sandbox, { clientSecretEnvVar: "SECRET" }, { SECRET: SANDBOX_CLIENT.secret });
+    try {
+      const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 1 };
+      await authed.client.admin.listTasks(scope);
+      sandbox.auth!.revokeAll();
+      await authed.client.admin.listTasks(scope);
+      deepEqual(
+        sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`),
+        ["client_credentials 200", "refresh_token 200"],
+        idToken,
+      );
+    } finally {
+      authed.close();
+      await sandbox.close();
+    }
+  }
 });

@@ -13,6 +13,7 @@ import { OperationError, quote } from "../errors.ts";
 import { refusal, shapeParameters, toToken } from "./client_secret.ts";
 import { type InteractiveFlowDeps, publicClientSession, refreshPublic } from "./public_client.ts";
 import type { Token, TokenSource } from "./tokens.ts";
+import { withoutIdToken } from "./token_response.ts";
 
 /** How much slower polling gets after each `slow_down` (RFC 8628 §3.5). */
 const SLOW_DOWN_MS = 5_000;
@@ -72,7 +73,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
             authorization.device_code,
             options,
           );
-          return toToken(await oauth.processDeviceCodeResponse(as, client, response), deps.now());
+          return toToken(await oauth.processDeviceCodeResponse(as, client, await withoutIdToken(response)), deps.now());
         } catch (err) {
           const error = err instanceof oauth.ResponseBodyError ? err.error : undefined;
           if (error === "authorization_pending") continue;

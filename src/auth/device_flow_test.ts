@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/strict";
 import { InterruptedError } from "../errors.ts";
-import { type DeviceFlowBehaviour, type Sandbox, startSandbox } from "../sandbox/mod.ts";
+import { type DeviceFlowBehaviour, type ProductionProfile, type Sandbox, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, promptSink } from "./_test_helpers.ts";
 import type { AuthSettings } from "./settings.ts";
 import { interrupted, type Sleep } from "./wait.ts";
@@ -89,6 +89,41 @@ Deno.test("device flow: pending, then slow_down, then approval: polls at the ser
       deepEqual(slept.length, 4, "no wait");
     },
   );
+});
+
+Deno.test("device flow: any provider's id_token (ES256 by default, HS256, PS256, malformed) and JWT access tokens: the sign-in and the refresh work", async () => {
+  const profiles: ProductionProfile[] = [{}, { idToken: "HS256", accessTokens: "jwt" }, { idToken: "PS256" }, {
+    idToken: "malformed",
+    accessTokens: "jwt",
+  }];
+  for (const profile of profiles) {
+    const label = JSON.stringify(profile);
+    const clock = testClock();
+    const sandbox = await startSandbox({
+      production: { ...profile, deviceFlow: { intervalSeconds: 1 } },
+      now: clock.date,
+    });
+    const prompt = promptSink();
+    const authed = authedClient(sandbox, { authType: "DeviceFlow" }, {}, clock.now, {
+      interactive: { prompt, terminal: false, signal: new AbortController().signal, sleep: clock.sleep },
+    });
+    try {
+      await authed.client.admin.listTasks(scope);
+      sandbox.auth!.revokeAll();
+      await authed.client.admin.listTasks(scope);
+      deepEqual(sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`), [
+        "urn:ietf:params:oauth:grant-type:device_code 200",
+        "refresh_token 200",
+      ], label);
+      equal(prompt.text().match(/Sign in/g)?.length, 1, `${label}: the refresh spared a sign-in`);
+      for (const text of [prompt.text(), authed.log()]) {
+        assert(!SANDBOX_SECRET.test(text) && !/eyJ[\w-]+\.eyJ/.test(text), `${label}: ${text}`);
+      }
+    } finally {
+      authed.close();
+      await sandbox.close();
+    }
+  }
 });
 
 Deno.test("device flow: without a server interval, admin.deviceFlowConfig.pollInterval; without a complete URI, only the URI and code", async () => {

@@ -2,8 +2,8 @@
  * Pkce: the authorization code grant with PKCE S256 (RFC 6749 §4.1, RFC 7636) for the admin's public client.
  * The sign-in URL (its `state` and code challenge are not secret) is always printed to stderr, and opened in
  * a browser when stderr is a terminal and the platform has an opener; the browser comes back to a loopback
- * server on the redirect URI's port, within `admin.pkceConfig.timeout`. A refresh token, when there is one,
- * spares the sign-in.
+ * server on the redirect URI's port, within `admin.pkceConfig.timeout`, and its page tells how the sign-in
+ * ended once the code has been exchanged for tokens. A refresh token, when there is one, spares the sign-in.
  *
  * @module
  */
@@ -15,8 +15,15 @@ import { browserCommand, type Platform } from "./browser.ts";
 import { refusal, shapeParameters, toToken } from "./client_secret.ts";
 import type { CommandRunner } from "./external_command.ts";
 import { listenLoopback, loopbackRedirect } from "./loopback.ts";
-import { type InteractiveFlowDeps, publicClientSession, refreshPublic } from "./public_client.ts";
+import { describeOAuthProblem, isOAuthProblem } from "./oauth_problem.ts";
+import {
+  type InteractiveFlowDeps,
+  type PublicClientSession,
+  publicClientSession,
+  refreshPublic,
+} from "./public_client.ts";
 import type { Token, TokenSource } from "./tokens.ts";
+import { withoutIdToken } from "./token_response.ts";
 
 /** The redirect URI when the admin advertises none (flytectl's). */
 export const DEFAULT_REDIRECT_URI = "http://localhost:53593/callback";
@@ -38,7 +45,8 @@ function authorizationRefusal(err: unknown): Error {
     const reason = [err.error, err.error_description].filter(Boolean).join(": ");
     return new OperationError(`the authorization server refused the sign-in: ${reason}`);
   }
-  return new OperationError(`the sign-in answer is invalid: ${err instanceof Error ? err.message : String(err)}`);
+  const reason = isOAuthProblem(err) ? describeOAuthProblem(err) : err instanceof Error ? err.message : String(err);
+  return new OperationError(`the sign-in answer is invalid: ${reason}`);
 }
 
 /** The Pkce token source. */
@@ -49,7 +57,7 @@ export function pkceSource(deps: PkceDeps): TokenSource {
       const session = await publicClientSession(deps, "Pkce", "authorizationEndpoint");
       const refreshed = await refreshPublic(session, previous, deps.now, renewedElsewhere);
       if (refreshed) return refreshed;
-      const { as, client, options } = session;
+      const { as, client } = session;
       const redirectUri = session.redirectUri || DEFAULT_REDIRECT_URI;
       const redirect = loopbackRedirect(redirectUri);
       const verifier = oauth.generateRandomCodeVerifier();
@@ -79,7 +87,6 @@ export function pkceSource(deps: PkceDeps): TokenSource {
       });
       const timeoutMs = settings.pkceTimeoutMs;
       const stop = new AbortController();
-      let params: URLSearchParams;
       try {
         deps.prompt.write(`Sign in to continue: open this URL in a browser (waiting ${formatDuration(timeoutMs)}):\n`);
         deps.prompt.write(`  ${url.href}\n`);
@@ -92,30 +99,49 @@ export function pkceSource(deps: PkceDeps): TokenSource {
           );
         });
         timedOut.catch(() => {});
-        params = await Promise.race([loopback.response, timedOut]);
+        const params = await Promise.race([loopback.response, timedOut]);
+        stop.abort();
+        const token = await redeemCode(session, params, redirectUri, verifier, deps.now);
+        // Only now does the browser's page say so.
+        loopback.finish();
+        return token;
+      } catch (err) {
+        loopback.finish(err instanceof Error ? err : new OperationError(String(err)));
+        throw err;
       } finally {
         stop.abort();
         await loopback.close();
       }
-      try {
-        const response = await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          redirectUri,
-          verifier,
-          options,
-        );
-        return toToken(await oauth.processAuthorizationCodeResponse(as, client, response), deps.now());
-      } catch (err) {
-        throw new OperationError(
-          `token request to ${session.where} for client ${quote(client.client_id)} failed: ${await refusal(err)}`,
-          { cause: err },
-        );
-      }
     },
   };
+}
+
+/** The authorization code grant: the code and verifier for the tokens. */
+async function redeemCode(
+  session: PublicClientSession,
+  params: URLSearchParams,
+  redirectUri: string,
+  verifier: string,
+  now: () => number,
+): Promise<Token> {
+  const { as, client, options } = session;
+  try {
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      redirectUri,
+      verifier,
+      options,
+    );
+    return toToken(await oauth.processAuthorizationCodeResponse(as, client, await withoutIdToken(response)), now());
+  } catch (err) {
+    throw new OperationError(
+      `token request to ${session.where} for client ${quote(client.client_id)} failed: ${await refusal(err)}`,
+      { cause: err },
+    );
+  }
 }
 
 /** Opens `url` with the platform's opener, when it has one; a failure only costs the convenience. */

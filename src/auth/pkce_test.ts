@@ -90,6 +90,65 @@ Deno.test("pkce: the printed URL, followed like a browser, signs in; the call is
   });
 });
 
+Deno.test("pkce: any provider's id_token (HS256, ES256, PS256, malformed) and JWT access tokens: the sign-in and the refresh work", async () => {
+  const profiles: ProductionProfile[] = [
+    {}, // the sandbox's default: an HS256 id_token with the code, none on refresh
+    { idToken: "ES256", accessTokens: "jwt" },
+    { idToken: "PS256" },
+    { idToken: "malformed", accessTokens: "jwt" },
+  ];
+  for (const profile of profiles) {
+    await withPkce(async (sandbox) => {
+      const label = JSON.stringify(profile);
+      const { io, prompt } = user();
+      const authed = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: io });
+      try {
+        const call = later(authed.client.admin.listTasks(scope));
+        const [, url] = await waitFor(prompt.text, URL_LINE);
+        const visit = await followSignIn(url, sandbox.caCertificate!);
+        equal(visit.page, "fctl is signed in. You can close this window.\n", label);
+        await call;
+        sandbox.auth!.revokeAll();
+        await authed.client.admin.listTasks(scope);
+        deepEqual(grants(sandbox), ["authorization_code 200", "refresh_token 200"], label);
+        equal(prompt.text().match(/Sign in/g)?.length, 1, `${label}: the refresh spared a sign-in`);
+        for (const text of [prompt.text(), authed.log()]) {
+          assert(!SANDBOX_SECRET.test(text) && !/eyJ[\w-]+\.eyJ/.test(text), `${label}: ${text}`);
+        }
+      } finally {
+        authed.close();
+      }
+    }, profile);
+  }
+});
+
+Deno.test("pkce: a failed code exchange is what the browser's page says (escaped HTML for a browser), and the call's one error", async () => {
+  for (const accept of ["*/*", "text/html,*/*;q=0.8"]) {
+    await withPkce(async (sandbox) => {
+      const { io, prompt } = user();
+      const authed = authedClient(sandbox, QUICK_PKCE, {}, undefined, { interactive: io });
+      try {
+        const call = later(authed.client.admin.listTasks(scope));
+        const [, url] = await waitFor(prompt.text, URL_LINE);
+        sandbox.auth!.failNextTokenRequests(1, 503);
+        const visit = await followSignIn(url, sandbox.caCertificate!, { accept });
+        const reason = `token request to ${sandbox.auth!.tokenEndpoint} for client "flytectl" failed: ` +
+          "temporarily_unavailable: the authorization server is busy; try again (HTTP 503)";
+        equal(visit.status, 500);
+        if (accept === "*/*") {
+          equal(visit.page, `fctl sign-in failed: ${reason}\nYou can close this window.\n`);
+        } else {
+          assert(visit.page.includes(`<p>fctl sign-in failed: ${reason.replaceAll('"', "&quot;")}</p>`), visit.page);
+        }
+        await rejects(call, { name: "OperationError", message: reason });
+        deepEqual(grants(sandbox), ["authorization_code 503"]);
+      } finally {
+        authed.close();
+      }
+    });
+  }
+});
+
 /** Signs in with Pkce as `authed`'s first call, playing the browser; the call's token is then the store's. */
 async function signIn(
   sandbox: Sandbox,

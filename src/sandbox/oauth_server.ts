@@ -3,13 +3,16 @@
  * on loopback with RFC 8414 metadata at `/.well-known/oauth-authorization-server`, a token endpoint for the
  * `client_credentials` and `refresh_token` grants (client id and secret by HTTP Basic, or in the form), the
  * interactive grants of the public client (authorization code with PKCE, device code: see
- * `interactive_grants.ts`), and RFC 7009 revocation. Tokens are opaque random strings that expire on the sandbox clock; the admin service
- * asks {@link TokenIssuer.valid} about the ones it receives. Every token request is recorded for tests.
+ * `interactive_grants.ts`), and RFC 7009 revocation. Access tokens are opaque random strings, or signed JWTs when told
+ * (RFC 9068), that expire on the sandbox clock; the admin service asks {@link TokenIssuer.valid} about the ones it
+ * receives. Answers carry an OpenID Connect id_token as providers add one, signed with an algorithm other than
+ * RS256 unless told otherwise (`jwt.ts`): clients must cope with any. Every token request is recorded for tests.
  *
  * @module
  */
 
 import { type InteractiveGrants, randomText } from "./interactive_grants.ts";
+import { type JwtAlgorithm, JwtSigner } from "./jwt.ts";
 
 /**
  * One request the token endpoint answered.
@@ -52,6 +55,8 @@ export interface TokenIssuerOptions {
   refreshTokens: boolean;
   /** Whether a refresh grant consumes its refresh token and answers a new one (else it stays valid and none is sent). */
   rotateRefreshTokens: boolean;
+  /** Access tokens as opaque random strings (default) or as RS256-signed JWTs (RFC 9068). */
+  accessTokens?: "opaque" | "jwt";
   now: () => Date;
 }
 
@@ -67,6 +72,10 @@ export class TokenIssuer {
   readonly #access = new Map<string, AccessToken>();
   /** refresh token → client id */
   readonly #refresh = new Map<string, string>();
+  /** Signs JWT access tokens and the authorization server's id_tokens. */
+  readonly signer: JwtSigner = new JwtSigner();
+  /** The authorization server's URL, the `iss` of its JWTs; set once it listens. */
+  url = "";
 
   constructor(options: TokenIssuerOptions) {
     this.#options = options;
@@ -79,9 +88,20 @@ export class TokenIssuer {
 
   /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
   issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
-    const accessToken = randomText("at-");
     const expiresIn = this.#options.tokenLifetimeSeconds;
-    this.#access.set(accessToken, { clientId, expiresAt: this.#options.now().getTime() + expiresIn * 1000 });
+    const now = this.#options.now().getTime();
+    const accessToken = this.#options.accessTokens === "jwt"
+      ? this.signer.sign("RS256", {
+        iss: this.url,
+        sub: clientId,
+        client_id: clientId,
+        aud: this.url,
+        iat: Math.floor(now / 1000),
+        exp: Math.floor(now / 1000) + expiresIn,
+        jti: randomText(""),
+      }, "at+jwt")
+      : randomText("at-");
+    this.#access.set(accessToken, { clientId, expiresAt: now + expiresIn * 1000 });
     if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
       return { accessToken, expiresIn };
     }
@@ -141,7 +161,36 @@ export interface OAuthServerOptions {
   requests: TokenRequestRecord[];
   /** Statuses the next token requests are answered with, in order, before anything else is looked at. */
   faults?: number[];
+  /** The id_token of every grant's answers (`none`: no id_token); default {@link DEFAULT_ID_TOKENS}, per grant. */
+  idToken?: IdTokenKind | "none";
   now: () => Date;
+}
+
+/** An id_token signed with one of these algorithms, or `malformed`: not a JWT at all. */
+type IdTokenKind = JwtAlgorithm | "malformed";
+
+const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+/**
+ * The id_tokens of the grants when none is configured: an OpenID provider's, signed otherwise than the RS256 a
+ * client assumes when it is told nothing; the other grants' answers carry none.
+ */
+const DEFAULT_ID_TOKENS: ReadonlyMap<string, IdTokenKind> = new Map([
+  ["authorization_code", "HS256"],
+  [DEVICE_CODE_GRANT, "ES256"],
+]);
+
+/** What a `malformed` id_token is: two parts, no signature. */
+const MALFORMED_ID_TOKEN = "sandbox.not-a-jwt";
+
+/** The id_token of a `grantType` answer to `clientId` for `subject` (its user, or the client itself), if any. */
+function idTokenOf(options: OAuthServerOptions, grantType: string, clientId: string, subject: string) {
+  const kind = options.idToken ?? DEFAULT_ID_TOKENS.get(grantType) ?? "none";
+  if (kind === "none") return undefined;
+  if (kind === "malformed") return MALFORMED_ID_TOKEN;
+  const now = Math.floor(options.now().getTime() / 1000);
+  const claims = { iss: options.issuer.url, sub: subject, aud: clientId, iat: now, exp: now + 3600, auth_time: now };
+  return options.issuer.signer.sign(kind, claims);
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -224,6 +273,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     return answer(oauthError(401, "invalid_client", "client authentication failed"));
   }
   const clientId = client?.id ?? publicId!;
+  let subject = clientId;
   if (grantType === "refresh_token") {
     if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", clientId)) {
       return answer(oauthError(400, "invalid_grant", "the refresh token is invalid, expired or revoked"));
@@ -236,21 +286,22 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
       ? interactive.pollDevice(form, clientId)
       : await interactive.redeemCode(form, clientId);
     if ("error" in outcome) return answer(oauthError(400, outcome.error, outcome.description));
+    subject = outcome.user;
   } else if (grantType !== "client_credentials" || !client) {
     const error = grantType === "client_credentials" ? "unauthorized_client" : "unsupported_grant_type";
     return answer(oauthError(400, error, `grant type "${grantType}" is not supported for this client`));
   }
   const token = issuer.issue(clientId, grantType === "refresh_token");
+  const idToken = idTokenOf(options, grantType, clientId, subject);
   return answer(json(200, {
     access_token: token.accessToken,
     token_type: "Bearer",
     expires_in: token.expiresIn,
     ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
+    ...(idToken ? { id_token: idToken } : {}),
     ...(form.has("scope") ? { scope: form.get("scope") } : {}),
   }));
 }
-
-const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
 async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {
   const answer = options.interactive.deviceAuthorization(new URLSearchParams(await request.text()), base);
@@ -296,5 +347,6 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
   const addr = await listening.promise;
   const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
   base = `${options.tls ? "https" : "http"}://${host}:${addr.port}`;
+  options.issuer.url = base;
   return { issuer: base, tokenEndpoint: `${base}/oauth2/token`, close: () => server.shutdown() };
 }

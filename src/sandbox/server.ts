@@ -54,6 +54,14 @@ export interface ProductionProfile {
   refreshTokens?: boolean;
   /** Whether refresh tokens rotate (each is used once, its answer brings a new one); default true. */
   rotateRefreshTokens?: boolean;
+  /** Access tokens as opaque random strings (default) or as signed JWTs (RFC 9068), as many providers issue them. */
+  accessTokens?: "opaque" | "jwt";
+  /**
+   * The OpenID Connect id_token of every grant's token answers: signed with one of these algorithms, `malformed`
+   * (not a JWT), or `none`. Default: HS256 for the authorization code grant, ES256 for the device code grant, none
+   * for the others; an admin's clients never learn the algorithm.
+   */
+  idToken?: "HS256" | "ES256" | "RS256" | "PS256" | "malformed" | "none";
   /** The metadata key the admin reads the token from and advertises; default `flyte-authorization`. */
   authorizationMetadataKey?: string;
   /** The advertised audience; default none. */
@@ -316,6 +324,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     tokenLifetimeSeconds: profile.tokenLifetimeSeconds ?? 3600,
     refreshTokens: profile.refreshTokens ?? true,
     rotateRefreshTokens: profile.rotateRefreshTokens ?? true,
+    accessTokens: profile.accessTokens,
     now,
   });
   const tokenRequests: TokenRequestRecord[] = [];
@@ -339,6 +348,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     interactive,
     requests: tokenRequests,
     faults: tokenFaults,
+    idToken: profile.idToken,
     now,
   });
   const advertised: AdvertisedAuth = {
