@@ -105,6 +105,11 @@ Deno.test("ListTasks pages with offset tokens", async () => {
     } while (token !== "");
     assertEquals(pages, [["t@v7", "t@v6", "t@v5"], ["t@v4", "t@v3", "t@v2"], ["t@v1"]]);
     assertEquals(tokens, ["3", "6", ""]);
+    // FlyteAdmin gives a token for every full page: one that ends at the last task leads to an empty page.
+    const full = await client.admin.listTasks({ id: { ...scope, name: "t" }, limit: 7 });
+    assertEquals([full.tasks.length, full.token], [7, "7"]);
+    const after = await client.admin.listTasks({ id: { ...scope, name: "t" }, limit: 7, token: full.token });
+    assertEquals([after.tasks.length, after.token], [0, ""]);
   });
 });
 
@@ -268,7 +273,7 @@ Deno.test("ListWorkflows returns compiled closures", async () => {
       limit: 1,
       filters: "eq(workflow.version,v1)",
     });
-    assertEquals(token, "");
+    assertEquals(token, "1", "a full page has a next token, as FlyteAdmin's (the next page is empty)");
     assertEquals(workflows.map((w) => w.closure?.compiledWorkflow?.primary?.template?.id?.version), ["v1"]);
     assert(workflows[0].closure?.createdAt);
   });

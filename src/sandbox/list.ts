@@ -20,7 +20,10 @@ export interface ListQuery {
   sortBy?: Sort;
 }
 
-/** One page of results and the token of the next page ("" on the last). */
+/**
+ * One page of results and the token of the next page: FlyteAdmin's rule, a token (the next offset) exactly when
+ * the page is full, so the page after a full last one is empty; "" after a page that is not full.
+ */
 export interface Page<T> {
   items: T[];
   token: string;
@@ -45,8 +48,9 @@ export function listPage<T extends Row>(rows: Iterable<T>, query: ListQuery, tab
     row.project === query.project && row.domain === query.domain && (!query.name || row.name === query.name) &&
     matchesAll(row, filters)
   ).sort(compareRows);
-  const end = offset + query.limit;
-  return { items: matching.slice(offset, end), token: end < matching.length ? String(end) : "" };
+  const items = matching.slice(offset, offset + query.limit);
+  // As FlyteAdmin's list managers: `if len(results) == limit { token = offset + len(results) }`.
+  return { items, token: items.length === query.limit ? String(offset + items.length) : "" };
 }
 
 /** Tokens are decimal offsets, as FlyteAdmin's are. */

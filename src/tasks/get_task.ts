@@ -80,9 +80,12 @@ export type GetTaskResult =
     | {
       kind: "list";
       tasks: Task[];
-      /** Token of the next page; empty on the last. */
+      /** The admin's token of the next page; empty when this page was not full. */
       nextToken: string;
-      /** The page was full and the admin service has more: `page + 1` is worth asking for. */
+      /**
+       * The page was full and the admin gave a next-page token: there may be more, `page + 1` is worth asking for.
+       * Not a promise: FlyteAdmin gives a token for every full page, so the next one may be empty.
+       */
       hasMore: boolean;
     }
     | { kind: "one"; task: Task }

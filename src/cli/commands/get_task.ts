@@ -129,8 +129,9 @@ export function taskCommand(description: string): CommandSpec {
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });
+      // FlyteAdmin gives a next-page token for every full page, so a full page may also be the last: "may".
       if (result.kind === "list" && result.hasMore && ctx.io.stderrIsTerminal) {
-        ctx.io.stderr.write(`more tasks are available: add --filter.page ${query.page + 1} for the next page\n`);
+        ctx.io.stderr.write(`a full page: there may be more tasks; add --filter.page ${query.page + 1} for the next\n`);
       }
     },
   });
