@@ -136,6 +136,7 @@ Deno.test("every option of the schema is accepted on the command line", async ()
     "https://auth",
     "--admin.tokenUrl",
     "https://t",
+    "--admin.allowInsecureTokenEndpoint",
     "--admin.authorizationHeader",
     "flyte-authorization",
     "--admin.tokenRefreshWindow",

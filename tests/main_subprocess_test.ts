@@ -454,7 +454,8 @@ Deno.test("main.ts: Ctrl-C while a token request waits for its answer ends the r
     const run = await interruptedWhileWaiting((mute) => [
       ...["get", "task", "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
       ...["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"],
-      ...["--admin.tokenUrl", `http://${mute}/token`, "--http.headersTimeout", "1m"],
+      ...["--admin.tokenUrl", `http://${mute}/token`, "--admin.allowInsecureTokenEndpoint"],
+      ...["--http.headersTimeout", "1m"],
     ], { FLYTE_SECRET: SANDBOX_CLIENT.secret });
     equal(run.code, 130);
     equal(run.stderr, "Error: interrupted\n");

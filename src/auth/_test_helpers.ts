@@ -27,6 +27,8 @@ export const DEFAULT_SETTINGS: AuthSettings = {
   useAudienceFromAdmin: false,
   authorizationServerUrl: "",
   tokenUrl: "",
+  adminInsecure: false,
+  allowInsecureTokenEndpoint: false,
   authorizationHeader: "",
   refreshWindowMs: 0,
   pkceTimeoutMs: 120_000,
@@ -66,7 +68,7 @@ export function authedClient(
   let httpRequested = 0;
   const insecure = sandbox.endpoint.startsWith("http:");
   const auth = authInterceptor({
-    settings: { ...DEFAULT_SETTINGS, ...settings },
+    settings: { ...DEFAULT_SETTINGS, adminInsecure: insecure, ...settings },
     admin: () => client,
     http: () => {
       httpRequested++;

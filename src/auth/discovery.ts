@@ -2,12 +2,15 @@
  * Discovery of the admin's auth: the public client config (the metadata key, scopes, audience) and the
  * authorization server (its token endpoint), asked of the admin's `AuthMetadataService` once per process and
  * shared by concurrent callers. `admin.authorizationServerUrl` and `admin.tokenUrl` replace what the admin
- * says about the authorization server.
+ * says about the authorization server. Every flow gets its endpoints here, so the rule on plain HTTP
+ * (`plain_http.ts`) is applied here, once: to the endpoints the configured flow sends credentials to, and to
+ * the metadata that names them.
  *
  * @module
  */
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
+import { type NamedEndpoint, refusePlainHttp, shownUrl } from "./plain_http.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** What `GetPublicClientConfig` answers. */
@@ -48,6 +51,12 @@ export interface DiscoveryDeps {
   fetch: () => Promise<typeof fetch>;
 }
 
+/** The authorization server's metadata and who gave it, as refusals name it. */
+interface ServerMetadata {
+  server: AuthorizationServerInfo;
+  advertisedBy: string;
+}
+
 /** The metadata key the admin reads tokens from when it does not say. */
 export const DEFAULT_METADATA_KEY = "flyte-authorization";
 
@@ -56,7 +65,7 @@ export class Discovery {
   readonly #deps: DiscoveryDeps;
   #client?: Promise<PublicClientConfig>;
   #server?: Promise<AuthorizationServerInfo>;
-  #metadata?: Promise<AuthorizationServerInfo>;
+  #metadata?: Promise<ServerMetadata>;
 
   constructor(deps: DiscoveryDeps) {
     this.#deps = deps;
@@ -89,37 +98,78 @@ export class Discovery {
     const { tokenUrl } = this.#deps.settings;
     const token = tokenUrl ? checkedUrl(tokenUrl, "admin.tokenUrl") : undefined;
     this.#metadata ??= this.#serverMetadata(token === undefined);
-    const metadata = await this.#metadata;
-    return token ? { ...metadata, tokenEndpoint: token } : metadata;
+    const { server, advertisedBy } = await this.#metadata;
+    const interactive = token ? { ...server, tokenEndpoint: token } : server;
+    this.#refusePlainHttp(interactive, advertisedBy, token !== undefined);
+    return interactive;
   }
 
   async #discoverServer(): Promise<AuthorizationServerInfo> {
     const { tokenUrl } = this.#deps.settings;
-    if (tokenUrl) return { tokenEndpoint: checkedUrl(tokenUrl, "admin.tokenUrl") };
-    return await (this.#metadata ??= this.#serverMetadata(true));
+    if (tokenUrl) {
+      const server = { tokenEndpoint: checkedUrl(tokenUrl, "admin.tokenUrl") };
+      this.#refusePlainHttp(server, "", true);
+      return server;
+    }
+    const { server, advertisedBy } = await (this.#metadata ??= this.#serverMetadata(true));
+    this.#refusePlainHttp(server, advertisedBy, false);
+    return server;
+  }
+
+  /**
+   * Throws unless the endpoints of `server` the configured flow sends credentials to may be used (`plain_http.ts`):
+   * the token endpoint, and DeviceFlow's device authorization endpoint. Pkce's authorization endpoint is not one:
+   * the browser goes there, and the code it brings back is worthless without the verifier, sent to the token
+   * endpoint. `advertisedBy`: who gave the metadata; `tokenUrl`: the token endpoint is `admin.tokenUrl`'s.
+   */
+  #refusePlainHttp(server: AuthorizationServerInfo, advertisedBy: string, tokenUrl: boolean): void {
+    const { settings } = this.#deps;
+    const from: NamedEndpoint["from"] = tokenUrl ? { option: "admin.tokenUrl" } : { advertisedBy };
+    refusePlainHttp({ url: server.tokenEndpoint, action: "send credentials to the token endpoint", from }, settings);
+    const device = server.deviceAuthorizationEndpoint;
+    if (settings.authType === "DeviceFlow" && device) {
+      refusePlainHttp(
+        { url: device, action: "send credentials to the device authorization endpoint", from: { advertisedBy } },
+        settings,
+      );
+    }
   }
 
   /** The authorization server's metadata, from `admin.authorizationServerUrl` else the admin service. */
-  async #serverMetadata(needsTokenEndpoint: boolean): Promise<AuthorizationServerInfo> {
+  async #serverMetadata(needsTokenEndpoint: boolean): Promise<ServerMetadata> {
     const { authorizationServerUrl } = this.#deps.settings;
     if (authorizationServerUrl) {
-      return await this.#wellKnown(checkedUrl(authorizationServerUrl, "admin.authorizationServerUrl"));
+      const base = checkedUrl(authorizationServerUrl, "admin.authorizationServerUrl");
+      return { server: await this.#wellKnown(base), advertisedBy: `the metadata at ${wellKnownUrl(base, true)}` };
     }
     const metadata = await (await this.#deps.calls()).getOAuth2Metadata();
     if (!metadata.tokenEndpoint && needsTokenEndpoint) {
       throw new OperationError("the admin service advertises no token endpoint; set admin.tokenUrl");
     }
-    return {
+    const server = {
       issuer: metadata.issuer || undefined,
       tokenEndpoint: metadata.tokenEndpoint,
       authorizationEndpoint: metadata.authorizationEndpoint || undefined,
       deviceAuthorizationEndpoint: metadata.deviceAuthorizationEndpoint || undefined,
     };
+    return { server, advertisedBy: "the admin service" };
   }
 
-  /** The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it. */
+  /**
+   * The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it; never over plain HTTP
+   * unless credentials may go that way too: whoever rewrites it chooses where they go.
+   */
   async #wellKnown(base: string): Promise<AuthorizationServerInfo> {
-    const url = `${base.replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
+    refusePlainHttp(
+      {
+        url: base,
+        action: "read the authorization server metadata (where credentials go) at",
+        from: { option: "admin.authorizationServerUrl" },
+      },
+      this.#deps.settings,
+    );
+    const url = wellKnownUrl(base, false);
+    const shown = wellKnownUrl(base, true);
     const fetch = await this.#deps.fetch();
     let body: {
       issuer?: unknown;
@@ -136,10 +186,12 @@ export class Discovery {
       body = await response.json();
     } catch (err) {
       const reason = describeFetchFailure(err);
-      throw new OperationError(`cannot read the authorization server metadata at ${url}: ${reason}`, { cause: err });
+      throw new OperationError(`cannot read the authorization server metadata at ${shown}: ${reason}`, {
+        cause: err,
+      });
     }
     if (typeof body.token_endpoint !== "string" || !body.token_endpoint) {
-      throw new OperationError(`the authorization server metadata at ${url} names no token_endpoint`);
+      throw new OperationError(`the authorization server metadata at ${shown} names no token_endpoint`);
     }
     const text = (value: unknown) => typeof value === "string" && value ? value : undefined;
     return {
@@ -151,9 +203,17 @@ export class Discovery {
   }
 }
 
+/**
+ * Where the metadata of the authorization server at `base` is; `shown`: as messages say it, without the query or
+ * user information of `base`.
+ */
+function wellKnownUrl(base: string, shown: boolean): string {
+  return `${(shown ? shownUrl(base) : base).replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
+}
+
 function checkedUrl(value: string, option: string): string {
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`invalid ${option} ${quote(value)}: expected an http or https URL`);
+    throw new UsageError(`invalid ${option} ${quote(shownUrl(value))}: expected an http or https URL`);
   }
   return value;
 }

@@ -279,7 +279,12 @@ Deno.test("auth: failures are one clear error naming what is wrong, the same for
         /^admin.command "true" printed no token$/,
       ],
       [
-        { ...fromEnv, tokenUrl: `http://127.0.0.1:${closedPort}/oauth2/token?tenant=x` },
+        // Plain HTTP while the admin is reached over TLS: only as asked (see plain_http_test.ts).
+        {
+          ...fromEnv,
+          tokenUrl: `http://127.0.0.1:${closedPort}/oauth2/token?tenant=x`,
+          allowInsecureTokenEndpoint: true,
+        },
         SECRET_ENV,
         OperationError,
         new RegExp(

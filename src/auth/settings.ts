@@ -29,6 +29,16 @@ export interface AuthSettings {
   authorizationServerUrl: string;
   /** `admin.tokenUrl`: the token endpoint, instead of the discovered one. */
   tokenUrl: string;
+  /**
+   * Whether the admin is reached over plaintext (`admin.insecure`, or an `http://` endpoint): then a plain-HTTP
+   * authorization server is a local sandbox's, and credentials may go to it.
+   */
+  adminInsecure: boolean;
+  /**
+   * `admin.allowInsecureTokenEndpoint`: credentials may go to a plain-HTTP token endpoint (and its metadata) though
+   * the admin is reached over TLS.
+   */
+  allowInsecureTokenEndpoint: boolean;
   /** `admin.authorizationHeader`: the metadata key of the token, instead of the advertised one. */
   authorizationHeader: string;
   /**
@@ -44,8 +54,11 @@ export interface AuthSettings {
   deviceTimeoutMs: number;
 }
 
-/** The auth settings of a configuration. */
-export function authSettings(config: Config): AuthSettings {
+/**
+ * The auth settings of a configuration; `admin.insecure` is how the admin client connects, which the configuration
+ * alone does not say (an `http://` endpoint implies it, unless `admin.insecure` is set either way).
+ */
+export function authSettings(config: Config, admin: { insecure: boolean }): AuthSettings {
   const authType = config["admin.authType"] as AuthType;
   const flowRefreshTime = authType === "Pkce"
     ? config["admin.pkceConfig.refreshTime"]
@@ -63,6 +76,8 @@ export function authSettings(config: Config): AuthSettings {
     useAudienceFromAdmin: config["admin.useAudienceFromAdmin"],
     authorizationServerUrl: config["admin.authorizationServerUrl"],
     tokenUrl: config["admin.tokenUrl"],
+    adminInsecure: admin.insecure,
+    allowInsecureTokenEndpoint: config["admin.allowInsecureTokenEndpoint"],
     authorizationHeader: config["admin.authorizationHeader"],
     refreshWindowMs: Math.max(config["admin.tokenRefreshWindow"], flowRefreshTime),
     pkceTimeoutMs: config["admin.pkceConfig.timeout"],

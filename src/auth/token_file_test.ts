@@ -1,8 +1,8 @@
 /**
- * The token cache file on a real disk: round trip, modes, atomic replacement, keys, malformed files, and the
- * fall-back to memory.
+ * The token cache file on a real disk: round trip, modes, atomic replacement, keys, malformed files, the
+ * fall-back to memory, and a cache others could read or swap (modes, links), which is repaired or not used.
  */
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok as assert, rejects } from "node:assert/strict";
 import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
 import { endpointKey, fileTokenStore, removeTokens, tokenDirectory } from "./token_file.ts";
@@ -120,6 +120,110 @@ Deno.test("token file: a cache file over the size cap, or a FIFO in its place, i
     const mkfifo = await new Deno.Command("mkfifo", { args: [`${dir}/${name}`] }).output();
     equal(mkfifo.success, true);
     equal(await store.load(), undefined);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+/** The one file of the cache directory under `home`. */
+const onlyFile = (home: string) => `${tokenDirectory(home)}/${[...Deno.readDirSync(tokenDirectory(home))][0].name}`;
+const mode = (path: string) => Deno.lstatSync(path).mode! & 0o777;
+const records = (text: string) => text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+
+Deno.test("token file: a cache file open to other users is made private (0600), said once; its token is used", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log, text } = logger();
+    await fileTokenStore({ home, key, logger: log }).save({ accessToken: "at-1" });
+    const file = onlyFile(home);
+    Deno.chmodSync(file, 0o644);
+    const store = fileTokenStore({ home, key, logger: log });
+    equal((await store.load())?.accessToken, "at-1");
+    equal(mode(file), 0o600);
+    equal((await store.load())?.accessToken, "at-1");
+    deepEqual(records(text()).map((r) => [r.level, r.msg]), [
+      ["warning", `the token cache file ${file} was open to other users (mode 0644): it is now private (0600)`],
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("token file: a linked tokens directory is not followed: its target keeps its mode and gets nothing; memory, one warning", async () => {
+  const parent = await Deno.makeTempDir();
+  try {
+    const home = `${parent}/home`;
+    const elsewhere = `${parent}/elsewhere`;
+    Deno.mkdirSync(`${home}/.flyte/fctl`, { recursive: true });
+    Deno.mkdirSync(elsewhere);
+    Deno.chmodSync(elsewhere, 0o755);
+    Deno.writeTextFileSync(`${elsewhere}/${encodeURIComponent(key.endpoint)},ClientSecret,flytepropeller.json`, "{}");
+    Deno.symlinkSync(elsewhere, tokenDirectory(home));
+    const { log, text } = logger();
+    const store = fileTokenStore({ home, key, logger: log });
+    equal(await store.load(), undefined);
+    await store.save({ accessToken: "at-1" });
+    await store.save({ accessToken: "at-2" });
+    equal(mode(elsewhere), 0o755, "the target's mode is unchanged");
+    equal([...Deno.readDirSync(elsewhere)].length, 1, "nothing written there");
+    deepEqual(records(text()).map((r) => [r.level, r.msg]), [
+      [
+        "warning",
+        `the token cache is not safe to use (${
+          tokenDirectory(home)
+        } is a symbolic link): tokens are kept in memory for this run`,
+      ],
+    ]);
+    await rejects(removeTokens(home, key.endpoint), /the cached tokens are not removed: .* is a symbolic link$/);
+    equal([...Deno.readDirSync(elsewhere)].length, 1, "logout removes nothing through the link");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("token file: a tokens directory open to other users keeps its mode and is neither read nor written; one warning", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log } = logger();
+    await fileTokenStore({ home, key, logger: log }).save({ accessToken: "at-1" });
+    const dir = tokenDirectory(home);
+    Deno.chmodSync(dir, 0o755);
+    const later = logger();
+    const store = fileTokenStore({ home, key, logger: later.log });
+    equal(await store.load(), undefined);
+    await store.save({ accessToken: "at-2" });
+    equal(mode(dir), 0o755);
+    equal(JSON.parse(Deno.readTextFileSync(onlyFile(home))).accessToken, "at-1", "not written");
+    deepEqual(records(later.text()).map((r) => r.msg), [
+      `the token cache is not safe to use (${dir} is open to other users (mode 0755; chmod 700 it to use it)): tokens are kept in memory for this run`,
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("token file: a cache file that is a link is not followed, and no byte of any file is ever logged", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const { log, text } = logger();
+    await fileTokenStore({ home, key, logger: log }).save({ accessToken: "at-1" });
+    const file = onlyFile(home);
+    // Not JSON: the parser's error quotes the text it read, which must not reach the log.
+    Deno.writeTextFileSync(file, "root:x:0:0:root:/root:/bin/sh\n");
+    equal(await fileTokenStore({ home, key, logger: log }).load(), undefined);
+    Deno.removeSync(file);
+    const target = `${home}/passwd`;
+    Deno.writeTextFileSync(target, '{"version":1,"accessToken":"at-elsewhere","secret":"root:x:0:0"}');
+    Deno.symlinkSync(target, file);
+    const store = fileTokenStore({ home, key, logger: log });
+    equal(await store.load(), undefined);
+    await store.save({ accessToken: "at-2" });
+    equal(Deno.lstatSync(file).isSymlink, true, "kept in memory: the link is left as it is");
+    assert(!text().includes("root:x"), text());
+    deepEqual(records(text()).map((r) => r.msg), [
+      "the token cache file is not a token file; ignored",
+      `the token cache is not safe to use (${file} is a symbolic link): tokens are kept in memory for this run`,
+    ]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

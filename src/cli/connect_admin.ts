@@ -119,7 +119,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     ]);
   // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
   // through this client's own transport.
-  const settings = authSettings(config);
+  const settings = authSettings(config, { insecure });
   const runCommand = commandRunner(deps.env);
   const home = deps.env["HOME"] || undefined;
   const cacheKey = endpointKey(endpoint);

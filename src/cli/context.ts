@@ -125,11 +125,16 @@ export class CliContext {
     this.#loaded = loaded;
     if (options.reportWarnings !== false) { for (const warning of loaded.warnings) log.configWarning(warning); }
     if (log.enabled(5)) {
-      const { describeConfig } = await import("../config/describe.ts");
+      const [{ describeConfig }, { shownUrl }] = await Promise.all([
+        import("../config/describe.ts"),
+        import("../auth/plain_http.ts"),
+      ]);
       const set = describeConfig(loaded).filter((row) => row.source !== "default");
+      // A URL's query and user information may carry secrets (`admin.tokenUrl`'s `?secret=…`): never logged.
+      const shown = (value: string) => URL.canParse(value) ? shownUrl(value) : value;
       log.debug("configuration loaded", {
         file: loaded.file ?? "none",
-        options: Object.fromEntries(set.map((row) => [row.key, `${row.value} (${row.source})`])),
+        options: Object.fromEntries(set.map((row) => [row.key, `${shown(row.value)} (${row.source})`])),
       });
     }
     return loaded;

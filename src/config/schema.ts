@@ -260,6 +260,12 @@ export const OPTIONS = [
     help: "token endpoint (default: discovered from the admin service)",
   },
   {
+    key: "admin.allowInsecureTokenEndpoint",
+    type: "boolean",
+    default: false,
+    help: "send credentials to a plain-HTTP token endpoint even though the admin is reached over TLS",
+  },
+  {
     key: "admin.authorizationHeader",
     type: "string",
     default: "",

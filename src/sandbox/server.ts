@@ -83,6 +83,11 @@ export interface ProductionProfile {
    * (e.g. `Bearer iap-token`); a call without it fails PERMISSION_DENIED before anything else. Default none.
    */
   proxyAuthorization?: string;
+  /**
+   * The issuer the admin advertises (its endpoints below it: `/oauth2/token`, …) instead of the authorization
+   * server's own, e.g. a plain-HTTP server's, to see what a client sends where a hostile admin points it.
+   */
+  advertisedIssuer?: string;
 }
 
 /**
@@ -352,7 +357,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     now,
   });
   const advertised: AdvertisedAuth = {
-    issuer: server.issuer,
+    issuer: profile.advertisedIssuer ?? server.issuer,
     clientId: interactive.client.clientId,
     redirectUri: interactive.client.redirectUri,
     scopes: profile.scopes ?? ["all"],

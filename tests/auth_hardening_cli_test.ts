@@ -1,0 +1,154 @@
+/**
+ * Where credentials must not go, as a fresh fctl process under the declared permissions meets it against a
+ * production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): a plain-HTTP
+ * token endpoint the admin advertises (a recording server on loopback) never receives the client secret, a
+ * token cache others could read is made private, a linked cache directory is not followed (its target keeps its
+ * mode), and at debug level no log line holds a URL's query or any byte of a file.
+ */
+import { equal, match, ok as assert } from "node:assert/strict";
+import { type PlainHttpServer, withPlainHttpServer } from "../src/auth/_test_plain_http_server.ts";
+import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import type { RunResult } from "./helpers.ts";
+import { taskSpec } from "./task_fixtures.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** Deno's own cache, where the other subprocess runs keep it, whatever HOME a run has. */
+const DENO_DIR = "/nonexistent-fctl-test-home/.cache/deno";
+
+/** `fctl <args>` as a fresh process of main.ts under the declared permissions, with `env` and no stdin. */
+async function fctl(args: string[], env: Record<string, string>): Promise<RunResult> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
+    env: { NO_COLOR: "1", DENO_DIR, ...env },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+interface Production {
+  sandbox: Sandbox;
+  dir: string;
+  /** `get task core.sub.process` with the endpoint, the test CA and the client secret from `FLYTE_SECRET`. */
+  get: string[];
+  /** Runs fctl with `HOME` (default: one that does not exist, so no token cache) and the secret in its variable. */
+  run(args: string[], home?: string): Promise<RunResult>;
+}
+
+async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ production: profile });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-hardening-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+    const get = [
+      ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
+      ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
+      ...["--admin.clientSecretEnvVar", "FLYTE_SECRET"],
+    ];
+    const run = (args: string[], home = `${dir}/no-home`) =>
+      fctl(args, { HOME: home, FLYTE_SECRET: SANDBOX_CLIENT.secret });
+    await fn({ sandbox, dir, get, run });
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The client secrets an HTTP Basic header carries. */
+const basicSecret = (header: string) => decodeURIComponent(atob(header.replace(/^Basic /, "")).split(":")[1] ?? "");
+
+Deno.test("fctl against a TLS admin that advertises an http:// token endpoint: one line refuses it, the secret never gets there", async () => {
+  await withPlainHttpServer(async (server: PlainHttpServer) => {
+    await withProduction({ advertisedIssuer: server.url }, async ({ get, run }) => {
+      const refusal = `Error: refusing to send credentials to the token endpoint ${server.url}/oauth2/token ` +
+        "(advertised by the admin service) over plain HTTP while the admin is reached over TLS; " +
+        "set admin.allowInsecureTokenEndpoint to allow it\n";
+      for (const flow of ["ClientSecret", "DeviceFlow"]) {
+        const result = await run([...get, "--admin.authType", flow]);
+        equal(result.stderr, refusal, flow);
+        equal(result.stdout, "");
+        equal(result.code, 1);
+      }
+      equal(server.requests.length, 0, "nothing reached the plain-HTTP server");
+
+      // Asked for explicitly, the secret goes there: what would have happened before, unasked.
+      const allowed = await run([...get, "--admin.allowInsecureTokenEndpoint"]);
+      equal(allowed.code, 1);
+      match(
+        allowed.stderr,
+        /^Error: token request to http:\/\/127\.0\.0\.1:\d+\/oauth2\/token for client .*invalid_client/,
+      );
+      assert(!allowed.stderr.includes(SANDBOX_CLIENT.secret));
+      equal(server.requests.length, 1);
+      equal(basicSecret(server.requests[0].authorization), SANDBOX_CLIENT.secret);
+    });
+  });
+});
+
+Deno.test("fctl at debug level: an https admin.tokenUrl's query and a token cache linked to another file are in no log line", async () => {
+  await withProduction({}, async ({ sandbox, dir, get, run }) => {
+    const home = `${dir}/home`;
+    const tokens = `${home}/.flyte/fctl/tokens`;
+    await Deno.mkdir(tokens, { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(`${dir}/passwd`, "root:x:0:0:root:/root:/bin/sh\n");
+    const endpoint = encodeURIComponent(new URL(sandbox.endpoint).host);
+    const cacheFile = `${tokens}/${endpoint},ClientSecret,flytepropeller.json`;
+    await Deno.symlink(`${dir}/passwd`, cacheFile);
+    const tokenUrl = `${sandbox.auth!.tokenEndpoint}?secret=query-secret-5678`;
+    const result = await run([...get, "--admin.tokenUrl", tokenUrl, "--logger.level", "5"], home);
+    equal(result.code, 0, result.stderr);
+    equal(JSON.parse(result.stdout).id.version, "v7");
+    assert(!result.stderr.includes("query-secret-5678"), result.stderr);
+    assert(!result.stderr.includes("root:x"), result.stderr);
+    const records = result.stderr.trimEnd().split("\n").map((line) => JSON.parse(line));
+    assert(
+      records.some((r) =>
+        r.level === "warning" && r.msg ===
+          `the token cache is not safe to use (${cacheFile} is a symbolic link): tokens are kept in memory for this run`
+      ),
+      result.stderr,
+    );
+    equal(Deno.lstatSync(cacheFile).isSymlink, true, "the link is left alone");
+    equal(sandbox.auth!.tokenRequests.length, 1);
+  });
+});
+
+Deno.test("fctl with a token cache file open to other users makes it private; a linked tokens directory's target keeps its mode", async () => {
+  await withProduction({}, async ({ sandbox, dir, get, run }) => {
+    const home = `${dir}/home`;
+    await Deno.mkdir(home);
+    const first = await run(get, home);
+    equal(first.code, 0, first.stderr);
+    const tokens = `${home}/.flyte/fctl/tokens`;
+    const [name] = [...Deno.readDirSync(tokens)].map((e) => e.name);
+    await Deno.chmod(`${tokens}/${name}`, 0o644);
+    const second = await run(get, home);
+    equal(second.code, 0, second.stderr);
+    equal(JSON.parse(second.stdout).id.version, "v7");
+    equal(
+      JSON.parse(second.stderr).msg,
+      `the token cache file ${tokens}/${name} was open to other users (mode 0644): it is now private (0600)`,
+    );
+    equal(Deno.statSync(`${tokens}/${name}`).mode! & 0o777, 0o600);
+    equal(sandbox.auth!.tokenRequests.length, 1, "the cached token was used");
+
+    const linkedHome = `${dir}/linked-home`;
+    const elsewhere = `${dir}/elsewhere`;
+    await Deno.mkdir(`${linkedHome}/.flyte/fctl`, { recursive: true });
+    await Deno.mkdir(elsewhere);
+    await Deno.chmod(elsewhere, 0o755);
+    await Deno.symlink(elsewhere, `${linkedHome}/.flyte/fctl/tokens`);
+    const linked = await run(get, linkedHome);
+    equal(linked.code, 0, linked.stderr);
+    equal(
+      JSON.parse(linked.stderr).msg,
+      `the token cache is not safe to use (${linkedHome}/.flyte/fctl/tokens is a symbolic link): tokens are kept in memory for this run`,
+    );
+    equal(Deno.statSync(elsewhere).mode! & 0o777, 0o755, "the target's mode is unchanged");
+    equal([...Deno.readDirSync(elsewhere)].length, 0, "nothing written there");
+  });
+});
