@@ -1,7 +1,7 @@
 /**
- * The permission set fctl runs with, declared once. `scripts/compile.ts` (the binary), the `deno.json` tasks
- * (checked by a test), the subprocess CLI tests and the README all use it, so a missing permission fails a test
- * rather than a user. Never `-A`.
+ * The permission set fctl runs with, declared once. `scripts/compile.ts` (the binary), `scripts/install.ts` (the
+ * command `deno task install` writes), the `deno.json` tasks (checked by a test), the subprocess CLI tests and the
+ * README all use it, so a missing permission fails a test rather than a user. Never `-A`.
  *
  * Each permission and why it cannot be narrower in general:
  * - net: the admin endpoint, signed upload URLs, proxies and release downloads are hosts the user configures;
