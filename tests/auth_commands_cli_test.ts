@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { runFctl, type RunResult } from "./helpers.ts";
+import { runFctl, runFctlProcess, type RunResult } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
 /** A token of the sandbox's authorization server, as it could appear in output. */
@@ -138,28 +138,31 @@ Deno.test("auth login caches a token that get task uses; status shows the identi
   });
 });
 
-Deno.test("auth login with ExternalCommand says the token is not cached; help shows examples", async () => {
-  await withProduction({}, async ({ sandbox, flags, file, run }) => {
+Deno.test("auth login and status with ExternalCommand (fresh processes): no client id, the token not cached; help shows examples", async () => {
+  await withProduction({}, async ({ sandbox, home, flags, file }) => {
     const script = await file("token.sh", `#!/bin/sh\necho "${sandbox.auth!.issueToken()}"\n`, 0o700);
-    const login = await run([
-      "auth",
-      "login",
-      ...flags,
-      "--admin.authType",
-      "ExternalCommand",
-      "--admin.command",
-      script,
-    ]);
+    const external = [...flags, "--admin.authType", "ExternalCommand", "--admin.command", script];
+    const login = await runFctlProcess(["auth", "login", ...external], { HOME: home });
     equal(login.code, 0, login.stderr);
+    // ExternalCommand signs in with no client id: naming admin.clientId's default (flytepropeller) would mislead.
     match(
       login.stdout,
-      /with ExternalCommand \(client flytepropeller\): token not cached: admin\.command is run again/,
+      /^logged in to \S+ with ExternalCommand: token not cached: admin\.command is run again when needed\n$/,
     );
-    const status = await run(
-      ["auth", "status", "-o", "json", ...flags, "--admin.authType", "ExternalCommand", "--admin.command", script],
-    );
-    equal(JSON.parse(status.stdout).identity, SANDBOX_CLIENT.id, status.stderr);
+    const status = await runFctlProcess(["auth", "status", "-o", "json", ...external], { HOME: home });
+    equal(status.code, 0, status.stderr);
+    const doc = JSON.parse(status.stdout);
+    equal(doc.identity, SANDBOX_CLIENT.id, status.stderr);
+    equal(doc.flow, "ExternalCommand");
+    assert(!("clientId" in doc), status.stdout);
     assertClean(status, [], "status");
+    const table = await runFctlProcess(["auth", "status", ...external], { HOME: home });
+    equal(table.code, 0, table.stderr);
+    match(
+      table.stdout,
+      /\| ExternalCommand +\| none \(admin\.command gives the token\) +\| none +\| flytepropeller +\|/,
+    );
+    assert(!/\| ExternalCommand +\| flytepropeller/.test(table.stdout), table.stdout);
   });
   for (const command of ["login", "status", "logout"]) {
     const help = await runFctl(["auth", command, "--help"]);

@@ -7,6 +7,7 @@
  */
 import type { Transport } from "@connectrpc/connect";
 import type { AuthSettings } from "./settings.ts";
+import { flowClientId } from "./flow_client_id.ts";
 import { identityOf, userInfo } from "./user_info.ts";
 import type { TokenStore } from "./tokens.ts";
 
@@ -16,7 +17,8 @@ export interface AuthStatus {
   endpoint: string;
   /** `admin.authType`. */
   flow: string;
-  clientId: string;
+  /** The client id the flow signs in with; absent for ExternalCommand, which uses none (`admin.command` gives the token). */
+  clientId?: string;
   /** Whether the token cache holds a token for this endpoint, flow and client. */
   cached: boolean;
   /** The cached token's expiry (ISO 8601); absent when none is cached or the server gave none. */
@@ -45,10 +47,11 @@ export interface AuthStatusInput {
 export async function authStatus(input: AuthStatusInput): Promise<AuthStatus> {
   const { settings } = input;
   const cached = await input.store.load();
+  const clientId = flowClientId(settings);
   const status: AuthStatus = {
     endpoint: input.endpoint,
     flow: settings.authType,
-    clientId: settings.clientId,
+    ...(clientId === undefined ? {} : { clientId }),
     cached: cached !== undefined,
   };
   if (cached?.expiresAt !== undefined) {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { flowClientId } from "../../auth/flow_client_id.ts";
 import { leafCommand } from "../command.ts";
 
 /** `auth login`. */
@@ -27,8 +28,9 @@ export const AUTH_LOGIN_COMMAND = leafCommand({
       : auth.settings.authType === "ExternalCommand"
       ? "token not cached: admin.command is run again when needed"
       : `token kept for this run only${expiry}`;
-    ctx.io.stdout.write(
-      `logged in to ${auth.endpoint} with ${auth.settings.authType} (client ${auth.settings.clientId}): ${cache}\n`,
-    );
+    // ExternalCommand signs in with no client id: naming admin.clientId's default would say otherwise.
+    const clientId = flowClientId(auth.settings);
+    const flow = `${auth.settings.authType}${clientId === undefined ? "" : ` (client ${clientId})`}`;
+    ctx.io.stdout.write(`logged in to ${auth.endpoint} with ${flow}: ${cache}\n`);
   },
 });

@@ -39,7 +39,7 @@ export const AUTH_STATUS_COMMAND = leafCommand({
       columns: [
         { header: "ENDPOINT", cell: (row: AuthStatus) => row.endpoint },
         { header: "FLOW", cell: (row: AuthStatus) => row.flow },
-        { header: "CLIENT", cell: (row: AuthStatus) => row.clientId },
+        { header: "CLIENT", cell: (row: AuthStatus) => row.clientId ?? "none (admin.command gives the token)" },
         { header: "CACHED TOKEN", cell: (row: AuthStatus) => cachedText(row) },
         { header: "IDENTITY", cell: (row: AuthStatus) => row.identity ?? `none (${row.identityError})` },
       ],
