@@ -7,26 +7,12 @@
  */
 import { equal, match, ok as assert } from "node:assert/strict";
 import { type PlainHttpServer, withPlainHttpServer } from "../src/auth/_test_plain_http_server.ts";
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import type { RunResult } from "./helpers.ts";
+import { runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** Deno's own cache, where the other subprocess runs keep it, whatever HOME a run has. */
-const DENO_DIR = "/nonexistent-fctl-test-home/.cache/deno";
-
-/** `fctl <args>` as a fresh process of main.ts under the declared permissions, with `env` and no stdin. */
-async function fctl(args: string[], env: Record<string, string>): Promise<RunResult> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, MAIN, ...args],
-    env: { NO_COLOR: "1", DENO_DIR, ...env },
-    clearEnv: true,
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
+const DENO_DIR = `${SUBPROCESS_HOME}/.cache/deno`;
 
 interface Production {
   sandbox: Sandbox;
@@ -50,7 +36,7 @@ async function withProduction(profile: ProductionProfile, fn: (p: Production) =>
       ...["--admin.clientSecretEnvVar", "FLYTE_SECRET"],
     ];
     const run = (args: string[], home = `${dir}/no-home`) =>
-      fctl(args, { HOME: home, FLYTE_SECRET: SANDBOX_CLIENT.secret });
+      runFctlProcess(args, { HOME: home, DENO_DIR, FLYTE_SECRET: SANDBOX_CLIENT.secret });
     await fn({ sandbox, dir, get, run });
   } finally {
     await sandbox.close();
