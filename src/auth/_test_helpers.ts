@@ -22,6 +22,7 @@ export const DEFAULT_SETTINGS: AuthSettings = {
   clientSecretEnvVar: "",
   clientSecretLocation: "/etc/secrets/client_secret",
   command: [],
+  commandTimeoutMs: 60_000,
   scopes: [],
   audience: "",
   useAudienceFromAdmin: false,

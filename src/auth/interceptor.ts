@@ -32,6 +32,8 @@ export interface AuthInterceptorOptions {
   readTextFile: (path: string) => Promise<string>;
   /** Runs `admin.command` (ExternalCommand). */
   runCommand: CommandRunner;
+  /** The run's abort signal: Ctrl-C ends `admin.command` while it runs. */
+  signal?: AbortSignal;
   /** Every secret and token is registered here before use. */
   secrets: { add(secret: string | undefined): void };
   logger: Logger;
@@ -146,7 +148,10 @@ async function tokenSource(
     }
     case "ExternalCommand": {
       const { externalCommandSource } = await import("./external_command.ts");
-      return externalCommandSource(settings.command, options.runCommand);
+      return externalCommandSource(settings.command, options.runCommand, {
+        timeoutMs: settings.commandTimeoutMs,
+        signal: options.signal,
+      });
     }
     case "Pkce":
     case "DeviceFlow": {

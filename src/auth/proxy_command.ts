@@ -2,19 +2,21 @@
  * `admin.proxyCommand` (an identity-aware proxy in front of the admin, e.g. GCP IAP): the command runs once
  * per process, as an argument vector without a shell, and its trimmed output goes with every admin call as
  * `proxy-authorization: Bearer <token>`. Concurrent calls share the one run; a failure fails every call with
- * the same error.
+ * the same error. The run is bounded like ExternalCommand's (`admin.commandTimeout`, Ctrl-C).
  *
  * @module
  */
 import type { Interceptor } from "@connectrpc/connect";
 import { UsageError } from "../errors.ts";
-import { type CommandRunner, runTokenCommand } from "./external_command.ts";
+import { type CommandRunner, runTokenCommand, type TokenCommandLimits } from "./external_command.ts";
 
 /** What the proxy interceptor uses. */
 export interface ProxyCommandOptions {
   /** `admin.proxyCommand`: program and arguments. */
   command: readonly string[];
   runCommand: CommandRunner;
+  /** `admin.commandTimeout`, and the run's abort signal: either ends the program. */
+  limits: TokenCommandLimits;
   /** The token is registered here before any call carries it. */
   secrets: { add(secret: string | undefined): void };
 }
@@ -30,7 +32,7 @@ export function proxyCommandInterceptor(options: ProxyCommandOptions): Intercept
   }
   let token: Promise<string> | undefined;
   const proxyToken = () =>
-    token ??= runTokenCommand("admin.proxyCommand", command, options.runCommand).then((value) => {
+    token ??= runTokenCommand("admin.proxyCommand", command, options.runCommand, options.limits).then((value) => {
       options.secrets.add(value);
       return value;
     });

@@ -24,6 +24,8 @@ function sink() {
   return { seen, next };
 }
 
+const LIMITS = { timeoutMs: 60_000 };
+
 const request = () => ({ header: new Headers() }) as UnaryRequest;
 
 Deno.test("proxyCommand: concurrent calls share one run; every call carries the trimmed token", async () => {
@@ -32,7 +34,7 @@ Deno.test("proxyCommand: concurrent calls share one run; every call carries the 
     const runs = `${dir}/runs`;
     const command = [await script(dir, "proxy.sh", `echo run >> "${runs}"\nsleep 0.2\necho "  iap-token-1  "`)];
     const secrets = new Redactor();
-    const interceptor = proxyCommandInterceptor({ command, runCommand: commandRunner({}), secrets });
+    const interceptor = proxyCommandInterceptor({ command, runCommand: commandRunner({}), limits: LIMITS, secrets });
     const { seen, next } = sink();
     const call = interceptor(next as never);
     await Promise.all(Array.from({ length: 5 }, () => call(request())));
@@ -45,29 +47,41 @@ Deno.test("proxyCommand: concurrent calls share one run; every call carries the 
   }
 });
 
-Deno.test("proxyCommand: a failure names the command with its stderr tail, for every call; empty is a usage error", async () => {
+Deno.test("proxyCommand: a failure names the program (not its arguments) with its stderr tail, for every call; empty is a usage error", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const failing = await script(dir, "fail.sh", `echo "not signed in" >&2\nexit 4`);
     const interceptor = proxyCommandInterceptor({
       command: [failing, "--audience", "x"],
       runCommand: commandRunner({}),
+      limits: LIMITS,
       secrets: new Redactor(),
     });
     const { seen, next } = sink();
     const call = interceptor(next as never);
-    const message = `admin.proxyCommand "${failing} --audience x" failed with exit status 4: not signed in`;
+    const message = `admin.proxyCommand "${failing}" failed with exit status 4: not signed in`;
     await rejects(call(request()), (err: Error) => err.message === message);
     await rejects(call(request()), (err: Error) => err.message === message);
     equal(seen.length, 0, "no call is sent without the proxy's token");
     await rejects(
-      proxyCommandInterceptor({ command: [`${dir}/missing`], runCommand: commandRunner({}), secrets: new Redactor() })(
+      proxyCommandInterceptor({
+        command: [`${dir}/missing`],
+        runCommand: commandRunner({}),
+        limits: LIMITS,
+        secrets: new Redactor(),
+      })(
         next as never,
       )(request()),
       /cannot run admin\.proxyCommand ".*missing": no such program$/,
     );
     throws(
-      () => proxyCommandInterceptor({ command: [], runCommand: commandRunner({}), secrets: new Redactor() }),
+      () =>
+        proxyCommandInterceptor({
+          command: [],
+          runCommand: commandRunner({}),
+          limits: LIMITS,
+          secrets: new Redactor(),
+        }),
       /admin\.proxyCommand is empty/,
     );
   } finally {

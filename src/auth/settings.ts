@@ -19,6 +19,8 @@ export interface AuthSettings {
   clientSecretLocation: string;
   /** `admin.command`: ExternalCommand's program and arguments. */
   command: readonly string[];
+  /** `admin.commandTimeout` in milliseconds (0: none): the longest `admin.command` may run. */
+  commandTimeoutMs: number;
   /** `admin.scopes`; empty: the ones the admin advertises. */
   scopes: readonly string[];
   /** `admin.audience`. */
@@ -71,6 +73,7 @@ export function authSettings(config: Config, admin: { insecure: boolean }): Auth
     clientSecretEnvVar: config["admin.clientSecretEnvVar"],
     clientSecretLocation: config["admin.clientSecretLocation"],
     command: config["admin.command"],
+    commandTimeoutMs: config["admin.commandTimeout"],
     scopes: config["admin.scopes"],
     audience: config["admin.audience"],
     useAudienceFromAdmin: config["admin.useAudienceFromAdmin"],

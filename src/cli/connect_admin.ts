@@ -41,6 +41,8 @@ export interface ConnectAdminDeps {
   connectNow?: boolean;
   /** The user at stderr, for the sign-in of the Pkce and DeviceFlow flows. */
   interactive?: InteractiveIo;
+  /** The run's abort signal: Ctrl-C ends `admin.command` and `admin.proxyCommand` while they run. */
+  signal?: AbortSignal;
 }
 
 /** An admin client and its auth, for `fctl auth …`. */
@@ -135,6 +137,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     env: deps.env,
     readTextFile: deps.io.readTextFile,
     runCommand,
+    signal: deps.signal,
     secrets: deps.secrets,
     logger: log,
     interactive: deps.interactive,
@@ -144,6 +147,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   const proxyAuth = proxyModule?.proxyCommandInterceptor({
     command: config["admin.proxyCommand"],
     runCommand,
+    limits: { timeoutMs: config["admin.commandTimeout"], signal: deps.signal },
     secrets: deps.secrets,
   });
   const interceptors = [...(proxyAuth ? [proxyAuth] : []), session.interceptor, logInterceptor(log)];

@@ -194,6 +194,7 @@ export class CliContext {
         secrets: this.secrets,
         http: () => this.http(),
         interactive: { prompt: this.io.stderr, terminal: this.io.stderrIsTerminal, signal: this.signal },
+        signal: this.signal,
       });
       this.#closers.push(() => made.client.close());
       return made;

@@ -239,6 +239,13 @@ export const OPTIONS = [
     help:
       "program and arguments whose output is sent as proxy-authorization on every call (identity-aware proxy; no shell)",
   },
+  {
+    key: "admin.commandTimeout",
+    type: "duration",
+    default: "1m0s",
+    help:
+      "longest wait for admin.command or admin.proxyCommand to print its token and exit; then it and what it started are ended (0s: none)",
+  },
   { key: "admin.audience", type: "string", default: "", help: "audience of requested tokens" },
   {
     key: "admin.useAudienceFromAdmin",
