@@ -128,16 +128,20 @@ Deno.test("register examples: the latest release's archives are registered with 
 });
 
 Deno.test("register examples: GITHUB_TOKEN is never sent to asset URLs on another host", async () => {
+  // Assets elsewhere are downloaded over https only: a server of its own, trusted through the CA file.
+  const tls = await createTestCertificates();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-examples-elsewhere-" });
   const seen: { path: string; auth: string | null }[] = [];
-  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const elsewhere = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {}, ...tls }, async (req) => {
     const path = new URL(req.url).pathname;
     seen.push({ path, auth: req.headers.get("authorization") });
     return new Response((await Deno.open(fixture(path.slice(path.lastIndexOf("/") + 1)))).readable);
   });
   try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, tls.caCert);
     await withSetup(async (sandbox, github, run) => {
-      github.assetBase = `http://127.0.0.1:${elsewhere.addr.port}`;
-      const result = await run([]);
+      github.assetBase = `https://127.0.0.1:${elsewhere.addr.port}`;
+      const result = await run(["--admin.caCertFilePath", `${dir}/ca.pem`]);
       equal(result.stderr, "");
       equal(result.code, 0);
       equal(count(sandbox, "CreateUploadLocation"), 1);
@@ -151,6 +155,7 @@ Deno.test("register examples: GITHUB_TOKEN is never sent to asset URLs on anothe
     });
   } finally {
     await elsewhere.shutdown();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -298,7 +303,10 @@ Deno.test("register examples on a terminal: the resolved release, then download 
     for (const asset of ["flytesnacks-core.tgz", "valid-register.tgz"]) {
       assert(tty.stderr.includes(`\r\x1b[KDownloading ${asset}: `), asset);
     }
-    match(tty.stderr, /Downloading flytesnacks-core\.tgz: \d+\.\d MB/);
+    // Sizes in the unit that fits (this archive is 51 KB), never "0.0 MB"; no total when the server sent no length.
+    match(tty.stderr, /Downloading flytesnacks-core\.tgz: \d+\.\d KB/);
+    match(tty.stderr, /Downloading valid-register\.tgz: 892 B/);
+    assert(!tty.stderr.includes("0.0 MB"), tty.stderr);
     assert(
       !tty.stdout.includes("Downloading") && !tty.stdout.includes("Registering flytesnacks"),
       "stdout: the report",

@@ -33,9 +33,11 @@ export function progressDisplay(io: Io, now: () => number = () => performance.no
   };
   return {
     onDownloadProgress: (p) => {
+      // Nothing received, nothing to say: "0 B" (of an empty body) is not progress.
+      if (p.received === 0) return;
       const name = p.url.slice(p.url.lastIndexOf("/") + 1);
-      const total = p.total === undefined ? "" : ` of ${megabytes(p.total)}`;
-      draw(`Downloading ${name}: ${megabytes(p.received)}${total}`, p.done);
+      const total = p.total ? ` of ${byteSize(p.total)}` : "";
+      draw(`Downloading ${name}: ${byteSize(p.received)}${total}`, p.done);
     },
     onProgress: (p) => {
       if (p.phase === "upload") draw(`Uploading ${p.name.slice(p.name.lastIndexOf("/") + 1)}…`, true);
@@ -48,6 +50,18 @@ export function progressDisplay(io: Io, now: () => number = () => performance.no
   };
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** Decimal units (1 KB is 1000 bytes), as download sizes are usually given. */
+const UNITS = ["KB", "MB", "GB", "TB"];
+
+/** `bytes` in the unit that shows it best: `512 B`, `51.1 KB`, `12.3 MB`, `1.2 GB` (never `0.0 MB`). */
+export function byteSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  let value = bytes / 1000;
+  let unit = 0;
+  // Compared as shown: 999,999 bytes is 1.0 MB, not 1000.0 KB.
+  while (Number(value.toFixed(1)) >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${UNITS[unit]}`;
 }

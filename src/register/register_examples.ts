@@ -4,6 +4,7 @@
  * @module
  */
 import { FctlError, OperationError, quote } from "../errors.ts";
+import { checkAssetUrls } from "../github/asset_url.ts";
 import { archiveAssets, type ReleaseAsset, resolveRelease } from "../github/release.ts";
 import { withGitHubToken } from "../github/token_scope.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
@@ -129,7 +130,8 @@ export interface RegisterExamplesReport {
  * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
  *   never calls it)
  * @throws {UsageError} no project or domain, or a bad concurrency (InvalidOptionError)
- * @throws {OperationError} the release cannot be resolved, has no archives, or (without
+ * @throws {OperationError} the release cannot be resolved, has no archives, names an archive at a URL that is not
+ *   `https://` (refused before anything is downloaded; see `src/github/asset_url.ts`), or (without
  *   continue-on-error) an asset cannot be registered — the message names the asset
  */
 export async function registerExamples(
@@ -172,6 +174,8 @@ async function registerAssets(
   if (assets.length === 0) {
     throw new OperationError(`release ${quote(release.tag)} of ${EXAMPLES_REPO} has no .tar, .tgz or .tar.gz assets`);
   }
+  // The answer names the URLs, and registerFiles would read a local path or a storage URI as readily as a download.
+  checkAssetUrls(assets, deps.githubApiUrl, `release ${quote(release.tag)} of ${EXAMPLES_REPO}`);
   deps.onRelease?.(release.tag, assets.map((a) => a.name));
   const result: RegisterExamplesReport = { release: release.tag, assets: [], failed: 0, interrupted: false };
   // The next asset's download starts as the current one's does, and so overlaps it and its registration; one not
