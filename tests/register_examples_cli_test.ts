@@ -223,7 +223,12 @@ Deno.test("register examples --version TAG resolves that release; a failing asse
     equal(report.release, "v0.9");
     deepEqual(report.assets.map((a: { asset: string }) => a.asset), ["valid-register.tar", "missing.tgz"]);
     match(report.assets[1].error, /HTTP 404/);
-    equal(going.stderr, "Error: 1 file of release v0.9 failed to register\n", "1 file, not 1 files");
+    equal(
+      going.stderr,
+      `failed: missing.tgz: cannot download "${github.url}/download/v0.9/missing.tgz": HTTP 404 Not Found\n` +
+        "Error: 1 file of release v0.9 failed to register\n",
+      "the asset and why on a line of its own; 1 file, not 1 files",
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { toBinary } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { decodeEntity } from "../src/register/classify.ts";
-import { fixture, runFctl, type RunOptions } from "./helpers.ts";
+import { fixture, runFctl, runFctlProcess, type RunOptions } from "./helpers.ts";
 
 const CORE = "flytesnacks-core.tgz";
 
@@ -27,6 +27,11 @@ async function withSandbox(fn: (sandbox: Sandbox, run: typeof runFctl) => Promis
 
 const creates = (sandbox: Sandbox) =>
   sandbox.requests.filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method));
+/** The versions of the entities the admin holds. */
+const versions = (sandbox: Sandbox) =>
+  new Set(
+    [...sandbox.store.tasks(), ...sandbox.store.workflows(), ...sandbox.store.launchPlans()].map((e) => e.id?.version),
+  );
 /** Cells of the data rows of a results table (`| a | b | c |` lines after the header). */
 const tableRows = (stdout: string) =>
   stdout.split("\n").filter((l) => l.startsWith("|")).slice(1).map((l) =>
@@ -63,7 +68,11 @@ Deno.test("a changed spec under an existing version is Failed with the server's 
       const result = await run(["register", "files", `${dir}/69_core.flyte_basics.lp.greet_1.pb`, "--version", "v1"]);
       equal(result.code, 1);
       match(result.stdout, /\| Failed +\| Error registering file due to .*different structure already exists/);
-      equal(result.stderr, "Error: 1 of 1 files failed to register\n");
+      equal(
+        result.stderr,
+        `failed: ${dir}/69_core.flyte_basics.lp.greet_1.pb: Error registering file due to task with different ` +
+          "structure already exists\nError: 1 of 1 files failed to register\n",
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -112,7 +121,8 @@ Deno.test("--continueOnError: exit 1 if anything failed; without it, scheduling 
     ]);
     equal(stopping.code, 1);
     equal(creates(sandbox).length, 1, "nothing starts after the first failure");
-    equal(stopping.stderr, "Error: 1 of 84 files failed to register\n");
+    match(stopping.stderr, /^failed: core\/_pb_output\/\S+\.pb: .*injected Internal for CreateTask\n/);
+    match(stopping.stderr, /\nError: 1 of 84 files failed to register\n$/);
   });
 });
 
@@ -239,11 +249,14 @@ Deno.test("storage fallback through the CLI: storage.type local writes <root>/<c
         /storage\.type local keeps it where the admin's cluster cannot read it; .*--storage\.allow-local-fallback\n/,
       );
       equal(await Deno.stat(`${root}/bkt/fast/v3-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`).catch(() => null), null);
-      // The default storage (s3) with no bucket configured: one line naming what is missing.
+      // Found before the first create: nothing under v3 was registered.
+      equal(versions(sandbox).has("v3"), false);
+      // The default storage (s3) with no bucket configured: one line naming what is missing, nothing created.
       sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
       const s3 = await run(["register", "files", "--archive", fixture(CORE), "--version", "v2"]);
       equal(s3.code, 2);
-      match(s3.stderr, /Error: storage\.container must be set to write to s3 storage\n$/);
+      equal(s3.stderr, "Error: storage.container must be set to write to s3 storage\n");
+      equal(versions(sandbox).has("v2"), false);
     });
   } finally {
     await Deno.remove(root, { recursive: true });
@@ -371,4 +384,136 @@ Deno.test("the admin going away mid-registration: the report on stdout, then one
     match(report.error, /Unavailable/);
     equal(json.stderr.trim().split("\n").length, 1, json.stderr);
   });
+});
+
+/** The cells of `column` in the data rows of a results table, in order (header and rules left out). */
+function columnCells(stdout: string, column: number): string[] {
+  const lines = stdout.split("\n");
+  const rules = lines.flatMap((line, i) => (line.startsWith(" -") ? [i] : []));
+  return lines.slice(rules[1] + 1, rules[rules.length - 1])
+    .filter((line) => line.startsWith("|"))
+    .map((line) => line.split("|")[column + 1].trim())
+    .filter((cell) => cell !== "");
+}
+
+Deno.test("on a terminal of 80 and 120 columns no header and no failure reason is cut; stderr names the failed file and why", async () => {
+  await withSandbox(async (_sandbox, run) => {
+    const greet = "69_core.flyte_basics.lp.greet_1.pb";
+    equal((await run(["register", "files", fixture(greet), "--version", "v1"])).code, 0);
+    // A long path, as a package's members have: the table must still show why the file failed.
+    const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-a-directory-with-a-rather-long-name-" });
+    try {
+      const entity = decodeEntity(greet, await Deno.readFile(fixture(greet)));
+      assert(entity.kind === "task" && entity.spec.template);
+      entity.spec.template.type = "changed-type";
+      const path = `${dir}/${greet}`;
+      await Deno.writeFile(path, toBinary(TaskSpecSchema, entity.spec));
+      const reason = "Error registering file due to task with different structure already exists";
+      for (const columns of [80, 120]) {
+        const result = await run(["register", "files", path, "--version", "v1"], {
+          stdoutIsTerminal: true,
+          columns,
+          env: { NO_COLOR: "1" },
+        });
+        equal(result.code, 1);
+        const lines = result.stdout.trimEnd().split("\n");
+        for (const line of lines) assert(line.length <= columns, `${columns}: ${line}`);
+        assert(!result.stdout.includes("..."), `${columns}: something was cut:\n${result.stdout}`);
+        // Headers whole (wrapped between their words at most).
+        match(lines[1], /^\| NAME +\| STATUS \| ADDITIONAL( INFO)? +\|$/);
+        if (!lines[1].includes("INFO")) match(lines[2], /^\| +\| +\| INFO +\|$/);
+        equal(columnCells(result.stdout, 0).join(""), path, `${columns}: the path whole`);
+        equal(columnCells(result.stdout, 2).join(" "), reason, `${columns}: the reason whole`);
+        equal(result.stderr, `failed: ${path}: ${reason}\nError: 1 of 1 files failed to register\n`);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("a package refused before any create: its problems as rows, the rest one line; stderr names at most 10; JSON keeps every entry", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
+  const sandbox = await startSandbox();
+  try {
+    const scope = ["-p", "flytesnacks", "-d", "development", "--version", "v1", "--admin.endpoint", sandbox.endpoint];
+    // flytesnacks' own broken package: 101 entities, and 4 members that are none (macOS junk, a misnamed source).
+    const invalid = await runFctlProcess(["register", "files", "--archive", fixture("invalid-fast.tgz"), ...scope]);
+    equal(invalid.code, 1, invalid.stderr);
+    const rows = tableRows(invalid.stdout);
+    equal(rows.length, 4);
+    assert(rows.every((r) => r[1] === "Failed" && r[2].startsWith("Unexpected file: ")), invalid.stdout);
+    match(invalid.stdout, /\n4 rows\n101 entities not registered because the package has 4 problems\n$/);
+    const failed = invalid.stderr.split("\n").filter((line) => line.startsWith("failed: "));
+    deepEqual(failed.map((line) => line.split(": ")[1]), rows.map((r) => r[0]));
+    match(invalid.stderr, /\nError: 4 of 105 files failed to register\n$/);
+    const json = await runFctlProcess([
+      "register",
+      "files",
+      "--archive",
+      fixture("invalid-fast.tgz"),
+      ...scope,
+      "-o",
+      "json",
+    ]);
+    equal(json.code, 1);
+    const report = JSON.parse(json.stdout);
+    equal(report.entries.length, 105);
+    equal(report.entries.filter((e: { status: string }) => e.status === "Skipped").length, 101);
+
+    // 12 problems: 10 named on stderr, then how many more.
+    const junk = Array.from({ length: 12 }, (_, i) => ({
+      header: { name: `pkg/notes-${String(i).padStart(2, "0")}.txt`, size: 1 },
+      body: "x",
+    }));
+    const greet = await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb"));
+    const entity = { header: { name: "pkg/69_core.flyte_basics.lp.greet_1.pb", size: greet.length }, body: greet };
+    await Deno.writeFile(`${dir}/junk.tar`, await packTar([entity, ...junk]));
+    const many = await runFctlProcess(["register", "files", "--archive", `${dir}/junk.tar`, ...scope]);
+    equal(many.code, 1);
+    match(many.stdout, /\n12 rows\n1 entity not registered because the package has 12 problems\n$/);
+    const lines = many.stderr.trimEnd().split("\n");
+    equal(lines.length, 12, many.stderr);
+    deepEqual(lines.slice(0, 10), junk.slice(0, 10).map((j) => `failed: ${j.header.name}: ${rows[0][2]}`));
+    equal(lines[10], "failed: and 2 more (the report above lists them)");
+    equal(lines[11], "Error: 12 of 13 files failed to register");
+    deepEqual(sandbox.requests, [], "nothing was sent");
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an archive with no entity in it (an empty tar, only other files, only a source) is an error naming it, exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
+  const sandbox = await startSandbox();
+  try {
+    // 10,240 zero bytes: a valid tar with no entry at all.
+    await Deno.writeFile(`${dir}/empty.tar`, new Uint8Array(10_240));
+    const file = (name: string) => ({ header: { name, size: 1 }, body: "x" });
+    await Deno.writeFile(`${dir}/others.tar`, await packTar([file("README.md"), file("._a_1.pb")]));
+    await Deno.writeFile(`${dir}/source.tar`, await packTar([file("pkg/fastabc.tar.gz")]));
+    const cases = [
+      ["empty.tar", "it holds no files"],
+      ["others.tar", 'it holds 2 files, none of them a .pb ("README.md", "._a_1.pb")'],
+      ["source.tar", 'it holds 1 file, none of them a .pb ("pkg/fastabc.tar.gz")'],
+    ];
+    for (const [name, held] of cases) {
+      const result = await runFctlProcess([
+        ...["register", "files", "--archive", `${dir}/${name}`, "-p", "flytesnacks", "-d", "development"],
+        ...["--version", "v1", "--admin.endpoint", sandbox.endpoint],
+      ]);
+      equal(result.code, 1, name);
+      equal(
+        result.stderr,
+        `Error: archive "${dir}/${name}" has no entity to register (serialized .pb files): ${held}\n`,
+      );
+      equal(result.stdout, "");
+    }
+    // The upload location a source makes fctl ask for early may have been asked for; nothing was created.
+    deepEqual(sandbox.requests.filter((r) => r.method !== "CreateUploadLocation"), []);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -7,28 +7,30 @@
  */
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { parseEndpoint } from "../admin/endpoint.ts";
 import type { Config } from "../config/schema.ts";
-import { InterruptedError, OperationError, quote, UsageError } from "../errors.ts";
+import { InterruptedError, OperationError, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
-import type { Io } from "../output/io.ts";
+import type { Io, TextSink } from "../output/io.ts";
 import { render, type RenderOptions } from "../output/render.ts";
 import type { Column } from "../output/table.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry, RegisterReport } from "../register/register_files.ts";
+import { INFO } from "../register/entries.ts";
 import { openStorage } from "../storage/mod.ts";
-import { isLoopbackHost, storageConfigFrom } from "../storage/from_config.ts";
+import { storageConfigFrom } from "../storage/from_config.ts";
+import { localFallbackProblem, storageProblems, storageProblemsMessage } from "../storage/validate.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import type { DownloadProgress, RegisterProgress } from "../register/register_files.ts";
 import type { CliContext } from "./context.ts";
 import { flagError } from "./flag_values.ts";
 import { progressDisplay } from "./register_progress.ts";
 
-// What each row is about is never cut on a terminal: the other columns shrink first.
+// Nothing is cut on a terminal: the file and why it failed are as important as each other, and both wrap in their
+// columns (the widest narrowed first) when the terminal is too narrow for them on one line.
 const COLUMNS: readonly Column<RegisterEntry>[] = [
-  { header: "NAME", cell: (e) => e.name, keep: true },
+  { header: "NAME", cell: (e) => e.name, wrap: true },
   { header: "STATUS", cell: (e) => e.status },
-  { header: "ADDITIONAL INFO", cell: (e) => e.info },
+  { header: "ADDITIONAL INFO", cell: (e) => e.info, wrap: true },
 ];
 
 /** Milliseconds, to a tenth: enough for timings, without float noise. */
@@ -73,6 +75,27 @@ function worthShowing(report: RegisterReport): boolean {
   return !report.error || report.source?.location !== undefined || report.entries.some((e) => e.status === "Success");
 }
 
+/**
+ * The rows a table shows of a report's entries, and the line that stands for the rest: the entities of a package
+ * refused before any create are summed up in one line under its problems (the invalid members), not a row each.
+ * JSON and YAML keep every entry.
+ */
+export function tableEntries<E extends Pick<RegisterEntry, "status" | "info">>(
+  entries: readonly E[],
+): { rows: E[]; summary?: string } {
+  const rows = entries.filter((e) => e.info !== INFO.invalidPackage);
+  const notRegistered = entries.length - rows.length;
+  if (notRegistered === 0) return { rows };
+  const problems = rows.filter((e) => e.status === "Failed").length;
+  return {
+    rows,
+    summary: `${plural(notRegistered, "entity", "entities")} not registered because the package has ` +
+      plural(problems, "problem", "problems"),
+  };
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
 /** Writes the report of `register files` (see {@link worthShowing}). */
 export async function renderReport(
   io: Io,
@@ -84,7 +107,9 @@ export async function renderReport(
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: reportJson, value: { one: report } });
   } else {
-    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: report.entries } }, options);
+    const { rows, summary } = tableEntries(report.entries);
+    await render(io, format, { columns: COLUMNS, toJson: entryJson, value: { list: rows } }, options);
+    if (summary) io.stdout.write(`${summary}\n`);
   }
 }
 
@@ -94,18 +119,22 @@ interface ExampleRow {
 }
 
 const EXAMPLE_COLUMNS: readonly Column<ExampleRow>[] = [
-  { header: "ASSET", cell: (r) => r.asset, keep: true },
-  { header: "NAME", cell: (r) => r.entry.name, keep: true },
+  { header: "ASSET", cell: (r) => r.asset, wrap: true },
+  { header: "NAME", cell: (r) => r.entry.name, wrap: true },
   { header: "STATUS", cell: (r) => r.entry.status },
-  { header: "ADDITIONAL INFO", cell: (r) => r.entry.info },
+  { header: "ADDITIONAL INFO", cell: (r) => r.entry.info, wrap: true },
 ];
 
-function exampleRows(report: RegisterExamplesReport): ExampleRow[] {
-  return report.assets.flatMap((a): ExampleRow[] =>
-    a.report
-      ? a.report.entries.map((entry) => ({ asset: a.asset, entry }))
-      : [{ asset: a.asset, entry: { name: a.asset, status: "Failed", info: a.error ?? "" } }]
-  );
+/** The table's rows of every asset (see {@link tableEntries}), and a summary line per refused package. */
+function exampleRows(report: RegisterExamplesReport): { rows: ExampleRow[]; summaries: string[] } {
+  const summaries: string[] = [];
+  const rows = report.assets.flatMap((a): ExampleRow[] => {
+    if (!a.report) return [{ asset: a.asset, entry: { name: a.asset, status: "Failed", info: a.error ?? "" } }];
+    const shown = tableEntries(a.report.entries);
+    if (shown.summary) summaries.push(`${a.asset}: ${shown.summary}`);
+    return shown.rows.map((entry) => ({ asset: a.asset, entry }));
+  });
+  return { rows, summaries };
 }
 
 function examplesJson(report: RegisterExamplesReport): JsonValue {
@@ -133,57 +162,92 @@ export async function renderExamplesReport(
   if (format === "JSON" || format === "YAML") {
     await render(io, format, { columns: [], toJson: examplesJson, value: { one: report } });
   } else {
-    const rows = exampleRows(report);
+    const { rows, summaries } = exampleRows(report);
     await render(io, format, { columns: EXAMPLE_COLUMNS, toJson: () => null, value: { list: rows } }, options);
+    for (const summary of summaries) io.stdout.write(`${summary}\n`);
   }
 }
 
 /**
- * What the registration's storage is: opened (its SDK loaded, its settings checked) on first use only,
- * with the run's HTTP client (its CA file and proxy); and whether `local` or `mem` may take the source,
- * which `storage.allow-local-fallback` asks for and only a loopback admin endpoint permits.
+ * What the registration's storage is: opened (its settings checked as `config validate` checks them, all
+ * problems in one line; then its SDK loaded) on first use only, with the run's HTTP client (its CA file and
+ * proxy); and whether `local` or `mem` may take the source, which `storage.allow-local-fallback` asks for and only a
+ * loopback admin endpoint permits.
+ *
+ * @throws {UsageError} `storage.allow-local-fallback` with an admin that is not on this machine
  */
 export function registrationStorage(
   config: Config,
   http: HttpClient,
 ): { openStorage: () => Promise<ObjectStore>; allowLocalStorage: boolean; close: () => void } {
+  const admin = { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
+  const refused = localFallbackProblem(admin);
+  if (refused) throw new UsageError(refused);
+  const storageConfig = storageConfigFrom(config, { fetch: http.fetch });
   let opened: Promise<ObjectStore> | undefined;
   return {
     openStorage: () =>
-      opened ??= openStorage(
-        storageConfigFrom(config, { fetch: http.fetch }),
-      ),
-    allowLocalStorage: allowLocalFallback(config),
+      opened ??= Promise.resolve().then(() => {
+        const problems = storageProblems(storageConfig, admin);
+        if (problems.length > 0) throw new UsageError(storageProblemsMessage(problems));
+        return openStorage(storageConfig);
+      }),
+    allowLocalStorage: admin.allowLocalFallback,
     close: () => void opened?.then((store) => store.close(), () => {}),
   };
 }
 
-/** `storage.allow-local-fallback`, refused unless the admin is on this machine. */
-function allowLocalFallback(config: Config): boolean {
-  if (!config["storage.allow-local-fallback"]) return false;
-  const endpoint = config["admin.endpoint"];
-  if (!isLoopbackHost(parseEndpoint(endpoint).host)) {
-    throw new UsageError(
-      `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(endpoint)} is not ` +
-        "a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage",
-    );
-  }
-  return true;
+/** Most failures named on stderr, one line each; the rest are counted in one more line. */
+export const MAX_FAILURES_NAMED = 10;
+
+/** One file that failed, as stderr names it. */
+export interface Failure {
+  /** The file (and, for `register examples`, its asset). */
+  name: string;
+  /** Why, in full. */
+  reason: string;
+}
+
+/** The failed entries of a report's rows, in their order. */
+export function failuresOf(entries: readonly Pick<RegisterEntry, "name" | "status" | "info">[]): Failure[] {
+  return entries.filter((e) => e.status === "Failed").map((e) => ({ name: e.name, reason: e.info }));
+}
+
+/** The failed files of every asset of a `register examples` report, each named with its asset. */
+export function examplesFailures(report: RegisterExamplesReport): Failure[] {
+  return report.assets.flatMap((a) =>
+    a.report
+      ? failuresOf(a.report.entries).map((f) => ({ ...f, name: `${a.asset}: ${f.name}` }))
+      : a.error !== undefined
+      ? [{ name: a.asset, reason: a.error }]
+      : []
+  );
 }
 
 /**
  * Throws what a report's outcome means for the exit status: the error that stopped the registration
- * as a whole (shown after its report), 130 if interrupted, 1 if anything failed.
+ * as a whole (shown after its report), 130 if interrupted, 1 if anything failed, after a line on stderr for
+ * each failed file and why (at most {@link MAX_FAILURES_NAMED}, then how many more), so that the reasons are
+ * read whole whatever the table had room for.
  */
 export function reportOutcome(
+  stderr: TextSink,
   outcome: { interrupted: boolean; failed: number; error?: Error },
   failedMessage: string,
+  failures: readonly Failure[],
 ): void {
   if (outcome.error) throw outcome.error;
   if (outcome.interrupted) {
     throw new InterruptedError("interrupted; the report above shows what was and was not registered");
   }
-  if (outcome.failed > 0) throw new OperationError(failedMessage);
+  if (outcome.failed > 0) {
+    for (const { name, reason } of failures.slice(0, MAX_FAILURES_NAMED)) {
+      stderr.write(`failed: ${name}: ${reason.replace(/\s*\n\s*/g, " ")}\n`);
+    }
+    const more = failures.length - MAX_FAILURES_NAMED;
+    if (more > 0) stderr.write(`failed: and ${more} more (the report above lists them)\n`);
+    throw new OperationError(failedMessage);
+  }
 }
 
 /** What every registration takes from the run besides its own inputs. */
@@ -206,6 +270,8 @@ export interface Registration<R> {
   wide?: boolean;
   /** The one line for a report with failed entries. */
   failedMessage(report: R): string;
+  /** The failed files, named one a line on stderr before that line. */
+  failures(report: R): Failure[];
 }
 
 /**
@@ -237,7 +303,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
     }
     progress.clear();
     await registration.render(ctx.io, ctx.config.output, report, { wide: registration.wide });
-    reportOutcome(report, registration.failedMessage(report));
+    reportOutcome(ctx.io.stderr, report, registration.failedMessage(report), registration.failures(report));
   } finally {
     notice.cancel();
     progress.clear();

@@ -71,6 +71,8 @@ export async function render<Row>(
       io.stdout.write(renderTable(what.columns, rows, {
         maxTableWidth: fit ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
         decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
+        // Every command with a table takes `--wide`.
+        leftOutHint: "--wide shows them",
       }));
     }
   }

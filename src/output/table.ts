@@ -2,113 +2,198 @@
  * Plain-text tables in flytectl's layout: a header row between dashed rules, one block of
  * lines per row (cells may hold several lines), and `N rows` (`1 row`) after the table.
  *
- * Only a table fitted to a terminal (`maxTableWidth`) is ever cut; piped or `--wide`, every cell is whole.
+ * Only a table fitted to a terminal (`maxTableWidth`) is ever narrowed; piped or `--wide`, every cell is whole.
+ * Narrowed, a header is never cut: it wraps between its words, and its column is at least as wide as its
+ * longest word. A cell too wide for its column is cut with `...`, or wrapped onto more lines in a column that
+ * asks for it (`wrap`: what must be read whole, such as why a file failed).
  *
  * @module
  */
-import { displayWidth, padToWidth, truncateToWidth } from "./text_width.ts";
+import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from "./text_width.ts";
 
 /** A column: its header and how to read its cell (lines) from a row. */
 export interface Column<Row> {
   header: string;
   cell: (row: Row) => string | string[];
   /**
-   * Never cut when fitting to a terminal (a task's name and version: a cut one identifies nothing); the
-   * other columns give up their space first, and a table that still does not fit is left to the terminal.
+   * Never narrowed when fitting to a terminal (a task's name and version: a cut one identifies nothing); the
+   * other columns give up their space first. A kept column that also wraps gives up space, wrapping, when the
+   * others do not fit at their narrowest beside it, at most half its width and only if the table then fits; else
+   * it stays whole and the table sticks out.
    */
   keep?: boolean;
+  /** When fitting to a terminal, lines wider than the column are wrapped onto more lines, never cut. */
+  wrap?: boolean;
+  /**
+   * When a terminal is too narrow for every cell whole (headers may wrap), columns with a rank are left out, the
+   * lowest rank first, until the others fit or none is left to leave out; the count line after the table names
+   * them. For columns that say little for their width (a 12-column header over `true`).
+   */
+  dropRank?: number;
   /** When fitting to a terminal, each line of the cell is first cut to this width (flytectl's variable lines). */
   maxLineWidth?: number;
 }
 
 /** How to draw. */
 export interface TableStyle {
-  /** Widest the whole table may be (a terminal's columns): the widest columns are cut first. */
+  /** Widest the whole table may be (a terminal's columns): the widest columns are narrowed first. */
   maxTableWidth?: number;
   /** Wraps header text, e.g. in ANSI bold; must not change its visible width. */
   decorateHeader?: (text: string) => string;
+  /** Said after the names of columns left out to fit (see `Column.dropRank`), e.g. how to see them. */
+  leftOutHint?: string;
 }
+
+/** Narrowest a column is cut to, so that `...` still leaves a character or two to recognise. */
+const MIN_COLUMN_WIDTH = 5;
 
 /** Renders rows as a table; output ends with a newline. Linear in the number of cells. */
 export function renderTable<Row>(
-  columns: readonly Column<Row>[],
+  allColumns: readonly Column<Row>[],
   rows: readonly Row[],
   style: TableStyle = {},
 ): string {
   const fitting = style.maxTableWidth !== undefined;
-  const cells = rows.map((row) =>
-    columns.map((column) => {
+  const allCells = rows.map((row) =>
+    allColumns.map((column) => {
       const value = column.cell(row);
       const lines = (Array.isArray(value) ? value : [value]).map((line) => line.replace(/[\r\n\t]+/g, " "));
       const max = column.maxLineWidth;
       return fitting && max !== undefined ? lines.map((line) => truncateToWidth(line, max)) : lines;
     })
   );
-  const content = columns.map((_, i) => {
+  const allContent = allColumns.map((_, i) => {
     let width = 0;
-    for (const row of cells) for (const line of row[i]) width = Math.max(width, displayWidth(line));
+    for (const row of allCells) for (const line of row[i]) width = Math.max(width, displayWidth(line));
     return width;
   });
-  const natural = columns.map((column, i) => Math.max(content[i], displayWidth(column.header)));
+  const allNatural = allColumns.map((column, i) => Math.max(allContent[i], displayWidth(column.header)));
+  const allFloor = allColumns.map((column, i) =>
+    column.keep && !column.wrap
+      ? allNatural[i]
+      : Math.max(Math.min(allNatural[i], MIN_COLUMN_WIDTH), longestWord(column.header))
+  );
+  const shown = fitting
+    ? columnsThatFit(allColumns, allContent, allFloor, style.maxTableWidth!)
+    : allColumns.map((_, i) => i);
+  const columns = shown.map((i) => allColumns[i]);
+  const cells = allCells.map((row) => shown.map((i) => row[i]));
+  const natural = shown.map((i) => allNatural[i]);
   const widths = fitting
-    ? fitKeeping(columns, natural, style.maxTableWidth! - (3 * columns.length + 1), content)
+    ? fitKeeping(
+      columns,
+      natural,
+      style.maxTableWidth! - (3 * columns.length + 1),
+      shown.map((i) => allContent[i]),
+      shown.map((i) => allFloor[i]),
+    )
     : natural;
-  if (widths.some((w, i) => w < natural[i])) {
-    for (const row of cells) {
-      row.forEach((lines, i) => {
-        if (widths[i] < natural[i]) row[i] = lines.map((line) => truncateToWidth(line, widths[i]));
-      });
-    }
+  for (const row of cells) {
+    row.forEach((lines, i) => {
+      if (widths[i] >= natural[i]) return;
+      row[i] = columns[i].wrap
+        ? lines.flatMap((line) => wrapToWidth(line, widths[i]))
+        : lines.map((line) => truncateToWidth(line, widths[i]));
+    });
   }
-  const headers = columns.map((c, i) => truncateToWidth(c.header, widths[i]));
+  // Between words: a column is never narrower than its header's longest word.
+  const headers = columns.map((c, i) => wrapToWidth(c.header, widths[i]));
   const rule = " " + widths.map((w) => "-".repeat(w + 2)).join(" ") + " \n";
   const line = (parts: string[]) => "| " + parts.map((p, i) => padToWidth(p, widths[i])).join(" | ") + " |\n";
   const decorate = style.decorateHeader ?? ((text: string) => text);
   const out: string[] = [rule];
-  out.push(
-    "| " + headers.map((h, i) => decorate(h) + " ".repeat(widths[i] - displayWidth(h))).join(" | ") +
-      " |\n",
-  );
+  for (let l = 0; l < Math.max(...headers.map((h) => h.length), 1); l++) {
+    const parts = headers.map((h) => h[l] ?? "");
+    out.push(
+      "| " + parts.map((h, i) => (h === "" ? "" : decorate(h)) + " ".repeat(widths[i] - displayWidth(h))).join(" | ") +
+        " |\n",
+    );
+  }
   out.push(rule);
   for (const row of cells) {
     const height = Math.max(1, ...row.map((lines) => lines.length));
     for (let l = 0; l < height; l++) out.push(line(row.map((lines) => lines[l] ?? "")));
     out.push(rule);
   }
-  out.push(`${rows.length} ${rows.length === 1 ? "row" : "rows"}\n`);
+  const leftOut = allColumns.filter((_, i) => !shown.includes(i)).map((c) => c.header);
+  const note = leftOut.length === 0
+    ? ""
+    : ` (not shown: ${leftOut.join(", ")}${style.leftOutHint ? `; ${style.leftOutHint}` : ""})`;
+  out.push(`${rows.length} ${rows.length === 1 ? "row" : "rows"}${note}\n`);
   return out.join("");
 }
 
-/** {@link fitWidths} over the columns not marked `keep`, in what the kept ones leave of `budget`. */
+/** Columns of the widest word of `text` (a header: the narrowest it can wrap to). */
+function longestWord(text: string): number {
+  return Math.max(0, ...text.split(" ").map(displayWidth));
+}
+
+/**
+ * The indexes of the columns shown in `maxTableWidth`: all, unless not every cell fits whole (headers wrapped),
+ * when columns with a `dropRank` are left out, lowest rank first, until the rest fit or none is left to drop.
+ */
+function columnsThatFit<Row>(
+  columns: readonly Column<Row>[],
+  content: readonly number[],
+  floor: readonly number[],
+  maxTableWidth: number,
+): number[] {
+  const shown = columns.map((_, i) => i);
+  const droppable = shown.filter((i) => columns[i].dropRank !== undefined)
+    .sort((a, b) => columns[a].dropRank! - columns[b].dropRank!);
+  const uncut = () => shown.reduce((sum, i) => sum + Math.max(content[i], floor[i]) + 3, 1);
+  for (const drop of droppable) {
+    if (uncut() <= maxTableWidth) break;
+    shown.splice(shown.indexOf(drop), 1);
+  }
+  return shown;
+}
+
+/**
+ * {@link fitWidths} over the columns not marked `keep`, in what the kept ones leave of `budget`; when that is
+ * less than the others need at their narrowest, kept columns that wrap are fitted with them.
+ */
 function fitKeeping<Row>(
   columns: readonly Column<Row>[],
   natural: readonly number[],
   budget: number,
   content: readonly number[],
+  floor: readonly number[],
 ): number[] {
+  const fitAmong = (fitted: number[]) => {
+    const kept = columns.reduce((sum, _, i) => sum + (fitted.includes(i) ? 0 : natural[i]), 0);
+    const minimum = fitted.map((i) => columns[i].keep ? Math.max(floor[i], Math.ceil(natural[i] / 2)) : floor[i]);
+    const widths = fitWidths(fitted.map((i) => natural[i]), budget - kept, fitted.map((i) => content[i]), minimum);
+    const all = [...natural];
+    fitted.forEach((column, j) => all[column] = widths[j]);
+    return { all, fits: fitted.reduce((sum, i, j) => sum + Math.min(natural[i], minimum[j]), 0) <= budget - kept };
+  };
   const free = columns.map((_, i) => i).filter((i) => !columns[i].keep);
-  if (free.length === columns.length) return fitWidths(natural, budget, content);
-  const kept = columns.reduce((sum, c, i) => sum + (c.keep ? natural[i] : 0), 0);
-  const fitted = fitWidths(free.map((i) => natural[i]), budget - kept, free.map((i) => content[i]));
-  const widths = [...natural];
-  free.forEach((column, j) => widths[column] = fitted[j]);
-  return widths;
+  const first = fitAmong(free);
+  if (first.fits) return first.all;
+  // Kept columns wrap only when that makes the table fit: else they stay whole, and the table sticks out.
+  const wrapping = columns.map((_, i) => i).filter((i) => !columns[i].keep || columns[i].wrap);
+  const second = wrapping.length > free.length ? fitAmong(wrapping) : first;
+  return second.fits ? second.all : first.all;
 }
 
-/** Narrowest a column is cut to, so that `...` still leaves a character or two to recognise. */
-const MIN_COLUMN_WIDTH = 5;
-
 /**
- * Column widths whose sum fits `budget`. First, columns whose header is wider than any of their cells
- * (`DISCOVERABLE` over `true`) give up that header excess, largest first, as far as needed. Then every column
- * wider than a common cap is cut to it (the cap as large as the budget allows), so narrow columns stay whole
- * and the widest give up space first. When even the minimum widths do not fit, the table is as narrow as it can
- * be and the terminal wraps it.
+ * Column widths whose sum fits `budget`, none below its `minimum` (by default the natural width up to 5 columns).
+ * First, columns whose header is wider than any of their cells (`DISCOVERY VERSION` over `1.0`) give up that
+ * header excess, largest first, as far as needed (the header then wraps). Then every column wider than a common
+ * cap is narrowed to it (the cap as large as the budget allows), so narrow columns stay whole and the widest give
+ * up space first. When even the minimum widths do not fit, the table is as narrow as it can be and the terminal
+ * wraps it.
  */
-export function fitWidths(natural: readonly number[], budget: number, content: readonly number[] = natural): number[] {
+export function fitWidths(
+  natural: readonly number[],
+  budget: number,
+  content: readonly number[] = natural,
+  minimum: readonly number[] = natural.map((w) => Math.min(w, MIN_COLUMN_WIDTH)),
+): number[] {
   const widths = [...natural];
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-  const floor = natural.map((w) => Math.min(w, MIN_COLUMN_WIDTH));
+  const floor = natural.map((w, i) => Math.min(w, minimum[i]));
   const excess = natural.map((w, i) => w - Math.max(content[i], floor[i]));
   for (const i of excess.map((_, i) => i).sort((a, b) => excess[b] - excess[a])) {
     const over = sum(widths) - budget;

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
 import { fitWidths, renderTable } from "./table.ts";
-import { displayWidth, truncateToWidth } from "./text_width.ts";
+import { displayWidth, truncateToWidth, wrapToWidth } from "./text_width.ts";
 
 Deno.test("renderTable draws flytectl's layout with multi-line cells", () => {
   const rows = [{ a: "x", b: ["one", "two"] }, { a: "longer", b: ["3"] }];
@@ -111,4 +111,103 @@ Deno.test("maxLineWidth cuts lines only when fitting to a terminal; unfitted tab
   ok(fitted.includes("| short      |"), fitted);
   const whole = renderTable(columns, rows);
   ok(whole.includes("| a long description line |"), whole);
+});
+
+Deno.test("wrapToWidth breaks between words, a long word after a / . _ - in its second half, and loses nothing", () => {
+  deepEqual(wrapToWidth("short", 10), ["short"]);
+  deepEqual(wrapToWidth("Error registering file due to a refusal", 16), [
+    "Error",
+    "registering file",
+    "due to a refusal",
+  ]);
+  deepEqual(wrapToWidth("core/_pb_output/00_core.basic.hello_1.pb", 20), [
+    "core/_pb_output/",
+    "00_core.basic.hello_",
+    "1.pb",
+  ]);
+  deepEqual(wrapToWidth("abcdefghij", 4), ["abcd", "efgh", "ij"], "no break character: where the line ends");
+  deepEqual(wrapToWidth("日本語のテキスト", 5), ["日本", "語の", "テキ", "スト"], "wide characters count two");
+  fc.assert(
+    fc.property(fc.string({ maxLength: 80 }), fc.integer({ min: 1, max: 30 }), (raw, width) => {
+      const text = raw.replace(/[\r\n\t]/g, "");
+      const lines = wrapToWidth(text, width);
+      for (const line of lines) ok(displayWidth(line) <= Math.max(width, 2), JSON.stringify([text, width, lines]));
+      // Every character is kept: only the spaces the lines were broken at are gone.
+      equal(lines.join("").replaceAll(" ", ""), text.replaceAll(" ", ""));
+    }),
+  );
+});
+
+Deno.test("fitted to a terminal, a header is never cut: it wraps between its words, its column as wide as its longest word", () => {
+  const rows = [{ a: "v1", b: "true", c: "1.0", d: "x".repeat(60) }];
+  const columns = [
+    { header: "VERSION", cell: (r: typeof rows[0]) => r.a },
+    { header: "DISCOVERABLE", cell: (r: typeof rows[0]) => r.b },
+    { header: "DISCOVERY VERSION", cell: (r: typeof rows[0]) => r.c },
+    { header: "INFO", cell: (r: typeof rows[0]) => r.d },
+  ];
+  // 46 columns: every column at its narrowest (the rules between them take 13).
+  for (const width of [46, 60, 80]) {
+    const text = renderTable(columns, rows, { maxTableWidth: width });
+    const [, first, second] = text.split("\n");
+    ok(first.startsWith("| VERSION | DISCOVERABLE | DISCOVERY |"), `${width}:\n${text}`);
+    ok(second.startsWith("|         |              | VERSION   |"), `${width}:\n${text}`);
+    for (const line of text.split("\n").slice(0, 4)) ok(!line.includes("..."), `${width}: a header was cut:\n${text}`);
+    for (const line of text.trimEnd().split("\n").slice(0, -1)) ok(displayWidth(line) <= width, `${width}:\n${text}`);
+  }
+});
+
+Deno.test("a column that wraps never cuts a cell: its lines are wrapped to the width left, every word kept", () => {
+  const reason =
+    "Error registering file due to rpc error: code = InvalidArgument desc = task with different structure " +
+    "already exists: the spec differs in its container image, its resources and its interface";
+  const rows = [{ name: "core/_pb_output/69_core.flyte_basics.lp.greet_1.pb", status: "Failed", info: reason }];
+  const columns = [
+    { header: "NAME", cell: (r: typeof rows[0]) => r.name, wrap: true },
+    { header: "STATUS", cell: (r: typeof rows[0]) => r.status },
+    { header: "ADDITIONAL INFO", cell: (r: typeof rows[0]) => r.info, wrap: true },
+  ];
+  const cellsOf = (text: string, column: number) =>
+    text.split("\n").slice(3).filter((l) => l.startsWith("|")).map((l) => l.split("|")[column + 1].trim());
+  for (const width of [60, 80, 120]) {
+    const text = renderTable(columns, rows, { maxTableWidth: width });
+    ok(!text.includes("..."), `${width}:\n${text}`);
+    for (const line of text.trimEnd().split("\n").slice(0, -1)) ok(displayWidth(line) <= width, `${width}:\n${text}`);
+    equal(cellsOf(text, 0).join(""), rows[0].name, `${width}: the name whole across its lines`);
+    equal(cellsOf(text, 2).join(" "), reason, `${width}: the reason whole across its lines`);
+  }
+  // The widest column gives up space first: at 120 columns the name stays on one line.
+  ok(renderTable(columns, rows, { maxTableWidth: 120 }).includes(`| ${rows[0].name} | Failed |`));
+});
+
+Deno.test("a kept column that wraps gives up at most half its width, and only when the table then fits", () => {
+  const rows = [{ name: "n".repeat(40), status: "Success", info: "Successfully registered file" }];
+  const columns = [
+    { header: "NAME", cell: (r: typeof rows[0]) => r.name, keep: true, wrap: true },
+    { header: "STATUS", cell: (r: typeof rows[0]) => r.status },
+    { header: "ADDITIONAL INFO", cell: (r: typeof rows[0]) => r.info, wrap: true },
+  ];
+  const widthOf = (text: string) => text.split("\n")[0].split(" ").filter(Boolean).map((rule) => rule.length - 2);
+  deepEqual(widthOf(renderTable(columns, rows, { maxTableWidth: 90 })), [40, 7, 28], "room for everything");
+  deepEqual(widthOf(renderTable(columns, rows, { maxTableWidth: 60 })), [22, 7, 21], "every column gives up some");
+  // At 30 columns not even half the name leaves the others room: it stays whole and the table sticks out.
+  deepEqual(widthOf(renderTable(columns, rows, { maxTableWidth: 30 })), [40, 6, 10]);
+});
+
+Deno.test("columns with a drop rank are left out, lowest first, when the others would be cut; the count line names them", () => {
+  const rows = [{ name: "core.basic.hello", type: "python-task", flag: "false", extra: "1.0" }];
+  const columns = [
+    { header: "NAME", cell: (r: typeof rows[0]) => r.name, keep: true },
+    { header: "TYPE", cell: (r: typeof rows[0]) => r.type },
+    { header: "DISCOVERABLE", cell: (r: typeof rows[0]) => r.flag, dropRank: 2 },
+    { header: "DISCOVERY VERSION", cell: (r: typeof rows[0]) => r.extra, dropRank: 1 },
+  ];
+  const all = renderTable(columns, rows, { maxTableWidth: 80, leftOutHint: "--wide shows them" });
+  ok(all.includes("| DISCOVERABLE | DISCOVERY VERSION |") && all.endsWith("\n1 row\n"), all);
+  const some = renderTable(columns, rows, { maxTableWidth: 50, leftOutHint: "--wide shows them" });
+  ok(some.includes("| NAME             | TYPE        | DISCOVERABLE |"), some);
+  ok(some.endsWith("\n1 row (not shown: DISCOVERY VERSION; --wide shows them)\n"), some);
+  const none = renderTable(columns, rows, { maxTableWidth: 30 });
+  ok(none.endsWith("\n1 row (not shown: DISCOVERABLE, DISCOVERY VERSION)\n"), none);
+  equal(renderTable(columns, rows), all, "piped: every column");
 });

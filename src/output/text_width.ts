@@ -50,3 +50,54 @@ export function truncateToWidth(text: string, max: number): string {
 export function padToWidth(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - displayWidth(text)));
 }
+
+/** Characters after which a word too long for its line is best broken: paths and dotted names. */
+const BREAK_AFTER = /[/._\-:,]/;
+
+/**
+ * Splits `text` into lines of at most `width` columns, between words where it can; a word longer than a line
+ * is broken after a `/` in the line's second half, else after a `.`, `_`, `-`, `:` or `,` there, else where the
+ * line ends. Nothing is lost: the lines hold every character of `text` but the spaces they were broken at.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  const max = Math.max(1, width);
+  if (displayWidth(text) <= max) return [text];
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    const joined = line === "" ? word : `${line} ${word}`;
+    if (displayWidth(joined) <= max) {
+      line = joined;
+      continue;
+    }
+    if (line !== "") lines.push(line);
+    line = word;
+    while (displayWidth(line) > max) {
+      const [head, rest] = breakWord(line, max);
+      lines.push(head);
+      line = rest;
+    }
+  }
+  if (line !== "" || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/** The first line of a word too long for `max` columns, and the rest of it. */
+function breakWord(word: string, max: number): [string, string] {
+  const chars = [...word];
+  let width = 0;
+  let end = 0;
+  let breakAt = 0;
+  let slashAt = 0;
+  while (end < chars.length) {
+    const w = displayWidth(chars[end]);
+    if (width + w > max) break;
+    width += w;
+    end++;
+    if (BREAK_AFTER.test(chars[end - 1]) && width * 2 > max) breakAt = end;
+    if (chars[end - 1] === "/" && width * 2 > max) slashAt = end;
+  }
+  // A character wider than the whole line still goes somewhere: alone on its line.
+  const cut = end === chars.length ? end : slashAt || breakAt || Math.max(1, end);
+  return [chars.slice(0, cut).join(""), chars.slice(cut).join("")];
+}

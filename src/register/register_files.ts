@@ -4,7 +4,8 @@
  * One explicit run state (`run_state.ts`) goes through four steps, each in its own module:
  * - check (`check.ts`): every file decodes, every entity gets a version, so a bad package uploads
  *   and creates nothing; only the source's upload location, which changes nothing, is asked for
- *   meanwhile;
+ *   meanwhile, and where the source goes is decided (the admin's data proxy, or storage whose settings
+ *   are checked) before the first create, so that a storage mistake creates nothing;
  * - plan (`jobs.ts`): the creates in dependency order, and the source upload as a job that only the
  *   tasks carrying its location wait for;
  * - execute (`execute.ts`): the upload and the creates, concurrently; loaded only by a registration that
@@ -15,7 +16,8 @@
  */
 import type { AdminClient } from "../admin/client.ts";
 import { checkOptions, checkPackage, type KeptSource, keptSource, packageSources } from "./check.ts";
-import { planJobs } from "./jobs.ts";
+import { type JobPlan, planJobs, type SourceUpload } from "./jobs.ts";
+import { UsageError } from "../errors.ts";
 import type { AdminClientSource, CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
 import { INFO, type RegisterReport, skippedEntries } from "./entries.ts";
@@ -65,8 +67,9 @@ export {
  *
  * @param admin the admin client, or a function that makes it (see {@link AdminClientSource}: a dry run
  *   never calls it)
- * @throws {UsageError} bad arguments, missing files, or entities that would have no version
- * @throws {OperationError} an unreadable archive or a failed download
+ * @throws {UsageError} bad arguments, missing files, entities that would have no version, or (when the admin
+ *   offers no upload location) storage that cannot take the fast-registration source; nothing is created
+ * @throws {OperationError} an unreadable archive, one with no entity in it, or a failed download
  */
 export async function registerFiles(
   admin: AdminClientSource,
@@ -141,13 +144,35 @@ async function registerMembers(
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
     } else if (!sender || !send) {
       run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
-    } else {
+    } else if (!plan.upload || await decideRoute(plan.upload, plan, run)) {
       await send.executePlan(sender.client, plan, run);
     }
     return finishReport(run);
   } finally {
     // A package that failed its checks, or a registration that stopped, leaves no call or retry behind.
     requested?.cancel();
+  }
+}
+
+/**
+ * Decides where the source goes before the first create: the admin's answer, and with no upload location the
+ * storage, opened and checked. Whether the registration goes on. A storage that cannot take the source is a
+ * configuration error, thrown (nothing was created); a failed call stops the registration as the report's
+ * error, every entity not registered, as does an interruption.
+ *
+ * @throws {UsageError} the storage cannot take the source
+ */
+async function decideRoute(upload: SourceUpload, plan: JobPlan, run: RegisterRun): Promise<boolean> {
+  try {
+    await upload.requested.route();
+    return true;
+  } catch (err) {
+    if (err instanceof UsageError && !run.signal?.aborted) throw err;
+    const why = run.signal?.aborted ? INFO.interrupted : `Not registered: ${upload.member.name} could not be uploaded`;
+    run.interrupted = run.signal?.aborted ?? false;
+    if (!run.interrupted) run.error = err instanceof Error ? err : new Error(String(err));
+    run.entries.push(...skippedEntries(plan.order, why));
+    return false;
   }
 }
 

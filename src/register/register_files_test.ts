@@ -23,6 +23,7 @@ import {
 import { withExtractedArchive } from "./package/archive.ts";
 import { extractionDirs, fixture, removeTar, writeTar } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
+import { MemStore } from "../storage/mod.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
 
@@ -308,22 +309,46 @@ Deno.test("the upload location is asked for while the package is checked; the by
   }
 });
 
-Deno.test("a failed upload is the report's error; no task that needs the source is created, the others may be", async () => {
+Deno.test("a refused upload location is the report's error and nothing is created: where the source goes is decided first", async () => {
   await withSandbox(async (sandbox, client) => {
     sandbox.failNext("CreateUploadLocation", Code.PermissionDenied);
     const before = await extractionDirs();
-    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")] });
+    const report = await register(client, { paths: [fixture("flytesnacks-core.tgz")], continueOnError: true });
     assertMatch(report.error?.message ?? "", /PermissionDenied/);
-    assert(report.entries.some((e) => /^Not registered: depends on .*, which failed$/.test(e.info)));
-    const tasks = sandbox.requests.filter((r) => r.method === "CreateTask").map((r) => r.request as TaskCreateRequest);
-    // Only tasks without `{{ .remote_package_path }}` (SQL, sensor, map-task inner tasks) run alongside the upload.
-    assert(tasks.length <= 4, `${tasks.length} tasks were created`);
-    for (const task of tasks) {
-      const target = task.spec?.template?.target;
-      assert(target?.case !== "container" || !target.value.args.includes("{{ .remote_package_path }}"));
-    }
-    assertEquals(methods(sandbox).filter((m) => m !== "CreateTask" && m !== "CreateUploadLocation"), []);
+    assertEquals(report.entries.length, 84);
+    const why = "Not registered: core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz could not be uploaded";
+    assert(report.entries.every((e) => e.status === "Skipped" && e.info === why), JSON.stringify(report.entries[0]));
+    assertEquals(methods(sandbox), ["CreateUploadLocation"]);
     assertEquals(await extractionDirs(), before, "temp dirs removed");
+  });
+});
+
+Deno.test("no upload location and storage that cannot take the source: a usage error before the first create", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const cases = [
+      { store: new MemStore("c"), allow: false, error: /storage\.type mem keeps it where the admin's cluster cannot/ },
+      { store: new MemStore(""), allow: true, error: /^storage\.container must be set to write to mem storage$/ },
+    ];
+    for (const { store, allow, error } of cases) {
+      sandbox.clearRequests();
+      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+      await assertRejects(
+        registerFiles(client, { ...BASE, paths: [fixture("flytesnacks-core.tgz")] }, undefined, {
+          openStorage: () => store,
+          allowLocalStorage: allow,
+        }),
+        (err: Error) => err instanceof UsageError && error.test(err.message),
+      );
+      assertEquals(methods(sandbox), ["CreateUploadLocation"]);
+      assertEquals(store.objects.size, 0);
+    }
+    // A package without a source needs no storage: the same storage does not stop it.
+    sandbox.clearRequests();
+    const report = await registerFiles(client, { ...BASE, paths: [fixture("valid-register.tgz")] }, undefined, {
+      openStorage: () => Promise.reject(new UsageError("storage was opened")),
+    });
+    assertEquals(report.failed, 0);
+    assertEquals(methods(sandbox), CREATES);
   });
 });
 

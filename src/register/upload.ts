@@ -11,7 +11,7 @@ import { AdminError } from "../admin/errors.ts";
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { ObjectStore, StoreSource } from "../storage/store.ts";
-import { joinReference } from "../storage/reference.ts";
+import { joinReference, parseReference } from "../storage/reference.ts";
 
 /**
  * The source archive's bytes: a file on disk (`path`), or `bytes` in memory (a small source read with
@@ -79,9 +79,29 @@ export async function uploadFastSource(
   return await requestUploadLocation(client, options, signal).upload();
 }
 
+/**
+ * Where a source's bytes go, decided before anything is created: the admin's signed URL (its data proxy), or the
+ * configured storage (opened, its settings checked) when the admin offers no upload location.
+ */
+export interface UploadRoute {
+  /** Through the admin's signed URL, or through the configured storage. */
+  via: "dataProxy" | "storage";
+  /** The storage location the tasks will carry (`s3://…`). */
+  location: string;
+}
+
 /** A source upload whose location was asked for; see {@link requestUploadLocation}. */
 export interface RequestedUpload {
-  /** Waits for the location, then uploads the bytes there (or to storage); as {@link uploadFastSource}. */
+  /**
+   * Waits for the admin's answer and decides where the bytes go, changing nothing: with no upload location, the
+   * storage is opened and checked (its settings, a type the cluster can read, a container to write under), so
+   * that a registration learns of a storage mistake before it creates anything. Asked once; `upload` uses it.
+   *
+   * @throws {UsageError} the storage cannot take the source (not configured for it)
+   * @throws {OperationError} the call failed, or the answer has no storage location
+   */
+  route(): Promise<UploadRoute>;
+  /** Decides the route if not yet done, then uploads the bytes there; as {@link uploadFastSource}. */
   upload(): Promise<UploadedSource>;
   /**
    * Gives up: whatever is still in flight (the call, its retries, an upload) is aborted. For a caller that
@@ -90,12 +110,17 @@ export interface RequestedUpload {
   cancel(): void;
 }
 
+/** A route with what taking it needs. */
+type Route =
+  | UploadRoute & { via: "dataProxy"; signedUrl: string; headers: Record<string, string> }
+  | UploadRoute & { via: "storage"; storage: ObjectStore };
+
 /**
  * Starts a source upload's first step now: the MD5 and the `CreateUploadLocation` call, which
  * changes nothing on the admin's side. The bytes are sent only when `upload` is called, so the
  * call's round trip can overlap work that must finish before anything is uploaded (checking the
- * package). A failure of the first step is thrown by `upload`; never calling it is fine, as long as
- * `cancel` is, so that no call or retry outlives the caller's interest in it.
+ * package). A failure of the first step is thrown by `route` and `upload`; never calling them is fine, as
+ * long as `cancel` is, so that no call or retry outlives the caller's interest in it.
  */
 export function requestUploadLocation(
   client: Pick<AdminClient, "dataProxy">,
@@ -121,28 +146,49 @@ export function requestUploadLocation(
       throw err;
     }
   });
-  // Observed by `upload`; a registration that stops before uploading must not die of it unobserved.
+  // Observed by `route`; a registration that stops before uploading must not die of it unobserved.
   location.catch(() => {});
+  // Decided on first use only: storage is opened (its SDK loaded) only by a registration that goes on to upload.
+  let decided: Promise<Route> | undefined;
+  const route = () =>
+    decided ??= location.then(async (answer): Promise<Route> => {
+      if (answer === undefined || answer.signedUrl === "") {
+        const { md5 } = await digest;
+        const storage = await storageFor(options);
+        const version = options.version || Buffer.from(md5).toString("hex");
+        const base = options.sourceUploadPath || storage.baseReference();
+        const target = joinReference(base, "fast", `${version}-${filename}`);
+        // A malformed --sourceUploadPath is refused now, not when the bytes are written.
+        parseReference(target);
+        return { via: "storage", location: target, storage };
+      }
+      if (answer.nativeUrl === "") {
+        throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
+      }
+      return { via: "dataProxy", location: answer.nativeUrl, signedUrl: answer.signedUrl, headers: answer.headers };
+    });
   return {
+    route: async () => {
+      const { via, location } = await route();
+      return { via, location };
+    },
     async upload() {
+      const chosen = await route();
       const { md5, size } = await digest;
       const content: StoreSource = options.bytes !== undefined
         ? { bytes: options.bytes }
         : { path: options.path, size };
       const md5Base64 = Buffer.from(md5).toString("base64");
-      const answer = await location;
-      if (answer === undefined || answer.signedUrl === "") {
-        return await uploadToStorage(options, content, filename, { md5, md5Base64, size }, signal);
-      }
-      if (answer.nativeUrl === "") {
-        throw new OperationError(`the admin service returned no storage location for ${quote(options.name)}`);
+      if (chosen.via === "storage") {
+        await chosen.storage.writeFile(chosen.location, { ...content, md5 }, signal);
+        return { location: chosen.location, md5Base64, size, via: "storage" };
       }
       // Header names are case-insensitive: let ours replace the data proxy's copy rather than duplicate it.
-      const headers = new Headers(answer.headers);
+      const headers = new Headers(chosen.headers);
       headers.set("Content-MD5", md5Base64);
       const http = options.http ?? createHttpClient();
       try {
-        await http.put(answer.signedUrl, content, {
+        await http.put(chosen.signedUrl, content, {
           headers: Object.fromEntries(headers),
           label: options.name,
           signal,
@@ -150,7 +196,7 @@ export function requestUploadLocation(
       } finally {
         if (!options.http) http.close();
       }
-      return { location: answer.nativeUrl, md5Base64, size, via: "dataProxy" };
+      return { location: chosen.location, md5Base64, size, via: "dataProxy" };
     },
     cancel() {
       cancelled.abort(new DOMException("the source upload is no longer needed", "AbortError"));
@@ -161,13 +207,13 @@ export function requestUploadLocation(
 /** Storage types whose objects only this machine can read. */
 const LOCAL_ONLY_TYPES = ["local", "mem"];
 
-async function uploadToStorage(
-  options: UploadTarget,
-  content: StoreSource,
-  filename: string,
-  digest: { md5: Uint8Array; md5Base64: string; size: number },
-  signal: AbortSignal | undefined,
-): Promise<UploadedSource> {
+/**
+ * The configured storage, for a source the admin offers no upload location for: opened (its settings checked),
+ * and refused when the admin's cluster could not read it.
+ *
+ * @throws {UsageError} no storage, settings it cannot use, or `local`/`mem` without `allowLocalStorage`
+ */
+async function storageFor(options: UploadTarget): Promise<ObjectStore> {
   if (!options.openStorage) {
     throw new OperationError(
       `cannot upload fast-registration source ${quote(options.name)}: the admin service offers no upload ` +
@@ -183,11 +229,7 @@ async function uploadToStorage(
         "--storage.allow-local-fallback",
     );
   }
-  const base = options.sourceUploadPath || storage.baseReference();
-  const version = options.version || Buffer.from(digest.md5).toString("hex");
-  const location = joinReference(base, "fast", `${version}-${filename}`);
-  await storage.writeFile(location, { ...content, md5: digest.md5 }, signal);
-  return { location, md5Base64: digest.md5Base64, size: digest.size, via: "storage" };
+  return storage;
 }
 
 /** What the upload needs to know about the bytes. */

@@ -1,10 +1,13 @@
 /**
- * `fctl config validate`'s storage checks: the type, the stow kind and its required keys, the endpoint
- * URL and the region, each problem one line naming the option; and, when all is well, one line saying
- * what fctl would do with storage. Pure: no backend or SDK is loaded.
+ * The storage settings' checks: the type, the stow kind and its required keys, the endpoint URL and the
+ * region, each problem one line naming the option, and the rule of `storage.allow-local-fallback`; and, when
+ * all is well, one line saying what fctl would do with storage. `fctl config validate` reports them, and a
+ * registration makes the same checks before it writes the fast-registration source to storage. Pure: no
+ * backend or SDK is loaded.
  *
  * @module
  */
+import { parseEndpoint } from "../admin/endpoint.ts";
 import { quote } from "../errors.ts";
 import { isLoopbackHost } from "./from_config.ts";
 import type { StorageConfig } from "./store.ts";
@@ -18,11 +21,41 @@ import {
 } from "./s3_settings.ts";
 import { cloudStowConfigProblems, describeCloudStow } from "./stow_config.ts";
 
+/** Where the admin is, and whether `storage.allow-local-fallback` is set: what the fallback's rule depends on. */
+export interface AdminPlace {
+  /** `admin.endpoint`, as configured. */
+  endpoint: string;
+  /** `storage.allow-local-fallback`. */
+  allowLocalFallback: boolean;
+}
+
+/**
+ * The rule of `storage.allow-local-fallback`: `local` and `mem` storage may take the fast-registration source
+ * only for an admin on this machine (a loopback `admin.endpoint`, which its cluster then is), since no other
+ * cluster could read them. The problem, or undefined when the option is off or the admin is on loopback.
+ */
+export function localFallbackProblem(admin: AdminPlace): string | undefined {
+  if (!admin.allowLocalFallback) return undefined;
+  let host: string | undefined;
+  try {
+    host = parseEndpoint(admin.endpoint).host;
+  } catch {
+    // An endpoint that does not parse is not a loopback one (and is a problem of its own).
+  }
+  if (host !== undefined && isLoopbackHost(host)) return undefined;
+  return `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(admin.endpoint)} is ` +
+    "not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage";
+}
+
+/** Storage problems as the one line of an error: the problem itself, or their count and each of them. */
+export function storageProblemsMessage(problems: readonly string[]): string {
+  return problems.length === 1
+    ? problems[0]
+    : `the storage settings have ${problems.length} problems: ${problems.join("; ")}`;
+}
+
 /** What is wrong with the storage settings: one message per problem. */
-export function storageProblems(
-  config: StorageConfig,
-  admin: { host?: string; allowLocalFallback: boolean },
-): string[] {
+export function storageProblems(config: StorageConfig, admin: AdminPlace): string[] {
   const found: string[] = [];
   const type = config.type.toLowerCase();
   switch (type) {
@@ -50,17 +83,13 @@ export function storageProblems(
     default:
       found.push(`storage.type ${quote(type)} is not supported; accepted types: ${STORAGE_TYPES.join(", ")}`);
   }
-  if (admin.allowLocalFallback && (admin.host === undefined || !isLoopbackHost(admin.host))) {
-    found.push(
-      "storage.allow-local-fallback needs an admin on this machine: admin.endpoint is not a loopback address " +
-        "(localhost, 127.0.0.1, ::1)",
-    );
-  }
+  const fallback = localFallbackProblem(admin);
+  if (fallback) found.push(fallback);
   return found;
 }
 
 /** One line saying what fctl would do with storage; only for settings without {@link storageProblems}. */
-export function describeStorage(config: StorageConfig, admin: { allowLocalFallback: boolean }): string {
+export function describeStorage(config: StorageConfig, admin: Pick<AdminPlace, "allowLocalFallback">): string {
   const type = config.type.toLowerCase();
   const cache = (config.cacheMaxSizeMbs ?? 0) > 0 ? `; read cache ${config.cacheMaxSizeMbs} MiB` : "";
   switch (type) {

@@ -3,7 +3,7 @@ import type { StorageConfig } from "./mod.ts";
 import { describeStorage, storageProblems } from "./validate.ts";
 
 const base: StorageConfig = { type: "S3", container: "my-bucket", defaultLocalRoot: "/tmp/flyte-local-storage" };
-const remoteAdmin = { host: "flyte.example.com", allowLocalFallback: false };
+const remoteAdmin = { endpoint: "dns:///flyte.example.com:443", allowLocalFallback: false };
 
 Deno.test("storage validate: s3 and minio settings say where, how addressed and which credentials", () => {
   const minio: StorageConfig = {
@@ -74,12 +74,15 @@ Deno.test("storage validate: local and mem say they are refused for the fallback
     "storage: local in local directory /tmp/flyte-local-storage/c, refused for the fast-registration source " +
       "(the admin's cluster cannot read it) unless --storage.allow-local-fallback with an admin on this machine",
   );
-  assertEquals(storageProblems(local, { host: "127.0.0.1", allowLocalFallback: true }), []);
-  assertEquals(storageProblems(local, { host: "[::1]", allowLocalFallback: true }), []);
-  assertEquals(storageProblems({ ...local, type: "MEM" }, { host: "flyte.example.com", allowLocalFallback: true }), [
-    "storage.allow-local-fallback needs an admin on this machine: admin.endpoint is not a loopback address " +
-    "(localhost, 127.0.0.1, ::1)",
-  ]);
+  assertEquals(storageProblems(local, { endpoint: "127.0.0.1:8089", allowLocalFallback: true }), []);
+  assertEquals(storageProblems(local, { endpoint: "dns:///[::1]:8089", allowLocalFallback: true }), []);
+  assertEquals(storageProblems(local, { endpoint: "http://localhost:30080", allowLocalFallback: true }), []);
+  for (const endpoint of ["flyte.example.com", "not a url::"]) {
+    assertEquals(storageProblems({ ...local, type: "MEM" }, { endpoint, allowLocalFallback: true }), [
+      `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${JSON.stringify(endpoint)} is ` +
+      "not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage",
+    ]);
+  }
   assertEquals(
     describeStorage({ ...local, type: "MEM" }, { allowLocalFallback: true }),
     "storage: mem in process memory, used for the fast-registration source when the admin has no upload location " +

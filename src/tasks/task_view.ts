@@ -27,9 +27,10 @@ export function variableLines(map: VariableMap | undefined): string[] {
 
 /** The task table's columns, in flytectl's order. */
 export const TASK_COLUMNS: readonly Column<Task>[] = [
-  // What identifies a task is never cut: the other columns shrink first.
+  // What identifies a task is never cut: the other columns shrink first, and a name too long to leave them room
+  // wraps.
   { header: "VERSION", cell: (t) => t.id?.version ?? "", keep: true },
-  { header: "NAME", cell: (t) => t.id?.name ?? "", keep: true },
+  { header: "NAME", cell: (t) => t.id?.name ?? "", keep: true, wrap: true },
   { header: "TYPE", cell: (t) => t.closure?.compiledTask?.template?.type ?? "" },
   {
     header: "INPUTS",
@@ -41,10 +42,17 @@ export const TASK_COLUMNS: readonly Column<Task>[] = [
     cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.outputs),
     maxLineWidth: VARIABLE_LINE_WIDTH,
   },
-  { header: "DISCOVERABLE", cell: (t) => String(t.closure?.compiledTask?.template?.metadata?.discoverable ?? false) },
+  // Wide headers over short values: on a terminal too narrow for every cell whole, these are left out (the count
+  // line says so) rather than cutting the columns that tell tasks apart; headers are never cut.
+  {
+    header: "DISCOVERABLE",
+    cell: (t) => String(t.closure?.compiledTask?.template?.metadata?.discoverable ?? false),
+    dropRank: 2,
+  },
   {
     header: "DISCOVERY VERSION",
     cell: (t) => t.closure?.compiledTask?.template?.metadata?.discoveryVersion ?? "",
+    dropRank: 1,
   },
   { header: "CREATED AT", cell: (t) => formatTimestamp(t.closure?.createdAt) },
 ];

@@ -49,7 +49,7 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
   }
   // ClientSecret is the default flow, used only when the admin asks: its secret is checked when it was chosen.
   if (loaded.sources["admin.authType"] !== "default") found.push(...await authProblems(config, io));
-  found.push(...await storageChecks(loaded, (endpoint) => parseEndpoint(endpoint).host));
+  found.push(...await storageChecks(loaded));
   for (const key of ["admin.tokenUrl", "admin.authorizationServerUrl"] as const) {
     const url = config[key];
     if (url && !/^https?:$/.test(URL.parse(url)?.protocol ?? "")) {
@@ -59,23 +59,18 @@ async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
   return found;
 }
 
-/** The storage settings (see src/storage/validate.ts). */
-async function storageChecks(loaded: LoadedConfig, hostOf: (endpoint: string) => string): Promise<string[]> {
+/** The storage settings: the checks a registration makes before it writes to storage (src/storage/validate.ts). */
+async function storageChecks(loaded: LoadedConfig): Promise<string[]> {
   const [{ storageProblems }, { storageConfigFrom }] = await Promise.all([
     import("../../storage/validate.ts"),
     import("../../storage/from_config.ts"),
   ]);
-  return storageProblems(storageConfigFrom(loaded.config), adminPlace(loaded.config, hostOf));
+  return storageProblems(storageConfigFrom(loaded.config), adminPlace(loaded.config));
 }
 
-function adminPlace(config: Config, hostOf: (endpoint: string) => string) {
-  let host: string | undefined;
-  try {
-    host = hostOf(config["admin.endpoint"]);
-  } catch {
-    // An unparsable endpoint is its own problem, reported above.
-  }
-  return { host, allowLocalFallback: config["storage.allow-local-fallback"] };
+/** What the rule of `storage.allow-local-fallback` depends on. */
+function adminPlace(config: Config) {
+  return { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
 }
 
 /** Whether storage was configured at all (its type, container, endpoint or stow kind set): then it is described. */
@@ -145,7 +140,7 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
         import("../../storage/from_config.ts"),
       ]);
       const config = ctx.loaded.config;
-      ctx.io.stdout.write(`${describeStorage(storageConfigFrom(config), adminPlace(config, () => ""))}\n`);
+      ctx.io.stdout.write(`${describeStorage(storageConfigFrom(config), adminPlace(config))}\n`);
     }
     const where = ctx.loaded.file ? `config file ${quote(ctx.loaded.file)}` : "no config file";
     const withWarnings = warnings.length === 0

@@ -42,10 +42,23 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   arguments: [],
   flags: FLAGS,
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  environment: [
+    {
+      name: "GITHUB_API_URL",
+      help: "the GitHub REST API root the release is resolved from (default https://api.github.com; GitHub " +
+        "Enterprise: https://<host>/api/v3); only https:// release assets are downloaded",
+    },
+    {
+      name: "GITHUB_TOKEN",
+      help: "a GitHub token, sent as a bearer token to that API's host only (and github.com for the public API), " +
+        "for a higher rate limit or a private release; never shown",
+    },
+  ],
   examples: [
     "fctl register examples -p flytesnacks -d development",
     "fctl register examples -p flytesnacks -d development --version v0.3.4",
     "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
+    "GITHUB_API_URL=https://github.example.com/api/v3 fctl register examples -p flytesnacks -d development",
   ],
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
@@ -55,7 +68,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    const [{ registerExamples }, { renderExamplesReport, runRegistration }] = await load();
+    const [{ registerExamples }, { examplesFailures, renderExamplesReport, runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
     await runRegistration(ctx, flags.concurrency, {
@@ -70,6 +83,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
       wide: flags.wide,
       failedMessage: (report) =>
         `${report.failed} ${report.failed === 1 ? "file" : "files"} of release ${report.release} failed to register`,
+      failures: examplesFailures,
     });
   },
 });

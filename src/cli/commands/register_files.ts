@@ -45,12 +45,13 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    const [{ registerFiles }, { renderReport, runRegistration }] = await load();
+    const [{ registerFiles }, { failuresOf, renderReport, runRegistration }] = await load();
     await runRegistration(ctx, flags.concurrency, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
       render: renderReport,
       wide: flags.wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
+      failures: (report) => failuresOf(report.entries),
     });
   },
 });

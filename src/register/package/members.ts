@@ -17,10 +17,17 @@ import {
   type ReadArchiveOptions,
   withArchiveEntries,
 } from "./archive.ts";
-import { type DownloadDeps, isStorageReference, isUrl, withDownloadedArchive, withStoredArchive } from "./download.ts";
+import {
+  type DownloadDeps,
+  isStorageReference,
+  isUrl,
+  redactUrl,
+  withDownloadedArchive,
+  withStoredArchive,
+} from "./download.ts";
 import { memberRole } from "../classify.ts";
 import type { FileDigest } from "../upload.ts";
-import { quote, UsageError } from "../../errors.ts";
+import { OperationError, quote, UsageError } from "../../errors.ts";
 
 export type { DownloadDeps, DownloadProgress } from "./download.ts";
 
@@ -132,6 +139,7 @@ function toMember(entry: ArchiveEntry): PackageMember {
  * files inside each archive, with the bytes `needs` asks for. Temp dirs are removed when `fn` settles.
  *
  * @throws {UsageError} a path does not exist, is a directory, or is a package archive without `archive`
+ * @throws {OperationError} an archive holds no entity file (`.pb`), see {@link requireEntities}
  */
 export async function withPackageMembers<T>(
   paths: readonly string[],
@@ -159,13 +167,34 @@ export async function withPackageMembers<T>(
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
     if (index === paths.length) return await fn(members);
     signal?.throwIfAborted();
-    const next = async (read: ReadArchive) => await extract(index + 1, [...members, ...read.entries.map(toMember)]);
     const path = paths[index];
+    const next = async (read: ReadArchive) => {
+      requireEntities(path, read);
+      return await extract(index + 1, [...members, ...read.entries.map(toMember)]);
+    };
     if (isUrl(path)) return await withDownloadedArchive(path, options, next, signal, deps);
     if (isStorageReference(path)) return await withStoredArchive(path, options, next, signal, deps);
     return await withArchiveEntries(path, options, next, signal);
   };
   return await extract(0, []);
+}
+
+/**
+ * Refuses an archive that holds no entity file: an empty tar (all zero blocks), only directories, or only files
+ * that are not `.pb`. Registering nothing from it would look like success; it is a wrong or broken package.
+ *
+ * @throws {OperationError} naming the archive (a URL without its query) and what it holds instead
+ */
+function requireEntities(path: string, read: ReadArchive): void {
+  if (read.entries.some((entry) => memberRole(entry.name).role === "entity")) return;
+  const label = isUrl(path) ? redactUrl(path) : path;
+  const count = read.entries.length;
+  const held = count === 0
+    ? "it holds no files"
+    : `it holds ${count} ${count === 1 ? "file" : "files"}, none of them a .pb (${
+      read.entries.slice(0, 3).map((entry) => quote(entry.name)).join(", ")
+    }${count > 3 ? ", …" : ""})`;
+  throw new OperationError(`archive ${quote(label)} has no entity to register (serialized .pb files): ${held}`);
 }
 
 async function requireFile(path: string): Promise<void> {
