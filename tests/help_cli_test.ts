@@ -3,7 +3,7 @@
  * wrong command name in `help` is one usage error.
  */
 import { equal, match, ok as assert } from "node:assert/strict";
-import { runFctl } from "./helpers.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
 import { DEFAULT_CONCURRENCY } from "../src/register/register_files.ts";
 
 Deno.test("fctl, fctl help and fctl --help print the same program help", async () => {
@@ -69,4 +69,16 @@ Deno.test("register help states the library's default concurrency (help stays li
     const { stdout } = await runFctl(["register", command, "--help"]);
     assert(stdout.replace(/\s+/g, " ").includes(`(default ${DEFAULT_CONCURRENCY}; 1 is one at a time)`), command);
   }
+});
+
+Deno.test("register examples --help (a fresh process) lists GITHUB_API_URL and GITHUB_TOKEN under Environment", async () => {
+  const help = await runFctlProcess(["register", "examples", "--help"]);
+  equal(help.code, 0, help.stderr);
+  equal(help.stderr, "");
+  const environment = /\nEnvironment:\n((?: {2}\S.*\n)+)\n/.exec(help.stdout)?.[1] ?? "";
+  match(environment, /^ {2}GITHUB_API_URL +the GitHub REST API root .*\(default https:\/\/api\.github\.com;/m);
+  match(environment, /^ {2}GITHUB_TOKEN +a GitHub token, sent as a bearer token to that API's host only/m);
+  // Commands that read neither have no such section.
+  const files = await runFctl(["register", "files", "--help"]);
+  assert(!files.stdout.includes("Environment:"), files.stdout);
 });

@@ -58,6 +58,14 @@ export type ArgumentValues<Args extends readonly ArgumentSpec[]> = {
     : string | undefined;
 };
 
+/** An environment variable a command reads besides the options' own (`FCTL_*`), as its help lists it. */
+export interface EnvironmentSpec {
+  /** `GITHUB_TOKEN`. */
+  readonly name: string;
+  /** What it does, and its default. */
+  readonly help: string;
+}
+
 /** A command: a group of subcommands, or a leaf that runs. */
 export interface CommandSpec {
   readonly name: string;
@@ -75,6 +83,8 @@ export interface CommandSpec {
    * (`project`, `output`, …). Every global option is still accepted; `fctl help options` lists them all.
    */
   readonly globals?: readonly string[];
+  /** Environment variables the command reads that are no option's (`GITHUB_TOKEN`): help lists them under "Environment:". */
+  readonly environment?: readonly EnvironmentSpec[];
   /** False for a leaf that must not read the configuration (`config init` writes it); default true. */
   readonly readsConfig?: boolean;
   /**
@@ -100,6 +110,8 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly examples?: readonly string[];
   /** The global options (schema keys) its help lists; see {@link CommandSpec.globals}. */
   readonly globals?: readonly string[];
+  /** Environment variables it reads that are no option's; see {@link CommandSpec.environment}. */
+  readonly environment?: readonly EnvironmentSpec[];
   /** False: runs without loading the configuration (`ctx.config` is not available); see {@link CommandSpec}. */
   readonly readsConfig?: boolean;
   /** True: its output reports the configuration's warnings; see {@link CommandSpec}. */
@@ -124,6 +136,7 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     subcommands: [],
     examples: declaration.examples,
     globals: declaration.globals,
+    environment: declaration.environment,
     readsConfig: declaration.readsConfig,
     reportsConfigWarnings: declaration.reportsConfigWarnings,
     run: (ctx, args, flags) =>

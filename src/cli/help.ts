@@ -71,6 +71,7 @@ function sections(path: readonly CommandSpec[]): [string, Item[]][] {
     ["Arguments:", command.arguments.map((a) => ({ term: a.name, description: a.help }))],
     ["Options:", local.map(flagItem)],
     ["Global options:", helpGlobalFlags(path).map(flagItem)],
+    ["Environment:", (command.environment ?? []).map((v) => ({ term: v.name, description: v.help }))],
   ];
   if (command.subcommands.length > 0) {
     const commands = command.subcommands.map((c) => ({

@@ -64,6 +64,10 @@ function commandPage(path: readonly LoadedCommand[]): string {
   out.push("## Global options", "");
   if (globals.length > 0) out.push(...flagTable(globals), "");
   out.push(`Every global option: [${PROGRAM_NAME} help options](${OPTIONS_PAGE}).`, "");
+  if ((command.environment ?? []).length > 0) {
+    out.push("## Environment", "", "| Variable | Description |", "| --- | --- |");
+    out.push(...command.environment!.map((v) => `| \`${v.name}\` | ${cell(v.help)} |`), "");
+  }
   if (command.subcommands.length > 0) {
     out.push("## Commands", "");
     for (const sub of command.subcommands) {
