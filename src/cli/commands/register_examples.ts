@@ -42,10 +42,23 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
   arguments: [],
   flags: FLAGS,
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  environment: [
+    {
+      name: "GITHUB_API_URL",
+      help: "the GitHub REST API root the release is resolved from (default https://api.github.com; GitHub " +
+        "Enterprise: https://<host>/api/v3); only https:// release assets are downloaded",
+    },
+    {
+      name: "GITHUB_TOKEN",
+      help: "a GitHub token, sent as a bearer token to that API's host only (and github.com for the public API), " +
+        "for a higher rate limit or a private release; never shown",
+    },
+  ],
   examples: [
     "fctl register examples -p flytesnacks -d development",
     "fctl register examples -p flytesnacks -d development --version v0.3.4",
     "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
+    "GITHUB_API_URL=https://github.example.com/api/v3 fctl register examples -p flytesnacks -d development",
   ],
   async run(ctx, _args, flags) {
     const { project, domain } = ctx.projectDomain();
