@@ -88,6 +88,14 @@ Deno.test("terminal table at 80 and 40 columns: task names and versions stay who
       const out = plain(await fctl(["get", "task", ...scope(sandbox.endpoint)], { stdoutIsTerminal: true, columns }));
       for (const task of TASKS) ok(out.includes(`| ${task.version.padEnd(7)} | ${task.name}`), `${columns}: ${out}`);
       ok(out.includes("..."), "other columns were cut to fit");
+      // Headers are never cut: they wrap between words; columns that say little for their width are left out, and
+      // the count line names them.
+      const [, first, second] = out.split("\n");
+      ok(!first.includes("...") && !second.includes("..."), `${columns}: a header was cut:\n${out}`);
+      for (const word of ["VERSION", "NAME", "TYPE", "INPUTS", "OUTPUTS", "CREATED", "AT"]) {
+        ok(`${first} ${second}`.split(/[ |]+/).includes(word), `${columns}: ${word}:\n${out}`);
+      }
+      ok(out.endsWith("\n3 rows (not shown: DISCOVERABLE, DISCOVERY VERSION; --wide shows them)\n"), out);
     }
     const wide = await fctl(["get", "task", "--wide", ...scope(sandbox.endpoint)], { columns: 40 });
     const wideTerminal = plain(
