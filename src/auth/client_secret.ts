@@ -8,6 +8,8 @@
 import * as oauth from "oauth4webapi";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
+import { basicCredentials } from "../log/redact.ts";
+import { excerpt } from "../output/printable.ts";
 import { REPEATABLE } from "../http/retry.ts";
 import { causeOf, type Discovery } from "./discovery.ts";
 import { describeOAuthProblem, isOAuthProblem } from "./oauth_problem.ts";
@@ -73,16 +75,19 @@ export async function shapeParameters(settings: AuthSettings, discovery: Discove
   return params;
 }
 
-/** What a refused or failed token request says, without anything secret (the server's error and description). */
+/**
+ * What a refused or failed token request says, without anything secret (the server's error and description, as
+ * {@link excerpt} quotes a server: it may echo the request, credentials included, with escapes or megabytes).
+ */
 export async function refusal(err: unknown): Promise<string> {
   if (err instanceof oauth.ResponseBodyError) {
-    return [err.error, err.error_description].filter(Boolean).join(": ") + ` (HTTP ${err.status})`;
+    return excerpt([err.error, err.error_description].filter(Boolean).join(": ")) + ` (HTTP ${err.status})`;
   }
   if (err instanceof oauth.WWWAuthenticateChallengeError) {
     // A 401 with a challenge: the JSON body still says why.
     const body = await err.response.json().catch(() => ({})) as { error?: string; error_description?: string };
-    const reason = [body.error, body.error_description].filter(Boolean).join(": ");
-    return `${reason || "unauthorized"} (HTTP ${err.status})`;
+    const reason = [body.error, body.error_description].filter((part) => typeof part === "string" && part).join(": ");
+    return `${excerpt(reason) || "unauthorized"} (HTTP ${err.status})`;
   }
   if (err instanceof oauth.OperationProcessingError && err.cause instanceof Response && !err.cause.ok) {
     // An answer outside OAuth's error statuses (a 503 from a busy server, a proxy's 502): its status, and what its
@@ -104,11 +109,11 @@ async function answerReason(response: Response): Promise<string> {
   try {
     const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
     const parts = [body.error, body.error_description].filter((part) => typeof part === "string" && part);
-    if (parts.length > 0) return parts.join(": ");
+    if (parts.length > 0) return excerpt(parts.join(": "));
   } catch {
     // Not JSON: quoted as text below.
   }
-  return text.trim().replace(/\s+/g, " ").slice(0, MAX_BODY_QUOTE);
+  return excerpt(text.replace(/\s+/g, " "), MAX_BODY_QUOTE);
 }
 
 /** The ClientSecret token source. */
@@ -118,6 +123,7 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
     async fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token> {
       const secret = await readClientSecret(deps);
       deps.secrets.add(secret);
+      for (const credential of basicCredentials(settings.clientId, secret)) deps.secrets.add(credential);
       const server = await discovery.authorizationServer();
       const as: oauth.AuthorizationServer = {
         issuer: server.issuer ?? new URL(server.tokenEndpoint).origin,

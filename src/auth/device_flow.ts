@@ -10,6 +10,7 @@
 import * as oauth from "oauth4webapi";
 import { formatDuration } from "../config/duration.ts";
 import { OperationError, quote } from "../errors.ts";
+import { excerpt, printable } from "../output/printable.ts";
 import { refusal, shapeParameters, toToken } from "./client_secret.ts";
 import { type InteractiveFlowDeps, publicClientSession, refreshPublic } from "./public_client.ts";
 import type { Token, TokenSource } from "./tokens.ts";
@@ -17,6 +18,53 @@ import { withoutIdToken } from "./token_response.ts";
 
 /** How much slower polling gets after each `slow_down` (RFC 8628 §3.5). */
 const SLOW_DOWN_MS = 5_000;
+
+/** Longest user code accepted: RFC 8628 §6.1 asks for codes short enough to type (8 characters, say). */
+const MAX_USER_CODE = 64;
+
+/** Longest verification URI accepted: a URL to open, not a page. */
+const MAX_VERIFICATION_URI = 2048;
+
+/** What the prompt shows of a device authorization answer. */
+interface ShownAnswer {
+  /** The user code, control characters shown as escapes. */
+  userCode: string;
+  verificationUri: string;
+  verificationUriComplete?: string;
+}
+
+/**
+ * What the user is shown of the server's answer, checked: the user code at most {@link MAX_USER_CODE} characters
+ * (its control characters shown as escapes, as it is meant to be typed), the verification URIs http(s) URLs of
+ * at most {@link MAX_VERIFICATION_URI} characters, written as parsed (URL syntax has no place for a control
+ * character: an escape sequence, such as a terminal hyperlink to another host, is no URL). Anything else is an
+ * invalid answer, refused without printing more of it than a short excerpt.
+ */
+function shownAnswer(authorization: oauth.DeviceAuthorizationResponse, endpoint: string): ShownAnswer {
+  const invalid = (why: string) =>
+    new OperationError(`the device authorization answer from ${endpoint} is invalid: ${why}`);
+  if (authorization.user_code.length > MAX_USER_CODE) {
+    throw invalid(`its user_code is ${authorization.user_code.length} characters long (at most ${MAX_USER_CODE})`);
+  }
+  const url = (field: string, value: unknown): string | undefined => {
+    if (value === undefined) return undefined;
+    const text = String(value);
+    if (text.length > MAX_VERIFICATION_URI) {
+      throw invalid(`its ${field} is ${text.length} characters long (at most ${MAX_VERIFICATION_URI})`);
+    }
+    // The parser drops leading C0 controls and any line break or tab: a value with a control character is no URL.
+    const parsed = /\p{Cc}/u.test(text) || !URL.canParse(text) ? undefined : new URL(text);
+    if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") {
+      throw invalid(`its ${field} is not an http(s) URL: ${excerpt(text, 100)}`);
+    }
+    return printable(parsed.href);
+  };
+  return {
+    userCode: printable(authorization.user_code),
+    verificationUri: url("verification_uri", authorization.verification_uri)!,
+    verificationUriComplete: url("verification_uri_complete", authorization.verification_uri_complete),
+  };
+}
 
 /** The DeviceFlow token source. */
 export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
@@ -43,14 +91,12 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       }
       deps.secrets.add(authorization.device_code);
       const timeoutMs = settings.deviceTimeoutMs;
-      const userCode = authorization.user_code;
+      const { userCode, verificationUri, verificationUriComplete } = shownAnswer(authorization, endpoint);
       deps.prompt.write(
-        `Sign in to continue: visit ${authorization.verification_uri} and enter the code ${userCode}` +
+        `Sign in to continue: visit ${verificationUri} and enter the code ${userCode}` +
           ` (waiting ${formatDuration(timeoutMs)})\n`,
       );
-      if (authorization.verification_uri_complete) {
-        deps.prompt.write(`  or open ${authorization.verification_uri_complete}\n`);
-      }
+      if (verificationUriComplete) deps.prompt.write(`  or open ${verificationUriComplete}\n`);
       let intervalMs = typeof authorization.interval === "number" && authorization.interval > 0
         ? authorization.interval * 1000
         : settings.devicePollIntervalMs;

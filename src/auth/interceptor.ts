@@ -10,7 +10,9 @@ import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest
 import type { ConnectionDescription } from "../admin/errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
+import { quote } from "../errors.ts";
 import { Discovery } from "./discovery.ts";
+import { checkHeaderToken, headerTokenProblem } from "./header_token.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { AuthSettings } from "./settings.ts";
@@ -87,6 +89,8 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
           // The token's failure is the one to report; the key's is observed below, once the token is there.
           metadataKey.catch(() => {});
           const token = await source.fetch(previous, renewedElsewhere);
+          // Refused before it is kept or stored: the run's error says why, and the next run asks again.
+          checkHeaderToken(token.accessToken, tokenOrigin(settings));
           // Another process's token (see TokenManager) came with its key.
           return { ...token, metadataKey: token.metadataKey ?? await metadataKey };
         },
@@ -95,7 +99,7 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
     secrets: options.secrets,
     refreshWindowMs: settings.refreshWindowMs,
     now,
-    store: settings.authType === "ExternalCommand" ? undefined : options.tokenStore,
+    store: settings.authType === "ExternalCommand" ? undefined : sendableTokens(options.tokenStore),
   });
   const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
     const header = new Headers(req.header);
@@ -123,6 +127,25 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
     }
   };
   return { interceptor, login: () => tokens.login() };
+}
+
+/** Where the flow's tokens come from, as an error about one names it. */
+function tokenOrigin(settings: AuthSettings): string {
+  return settings.authType === "ExternalCommand"
+    ? `admin.command ${quote(settings.command[0] ?? "")}`
+    : `the token endpoint (admin.authType ${settings.authType})`;
+}
+
+/** `store` without the stored tokens no header can carry (a cache file edited by hand): no token, the flow runs. */
+function sendableTokens(store: TokenStore | undefined): TokenStore | undefined {
+  if (!store) return undefined;
+  return {
+    load: async () => {
+      const token = await store.load();
+      return token && !headerTokenProblem(token.accessToken) ? token : undefined;
+    },
+    save: (token) => store.save(token),
+  };
 }
 
 /** The configured flow, loaded on first need. */

@@ -9,6 +9,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OperationError, quote } from "../errors.ts";
+import { excerpt, printable } from "../output/printable.ts";
 import { formatDuration } from "../config/duration.ts";
 import type { Logger } from "../log/logger.ts";
 import { browserCommand, type Platform } from "./browser.ts";
@@ -39,10 +40,13 @@ export interface PkceDeps extends InteractiveFlowDeps {
   logger: Logger;
 }
 
+/** Longest sign-in URL printed (the server's authorization endpoint with fctl's parameters); the browser gets it whole. */
+const MAX_PROMPT_URL = 8192;
+
 /** What a refused authorization response says (nothing secret: the server's error and description). */
 function authorizationRefusal(err: unknown): Error {
   if (err instanceof oauth.AuthorizationResponseError) {
-    const reason = [err.error, err.error_description].filter(Boolean).join(": ");
+    const reason = excerpt([err.error, err.error_description].filter(Boolean).join(": "));
     return new OperationError(`the authorization server refused the sign-in: ${reason}`);
   }
   const reason = isOAuthProblem(err) ? describeOAuthProblem(err) : err instanceof Error ? err.message : String(err);
@@ -89,7 +93,7 @@ export function pkceSource(deps: PkceDeps): TokenSource {
       const stop = new AbortController();
       try {
         deps.prompt.write(`Sign in to continue: open this URL in a browser (waiting ${formatDuration(timeoutMs)}):\n`);
-        deps.prompt.write(`  ${url.href}\n`);
+        deps.prompt.write(`  ${printable(url.href, MAX_PROMPT_URL)}\n`);
         if (deps.terminal) openBrowser(url.href, deps);
         const timedOut = deps.sleep(timeoutMs, AbortSignal.any([deps.signal, stop.signal])).then(() => {
           throw new OperationError(

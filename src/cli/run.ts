@@ -9,6 +9,7 @@
  */
 import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
+import { excerpt } from "../output/printable.ts";
 import { renderHelp, renderOptionsHelp } from "./help.ts";
 import { quickRequest } from "./help_request.ts";
 import type { CliDeps } from "./context.ts";
@@ -53,13 +54,13 @@ export async function runCli(
       return ExitCode.Ok;
     }
   } catch (err) {
-    return failure(err, rawIo, signal, () => false);
+    return failure(err, rawIo, signal, { debug: () => false });
   }
   let modules;
   try {
     modules = await Promise.all([import("./context.ts"), import("./program.ts")]);
   } catch (err) {
-    return failure(err, rawIo, signal, () => false);
+    return failure(err, rawIo, signal, { debug: () => false });
   }
   const [{ CliContext }, { parseAndRun }] = modules;
   // Everything written from here on, errors included, passes through the context's secret redaction.
@@ -69,16 +70,38 @@ export async function runCli(
     return ExitCode.Ok;
   } catch (err) {
     // Debug level (5) asks for the stack of the failure, after the one-line message.
-    return failure(err, ctx.io, signal, () => ctx.logger.level >= 5);
+    return failure(err, ctx.io, signal, {
+      debug: () => ctx.logger.level >= 5,
+      redact: (text) => ctx.secrets.redact(text),
+    });
   } finally {
     await ctx.close();
   }
 }
 
-/** The exit status of a failed run, after writing its one-line message (and the stack when `debug()`). */
-function failure(err: unknown, io: Io, signal: AbortSignal, debug: () => boolean): number {
+/**
+ * Longest error line, and longest line of a stack: an error may quote what a server or a program said, which is
+ * cut there, saying how much was left out.
+ */
+export const MAX_ERROR_LINE = 2000;
+
+/** How {@link failure} writes: whether to add the stack, and the run's secret redaction. */
+interface FailureOptions {
+  debug: () => boolean;
+  redact?: (text: string) => string;
+}
+
+/**
+ * The exit status of a failed run, after writing its one-line message (and the stack when `debug()`). Every line
+ * is shown as {@link excerpt} shows text from outside fctl: an error message may hold a server's answer, with
+ * control characters, a huge line or an echoed secret.
+ */
+function failure(err: unknown, io: Io, signal: AbortSignal, options: FailureOptions): number {
+  const line = (text: string) => excerpt(text, MAX_ERROR_LINE, { redact: options.redact });
   const stack = (err: unknown) => {
-    if (debug() && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    if (!options.debug() || !(err instanceof Error) || !err.stack) return;
+    // Each line as an error line is shown, keeping the indentation of the frames (`    at …`).
+    for (const frame of err.stack.split("\n")) io.stderr.write(`${/^[ \t]*/.exec(frame)![0]}${line(frame)}\n`);
   };
   const commanderCode = commanderExitCode(err);
   if (commanderCode) {
@@ -91,16 +114,12 @@ function failure(err: unknown, io: Io, signal: AbortSignal, debug: () => boolean
     return ExitCode.Interrupted;
   }
   if (err instanceof FctlError) {
-    io.stderr.write(`Error: ${oneLine(err.message)}\n`);
+    io.stderr.write(`Error: ${line(err.message)}\n`);
     stack(err);
     return err.exitCode;
   }
   // A bug: still one line, never a stack trace unless debugging is asked for.
-  io.stderr.write(`Error: unexpected failure: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+  io.stderr.write(`Error: unexpected failure: ${line(err instanceof Error ? err.message : String(err))}\n`);
   stack(err);
   return ExitCode.Failed;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { printableJson } from "../output/printable.ts";
 
 /** A log level number as flytectl numbers them: 0 panic … 5 debug. */
 export type LogLevel = 0 | 1 | 2 | 3 | 4 | 5;
@@ -41,8 +42,16 @@ function textValue(value: unknown): string {
   return /^[A-Za-z0-9\-._/@^+]+$/.test(text) ? text : JSON.stringify(text);
 }
 
-/** Formats one record as one line (without the newline). */
+/**
+ * Formats one record as one line (without the newline). Every format quotes text as JSON does, which escapes C0
+ * controls (ESC, line breaks); the other characters a terminal acts on (DEL, C1 controls, bidirectional
+ * overrides) are escaped too, so that no text a server sent can drive the terminal.
+ */
 export function formatRecord(type: FormatterType, record: LogRecord): string {
+  return printableJson(formatLine(type, record));
+}
+
+function formatLine(type: FormatterType, record: LogRecord): string {
   const ts = rfc3339(record.time);
   switch (type) {
     case "json":

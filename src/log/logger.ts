@@ -7,6 +7,7 @@
 import type { TextSink } from "../output/io.ts";
 import { formatRecord, type FormatterType, type LogLevel, type LogRecord } from "./format.ts";
 import type { Redactor } from "./redact.ts";
+import { capLength } from "../output/printable.ts";
 
 /** How to build a {@link Logger}. */
 export interface LoggerOptions {
@@ -45,8 +46,21 @@ export interface Logger {
   configWarning(message: string, fields?: LogFields): void;
 }
 
+/**
+ * Longest message or string field a record holds; longer ones (a server's answer quoted whole) are cut, saying how
+ * much was left out.
+ */
+export const MAX_LOG_VALUE = 2000;
+
+/** `text` redacted, then cut to {@link MAX_LOG_VALUE}; only its start is redacted, as only that is kept. */
+function shownText(text: string, redactor: Redactor): string {
+  // Room for a whole secret across the cut: one that starts before it is hidden before the cut could split it.
+  const window = text.slice(0, 4 * MAX_LOG_VALUE);
+  return capLength(redactor.redact(window), MAX_LOG_VALUE, text.length - window.length);
+}
+
 function redactValue(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === "string") return redactor.redact(value);
+  if (typeof value === "string") return shownText(value, redactor);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redactor));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, redactor)]));
@@ -74,7 +88,7 @@ export function createLogger(options: LoggerOptions): Logger {
     }
     const record: LogRecord = {
       level,
-      message: options.redactor.redact(message),
+      message: shownText(message, options.redactor),
       time: now(),
       fields: redactValue(all, options.redactor) as LogFields,
     };

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, equal, match } from "node:assert/strict";
-import { createLogger, type LoggerOptions } from "./logger.ts";
+import { createLogger, type LoggerOptions, MAX_LOG_VALUE } from "./logger.ts";
 import { Redactor, urlPasswords } from "./redact.ts";
 
 const AT = new Date("2024-05-06T07:08:09.123Z");
@@ -100,4 +100,34 @@ Deno.test("urlPasswords: the password of every URL's user information, as writte
   assertEquals(urlPasswords("http://user:p%40ss@host:80 and https://a:b2c3@h/x"), ["p%40ss", "p@ss", "b2c3", "b2c3"]);
   assertEquals(urlPasswords("http://user@host, dns:///host:80, host:80"), []);
   assertEquals(urlPasswords("http://u:bad%zz@h"), ["bad%zz"]);
+});
+
+Deno.test("a huge message or field is cut, saying how much was left out; a secret across the cut is hidden first", () => {
+  const redactor = new Redactor();
+  const secret = "s3cr3t-".repeat(200);
+  redactor.add(secret);
+  for (const formatter of ["json", "text", "gcp"] as const) {
+    const { logger, out } = capture({ redactor, formatter });
+    const huge = "m".repeat(10 * 1024 * 1024);
+    logger.warn(`${"a".repeat(MAX_LOG_VALUE - 10)}${secret}${huge}`, { body: huge, nested: { list: [huge] } });
+    const line = out();
+    equal(line.split("\n").length, 2, formatter);
+    equal(line.includes("s3cr3t"), false, formatter);
+    equal(line.length < 4 * MAX_LOG_VALUE + 400, true, `${formatter}: ${line.length}`);
+    match(line, /a{1990}\[redacted\]… \(10485760 more characters\)/, formatter);
+    match(line, new RegExp(`m{${MAX_LOG_VALUE}}… \\(${huge.length - MAX_LOG_VALUE} more characters\\)`), formatter);
+  }
+});
+
+Deno.test("no record holds a character a terminal acts on: C0 controls by JSON's escapes, DEL, C1 and bidi overrides too", () => {
+  for (const formatter of ["json", "text", "gcp"] as const) {
+    const { logger, out } = capture({ formatter });
+    logger.warn("\x1b[2J\x1b]8;;https://evil.example/\x07link\u009b31m\u202eevil\x7f", { why: "\x1b[31m\u009b" });
+    // deno-lint-ignore no-control-regex -- control characters are exactly what must not be there
+    equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(out()), false, `${formatter}: ${out()}`);
+    match(out(), /\\u001b\[2J\\u001b\]8;;https:\/\/evil\.example\/\\u0007link\\u009b31m\\u202eevil\\u007f/);
+  }
+  const { logger, out } = capture();
+  logger.warn("a\u009bb");
+  equal(JSON.parse(out()).msg, "a\u009bb", "the JSON value is the message");
 });

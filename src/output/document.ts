@@ -5,11 +5,15 @@
  * @module
  */
 import type { JsonValue } from "@bufbuild/protobuf";
+import { printableJson } from "./printable.ts";
 import { emitYaml, type ImplicitTypes } from "./yaml.ts";
 
-/** Pretty JSON followed by a newline. */
+/**
+ * Pretty JSON followed by a newline; the characters a terminal acts on that JSON leaves as they are (C1 controls,
+ * bidirectional overrides) are `\u` escapes, the same value.
+ */
 export function renderJson(value: JsonValue): string {
-  return JSON.stringify(value, null, 2) + "\n";
+  return printableJson(JSON.stringify(value, null, 2)) + "\n";
 }
 
 /** The `yaml` library's options for fctl's YAML: version 1.1, no anchors or aliases, no folding. */

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { printable } from "./printable.ts";
 import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from "./text_width.ts";
 
 /** A column: its header and how to read its cell (lines) from a row. */
@@ -57,7 +58,8 @@ export function renderTable<Row>(
   const allCells = rows.map((row) =>
     allColumns.map((column) => {
       const value = column.cell(row);
-      const lines = (Array.isArray(value) ? value : [value]).map((line) => line.replace(/[\r\n\t]+/g, " "));
+      // A cell is one line, its control characters shown as escapes (an entity's text is the admin's to choose).
+      const lines = (Array.isArray(value) ? value : [value]).map((line) => printable(line.replace(/[\r\n\t]+/g, " ")));
       const max = column.maxLineWidth;
       return fitting && max !== undefined ? lines.map((line) => truncateToWidth(line, max)) : lines;
     })

@@ -211,3 +211,11 @@ Deno.test("columns with a drop rank are left out, lowest first, when the others 
   ok(none.endsWith("\n1 row (not shown: DISCOVERABLE, DISCOVERY VERSION)\n"), none);
   equal(renderTable(columns, rows), all, "piped: every column");
 });
+
+Deno.test("a cell's control characters are shown as escapes, whatever the admin stored in an entity", () => {
+  const columns = [{ header: "NAME", cell: (row: string) => row }];
+  const out = renderTable(columns, ["task\x1b[2J\x1b]8;;https://evil.example/\x07x\u009b\u202e", "plain"]);
+  equal(out.includes("| task\\x1b[2J\\x1b]8;;https://evil.example/\\x07x\\x9b\\u202e |"), true, out);
+  // deno-lint-ignore no-control-regex -- control characters are exactly what must not be there
+  equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(out), false, out);
+});
