@@ -1,5 +1,7 @@
 import { equal, throws } from "node:assert/strict";
 import { OperationError } from "../errors.ts";
+import { SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
+import { authedClient, sharedStore } from "./_test_helpers.ts";
 import { checkHeaderToken, headerTokenProblem } from "./header_token.ts";
 
 Deno.test("headerTokenProblem: visible ASCII is a header value; blanks, line breaks, controls and other characters are named", () => {
@@ -22,4 +24,27 @@ Deno.test("checkHeaderToken: one line naming where the token came from and what 
       err.message ===
         "the token from the token endpoint (admin.authType ClientSecret) is not a valid header value (it contains a space and a line break)",
   );
+});
+
+Deno.test("a cached token no header can carry is no token: the flow gets a new one, and the call succeeds", async () => {
+  const sandbox = await startSandbox({ production: {} });
+  const store = sharedStore();
+  await store.save({ accessToken: "AT-cached\r\nx-injected: 1", expiresAt: Date.now() + 3_600_000 });
+  const authed = authedClient(
+    sandbox,
+    { clientSecretEnvVar: "FLYTE_SECRET" },
+    { FLYTE_SECRET: SANDBOX_CLIENT.secret },
+    undefined,
+    {
+      tokenStore: store,
+    },
+  );
+  try {
+    await authed.client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 1 });
+    equal(sandbox.auth!.tokenRequests.map((r) => r.grantType).join(), "client_credentials");
+    equal(headerTokenProblem(store.token!.accessToken), undefined, "the new token is stored in its place");
+  } finally {
+    authed.close();
+    await sandbox.close();
+  }
 });
