@@ -97,3 +97,13 @@ Deno.test("a registration opens the admin connection before its own modules load
     assert(graph.some((s) => s.endsWith("src/cli/command.ts")), "the walk follows the command's imports");
   }
 });
+
+Deno.test("the completion scripts and the command tree do not import each other", async () => {
+  // The tree holds the completion command, which is handed the tree: neither the command nor the script
+  // generators reach command_tree.ts, by static or dynamic import.
+  for (const module of ["src/cli/commands/completion.ts", "src/cli/completion/mod.ts"]) {
+    const all = [...await staticGraph(new URL(`../${module}`, import.meta.url).href, true)];
+    assert(all.some((s) => s.endsWith("src/cli/completion/bash.ts")), `the walk follows ${module}'s imports`);
+    deepEqual(all.filter((s) => s.endsWith("src/cli/command_tree.ts")), [], module);
+  }
+});

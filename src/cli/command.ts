@@ -3,8 +3,8 @@
  * function that runs it. The types of a leaf's flag and argument values are derived from its declaration
  * (`as const`), as the configuration's types are derived from the option schema, so a flag is declared once.
  *
- * Command modules must stay import-light at their top level (no npm package, no generated protos):
- * `fctl --help` loads every one of them without loading commander. Whatever a command needs to run is
+ * Command modules must stay import-light at their top level (no npm package, no generated protos, no Node
+ * built-in): `fctl --help` loads every one the program's own help lists. Whatever a command needs to run is
  * imported inside its `run`, with a literal specifier (`await import("../../tasks/get_task.ts")`).
  *
  * @module
@@ -24,6 +24,8 @@ export interface FlagSpec {
   readonly choices?: readonly string[];
   /** Accepted, but not listed in help (deprecated spellings, `--no-` forms, cobra-compatible positions). */
   readonly hidden?: boolean;
+  /** Repeating the flag adds values (list and map options: `--admin.scopes a --admin.scopes b`), as pflag's do. */
+  readonly repeated?: boolean;
 }
 
 /** `--wide`, on every command that prints a table. */
@@ -96,7 +98,7 @@ export interface CommandSpec {
   readonly run?: CommandRun;
 }
 
-/** How the command adapter calls a leaf: the positional values in declaration order, and the local flags. */
+/** How a leaf is run (`run.ts`): the positional values in declaration order, and the local flags (see `parse.ts`). */
 export type CommandRun = (ctx: CliContext, args: readonly unknown[], flags: Record<string, unknown>) => Promise<void>;
 
 /** A leaf command's declaration, typed from its `arguments` and `flags`. */
@@ -174,7 +176,7 @@ export async function loadCommand(node: CommandNode): Promise<CommandSpec> {
   return isLoaded(node) ? node : await node.load();
 }
 
-/** `node` with every group below it loaded: for what needs the whole tree (commander, completion, the reference). */
+/** `node` with every group below it loaded: for what needs the whole tree (completion, the reference). */
 export async function loadCommandTree(node: CommandNode): Promise<LoadedCommand> {
   const spec = await loadCommand(node);
   const subcommands = await Promise.all(spec.subcommands.map(loadCommandTree));

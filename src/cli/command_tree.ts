@@ -1,70 +1,35 @@
 /**
  * The fctl command tree as plain data: every command, alias, argument and local flag with its
- * help text. Commander's graph (`program.ts`), the help screens (`help.ts`) and the fast help path
- * (`help_request.ts`) are all derived from it, so a flag cannot be accepted without being documented.
+ * help text. The parser (`parse.ts`), the help screens (`help.ts`), the completion scripts and the reference
+ * pages are all derived from it, so a flag cannot be accepted without being documented.
  *
- * This module must stay free of imports that load anything heavy: `fctl --help` reads it without
- * loading commander (whose Node built-ins alone cost more start-up time than the rest of fctl). For the same
- * reason the register, config and auth groups are {@link LazyGroup}s: the program's help lists them by name,
- * and their commands' modules load only when a command line names the group (what needs every command,
- * commander's graph, completion and the reference, loads them all with `loadCommandTree`).
+ * This module must stay free of imports that load anything heavy (no npm package, no Node built-in):
+ * `fctl --help` and every command line start by reading it. For the same reason the register, config and auth
+ * groups are {@link LazyGroup}s: the program's help lists them by name, and their commands' modules load only
+ * when a command line names the group (what needs every command, completion and the reference, loads them all
+ * with `loadCommandTree`).
  *
  * @module
  */
-import { envName, OPTIONS, type OptionSpec } from "../config/schema.ts";
-import { type CommandNode, type CommandSpec, type FlagSpec, groupCommand, lazyGroup } from "./command.ts";
-import { COMPLETION_COMMAND } from "./commands/completion.ts";
+import {
+  type CommandNode,
+  type CommandSpec,
+  type FlagSpec,
+  groupCommand,
+  lazyGroup,
+  loadCommandTree,
+} from "./command.ts";
+import { completionCommand } from "./commands/completion.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
 import { VERSION_COMMAND } from "./commands/version.ts";
+import { GLOBAL_FLAGS } from "./global_flags.ts";
 
 export type { ArgumentSpec, CommandNode, CommandSpec, FlagSpec, LazyGroup, LoadedCommand } from "./command.ts";
 export { isLoaded, loadCommand, loadCommandTree } from "./command.ts";
+export { acceptedFlags, flagTerm, GLOBAL_FLAGS, HELP_FLAG, ownFlags, VERSION_FLAG } from "./global_flags.ts";
 
 /** The program's own name. */
 export const PROGRAM_NAME = "fctl";
-
-/** `-h, --help`, on every command. */
-export const HELP_FLAG: FlagSpec = { long: "help", short: "h", help: "display help for command" };
-
-/** `--version`, on the program only (subcommands use `--version <version>` for entity versions). */
-export const VERSION_FLAG: FlagSpec = { long: "version", help: "print the fctl version" };
-
-const VALUE_NAME: Record<OptionSpec["type"], string | undefined> = {
-  string: "<value>",
-  boolean: undefined,
-  int: "<n>",
-  enum: "<value>",
-  duration: "<duration>",
-  strings: "<values>",
-  map: "<key=value>",
-};
-
-function defaultText(spec: OptionSpec): string {
-  const value = spec.default;
-  if (value === "" || (Array.isArray(value) && value.length === 0)) return "";
-  if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) return "";
-  return ` (default ${typeof value === "string" ? value : JSON.stringify(value)})`;
-}
-
-function optionHelp(spec: OptionSpec): string {
-  const deprecated = spec.deprecated ? `deprecated (${spec.deprecated}): ` : "";
-  return `${deprecated}${spec.help}${defaultText(spec)} [env ${envName(spec)}]`;
-}
-
-/**
- * The flags of the option schema, accepted by every command (before and after subcommand names).
- * Each boolean also has a hidden `--no-` form.
- */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
-  const flag: FlagSpec = {
-    long: spec.key,
-    short: spec.short,
-    value: VALUE_NAME[spec.type],
-    help: optionHelp(spec),
-    ...(spec.choices ? { choices: spec.choices } : {}),
-  };
-  return spec.type === "boolean" ? [flag, { long: `no-${spec.key}`, help: "", hidden: true }] : [flag];
-});
 
 /** The global options a command's help lists when it names none: the ones nearly every command reads. */
 export const COMMON_GLOBALS: readonly string[] = ["config", "project", "domain", "output"];
@@ -128,7 +93,8 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
       examples: ["fctl auth login", "fctl auth status -o json", "fctl auth logout"],
     }),
     VERSION_COMMAND,
-    COMPLETION_COMMAND,
+    // The scripts are generated from the whole tree, handed to the command rather than imported by it.
+    completionCommand(() => loadCommandTree(COMMAND_TREE)),
   ],
   {
     examples: [
@@ -155,22 +121,7 @@ export function findSubcommand(parent: CommandSpec, word: string): CommandNode |
   return parent.subcommands.find((c) => c.name === word || c.aliases.includes(word));
 }
 
-/** The flags of the last command of `path` that are not global: version at the root, its own, and help. */
-export function ownFlags(path: readonly CommandSpec[]): FlagSpec[] {
-  return [...(path.length === 1 ? [VERSION_FLAG] : []), ...path[path.length - 1].flags, HELP_FLAG];
-}
-
-/** Every flag the last command of `path` accepts, hidden ones included: its own and the global ones. */
-export function acceptedFlags(path: readonly CommandSpec[]): FlagSpec[] {
-  return [...ownFlags(path), ...GLOBAL_FLAGS];
-}
-
 /** The command as typed, without aliases: `fctl get task`. */
 export function commandLine(path: readonly CommandSpec[]): string {
   return path.map((c) => c.name).join(" ");
-}
-
-/** The flag text as help shows it: `-p, --project <value>`. */
-export function flagTerm(flag: FlagSpec): string {
-  return `${flag.short ? `-${flag.short}, ` : ""}--${flag.long}${flag.value ? ` ${flag.value}` : ""}`;
 }

@@ -6,12 +6,15 @@
 import { bashCompletion } from "./bash.ts";
 import { fishCompletion } from "./fish.ts";
 import { completionModel } from "./model.ts";
-import { COMMAND_TREE, loadCommandTree } from "../command_tree.ts";
+import type { LoadedCommand } from "../command.ts";
 import { powershellCompletion } from "./powershell.ts";
 import { zshCompletion } from "./zsh.ts";
 
-/** The script of `shell` (bash, zsh, fish, powershell) for fctl's command tree; undefined for another shell. */
-export async function completionScript(shell: string): Promise<string | undefined> {
+/**
+ * The script of `shell` (bash, zsh, fish, powershell) for the command tree `root` (fctl's is
+ * `loadCommandTree(COMMAND_TREE)`); undefined for another shell.
+ */
+export function completionScript(shell: string, root: LoadedCommand): string | undefined {
   const generators: Record<string, typeof bashCompletion> = {
     bash: bashCompletion,
     zsh: zshCompletion,
@@ -19,5 +22,5 @@ export async function completionScript(shell: string): Promise<string | undefine
     powershell: powershellCompletion,
   };
   if (!Object.hasOwn(generators, shell)) return undefined;
-  return generators[shell](completionModel(await loadCommandTree(COMMAND_TREE)));
+  return generators[shell](completionModel(root));
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { FlagSpec, LoadedCommand } from "../command.ts";
-import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "../command_tree.ts";
+import { GLOBAL_FLAGS, ownFlags } from "../global_flags.ts";
 
 /** One command as completion sees it. */
 export interface CompletionNode {
@@ -34,7 +34,8 @@ export interface CompletionModel {
 /** The completion model of `root`, a whole tree (fctl's is `loadCommandTree(COMMAND_TREE)`). */
 export function completionModel(root: LoadedCommand): CompletionModel {
   const nodes: CompletionNode[] = [];
-  const visit = (spec: LoadedCommand, path: string[]) => {
+  const visit = (commands: LoadedCommand[], path: string[]) => {
+    const spec = commands[commands.length - 1];
     const here = path.join(" ");
     const subcommands = spec.subcommands.flatMap((sub) =>
       [sub.name, ...sub.aliases].map((word) => ({
@@ -46,7 +47,7 @@ export function completionModel(root: LoadedCommand): CompletionModel {
     if (spec.subcommands.length > 0) {
       subcommands.push({ word: "help", path: [...path, "help"].join(" "), description: "display help for a command" });
     }
-    const own = [...(path.length === 0 ? [VERSION_FLAG] : []), ...spec.flags, HELP_FLAG].filter((f) => !f.hidden);
+    const own = ownFlags(commands).filter((f) => !f.hidden);
     const choices = spec.arguments.find((a) => a.choices)?.choices;
     nodes.push({
       path: here,
@@ -56,9 +57,9 @@ export function completionModel(root: LoadedCommand): CompletionModel {
       argumentChoices: choices,
       files: spec.subcommands.length === 0 && spec.arguments.length > 0 && !choices,
     });
-    for (const sub of spec.subcommands) visit(sub, [...path, sub.name]);
+    for (const sub of spec.subcommands) visit([...commands, sub], [...path, sub.name]);
   };
-  visit(root, []);
+  visit([root], []);
   return { program: root.name, nodes, globals: GLOBAL_FLAGS.filter((f) => !f.hidden) };
 }
 
