@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { LoadedConfig } from "../config/load.ts";
 import { quote, UsageError } from "../errors.ts";
 
 /**
@@ -86,6 +87,15 @@ function isDialableHost(host: string): boolean {
     return false;
   }
   return url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === "";
+}
+
+/**
+ * Whether the admin at `endpoint` is reached over plaintext: as `admin.insecure` says when it was set, else as the
+ * endpoint's scheme does (`http://`), else not: TLS.
+ */
+export function reachedInsecurely(endpoint: Endpoint, loaded: Pick<LoadedConfig, "config" | "sources">): boolean {
+  if (loaded.sources["admin.insecure"] !== "default") return loaded.config["admin.insecure"];
+  return endpoint.schemeInsecure ?? false;
 }
 
 /** The base URL Connect dials for an endpoint. */

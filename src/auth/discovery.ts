@@ -57,6 +57,15 @@ interface ServerMetadata {
   advertisedBy: string;
 }
 
+/** The options that name the authorization server's endpoints instead of the admin. */
+export type ServerUrlOption = "admin.tokenUrl" | "admin.authorizationServerUrl";
+
+/** What a flow does with the token endpoint, as a plain-HTTP refusal says it. */
+export const TOKEN_ENDPOINT_ACTION = "send credentials to the token endpoint";
+
+/** What discovery does with `admin.authorizationServerUrl`, as a plain-HTTP refusal says it. */
+export const METADATA_ACTION = "read the authorization server metadata (where credentials go) at";
+
 /** The metadata key the admin reads tokens from when it does not say. */
 export const DEFAULT_METADATA_KEY = "flyte-authorization";
 
@@ -96,7 +105,7 @@ export class Discovery {
    */
   async interactiveServer(): Promise<AuthorizationServerInfo> {
     const { tokenUrl } = this.#deps.settings;
-    const token = tokenUrl ? checkedUrl(tokenUrl, "admin.tokenUrl") : undefined;
+    const token = tokenUrl ? checkedServerUrl(tokenUrl, "admin.tokenUrl") : undefined;
     this.#metadata ??= this.#serverMetadata(token === undefined);
     const { server, advertisedBy } = await this.#metadata;
     const interactive = token ? { ...server, tokenEndpoint: token } : server;
@@ -107,7 +116,7 @@ export class Discovery {
   async #discoverServer(): Promise<AuthorizationServerInfo> {
     const { tokenUrl } = this.#deps.settings;
     if (tokenUrl) {
-      const server = { tokenEndpoint: checkedUrl(tokenUrl, "admin.tokenUrl") };
+      const server = { tokenEndpoint: checkedServerUrl(tokenUrl, "admin.tokenUrl") };
       this.#refusePlainHttp(server, "", true);
       return server;
     }
@@ -125,7 +134,7 @@ export class Discovery {
   #refusePlainHttp(server: AuthorizationServerInfo, advertisedBy: string, tokenUrl: boolean): void {
     const { settings } = this.#deps;
     const from: NamedEndpoint["from"] = tokenUrl ? { option: "admin.tokenUrl" } : { advertisedBy };
-    refusePlainHttp({ url: server.tokenEndpoint, action: "send credentials to the token endpoint", from }, settings);
+    refusePlainHttp({ url: server.tokenEndpoint, action: TOKEN_ENDPOINT_ACTION, from }, settings);
     const device = server.deviceAuthorizationEndpoint;
     if (settings.authType === "DeviceFlow" && device) {
       refusePlainHttp(
@@ -139,7 +148,7 @@ export class Discovery {
   async #serverMetadata(needsTokenEndpoint: boolean): Promise<ServerMetadata> {
     const { authorizationServerUrl } = this.#deps.settings;
     if (authorizationServerUrl) {
-      const base = checkedUrl(authorizationServerUrl, "admin.authorizationServerUrl");
+      const base = checkedServerUrl(authorizationServerUrl, "admin.authorizationServerUrl");
       return { server: await this.#wellKnown(base), advertisedBy: `the metadata at ${wellKnownUrl(base, true)}` };
     }
     const metadata = await (await this.#deps.calls()).getOAuth2Metadata();
@@ -163,7 +172,7 @@ export class Discovery {
     refusePlainHttp(
       {
         url: base,
-        action: "read the authorization server metadata (where credentials go) at",
+        action: METADATA_ACTION,
         from: { option: "admin.authorizationServerUrl" },
       },
       this.#deps.settings,
@@ -211,9 +220,15 @@ function wellKnownUrl(base: string, shown: boolean): string {
   return `${(shown ? shownUrl(base) : base).replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
 }
 
-function checkedUrl(value: string, option: string): string {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new UsageError(`invalid ${option} ${quote(shownUrl(value))}: expected an http or https URL`);
+/**
+ * `value` of `option` (`admin.tokenUrl`, `admin.authorizationServerUrl`), checked: an http(s) URL. The rule of
+ * both options, applied when discovery uses them and by `config validate`.
+ *
+ * @throws {UsageError} it is not one; the message shows it without its query or user information
+ */
+export function checkedServerUrl(value: string, option: ServerUrlOption): string {
+  if (!/^https?:$/.test(URL.parse(value)?.protocol ?? "")) {
+    throw new UsageError(`invalid ${option} ${quote(shownUrl(value))}: expected an https:// (or http://) URL`);
   }
   return value;
 }

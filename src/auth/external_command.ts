@@ -107,6 +107,16 @@ export async function runTokenCommand(
   return token;
 }
 
+/**
+ * The rule of ExternalCommand: `admin.command` names the program that prints the token. The problem, or undefined;
+ * the flow refuses to start with it, and `config validate` reports it.
+ */
+export function missingCommandProblem(command: readonly string[]): string | undefined {
+  return command[0]
+    ? undefined
+    : "admin.authType ExternalCommand needs admin.command (the program that prints a token)";
+}
+
 /** The ExternalCommand token source. */
 export function externalCommandSource(
   command: readonly string[],
@@ -115,9 +125,8 @@ export function externalCommandSource(
 ): TokenSource {
   return {
     async fetch(): Promise<Token> {
-      if (command.length === 0 || !command[0]) {
-        throw new UsageError("admin.authType ExternalCommand needs admin.command: the program that prints a token");
-      }
+      const missing = missingCommandProblem(command);
+      if (missing) throw new UsageError(missing);
       return { accessToken: await runTokenCommand("admin.command", command, run, limits) };
     },
   };

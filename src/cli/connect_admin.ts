@@ -6,7 +6,7 @@
  * @module
  */
 import type { AdminClientOptions, TransportAdminClient } from "../admin/client.ts";
-import { parseEndpoint } from "../admin/endpoint.ts";
+import { reachedInsecurely } from "../admin/endpoint.ts";
 import { adminSessions, handleArrivedIo, openAhead } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
 import type { AuthSession } from "../auth/interceptor.ts";
@@ -15,10 +15,10 @@ import { endpointKey } from "../auth/token_file.ts";
 import type { TokenStore } from "../auth/tokens.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
-import { proxyFor } from "../http/proxy_env.ts";
 import type { Logger } from "../log/logger.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
+import { adminRoute } from "./connection_checks.ts";
 import { readCaFile } from "./read_ca.ts";
 import { commandRunner } from "./run_command.ts";
 
@@ -72,16 +72,14 @@ export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps)
 export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<AdminWithAuth> {
   const config = loaded.config;
   const log = deps.logger;
-  const insecureSet = loaded.sources["admin.insecure"] !== "default";
-  const endpoint = parseEndpoint(config["admin.endpoint"]);
-  const insecure = insecureSet ? config["admin.insecure"] : endpoint.schemeInsecure ?? false;
+  const { endpoint, proxy } = adminRoute(config, deps.env);
+  const insecure = reachedInsecurely(endpoint, loaded);
   const caPath = config["admin.caCertFilePath"];
   const skipVerify = config["admin.insecureSkipVerify"];
   if (skipVerify && !insecure) {
     log.configWarning("admin.insecureSkipVerify is set: the admin service's certificate is not verified");
   }
   const serviceConfigText = config["admin.defaultServiceConfig"];
-  const proxy = proxyFor(endpoint.host, endpoint.port, deps.env);
   if (proxy) log.debug("connecting through proxy", { proxy: new URL(proxy).host });
   const caCertificates = caPath && !insecure ? await readCaFile(deps.io, caPath) : undefined;
   const options: AdminClientOptions = {

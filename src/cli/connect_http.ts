@@ -6,10 +6,10 @@
  * @module
  */
 import type { LoadedConfig } from "../config/load.ts";
-import { quote, UsageError } from "../errors.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Io } from "../output/io.ts";
+import { configuredHttpProxy } from "./connection_checks.ts";
 import { readCaFile } from "./read_ca.ts";
 
 /** What building the HTTP client uses besides the configuration. */
@@ -28,12 +28,8 @@ export interface ConnectHttpDeps {
 export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): Promise<HttpClient> {
   const config = loaded.config;
   const caPath = config["admin.caCertFilePath"];
-  const proxy = config["admin.httpProxyURL"];
-  if (proxy && !URL.canParse(proxy)) {
-    throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
-  }
   return createHttpClient({
-    proxy: proxy || undefined,
+    proxy: configuredHttpProxy(config),
     env: deps.env,
     caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
     insecureSkipVerify: config["admin.insecureSkipVerify"],

@@ -8,8 +8,10 @@
  * @module
  */
 import { parseEndpoint } from "../admin/endpoint.ts";
+import type { ConfigCheck } from "../config/checks.ts";
+import { type Config, type OptionKey, OPTIONS } from "../config/schema.ts";
 import { quote } from "../errors.ts";
-import { isLoopbackHost } from "./from_config.ts";
+import { isLoopbackHost, storageConfigFrom } from "./from_config.ts";
 import type { StorageConfig } from "./store.ts";
 import { STORAGE_TYPES, STOW_KINDS } from "./mod.ts";
 import {
@@ -27,6 +29,11 @@ export interface AdminPlace {
   endpoint: string;
   /** `storage.allow-local-fallback`. */
   allowLocalFallback: boolean;
+}
+
+/** What the rule of `storage.allow-local-fallback` reads of a configuration. */
+export function adminPlace(config: Config): AdminPlace {
+  return { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
 }
 
 /**
@@ -118,3 +125,13 @@ export function describeStorage(config: StorageConfig, admin: Pick<AdminPlace, "
       return `storage: ${type}`;
   }
 }
+
+/** The storage settings' check in the registry `config validate` runs: {@link storageProblems} of the configuration. */
+export const STORAGE_CHECK: ConfigCheck = {
+  name: "storage",
+  keys: [
+    ...OPTIONS.map((option) => option.key as OptionKey).filter((key) => key.startsWith("storage.")),
+    "admin.endpoint",
+  ],
+  problems: ({ loaded: { config } }) => storageProblems(storageConfigFrom(config), adminPlace(config)),
+};
