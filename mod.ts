@@ -108,7 +108,7 @@ export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_cli
 export type { HttpCallLog } from "./src/http/call_log.ts";
 export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
-export { escapeSelectorValue, fieldSelectorToFilters } from "./src/tasks/field_selector.ts";
+export { escapeSelectorValue, fieldSelectorToFilters } from "./src/get/field_selector.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";

@@ -36,9 +36,14 @@ export {
   type EmailNotification,
   type Envs,
   type Labels,
+  type NamedEntity,
   type NamedEntityIdentifier,
   type NamedEntityIdentifierList,
   type NamedEntityIdentifierListRequest,
+  type NamedEntityList,
+  type NamedEntityListRequest,
+  type NamedEntityMetadata,
+  NamedEntityState,
   type Notification,
   type ObjectGetRequest,
   type PagerDutyNotification,
@@ -70,6 +75,14 @@ export {
   type LaunchPlanUpdateRequest,
   type LaunchPlanUpdateResponse,
 } from "./proto/gen/flyteidl/admin/launch_plan_pb.ts";
+export {
+  type Domain,
+  type Project,
+  Project_ProjectState,
+  type ProjectGetRequest,
+  type ProjectListRequest,
+  type Projects,
+} from "./proto/gen/flyteidl/admin/project_pb.ts";
 export {
   type CronSchedule,
   type FixedRate,

@@ -10,6 +10,8 @@ import type { MessageInit } from "./message_init.ts";
 import type {
   NamedEntityIdentifierList,
   NamedEntityIdentifierListRequest,
+  NamedEntityList,
+  NamedEntityListRequest,
   ObjectGetRequest,
   ResourceListRequest,
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
@@ -22,6 +24,12 @@ import type {
   LaunchPlanUpdateRequest,
   LaunchPlanUpdateResponse,
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type {
+  Project,
+  ProjectGetRequest,
+  ProjectListRequest,
+  Projects,
+} from "../../proto/gen/flyteidl/admin/project_pb.ts";
 import type { Task, TaskCreateRequest, TaskCreateResponse, TaskList } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { GetVersionRequest, GetVersionResponse } from "../../proto/gen/flyteidl/admin/version_pb.ts";
 import type {
@@ -65,7 +73,7 @@ export interface CallOptions {
 }
 
 /**
- * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, version), named
+ * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, named entities, projects, version), named
  * as in `flyteidl/service/admin.proto`.
  *
  * ```ts
@@ -112,6 +120,12 @@ export interface AdminServiceClient {
     request: MessageInit<LaunchPlanUpdateRequest>,
     options?: CallOptions,
   ): Promise<LaunchPlanUpdateResponse>;
+  /** Names of the workflows, tasks or launch plans of a project and domain, with their description and state. */
+  listNamedEntities(request: MessageInit<NamedEntityListRequest>, options?: CallOptions): Promise<NamedEntityList>;
+  /** One project by id (archived ones too). */
+  getProject(request: MessageInit<ProjectGetRequest>, options?: CallOptions): Promise<Project>;
+  /** Projects, a page at a time; archived ones only when asked for by a filter. */
+  listProjects(request: MessageInit<ProjectListRequest>, options?: CallOptions): Promise<Projects>;
   /** The admin's build version. */
   getVersion(request: MessageInit<GetVersionRequest>, options?: CallOptions): Promise<GetVersionResponse>;
 }

@@ -40,6 +40,9 @@ const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   getActiveLaunchPlan: [true, true],
   listLaunchPlans: [true, true],
   updateLaunchPlan: [true, true],
+  listNamedEntities: [true, true],
+  getProject: [true, true],
+  listProjects: [true, true],
   getVersion: [true, true],
 };
 const dataProxyTypes: Matches<DataProxyServiceClient, Client<typeof DataProxyService>> = {
@@ -52,5 +55,5 @@ const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof Tas
 
 Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
   deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 17);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 20);
 });

@@ -3,12 +3,16 @@
  *
  * @module
  */
-import { create } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { InvalidOptionError, quote } from "../errors.ts";
-import { NotFoundError } from "../admin/errors.ts";
-import { fieldSelectorToFilters } from "./field_selector.ts";
-import { ResourceListRequestSchema, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import {
+  checkPaging,
+  isNewestFirst,
+  joinFilters,
+  readVersions,
+  requireName,
+  type VersionedKind,
+  type VersionsQuery,
+} from "../get/list_query.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
@@ -49,7 +53,7 @@ export interface GetTaskOptions {
   sortBy?: string;
   /** Ascending instead of descending. */
   asc?: boolean;
-  /** A flytectl field selector, e.g. `task.name=t1,created_at>=2021-05-24T21:43:12Z` (see {@link fieldSelectorToFilters}). */
+  /** A flytectl field selector, e.g. `task.name=t1,created_at>=2021-05-24T21:43:12Z` (see `fieldSelectorToFilters`). */
   fieldSelector?: string;
   /**
    * Also find the newest version of the named task (for an execution spec), in
@@ -135,42 +139,14 @@ export interface TaskQuery {
  * @throws {InvalidOptionError} limit or page below 1, `latest` or `newest` without a name, a bad field selector
  */
 export function taskQuery(options: GetTaskOptions): TaskQuery {
-  const limit = options.limit ?? 100;
-  const page = options.page ?? 1;
-  const wholeNumber = "a whole number of 1 or more";
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new InvalidOptionError(`invalid limit ${quote(limit)}: must be 1 or more`, {
-      option: "limit",
-      value: limit,
-      expected: wholeNumber,
-    });
-  }
-  if (!Number.isSafeInteger(page) || page < 1) {
-    throw new InvalidOptionError(`invalid page ${quote(page)}: must be 1 or more`, {
-      option: "page",
-      value: page,
-      expected: wholeNumber,
-    });
-  }
+  const { limit, page } = checkPaging(options);
   const { name } = options;
-  if (options.latest && !name) {
-    throw new InvalidOptionError("latest needs a task name: it selects the newest version of one task", {
-      option: "latest",
-      value: true,
-      expected: "a task name",
-    });
-  }
-  if (options.newest && !name) {
-    throw new InvalidOptionError("newest needs a task name: it is the newest version of one task", {
-      option: "newest",
-      value: true,
-      expected: "a task name",
-    });
-  }
-  // Translated before any RPC so that a bad selector never reaches the admin service.
-  const selectorFilters = fieldSelectorToFilters(options.fieldSelector ?? "");
-  const filters = [selectorFilters, !name && options.version ? `eq(task.version,${options.version})` : undefined]
-    .filter((f): f is string => !!f).join("+");
+  requireName("latest", options.latest, name, "task");
+  requireName("newest", options.newest, name, "task");
+  const filters = joinFilters(
+    options.fieldSelector,
+    !name && options.version ? `eq(task.version,${options.version})` : undefined,
+  );
   return { options, limit, page, filters };
 }
 
@@ -214,46 +190,39 @@ export async function runTaskQuery(
 ): Promise<GetTaskResult> {
   const result = await readTasks(client, query, signal);
   if (!query.options.newest) return result;
-  const newest = result.kind === "one" ? result.task : isNewestFirst(query) ? result.tasks[0] : undefined;
+  const newest = result.kind === "one"
+    ? result.task
+    : isNewestFirst(versionsQuery(query))
+    ? result.tasks[0]
+    : undefined;
   if (newest) return { ...result, newest };
   const latest = await readTasks(client, { ...query, options: { ...query.options, latest: true } }, signal);
   if (latest.kind !== "one") throw new Error("a query for the latest task returned a list");
   return { ...result, newest: latest.task };
 }
 
-async function readTasks(client: AdminClient, query: TaskQuery, signal?: AbortSignal): Promise<GetTaskResult> {
-  const { options, limit, page, filters } = query;
-  const { project, domain, name } = options;
-  if (name && options.version && !options.latest) {
-    const id = { resourceType: ResourceType.TASK, project, domain, name, version: options.version };
-    const task = await client.admin.getTask({ id }, { signal });
-    return { kind: "one", task };
-  }
-  // fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of
-  // the user's sort order, so `--filter.asc` made it the oldest); one element is all it needs.
-  const request = create(ResourceListRequestSchema, {
-    id: { project, domain, name: name ?? "" },
-    limit: options.latest ? 1 : limit,
-    token: options.latest || page === 1 ? "" : String((page - 1) * limit),
-    filters,
-    sortBy: options.latest ? { key: "created_at", direction: Sort_Direction.DESCENDING } : {
-      key: options.sortBy ?? "created_at",
-      direction: options.asc ? Sort_Direction.ASCENDING : Sort_Direction.DESCENDING,
+/** How tasks are listed and read. */
+function taskKind(client: AdminClient): VersionedKind<Task> {
+  return {
+    noun: "task",
+    listRpc: "ListTasks",
+    resourceType: ResourceType.TASK,
+    list: async (request, signal) => {
+      const response = await client.admin.listTasks(request, { signal });
+      return { items: response.tasks, token: response.token };
     },
-  });
-  const response = await client.admin.listTasks(request, { signal });
-  if (name && response.tasks.length === 0) {
-    // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such task.
-    const missing = `task ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`;
-    throw new NotFoundError("ListTasks", missing, missing);
-  }
-  if (options.latest) return { kind: "one", task: response.tasks[0] };
-  const hasMore = response.token !== "" && response.tasks.length >= limit;
-  return { kind: "list", tasks: response.tasks, nextToken: response.token, hasMore };
+    get: (id, signal) => client.admin.getTask({ id }, { signal }),
+  };
 }
 
-/** Whether the listing's first task is the newest: the default order, first page. */
-function isNewestFirst(query: TaskQuery): boolean {
-  const { options } = query;
-  return (options.sortBy ?? "created_at") === "created_at" && !options.asc && query.page === 1;
+async function readTasks(client: AdminClient, query: TaskQuery, signal?: AbortSignal): Promise<GetTaskResult> {
+  const result = await readVersions(taskKind(client), versionsQuery(query), signal);
+  if (result.kind === "one") return { kind: "one", task: result.item };
+  return { kind: "list", tasks: result.items, nextToken: result.nextToken, hasMore: result.hasMore };
+}
+
+/** The shared reader's view of a task query. */
+function versionsQuery(query: TaskQuery): VersionsQuery {
+  const { options, limit, page, filters } = query;
+  return { ...options, limit, page, filters };
 }

@@ -5,25 +5,9 @@
  */
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
-
-/**
- * flytectl cuts each variable line to 25 columns, so long descriptions do not blow up the table; fctl does so
- * only on a terminal (piped and `--wide` tables keep every line whole).
- */
-export const VARIABLE_LINE_WIDTH = 25;
-
-/** One line per variable in name order: `name: description`, or just the name when they are equal; never cut. */
-export function variableLines(map: VariableMap | undefined): string[] {
-  const variables = map?.variables ?? {};
-  return Object.keys(variables).sort().map((name) => {
-    const description = variables[name].description;
-    const line = description && description !== name ? `${name}: ${description}` : name;
-    return line.replace(/[\r\n\t]+/g, " ");
-  });
-}
+import { VARIABLE_LINE_WIDTH, variableLines } from "../get/variable_lines.ts";
 
 /** The task table's columns, in flytectl's order. */
 export const TASK_COLUMNS: readonly Column<Task>[] = [

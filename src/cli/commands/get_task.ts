@@ -8,7 +8,8 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { flagError, wholeNumber } from "../flag_values.ts";
+import { flagError } from "../flag_values.ts";
+import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
 export const TASK_FLAGS = [
@@ -23,16 +24,7 @@ export const TASK_FLAGS = [
     value: "<file>",
     help: "write an execution spec file for the named task (for create execution)",
   },
-  {
-    long: "filter.fieldSelector",
-    value: "<selector>",
-    help: 'e.g. "task.name=t1,created_at>=2021-05-24T21:43:12Z"',
-  },
-  { long: "filter.sortBy", value: "<field>", help: "sort key (default created_at)" },
-  { long: "filter.asc", help: "sort ascending (default descending)" },
-  { long: "no-filter.asc", help: "", hidden: true },
-  { long: "filter.limit", value: "<n>", help: "page size (default 100)" },
-  { long: "filter.page", value: "<n>", help: "page number, from 1 (default 1)" },
+  ...filterFlags("task.name=t1,created_at>=2021-05-24T21:43:12Z"),
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
@@ -102,16 +94,11 @@ export function taskCommand(description: string): CommandSpec {
           version: flags.version,
           latest: flags.latest === true,
           newest: flags.execFile !== undefined,
-          fieldSelector: flags["filter.fieldSelector"],
-          sortBy: flags["filter.sortBy"],
-          asc: flags["filter.asc"] === true,
-          limit: wholeNumber(flags["filter.limit"]),
-          page: wholeNumber(flags["filter.page"]),
+          ...listOptions(flags),
         });
       } catch (err) {
         throw flagError(err, {
-          limit: { flag: "filter.limit", raw: flags["filter.limit"] },
-          page: { flag: "filter.page", raw: flags["filter.page"] },
+          ...pagingFlags(flags),
           latest: { flag: "latest" },
           newest: { flag: "execFile" },
         });
@@ -129,10 +116,7 @@ export function taskCommand(description: string): CommandSpec {
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });
-      // FlyteAdmin gives a next-page token for every full page, so a full page may also be the last: "may".
-      if (result.kind === "list" && result.hasMore && ctx.io.stderrIsTerminal) {
-        ctx.io.stderr.write(`a full page: there may be more tasks; add --filter.page ${query.page + 1} for the next\n`);
-      }
+      if (result.kind === "list") hintNextPage(ctx, result.hasMore, "tasks", query.page);
     },
   });
 }

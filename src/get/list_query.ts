@@ -1,0 +1,238 @@
+/**
+ * What every `get` shares (REFERENCE.md §1, §7): paging checked before any call, FlyteAdmin's offset tokens,
+ * sorting, field selectors and `latest`, and the one reader of versioned entities (tasks, workflows, launch
+ * plans) that lists versions, reads one by version, or finds the newest by creation time.
+ *
+ * @module
+ */
+import { InvalidOptionError, quote } from "../errors.ts";
+import { NotFoundError } from "../admin/errors.ts";
+import { fieldSelectorToFilters } from "./field_selector.ts";
+import type { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+
+/**
+ * The listing options every `get` takes: flytectl's `--filter.*` flags.
+ *
+ * ```ts
+ * import type { ListOptions } from "@fctl/fctl";
+ *
+ * const options: ListOptions = { fieldSelector: "workflow.name contains basic", sortBy: "name", asc: true, limit: 20 };
+ * console.log(options.limit);
+ * ```
+ */
+export interface ListOptions {
+  /** Page size (default 100). */
+  limit?: number;
+  /** 1-based page (default 1). */
+  page?: number;
+  /** Sort key (default `created_at`, or what the entity's listing defaults to). */
+  sortBy?: string;
+  /** Ascending instead of descending. */
+  asc?: boolean;
+  /** A flytectl field selector (see {@link fieldSelectorToFilters}). */
+  fieldSelector?: string;
+}
+
+/** Sort direction as the admin's `Sort.Direction` numbers it. */
+export const ASCENDING = 1;
+/** Sort direction as the admin's `Sort.Direction` numbers it. */
+export const DESCENDING = 0;
+
+/** Paging checked: page size and 1-based page. */
+export interface Paging {
+  readonly limit: number;
+  readonly page: number;
+}
+
+/**
+ * `limit` and `page` checked (defaults 100 and 1).
+ *
+ * @throws {InvalidOptionError} either below 1 or not a whole number
+ */
+export function checkPaging(options: ListOptions): Paging {
+  const limit = options.limit ?? 100;
+  const page = options.page ?? 1;
+  const wholeNumber = "a whole number of 1 or more";
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new InvalidOptionError(`invalid limit ${quote(limit)}: must be 1 or more`, {
+      option: "limit",
+      value: limit,
+      expected: wholeNumber,
+    });
+  }
+  if (!Number.isSafeInteger(page) || page < 1) {
+    throw new InvalidOptionError(`invalid page ${quote(page)}: must be 1 or more`, {
+      option: "page",
+      value: page,
+      expected: wholeNumber,
+    });
+  }
+  return { limit, page };
+}
+
+/**
+ * Refuses a switch that selects one version of a named entity when no name is given.
+ *
+ * @throws {InvalidOptionError} `on` without `name`
+ */
+export function requireName(
+  option: "latest" | "newest",
+  on: boolean | undefined,
+  name: string | undefined,
+  noun: string,
+) {
+  if (!on || name) return;
+  const why = option === "latest" ? "it selects the newest version of one" : "it is the newest version of one";
+  throw new InvalidOptionError(`${option} needs a ${noun} name: ${why} ${noun}`, {
+    option,
+    value: true,
+    expected: `a ${noun} name`,
+  });
+}
+
+/**
+ * The admin filter string of a field selector and the filters a command adds (joined with `+`). Translated before
+ * any call, so that a bad selector never reaches the admin service.
+ */
+export function joinFilters(fieldSelector: string | undefined, ...extra: (string | undefined)[]): string {
+  return [fieldSelectorToFilters(fieldSelector ?? ""), ...extra].filter((f): f is string => !!f).join("+");
+}
+
+/** The admin's `Sort` of a listing. */
+export interface SortBy {
+  key: string;
+  direction: number;
+}
+
+/**
+ * The paging and sort fields of a list request: `limit`, the admin's offset `token` (`(page-1)*limit`, empty for
+ * page 1) and `sortBy` (the given key, else `defaultKey`; descending unless `asc`).
+ * fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of the
+ * user's sort order, so `--filter.asc` made it the oldest); one element is all it needs.
+ */
+export function pageRequest(
+  options: ListOptions,
+  paging: Paging,
+  latest = false,
+  defaultKey = "created_at",
+): { limit: number; token: string; sortBy: SortBy } {
+  if (latest) return { limit: 1, token: "", sortBy: { key: "created_at", direction: DESCENDING } };
+  const { limit, page } = paging;
+  return {
+    limit,
+    token: page === 1 ? "" : String((page - 1) * limit),
+    sortBy: { key: options.sortBy ?? defaultKey, direction: options.asc ? ASCENDING : DESCENDING },
+  };
+}
+
+/**
+ * A page of a listing.
+ *
+ * ```ts
+ * import { connect, listProjects, type ListPage } from "@fctl/fctl";
+ * import type { Project } from "@fctl/fctl/types";
+ *
+ * await using flyte = await connect();
+ * const page: ListPage<Project> = await listProjects(flyte.client, { limit: 10 });
+ * console.log(page.items.length, page.hasMore ? "there may be more" : "that was all");
+ * ```
+ */
+export interface ListPage<T> {
+  kind: "list";
+  /** What the page holds. */
+  items: T[];
+  /** The admin's token of the next page; empty when this page was not full. */
+  nextToken: string;
+  /**
+   * The page was full and the admin gave a next-page token: there may be more, `page + 1` is worth asking for.
+   * Not a promise: FlyteAdmin gives a token for every full page, so the next one may be empty.
+   */
+  hasMore: boolean;
+}
+
+/** A response's items and token as a {@link ListPage}. */
+export function listPage<T>(items: T[], token: string, limit: number): ListPage<T> {
+  return { kind: "list", items, nextToken: token, hasMore: token !== "" && items.length >= limit };
+}
+
+/** A checked query for versions of tasks, workflows or launch plans. */
+export interface VersionsQuery extends Paging {
+  readonly project: string;
+  readonly domain: string;
+  readonly name?: string;
+  readonly version?: string;
+  readonly latest?: boolean;
+  readonly sortBy?: string;
+  readonly asc?: boolean;
+  /** The admin filter string: the field selector's, and the command's own (a version filter without a name). */
+  readonly filters: string;
+}
+
+/** How one versioned entity is read: its noun, list RPC (name, call) and get RPC. */
+export interface VersionedKind<T> {
+  /** `task`, `workflow`, `launch plan`: in messages. */
+  readonly noun: string;
+  /** The list RPC's name, for a named entity that has no version. */
+  readonly listRpc: string;
+  readonly resourceType: ResourceType;
+  list(request: VersionsListRequest, signal?: AbortSignal): Promise<{ items: T[]; token: string }>;
+  get(id: VersionId, signal?: AbortSignal): Promise<T>;
+}
+
+/** The ResourceListRequest fields a versions listing sends. */
+export interface VersionsListRequest {
+  id: { project: string; domain: string; name: string };
+  limit: number;
+  token: string;
+  filters: string;
+  sortBy: SortBy;
+}
+
+/** A full identifier of one version. */
+export interface VersionId {
+  resourceType: ResourceType;
+  project: string;
+  domain: string;
+  name: string;
+  version: string;
+}
+
+/** A page of versions, or the one version asked for by version or `latest`. */
+export type VersionsResult<T> = ListPage<T> | { kind: "one"; item: T };
+
+/**
+ * Reads versions: with a name and a version (and not `latest`) that version (Get); with `latest` the newest by
+ * creation time (a list of one, honouring the filters); else a page of the listing. A name without any version
+ * is a {@link NotFoundError} naming the name, project and domain.
+ */
+export async function readVersions<T>(
+  kind: VersionedKind<T>,
+  query: VersionsQuery,
+  signal?: AbortSignal,
+): Promise<VersionsResult<T>> {
+  const { project, domain, name } = query;
+  if (name && query.version && !query.latest) {
+    const item = await kind.get(
+      { resourceType: kind.resourceType, project, domain, name, version: query.version },
+      signal,
+    );
+    return { kind: "one", item };
+  }
+  const response = await kind.list({
+    id: { project, domain, name: name ?? "" },
+    filters: query.filters,
+    ...pageRequest(query, query, query.latest),
+  }, signal);
+  if (name && response.items.length === 0) {
+    // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such entity.
+    const missing = `${kind.noun} ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`;
+    throw new NotFoundError(kind.listRpc, missing, missing);
+  }
+  if (query.latest) return { kind: "one", item: response.items[0] };
+  return listPage(response.items, response.token, query.limit);
+}
+
+/** Whether a listing's first item is the newest: the default order, first page. */
+export function isNewestFirst(query: VersionsQuery): boolean {
+  return (query.sortBy ?? "created_at") === "created_at" && !query.asc && query.page === 1;
+}
