@@ -1,6 +1,7 @@
 /**
  * `fctl --help` must stay light: the modules main.ts loads statically (before any command
- * runs) must not include commander, the RPC stack, generated protos or any other npm package.
+ * runs) must not include the RPC stack, generated protos or any npm package; the command line is parsed by
+ * fctl's own parser, with no command-line library at all.
  */
 import { deepEqual, ok as assert } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
@@ -14,14 +15,15 @@ async function staticGraph(entry: string, followDynamic = false): Promise<Set<st
 Deno.test("main.ts statically loads only fctl's own light modules: no npm package, no Node built-in", async () => {
   const graph = [...await staticGraph(new URL("../main.ts", import.meta.url).href)];
   // Any npm package or `node:` module starts Deno's Node compatibility layer (~20 ms, most of `fctl --help`);
-  // commander, the RPC stack and the generated protos load only when a command runs.
+  // The RPC stack and the generated protos load only when a command runs.
   const foreign = graph.filter((s) =>
     !s.startsWith("file:") || /node_modules|proto\/gen|src\/(sandbox|register)\//.test(s)
   );
   deepEqual(foreign, []);
   const local = graph.map((s) => s.replace(/^.*?\/(src\/|main\.ts)/, "$1"));
   assert(local.includes("src/cli/help.ts"), "the walk follows main.ts's imports, so the check can fail");
-  assert(!local.includes("src/cli/program.ts"), "the commander graph is loaded on demand");
+  assert(local.includes("src/cli/parse.ts"), "the parser is fctl's own, loaded before anything runs");
+  assert(!local.includes("src/cli/context.ts"), "the run's context loads only when a command runs");
   // The program's help lists the register, config and auth groups by name; their commands load when named.
   const lazy = local.filter((s) => /^src\/cli\/(commands\/(register|config|auth)_|register_options)/.test(s));
   deepEqual(lazy, [], "the lazy groups' command modules");
@@ -33,7 +35,7 @@ Deno.test("what commands load on demand is visible to deno compile and publish, 
   const all = [...await staticGraph(new URL("../main.ts", import.meta.url).href, true)];
   for (
     const module of [
-      "src/cli/program.ts",
+      "src/cli/context.ts",
       "src/tasks/get_task.ts",
       "src/register/register_files.ts",
       "src/cli/commands/register_files.ts",
@@ -44,6 +46,8 @@ Deno.test("what commands load on demand is visible to deno compile and publish, 
     assert(all.some((s) => s.endsWith(module)), module);
   }
   assert(all.some((s) => s.includes("proto/gen/")), "the generated protos");
+  // No command-line library anywhere in the program: commander cost ~18 ms of every start (Node built-ins).
+  deepEqual(all.filter((s) => /commander/.test(s)), [], "no commander, loaded or on demand");
   // Without this, `deno run` reads and parses every one of them before `fctl --help` starts.
   assert((denoJson as { unstable?: string[] }).unstable?.includes("lazy-dynamic-imports"));
 });
@@ -57,7 +61,7 @@ Deno.test("the storage SDKs load only when a storage backend is opened: not for 
   for (
     const entry of [
       "main.ts",
-      "src/cli/program.ts",
+      "src/cli/parse.ts",
       "src/cli/context.ts",
       "src/cli/commands/get_task.ts",
       "src/tasks/get_task.ts",

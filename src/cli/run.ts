@@ -2,8 +2,9 @@
  * Runs one command line and decides its exit status: the single place where errors become
  * exit codes and one-line messages.
  *
- * Help and version requests are answered from the command tree without loading commander or the run's
- * context; every other command line is parsed by the commander graph, loaded on demand.
+ * The command line is parsed once, against the command tree (`parse.ts`). Help, the version and usage errors
+ * are answered from it without loading the run's context; a command's run loads the context, then the
+ * configuration, then what the command itself needs.
  *
  * @module
  */
@@ -11,8 +12,8 @@ import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { excerpt } from "../output/printable.ts";
 import { renderHelp, renderOptionsHelp } from "./help.ts";
-import { quickRequest } from "./help_request.ts";
-import type { CliDeps } from "./context.ts";
+import { parseCommandLine, type ParsedCommandLine, type RunRequest } from "./parse.ts";
+import type { CliContext, CliDeps } from "./context.ts";
 import { VERSION } from "../version.ts";
 
 export type { CliDeps, Clock } from "./context.ts";
@@ -37,36 +38,37 @@ export async function runCli(
   signal: AbortSignal = new AbortController().signal,
   deps: CliDeps = {},
 ): Promise<number> {
-  // Help and version read no configuration and learn no secret: they are answered before the run's context
-  // (its logger, its secret redaction) is even loaded.
+  // Help, the version and usage errors read no configuration and learn no secret: they are answered before the
+  // run's context (its logger, its secret redaction) is even loaded.
+  let parsed: ParsedCommandLine;
   try {
-    const quick = await quickRequest(args);
-    if (quick?.kind === "help") {
-      rawIo.stdout.write(renderHelp(quick.path, rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
-      return ExitCode.Ok;
-    }
-    if (quick?.kind === "options") {
-      rawIo.stdout.write(renderOptionsHelp(rawIo.stdoutIsTerminal ? rawIo.columns : undefined));
-      return ExitCode.Ok;
-    }
-    if (quick?.kind === "version") {
-      rawIo.stdout.write(`${VERSION}\n`);
-      return ExitCode.Ok;
-    }
+    parsed = await parseCommandLine(args);
   } catch (err) {
     return failure(err, rawIo, signal, { debug: () => false });
   }
-  let modules;
+  const columns = rawIo.stdoutIsTerminal ? rawIo.columns : undefined;
+  if (parsed.kind === "help") {
+    rawIo.stdout.write(renderHelp(parsed.path, columns));
+    return ExitCode.Ok;
+  }
+  if (parsed.kind === "options") {
+    rawIo.stdout.write(renderOptionsHelp(columns));
+    return ExitCode.Ok;
+  }
+  if (parsed.kind === "version") {
+    rawIo.stdout.write(`${VERSION}\n`);
+    return ExitCode.Ok;
+  }
+  let context;
   try {
-    modules = await Promise.all([import("./context.ts"), import("./program.ts")]);
+    context = await import("./context.ts");
   } catch (err) {
     return failure(err, rawIo, signal, { debug: () => false });
   }
-  const [{ CliContext }, { parseAndRun }] = modules;
   // Everything written from here on, errors included, passes through the context's secret redaction.
-  const ctx = new CliContext(rawIo, signal, deps);
+  const ctx = new context.CliContext(rawIo, signal, deps);
   try {
-    await parseAndRun(args, ctx);
+    await runCommand(ctx, parsed);
     return ExitCode.Ok;
   } catch (err) {
     // Debug level (5) asks for the stack of the failure, after the one-line message.
@@ -77,6 +79,15 @@ export async function runCli(
   } finally {
     await ctx.close();
   }
+}
+
+/** Loads the configuration from the global flags (unless the command reads none), then runs the command. */
+async function runCommand(ctx: CliContext, request: RunRequest): Promise<void> {
+  const command = request.path[request.path.length - 1];
+  if (!command.run) throw new Error(`command ${JSON.stringify(command.name)} has neither subcommands nor run`);
+  if (command.readsConfig === false) ctx.useFlagsWithoutConfig(request.globals);
+  else await ctx.loadConfig(request.globals, { reportWarnings: command.reportsConfigWarnings !== true });
+  await command.run(ctx, request.args, request.flags);
 }
 
 /**
