@@ -170,6 +170,10 @@ Deno.test("a rule says at run time what config validate says: get task against a
         "HTTP while the admin is reached over TLS; set admin.allowInsecureTokenEndpoint to allow it",
       ],
       [["--admin.httpProxyURL", "proxy 3128"], VIOLATIONS["HTTP proxy"].problem],
+      [
+        ["--admin.authType", "Pkce", "--admin.pkceConfig.timeout", "0s"],
+        "admin.pkceConfig.timeout is 0: Pkce could never finish",
+      ],
     ];
     for (const [flags, problem] of cases) {
       const run = await runFctlProcess([...get, ...connection, ...flags], env);

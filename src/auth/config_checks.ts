@@ -1,7 +1,8 @@
 /**
  * The checks of the auth settings, for `fctl config validate`: each applies the rule its flow applies when it runs
- * (`admin.command` in `external_command.ts`, the client secret in `client_secret.ts`, the authorization server's
- * URLs and plain HTTP in `discovery.ts` and `plain_http.ts`), so both say the same thing. Light: the flows
+ * (`admin.command` in `external_command.ts`, the client secret in `client_secret.ts`, the sign-in time limits in
+ * `interactive.ts`, the authorization server's URLs and plain HTTP in `discovery.ts` and `plain_http.ts`), so both
+ * say the same thing. Light: the flows
  * themselves (oauth4webapi) load only when a check needs one.
  *
  * @module
@@ -21,7 +22,8 @@ const SERVER_URLS: readonly { option: ServerUrlOption; action: string }[] = [
 
 /**
  * The rule of the interactive flows: `admin.pkceConfig.timeout` (Pkce) or `admin.deviceFlowConfig.timeout`
- * (DeviceFlow) is not 0, or the sign-in could never finish. The problem, or undefined.
+ * (DeviceFlow) is not 0, or the sign-in could never finish. The problem, or undefined; `interactive.ts` refuses to
+ * start the flow with it.
  */
 export function signInTimeoutProblem(
   settings: Pick<AuthSettings, "authType" | "pkceTimeoutMs" | "deviceTimeoutMs">,

@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { NotSupportedError } from "../errors.ts";
+import { NotSupportedError, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import type { TextSink } from "../output/io.ts";
+import { signInTimeoutProblem } from "./config_checks.ts";
 import type { Platform } from "./browser.ts";
 import type { Discovery } from "./discovery.ts";
 import type { CommandRunner } from "./external_command.ts";
@@ -46,6 +47,8 @@ export interface InteractiveSourceDeps {
 /** The Pkce or DeviceFlow token source of `settings.authType`. */
 export async function interactiveSource(deps: InteractiveSourceDeps): Promise<TokenSource> {
   const { settings, interactive: io } = deps;
+  const timeout = signInTimeoutProblem(settings);
+  if (timeout) throw new UsageError(timeout);
   if (!io) {
     throw new NotSupportedError(`admin.authType ${settings.authType} needs a user to sign in, and this run has none`);
   }
