@@ -14,6 +14,8 @@ import type { EntityTable, Row } from "./filters.ts";
 import { requireFullId } from "./identifiers.ts";
 import { listPage, type ListQuery } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
+import { namedEntityMethods } from "./named_entities.ts";
+import { projectMethods, ProjectTable } from "./projects.ts";
 
 /** The implemented subset of AdminService. */
 export type AdminServiceImpl = Partial<ServiceImpl<typeof AdminService>>;
@@ -75,6 +77,8 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     listLaunchPlanIds: (request) => listNames(store.launchPlanEntries(), request, "launch_plan"),
     updateLaunchPlan: (request) => (store.setLaunchPlanState(requireFullId(request.id), request.state), {}),
     getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
+    ...namedEntityMethods(store),
+    ...projectMethods(new ProjectTable()),
     getVersion: () => ({ controlPlaneVersion: { Version: "sandbox", Build: "fctl-sandbox", BuildTime: "" } }),
   };
 }

@@ -4,6 +4,14 @@
  * conditions), a cluster per sub-workflow, edges from the compiled connections. Where flytectl panics (launch-plan,
  * gate and array nodes) fctl draws a box naming the node and its kind.
  *
+ * Other differences from flytectl, each so that the same workflow always gives the same, valid DOT:
+ * - edges are sorted by (from, to) (flytectl writes them in Go's random map order);
+ * - `lhead`/`ltail` only on an edge that enters or leaves a cluster (flytectl also writes `lhead=""` on edges
+ *   of top-level tasks: it records clusters under names it looks up differently);
+ * - identifiers and labels are quoted and escaped as DOT needs (flytectl writes them raw: a quote breaks the file);
+ * - a branch's error box sits in the branch's cluster; branch clusters inside sub-workflows are prefixed like
+ *   their nodes; a branch's inner node numbered like a workflow node gets its own name (see `#drawNode`).
+ *
  * @module
  */
 import type {

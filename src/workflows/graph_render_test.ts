@@ -1,4 +1,5 @@
 import { deepEqual, equal, ok as assert, rejects } from "node:assert/strict";
+import { moduleGraph } from "../../scripts/module_graph.ts";
 import { OperationError } from "../errors.ts";
 import { everyNodeKind } from "./_test_constructed.ts";
 import { compiledFixtureWorkflows } from "./_test_helpers.ts";
@@ -99,4 +100,16 @@ Deno.test("drawing runs with no permission at all: no network, system informatio
   equal(stderr, "");
   const svg = new TextDecoder().decode(out.stdout);
   assert(svg.includes("<title>n0_n0&#45;&gt;n0_n0_error</title>"), "the picture is drawn");
+});
+
+Deno.test("the drawing library loads only when a picture is drawn: importing the graph modules does not load it", async () => {
+  for (const module of ["graph_render.ts", "graph_dot.ts", "graph_url.ts"]) {
+    const graph = await moduleGraph(new URL(`./${module}`, import.meta.url));
+    deepEqual([...graph.reachable()].filter((s) => s.includes("@viz-js")), [], module);
+  }
+  // graph_render.ts itself imports nothing from node_modules: a command may import it statically.
+  const render = await moduleGraph(new URL("./graph_render.ts", import.meta.url));
+  deepEqual([...render.reachable()].filter((s) => !s.startsWith("file:") || s.includes("node_modules")), []);
+  const onDemand = [...render.reachable({ dynamic: true })];
+  assert(onDemand.some((s) => s.includes("@viz-js/viz")), "the walk sees the dynamic import, so the check can fail");
 });
