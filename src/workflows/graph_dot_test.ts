@@ -130,3 +130,55 @@ Deno.test("a node naming a task the closure lacks, a missing sub-workflow, or a 
   dangling.primary!.connections!.downstream["n0"] = { $typeName: "flyteidl.core.ConnectionSet.IdList", ids: ["n9"] };
   throws(() => workflowDot(dangling), /connection "n0" -> "n9" names node "n9", which the workflow does not have/);
 });
+
+Deno.test("a sub-workflow with a branch, used by two nodes: two clusters, each with its own branch cluster and diamond", () => {
+  const taskId = { resourceType: ResourceType.TASK, project: "p", domain: "d", name: "t", version: "v" };
+  const subId = { resourceType: ResourceType.WORKFLOW, project: "p", domain: "d", name: "sub", version: "v" };
+  const useSub = (id: string) => ({
+    id,
+    target: { case: "workflowNode" as const, value: { reference: { case: "subWorkflowRef" as const, value: subId } } },
+  });
+  const closure = create(CompiledWorkflowClosureSchema, {
+    primary: {
+      template: { nodes: [{ id: "start-node" }, useSub("n0"), useSub("n1")] },
+      connections: { downstream: { "start-node": { ids: ["n0"] }, n0: { ids: ["n1"] } } },
+    },
+    subWorkflows: [{
+      template: {
+        id: subId,
+        nodes: [{ id: "start-node" }, {
+          id: "b",
+          metadata: { name: "check" },
+          target: {
+            case: "branchNode",
+            value: {
+              ifElse: {
+                case: {
+                  thenNode: {
+                    id: "b-n0",
+                    metadata: { name: "t" },
+                    target: { case: "taskNode", value: { reference: { case: "referenceId", value: taskId } } },
+                  },
+                },
+              },
+            },
+          },
+        }],
+      },
+      connections: { downstream: { "start-node": { ids: ["b"] } } },
+    }],
+    tasks: [{ template: { id: taskId, type: "python-task" } }],
+  });
+  const dot = workflowDot(closure);
+  for (const prefix of ["n0", "n1"]) {
+    assert(
+      dot.includes(`\tsubgraph cluster_${prefix} {\n\t\tlabel=${prefix};\n\t\tsubgraph cluster_${prefix}_check {\n`),
+      prefix,
+    );
+    assert(dot.includes(`\t\t\t${prefix}_b [ label="[check]", shape=diamond ];\n`), prefix);
+    assert(dot.includes(`\t${prefix}_b->${prefix}_b_n0[ label="" ];\n`), prefix);
+    assert(dot.includes(`\t${prefix}_start_node->${prefix}_b[ lhead="cluster_${prefix}_check" ];\n`), prefix);
+  }
+  // n0 -> n1 joins the two clusters through their start nodes.
+  assert(dot.includes('\tn0_start_node->n1_start_node[ lhead="cluster_n1", ltail="cluster_n0" ];\n'));
+});
