@@ -3,7 +3,7 @@
  * runs) must not include the RPC stack, generated protos or any npm package; the command line is parsed by
  * fctl's own parser, with no command-line library at all.
  */
-import { deepEqual, ok as assert } from "node:assert/strict";
+import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { moduleGraph } from "../scripts/module_graph.ts";
 
@@ -48,6 +48,7 @@ Deno.test("what commands load on demand is visible to deno compile and publish, 
   assert(all.some((s) => s.includes("proto/gen/")), "the generated protos");
   // No command-line library anywhere in the program: commander cost ~18 ms of every start (Node built-ins).
   deepEqual(all.filter((s) => /commander/.test(s)), [], "no commander, loaded or on demand");
+  equal(Object.hasOwn(denoJson.imports, "commander"), false, "nor among deno.json's imports");
   // Without this, `deno run` reads and parses every one of them before `fctl --help` starts.
   assert((denoJson as { unstable?: string[] }).unstable?.includes("lazy-dynamic-imports"));
 });

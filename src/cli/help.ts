@@ -1,6 +1,6 @@
 /**
- * The help screen of a command, rendered from the command tree. Both the fast help path and
- * commander (through its `formatHelp` hook) print this text, so help reads the same however it is asked for.
+ * The help screen of a command, rendered from the command tree. Every way of asking for help (`-h`, `--help`,
+ * `help [command...]`, a group without a subcommand) is parsed to a command's path and prints this text.
  * A command's screen lists its own flags and the few global options it uses; `fctl help options`
  * ({@link renderOptionsHelp}) lists every global option.
  *

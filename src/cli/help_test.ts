@@ -1,10 +1,7 @@
 import { deepEqual, equal, ok as assert } from "node:assert/strict";
-import type { Command } from "commander";
-import { captureIo } from "../../tests/helpers.ts";
 import {
   acceptedFlags,
   COMMAND_TREE,
-  type CommandSpec,
   flagTerm,
   GLOBAL_FLAGS,
   helpGlobalFlags,
@@ -13,8 +10,7 @@ import {
   ownFlags,
 } from "./command_tree.ts";
 import { globalOptionGroups, OPTIONS_POINTER, renderHelp, renderOptionsHelp } from "./help.ts";
-import { buildProgram, type TreeCommand } from "./program.ts";
-import { CliContext } from "./context.ts";
+import { runFctl } from "../../tests/helpers.ts";
 
 /** The whole tree, every group loaded. */
 const TREE = await loadCommandTree(COMMAND_TREE);
@@ -24,53 +20,16 @@ function allPaths(path: LoadedCommand[] = [TREE]): LoadedCommand[][] {
   return [path, ...path[path.length - 1].subcommands.flatMap((c) => allPaths([...path, c]))];
 }
 
-/** The commander command of `path`, completed as commander completes the commands it dispatches to. */
-function commanderCommand(program: Command, path: readonly CommandSpec[]): Command {
-  let command = program;
-  for (const spec of path.slice(1)) command = command.commands.find((c) => c.name() === spec.name)!;
-  return (command as TreeCommand | undefined)?.complete() ?? command;
-}
-
-Deno.test("commander accepts exactly the tree's commands, aliases, arguments and flags", () => {
-  const program = buildProgram(new CliContext(captureIo(), new AbortController().signal), TREE);
+Deno.test("every way of asking for a command's help prints the tree's rendering of it", async () => {
   for (const path of allPaths()) {
-    const spec = path[path.length - 1];
-    const command = commanderCommand(program, path);
-    const where = path.map((c) => c.name).join(" ");
-    assert(command, where);
-    deepEqual(command.aliases(), [...spec.aliases], where);
-    deepEqual(command.commands.map((c) => c.name()), spec.subcommands.map((c) => c.name), where);
-    deepEqual(command.registeredArguments.map((a) => a.name()), spec.arguments.map((a) => a.name), where);
-    const commanderFlags = command.options.map((o) => o.flags).sort();
-    const treeFlags = acceptedFlags(path).filter((f) => f.long !== "help").map(flagTerm).sort();
-    deepEqual(commanderFlags, treeFlags, where);
-  }
-});
-
-Deno.test("commander completes the commands it dispatches to, and only those", async () => {
-  const io = captureIo();
-  const program = buildProgram(new CliContext(io, new AbortController().signal), TREE);
-  const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name)!;
-  const task = find(find(program, "get"), "task");
-  equal(task.options.length, 0, "not completed before parsing");
-  // A value flag without its value: commander reports it once it parses `get task`'s own options.
-  await program.parseAsync(["get", "task", "--filter.limit"], { from: "user" }).then(
-    () => assert(false, "parsing succeeded"),
-    (err) => equal((err as { code?: string }).code, "commander.optionMissingArgument"),
-  );
-  assert(io.err().includes("--filter.limit <n>"), io.err());
-  assert(find(program, "get").options.length > 0, "the group on the way was completed");
-  assert(task.options.length > 0, "the dispatched command was completed");
-  equal(find(find(program, "config"), "view").options.length, 0, "a command not named is not");
-});
-
-Deno.test("commander's own help text is the tree's rendering (one help, however it is reached)", () => {
-  const program = buildProgram(
-    new CliContext(captureIo({ stdoutIsTerminal: true, columns: 90 }), new AbortController().signal),
-    TREE,
-  );
-  for (const path of allPaths()) {
-    equal(commanderCommand(program, path).helpInformation(), renderHelp(path, 90));
+    const names = path.slice(1).map((c) => c.name);
+    const asked = [[...names, "--help"], [...names, "-h"], ["help", ...names]];
+    if (path[path.length - 1].subcommands.length > 0) asked.push(names);
+    for (const args of asked) {
+      const { code, stdout, stderr } = await runFctl(args, { stdoutIsTerminal: true, columns: 90 });
+      deepEqual([code, stderr], [0, ""], args.join(" "));
+      equal(stdout, renderHelp(path, 90), args.join(" "));
+    }
   }
 });
 

@@ -67,7 +67,7 @@ export interface RunRequest {
   readonly globals: Readonly<Record<string, unknown>>;
 }
 
-/** The words of one command on the line: as commander and cobra split them, operands and unknown flags. */
+/** The words of one command on the line that are not its flags: operands, and an unknown flag with what follows. */
 interface Level {
   /** Words that are not flags, in order: a leaf's arguments, or a group's unknown subcommand. */
   readonly operands: string[];

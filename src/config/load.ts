@@ -35,7 +35,7 @@ export { parseOptionValue };
  * ```
  */
 export interface LoadConfigInput {
-  /** Values given as flags (commander's raw values), by option key. */
+  /** Values given as flags (the command line's raw text: strings, switches' booleans, lists), by option key. */
   flags: Partial<Record<string, unknown>>;
   /** The process environment. */
   env: Readonly<Record<string, string | undefined>>;
