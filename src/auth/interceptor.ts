@@ -8,7 +8,6 @@
  */
 import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
 import type { ConnectionDescription } from "../admin/errors.ts";
-import { OAUTH_ANSWER_MAX_BYTES, withMaxBodyBytes } from "../http/bounded_body.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import { quote } from "../errors.ts";
@@ -76,7 +75,7 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
       const admin = options.admin();
       return authMetadataCalls(admin.transport, admin.connection);
     },
-    fetch: async () => withMaxBodyBytes((await options.http()).fetch, OAUTH_ANSWER_MAX_BYTES),
+    fetch: async () => (await options.http()).fetch,
   });
   const tokens = new TokenManager({
     source: async () => {
@@ -165,7 +164,7 @@ async function tokenSource(
         discovery,
         env: options.env,
         readTextFile: options.readTextFile,
-        fetch: withMaxBodyBytes(http.fetch, OAUTH_ANSWER_MAX_BYTES),
+        fetch: http.fetch,
         secrets: options.secrets,
         now,
       });

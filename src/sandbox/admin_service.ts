@@ -11,6 +11,7 @@ import type {
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import type { EntityTable, Row } from "./filters.ts";
+import { createExecutionMethods } from "./execution_service.ts";
 import { requireFullId } from "./identifiers.ts";
 import { listPage, type ListQuery } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
@@ -79,6 +80,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
     ...namedEntityMethods(store),
     ...projectMethods(new ProjectTable()),
+    ...createExecutionMethods(store.executions),
     getVersion: () => ({ controlPlaneVersion: { Version: "sandbox", Build: "fctl-sandbox", BuildTime: "" } }),
   };
 }

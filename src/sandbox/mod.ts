@@ -39,6 +39,8 @@ export {
   type WorkflowInit,
 } from "./store.ts";
 export type { MethodPattern } from "./faults.ts";
+export { type ExecutionSummary, type PlanSelector, SandboxExecutions } from "./executions.ts";
+export type { ExecutionOutcome, ExecutionPlan, SimPhase } from "./execution_lifecycle.ts";
 export type { Entry } from "./entity_table.ts";
 export type { Row } from "./filters.ts";
 export { SANDBOX_BUCKET } from "./data_proxy.ts";

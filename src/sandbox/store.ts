@@ -37,6 +37,7 @@ import {
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { EntityTable, type Entry } from "./entity_table.ts";
 import { compileWorkflow } from "./compile.ts";
+import { SandboxExecutions } from "./executions.ts";
 import { requireFullId } from "./identifiers.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
@@ -153,10 +154,13 @@ export class SandboxStore {
   readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
   readonly #workflows = new EntityTable<Workflow, WorkflowSpec>("workflow", WorkflowSpecSchema);
   readonly #launchPlans = new EntityTable<LaunchPlan, LaunchPlanSpec>("launch plan", LaunchPlanSpecSchema);
+  /** Executions of these entities, running on the same clock; see {@link SandboxExecutions}. */
+  readonly executions: SandboxExecutions;
 
   /** `now` is read once per created entity; ties get later times so creation order is always visible. */
   constructor(now: () => Date = () => new Date()) {
     this.#clock = createMonotonicClock(now);
+    this.executions = new SandboxExecutions(this, now);
   }
 
   /** Creates a task version, as CreateTask does. */
@@ -304,10 +308,11 @@ export class SandboxStore {
     return this.launchPlanEntries().map((entry) => entry.message);
   }
 
-  /** Forgets every entity. */
+  /** Forgets every entity, execution and execution plan. */
   clear(): void {
     this.#tasks.clear();
     this.#workflows.clear();
     this.#launchPlans.clear();
+    this.executions.clear();
   }
 }

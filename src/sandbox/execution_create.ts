@@ -1,0 +1,173 @@
+/**
+ * What CreateExecution checks and resolves before an execution exists, in FlyteAdmin's order: the request
+ * (project, domain, name format and length, spec, the launch entity's identifier and type), then the launch plan
+ * (or, for a task, the workflow `.flytegen.<task>` and launch plan FlyteAdmin creates for it on first use), then
+ * the inputs against the launch plan.
+ *
+ * @module
+ */
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ExecutionCreateRequest } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
+import type { SandboxStore } from "./store.ts";
+
+/** The longest execution name: a Kubernetes label value. */
+const MAX_NAME_LENGTH = 63;
+const NAME_PATTERN = /^[a-z][a-z\-0-9]*$/;
+const TASK_RETRIES_DEFAULT = 3;
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+function missing(field: string): ConnectError {
+  return invalid(`missing ${field}`);
+}
+
+/** A request FlyteAdmin accepts: its launch entity resolved and its inputs complete. */
+export interface ResolvedLaunch {
+  launchEntity: "launch_plan" | "task";
+  launchPlan: LaunchPlan;
+  workflow: Workflow;
+  /** The task, for a single-task execution. */
+  task?: Task;
+  /** The inputs the execution runs with: the user's, defaults and fixed inputs. */
+  inputs: LiteralMap;
+  /** The inputs the user gave, which relaunches reuse. */
+  userInputs: LiteralMap;
+}
+
+/** Checks the request as FlyteAdmin's execution validator does. */
+export function validateCreateRequest(request: ExecutionCreateRequest): void {
+  if (request.project === "") throw missing("project");
+  if (request.domain === "") throw missing("domain");
+  if (request.name !== "") {
+    const name = request.name.toLowerCase();
+    if (name.length > MAX_NAME_LENGTH) {
+      throw invalid(`size of name exceeded length ${MAX_NAME_LENGTH} : ${name}`);
+    }
+    if (!NAME_PATTERN.test(name)) {
+      throw invalid(`invalid name format: ${name}, does not match regex '^[a-z][a-z\\-0-9]*$'`);
+    }
+  }
+  if (!request.spec) throw missing("spec");
+  const entity = request.spec.launchPlan;
+  if (!entity) throw missing("id");
+  for (const field of ["project", "domain", "name", "version"] as const) {
+    if (entity[field] === "") throw missing(field);
+  }
+  if (entity.resourceType !== ResourceType.LAUNCH_PLAN && entity.resourceType !== ResourceType.TASK) {
+    throw invalid(
+      `Invalid reference entity resource type [${
+        ResourceType[entity.resourceType]
+      }], only [map[LAUNCH_PLAN:<nil> TASK:<nil>]] allowed`,
+    );
+  }
+}
+
+/** Resolves the launch plan (synthesizing one for a task) and the inputs; throws FlyteAdmin's errors. */
+export function resolveLaunch(store: SandboxStore, request: ExecutionCreateRequest): ResolvedLaunch {
+  const entity = request.spec!.launchPlan!;
+  const userInputs = request.inputs ?? create(LiteralMapSchema);
+  if (entity.resourceType === ResourceType.TASK) {
+    const task = store.getTask(entity);
+    const workflow = taskWorkflow(store, entity, task);
+    const launchPlan = taskLaunchPlan(store, entity);
+    const interfaceInputs = workflow.closure?.compiledWorkflow?.primary?.template?.interface?.inputs;
+    const expected = expectedInputs(launchPlan.spec!, interfaceInputs);
+    const inputs = checkAndFetchInputs(userInputs, launchPlan.spec?.fixedInputs, expected);
+    return { launchEntity: "task", launchPlan, workflow, task, inputs, userInputs };
+  }
+  const launchPlan = store.getLaunchPlan(entity);
+  const workflow = store.getWorkflow(launchPlan.spec!.workflowId!);
+  const interfaceInputs = workflow.closure?.compiledWorkflow?.primary?.template?.interface?.inputs;
+  const inputs = checkAndFetchInputs(
+    userInputs,
+    launchPlan.spec?.fixedInputs,
+    expectedInputs(launchPlan.spec!, interfaceInputs),
+  );
+  return { launchEntity: "launch_plan", launchPlan, workflow, inputs, userInputs };
+}
+
+/** FlyteAdmin's name for the workflow and launch plan it makes to run a task. */
+export function taskWorkflowName(taskName: string): string {
+  return `.flytegen.${taskName}`;
+}
+
+/** A node id from a task name: its last 63 characters, letters, digits and dashes only. */
+function nodeNameFromTask(taskName: string): string {
+  const tail = taskName.length >= MAX_NAME_LENGTH ? taskName.slice(taskName.length - MAX_NAME_LENGTH) : taskName;
+  return [...tail].filter((ch) => ch === "-" || /[\p{L}\p{N}]/u.test(ch)).join("");
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof ConnectError && err.code === Code.NotFound;
+}
+
+/** The skeleton workflow FlyteAdmin creates (once per task version) to run a single task. */
+function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Workflow {
+  const id = { ...taskId, resourceType: ResourceType.WORKFLOW, name: taskWorkflowName(taskId.name) };
+  try {
+    return store.getWorkflow(id);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  const template = task.closure?.compiledTask?.template;
+  const nodeId = nodeNameFromTask(taskId.name);
+  const binding = (variable: string, promiseNode: string) => ({
+    var: variable,
+    binding: { value: { case: "promise" as const, value: { nodeId: promiseNode, var: variable } } },
+  });
+  return store.addWorkflow({
+    id,
+    spec: {
+      template: {
+        id,
+        interface: template?.interface,
+        nodes: [{
+          id: nodeId,
+          metadata: { name: nodeId, retries: template?.metadata?.retries ?? { retries: TASK_RETRIES_DEFAULT } },
+          inputs: Object.keys(template?.interface?.inputs?.variables ?? {}).map((name) => binding(name, "")),
+          target: { case: "taskNode", value: { reference: { case: "referenceId", value: taskId } } },
+        }],
+        outputs: Object.keys(template?.interface?.outputs?.variables ?? {}).map((name) => binding(name, nodeId)),
+      },
+    },
+  });
+}
+
+/** The launch plan FlyteAdmin creates (once per task version) beside the skeleton workflow. */
+function taskLaunchPlan(store: SandboxStore, taskId: Identifier): LaunchPlan {
+  const name = taskWorkflowName(taskId.name);
+  const id = { ...taskId, resourceType: ResourceType.LAUNCH_PLAN, name };
+  try {
+    return store.getLaunchPlan(id);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  return store.addLaunchPlan({
+    id,
+    spec: {
+      workflowId: { ...taskId, resourceType: ResourceType.WORKFLOW, name },
+      entityMetadata: {},
+      defaultInputs: {},
+      fixedInputs: {},
+      labels: {},
+      annotations: {},
+    },
+  });
+}
+
+const NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** A generated execution name as FlyteAdmin makes them: `a` and 19 characters Kubernetes uses in random names. */
+export function generateExecutionName(): string {
+  const random = crypto.getRandomValues(new Uint8Array(19));
+  return `a${[...random].map((byte) => NAME_ALPHABET[byte % NAME_ALPHABET.length]).join("")}`;
+}

@@ -1,0 +1,324 @@
+/**
+ * FlyteAdmin's filters, sort keys and offset tokens for executions, node executions and task executions. Unlike the
+ * entity lists (see `filters.ts`), these follow FlyteAdmin's database whitelist: a filter or sort key names a column
+ * of the entity's table (`phase`, `execution_name`, `execution_created_at`, `duration`, `state`, …) or, with an
+ * entity prefix, of a table the list may join (`launch_plan.name`, `workflow.version`, `execution.phase`).
+ * A prefixed field that is not a column is refused as FlyteAdmin refuses it: `execution.name` names no column
+ * (the column is `execution_name`), so FlyteAdmin answers `'e.name' is invalid filter`.
+ *
+ * @module
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { type Sort, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { parseRfc3339 } from "./time.ts";
+
+/** A column's value: text, a time or duration in nanoseconds, a number, or SQL NULL. */
+export type ColumnValue = string | bigint | number | null;
+
+/** One table a list may filter on: FlyteAdmin's one-letter entity name, its columns, and how to read them. */
+export interface FilterTable<T> {
+  /** FlyteAdmin's entity name, as its error messages print it (`e`, `l`, `w`, `t`, `ne`, `te`). */
+  entity: string;
+  /** The filter prefix naming the table (`execution`, `launch_plan`, …). */
+  prefix: string;
+  columns: ReadonlySet<string>;
+  /** The column of the row's record in this table; undefined when the row has none (the inner join drops it). */
+  read(row: T, column: string): ColumnValue | undefined;
+}
+
+/** A list's primary table and the tables its filters may join. */
+export interface FilterSchema<T> {
+  primary: FilterTable<T>;
+  joins: FilterTable<T>[];
+}
+
+interface ParsedFilter<T> {
+  table: FilterTable<T>;
+  column: string;
+  fn: string;
+  values: string[];
+}
+
+const BASE_COLUMNS = ["id", "created_at", "updated_at", "deleted_at"];
+/** The columns of FlyteAdmin's `executions` table. */
+export const EXECUTION_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  "execution_project",
+  "execution_domain",
+  "execution_name",
+  "launch_plan_id",
+  "workflow_id",
+  "task_id",
+  "phase",
+  "closure",
+  "spec",
+  "started_at",
+  "execution_created_at",
+  "execution_updated_at",
+  "duration",
+  "abort_cause",
+  "mode",
+  "source_execution_id",
+  "parent_node_execution_id",
+  "cluster",
+  "inputs_uri",
+  "user_inputs_uri",
+  "error_kind",
+  "error_code",
+  "user",
+  "state",
+  "launch_entity",
+]);
+const ENTITY_KEY = ["project", "domain", "name", "version"];
+/** The columns of `launch_plans`. */
+export const LAUNCH_PLAN_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  ...ENTITY_KEY,
+  "spec",
+  "workflow_id",
+  "closure",
+  "state",
+  "digest",
+  "schedule_type",
+  "launch_condition_type",
+]);
+/** The columns of `workflows`. */
+export const WORKFLOW_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  ...ENTITY_KEY,
+  "typed_interface",
+  "remote_closure_identifier",
+  "digest",
+  "short_description",
+]);
+/** The columns of `tasks`. */
+export const TASK_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  ...ENTITY_KEY,
+  "closure",
+  "digest",
+  "type",
+  "short_description",
+]);
+/** The columns of `node_executions`. */
+export const NODE_EXECUTION_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  "execution_project",
+  "execution_domain",
+  "execution_name",
+  "node_id",
+  "phase",
+  "input_uri",
+  "closure",
+  "started_at",
+  "node_execution_created_at",
+  "node_execution_updated_at",
+  "duration",
+  "node_execution_metadata",
+  "parent_id",
+  "parent_task_execution_id",
+  "error_kind",
+  "error_code",
+  "cache_status",
+  "dynamic_workflow_remote_closure_reference",
+  "internal_data",
+]);
+/** The columns of `task_executions`. */
+export const TASK_EXECUTION_COLUMNS: ReadonlySet<string> = new Set([
+  ...BASE_COLUMNS,
+  ...ENTITY_KEY,
+  "execution_project",
+  "execution_domain",
+  "execution_name",
+  "node_id",
+  "retry_attempt",
+  "phase",
+  "phase_version",
+  "input_uri",
+  "closure",
+  "started_at",
+  "task_execution_created_at",
+  "task_execution_updated_at",
+  "duration",
+]);
+
+const TIME_COLUMNS = new Set([
+  "created_at",
+  "updated_at",
+  "deleted_at",
+  "started_at",
+  "execution_created_at",
+  "execution_updated_at",
+  "node_execution_created_at",
+  "node_execution_updated_at",
+  "task_execution_created_at",
+  "task_execution_updated_at",
+]);
+const SINGLE_VALUE = new Set(["contains", "not_like", "gt", "gte", "lt", "lte", "eq", "ne"]);
+const REPEATED_VALUE = new Set(["value_in", "value_not_in"]);
+/** FlyteAdmin's filter pattern, unanchored and greedy as its Go regexp is. */
+const FILTER_TERM = /(.+)\((.+),\s?(.+)\)/;
+/** Every entity prefix FlyteAdmin recognises, with its entity name. */
+const PREFIXES: Record<string, string> = {
+  task: "t",
+  workflow: "w",
+  launch_plan: "l",
+  execution: "e",
+  node_execution: "ne",
+  task_execution: "te",
+  entities: "nen",
+  named_entity_metadata: "nem",
+  project: "p",
+  signal: "s",
+  admin_tag: "at",
+  execution_admin_tag: "eat",
+  execution_tag: "et",
+};
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+/** Parses a request's filters in FlyteAdmin's order of checks; empty means none. */
+export function parseRequestFilters<T>(text: string, schema: FilterSchema<T>): ParsedFilter<T>[] {
+  if (text === "") return [];
+  return text.split("+").map((expression) => {
+    const match = FILTER_TERM.exec(expression);
+    if (!match) throw invalid("invalid value for filters");
+    const [, fn, rawField, rawValue] = match;
+    const prefix = Object.keys(PREFIXES).find((name) => rawField.startsWith(`${name}.`));
+    const entity = prefix ? PREFIXES[prefix] : schema.primary.entity;
+    const column = prefix ? rawField.slice(prefix.length + 1) : rawField;
+    const table = [schema.primary, ...schema.joins].find((candidate) => candidate.entity === entity);
+    if (!table) throw invalid(`'${entity}' entity is not allowed in filters`);
+    if (!table.columns.has(column)) throw invalid(`'${entity}.${column}' is invalid filter`);
+    const values = rawValue.split(";");
+    for (const value of values) checkValue(column, value);
+    if (!SINGLE_VALUE.has(fn) && !REPEATED_VALUE.has(fn)) throw invalid(`unrecognized filter function: ${fn}`);
+    if (SINGLE_VALUE.has(fn) && values.length > 1) throw invalid(`filter function ${fn} takes one value: ${rawValue}`);
+    return { table, column, fn, values };
+  });
+}
+
+function checkValue(column: string, value: string): void {
+  if (column === "duration" && parseDurationNs(value) === undefined) {
+    throw invalid(`Failed to parse duration [${value}]`);
+  }
+  // Postgres parses the time; the sandbox takes RFC 3339, what clients send, and refuses the rest in one line.
+  if (TIME_COLUMNS.has(column) && parseRfc3339(value) === undefined) {
+    throw invalid(`invalid time "${value}" for ${column}: an RFC 3339 time is expected`);
+  }
+}
+
+const GO_DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** A duration filter value: seconds as a number (`200`, `1.5`), or a Go duration (`1m30s`). */
+export function parseDurationNs(text: string): bigint | undefined {
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return BigInt(Math.round(Number(text) * 1e9));
+  const go = /^([+-]?)((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|ms|s|m|h))+)$/.exec(text);
+  if (!go) return text === "0" ? 0n : undefined;
+  let total = 0;
+  for (const [, amount, unit] of go[2].matchAll(/(\d+\.?\d*|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+    total += Number(amount) * GO_DURATION_UNITS[unit];
+  }
+  return BigInt(Math.round(go[1] === "-" ? -total : total));
+}
+
+/** Whether a row passes every filter; a filter on a joined table drops rows without a record there. */
+export function matchesFilters<T>(row: T, filters: ParsedFilter<T>[]): boolean {
+  return filters.every((filter) => {
+    const actual = filter.table.read(row, filter.column);
+    if (actual === undefined || actual === null) return false;
+    return test(actual, filter);
+  });
+}
+
+function test<T>(actual: Exclude<ColumnValue, null>, filter: ParsedFilter<T>): boolean {
+  const order = (value: string) => compare(actual, filter.column, value);
+  switch (filter.fn) {
+    case "contains":
+      return String(actual).includes(filter.values[0]);
+    case "not_like":
+      return !likePattern(filter.values[0]).test(String(actual));
+    case "value_in":
+      return filter.values.some((value) => order(value) === 0);
+    case "value_not_in":
+      return filter.values.every((value) => order(value) !== 0);
+    case "eq":
+      return order(filter.values[0]) === 0;
+    case "ne":
+      return order(filter.values[0]) !== 0;
+    case "gt":
+      return order(filter.values[0]) > 0;
+    case "gte":
+      return order(filter.values[0]) >= 0;
+    case "lt":
+      return order(filter.values[0]) < 0;
+    default:
+      return order(filter.values[0]) <= 0;
+  }
+}
+
+/** SQL LIKE: `%` any run, `_` one character, the rest literal. */
+function likePattern(pattern: string): RegExp {
+  const body = [...pattern].map((ch) =>
+    ch === "%" ? ".*" : ch === "_" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+  );
+  return new RegExp(`^${body.join("")}$`, "s");
+}
+
+/** Sign of actual - value, comparing as the column's type does. */
+function compare(actual: Exclude<ColumnValue, null>, column: string, value: string): number {
+  if (typeof actual === "bigint") {
+    const other = column === "duration" ? parseDurationNs(value) : parseRfc3339(value);
+    const diff = actual - (other ?? 0n);
+    return diff === 0n ? 0 : diff < 0n ? -1 : 1;
+  }
+  if (typeof actual === "number") {
+    const other = Number(value);
+    return actual === other ? 0 : actual < other ? -1 : 1;
+  }
+  return actual === value ? 0 : actual < value ? -1 : 1;
+}
+
+/** A sort order: FlyteAdmin takes any column of the primary table; none keeps insertion order, as its database does. */
+export function sortComparator<T>(
+  sortBy: Sort | undefined,
+  table: FilterTable<T>,
+): ((a: T, b: T) => number) | undefined {
+  if (!sortBy) return undefined;
+  if (!table.columns.has(sortBy.key)) throw invalid(`invalid sort key '${sortBy.key}'`);
+  if (sortBy.direction !== Sort_Direction.DESCENDING && sortBy.direction !== Sort_Direction.ASCENDING) {
+    throw invalid(`invalid sort order specified: ${sortBy.direction}`);
+  }
+  const sign = sortBy.direction === Sort_Direction.ASCENDING ? 1 : -1;
+  return (a, b) => {
+    const x = table.read(a, sortBy.key) ?? null;
+    const y = table.read(b, sortBy.key) ?? null;
+    if (x === y) return 0;
+    // Postgres sorts NULL as larger than every value.
+    if (x === null) return sign;
+    if (y === null) return -sign;
+    return sign * (x < y ? -1 : 1);
+  };
+}
+
+/** An offset token as FlyteAdmin reads it (a decimal integer, not negative), or INVALID_ARGUMENT naming the list. */
+export function parseOffsetToken(token: string, method: string): number {
+  if (token === "") return 0;
+  if (!/^[+-]?\d+$/.test(token) || Number(token) < 0) {
+    throw invalid(`invalid pagination token ${token} for ${method}`);
+  }
+  return Number(token);
+}
+
+/** FlyteAdmin's limit check. */
+export function requireLimit(limit: number): void {
+  if (limit === 0) throw invalid("invalid value for limit");
+}
+
+/** The page at `offset`: a next token exactly when the page is full, as FlyteAdmin's list managers do. */
+export function pageOf<T>(rows: T[], offset: number, limit: number): { items: T[]; token: string } {
+  const items = rows.slice(offset, offset + limit);
+  return { items, token: items.length === limit ? String(offset + items.length) : "" };
+}

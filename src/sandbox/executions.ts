@@ -1,0 +1,709 @@
+/**
+ * The sandbox's executions with FlyteAdmin's semantics: created from a launch plan or a task, relaunched,
+ * recovered, listed (FlyteAdmin's filters, sort keys, tokens; archived ones hidden unless a filter names `state`),
+ * terminated, archived, and read with their data, node executions and task executions. Each runs the simulated
+ * lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its {@link ExecutionPlan} says.
+ *
+ * @module
+ */
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type Duration, DurationSchema } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import {
+  type Execution,
+  type ExecutionClosureSchema,
+  type ExecutionCreateRequest,
+  ExecutionCreateRequestSchema,
+  ExecutionMetadata_ExecutionMode,
+  ExecutionMetadataSchema,
+  type ExecutionRecoverRequest,
+  type ExecutionRelaunchRequest,
+  ExecutionSchema,
+  type ExecutionSpec,
+  ExecutionSpecSchema,
+  ExecutionState,
+  SystemMetadataSchema,
+  type WorkflowExecutionGetDataResponse,
+  WorkflowExecutionGetDataResponseSchema,
+} from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import type {
+  NodeExecution,
+  NodeExecutionGetDataResponse,
+  NodeExecutionListRequest,
+} from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
+import { NodeExecutionGetDataResponseSchema } from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
+import type { TaskExecution, TaskExecutionListRequest } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
+import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type {
+  Identifier,
+  NodeExecutionIdentifier,
+  TaskExecutionIdentifier,
+  WorkflowExecutionIdentifier,
+} from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import type { MessageInit } from "../admin/message_init.ts";
+import { SANDBOX_BUCKET } from "./data_proxy.ts";
+import { defaultLiterals } from "./default_literals.ts";
+import {
+  EXECUTION_TABLE,
+  executionJoin,
+  type ExecutionRow,
+  LAUNCH_PLAN_TABLE,
+  NODE_EXECUTION_TABLE,
+  type NodeRow,
+  TASK_EXECUTION_TABLE,
+  TASK_TABLE,
+  type TaskRow,
+  WORKFLOW_TABLE,
+} from "./execution_columns.ts";
+import {
+  generateExecutionName,
+  type ResolvedLaunch,
+  resolveLaunch,
+  validateCreateRequest,
+} from "./execution_create.ts";
+import {
+  type FilterSchema,
+  matchesFilters,
+  pageOf,
+  parseOffsetToken,
+  parseRequestFilters,
+  requireLimit,
+  sortComparator,
+} from "./execution_filters.ts";
+import {
+  executionPhaseAt,
+  type ExecutionPlan,
+  executionSpan,
+  isTerminal,
+  type PhaseAt,
+  type ResolvedPlan,
+  resolvePlan,
+  type SimPhase,
+  type Span,
+  type Termination,
+} from "./execution_lifecycle.ts";
+import {
+  layoutNodes,
+  nodeExecutionMessage,
+  nodeOutputs,
+  nodePhaseAt,
+  planError,
+  type PlannedNode,
+  taskExecutionMessages,
+} from "./node_executions.ts";
+import type { SandboxStore } from "./store.ts";
+import { createMonotonicClock, timestampFromNs } from "./time.ts";
+
+/**
+ * Which executions a plan is for: one execution name, the executions of one launch plan (or task) name, or every
+ * execution no other plan names.
+ *
+ * ```ts
+ * import type { PlanSelector } from "@fctl/fctl/testing";
+ *
+ * const selectors: PlanSelector[] = [{ execution: "nightly-1" }, { launchPlan: "train" }, "default"];
+ * console.log(selectors.length);
+ * ```
+ */
+export type PlanSelector = { execution: string } | { launchPlan: string } | "default";
+
+/** What CreateExecution accepts (a message or a plain init object). */
+export type ExecutionInit = MessageInit<ExecutionCreateRequest>;
+
+interface ExecutionRecord {
+  seq: number;
+  id: WorkflowExecutionIdentifier;
+  createdNs: bigint;
+  spec: ExecutionSpec;
+  launch: ResolvedLaunch;
+  plan: ResolvedPlan;
+  span: Span;
+  nodes: PlannedNode[];
+  termination?: Termination;
+  abortCause: string;
+  archived: boolean;
+  stateChangedNs: bigint;
+}
+
+const NS_PER_MS = 1_000_000n;
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+/** FlyteAdmin's identifier text (Go's rendering of the message) in NOT_FOUND messages. */
+function describeExecution(id: { project: string; domain: string; name: string }): string {
+  return `project:"${id.project}" domain:"${id.domain}" name:"${id.name}"`;
+}
+
+function requireExecutionId(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionIdentifier {
+  if (!id) throw invalid("missing id");
+  for (const field of ["project", "domain", "name"] as const) {
+    if (id[field] === "") throw invalid(`missing ${field}`);
+  }
+  return id;
+}
+
+function requireNodeExecutionId(id: NodeExecutionIdentifier | undefined): NodeExecutionIdentifier {
+  if (!id) throw invalid("missing id");
+  if (!id.executionId) throw invalid("missing execution_id");
+  if (id.nodeId === "") throw invalid("missing node_id");
+  requireExecutionId(id.executionId);
+  return id;
+}
+
+function key(id: { project: string; domain: string; name: string }): string {
+  return JSON.stringify([id.project, id.domain, id.name]);
+}
+
+function durationOf(state: PhaseAt): Duration | undefined {
+  if (state.endedNs === undefined || state.startedNs === undefined) return undefined;
+  const ns = state.endedNs - state.startedNs;
+  return create(DurationSchema, { seconds: ns / 1_000_000_000n, nanos: Number(ns % 1_000_000_000n) });
+}
+
+const EXECUTION_SCHEMA: FilterSchema<ExecutionRow> = {
+  primary: EXECUTION_TABLE,
+  joins: [LAUNCH_PLAN_TABLE, WORKFLOW_TABLE, TASK_TABLE as typeof LAUNCH_PLAN_TABLE],
+};
+const NODE_SCHEMA: FilterSchema<NodeRow> = { primary: NODE_EXECUTION_TABLE, joins: [executionJoin<NodeRow>()] };
+const TASK_SCHEMA: FilterSchema<TaskRow> = {
+  primary: TASK_EXECUTION_TABLE,
+  joins: [
+    TASK_TABLE as unknown as typeof TASK_EXECUTION_TABLE,
+    executionJoin<TaskRow>(),
+    { ...NODE_EXECUTION_TABLE, read: (row, column) => NODE_EXECUTION_TABLE.read(row.node, column) },
+  ],
+};
+
+/** The executions behind the execution RPCs; the library's users reach it through {@link SandboxExecutions}. */
+export class ExecutionRegistry {
+  readonly #store: SandboxStore;
+  readonly #now: () => Date;
+  readonly #clock: () => bigint;
+  readonly #records = new Map<string, ExecutionRecord>();
+  readonly #plans = new Map<string, ExecutionPlan>();
+  #defaultPlan: ExecutionPlan = {};
+  #seq = 0;
+
+  /** `store` resolves launch plans, workflows and tasks; `now` is the clock every execution runs on. */
+  constructor(store: SandboxStore, now: () => Date) {
+    this.#store = store;
+    this.#now = now;
+    this.#clock = createMonotonicClock(now);
+  }
+
+  /**
+   * Plans how executions run; a plan for one execution wins over one for its launch plan, which wins over the
+   * default. An execution follows the plan in force when it is created, or a plan set later for its own name.
+   */
+  plan(selector: PlanSelector, plan: ExecutionPlan): void {
+    const resolved = resolvePlan(plan);
+    if (selector === "default") {
+      this.#defaultPlan = plan;
+      return;
+    }
+    if ("execution" in selector) {
+      this.#plans.set(`execution:${selector.execution}`, plan);
+      for (const record of this.#records.values()) {
+        if (record.id.name === selector.execution) this.#replan(record, resolved);
+      }
+    } else {
+      this.#plans.set(`launch_plan:${selector.launchPlan}`, plan);
+    }
+  }
+
+  /** Creates an execution as CreateExecution does and returns its identifier. */
+  create(init: ExecutionInit): WorkflowExecutionIdentifier {
+    const request = create(ExecutionCreateRequestSchema, init);
+    // Clients before flyteidl 0.15 sent the inputs in the spec.
+    if (!request.inputs || Object.keys(request.inputs.literals).length === 0) request.inputs = request.spec?.inputs;
+    validateCreateRequest(request);
+    const launch = resolveLaunch(this.#store, request);
+    const spec = clone(ExecutionSpecSchema, request.spec!);
+    const name = request.name !== "" ? request.name : this.#freshName(request);
+    const id = { project: request.project, domain: request.domain, name, org: request.org };
+    if (this.#records.has(key(id))) {
+      throw new ConnectError(
+        `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`,
+        Code.AlreadyExists,
+      );
+    }
+    spec.metadata ??= create(ExecutionMetadataSchema);
+    spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
+    const createdNs = this.#clock();
+    const plan = resolvePlan(this.#planFor(name, request.spec!.launchPlan!.name));
+    const record: ExecutionRecord = {
+      seq: ++this.#seq,
+      id: create(ExecutionSchema, { id }).id!,
+      createdNs,
+      spec,
+      launch,
+      plan,
+      span: executionSpan(createdNs, plan),
+      nodes: [],
+      abortCause: "",
+      archived: false,
+      stateChangedNs: createdNs,
+    };
+    record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
+    this.#records.set(key(id), record);
+    return record.id;
+  }
+
+  /** Runs an execution again with its spec and inputs, as RelaunchExecution does. */
+  relaunch(request: ExecutionRelaunchRequest): WorkflowExecutionIdentifier {
+    const existing = this.#get(request.id);
+    return this.#launchAgain(existing, request.name, ExecutionMetadata_ExecutionMode.RELAUNCH, (spec) => {
+      spec.overwriteCache = request.overwriteCache;
+    });
+  }
+
+  /** Recovers an execution, as RecoverExecution does (a new execution in mode RECOVERED). */
+  recover(request: ExecutionRecoverRequest): WorkflowExecutionIdentifier {
+    const existing = this.#get(request.id);
+    return this.#launchAgain(existing, request.name, ExecutionMetadata_ExecutionMode.RECOVERED, (spec) => {
+      if (request.metadata) spec.metadata!.parentNodeExecution = request.metadata.parentNodeExecution;
+    });
+  }
+
+  /** An execution as GetExecution returns it, or NOT_FOUND. */
+  get(id: WorkflowExecutionIdentifier | undefined): Execution {
+    return this.#message(this.#get(requireExecutionId(id)), this.#nowNs());
+  }
+
+  /** Every execution, oldest first, archived ones included, with its phase now. */
+  summaries(): ExecutionSummary[] {
+    const now = this.#nowNs();
+    return [...this.#records.values()].map((record) => ({
+      project: record.id.project,
+      domain: record.id.domain,
+      name: record.id.name,
+      phase: this.#state(record, now).phase,
+      archived: record.archived,
+    }));
+  }
+
+  /** One page of ListExecutions. */
+  listPage(request: ResourceListRequest): { executions: Execution[]; token: string } {
+    if (!request.id) throw invalid("missing id");
+    if (request.id.project === "") throw invalid("missing project");
+    if (request.id.domain === "") throw invalid("missing domain");
+    requireLimit(request.limit);
+    const filters = parseRequestFilters(request.filters, EXECUTION_SCHEMA);
+    const compare = sortComparator(request.sortBy, EXECUTION_TABLE);
+    const offset = parseOffsetToken(request.token, "ListExecutions");
+    const showArchived = filters.some((filter) => filter.column === "state");
+    const now = this.#nowNs();
+    const rows = [...this.#records.values()]
+      .filter((record) =>
+        record.id.project === request.id!.project && record.id.domain === request.id!.domain &&
+        (request.id!.name === "" || record.id.name === request.id!.name) && (showArchived || !record.archived)
+      )
+      .map((record) => ({ record, row: this.#row(record, now) }))
+      .filter(({ row }) => matchesFilters(row, filters));
+    if (compare) rows.sort((a, b) => compare(a.row, b.row));
+    const page = pageOf(rows, offset, request.limit);
+    return {
+      executions: page.items.map(({ record }) => {
+        const message = this.#message(record, now);
+        // As ListExecutions: deprecated input fields are cleared from list results.
+        if (message.spec) message.spec.inputs = undefined;
+        if (message.closure) message.closure.computedInputs = undefined;
+        return message;
+      }),
+      token: page.token,
+    };
+  }
+
+  /** Terminates a running execution, as TerminateExecution does: ABORTING now, ABORTED when the abort completes. */
+  terminate(id: WorkflowExecutionIdentifier | undefined, cause: string): void {
+    const record = this.#get(requireExecutionId(id));
+    const now = this.#nowNs();
+    const state = this.#state(record, now);
+    if (isTerminal(state.phase)) {
+      throw new ConnectError("Cannot abort an already terminated workflow execution", Code.FailedPrecondition);
+    }
+    record.abortCause = cause;
+    record.termination ??= { atNs: now, abortedNs: now + record.plan.abortAfterNs };
+  }
+
+  /** Archives or restores an execution, as UpdateExecution does. */
+  update(id: WorkflowExecutionIdentifier | undefined, state: ExecutionState): void {
+    const record = this.#get(requireExecutionId(id));
+    record.archived = state === ExecutionState.EXECUTION_ARCHIVED;
+    record.stateChangedNs = this.#nowNs();
+  }
+
+  /** The inputs and (once it succeeded) outputs, as GetExecutionData returns them. */
+  data(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionGetDataResponse {
+    const record = this.#get(id);
+    const state = this.#state(record, this.#nowNs());
+    return create(WorkflowExecutionGetDataResponseSchema, {
+      fullInputs: record.launch.inputs,
+      fullOutputs: state.phase === "SUCCEEDED" ? this.#outputs(record) : undefined,
+    });
+  }
+
+  /** One page of ListNodeExecutions: top-level nodes, or the children of `unique_parent_id`. */
+  listNodeExecutions(request: NodeExecutionListRequest): { nodeExecutions: NodeExecution[]; token: string } {
+    const executionId = request.workflowExecutionId;
+    if (!executionId || !executionId.project || !executionId.domain || !executionId.name) {
+      throw invalid("missing execution_id");
+    }
+    requireLimit(request.limit);
+    const record = this.#records.get(key(executionId));
+    const now = this.#nowNs();
+    if (request.uniqueParentId !== "") {
+      this.#startedNode(record, { executionId, nodeId: request.uniqueParentId }, now);
+    }
+    const filters = parseRequestFilters(request.filters, NODE_SCHEMA);
+    const compare = sortComparator(request.sortBy, NODE_EXECUTION_TABLE);
+    const offset = parseOffsetToken(request.token, "ListNodeExecutions");
+    if (!record) return { nodeExecutions: [], token: "" };
+    const parent = request.uniqueParentId === "" ? undefined : request.uniqueParentId;
+    const rows = this.#startedNodes(record, now)
+      .filter(({ node }) => node.parentId === parent)
+      .filter(({ row }) => matchesFilters(row, filters));
+    if (compare) rows.sort((a, b) => compare(a.row, b.row));
+    const page = pageOf(rows, offset, request.limit);
+    return {
+      nodeExecutions: page.items.map(({ node, state }) =>
+        nodeExecutionMessage(record.id, node, state, record.plan, this.#dataPrefix(record))
+      ),
+      token: page.token,
+    };
+  }
+
+  /** A node execution, or NOT_FOUND (also before the node starts). */
+  getNodeExecution(id: NodeExecutionIdentifier | undefined): NodeExecution {
+    const nodeId = requireNodeExecutionId(id);
+    const record = this.#records.get(key(nodeId.executionId!));
+    const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
+    return nodeExecutionMessage(record!.id, node, state, record!.plan, this.#dataPrefix(record!));
+  }
+
+  /** A node execution's inputs and outputs. */
+  getNodeExecutionData(id: NodeExecutionIdentifier | undefined): NodeExecutionGetDataResponse {
+    const nodeId = requireNodeExecutionId(id);
+    const record = this.#records.get(key(nodeId.executionId!));
+    const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
+    const inputs = record!.launch.inputs;
+    if (node.nodeId === "start-node") return create(NodeExecutionGetDataResponseSchema, { fullOutputs: inputs });
+    if (node.nodeId === "end-node") {
+      return create(NodeExecutionGetDataResponseSchema, { fullInputs: this.#outputs(record!) });
+    }
+    const wanted = node.task?.template?.interface?.inputs?.variables ?? {};
+    const literals = Object.fromEntries(Object.entries(inputs.literals).filter(([name]) => name in wanted));
+    return create(NodeExecutionGetDataResponseSchema, {
+      fullInputs: { literals },
+      fullOutputs: nodeOutputs(node, state),
+    });
+  }
+
+  /** One page of ListTaskExecutions: the attempts of a task node. */
+  listTaskExecutions(request: TaskExecutionListRequest): { taskExecutions: TaskExecution[]; token: string } {
+    const nodeId = requireNodeExecutionId(request.nodeExecutionId);
+    requireLimit(request.limit);
+    const filters = parseRequestFilters(request.filters, TASK_SCHEMA);
+    const compare = sortComparator(request.sortBy, TASK_EXECUTION_TABLE);
+    const offset = parseOffsetToken(request.token, "ListTaskExecutions");
+    const record = this.#records.get(key(nodeId.executionId!));
+    if (!record) return { taskExecutions: [], token: "" };
+    const now = this.#nowNs();
+    const started = this.#startedNodes(record, now).find(({ node }) => node.nodeId === nodeId.nodeId);
+    if (!started) return { taskExecutions: [], token: "" };
+    const messages = taskExecutionMessages(
+      { executionId: record.id, nodeId: started.node.nodeId },
+      started.node,
+      record.termination,
+      now,
+      record.plan,
+      this.#dataPrefix(record),
+    );
+    const rows = messages.map(({ message, state, createdNs }) => ({
+      message,
+      row: {
+        execution: started.row.execution,
+        node: started.row,
+        task: this.#findTask(message.id!.taskId!),
+        taskId: message.id!.taskId!,
+        retryAttempt: message.id!.retryAttempt,
+        createdNs,
+        state,
+      } satisfies TaskRow,
+    })).filter(({ row }) => matchesFilters(row, filters));
+    if (compare) rows.sort((a, b) => compare(a.row, b.row));
+    const page = pageOf(rows, offset, request.limit);
+    return { taskExecutions: page.items.map(({ message }) => message), token: page.token };
+  }
+
+  /** A task execution (one attempt), or NOT_FOUND. */
+  getTaskExecution(id: TaskExecutionIdentifier | undefined): TaskExecution {
+    const nodeId = id?.nodeExecutionId;
+    const list = nodeId
+      ? this.listTaskExecutions({ nodeExecutionId: nodeId, limit: 1000 } as TaskExecutionListRequest)
+      : undefined;
+    const found = list?.taskExecutions.find((attempt) => attempt.id?.retryAttempt === id?.retryAttempt);
+    if (!found) {
+      throw new ConnectError(
+        `missing entity of type task execution with identifier node_id:"${nodeId?.nodeId ?? ""}" retry_attempt:${
+          id?.retryAttempt ?? 0
+        }`,
+        Code.NotFound,
+      );
+    }
+    return found;
+  }
+
+  /** Forgets every execution and plan. */
+  clear(): void {
+    this.#records.clear();
+    this.#plans.clear();
+    this.#defaultPlan = {};
+  }
+
+  #nowNs(): bigint {
+    return BigInt(this.#now().getTime()) * NS_PER_MS;
+  }
+
+  #get(id: WorkflowExecutionIdentifier | undefined): ExecutionRecord {
+    const record = id && this.#records.get(key(id));
+    if (!record) {
+      const shown = describeExecution(id ?? { project: "", domain: "", name: "" });
+      throw new ConnectError(`missing entity of type execution with identifier ${shown}`, Code.NotFound);
+    }
+    return record;
+  }
+
+  #findTask(id: Identifier): Task | undefined {
+    try {
+      return this.#store.getTask(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #freshName(request: ExecutionCreateRequest): string {
+    for (;;) {
+      const name = generateExecutionName();
+      if (!this.#records.has(key({ ...request, name }))) return name;
+    }
+  }
+
+  #planFor(name: string, launchPlanName: string): ExecutionPlan {
+    return this.#plans.get(`execution:${name}`) ?? this.#plans.get(`launch_plan:${launchPlanName}`) ??
+      this.#defaultPlan;
+  }
+
+  #replan(record: ExecutionRecord, plan: ResolvedPlan): void {
+    record.plan = plan;
+    record.span = executionSpan(record.createdNs, plan);
+    record.nodes = layoutNodes({ closure: record.launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
+  }
+
+  #launchAgain(
+    existing: ExecutionRecord,
+    name: string,
+    mode: ExecutionMetadata_ExecutionMode,
+    adjust: (spec: ExecutionSpec) => void,
+  ): WorkflowExecutionIdentifier {
+    const spec = clone(ExecutionSpecSchema, existing.spec);
+    spec.metadata ??= create(ExecutionMetadataSchema);
+    spec.metadata.mode = mode;
+    spec.metadata.referenceExecution = existing.id;
+    adjust(spec);
+    return this.create({
+      project: existing.id.project,
+      domain: existing.id.domain,
+      name,
+      spec,
+      inputs: existing.launch.userInputs,
+    });
+  }
+
+  #state(record: ExecutionRecord, now: bigint): PhaseAt {
+    return executionPhaseAt(record.createdNs, record.span, record.termination, now);
+  }
+
+  #dataPrefix(record: ExecutionRecord): string {
+    return `s3://${SANDBOX_BUCKET}/metadata/propeller/${record.id.project}-${record.id.domain}-${record.id.name}`;
+  }
+
+  #outputs(record: ExecutionRecord): LiteralMap {
+    const declared = record.launch.workflow.closure?.compiledWorkflow?.primary?.template?.interface?.outputs;
+    return create(LiteralMapSchema, record.plan.outputs ?? defaultLiterals(declared));
+  }
+
+  #row(record: ExecutionRecord, now: bigint): ExecutionRow {
+    const state = this.#state(record, now);
+    const failed = state.phase === "FAILED";
+    const prefix = this.#dataPrefix(record);
+    return {
+      seq: record.seq,
+      project: record.id.project,
+      domain: record.id.domain,
+      name: record.id.name,
+      createdNs: record.createdNs,
+      state,
+      abortCause: record.abortCause,
+      mode: record.spec.metadata?.mode ?? 0,
+      principal: record.spec.metadata?.principal ?? "",
+      archived: record.archived,
+      launchEntity: record.launch.launchEntity,
+      errorKind: failed ? record.plan.errorKind : undefined,
+      errorCode: failed ? planError(record.plan).code : undefined,
+      inputsUri: `${prefix}/inputs.pb`,
+      userInputsUri: `${prefix}/user_inputs.pb`,
+      launchPlan: record.launch.launchPlan,
+      workflow: record.launch.workflow,
+      task: record.launch.task,
+    };
+  }
+
+  #startedNodes(record: ExecutionRecord, now: bigint): { node: PlannedNode; state: PhaseAt; row: NodeRow }[] {
+    const execution = this.#row(record, now);
+    return record.nodes.flatMap((node) => {
+      const state = nodePhaseAt(node, record.termination, now);
+      if (!state) return [];
+      const failed = state.phase === "FAILED";
+      const row: NodeRow = {
+        execution,
+        nodeId: node.nodeId,
+        createdNs: node.span.startNs,
+        state,
+        errorKind: failed ? record.plan.errorKind : undefined,
+        errorCode: failed ? planError(record.plan).code : undefined,
+      };
+      return [{ node, state, row }];
+    });
+  }
+
+  #startedNode(
+    record: ExecutionRecord | undefined,
+    id: { executionId?: WorkflowExecutionIdentifier; nodeId: string },
+    now: bigint,
+  ) {
+    const found = record && this.#startedNodes(record, now).find(({ node }) => node.nodeId === id.nodeId);
+    if (!found) {
+      const execution = describeExecution(id.executionId ?? { project: "", domain: "", name: "" });
+      throw new ConnectError(
+        `missing entity of type node execution with identifier execution_id:{${execution}} node_id:"${id.nodeId}"`,
+        Code.NotFound,
+      );
+    }
+    return found;
+  }
+
+  #message(record: ExecutionRecord, now: bigint): Execution {
+    const state = this.#state(record, now);
+    const aborting = state.phase === "ABORTING" || state.phase === "ABORTED";
+    const outputResult: MessageInitShape<typeof ExecutionClosureSchema>["outputResult"] = state.phase === "FAILED"
+      ? { case: "error", value: planError(record.plan) }
+      : aborting
+      ? { case: "abortMetadata", value: { cause: record.abortCause, principal: "" } }
+      : state.phase === "SUCCEEDED"
+      ? {
+        case: "outputs",
+        value: { data: { case: "uri", value: `${this.#dataPrefix(record)}/end-node/data/0/outputs.pb` } },
+      }
+      : { case: undefined };
+    return create(ExecutionSchema, {
+      id: record.id,
+      spec: record.spec,
+      closure: {
+        phase: WorkflowExecution_Phase[state.phase],
+        createdAt: timestampFromNs(record.createdNs),
+        updatedAt: timestampFromNs(state.updatedNs),
+        startedAt: state.startedNs === undefined ? undefined : timestampFromNs(state.startedNs),
+        duration: durationOf(state),
+        workflowId: record.launch.workflow.id,
+        outputResult,
+        stateChangeDetails: {
+          state: record.archived ? ExecutionState.EXECUTION_ARCHIVED : ExecutionState.EXECUTION_ACTIVE,
+          occurredAt: timestampFromNs(record.stateChangedNs),
+          principal: "",
+        },
+      },
+    });
+  }
+}
+
+/**
+ * One execution as a test sees it: its identifier and its phase now (`QUEUED`, `RUNNING`, `SUCCEEDED`, `FAILED`,
+ * `ABORTING`, `ABORTED`).
+ *
+ * ```ts
+ * import type { ExecutionSummary } from "@fctl/fctl/testing";
+ *
+ * const summary: ExecutionSummary = { project: "flytesnacks", domain: "development", name: "run-1", phase: "RUNNING", archived: false };
+ * console.log(summary.phase);
+ * ```
+ */
+export interface ExecutionSummary {
+  /** The execution's project. */
+  project: string;
+  /** The execution's domain. */
+  domain: string;
+  /** The execution's name. */
+  name: string;
+  /** Its phase at the sandbox's current time. */
+  phase: SimPhase;
+  /** Whether UpdateExecution archived it. */
+  archived: boolean;
+}
+
+const REGISTRIES = new WeakMap<SandboxExecutions, ExecutionRegistry>();
+
+/**
+ * The sandbox's executions, as tests steer them: how each runs (its {@link ExecutionPlan}), and what exists now.
+ * Clients create, list, terminate and archive them through the execution RPCs, with FlyteAdmin's semantics.
+ *
+ * ```ts
+ * import { startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * const executions = sandbox.store.executions;
+ * executions.plan("default", { after: 10 }); // every execution succeeds 10 ms after it is created
+ * executions.plan({ launchPlan: "nightly" }, { outcome: "FAILED", message: "exit status 1" });
+ * executions.plan({ execution: "stuck" }, { outcome: "never" }); // runs until terminated
+ * console.log(executions.summaries()); // []
+ * await sandbox.close();
+ * ```
+ */
+export class SandboxExecutions {
+  readonly #registry: ExecutionRegistry;
+
+  /** `store` resolves launch plans, workflows and tasks; `now` is the clock every execution runs on. */
+  constructor(store: SandboxStore, now: () => Date) {
+    this.#registry = new ExecutionRegistry(store, now);
+    REGISTRIES.set(this, this.#registry);
+  }
+
+  /**
+   * Plans how executions run; a plan for one execution name wins over one for its launch plan (or task) name,
+   * which wins over the default. An execution follows the plan in force when it is created, or a plan set later
+   * for its own name. Throws RangeError for a negative time or fewer than one attempt.
+   */
+  plan(selector: PlanSelector, plan: ExecutionPlan): void {
+    this.#registry.plan(selector, plan);
+  }
+
+  /** Every execution, oldest first, archived ones included, with its phase now. */
+  summaries(): ExecutionSummary[] {
+    return this.#registry.summaries();
+  }
+
+  /** Forgets every execution and plan. */
+  clear(): void {
+    this.#registry.clear();
+  }
+}
+
+/** The registry behind a store's executions, for the AdminService implementation. */
+export function executionRegistry(executions: SandboxExecutions): ExecutionRegistry {
+  return REGISTRIES.get(executions)!;
+}

@@ -1,0 +1,441 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { ExecutionMetadata_ExecutionMode, ExecutionState } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import {
+  NodeExecution_Phase,
+  TaskExecution_Phase,
+  WorkflowExecution_Phase,
+} from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { TypedInterfaceSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import type { LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "./mod.ts";
+import { timestampToNs } from "./time.ts";
+import { DOMAIN, id, PROJECT, taskNode } from "./_test_helpers.ts";
+
+type AdminClient = Client<typeof AdminService>;
+
+/**
+ * Runs `fn` with a fresh sandbox and Connect's gRPC client of the full AdminService (fctl's own client has only
+ * the methods fctl calls so far).
+ */
+async function withSandbox(
+  fn: (sandbox: Sandbox, client: AdminClient) => Promise<void>,
+  options?: SandboxOptions,
+): Promise<void> {
+  const sandbox = await startSandbox(options);
+  const sessionManager = new Http2SessionManager(sandbox.endpoint);
+  try {
+    await fn(sandbox, createClient(AdminService, createGrpcTransport({ baseUrl: sandbox.endpoint, sessionManager })));
+  } finally {
+    sessionManager.abort();
+    await sandbox.close();
+  }
+}
+
+/** The status name and server message a call fails with (fails the test when it succeeds). */
+async function adminError(promise: Promise<unknown>): Promise<{ status: string; serverMessage: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ConnectError) {
+      const name = Code[err.code];
+      return { status: name[0].toUpperCase() + name.slice(1), serverMessage: err.rawMessage };
+    }
+    throw err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+const START = Date.parse("2026-03-01T00:00:00Z");
+const scope = { project: PROJECT, domain: DOMAIN };
+
+/** A clock the test moves: `clock.now` for the sandbox, `clock.advance(ms)` to move it. */
+function testClock() {
+  let ms = START;
+  return { now: () => new Date(ms), advance: (by: number) => void (ms += by), ms: () => ms };
+}
+
+const integer = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
+const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
+const int = (value: number): MessageInitShape<typeof LiteralSchema> => ({
+  value: {
+    case: "scalar",
+    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
+  },
+});
+const str = (value: string): MessageInitShape<typeof LiteralSchema> => ({
+  value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } } },
+});
+
+/** x: int, y: int (defaults to 5 in the launch plan), z: string (fixed); returns o: string. */
+const INTERFACE: MessageInitShape<typeof TypedInterfaceSchema> = {
+  inputs: { variables: { x: { type: integer }, y: { type: integer }, z: { type: string } } },
+  outputs: { variables: { o: { type: string } } },
+};
+
+/** Registers task `double` (interface above), workflow `wf` (n0, n1 run it) and launch plan `wf`. */
+function seed(sandbox: Sandbox): void {
+  const store = sandbox.store;
+  store.addTask({
+    id: id(ResourceType.TASK, "double", "v1"),
+    spec: {
+      template: {
+        id: id(ResourceType.TASK, "double", "v1"),
+        type: "python-task",
+        interface: INTERFACE,
+        target: { case: "container", value: { image: "python:3.12" } },
+      },
+    },
+  });
+  const wfId = id(ResourceType.WORKFLOW, "wf", "v1");
+  store.addWorkflow({
+    id: wfId,
+    spec: {
+      template: {
+        id: wfId,
+        interface: INTERFACE,
+        nodes: [taskNode("n0", "double", "v1"), taskNode("n1", "double", "v1")],
+      },
+    },
+  });
+  store.addLaunchPlan({
+    id: id(ResourceType.LAUNCH_PLAN, "wf", "v1"),
+    spec: {
+      workflowId: wfId,
+      defaultInputs: { parameters: { y: { var: { type: integer }, behavior: { case: "default", value: int(5) } } } },
+      fixedInputs: { literals: { z: str("fixed") } },
+    },
+  });
+}
+
+const launchPlan = id(ResourceType.LAUNCH_PLAN, "wf", "v1");
+
+function createRequest(name: string, inputs: Record<string, MessageInitShape<typeof LiteralSchema>> = { x: int(1) }) {
+  return { ...scope, name, spec: { launchPlan }, inputs: { literals: inputs } };
+}
+
+async function phaseOf(client: AdminClient, name: string): Promise<string> {
+  const execution = await client.getExecution({ id: { ...scope, name } });
+  return WorkflowExecution_Phase[execution.closure!.phase];
+}
+
+Deno.test("CreateExecution validates the request as FlyteAdmin does", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const failure = async (request: Parameters<AdminClient["createExecution"]>[0]) => {
+      const err = await adminError(client.createExecution(request));
+      return [err.status, err.serverMessage];
+    };
+    assertEquals(await failure({ ...createRequest("a"), project: "" }), ["InvalidArgument", "missing project"]);
+    assertEquals(await failure(createRequest("1abc")), [
+      "InvalidArgument",
+      "invalid name format: 1abc, does not match regex '^[a-z][a-z\\-0-9]*$'",
+    ]);
+    assertEquals(await failure(createRequest("x".repeat(64))), [
+      "InvalidArgument",
+      `size of name exceeded length 63 : ${"x".repeat(64)}`,
+    ]);
+    assertEquals(await failure({ ...scope, name: "a" }), ["InvalidArgument", "missing spec"]);
+    assertEquals(await failure({ ...scope, spec: { launchPlan: { ...launchPlan, version: "" } } }), [
+      "InvalidArgument",
+      "missing version",
+    ]);
+    const workflowRef = await failure({
+      ...scope,
+      spec: { launchPlan: { ...launchPlan, resourceType: ResourceType.WORKFLOW } },
+    });
+    assertEquals(workflowRef[0], "InvalidArgument");
+    assert(String(workflowRef[1]).startsWith("Invalid reference entity resource type [WORKFLOW]"), workflowRef[1]);
+    const missingPlan = await failure({ ...scope, spec: { launchPlan: { ...launchPlan, name: "nope" } } });
+    assertEquals(missingPlan[0], "NotFound");
+    assertEquals(await failure(createRequest("a", { x: int(1), w: int(2) })), ["InvalidArgument", "invalid input w"]);
+    assertEquals(await failure(createRequest("a", {})), ["InvalidArgument", "expected_inputs x missing"]);
+    assertEquals(await failure(createRequest("a", { x: str("one") })), [
+      "InvalidArgument",
+      "invalid x input wrong type. Expected simple:INTEGER, but got simple:STRING",
+    ]);
+    // A fixed input is not among the expected inputs, so FlyteAdmin refuses it as an unknown input.
+    assertEquals(await failure(createRequest("a", { x: int(1), z: str("mine") })), [
+      "InvalidArgument",
+      "invalid input z",
+    ]);
+    assertEquals(sandbox.store.executions.summaries().length, 0);
+  });
+});
+
+Deno.test("CreateExecution fills defaults and fixed inputs, generates a name, and refuses a duplicate", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const { id: generated } = await client.createExecution(createRequest(""));
+    assert(/^a[bcdfghjklmnpqrstvwxz2456789]{19}$/.test(generated!.name), generated!.name);
+    const { id: named } = await client.createExecution(createRequest("Run-1"));
+    assertEquals(named?.name, "Run-1");
+    const data = await client.getExecutionData({ id: named });
+    const literals = data.fullInputs!.literals;
+    assertEquals(Object.keys(literals).sort(), ["x", "y", "z"]);
+    assertEquals(
+      literals.y.value.case === "scalar" && literals.y.value.value.value.case === "primitive"
+        ? literals.y.value.value.value.value.value.value
+        : undefined,
+      5n,
+    );
+    const duplicate = await adminError(client.createExecution(createRequest("Run-1")));
+    assertEquals(duplicate.status, "AlreadyExists");
+  });
+});
+
+Deno.test("CreateExecution of a task runs it through the launch plan FlyteAdmin makes for it", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const task = id(ResourceType.TASK, "double", "v1");
+    const missing = await adminError(
+      client.createExecution({ ...scope, name: "t1", spec: { launchPlan: task }, inputs: { literals: { x: int(1) } } }),
+    );
+    assertEquals([missing.status, missing.serverMessage], ["InvalidArgument", "expected_inputs y missing"]);
+    const all = { x: int(1), y: int(2), z: str("s") };
+    await client.createExecution({ ...scope, name: "t1", spec: { launchPlan: task }, inputs: { literals: all } });
+    const workflow = await client.getWorkflow({ id: id(ResourceType.WORKFLOW, ".flytegen.double", "v1") });
+    assertEquals(workflow.closure?.compiledWorkflow?.primary?.template?.nodes.map((node) => node.id), ["double"]);
+    const execution = await client.getExecution({ id: { ...scope, name: "t1" } });
+    assertEquals(execution.closure?.workflowId?.name, ".flytegen.double");
+  });
+});
+
+Deno.test("an execution is QUEUED, RUNNING, then SUCCEEDED on the sandbox's clock, with its times and outputs", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan({ launchPlan: "wf" }, {
+      startAfter: 100,
+      after: 1100,
+      outputs: { literals: { o: str("done") } },
+    });
+    await client.createExecution(createRequest("run"));
+    assertEquals(await phaseOf(client, "run"), "QUEUED");
+    clock.advance(100);
+    assertEquals(await phaseOf(client, "run"), "RUNNING");
+    const running = await client.getExecution({ id: { ...scope, name: "run" } });
+    assertEquals(timestampToNs(running.closure!.startedAt), BigInt(START + 100) * 1_000_000n);
+    assertEquals(running.closure?.outputResult.case, undefined);
+    clock.advance(5000);
+    const done = await client.getExecution({ id: { ...scope, name: "run" } });
+    assertEquals(WorkflowExecution_Phase[done.closure!.phase], "SUCCEEDED");
+    assertEquals(done.closure?.duration?.seconds, 1n);
+    // Each transition is dated when it was due, not when it was read.
+    assertEquals(timestampToNs(done.closure!.updatedAt), BigInt(START + 1100) * 1_000_000n);
+    const data = await client.getExecutionData({ id: { ...scope, name: "run" } });
+    const output = data.fullOutputs!.literals.o.value;
+    assertEquals(
+      output.case === "scalar" && output.value.value.case === "primitive"
+        ? output.value.value.value.value.value
+        : undefined,
+      "done",
+    );
+  }, { now: clock.now });
+});
+
+Deno.test("a planned failure reports its message on the execution, its last node and task attempts", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan({ execution: "bad" }, {
+      outcome: "FAILED",
+      after: 400,
+      message: "OOMKilled",
+      attempts: 2,
+    });
+    await client.createExecution(createRequest("bad"));
+    await client.createExecution(createRequest("good"));
+    clock.advance(2000);
+    const bad = await client.getExecution({ id: { ...scope, name: "bad" } });
+    assertEquals(WorkflowExecution_Phase[bad.closure!.phase], "FAILED");
+    assertEquals(bad.closure?.outputResult.case === "error" ? bad.closure.outputResult.value.message : "", "OOMKilled");
+    assertEquals(await phaseOf(client, "good"), "SUCCEEDED");
+    const nodes = await client.listNodeExecutions({ workflowExecutionId: { ...scope, name: "bad" }, limit: 10 });
+    assertEquals(
+      nodes.nodeExecutions.map((node) => `${node.id?.nodeId}:${NodeExecution_Phase[node.closure!.phase]}`),
+      ["start-node:SUCCEEDED", "n0:SUCCEEDED", "n1:FAILED"],
+    );
+    const attempts = await client.listTaskExecutions({
+      nodeExecutionId: { executionId: { ...scope, name: "bad" }, nodeId: "n1" },
+      limit: 10,
+    });
+    assertEquals(
+      attempts.taskExecutions.map((task) => [task.id?.retryAttempt, TaskExecution_Phase[task.closure!.phase]]),
+      [[0, "FAILED"], [1, "FAILED"]],
+    );
+    const last = attempts.taskExecutions[1].closure!;
+    assertEquals(last.outputResult.case === "error" ? last.outputResult.value.message : "", "OOMKilled");
+    assertEquals(last.logs.map((log) => log.name), ["Kubernetes Logs (User)"]);
+  }, { now: clock.now });
+});
+
+Deno.test("node executions follow the workflow: sub-workflow children under unique_parent_id, end-node on success", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const subId = id(ResourceType.WORKFLOW, "sub", "v1");
+    const outerId = id(ResourceType.WORKFLOW, "outer", "v1");
+    sandbox.store.addWorkflow({
+      id: outerId,
+      spec: {
+        template: {
+          id: outerId,
+          nodes: [{
+            id: "s0",
+            target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId } } },
+          }],
+        },
+        subWorkflows: [{ id: subId, nodes: [taskNode("a", "double", "v1"), taskNode("b", "double", "v1")] }],
+      },
+    });
+    sandbox.store.addLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "outer", "v1"), spec: { workflowId: outerId } });
+    await client.createExecution({
+      ...scope,
+      name: "nested",
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "outer", "v1") },
+    });
+    const executionId = { ...scope, name: "nested" };
+    clock.advance(600);
+    const midway = await client.listNodeExecutions({
+      workflowExecutionId: executionId,
+      limit: 10,
+      uniqueParentId: "s0",
+    });
+    assertEquals(
+      midway.nodeExecutions.map((node) => `${node.id?.nodeId}:${NodeExecution_Phase[node.closure!.phase]}`),
+      ["s0-0-a:SUCCEEDED", "s0-0-b:RUNNING"],
+    );
+    clock.advance(1000);
+    const top = await client.listNodeExecutions({ workflowExecutionId: executionId, limit: 10 });
+    assertEquals(top.nodeExecutions.map((node) => node.id?.nodeId), ["start-node", "s0", "end-node"]);
+    assertEquals(top.nodeExecutions[1].metadata?.isParentNode, true);
+    const child = await client.getNodeExecution({ id: { executionId, nodeId: "s0-0-b" } });
+    assertEquals(child.metadata?.specNodeId, "b");
+    const unknown = await adminError(
+      client.listNodeExecutions({ workflowExecutionId: executionId, limit: 10, uniqueParentId: "zz" }),
+    );
+    assertEquals(unknown.status, "NotFound");
+  }, { now: clock.now });
+});
+
+Deno.test("TerminateExecution aborts with its cause (ABORTING, then ABORTED) and refuses a finished execution", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan({ execution: "stuck" }, { outcome: "never", abortAfter: 200 });
+    sandbox.store.executions.plan("default", { after: 10 });
+    await client.createExecution(createRequest("stuck"));
+    await client.createExecution(createRequest("quick"));
+    clock.advance(60_000);
+    assertEquals(await phaseOf(client, "stuck"), "RUNNING");
+    await client.terminateExecution({ id: { ...scope, name: "stuck" }, cause: "no longer needed" });
+    const aborting = await client.getExecution({ id: { ...scope, name: "stuck" } });
+    assertEquals(WorkflowExecution_Phase[aborting.closure!.phase], "ABORTING");
+    assertEquals(
+      aborting.closure?.outputResult.case === "abortMetadata" ? aborting.closure.outputResult.value.cause : "",
+      "no longer needed",
+    );
+    clock.advance(200);
+    assertEquals(await phaseOf(client, "stuck"), "ABORTED");
+    const nodes = await client.listNodeExecutions({ workflowExecutionId: { ...scope, name: "stuck" }, limit: 10 });
+    assertEquals(nodes.nodeExecutions.map((node) => NodeExecution_Phase[node.closure!.phase]), [
+      "SUCCEEDED",
+      "ABORTED",
+    ]);
+    const finished = await adminError(client.terminateExecution({ id: { ...scope, name: "quick" }, cause: "x" }));
+    assertEquals([finished.status, finished.serverMessage], [
+      "FailedPrecondition",
+      "Cannot abort an already terminated workflow execution",
+    ]);
+    const missing = await adminError(client.terminateExecution({ id: { ...scope, name: "ghost" }, cause: "x" }));
+    assertEquals(missing.status, "NotFound");
+  }, { now: clock.now });
+});
+
+Deno.test("ListExecutions pages, filters on FlyteAdmin's columns and sorts as asked", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan({ execution: "e2" }, { outcome: "FAILED", after: 10 });
+    for (const name of ["e1", "e2", "e3"]) {
+      await client.createExecution(createRequest(name));
+      clock.advance(1000);
+    }
+    clock.advance(5000);
+    const names = async (request: { filters?: string; sortBy?: { key: string; direction: Sort_Direction } }) =>
+      (await client.listExecutions({ id: scope, limit: 10, ...request })).executions.map((e) => e.id?.name);
+    assertEquals(await names({}), ["e1", "e2", "e3"]);
+    assertEquals(await names({ filters: "eq(execution.phase,FAILED)" }), ["e2"]);
+    assertEquals(await names({ filters: "value_in(phase,SUCCEEDED;FAILED)+ne(execution_name,e1)" }), ["e2", "e3"]);
+    assertEquals(await names({ filters: "eq(launch_plan.name,wf)+gte(execution_created_at,2026-03-01T00:00:01Z)" }), [
+      "e2",
+      "e3",
+    ]);
+    assertEquals(await names({ sortBy: { key: "created_at", direction: Sort_Direction.DESCENDING } }), [
+      "e3",
+      "e2",
+      "e1",
+    ]);
+    const byName = await adminError(client.listExecutions({ id: scope, limit: 10, filters: "eq(execution.name,e1)" }));
+    assertEquals([byName.status, byName.serverMessage], ["InvalidArgument", "'e.name' is invalid filter"]);
+    const sortKey = await adminError(client.listExecutions({ id: scope, limit: 10, sortBy: { key: "name" } }));
+    assertEquals([sortKey.status, sortKey.serverMessage], ["InvalidArgument", "invalid sort key 'name'"]);
+    const limit = await adminError(client.listExecutions({ id: scope, limit: 0 }));
+    assertEquals([limit.status, limit.serverMessage], ["InvalidArgument", "invalid value for limit"]);
+    const first = await client.listExecutions({ id: scope, limit: 2 });
+    assertEquals([first.executions.map((e) => e.id?.name), first.token], [["e1", "e2"], "2"]);
+    const second = await client.listExecutions({ id: scope, limit: 2, token: first.token });
+    assertEquals([second.executions.map((e) => e.id?.name), second.token], [["e3"], ""]);
+    const token = await adminError(client.listExecutions({ id: scope, limit: 2, token: "x" }));
+    assertEquals(token.serverMessage, "invalid pagination token x for ListExecutions");
+  }, { now: clock.now });
+});
+
+Deno.test("UpdateExecution archives: archived executions are hidden unless a filter names state", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    await client.createExecution(createRequest("keep"));
+    await client.createExecution(createRequest("old"));
+    await client.updateExecution({ id: { ...scope, name: "old" }, state: ExecutionState.EXECUTION_ARCHIVED });
+    const names = async (filters = "") =>
+      (await client.listExecutions({ id: scope, limit: 10, filters })).executions.map((e) => e.id?.name);
+    assertEquals(await names(), ["keep"]);
+    assertEquals(await names("eq(state,1)"), ["old"]);
+    assertEquals(await names("value_in(execution.state,0;1)"), ["keep", "old"]);
+    const old = await client.getExecution({ id: { ...scope, name: "old" } });
+    assertEquals(old.closure?.stateChangeDetails?.state, ExecutionState.EXECUTION_ARCHIVED);
+    const missing = await adminError(client.updateExecution({ id: { ...scope, name: "" } }));
+    assertEquals([missing.status, missing.serverMessage], ["InvalidArgument", "missing name"]);
+  });
+});
+
+Deno.test("RelaunchExecution and RecoverExecution run the same launch plan and inputs in their mode", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    await client.createExecution(createRequest("first", { x: int(7) }));
+    const { id: again } = await client.relaunchExecution({ id: { ...scope, name: "first" }, name: "second" });
+    const relaunched = await client.getExecution({ id: again });
+    assertEquals(relaunched.spec?.metadata?.mode, ExecutionMetadata_ExecutionMode.RELAUNCH);
+    assertEquals(relaunched.spec?.metadata?.referenceExecution?.name, "first");
+    const data = await client.getExecutionData({ id: again });
+    const x = data.fullInputs!.literals.x.value;
+    assertEquals(x.case === "scalar" && x.value.value.case === "primitive" ? x.value.value.value.value.value : 0n, 7n);
+    const { id: recovered } = await client.recoverExecution({ id: { ...scope, name: "first" } });
+    assertEquals(
+      (await client.getExecution({ id: recovered })).spec?.metadata?.mode,
+      ExecutionMetadata_ExecutionMode.RECOVERED,
+    );
+    const missing = await adminError(client.relaunchExecution({ id: { ...scope, name: "ghost" } }));
+    assertEquals([missing.status, missing.serverMessage], [
+      "NotFound",
+      `missing entity of type execution with identifier project:"${PROJECT}" domain:"${DOMAIN}" name:"ghost"`,
+    ]);
+  });
+});

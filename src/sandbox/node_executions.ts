@@ -1,0 +1,233 @@
+/**
+ * Node and task executions of a sandbox execution, derived from its workflow's compiled nodes as the propeller
+ * would report them: `start-node`, then each node in turn (a sub-workflow node's nodes as its children, node id
+ * `<parent>-0-<child>`), then `end-node` when the workflow succeeds. Nodes share the execution's running time
+ * equally; the last one carries a failure; a task node's attempts share its time, the earlier ones failing.
+ *
+ * @module
+ */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type Duration, DurationSchema } from "@bufbuild/protobuf/wkt";
+import { type NodeExecution, NodeExecutionSchema } from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
+import { type TaskExecution, TaskExecutionSchema } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
+import type { CompiledTask, CompiledWorkflowClosure } from "../../proto/gen/flyteidl/core/compiler_pb.ts";
+import {
+  ExecutionError_ErrorKind,
+  NodeExecution_Phase,
+  TaskExecution_Phase,
+} from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import {
+  type Identifier,
+  type NodeExecutionIdentifier,
+  ResourceType,
+  type WorkflowExecutionIdentifier,
+} from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import type { LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import type { Node } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { defaultLiterals } from "./default_literals.ts";
+import { idKey } from "./identifiers.ts";
+import {
+  type PhaseAt,
+  type ResolvedPlan,
+  type Span,
+  spanPhaseAt,
+  splitSpan,
+  type Termination,
+} from "./execution_lifecycle.ts";
+import { timestampFromNs } from "./time.ts";
+
+/** A node of an execution, laid out in time. */
+export interface PlannedNode {
+  /** The node execution's id: the spec node id, or `<parent>-0-<child>` below a parent node. */
+  nodeId: string;
+  /** The node's id in its workflow template. */
+  specNodeId: string;
+  /** The unique id of the parent node, for nodes of a sub-workflow. */
+  parentId?: string;
+  isParentNode: boolean;
+  span: Span;
+  /** The task a task node runs. */
+  task?: CompiledTask;
+  /** Each attempt's span, for task nodes. */
+  attempts: Span[];
+  /** What the node produces when it succeeds. */
+  outputs?: VariableMap;
+}
+
+/** What laying out needs of an execution. */
+export interface NodeLayoutInput {
+  closure: CompiledWorkflowClosure | undefined;
+  span: Span;
+  plan: ResolvedPlan;
+}
+
+/** Every node an execution runs, in the order they start. */
+export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
+  const { closure, span, plan } = input;
+  const tasks = new Map((closure?.tasks ?? []).flatMap((task) => {
+    const id = task.template?.id;
+    return id ? [[idKey(id), task] as const] : [];
+  }));
+  const subWorkflows = new Map((closure?.subWorkflows ?? []).flatMap((workflow) => {
+    const id = workflow.template?.id;
+    return id ? [[idKey(id), workflow.template!.nodes] as const] : [];
+  }));
+  const planned: PlannedNode[] = [{
+    nodeId: "start-node",
+    specNodeId: "start-node",
+    isParentNode: false,
+    span: { startNs: span.startNs, endNs: span.startNs, result: "SUCCEEDED" },
+    attempts: [],
+  }];
+  const visit = (nodes: Node[], within: Span, parentId: string | undefined, depth: number) => {
+    const parts = splitSpan(within, nodes.length);
+    parts.forEach((part, i) => {
+      const node = nodes[i];
+      const last = i === nodes.length - 1;
+      const nodeSpan: Span = { ...part, result: last ? within.result : "SUCCEEDED" };
+      const nodeId = parentId ? `${parentId}-0-${node.id}` : node.id;
+      const target = node.target;
+      const children = target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef"
+        ? subWorkflows.get(idKey(target.value.reference.value)) ?? []
+        : [];
+      const task = target.case === "taskNode" && target.value.reference.case === "referenceId"
+        ? tasks.get(idKey(target.value.reference.value))
+        : undefined;
+      planned.push({
+        nodeId,
+        specNodeId: node.id,
+        parentId,
+        isParentNode: children.length > 0,
+        span: nodeSpan,
+        task,
+        attempts: task ? attemptSpans(nodeSpan, plan.attempts) : [],
+        outputs: task?.template?.interface?.outputs,
+      });
+      // Deeply nested sub-workflows are laid out like any other; the depth only guards against a cycle.
+      if (children.length > 0 && depth < 10) visit(children, nodeSpan, nodeId, depth + 1);
+    });
+  };
+  visit(closure?.primary?.template?.nodes ?? [], span, undefined, 0);
+  if (span.endNs !== null && span.result === "SUCCEEDED") {
+    planned.push({
+      nodeId: "end-node",
+      specNodeId: "end-node",
+      isParentNode: false,
+      span: { startNs: span.endNs, endNs: span.endNs, result: "SUCCEEDED" },
+      attempts: [],
+    });
+  }
+  return planned;
+}
+
+function attemptSpans(span: Span, attempts: number): Span[] {
+  const parts = splitSpan(span, attempts);
+  return parts.map((part, i) => ({ ...part, result: i === parts.length - 1 ? span.result : "FAILED" }));
+}
+
+function durationBetween(fromNs: bigint | undefined, toNs: bigint | undefined): Duration | undefined {
+  if (fromNs === undefined || toNs === undefined) return undefined;
+  const ns = toNs - fromNs;
+  return create(DurationSchema, { seconds: ns / 1_000_000_000n, nanos: Number(ns % 1_000_000_000n) });
+}
+
+/** The closure times of something at a phase. */
+function times(state: PhaseAt, createdNs: bigint) {
+  return {
+    createdAt: timestampFromNs(createdNs),
+    updatedAt: timestampFromNs(state.updatedNs),
+    startedAt: state.startedNs === undefined ? undefined : timestampFromNs(state.startedNs),
+    duration: state.endedNs === undefined ? undefined : durationBetween(state.startedNs, state.endedNs),
+  };
+}
+
+/** The error a failed node or attempt reports. */
+export function planError(plan: ResolvedPlan, message = plan.message) {
+  return {
+    code: plan.errorKind === "USER" ? "USER:Unknown" : "SYSTEM:Unknown",
+    message,
+    kind: plan.errorKind === "USER" ? ExecutionError_ErrorKind.USER : ExecutionError_ErrorKind.SYSTEM,
+  };
+}
+
+/** A node's state at `nowNs`, or undefined before it starts. */
+export function nodePhaseAt(node: PlannedNode, termination: Termination | undefined, nowNs: bigint) {
+  return spanPhaseAt(node.span, termination, nowNs);
+}
+
+/** The NodeExecution message of a started node. */
+export function nodeExecutionMessage(
+  executionId: WorkflowExecutionIdentifier,
+  node: PlannedNode,
+  state: PhaseAt,
+  plan: ResolvedPlan,
+  dataPrefix: string,
+): NodeExecution {
+  const failed = state.phase === "FAILED";
+  return create(NodeExecutionSchema, {
+    id: { executionId, nodeId: node.nodeId },
+    inputUri: `${dataPrefix}/${node.nodeId}/data/inputs.pb`,
+    closure: {
+      phase: NodeExecution_Phase[state.phase as keyof typeof NodeExecution_Phase],
+      ...times(state, node.span.startNs),
+      outputResult: failed
+        ? { case: "error", value: planError(plan) }
+        : state.phase === "SUCCEEDED" && node.outputs
+        ? { case: "outputUri", value: `${dataPrefix}/${node.nodeId}/data/0/outputs.pb` }
+        : { case: undefined },
+    },
+    metadata: {
+      retryGroup: node.parentId ? "0" : "",
+      specNodeId: node.specNodeId,
+      isParentNode: node.isParentNode,
+    },
+  });
+}
+
+/** The data of a started node: its inputs (the execution's for start-node and top-level nodes) and outputs. */
+export function nodeOutputs(node: PlannedNode, state: PhaseAt): MessageInitShape<typeof LiteralMapSchema> {
+  return state.phase === "SUCCEEDED" && node.outputs ? defaultLiterals(node.outputs) : {};
+}
+
+/** The task attempts of a task node that have started by `nowNs`, with their states and creation times. */
+export function taskExecutionMessages(
+  nodeExecutionId: Pick<NodeExecutionIdentifier, "executionId" | "nodeId">,
+  node: PlannedNode,
+  termination: Termination | undefined,
+  nowNs: bigint,
+  plan: ResolvedPlan,
+  dataPrefix: string,
+): { message: TaskExecution; state: PhaseAt; createdNs: bigint }[] {
+  const taskId: Identifier | undefined = node.task?.template?.id;
+  if (!taskId) return [];
+  const messages: { message: TaskExecution; state: PhaseAt; createdNs: bigint }[] = [];
+  node.attempts.forEach((attempt, retryAttempt) => {
+    const state = spanPhaseAt(attempt, termination, nowNs);
+    if (!state) return;
+    const podName = `${nodeExecutionId.executionId?.name}-${node.nodeId}-${retryAttempt}`;
+    const namespace = `${nodeExecutionId.executionId?.project}-${nodeExecutionId.executionId?.domain}`;
+    const last = retryAttempt === node.attempts.length - 1;
+    const message = create(TaskExecutionSchema, {
+      id: { taskId: { ...taskId, resourceType: ResourceType.TASK }, nodeExecutionId, retryAttempt },
+      inputUri: `${dataPrefix}/${node.nodeId}/data/inputs.pb`,
+      isParent: false,
+      closure: {
+        phase: TaskExecution_Phase[state.phase as keyof typeof TaskExecution_Phase],
+        ...times(state, attempt.startNs),
+        taskType: node.task?.template?.type ?? "",
+        logs: [{
+          name: "Kubernetes Logs (User)",
+          uri: `http://localhost:30082/#!/log/${namespace}/${podName}/pod?namespace=${namespace}`,
+        }],
+        outputResult: state.phase === "FAILED"
+          ? { case: "error", value: planError(plan, last ? plan.message : `attempt ${retryAttempt + 1} failed`) }
+          : state.phase === "SUCCEEDED" && node.outputs
+          ? { case: "outputUri", value: `${dataPrefix}/${node.nodeId}/data/${retryAttempt}/outputs.pb` }
+          : { case: undefined },
+      },
+    });
+    messages.push({ message, state, createdNs: attempt.startNs });
+  });
+  return messages;
+}
