@@ -106,6 +106,7 @@ export {
 } from "./src/register/register_examples.ts";
 export type { HttpClient, HttpClientOptions, PutInit } from "./src/http/http_client.ts";
 export type { HttpCallLog } from "./src/http/call_log.ts";
+export { HttpBodyTooLargeError, type HttpRequestInit } from "./src/http/bounded_body.ts";
 export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/get/field_selector.ts";

@@ -110,13 +110,13 @@ Deno.test("register examples: a GitHub API silent before its headers fails namin
   });
 });
 
-Deno.test("register examples: a GitHub API answer that stalls midway fails naming it and the idle timeout", async () => {
+Deno.test("register examples: a GitHub API answer that stalls midway fails naming it and http.headersTimeout, within which it is due whole", async () => {
   await withStallingBody(fixture("valid-register.tgz"), async (base) => {
     const { code, stderr } = await registerExamples(base);
     equal(code, 1);
     match(
       stderr,
-      /^Error: GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no data for 300ms in the middle of the response body \(http\.idleTimeout\)\n$/,
+      /^Error: cannot reach the GitHub API at "http:\/\/127\.0\.0\.1:\d+": GET http:\/\/127\.0\.0\.1:\d+\/repos\/flyteorg\/flytesnacks\/releases\/latest timed out: no complete answer within 300ms \(http\.headersTimeout\)\n$/,
     );
   });
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { NotSupportedError, UsageError } from "../errors.ts";
+import { OAUTH_ANSWER_MAX_BYTES, withMaxBodyBytes } from "../http/bounded_body.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import type { TextSink } from "../output/io.ts";
@@ -56,7 +57,7 @@ export async function interactiveSource(deps: InteractiveSourceDeps): Promise<To
   const common = {
     settings,
     discovery: deps.discovery,
-    fetch: http.fetch,
+    fetch: withMaxBodyBytes(http.fetch, OAUTH_ANSWER_MAX_BYTES),
     secrets: deps.secrets,
     now: deps.now,
     prompt: io.prompt,

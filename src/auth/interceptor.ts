@@ -8,6 +8,7 @@
  */
 import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
 import type { ConnectionDescription } from "../admin/errors.ts";
+import { OAUTH_ANSWER_MAX_BYTES, withMaxBodyBytes } from "../http/bounded_body.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import { quote } from "../errors.ts";
@@ -75,7 +76,7 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
       const admin = options.admin();
       return authMetadataCalls(admin.transport, admin.connection);
     },
-    fetch: async () => (await options.http()).fetch,
+    fetch: async () => withMaxBodyBytes((await options.http()).fetch, OAUTH_ANSWER_MAX_BYTES),
   });
   const tokens = new TokenManager({
     source: async () => {
@@ -164,7 +165,7 @@ async function tokenSource(
         discovery,
         env: options.env,
         readTextFile: options.readTextFile,
-        fetch: http.fetch,
+        fetch: withMaxBodyBytes(http.fetch, OAUTH_ANSWER_MAX_BYTES),
         secrets: options.secrets,
         now,
       });

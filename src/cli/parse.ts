@@ -75,7 +75,11 @@ interface Level {
   readonly unknown: string[];
 }
 
-const BOOLEAN_TEXT: Readonly<Record<string, boolean>> = { true: true, "1": true, false: false, "0": false };
+/** A switch's `=value`s, lowercased (a Map: no `constructor` or `__proto__` is one). */
+const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([["true", true], ["1", true], ["false", false], [
+  "0",
+  false,
+]]);
 
 /** A number such as `-3` or `-.5e2`: an argument of a leaf, never a flag (no flag is a digit). */
 const NEGATIVE_NUMBER = /^-(\d+|\d*\.\d+)([eE][+-]?\d+)?$/;
@@ -115,7 +119,7 @@ class Given {
   /** A switch's value: true, or the `=true|false` given. */
   #switch(flag: FlagSpec, value: string | undefined): boolean {
     if (value === undefined) return true;
-    const parsed = BOOLEAN_TEXT[value.toLowerCase()];
+    const parsed = BOOLEAN_TEXT.get(value.toLowerCase());
     if (parsed !== undefined) return parsed;
     this.error ??= new UsageError(`invalid value ${quote(value)} for --${flag.long}: expected true or false`);
     return false;

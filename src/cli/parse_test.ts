@@ -192,6 +192,12 @@ Deno.test("switches: --x, --x=true|false|1|0 in any case, and --no-x where the t
     await usageError(["get", "task", "--admin.insecure="]),
     'invalid value "" for --admin.insecure: expected true or false',
   );
+  for (const text of ["constructor", "__proto__", "yes"]) {
+    equal(
+      await usageError(["get", "task", `--latest=${text}`]),
+      `invalid value "${text}" for --latest: expected true or false`,
+    );
+  }
   // Only the forms the tree declares: a local switch has no --no- form unless it says so, and --no-x takes no value.
   equal(
     await usageError(["register", "files", "a.pb", "--no-dryRun"]),

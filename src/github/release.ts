@@ -4,10 +4,14 @@
  * @module
  */
 import { OperationError, quote } from "../errors.ts";
+import { boundedBodies, HttpBodyTooLargeError, type HttpRequestInit } from "../http/bounded_body.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 
 /** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
+
+/** The most read of a GitHub API answer; a release with hundreds of assets is a few hundred KiB. */
+const GITHUB_API_ANSWER_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * A file attached to a release.
@@ -104,10 +108,14 @@ export async function resolveRelease(options: ResolveReleaseOptions): Promise<Re
     ? `the latest release of ${options.repo}`
     : `release ${quote(options.tag)} of ${options.repo}`;
   let response: Response;
+  // Read whole, so bounded: the global fetch is given the HTTP client's bound too.
+  const init: HttpRequestInit = { headers, signal: options.signal, maxBodyBytes: GITHUB_API_ANSWER_MAX_BYTES };
   try {
-    response = await (options.fetch ?? fetch)(url, { headers, signal: options.signal });
+    response = await (options.fetch ?? boundedBodies(fetch))(url, init);
   } catch (err) {
     if (options.signal?.aborted) throw options.signal.reason;
+    // Reached, and it said too much: the error names the call and the limit.
+    if (err instanceof HttpBodyTooLargeError) throw err;
     throw new OperationError(
       `cannot reach the GitHub API at ${quote(base.replace(/[?#].*$/, ""))}: ${describeFetchFailure(err)}`,
       {

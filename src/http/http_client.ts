@@ -9,10 +9,14 @@
  *   verifies certificates unless the whole process runs with `--unsafely-ignore-certificate-errors`
  *   (`Deno.createHttpClient` has no per-client switch), so the first `https://` call warns, once, that
  *   certificates are still verified, rather than ignoring the setting silently.
+ * - Limits: the time limits of every call (`timeouts.ts`), and what is read of an answer (`bounded_body.ts`): an
+ *   answer read whole up to its call's `maxBodyBytes`, an error answer's body up to 64 KiB.
+ * - Ending: the run's signal, a time limit or the caller's signal ends a call at once, a read of its body included.
  *
  * @module
  */
 import type { StoreSource } from "../storage/store.ts";
+import { boundedBodies, type HttpRequestInit } from "./bounded_body.ts";
 import { type HttpCallLog, loggedFetch } from "./call_log.ts";
 import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
@@ -84,8 +88,11 @@ export const SKIP_VERIFY_UNSUPPORTED =
  * ```
  */
 export interface HttpClient {
-  /** `fetch`, through the proxy that applies to the URL, trusting the configured CA. */
-  fetch: typeof fetch;
+  /**
+   * `fetch`, through the proxy that applies to the URL, trusting the configured CA; `init.maxBodyBytes` bounds an
+   * answer read whole (see {@link HttpRequestInit}).
+   */
+  fetch: (input: RequestInfo | URL, init?: HttpRequestInit) => Promise<Response>;
   /**
    * PUTs bytes (or a local file, streamed) to a signed URL with a fixed `Content-Length`, which signed
    * URLs require (they refuse chunked bodies); resolves on any 2xx answer.
@@ -105,6 +112,7 @@ export interface HttpClient {
 }
 
 export type { PutInit } from "./put.ts";
+export { HttpBodyTooLargeError, type HttpRequestInit } from "./bounded_body.ts";
 export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
 
@@ -130,20 +138,26 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       warnSkipVerify = false;
       options.warn?.(SKIP_VERIFY_UNSUPPORTED);
     }
-    const signal = init?.signal && options.signal
-      ? AbortSignal.any([init.signal, options.signal])
-      : init?.signal ?? options.signal;
-    return fetch(input, { ...init, signal, client: clientFor(url) });
+    return fetch(input, { ...init, client: clientFor(url) });
   };
   // Below the prefetch: a call started ahead is logged when its answer comes, taken over or not.
   const proxiedFetch = options.debug ? loggedFetch(networkFetch, options.debug) : networkFetch;
   const ahead = prefetching(proxiedFetch);
   const timed = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
-  const httpFetch = options.retry ? retryingFetch(timed, options.retry, options.signal) : timed;
+  const bounded = boundedBodies(timed);
+  const retried = options.retry ? retryingFetch(bounded, options.retry, options.signal) : bounded;
+  // The run's signal joins each call's own at the top, so that the time limits' layer, which ends the reads of an
+  // answer's body, sees it too.
+  const withRunSignal = (init: RequestInit | undefined, input?: RequestInfo | URL): RequestInit | undefined => {
+    if (!options.signal) return init;
+    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    return { ...init, signal: own ? AbortSignal.any([own, options.signal]) : options.signal };
+  };
+  const httpFetch: typeof fetch = (input, init) => retried(input, withRunSignal(init, input));
   return {
     fetch: httpFetch,
     put: (url, body, init) => putWithContentLength(httpFetch, url, body, init),
-    prefetch: (url, init) => ahead.start(url, init),
+    prefetch: (url, init) => ahead.start(url, withRunSignal(init)),
     close: () => {
       ahead.close();
       for (const client of clients.values()) client.close();

@@ -2,15 +2,21 @@
  * Time limits of every plain HTTP call, so that no server can hang a command: one for the response headers
  * (connecting, TLS, the server's think time), one for a stall between chunks of a body (large archives and
  * uploads take long, but never stop for long), and an optional one for the whole call
- * (`storage.defaultHttpClient.timeout`, as flytectl's key bounds its storage client's calls).
+ * (`storage.defaultHttpClient.timeout`, as flytectl's key bounds its storage client's calls). An answer read whole
+ * and bounded (a call with `maxBodyBytes`: token, discovery, GitHub API) is due whole within the headers' limit: a
+ * small answer that trickles is a stalled one.
  *
  * A request's body is watched as `fetch` reads it: a large one (an upload) may take long to send, so its
  * response headers are timed from its end, and a stall while sending it is a stall like one in a response.
+ *
+ * Whatever ends a call (a limit, the caller's signal) ends a read of its body that waits, at once
+ * (`abortable_reader.ts`).
  *
  * @module
  */
 import { OperationError } from "../errors.ts";
 import { formatDuration } from "../config/duration.ts";
+import { abortableReader } from "./abortable_reader.ts";
 import { redactUrl } from "./fetch_error.ts";
 import { StreamedBlob } from "./streamed_blob.ts";
 
@@ -55,18 +61,23 @@ export interface HttpTimeouts {
  */
 export class HttpTimeoutError extends OperationError {}
 
-/** `fetch` with `timeouts` applied to the call, to the body it sends (when large) and to the body of its response. */
+/**
+ * `fetch` with `timeouts` applied to the call, to the body it sends (when large) and to the body of its response.
+ * A call with neither limits nor a signal is `inner`'s as it is; any other has its response body's reads ended by
+ * the call's end (see `abortable_reader.ts`).
+ */
 export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): typeof fetch {
   const headersMs = timeouts.headersMs ?? 0;
   const idleMs = timeouts.idleMs ?? 0;
   const totalMs = timeouts.totalMs ?? 0;
-  if (headersMs <= 0 && idleMs <= 0 && totalMs <= 0) return inner;
+  const limited = headersMs > 0 || idleMs > 0 || totalMs > 0;
   return async (input, init) => {
     const request = input instanceof Request ? input : undefined;
+    const outer = init?.signal ?? request?.signal;
+    if (!limited && !outer) return await inner(input, init);
     const url = redactUrl(request?.url ?? String(input));
     const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     const controller = new AbortController();
-    const outer = init?.signal ?? request?.signal;
     const onAbort = () => controller.abort(outer?.reason);
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener("abort", onAbort, { once: true });
@@ -82,13 +93,20 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
         totalMs,
       )
       : undefined;
+    // An answer read whole and bounded is small: all of it is due within the headers' limit, from the start.
+    const wholeAnswerMs = (init as { maxBodyBytes?: unknown } | undefined)?.maxBodyBytes !== undefined ? headersMs : 0;
+    const started = performance.now();
+    let wholeAnswer: ReturnType<typeof setTimeout> | undefined;
     // Set once the response's headers are in, or the call is over: the request body's progress then times nothing.
     let answered = false;
+    let releaseBody = () => {};
     const done = () => {
       answered = true;
       clearTimeout(stage);
       clearTimeout(total);
+      clearTimeout(wholeAnswer);
       outer?.removeEventListener("abort", onAbort);
+      releaseBody();
     };
     const timedOut = () => controller.signal.reason instanceof HttpTimeoutError ? controller.signal.reason : undefined;
     const awaitHeaders = (after: string) =>
@@ -101,7 +119,7 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
       if (quiet < idleMs) stage = setTimeout(sendingStalled, idleMs - quiet);
       else expire(`no progress sending the request body for ${formatDuration(idleMs)} (http.idleTimeout)`);
     };
-    const requestBody = watchedBody(init?.body, {
+    const requestBody = !limited ? init?.body : watchedBody(init?.body, {
       chunk: () => {
         if (answered || idleMs <= 0) return;
         stage ??= setTimeout(sendingStalled, idleMs);
@@ -125,7 +143,14 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
       done();
       return response;
     }
-    const reader = response.body.getReader();
+    if (wholeAnswerMs > 0) {
+      wholeAnswer = setTimeout(
+        () => expire(`no complete answer within ${formatDuration(wholeAnswerMs)} (http.headersTimeout)`),
+        Math.max(0, wholeAnswerMs - (performance.now() - started)),
+      );
+    }
+    const reader = abortableReader(response.body, controller.signal);
+    releaseBody = reader.release;
     const body = new ReadableStream<Uint8Array>({
       async pull(out) {
         arm(idleMs, `no data for ${formatDuration(idleMs)} in the middle of the response body (http.idleTimeout)`);

@@ -1,12 +1,14 @@
 /**
  * The time limits of calls with a request body, against real loopback servers: an upload's response headers are
  * timed from the end of its body, a stall while sending it is a stall, and a small body (a token request's form)
- * is timed from the start as a GET is.
+ * is timed from the start as a GET is. And what ends a call ends a read of its answer, after garbage collections
+ * too; an answer read whole is due whole within the headers' limit.
  */
 import { equal, match, ok, rejects } from "node:assert/strict";
 import { createHttpClient } from "./http_client.ts";
 import { HttpTimeoutError } from "./timeouts.ts";
 import { withMuteServer } from "./_test_mute_server.ts";
+import { endStalledBodies } from "./_test_bodies.ts";
 
 const LIMITS = { headersMs: 300, idleMs: 300 };
 
@@ -89,5 +91,108 @@ Deno.test("a slow but steady upload takes as long as it needs: its headers wait 
   } finally {
     http.close();
     await server.shutdown();
+  }
+});
+
+/**
+ * A server that sends `chunks` small chunks (one every 10 ms) and then stalls until `release`; the stalled bodies are
+ * ended by the caller.
+ */
+function startTricklingThenStalling(chunks: number) {
+  const bodies: ReadableStreamDefaultController<Uint8Array>[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    let sent = 0;
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        start: (controller) => void bodies.push(controller),
+        async pull(controller) {
+          if (sent++ >= chunks) return await new Promise(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          controller.enqueue(new Uint8Array(100));
+        },
+      }),
+    );
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/archive.tgz`,
+    close: async () => {
+      endStalledBodies(bodies);
+      await server.shutdown();
+    },
+  };
+}
+
+/**
+ * Reads `response`'s body to its end while making garbage (so that collections happen, as a download's chunks make
+ * them), and what ended it, or "still waiting" past `boundMs`.
+ */
+async function readWhileCollecting(response: Response, boundMs: number): Promise<string> {
+  const reader = response.body!.getReader();
+  const read = (async () => {
+    try {
+      for (;;) {
+        // Short-lived objects, megabytes of them: young-generation collections between the reads.
+        let garbage: unknown[] = [];
+        for (let i = 0; i < 20_000; i++) garbage.push({ i, text: `chunk ${i}` });
+        garbage = [];
+        if ((await reader.read()).done) return "the end";
+      }
+    } catch (err) {
+      return (err as Error).message;
+    }
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<string>((resolve) => timer = setTimeout(() => resolve("still waiting"), boundMs));
+  try {
+    return await Promise.race([read, bound]);
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => {});
+  }
+}
+
+Deno.test("a body that stalls after garbage collections still ends at http.idleTimeout, naming it", async () => {
+  const server = startTricklingThenStalling(30);
+  const http = createHttpClient({ timeouts: { idleMs: 500 } });
+  try {
+    // Before, Deno's own signal for the call, held only weakly once the first Response was dropped, was collected:
+    // the limit fired and the read waited for ever.
+    const ended = await readWhileCollecting(await http.fetch(server.url), 10_000);
+    match(
+      ended,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/archive\.tgz timed out: no data for 500ms in the middle of the response body \(http\.idleTimeout\)$/,
+    );
+  } finally {
+    http.close();
+    await server.close();
+  }
+});
+
+Deno.test("Ctrl-C (the client's signal) ends a body that stalls after garbage collections, long before its time limit", async () => {
+  const server = startTricklingThenStalling(30);
+  const interrupt = new AbortController();
+  const http = createHttpClient({ signal: interrupt.signal, timeouts: { idleMs: 60_000 } });
+  try {
+    const response = await http.fetch(server.url);
+    setTimeout(() => interrupt.abort(new Error("interrupted")), 800);
+    equal(await readWhileCollecting(response, 10_000), "interrupted");
+  } finally {
+    http.close();
+    await server.close();
+  }
+});
+
+Deno.test("an answer read whole (maxBodyBytes) that trickles ends at http.headersTimeout, though each byte is in time", async () => {
+  const server = startTricklingThenStalling(1_000);
+  const http = createHttpClient({ timeouts: { headersMs: 500, idleMs: 10_000 } });
+  try {
+    await rejects(http.fetch(server.url, { method: "POST", maxBodyBytes: 1024 * 1024 }), (err) => {
+      return err instanceof HttpTimeoutError &&
+        /^POST http:\/\/127\.0\.0\.1:\d+\/archive\.tgz timed out: no complete answer within 500ms \(http\.headersTimeout\)$/
+          .test(err.message);
+    });
+  } finally {
+    http.close();
+    await server.close();
   }
 });

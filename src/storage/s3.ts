@@ -22,6 +22,8 @@ import {
 import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import { Buffer } from "node:buffer";
 import { OperationError, quote } from "../errors.ts";
+import { formatLimit } from "../fs/read_bounded.ts";
+import { ERROR_BODY_MAX_BYTES } from "../http/bounded_body.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 import { SizedFileBody } from "../http/put.ts";
 import {
@@ -243,6 +245,13 @@ class S3Store implements ObjectStore {
       return "HOME is not set, and the AWS SDK needs it to look for its shared config and credentials files: set HOME";
     }
     const status = error?.$metadata?.httpStatusCode;
+    // An error document the SDK cannot parse (cut at the HTTP client's bound, or not S3's XML): its message would
+    // point at a field only a program sees.
+    if (status !== undefined && /Deserialization error/.test(error.message ?? "")) {
+      return `an error answer that is not a readable S3 error document (HTTP ${status}; at most ${
+        formatLimit(ERROR_BODY_MAX_BYTES)
+      } of it is read)`;
+    }
     if (status !== undefined) {
       const message = error.message && error.message !== error.name && error.message !== "UnknownError"
         ? `: ${error.message}`
