@@ -110,6 +110,9 @@ export { HttpBodyTooLargeError, type HttpRequestInit } from "./src/http/bounded_
 export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/get/field_selector.ts";
+export type { ListOptions, ListPage } from "./src/get/list_query.ts";
+export { getProject, listProjects, type ListProjectsOptions, projectListRequest } from "./src/projects/get_project.ts";
+export { projectJson } from "./src/projects/project_view.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";

@@ -138,6 +138,7 @@ export function pageRequest(
  * ```
  */
 export interface ListPage<T> {
+  /** Always `"list"`: tells a page from the one item a read by version returns. */
   kind: "list";
   /** What the page holds. */
   items: T[];

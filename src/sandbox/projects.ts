@@ -1,0 +1,144 @@
+/**
+ * Projects as FlyteAdmin keeps them (project_manager.go, validation/project_validator.go, gormimpl/project_repo.go):
+ * RegisterProject, GetProject, UpdateProject (archiving is an update of `state`) and ListProjects, whose listing
+ * hides ARCHIVED projects only when the request has no filters, sorts by identifier unless asked otherwise, and
+ * gives a next token exactly when a page is full. Every project answers with the system-wide domains.
+ *
+ * @module
+ */
+import { clone, create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  DomainSchema,
+  type Project,
+  Project_ProjectState,
+  type ProjectListRequest,
+  ProjectSchema,
+} from "../../proto/gen/flyteidl/admin/project_pb.ts";
+import type { AdminServiceImpl } from "./admin_service.ts";
+import {
+  columnComparator,
+  type Columns,
+  matchesColumns,
+  pageAt,
+  parseColumnFilters,
+  parseOffset,
+} from "./column_filters.ts";
+
+/** The domains FlyteAdmin's default configuration has, returned with every project. */
+export const SANDBOX_DOMAINS = [
+  { id: "development", name: "development" },
+  { id: "staging", name: "staging" },
+  { id: "production", name: "production" },
+] as const;
+
+/** The project table's columns (FlyteAdmin's `models.ProjectColumns`, as filters and sorting name them). */
+const COLUMNS = ["identifier", "name", "description", "state", "created_at"] as const;
+
+/** Kubernetes' DNS-1123 label, which FlyteAdmin requires of a project id. */
+const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+/** FlyteAdmin's ValidateProject: id present and a DNS-1123 label, name and description within their lengths, no domains. */
+function validateProject(project: Project): void {
+  if (project.id === "") throw invalid("missing project_id");
+  if (project.labels && Object.keys(project.labels.values).length > 16) {
+    throw invalid("labels map cannot exceed 16 entries");
+  }
+  if (project.id.length > 63 || !DNS_1123_LABEL.test(project.id)) {
+    throw invalid(
+      `invalid project id [${project.id}]: [a lowercase RFC 1123 label must consist of lower case alphanumeric ` +
+        `characters or '-', and must start and end with an alphanumeric character]`,
+    );
+  }
+  if (project.name.length > 64) throw invalid("project_name cannot exceed 64 characters");
+  if (project.description.length > 300) throw invalid("project_description cannot exceed 300 characters");
+  if (project.domains.length > 0) {
+    throw invalid("Domains are currently only set system wide. Please retry without domains included in your request.");
+  }
+}
+
+/** The registered projects, in registration order (their creation order). */
+export class ProjectTable {
+  readonly #projects = new Map<string, { project: Project; created: number }>();
+  #sequence = 0;
+
+  /** RegisterProject: a new project (state as given, ACTIVE by default). */
+  register(project: Project | undefined): void {
+    if (!project) throw invalid("missing project");
+    if (project.name === "") throw invalid("missing project_name");
+    validateProject(project);
+    if (this.#projects.has(project.id)) {
+      throw new ConnectError(`project [${project.id}] already exists`, Code.AlreadyExists);
+    }
+    this.#projects.set(project.id, { project: this.#stored(project), created: this.#sequence++ });
+  }
+
+  /** GetProject: NOT_FOUND naming the id. */
+  get(id: string): Project {
+    if (id === "") throw invalid("missing project_id");
+    return this.#answer(this.#find(id).project);
+  }
+
+  /** UpdateProject: the project must exist (checked first, as FlyteAdmin does), then is replaced whole. */
+  update(project: Project): void {
+    const existing = this.#find(project.id);
+    validateProject(project);
+    existing.project = this.#stored(project);
+  }
+
+  /** ListProjects. */
+  list(request: ProjectListRequest): { projects: Project[]; token: string } {
+    const filters = parseColumnFilters(request.filters, "project", COLUMNS);
+    const order = columnComparator<Columns>(request.sortBy, COLUMNS, { key: "identifier", direction: 1 });
+    const offset = parseOffset(request.token);
+    const rows = [...this.#projects.values()].map(({ project, created }) => ({
+      project,
+      columns: {
+        identifier: project.id,
+        name: project.name,
+        description: project.description,
+        state: project.state,
+        created_at: created,
+      } satisfies Columns,
+    }));
+    // project_repo.go: "If no filter provided, default to filtering out archived projects".
+    const visible = filters.length === 0
+      ? rows.filter((row) => row.project.state !== Project_ProjectState.ARCHIVED)
+      : rows.filter((row) => matchesColumns(row.columns, filters));
+    visible.sort((a, b) => order(a.columns, b.columns));
+    const page = pageAt(visible, offset, request.limit);
+    return { projects: page.items.map((row) => this.#answer(row.project)), token: page.token };
+  }
+
+  #find(id: string): { project: Project; created: number } {
+    const found = this.#projects.get(id);
+    if (!found) throw new ConnectError(`project [${id}] not found`, Code.NotFound);
+    return found;
+  }
+
+  #stored(project: Project): Project {
+    const copy = clone(ProjectSchema, project);
+    copy.domains = [];
+    return copy;
+  }
+
+  #answer(project: Project): Project {
+    const copy = clone(ProjectSchema, project);
+    copy.domains = SANDBOX_DOMAINS.map((domain) => create(DomainSchema, domain));
+    return copy;
+  }
+}
+
+/** The project methods of the sandbox's AdminService. */
+export function projectMethods(projects: ProjectTable): AdminServiceImpl {
+  return {
+    registerProject: (request) => (projects.register(request.project), {}),
+    getProject: (request) => projects.get(request.id),
+    updateProject: (request) => (projects.update(request), {}),
+    listProjects: (request) => projects.list(request),
+  };
+}
