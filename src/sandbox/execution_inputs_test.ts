@@ -1,0 +1,77 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { ConnectError } from "@connectrpc/connect";
+import { LaunchPlanSpecSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import { LiteralMapSchema, LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { castable, checkAndFetchInputs, describeType, expectedInputs, literalTypeOf } from "./execution_inputs.ts";
+
+type LiteralInit = MessageInitShape<typeof LiteralSchema>;
+const int = (value: number): LiteralInit => ({
+  value: {
+    case: "scalar",
+    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
+  },
+});
+const none: LiteralInit = { value: { case: "scalar", value: { value: { case: "noneType", value: {} } } } };
+const list = (...literals: LiteralInit[]): LiteralInit => ({ value: { case: "collection", value: { literals } } });
+const simple = (value: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value } });
+const listOf = (value: SimpleType) =>
+  create(LiteralTypeSchema, { type: { case: "collectionType", value: { type: { case: "simple", value } } } });
+const optional = (value: SimpleType) =>
+  create(LiteralTypeSchema, {
+    type: {
+      case: "unionType",
+      value: { variants: [{ type: { case: "simple", value } }, { type: { case: "simple", value: SimpleType.NONE } }] },
+    },
+  });
+const typeOf = (literal: LiteralInit) => literalTypeOf(create(LiteralSchema, literal));
+
+Deno.test("literal types: inferred and checked as far as the sandbox models them", () => {
+  assertEquals(castable(typeOf(int(1)), simple(SimpleType.INTEGER)), true);
+  assertEquals(castable(typeOf(int(1)), simple(SimpleType.FLOAT)), false);
+  assertEquals(castable(typeOf(list(int(1), int(2))), listOf(SimpleType.INTEGER)), true);
+  assertEquals(castable(typeOf(list()), listOf(SimpleType.STRING)), true);
+  assertEquals(castable(typeOf(list(int(1))), listOf(SimpleType.STRING)), false);
+  assertEquals(castable(typeOf(none), optional(SimpleType.INTEGER)), true);
+  assertEquals(castable(typeOf(int(3)), optional(SimpleType.INTEGER)), true);
+  assertEquals(castable(typeOf(none), simple(SimpleType.INTEGER)), false);
+  assertEquals(describeType(listOf(SimpleType.INTEGER)), "collection_type:{simple:INTEGER}");
+});
+
+Deno.test("expected inputs: the launch plan's defaults plus the workflow inputs it neither defaults nor fixes", () => {
+  const workflowInputs = create(VariableMapSchema, {
+    variables: {
+      a: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+      b: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+      c: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+    },
+  });
+  const spec = create(LaunchPlanSpecSchema, {
+    defaultInputs: {
+      parameters: {
+        b: {
+          var: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+          behavior: { case: "default", value: int(2) },
+        },
+      },
+    },
+    fixedInputs: { literals: { c: int(3) } },
+  });
+  const expected = expectedInputs(spec, workflowInputs);
+  assertEquals(Object.keys(expected), ["a", "b"]);
+  assertEquals(expected.a.behavior, { case: "required", value: true });
+  const inputs = checkAndFetchInputs(create(LiteralMapSchema, { literals: { a: int(1) } }), spec.fixedInputs, expected);
+  assertEquals(Object.keys(inputs.literals).sort(), ["a", "b", "c"]);
+  let refused = "";
+  try {
+    checkAndFetchInputs(create(LiteralMapSchema, { literals: { a: list(int(1)) } }), spec.fixedInputs, expected);
+  } catch (err) {
+    refused = err instanceof ConnectError ? err.rawMessage : String(err);
+  }
+  assertEquals(
+    refused,
+    "invalid a input wrong type. Expected simple:INTEGER, but got collection_type:{simple:INTEGER}",
+  );
+});
