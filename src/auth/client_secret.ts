@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
-import { describeFetchFailure } from "../http/fetch_error.ts";
+import { describeFetchFailure, shownUrl } from "../http/fetch_error.ts";
 import { basicCredentials } from "../log/redact.ts";
 import { excerpt } from "../output/printable.ts";
 import { REPEATABLE } from "../http/retry.ts";
@@ -138,7 +138,7 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
         // A plain-HTTP token endpoint is the user's choice (a local sandbox), as flytectl allows it.
         [oauth.allowInsecureRequests]: server.tokenEndpoint.startsWith("http:"),
       };
-      const where = server.tokenEndpoint.replace(/[?#].*$/, "");
+      const where = shownUrl(server.tokenEndpoint);
       const refreshed = await refreshGrant({ as, client, auth, options }, previous, deps.now, renewedElsewhere);
       if (refreshed) return refreshed;
       const params = await shapeParameters(settings, discovery);

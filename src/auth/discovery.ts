@@ -10,7 +10,8 @@
  */
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
-import { type NamedEndpoint, refusePlainHttp, shownUrl } from "./plain_http.ts";
+import { shownUrl } from "../http/fetch_error.ts";
+import { type NamedEndpoint, refusePlainHttp } from "./plain_http.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** What `GetPublicClientConfig` answers. */

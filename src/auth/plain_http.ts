@@ -9,7 +9,7 @@
  * @module
  */
 import { OperationError, UsageError } from "../errors.ts";
-import { redactUrl } from "../http/fetch_error.ts";
+import { shownUrl } from "../http/fetch_error.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** The option that allows plain HTTP, as refusals name it. */
@@ -40,15 +40,4 @@ export function refusePlainHttp(
   const message = `refusing to ${endpoint.action} ${shownUrl(endpoint.url)} (${source}) over plain HTTP while ` +
     `the admin is reached over TLS; set ${ALLOW_OPTION} to allow it`;
   throw "option" in from ? new UsageError(message) : new OperationError(message);
-}
-
-/**
- * `url` as messages and logs show it: without its query, fragment and user information (they may carry secrets),
- * else as written. A value that is no URL loses what follows a `?` or `#`.
- */
-export function shownUrl(url: string): string {
-  const parsed = URL.parse(url);
-  if (parsed && !parsed.search && !parsed.hash && !parsed.username && !parsed.password) return url;
-  // An opaque origin ("null": no host) would lose the whole value: only its tail is cut then.
-  return parsed && parsed.origin !== "null" ? redactUrl(parsed) : url.replace(/[?#].*$/, "");
 }

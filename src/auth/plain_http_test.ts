@@ -11,7 +11,8 @@ import { OperationError, UsageError } from "../errors.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, promptSink } from "./_test_helpers.ts";
 import { type PlainHttpServer, withPlainHttpServer } from "./_test_plain_http_server.ts";
-import { refusePlainHttp, shownUrl } from "./plain_http.ts";
+import { shownUrl } from "../http/fetch_error.ts";
+import { refusePlainHttp } from "./plain_http.ts";
 import type { AuthSettings } from "./settings.ts";
 
 const scope = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };

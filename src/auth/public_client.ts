@@ -7,6 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OperationError } from "../errors.ts";
+import { shownUrl } from "../http/fetch_error.ts";
 import type { TextSink } from "../output/io.ts";
 import { refreshGrant } from "./client_secret.ts";
 import type { Discovery } from "./discovery.ts";
@@ -86,7 +87,7 @@ export async function publicClientSession(
       [oauth.allowInsecureRequests]: plainHttp,
     },
     redirectUri: config.redirectUri,
-    where: server.tokenEndpoint.replace(/[?#].*$/, ""),
+    where: shownUrl(server.tokenEndpoint),
   };
 }
 

@@ -127,7 +127,7 @@ export class CliContext {
     if (log.enabled(5)) {
       const [{ describeConfig }, { shownUrl }] = await Promise.all([
         import("../config/describe.ts"),
-        import("../auth/plain_http.ts"),
+        import("../http/fetch_error.ts"),
       ]);
       const set = describeConfig(loaded).filter((row) => row.source !== "default");
       // A URL's query and user information may carry secrets (`admin.tokenUrl`'s `?secret=…`): never logged.

@@ -12,6 +12,17 @@ export function redactUrl(url: URL | string): string {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
+/**
+ * `url` as messages and logs show it: without its query, fragment and user information (they may carry secrets),
+ * else as written. A value that is no URL loses what follows a `?` or `#`.
+ */
+export function shownUrl(url: string): string {
+  const parsed = URL.parse(url);
+  if (parsed && !parsed.search && !parsed.hash && !parsed.username && !parsed.password) return url;
+  // An opaque origin ("null": no host) would lose the whole value: only its tail is cut then.
+  return parsed && parsed.origin !== "null" ? redactUrl(parsed) : url.replace(/[?#].*$/, "");
+}
+
 /** Most causes followed, against a cycle. */
 const MAX_CAUSES = 8;
 

@@ -13,6 +13,7 @@ import {
   withStreamedArchiveEntries,
 } from "./archive.ts";
 import type { HttpClient } from "../../http/http_client.ts";
+import { shownUrl } from "../../http/fetch_error.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/store.ts";
 
@@ -74,11 +75,6 @@ export function isUrl(path: string): boolean {
   return /^https?:\/\//i.test(path);
 }
 
-/** A URL without query or fragment, for messages: a signed URL's query is a credential. */
-export function redactUrl(url: string): string {
-  return url.replace(/[?#].*$/, "");
-}
-
 /**
  * Streams an archive from an http(s) URL straight into extraction: the download is never held in
  * memory or written whole to disk first.
@@ -90,7 +86,7 @@ export async function withDownloadedArchive<T>(
   signal: AbortSignal | undefined,
   deps: DownloadDeps,
 ): Promise<T> {
-  const shown = redactUrl(url);
+  const shown = shownUrl(url);
   const format = archiveFormat(url);
   if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(shown)}`);
   let response: Response;

@@ -17,15 +17,9 @@ import {
   type ReadArchiveOptions,
   withArchiveEntries,
 } from "./archive.ts";
-import {
-  type DownloadDeps,
-  isStorageReference,
-  isUrl,
-  redactUrl,
-  withDownloadedArchive,
-  withStoredArchive,
-} from "./download.ts";
+import { type DownloadDeps, isStorageReference, isUrl, withDownloadedArchive, withStoredArchive } from "./download.ts";
 import { memberRole } from "../classify.ts";
+import { shownUrl } from "../../http/fetch_error.ts";
 import type { FileDigest } from "../upload.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 
@@ -187,7 +181,7 @@ export async function withPackageMembers<T>(
  */
 function requireEntities(path: string, read: ReadArchive): void {
   if (read.entries.some((entry) => memberRole(entry.name).role === "entity")) return;
-  const label = isUrl(path) ? redactUrl(path) : path;
+  const label = isUrl(path) ? shownUrl(path) : path;
   const count = read.entries.length;
   const held = count === 0
     ? "it holds no files"
