@@ -1,7 +1,9 @@
 /**
  * An in-process FlyteAdmin for testing programs that talk to Flyte: real gRPC over HTTP/2 on loopback (h2c,
  * or TLS when given a certificate), served by Connect's router with FlyteAdmin's semantics for tasks,
- * workflows and launch plans (filters, sorting, paging, `ALREADY_EXISTS`, missing references), DataProxy
+ * workflows and launch plans (filters, sorting, paging, `ALREADY_EXISTS`, missing references), executions
+ * (created from a launch plan or a task, validated, listed, terminated, archived, with node and task executions)
+ * that run a lifecycle tests plan on the sandbox's clock ({@link SandboxExecutions}), DataProxy
  * `CreateUploadLocation` with signed upload URLs served by a real HTTP server, a record of every request,
  * and latency and fault injection.
  *

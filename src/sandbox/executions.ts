@@ -33,7 +33,11 @@ import type {
   NodeExecutionListRequest,
 } from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
 import { NodeExecutionGetDataResponseSchema } from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
-import type { TaskExecution, TaskExecutionListRequest } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
+import {
+  type TaskExecution,
+  type TaskExecutionListRequest,
+  TaskExecutionListRequestSchema,
+} from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type {
@@ -445,7 +449,7 @@ export class ExecutionRegistry {
   getTaskExecution(id: TaskExecutionIdentifier | undefined): TaskExecution {
     const nodeId = id?.nodeExecutionId;
     const list = nodeId
-      ? this.listTaskExecutions({ nodeExecutionId: nodeId, limit: 1000 } as TaskExecutionListRequest)
+      ? this.listTaskExecutions(create(TaskExecutionListRequestSchema, { nodeExecutionId: nodeId, limit: 1000 }))
       : undefined;
     const found = list?.taskExecutions.find((attempt) => attempt.id?.retryAttempt === id?.retryAttempt);
     if (!found) {

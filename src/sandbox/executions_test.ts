@@ -439,3 +439,57 @@ Deno.test("RelaunchExecution and RecoverExecution run the same launch plan and i
     ]);
   });
 });
+
+Deno.test("node execution data, task attempts paged and filtered, and FlyteAdmin's identifier checks", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan("default", { attempts: 3, after: 300 });
+    await client.createExecution(createRequest("three"));
+    const executionId = { ...scope, name: "three" };
+    clock.advance(1000);
+    const data = await client.getNodeExecutionData({ id: { executionId, nodeId: "n0" } });
+    assertEquals(Object.keys(data.fullInputs!.literals).sort(), ["x", "y", "z"]);
+    assertEquals(Object.keys(data.fullOutputs!.literals), ["o"]);
+    const start = await client.getNodeExecutionData({ id: { executionId, nodeId: "start-node" } });
+    assertEquals(Object.keys(start.fullOutputs!.literals).sort(), ["x", "y", "z"]);
+    const nodeExecutionId = { executionId, nodeId: "n1" };
+    const page = await client.listTaskExecutions({ nodeExecutionId, limit: 2 });
+    assertEquals([page.taskExecutions.map((task) => task.id?.retryAttempt), page.token], [[0, 1], "2"]);
+    const rest = await client.listTaskExecutions({ nodeExecutionId, limit: 2, token: page.token });
+    assertEquals([rest.taskExecutions.map((task) => task.id?.retryAttempt), rest.token], [[2], ""]);
+    const succeeded = await client.listTaskExecutions({ nodeExecutionId, limit: 5, filters: "eq(phase,SUCCEEDED)" });
+    assertEquals(succeeded.taskExecutions.map((task) => task.id?.retryAttempt), [2]);
+    const byTask = await client.listTaskExecutions({ nodeExecutionId, limit: 5, filters: "eq(task.name,double)" });
+    assertEquals(byTask.taskExecutions.length, 3);
+    const attempt = await client.getTaskExecution({
+      id: { nodeExecutionId, taskId: id(ResourceType.TASK, "double", "v1"), retryAttempt: 1 },
+    });
+    assertEquals(TaskExecution_Phase[attempt.closure!.phase], "FAILED");
+    const noNode = await adminError(client.listTaskExecutions({ nodeExecutionId: { executionId }, limit: 5 }));
+    assertEquals([noNode.status, noNode.serverMessage], ["InvalidArgument", "missing node_id"]);
+    const noExecution = await adminError(client.listNodeExecutions({ limit: 5 }));
+    assertEquals([noExecution.status, noExecution.serverMessage], ["InvalidArgument", "missing execution_id"]);
+    const noName = await adminError(client.getExecution({ id: { ...scope } }));
+    assertEquals([noName.status, noName.serverMessage], ["InvalidArgument", "missing name"]);
+  }, { now: clock.now });
+});
+
+Deno.test("a plan with a negative time or no attempts is refused, naming the field", async () => {
+  await withSandbox((sandbox) => {
+    let refused = "";
+    try {
+      sandbox.store.executions.plan("default", { after: -1 });
+    } catch (err) {
+      refused = String(err);
+    }
+    assertEquals(refused, "RangeError: ExecutionPlan.after must be ≥ 0 ms, got -1");
+    try {
+      sandbox.store.executions.plan({ execution: "x" }, { attempts: 0 });
+    } catch (err) {
+      refused = String(err);
+    }
+    assertEquals(refused, "RangeError: ExecutionPlan.attempts must be a whole number ≥ 1, got 0");
+    return Promise.resolve();
+  });
+});

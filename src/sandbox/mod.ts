@@ -1,6 +1,7 @@
 /**
  * An in-process FlyteAdmin for tests and demos: real gRPC over HTTP/2 on loopback, FlyteAdmin's semantics for
- * tasks, workflows and launch plans (filters, sorting, paging, ALREADY_EXISTS, missing references), signed
+ * tasks, workflows and launch plans (filters, sorting, paging, ALREADY_EXISTS, missing references), executions
+ * with a simulated lifecycle on the sandbox's clock (`store.executions.plan`), signed
  * upload URLs served over HTTP, request recording and fault injection. Library users import it as the
  * package's `./testing` export (`testing.ts` at the root); fctl's own tests and scripts import it here.
  *
