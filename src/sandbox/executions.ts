@@ -192,6 +192,7 @@ export class ExecutionRegistry {
   readonly #plans = new Map<string, ExecutionPlan>();
   #defaultPlan: ExecutionPlan = {};
   #seq = 0;
+  #lastCreatedNs = 0n;
 
   /** `store` resolves launch plans, workflows and tasks; `now` is the clock every execution runs on. */
   constructor(store: SandboxStore, now: () => Date) {
@@ -239,6 +240,7 @@ export class ExecutionRegistry {
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
     const createdNs = this.#clock();
+    this.#lastCreatedNs = createdNs;
     const plan = resolvePlan(this.#planFor(name, request.spec!.launchPlan!.name));
     const record: ExecutionRecord = {
       seq: ++this.#seq,
@@ -470,8 +472,13 @@ export class ExecutionRegistry {
     this.#defaultPlan = {};
   }
 
+  /**
+   * The clock's time, but never before the newest creation: executions created in the same millisecond get
+   * creation times a microsecond apart, and each must be at least QUEUED (or RUNNING) the moment it exists.
+   */
   #nowNs(): bigint {
-    return BigInt(this.#now().getTime()) * NS_PER_MS;
+    const now = BigInt(this.#now().getTime()) * NS_PER_MS;
+    return now > this.#lastCreatedNs ? now : this.#lastCreatedNs;
   }
 
   #get(id: WorkflowExecutionIdentifier | undefined): ExecutionRecord {

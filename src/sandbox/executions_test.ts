@@ -493,3 +493,16 @@ Deno.test("a plan with a negative time or no attempts is refused, naming the fie
     return Promise.resolve();
   });
 });
+
+Deno.test("executions created in the same millisecond of a frozen clock all start at once", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.executions.plan("default", { after: 0 });
+    for (const name of ["one", "two", "three"]) await client.createExecution(createRequest(name));
+    assertEquals(sandbox.store.executions.summaries().map((execution) => execution.phase), [
+      "SUCCEEDED",
+      "SUCCEEDED",
+      "SUCCEEDED",
+    ]);
+  }, { now: () => new Date(START) });
+});
