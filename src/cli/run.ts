@@ -18,15 +18,6 @@ import { VERSION } from "../version.ts";
 
 export type { CliDeps, Clock } from "./context.ts";
 
-/** Commander outcomes that are not failures. */
-const COMMANDER_OK = new Set(["commander.helpDisplayed", "commander.version", "commander.help"]);
-
-/** A commander exit (usage error, help, version), told apart without importing commander. */
-function commanderExitCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("commander.") ? code : undefined;
-}
-
 /**
  * Runs `fctl <args>` and returns the exit status; never exits the process and never throws.
  * `deps` replace the dependencies a command would build from its configuration (tests inject an admin
@@ -114,11 +105,6 @@ function failure(err: unknown, io: Io, signal: AbortSignal, options: FailureOpti
     // Each line as an error line is shown, keeping the indentation of the frames (`    at …`).
     for (const frame of err.stack.split("\n")) io.stderr.write(`${/^[ \t]*/.exec(frame)![0]}${line(frame)}\n`);
   };
-  const commanderCode = commanderExitCode(err);
-  if (commanderCode) {
-    // Commander has already written its message (and help where it applies) to stderr.
-    return COMMANDER_OK.has(commanderCode) ? ExitCode.Ok : ExitCode.Usage;
-  }
   // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
   if (signal.aborted && !(err instanceof InterruptedError)) {
     io.stderr.write("Error: interrupted\n");
