@@ -39,6 +39,7 @@ import {
   TaskExecutionListRequestSchema,
 } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import { ConcurrencyLimitBehavior, type LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type {
   Identifier,
@@ -228,6 +229,7 @@ export class ExecutionRegistry {
     if (!request.inputs || Object.keys(request.inputs.literals).length === 0) request.inputs = request.spec?.inputs;
     validateCreateRequest(request);
     const launch = resolveLaunch(this.#store, request);
+    if (launch.launchEntity === "launch_plan") this.#checkConcurrency(launch.launchPlan);
     const spec = clone(ExecutionSpecSchema, request.spec!);
     const name = request.name !== "" ? request.name : this.#freshName(request);
     const id = { project: request.project, domain: request.domain, name, org: request.org };
@@ -488,6 +490,33 @@ export class ExecutionRegistry {
       throw new ConnectError(`missing entity of type execution with identifier ${shown}`, Code.NotFound);
     }
     return record;
+  }
+
+  /**
+   * A launch plan's concurrency policy, as FlyteAdmin applies it: with `max` executions of the launch plan's name
+   * (any version) QUEUED or RUNNING in its project and domain, SKIP refuses the new one with ALREADY_EXISTS.
+   */
+  #checkConcurrency(launchPlan: LaunchPlan): void {
+    const policy = launchPlan.spec?.concurrencyPolicy;
+    const lpId = launchPlan.id!;
+    if (!policy) return;
+    const now = this.#nowNs();
+    const active =
+      [...this.#records.values()].filter((record) =>
+        record.launch.launchEntity === "launch_plan" && record.launch.launchPlan.id?.name === lpId.name &&
+        record.id.project === lpId.project && record.id.domain === lpId.domain &&
+        ["QUEUED", "RUNNING"].includes(this.#state(record, now).phase)
+      ).length;
+    if (active < policy.max) return;
+    if (policy.behavior === ConcurrencyLimitBehavior.SKIP) {
+      throw new ConnectError(
+        `concurrency limit (${policy.max}) reached for launch plan ${lpId.name}; skipping execution`,
+        Code.AlreadyExists,
+      );
+    }
+    if (policy.behavior !== ConcurrencyLimitBehavior.UNSPECIFIED) {
+      throw new ConnectError(`unsupported concurrency-limit behavior: ${policy.behavior}`, Code.Unknown);
+    }
   }
 
   #findTask(id: Identifier): Task | undefined {

@@ -506,3 +506,43 @@ Deno.test("executions created in the same millisecond of a frozen clock all star
     ]);
   }, { now: () => new Date(START) });
 });
+
+Deno.test("CreateExecution checks labels as Kubernetes does, and a launch plan's SKIP concurrency policy", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const labelled = (labels: Record<string, string>) => ({
+      ...createRequest(""),
+      spec: { launchPlan, labels: { values: labels } },
+    });
+    const key = await adminError(client.createExecution(labelled({ "bad key": "v" })));
+    assertEquals(key.status, "InvalidArgument");
+    assert(key.serverMessage.startsWith("invalid label key [bad key]"), key.serverMessage);
+    const value = await adminError(client.createExecution(labelled({ team: "-x" })));
+    assert(value.serverMessage.startsWith("invalid label value [-x]"), value.serverMessage);
+    await client.createExecution(labelled({ "example.com/team": "ml", tier: "" }));
+
+    const wfId = id(ResourceType.WORKFLOW, "wf", "v1");
+    sandbox.store.addLaunchPlan({
+      id: id(ResourceType.LAUNCH_PLAN, "single", "v1"),
+      spec: {
+        workflowId: wfId,
+        defaultInputs: { parameters: { y: { var: { type: integer }, behavior: { case: "default", value: int(5) } } } },
+        fixedInputs: { literals: { z: str("fixed") } },
+        concurrencyPolicy: { max: 1, behavior: 1 },
+      },
+    });
+    const single = (name: string) => ({
+      ...createRequest(name),
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "single", "v1") },
+    });
+    await client.createExecution(single("first"));
+    const skipped = await adminError(client.createExecution(single("second")));
+    assertEquals([skipped.status, skipped.serverMessage], [
+      "AlreadyExists",
+      "concurrency limit (1) reached for launch plan single; skipping execution",
+    ]);
+    clock.advance(5000);
+    await client.createExecution(single("third"));
+  }, { now: clock.now });
+});
