@@ -113,6 +113,14 @@ export { escapeSelectorValue, fieldSelectorToFilters } from "./src/get/field_sel
 export type { ListOptions, ListPage } from "./src/get/list_query.ts";
 export { getProject, listProjects, type ListProjectsOptions, projectListRequest } from "./src/projects/get_project.ts";
 export { projectJson } from "./src/projects/project_view.ts";
+export {
+  getWorkflow,
+  type GetWorkflowOptions,
+  type GetWorkflowResult,
+  runWorkflowQuery,
+  workflowQuery,
+} from "./src/workflows/get_workflow.ts";
+export { namedEntityJson, workflowJson } from "./src/workflows/workflow_view.ts";
 export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";

@@ -39,7 +39,7 @@ async function runShell(shell: string, args: string[], cwd: string): Promise<str
 /** Completion cases: the words typed (the last one being completed), and what is offered, sorted. */
 const CASES: [string[], string[]][] = [
   [["fctl", ""], ["auth", "completion", "config", "get", "help", "register", "task", "tasks", "version"]],
-  [["fctl", "get", ""], ["help", "project", "projects", "task", "tasks"]],
+  [["fctl", "get", ""], ["help", "project", "projects", "task", "tasks", "workflow", "workflows"]],
   [["fctl", "get", "task", "--la"], ["--latest"]],
   [["fctl", "-o", ""], [...OUTPUT_FORMATS].sort()],
   [["fctl", "get", "task", "-p", "flytesnacks", "-o", "J"], ["JSON"]],
@@ -49,7 +49,7 @@ const CASES: [string[], string[]][] = [
   [["fctl", "tasks", "--filter.li"], ["--filter.limit"]],
   [["fctl", "help", "re"], ["register"]],
   [["fctl", "register", "files", "pk"], ["pkg.tgz"]],
-  [["fctl", "-p", "get", "get", ""], ["help", "project", "projects", "task", "tasks"]],
+  [["fctl", "-p", "get", "get", ""], ["help", "project", "projects", "task", "tasks", "workflow", "workflows"]],
   [["fctl", "--version", ""], ["auth", "completion", "config", "get", "help", "register", "task", "tasks", "version"]],
   [["fctl", "get", "task", "--version", "v1", "--wi"], ["--wide"]],
   [["fctl", "get", "task", "--logger.formatter.type", ""], ["gcp", "json", "text"]],

@@ -7,7 +7,8 @@
 import { type Client, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AdminService } from "../proto/gen/flyteidl/service/admin_pb.ts";
-import type { Sandbox } from "../src/sandbox/mod.ts";
+import { type Sandbox, SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
+import { fixture, runFctl, runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
 
 /** Runs `fn` with a client of the sandbox's whole AdminService, on one HTTP/2 connection. */
 export async function withFullAdmin(
@@ -53,4 +54,43 @@ export async function seedProjects(sandbox: Sandbox, projects: TestProject[]): P
     }
   });
   sandbox.clearRequests();
+}
+
+/** Registers the flytesnacks core package (tasks, workflows, launch plans) at each version, in order. */
+export async function registerCore(sandbox: Sandbox, versions: string[]): Promise<void> {
+  for (const version of versions) {
+    const args = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", version];
+    const result = await runFctl([
+      ...args,
+      "-p",
+      "flytesnacks",
+      "-d",
+      "development",
+      "--admin.endpoint",
+      sandbox.endpoint,
+    ]);
+    if (result.code !== 0) throw new Error(`registering ${version}: ${result.stderr}`);
+  }
+  sandbox.clearRequests();
+}
+
+/**
+ * Runs `fctl <args>` as a fresh process under the declared permissions against a production-shaped sandbox (TLS
+ * from its CA, OAuth client credentials with the sandbox client's secret from a variable), in the test project.
+ */
+export async function runProductionProcess(sandbox: Sandbox, args: string[]): Promise<RunResult> {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-get-production-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const env = {
+      HOME: `${dir}/no-home`,
+      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+    };
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    const auth = ["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
+    return await runFctlProcess([...args, ...flags, ...auth], env);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -22,6 +22,7 @@ import {
 import { completionCommand } from "./commands/completion.ts";
 import { GET_PROJECT_COMMAND } from "./commands/get_project.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
+import { GET_WORKFLOW_COMMAND } from "./commands/get_workflow.ts";
 import { VERSION_COMMAND } from "./commands/version.ts";
 import { GLOBAL_FLAGS } from "./global_flags.ts";
 
@@ -43,7 +44,7 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     groupCommand(
       "get",
       "read entities from the admin service",
-      [taskCommand("list tasks, or the versions of one task"), GET_PROJECT_COMMAND],
+      [taskCommand("list tasks, or the versions of one task"), GET_PROJECT_COMMAND, GET_WORKFLOW_COMMAND],
       {
         // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.
         flags: TASK_FLAGS.map((flag) => ({ ...flag, hidden: true })),
