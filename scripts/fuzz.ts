@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { recordedCases } from "../src/_property.ts";
+import { recordedCases } from "../src/_test_property.ts";
 
 const PROPERTY_TESTS = [
   "src/admin/endpoint_property_test.ts",

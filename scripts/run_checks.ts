@@ -2,11 +2,11 @@
  * `deno task test`: every check CI runs, in order, failing on the first that fails:
  * formatting, lint, type check, the package's doc lint and publish dry run, generated-code and reference freshness,
  * then the test suite, after which it prints how many generated cases the property tests ran (`property cases: N`;
- * see `src/_property.ts`).
+ * see `src/_test_property.ts`).
  *
  * @module
  */
-import { recordedCases } from "../src/_property.ts";
+import { recordedCases } from "../src/_test_property.ts";
 
 const deno = Deno.execPath();
 

@@ -1,6 +1,6 @@
 /**
  * `register files` against an admin without DataProxy, the source written through stow `google` (a loopback
- * GCS JSON API server, src/storage/_gcs_test_server.ts) and stow `azure` (Azurite, run by the test): the
+ * GCS JSON API server, src/storage/_test_gcs_server.ts) and stow `azure` (Azurite, run by the test): the
  * bucket or container created, the object's bytes and MD5 checked in the server, its `gs://` / `abfs://` URI
  * in every fast-registered task; bad keys, redaction, `config validate`, and archives streamed from storage.
  */
@@ -8,8 +8,8 @@ import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { type FakeGcs, startFakeGcs } from "../src/storage/_gcs_test_server.ts";
-import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_azurite_test_server.ts";
+import { type FakeGcs, startFakeGcs } from "../src/storage/_test_gcs_server.ts";
+import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_test_azurite_server.ts";
 import { fixture, runFctl } from "./helpers.ts";
 import { assertSourceThroughStorage, CORE, coreSource, KEY, SOURCE } from "./fast_source.ts";
 

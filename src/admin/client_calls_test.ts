@@ -20,7 +20,7 @@ import {
   type RawServer,
   type StreamHandler,
   withRawServer,
-} from "./_raw_http2_server.ts";
+} from "./_test_raw_http2_server.ts";
 
 const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
 const TASK_LIST = toBinary(TaskListSchema, create(TaskListSchema, { token: "next-page" }));

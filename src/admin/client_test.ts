@@ -7,7 +7,7 @@ import { createAdminClient } from "./client.ts";
 import { AdminError } from "./errors.ts";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { answer, grpcFrame, withRawServer } from "./_raw_http2_server.ts";
+import { answer, grpcFrame, withRawServer } from "./_test_raw_http2_server.ts";
 
 const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
 const EMPTY_LIST = toBinary(TaskListSchema, create(TaskListSchema));
@@ -78,8 +78,8 @@ Deno.test("close() under a call cancels it: CANCELED, not retried, no new connec
 });
 
 Deno.test("calls share one connection; after GOAWAY or a dropped connection the next call opens a new one", async () => {
-  // In a process of its own, tried again only when Deno's nghttp2 aborted it (see _goaway_scenario.ts).
-  const scenario = new URL("./_goaway_scenario.ts", import.meta.url).pathname;
+  // In a process of its own, tried again only when Deno's nghttp2 aborted it (see _test_goaway_scenario.ts).
+  const scenario = new URL("./_test_goaway_scenario.ts", import.meta.url).pathname;
   const config = new URL("../../deno.json", import.meta.url).pathname;
   for (let attempt = 1;; attempt++) {
     const { success, code, stderr } = await new Deno.Command(Deno.execPath(), {

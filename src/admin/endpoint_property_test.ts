@@ -1,7 +1,7 @@
 /** Property tests of endpoint parsing, bounded by case count (well under a second each). */
 import { deepEqual, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { checkProperty, runs } from "../_property.ts";
+import { checkProperty, runs } from "../_test_property.ts";
 import { UsageError } from "../errors.ts";
 import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 

@@ -7,7 +7,7 @@ import type { RetryOptions } from "./retry.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { parseServiceConfig } from "../config/service_config.ts";
 import { taskSpec } from "../../tests/task_fixtures.ts";
-import { type StreamHandler, withRawServer } from "./_raw_http2_server.ts";
+import { type StreamHandler, withRawServer } from "./_test_raw_http2_server.ts";
 
 const FAST: RetryOptions = { maxAttempts: 4, perAttemptTimeoutMs: 5_000, maxBackoffMs: 2, initialBackoffMs: 1 };
 const LIST = { id: { project: "flytesnacks", domain: "development" }, limit: 10 };

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok as assert, rejects } from "node:assert/strict";
 import fc from "fast-check";
-import { checkProperty, runs } from "../_property.ts";
+import { checkProperty, runs } from "../_test_property.ts";
 import { UsageError } from "../errors.ts";
 import { groupCommand, lazyGroup, leafCommand } from "./command.ts";
 import {

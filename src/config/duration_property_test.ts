@@ -1,7 +1,7 @@
 /** Property tests of duration parsing, bounded by case count (about a second each on a busy machine). */
 import { equal, ok } from "node:assert/strict";
 import fc from "fast-check";
-import { checkProperty, runs } from "../_property.ts";
+import { checkProperty, runs } from "../_test_property.ts";
 import { UsageError } from "../errors.ts";
 import { formatDuration, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import { parseOptionValue } from "./values.ts";

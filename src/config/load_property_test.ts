@@ -7,7 +7,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
 import { stringify } from "yaml";
-import { checkProperty, runs } from "../_property.ts";
+import { checkProperty, runs } from "../_test_property.ts";
 import { UsageError } from "../errors.ts";
 import { loadConfig, MAX_KEY_WARNINGS } from "./load.ts";
 import { OPTIONS, yamlPath } from "./schema.ts";

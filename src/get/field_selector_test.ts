@@ -1,6 +1,6 @@
 import { equal, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { checkProperty, runs } from "../_property.ts";
+import { checkProperty, runs } from "../_test_property.ts";
 import { UsageError } from "../errors.ts";
 import { escapeSelectorValue, fieldSelectorToFilters } from "./field_selector.ts";
 

@@ -147,7 +147,7 @@ Deno.test("production sandbox: signed upload URLs are https:// from the same CA,
 Deno.test("production sandbox: AuthMetadataService is anonymous and advertises the authorization server", async () => {
   await withProduction(async (sandbox, fetchTls) => {
     // Closed before the sandbox, as server_test.ts's are: a live session that receives the sandbox's GOAWAY can
-    // abort the process in Deno's nghttp2 (see src/admin/_goaway_scenario.ts), as one full CI run here did.
+    // abort the process in Deno's nghttp2 (see src/admin/_test_goaway_scenario.ts), as one full CI run here did.
     const sessionManager = new Http2SessionManager(sandbox.endpoint, undefined, { ca: [sandbox.caCertificate!] });
     const auth = createClient(AuthMetadataService, createGrpcTransport({ baseUrl: sandbox.endpoint, sessionManager }));
     try {

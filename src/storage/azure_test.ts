@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { OperationError, UsageError } from "../errors.ts";
-import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "./_azurite_test_server.ts";
+import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "./_test_azurite_server.ts";
 import { assertReadLimits } from "./_test_contract.ts";
 import { openAzureStore } from "./azure.ts";
 import { azureServiceUrl } from "./stow_config.ts";

@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { OperationError, UsageError } from "../errors.ts";
-import { type FakeGcs, startFakeGcs } from "./_gcs_test_server.ts";
+import { type FakeGcs, startFakeGcs } from "./_test_gcs_server.ts";
 import { assertReadLimits } from "./_test_contract.ts";
 import { openGcsStore } from "./gcs.ts";
 import type { ObjectStore, StowStoreSettings } from "./store.ts";

@@ -82,7 +82,7 @@ Deno.test("text Graphviz cannot read fails with its reason, not a stack trace or
 });
 
 Deno.test("drawing runs with no permission at all: no network, system information, FFI, files or environment", async () => {
-  const scenario = new URL("./_render_scenario.ts", import.meta.url).pathname;
+  const scenario = new URL("./_test_render_scenario.ts", import.meta.url).pathname;
   const config = new URL("../../deno.json", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "--config", config, "--no-prompt", "--deny-import", scenario],

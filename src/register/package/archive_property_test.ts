@@ -14,7 +14,7 @@
  * @module
  */
 import fc from "fast-check";
-import { checkProperty } from "../../_property.ts";
+import { checkProperty } from "../../_test_property.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { packTar, type TarEntry } from "modern-tar";

@@ -14,7 +14,7 @@ import { equal } from "node:assert/strict";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { TaskListSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { createAdminClient } from "./client.ts";
-import { answer, grpcFrame, withRawServer } from "./_raw_http2_server.ts";
+import { answer, grpcFrame, withRawServer } from "./_test_raw_http2_server.ts";
 
 const LIST = { id: { project: "p", domain: "d" }, limit: 1 };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
