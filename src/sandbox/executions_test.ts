@@ -546,3 +546,39 @@ Deno.test("CreateExecution checks labels as Kubernetes does, and a launch plan's
     await client.createExecution(single("third"));
   }, { now: clock.now });
 });
+
+Deno.test("a branch node runs its first case as its child", async () => {
+  const clock = testClock();
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const wfId = id(ResourceType.WORKFLOW, "branchy", "v1");
+    sandbox.store.addWorkflow({
+      id: wfId,
+      spec: {
+        template: {
+          id: wfId,
+          nodes: [{
+            id: "b0",
+            target: { case: "branchNode", value: { ifElse: { case: { thenNode: taskNode("yes", "double", "v1") } } } },
+          }],
+        },
+      },
+    });
+    sandbox.store.addLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "branchy", "v1"), spec: { workflowId: wfId } });
+    await client.createExecution({
+      ...scope,
+      name: "br",
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "branchy", "v1") },
+    });
+    clock.advance(2000);
+    const workflowExecutionId = { ...scope, name: "br" };
+    const top = await client.listNodeExecutions({ workflowExecutionId, limit: 10 });
+    assertEquals(top.nodeExecutions.map((node) => [node.id?.nodeId, node.metadata?.isParentNode]), [
+      ["start-node", false],
+      ["b0", true],
+      ["end-node", false],
+    ]);
+    const children = await client.listNodeExecutions({ workflowExecutionId, limit: 10, uniqueParentId: "b0" });
+    assertEquals(children.nodeExecutions.map((node) => node.id?.nodeId), ["b0-0-yes"]);
+  }, { now: clock.now });
+});

@@ -1,7 +1,7 @@
 /**
  * Node and task executions of a sandbox execution, derived from its workflow's compiled nodes as the propeller
- * would report them: `start-node`, then each node in turn (a sub-workflow node's nodes as its children, node id
- * `<parent>-0-<child>`), then `end-node` when the workflow succeeds. Nodes share the execution's running time
+ * would report them: `start-node`, then each node in turn (a sub-workflow node's nodes, or a branch node's first
+ * case, as its children, node id `<parent>-0-<child>`), then `end-node` when the workflow succeeds. Nodes share the execution's running time
  * equally; the last one carries a failure; a task node's attempts share its time, the earlier ones failing.
  *
  * @module
@@ -88,9 +88,7 @@ export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
       const nodeSpan: Span = { ...part, result: last ? within.result : "SUCCEEDED" };
       const nodeId = parentId ? `${parentId}-0-${node.id}` : node.id;
       const target = node.target;
-      const children = target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef"
-        ? subWorkflows.get(idKey(target.value.reference.value)) ?? []
-        : [];
+      const children = childNodes(node, subWorkflows);
       const task = target.case === "taskNode" && target.value.reference.case === "referenceId"
         ? tasks.get(idKey(target.value.reference.value))
         : undefined;
@@ -119,6 +117,19 @@ export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
     });
   }
   return planned;
+}
+
+/**
+ * The nodes a node runs below it: a sub-workflow's nodes, or a branch's first case (the sandbox evaluates no
+ * conditions).
+ */
+function childNodes(node: Node, subWorkflows: Map<string, Node[]>): Node[] {
+  const target = node.target;
+  if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
+    return subWorkflows.get(idKey(target.value.reference.value)) ?? [];
+  }
+  const taken = target.case === "branchNode" ? target.value.ifElse?.case?.thenNode : undefined;
+  return taken ? [taken] : [];
 }
 
 function attemptSpans(span: Span, attempts: number): Span[] {
