@@ -39,6 +39,7 @@ import {
   TaskExecutionListRequestSchema,
 } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { ConcurrencyLimitBehavior, type LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type {
@@ -99,6 +100,7 @@ import {
   type PlannedNode,
   taskExecutionMessages,
 } from "./node_executions.ts";
+import { requireFullId } from "./identifiers.ts";
 import type { SandboxStore } from "./store.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
@@ -388,16 +390,18 @@ export class ExecutionRegistry {
 
   /** A node execution, or NOT_FOUND (also before the node starts). */
   getNodeExecution(id: NodeExecutionIdentifier | undefined): NodeExecution {
-    const nodeId = requireNodeExecutionId(id);
-    const record = this.#records.get(key(nodeId.executionId!));
+    // FlyteAdmin validates this identifier but only logs a bad one: the lookup then answers NOT_FOUND.
+    const nodeId = { executionId: id?.executionId, nodeId: id?.nodeId ?? "" };
+    const record = nodeId.executionId && this.#records.get(key(nodeId.executionId));
     const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
     return nodeExecutionMessage(record!.id, node, state, record!.plan, this.#dataPrefix(record!));
   }
 
   /** A node execution's inputs and outputs. */
   getNodeExecutionData(id: NodeExecutionIdentifier | undefined): NodeExecutionGetDataResponse {
-    const nodeId = requireNodeExecutionId(id);
-    const record = this.#records.get(key(nodeId.executionId!));
+    // FlyteAdmin validates this identifier but only logs a bad one: the lookup then answers NOT_FOUND.
+    const nodeId = { executionId: id?.executionId, nodeId: id?.nodeId ?? "" };
+    const record = nodeId.executionId && this.#records.get(key(nodeId.executionId));
     const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
     const inputs = record!.launch.inputs;
     if (node.nodeId === "start-node") return create(NodeExecutionGetDataResponseSchema, { fullOutputs: inputs });
@@ -449,13 +453,27 @@ export class ExecutionRegistry {
     return { taskExecutions: page.items.map(({ message }) => message), token: page.token };
   }
 
-  /** A task execution (one attempt), or NOT_FOUND. */
+  /** A task execution (one attempt), or NOT_FOUND; its identifier is checked as FlyteAdmin checks it. */
   getTaskExecution(id: TaskExecutionIdentifier | undefined): TaskExecution {
-    const nodeId = id?.nodeExecutionId;
+    if (!id) throw invalid("missing id");
+    if (!id.nodeExecutionId) throw invalid("missing node_execution_id");
+    const nodeId = requireNodeExecutionId(id.nodeExecutionId);
+    if (!id.taskId) throw invalid("missing task_id");
+    if (id.taskId.resourceType !== ResourceType.TASK) {
+      throw invalid(
+        `unexpected resource type ${ResourceType[id.taskId.resourceType].toLowerCase()} for identifier [resource_type:${
+          ResourceType[id.taskId.resourceType]
+        } ${describeExecution(id.taskId)} version:"${id.taskId.version}"], expected task instead`,
+      );
+    }
+    requireFullId(id.taskId);
     const list = nodeId
       ? this.listTaskExecutions(create(TaskExecutionListRequestSchema, { nodeExecutionId: nodeId, limit: 1000 }))
       : undefined;
-    const found = list?.taskExecutions.find((attempt) => attempt.id?.retryAttempt === id?.retryAttempt);
+    const found = list?.taskExecutions.find((attempt) =>
+      attempt.id?.retryAttempt === id.retryAttempt && attempt.id.taskId?.name === id.taskId?.name &&
+      attempt.id.taskId?.version === id.taskId?.version
+    );
     if (!found) {
       throw new ConnectError(
         `missing entity of type task execution with identifier node_id:"${nodeId?.nodeId ?? ""}" retry_attempt:${

@@ -470,6 +470,18 @@ Deno.test("node execution data, task attempts paged and filtered, and FlyteAdmin
     assertEquals([noNode.status, noNode.serverMessage], ["InvalidArgument", "missing node_id"]);
     const noExecution = await adminError(client.listNodeExecutions({ limit: 5 }));
     assertEquals([noExecution.status, noExecution.serverMessage], ["InvalidArgument", "missing execution_id"]);
+    // GetNodeExecution only logs a bad identifier, as FlyteAdmin does: the lookup answers NOT_FOUND.
+    const noNodeId = await adminError(client.getNodeExecution({ id: { executionId } }));
+    assertEquals(noNodeId.status, "NotFound");
+    const noTask = await adminError(client.getTaskExecution({ id: { nodeExecutionId, retryAttempt: 0 } }));
+    assertEquals([noTask.status, noTask.serverMessage], ["InvalidArgument", "missing task_id"]);
+    const wrongType = await adminError(client.getTaskExecution({
+      id: { nodeExecutionId, taskId: id(ResourceType.WORKFLOW, "double", "v1") },
+    }));
+    assert(
+      wrongType.serverMessage.startsWith("unexpected resource type workflow for identifier"),
+      wrongType.serverMessage,
+    );
     const noName = await adminError(client.getExecution({ id: { ...scope } }));
     assertEquals([noName.status, noName.serverMessage], ["InvalidArgument", "missing name"]);
   }, { now: clock.now });
