@@ -40,6 +40,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
 import { ConcurrencyLimitBehavior, type LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type {
@@ -136,6 +137,8 @@ interface ExecutionRecord {
 }
 
 const NS_PER_MS = 1_000_000n;
+/** FlyteAdmin's default `maxParallelism` (its application configuration's). */
+const DEFAULT_MAX_PARALLELISM = 25;
 
 function invalid(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
@@ -243,6 +246,11 @@ export class ExecutionRegistry {
     }
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
+    // The execution config FlyteAdmin resolves: the request's, else the launch plan's, else its application defaults.
+    const planSpec = launch.launchPlan.spec;
+    spec.maxParallelism = spec.maxParallelism || planSpec?.maxParallelism || DEFAULT_MAX_PARALLELISM;
+    spec.securityContext = spec.securityContext ?? planSpec?.securityContext ??
+      create(SecurityContextSchema, { runAs: {} });
     const createdNs = this.#clock();
     this.#lastCreatedNs = createdNs;
     const plan = resolvePlan(this.#planFor(name, request.spec!.launchPlan!.name));

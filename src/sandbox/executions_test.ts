@@ -185,6 +185,9 @@ Deno.test("CreateExecution fills defaults and fixed inputs, generates a name, an
         : undefined,
       5n,
     );
+    const execution = await client.getExecution({ id: named });
+    assertEquals(execution.spec?.maxParallelism, 25);
+    assertEquals(execution.spec?.metadata?.systemMetadata?.namespace, `${PROJECT}-${DOMAIN}`);
     const duplicate = await adminError(client.createExecution(createRequest("Run-1")));
     assertEquals(duplicate.status, "AlreadyExists");
   });
