@@ -1,5 +1,5 @@
 /**
- * `get project`: the ListProjects and GetProject requests it sends (REFERENCE.md §7.1, fctl's fixes), the archived
+ * `get project`: the ListProjects and GetProject requests it sends (flytectl's, with fctl's fixes), the archived
  * projects the admin hides unless asked, its table and documents, and one fresh process against a production admin.
  */
 import { deepEqual, equal, match } from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * `get task` sends exactly the requests flytectl sends (REFERENCE.md §1), with fctl's fixes, for every flag.
+ * `get task` sends exactly the requests flytectl sends, with fctl's fixes, for every flag.
  */
 import { deepEqual, equal, match } from "node:assert/strict";
 import { runCli } from "../src/cli/run.ts";

@@ -1,5 +1,5 @@
 /**
- * `get workflow`: the ListNamedEntities, ListWorkflows and GetWorkflow requests it sends (REFERENCE.md §7.2, fctl's
+ * `get workflow`: the ListNamedEntities, ListWorkflows and GetWorkflow requests it sends (flytectl's, with fctl's
  * fixes), the flytesnacks core package registered and read back, `-o dot|doturl`, and one fresh process against a
  * production admin.
  */

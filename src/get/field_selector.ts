@@ -1,6 +1,6 @@
 /**
  * flytectl's field selector (`--filter.fieldSelector`) translated to FlyteAdmin's filter string
- * (REFERENCE.md §1): `task.name=t1,created_at>=2021-05-24T21:43:12Z` → `eq(task.name,t1)+gte(created_at,…)`.
+ * as flytectl does: `task.name=t1,created_at>=2021-05-24T21:43:12Z` → `eq(task.name,t1)+gte(created_at,…)`.
  *
  * fctl fixes flytectl's silent failures: a term without an operator, ` in ` without parentheses, an
  * unknown escape and a value FlyteAdmin cannot be sent are all handled explicitly, and every problem is a

@@ -1,5 +1,5 @@
 /**
- * What every `get` shares (REFERENCE.md §1, §7): paging checked before any call, FlyteAdmin's offset tokens,
+ * What every `get` shares, as in flytectl: paging checked before any call, FlyteAdmin's offset tokens,
  * sorting, field selectors and `latest`, and the one reader of versioned entities (tasks, workflows, launch
  * plans) that lists versions, reads one by version, or finds the newest by creation time.
  *

@@ -1,5 +1,5 @@
 /**
- * The INPUTS and OUTPUTS cells of tasks, workflows and launch plans (REFERENCE.md §2).
+ * The INPUTS and OUTPUTS cells of tasks, workflows and launch plans, as flytectl's tables show them.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `getProject` and `listProjects`: reads projects the way flytectl does (REFERENCE.md §7.1), with fctl's fixes:
+ * `getProject` and `listProjects`: reads projects the way flytectl does, with fctl's fixes:
  * one project by id is `GetProject` (an unknown id is an error), and archived projects are listed on request.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * How projects look: flytectl's columns (REFERENCE.md §7.1), STATE when an archived project is shown, and
+ * How projects look: flytectl's columns, STATE when an archived project is shown, and
  * canonical proto3 JSON.
  *
  * @module

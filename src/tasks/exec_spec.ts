@@ -1,5 +1,5 @@
 /**
- * Execution spec files (`get task NAME --execFile FILE`, REFERENCE.md §3): the YAML document `create execution`
+ * Execution spec files (`get task NAME --execFile FILE`): the YAML document `create execution`
  * reads, with a default value for every input so the user only edits what matters.
  *
  * @module

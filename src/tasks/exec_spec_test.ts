@@ -8,7 +8,7 @@ import { defaultValue, execSpec, renderExecSpec } from "./exec_spec.ts";
 const NOW = new Date("2024-03-04T05:06:07.123Z");
 const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
 
-/** One input of every flyteidl literal type, and the default REFERENCE.md §3 gives it. */
+/** One input of every flyteidl literal type, and the default flytectl writes for it. */
 const CASES: [string, Parameters<typeof create<typeof LiteralTypeSchema>>[1], unknown][] = [
   ["a_integer", simple(SimpleType.INTEGER), 0],
   ["b_float", simple(SimpleType.FLOAT), 0],
@@ -47,7 +47,7 @@ const CASES: [string, Parameters<typeof create<typeof LiteralTypeSchema>>[1], un
   ["t_untyped", {}, null],
 ];
 
-Deno.test("every literal type has REFERENCE.md's default", () => {
+Deno.test("every literal type has flytectl's default", () => {
   for (const [name, init, expected] of CASES) {
     deepEqual(defaultValue(create(LiteralTypeSchema, init) as LiteralType, NOW), expected, name);
   }

@@ -1,5 +1,5 @@
 /**
- * `getTask`: reads tasks the way flytectl does (REFERENCE.md §1), with fctl's fixes.
+ * `getTask`: reads tasks the way flytectl does, with fctl's fixes.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * How tasks look: flytectl's table columns (REFERENCE.md §2) and canonical proto3 JSON.
+ * How tasks look: flytectl's table columns and canonical proto3 JSON.
  *
  * @module
  */

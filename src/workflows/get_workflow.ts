@@ -1,5 +1,5 @@
 /**
- * `getWorkflow`: reads workflows the way flytectl does (REFERENCE.md §7.2), with fctl's fixes: without a name,
+ * `getWorkflow`: reads workflows the way flytectl does, with fctl's fixes: without a name,
  * the workflow names of a project and domain (`ListNamedEntities`, sorted by name: named entities have no
  * creation time); with a name, its versions (`ListWorkflows`, newest first); `latest` (newest by creation time,
  * whatever the sort flags) or `version`, one workflow with its compiled closure (`GetWorkflow`).

@@ -1,5 +1,5 @@
 /**
- * How workflows look (REFERENCE.md §7.2): the names of a project and domain, a workflow's versions, one
+ * How workflows look, as flytectl shows them: the names of a project and domain, a workflow's versions, one
  * workflow with its inputs and outputs; canonical proto3 JSON of each.
  *
  * @module
