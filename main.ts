@@ -4,7 +4,7 @@
  * @module
  */
 import { runCli } from "./src/cli/run.ts";
-import { denoIo } from "./src/cli/deno_io.ts";
+import { denoIo } from "./src/app/deno_io.ts";
 
 /** The signals that interrupt a run: the first aborts it (exit 130), a second exits at once. */
 const SIGNALS = Deno.build.os === "windows" ? ["SIGINT"] as const : ["SIGINT", "SIGTERM"] as const;

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { runCli } from "../src/cli/run.ts";
-import { denoIo } from "../src/cli/deno_io.ts";
+import { denoIo } from "../src/app/deno_io.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { buildExamplePackage } from "./example_package.ts";
 

@@ -10,11 +10,11 @@ import { relative } from "node:path";
 /** The modules that may use `Deno.*`, each for one reason. A folder (ending in `/`) covers what is in it. */
 const DENO_ADAPTERS: Record<string, string> = {
   "main.ts": "the executable: arguments, signals, exit status",
-  "src/cli/deno_io.ts": "the process's streams, terminal and environment, as an Io",
+  "src/app/deno_io.ts": "the process's streams, terminal and environment, as an Io",
   "src/fs/read_bounded.ts": "reads the small files a user names (config, secret, CA, tokens) with a size cap",
   "src/fs/write_atomic.ts": "writes the files a user asks for (exec spec, config init): temp file + rename, mode 0600",
   "src/cli/exec_file.ts": "writes the exec spec file the user asked for (atomic rename, mode 0600)",
-  "src/cli/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
+  "src/app/run_command.ts": "runs admin.command for ExternalCommand (argument vector, no shell)",
   "src/http/": "fetch through Deno.createHttpClient (proxy, CA)",
   "src/auth/token_file.ts": "the token cache file (mode 0600 in a 0700 directory, atomic rename)",
   "src/auth/browser.ts": "Pkce's browser opener: the operating system and the programs on PATH",

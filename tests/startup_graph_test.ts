@@ -88,7 +88,7 @@ Deno.test("the storage SDKs load only when a storage backend is opened: not for 
 Deno.test("a command opens the admin connection before Connect or any descriptor loads", async () => {
   // connect_admin.ts opens the connection (connectNow) once its static imports have loaded: were Connect or
   // protobuf among them (tens of ms), the TCP and TLS handshakes would wait for them instead of overlapping.
-  const graph = [...await staticGraph(new URL("../src/cli/connect_admin.ts", import.meta.url).href)];
+  const graph = [...await staticGraph(new URL("../src/app/connect_admin.ts", import.meta.url).href)];
   deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), []);
   assert(graph.includes("node:http2"), "the walk follows connect_admin.ts's imports to the session manager");
 });

@@ -4,7 +4,7 @@
  * @module
  */
 import { createAdminClient, type TransportAdminClient } from "../admin/client.ts";
-import { commandRunner } from "../cli/run_command.ts";
+import { commandRunner } from "../app/run_command.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";

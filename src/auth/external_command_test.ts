@@ -3,7 +3,7 @@
  * a long stderr is shown by its tail, and a run whose signal has already aborted starts nothing.
  */
 import { equal, rejects } from "node:assert/strict";
-import { commandRunner } from "../cli/run_command.ts";
+import { commandRunner } from "../app/run_command.ts";
 import { InterruptedError } from "../errors.ts";
 import { runTokenCommand } from "./external_command.ts";
 

@@ -4,7 +4,7 @@
  */
 import { deepEqual, equal, rejects, throws } from "node:assert/strict";
 import type { UnaryRequest, UnaryResponse } from "@connectrpc/connect";
-import { commandRunner } from "../cli/run_command.ts";
+import { commandRunner } from "../app/run_command.ts";
 import { Redactor } from "../log/redact.ts";
 import { proxyCommandInterceptor } from "./proxy_command.ts";
 

@@ -8,7 +8,7 @@
 import { AUTH_CHECKS } from "../auth/config_checks.ts";
 import type { ConfigCheck } from "../config/checks.ts";
 import { STORAGE_CHECK } from "../storage/validate.ts";
-import { CONNECTION_CHECKS } from "./connection_checks.ts";
+import { CONNECTION_CHECKS } from "../app/connection_checks.ts";
 
 /** Every configuration check. */
 export const CONFIG_CHECKS: readonly ConfigCheck[] = [...CONNECTION_CHECKS, ...AUTH_CHECKS, STORAGE_CHECK];

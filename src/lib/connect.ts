@@ -6,13 +6,15 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
-import { CliContext } from "../cli/context.ts";
-import { denoIo } from "../cli/deno_io.ts";
+import { loadApp } from "../app/app.ts";
+import { denoIo } from "../app/deno_io.ts";
+import { redactingIo } from "../app/redacting_io.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import { KeySuggester } from "../config/nearest.ts";
 import { OPTIONS } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
+import { Redactor } from "../log/redact.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
 /**
@@ -140,14 +142,18 @@ export async function connect(options: ConnectOptions = {}): Promise<FlyteConnec
     stderrIsTerminal: options.log === undefined && processIo.stderrIsTerminal,
     readLine: undefined,
   };
-  const context = new CliContext(io, options.signal ?? new AbortController().signal);
+  const secrets = new Redactor();
+  const app = await loadApp(flags, {
+    io: redactingIo(io, secrets),
+    secrets,
+    signal: options.signal ?? new AbortController().signal,
+  });
   try {
-    const config = await context.loadConfig(flags);
-    const client = await context.admin();
-    const close = () => context.close();
-    return { client, config, http: () => context.http(), close, [Symbol.asyncDispose]: close };
+    const client = await app.admin();
+    const close = () => app.close();
+    return { client, config: app.loaded, http: () => app.http(), close, [Symbol.asyncDispose]: close };
   } catch (err) {
-    await context.close();
+    await app.close();
     throw err;
   }
 }

@@ -1,0 +1,60 @@
+/**
+ * What a run must never show, learned in one place: the secrets among option values (every option the schema
+ * marks secret, and the password of any URL among them), and, once the configuration is loaded, the storage
+ * credentials and the client secret from the variable or file it names. The command line, a command that reads
+ * no configuration and the library's `connect` all register them here.
+ *
+ * @module
+ */
+import type { LoadedConfig } from "../config/load.ts";
+import { OPTIONS, type OptionSpec } from "../config/schema.ts";
+import { urlPasswords } from "../log/redact.ts";
+import type { Io } from "../output/io.ts";
+import { storageSecrets } from "../storage/secrets.ts";
+
+/** Where secrets are registered (the run's `Redactor`). */
+export interface SecretSink {
+  add(secret: string | undefined): void;
+}
+
+/**
+ * Registers the secrets among option values by key (the flags as given, or the loaded configuration's values):
+ * secret options, and the password of every URL (`http://user:PASSWORD@host`, which errors would echo).
+ */
+export function registerOptionSecrets(secrets: SecretSink, values: Readonly<Record<string, unknown>>): void {
+  for (const spec of OPTIONS as readonly OptionSpec[]) {
+    const value = values[spec.key];
+    if (typeof value !== "string") continue;
+    if (spec.secret) secrets.add(value);
+    for (const password of urlPasswords(value)) secrets.add(password);
+  }
+}
+
+/**
+ * Registers every secret a loaded configuration holds or points at: its option values', the storage credentials
+ * (the access key, not marked secret as flytectl shows it, and `storage.stow.config`'s keys), the variable
+ * `admin.clientSecretEnvVar` names and the file `admin.clientSecretLocation` names.
+ */
+export async function registerConfigSecrets(
+  secrets: SecretSink,
+  loaded: LoadedConfig,
+  io: Pick<Io, "env" | "readTextFile">,
+): Promise<void> {
+  const config = loaded.config;
+  registerOptionSecrets(secrets, config as unknown as Record<string, unknown>);
+  const storage = storageSecrets({
+    accessKey: config["storage.connection.access-key"],
+    secretKey: config["storage.connection.secret-key"],
+    stowConfig: config["storage.stow.config"],
+    env: io.env,
+  });
+  for (const secret of storage) secrets.add(secret);
+  const envVar = config["admin.clientSecretEnvVar"];
+  if (envVar) secrets.add(io.env[envVar]);
+  try {
+    // The client secret file is read here only to know what to hide; the auth flow reads it for use.
+    secrets.add(await io.readTextFile(config["admin.clientSecretLocation"]));
+  } catch {
+    // Absent or unreadable: nothing to hide, and the auth flow reports it if it needs the secret.
+  }
+}
