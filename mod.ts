@@ -110,7 +110,7 @@ export { HttpBodyTooLargeError, type HttpRequestInit } from "./src/http/bounded_
 export { type HttpRetryInfo, type HttpRetryOptions, REPEATABLE } from "./src/http/retry.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./src/http/timeouts.ts";
 export { escapeSelectorValue, fieldSelectorToFilters } from "./src/get/field_selector.ts";
-export type { ListOptions, ListPage } from "./src/get/list_query.ts";
+export type { ListOptions, ListPage, Paging, VersionsQuery } from "./src/get/list_query.ts";
 export { getProject, listProjects, type ListProjectsOptions, projectListRequest } from "./src/projects/get_project.ts";
 export { projectJson } from "./src/projects/project_view.ts";
 export {
@@ -121,7 +121,16 @@ export {
   workflowQuery,
 } from "./src/workflows/get_workflow.ts";
 export { namedEntityJson, workflowJson } from "./src/workflows/workflow_view.ts";
-export { type ExecSpec, execSpec, renderExecSpec } from "./src/tasks/exec_spec.ts";
+export {
+  getLaunchPlan,
+  type GetLaunchPlanOptions,
+  type GetLaunchPlanResult,
+  launchPlanQuery,
+  runLaunchPlanQuery,
+} from "./src/launchplans/get_launch_plan.ts";
+export { launchPlanJson } from "./src/launchplans/launch_plan_view.ts";
+export { launchPlanExecSpec } from "./src/launchplans/exec_spec.ts";
+export { type ExecSpec, execSpec, renderExecSpec, renderSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";

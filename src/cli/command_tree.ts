@@ -20,6 +20,7 @@ import {
   loadCommandTree,
 } from "./command.ts";
 import { completionCommand } from "./commands/completion.ts";
+import { GET_LAUNCH_PLAN_COMMAND } from "./commands/get_launch_plan.ts";
 import { GET_PROJECT_COMMAND } from "./commands/get_project.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
 import { GET_WORKFLOW_COMMAND } from "./commands/get_workflow.ts";
@@ -44,7 +45,12 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     groupCommand(
       "get",
       "read entities from the admin service",
-      [taskCommand("list tasks, or the versions of one task"), GET_PROJECT_COMMAND, GET_WORKFLOW_COMMAND],
+      [
+        taskCommand("list tasks, or the versions of one task"),
+        GET_PROJECT_COMMAND,
+        GET_WORKFLOW_COMMAND,
+        GET_LAUNCH_PLAN_COMMAND,
+      ],
       {
         // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.
         flags: TASK_FLAGS.map((flag) => ({ ...flag, hidden: true })),

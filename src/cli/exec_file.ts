@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { fileErrorReason, OperationError, quote, UsageError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { renderExecSpec } from "../tasks/exec_spec.ts";
+import { type ExecSpec, renderExecSpec, renderSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
 
 /**
@@ -62,7 +62,15 @@ export function absolutePath(path: string): string {
 
 /** Writes the exec spec of `task` to `path` atomically with mode 0600. */
 export async function writeExecFile(path: string, task: Task, now: Date): Promise<void> {
-  const text = await renderExecSpec(task, now);
+  await writeSpecText(path, await renderExecSpec(task, now));
+}
+
+/** Writes an exec spec (a launch plan's) to `path` atomically with mode 0600. */
+export async function writeExecSpecFile(path: string, spec: ExecSpec): Promise<void> {
+  await writeSpecText(path, await renderSpec(spec));
+}
+
+async function writeSpecText(path: string, text: string): Promise<void> {
   try {
     // Replacing: prepareExecFile already had the user's yes for a file that exists.
     await writeFileAtomic(path, text, { replace: true });

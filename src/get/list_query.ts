@@ -38,9 +38,20 @@ export const ASCENDING = 1;
 /** Sort direction as the admin's `Sort.Direction` numbers it. */
 export const DESCENDING = 0;
 
-/** Paging checked: page size and 1-based page. */
+/**
+ * Paging checked: page size and 1-based page.
+ *
+ * ```ts
+ * import type { Paging } from "@fctl/fctl";
+ *
+ * const paging: Paging = { limit: 100, page: 1 };
+ * console.log(paging.limit);
+ * ```
+ */
 export interface Paging {
+  /** Page size, 1 or more. */
   readonly limit: number;
+  /** 1-based page. */
   readonly page: number;
 }
 
@@ -156,14 +167,30 @@ export function listPage<T>(items: T[], token: string, limit: number): ListPage<
   return { kind: "list", items, nextToken: token, hasMore: token !== "" && items.length >= limit };
 }
 
-/** A checked query for versions of tasks, workflows or launch plans. */
+/**
+ * A checked query for versions of tasks, workflows or launch plans: what `launchPlanQuery` returns.
+ *
+ * ```ts
+ * import { launchPlanQuery, type VersionsQuery } from "@fctl/fctl";
+ *
+ * const query: VersionsQuery = launchPlanQuery({ project: "flytesnacks", domain: "development", limit: 5, page: 2 });
+ * console.log(query.limit, query.page, query.filters); // 5 2 ""
+ * ```
+ */
 export interface VersionsQuery extends Paging {
+  /** Project of the entities. */
   readonly project: string;
+  /** Domain of the entities. */
   readonly domain: string;
+  /** An entity name: its versions; without it, every entity of the project and domain. */
   readonly name?: string;
+  /** With a name: that version only. */
   readonly version?: string;
+  /** Only the newest version of the named entity, by creation time. */
   readonly latest?: boolean;
+  /** Sort key (default `created_at`). */
   readonly sortBy?: string;
+  /** Ascending instead of descending. */
   readonly asc?: boolean;
   /** The admin filter string: the field selector's, and the command's own (a version filter without a name). */
   readonly filters: string;

@@ -15,6 +15,7 @@ import { createExecutionMethods } from "./execution_service.ts";
 import { requireFullId } from "./identifiers.ts";
 import { listPage, type ListQuery } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
+import { splitWorkflowTerms } from "./launch_plan_filters.ts";
 import { namedEntityMethods } from "./named_entities.ts";
 import { projectMethods, ProjectTable } from "./projects.ts";
 
@@ -72,7 +73,10 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     createLaunchPlan: (request) => (store.addLaunchPlan(request), {}),
     getLaunchPlan: (request) => store.getLaunchPlan(requireFullId(request.id)),
     listLaunchPlans: (request) => {
-      const { items, token } = listMessages(store.launchPlanEntries(), request, "launch_plan");
+      // FlyteAdmin joins launch plans to their workflow: `workflow.*` terms test the launch plan's workflow id.
+      const { rest, matches } = splitWorkflowTerms(request.filters);
+      const entries = store.launchPlanEntries().filter((entry) => matches(entry.message));
+      const { items, token } = listMessages(entries, { ...request, filters: rest }, "launch_plan");
       return { launchPlans: items, token };
     },
     listLaunchPlanIds: (request) => listNames(store.launchPlanEntries(), request, "launch_plan"),

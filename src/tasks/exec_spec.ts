@@ -151,9 +151,22 @@ export function execSpec(task: Task, now: Date): ExecSpec {
  * if (result.kind === "one") await Deno.writeTextFile("exec_spec.yaml", await renderExecSpec(result.task, new Date()));
  * ```
  */
-export async function renderExecSpec(task: Task, now: Date): Promise<string> {
+export function renderExecSpec(task: Task, now: Date): Promise<string> {
+  return renderSpec(execSpec(task, now));
+}
+
+/**
+ * Any execution spec (a task's, a launch plan's) as YAML 1.1 (Go readers), its comments above their inputs.
+ *
+ * ```ts
+ * import { renderSpec } from "@fctl/fctl";
+ *
+ * const text = await renderSpec({ document: { inputs: { n: 0 } }, comments: new Map([["n", "how many"]]) });
+ * console.log(text); // inputs:\n  # how many\n  n: 0
+ * ```
+ */
+export async function renderSpec(spec: ExecSpec): Promise<string> {
   const { Document, isMap, isScalar } = await import("yaml");
-  const spec = execSpec(task, now);
   const doc = new Document(spec.document, { version: "1.1", aliasDuplicateObjects: false });
   const inputs = doc.get("inputs", true);
   if (isMap(inputs)) {

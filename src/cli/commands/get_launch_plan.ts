@@ -1,0 +1,105 @@
+/**
+ * `fctl get launchplan|launchplans [name]`: launch plans of a project and domain (or of one workflow with
+ * `--workflow`), the versions of one, or one version (`--version`, `--latest`) with its state, schedule, inputs
+ * and outputs; `--execFile` writes the execution spec of the named launch plan.
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
+import type { CliContext } from "../context.ts";
+import { flagError } from "../flag_values.ts";
+import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+
+/** The local flags of `get launchplan`. */
+export const LAUNCH_PLAN_FLAGS = [
+  {
+    long: "version",
+    value: "<version>",
+    help: "one version of the named launch plan (without a name: filter the listing)",
+  },
+  { long: "latest", help: "only the newest version of the named launch plan (wins over --version)" },
+  { long: "workflow", value: "<name>", help: "only the launch plans of this workflow (not with a field selector)" },
+  {
+    long: "execFile",
+    value: "<file>",
+    help: "write an execution spec file for the named launch plan (for create execution)",
+  },
+  ...filterFlags("launch_plan.name=lp1,created_at>=2021-05-24T21:43:12Z"),
+  WIDE_FLAG,
+] as const satisfies readonly FlagSpec[];
+
+/** `--execFile`'s writer, loaded only with the flag: checks the file now, returns what writes the spec there. */
+async function execFileWriter(ctx: CliContext, file: string) {
+  const [{ prepareExecFile, writeExecSpecFile, absolutePath }, { launchPlanExecSpec }] = await Promise.all([
+    import("../exec_file.ts"),
+    import("../../launchplans/exec_spec.ts"),
+  ]);
+  const path = await prepareExecFile(ctx.io, file);
+  return async (launchPlan: Parameters<typeof launchPlanExecSpec>[0]): Promise<string> => {
+    await writeExecSpecFile(path, launchPlanExecSpec(launchPlan, ctx.clock.now()));
+    return absolutePath(path);
+  };
+}
+
+/** `get launchplan`. */
+export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
+  name: "launchplan",
+  aliases: ["launchplans"],
+  description: "list launch plans, or the versions of one launch plan",
+  arguments: [{
+    name: "name",
+    help: "launch plan name; without it, every launch plan of the project and domain",
+    required: false,
+    variadic: false,
+  }],
+  flags: LAUNCH_PLAN_FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl get launchplan -p flytesnacks -d development",
+    "fctl get launchplan -p flytesnacks -d development --workflow core.basic.wf",
+    "fctl get launchplan core.basic.wf -p flytesnacks -d development --latest -o yaml",
+    "fctl get launchplan core.basic.wf -p flytesnacks -d development --execFile exec.yaml",
+  ],
+  async run(ctx, [name], flags) {
+    const { project, domain } = ctx.projectDomain();
+    const format = ctx.config.output;
+    const admin = ctx.admin({ connectNow: true });
+    await admin.catch(() => {});
+    const [{ launchPlanQuery, runLaunchPlanQuery }, view, { checkFormat, render }] = await Promise.all([
+      import("../../launchplans/get_launch_plan.ts"),
+      import("../../launchplans/launch_plan_view.ts"),
+      import("../../output/render.ts"),
+    ]);
+    checkFormat(format, false);
+    let query;
+    try {
+      query = launchPlanQuery({
+        project,
+        domain,
+        name,
+        version: flags.version,
+        latest: flags.latest === true,
+        workflow: flags.workflow,
+        newest: flags.execFile !== undefined,
+        ...listOptions(flags),
+      });
+    } catch (err) {
+      throw flagError(err, { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } });
+    }
+    if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
+    // Asked before any RPC: the user decides about an existing file before waiting on the network.
+    const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
+    const result = await runLaunchPlanQuery(await admin, query, ctx.signal);
+    if (writeExecFile && result.newest) {
+      const written = await writeExecFile(result.newest);
+      const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
+      ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
+    }
+    // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
+    const columns = name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
+    const value = result.kind === "one" ? { one: result.launchPlan } : { list: result.items };
+    await render(ctx.io, format, { columns, toJson: view.launchPlanJson, value }, { wide: flags.wide });
+    if (result.kind === "list") hintNextPage(ctx, result.hasMore, "launch plans", query.page);
+  },
+});

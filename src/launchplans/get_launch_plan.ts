@@ -1,0 +1,174 @@
+/**
+ * `getLaunchPlan`: reads launch plans the way flytectl does, with fctl's fixes: `latest` is
+ * the newest by creation time whatever the sort flags, `version` without a name filters the listing.
+ *
+ * @module
+ */
+import type { AdminClient } from "../admin/client.ts";
+import { InvalidOptionError } from "../errors.ts";
+import { escapeSelectorValue } from "../get/field_selector.ts";
+import {
+  checkPaging,
+  isNewestFirst,
+  joinFilters,
+  type ListOptions,
+  type ListPage,
+  readVersions,
+  requireName,
+  type VersionedKind,
+  type VersionsQuery,
+} from "../get/list_query.ts";
+import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+
+/**
+ * What to read.
+ *
+ * ```ts
+ * import { connect, getLaunchPlan, type GetLaunchPlanOptions } from "@fctl/fctl";
+ *
+ * const options: GetLaunchPlanOptions = { project: "flytesnacks", domain: "development", workflow: "core.basic.wf" };
+ * await using flyte = await connect();
+ * const result = await getLaunchPlan(flyte.client, options);
+ * if (result.kind === "list") console.log(result.items.map((lp) => lp.id?.name));
+ * ```
+ */
+export interface GetLaunchPlanOptions extends ListOptions {
+  /** Project of the launch plans. */
+  project: string;
+  /** Domain of the launch plans. */
+  domain: string;
+  /** A launch plan name: its versions; without it, every launch plan of the project and domain. */
+  name?: string;
+  /** With a name: that version only (GetLaunchPlan). Without a name: a `launch_plan.version` filter. */
+  version?: string;
+  /** Only the newest version of the named launch plan, by creation time (wins over `version`). */
+  latest?: boolean;
+  /** Only the launch plans of this workflow (the selector `workflow.name=W`; not with a field selector). */
+  workflow?: string;
+  /** Also find the newest version of the named launch plan (for an execution spec), in `newest`. */
+  newest?: boolean;
+}
+
+/**
+ * A page of launch plans, or the one asked for by version or `latest`; `newest` with
+ * {@link GetLaunchPlanOptions.newest}.
+ *
+ * ```ts
+ * import { connect, getLaunchPlan, type GetLaunchPlanResult } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result: GetLaunchPlanResult = await getLaunchPlan(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: "core.basic.wf",
+ *   newest: true,
+ * });
+ * console.log(result.newest?.id?.version);
+ * ```
+ */
+export type GetLaunchPlanResult = (ListPage<LaunchPlan> | { kind: "one"; launchPlan: LaunchPlan }) & {
+  /** With {@link GetLaunchPlanOptions.newest}: the newest version of the named launch plan. */
+  newest?: LaunchPlan;
+};
+
+/**
+ * Checks `options` without any RPC; {@link getLaunchPlan} does the same.
+ *
+ * ```ts
+ * import { launchPlanQuery } from "@fctl/fctl";
+ *
+ * const query = launchPlanQuery({ project: "flytesnacks", domain: "development", workflow: "core.basic.wf" });
+ * console.log(query.filters); // "eq(workflow.name,core.basic.wf)"
+ * ```
+ *
+ * @throws {InvalidOptionError} limit or page below 1, `latest` or `newest` without a name, `workflow` with a field
+ *   selector, a bad field selector
+ */
+export function launchPlanQuery(options: GetLaunchPlanOptions): VersionsQuery & { newest: boolean } {
+  const paging = checkPaging(options);
+  const { name } = options;
+  requireName("latest", options.latest, name, "launch plan");
+  requireName("newest", options.newest, name, "launch plan");
+  if (options.workflow !== undefined && options.fieldSelector?.trim()) {
+    throw new InvalidOptionError("fieldSelector cannot be specified with workflow flag", {
+      option: "workflow",
+      value: options.workflow,
+      expected: "no field selector",
+    });
+  }
+  const workflowSelector = options.workflow === undefined
+    ? undefined
+    : `workflow.name=${escapeSelectorValue(options.workflow)}`;
+  const filters = joinFilters(
+    workflowSelector ?? options.fieldSelector,
+    !name && options.version ? `eq(launch_plan.version,${options.version})` : undefined,
+  );
+  return { ...options, ...paging, filters, newest: options.newest === true };
+}
+
+/**
+ * Reads launch plans from the admin service.
+ *
+ * ```ts
+ * import { connect, getLaunchPlan } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await getLaunchPlan(flyte.client, { project: "flytesnacks", domain: "development", name: "wf", latest: true });
+ * if (result.kind === "one") console.log(result.launchPlan.closure?.state);
+ * ```
+ *
+ * @throws {InvalidOptionError} see {@link launchPlanQuery}
+ * @throws {NotFoundError} a named launch plan has no version, or `GetLaunchPlan` found no such version
+ * @throws {AdminError} any other call the admin refused, or that could not be made
+ */
+export function getLaunchPlan(
+  client: AdminClient,
+  options: GetLaunchPlanOptions,
+  signal?: AbortSignal,
+): Promise<GetLaunchPlanResult> {
+  return runLaunchPlanQuery(client, launchPlanQuery(options), signal);
+}
+
+/**
+ * Reads the launch plans of a query {@link launchPlanQuery} checked; `signal` cancels the calls.
+ *
+ * ```ts
+ * import { connect, launchPlanQuery, runLaunchPlanQuery } from "@fctl/fctl";
+ *
+ * const query = launchPlanQuery({ project: "flytesnacks", domain: "development", limit: 10 });
+ * await using flyte = await connect();
+ * console.log((await runLaunchPlanQuery(flyte.client, query)).kind); // "list"
+ * ```
+ */
+export async function runLaunchPlanQuery(
+  client: AdminClient,
+  query: ReturnType<typeof launchPlanQuery>,
+  signal?: AbortSignal,
+): Promise<GetLaunchPlanResult> {
+  const kind = launchPlanKind(client);
+  const read = async (q: VersionsQuery): Promise<GetLaunchPlanResult> => {
+    const result = await readVersions(kind, q, signal);
+    return result.kind === "one" ? { kind: "one", launchPlan: result.item } : result;
+  };
+  const result = await read(query);
+  if (!query.newest) return result;
+  const newest = result.kind === "one" ? result.launchPlan : isNewestFirst(query) ? result.items[0] : undefined;
+  if (newest) return { ...result, newest };
+  const latest = await read({ ...query, latest: true });
+  return { ...result, newest: latest.kind === "one" ? latest.launchPlan : undefined };
+}
+
+/** How launch plans are listed and read. */
+function launchPlanKind(client: AdminClient): VersionedKind<LaunchPlan> {
+  return {
+    noun: "launch plan",
+    listRpc: "ListLaunchPlans",
+    resourceType: ResourceType.LAUNCH_PLAN,
+    list: async (request, signal) => {
+      const response = await client.admin.listLaunchPlans(request, { signal });
+      return { items: response.launchPlans, token: response.token };
+    },
+    get: (id, signal) => client.admin.getLaunchPlan({ id }, { signal }),
+  };
+}
