@@ -39,7 +39,7 @@ export async function configuredLogger(
   if (log.enabled(5)) {
     const [{ describeConfig }, { shownUrl }] = await Promise.all([
       import("../config/describe.ts"),
-      import("../http/fetch_error.ts"),
+      import("../log/shown_url.ts"),
     ]);
     const set = describeConfig(loaded).filter((row) => row.source !== "default");
     // A URL's query and user information may carry secrets (`admin.tokenUrl`'s `?secret=…`): never logged.

@@ -7,7 +7,8 @@
  */
 import * as oauth from "oauth4webapi";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
-import { describeFetchFailure, shownUrl } from "../http/fetch_error.ts";
+import { describeFetchFailure } from "../http/fetch_error.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import { basicCredentials } from "../log/redact.ts";
 import { excerpt } from "../output/printable.ts";
 import { REPEATABLE } from "../http/retry.ts";

@@ -10,7 +10,7 @@
  */
 import { OperationError, quote, UsageError } from "../errors.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
-import { shownUrl } from "../http/fetch_error.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import { type NamedEndpoint, refusePlainHttp } from "./plain_http.ts";
 import type { AuthSettings } from "./settings.ts";
 

@@ -9,7 +9,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { quote } from "../errors.ts";
-import { redactUrl } from "../http/fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 
 /** Longest value quoted from the evidence (a name or an algorithm, never a body). */
 const MAX_VALUE = 100;

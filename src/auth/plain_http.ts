@@ -9,7 +9,7 @@
  * @module
  */
 import { OperationError, UsageError } from "../errors.ts";
-import { shownUrl } from "../http/fetch_error.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import type { AuthSettings } from "./settings.ts";
 
 /** The option that allows plain HTTP, as refusals name it. */

@@ -11,7 +11,7 @@ import { OperationError, UsageError } from "../errors.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
 import { authedClient, promptSink } from "./_test_helpers.ts";
 import { type PlainHttpServer, withPlainHttpServer } from "./_test_plain_http_server.ts";
-import { shownUrl } from "../http/fetch_error.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import { refusePlainHttp } from "./plain_http.ts";
 import type { AuthSettings } from "./settings.ts";
 

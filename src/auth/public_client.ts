@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { OperationError } from "../errors.ts";
-import { shownUrl } from "../http/fetch_error.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import type { TextSink } from "../output/io.ts";
 import { refreshGrant } from "./client_secret.ts";
 import type { Discovery } from "./discovery.ts";

@@ -9,7 +9,7 @@
  */
 import { OperationError } from "../errors.ts";
 import { formatLimit } from "../fs/read_bounded.ts";
-import { redactUrl } from "./fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 
 /** The most read of an error answer's body (the rest is dropped): only its first words are ever shown. */
 export const ERROR_BODY_MAX_BYTES = 64 * 1024;

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+import { describeFetchFailure } from "./fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 
 /**
  * Where the records go: the command's logger at debug level.

@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { describeFetchFailure, redactUrl, shownUrl } from "./fetch_error.ts";
+import { describeFetchFailure } from "./fetch_error.ts";
 
 async function fetchFailure(url: string): Promise<unknown> {
   try {
@@ -56,16 +56,4 @@ Deno.test("describeFetchFailure: walks the cause chain, drops repetitions and st
     "proxy https://proxy.example/p refused: again",
   );
   equal(describeFetchFailure(new TypeError("fetch failed")), "fetch failed");
-});
-
-Deno.test("redactUrl: origin and path only", () => {
-  equal(redactUrl("https://h.example:8443/a/b.tgz?sig=1#f"), "https://h.example:8443/a/b.tgz");
-  equal(redactUrl(new URL("http://h/x?y")), "http://h/x");
-});
-
-Deno.test("shownUrl: no query, fragment or user information; a value without any is kept as written", () => {
-  equal(shownUrl("https://user:pw@h.example/oauth2/token?secret=1#f"), "https://h.example/oauth2/token");
-  equal(shownUrl("https://user@h.example/a"), "https://h.example/a");
-  equal(shownUrl("https://h.example/a"), "https://h.example/a");
-  equal(shownUrl("not a url?secret=1"), "not a url");
 });

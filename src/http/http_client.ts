@@ -113,7 +113,7 @@ export interface HttpClient {
 
 export type { PutInit } from "./put.ts";
 export { HttpBodyTooLargeError, type HttpRequestInit } from "./bounded_body.ts";
-export { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+export { describeFetchFailure } from "./fetch_error.ts";
 export { HttpTimeoutError, type HttpTimeouts } from "./timeouts.ts";
 
 /** Creates the HTTP client; connections are pooled per proxy until {@link HttpClient.close}. */

@@ -23,7 +23,8 @@
  */
 import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
-import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+import { describeFetchFailure } from "./fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 import { StreamedBlob } from "./streamed_blob.ts";
 
 /**

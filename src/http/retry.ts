@@ -10,7 +10,8 @@
  * @module
  */
 import { backoffDelay, type BackoffOptions, DEFAULT_INITIAL_BACKOFF_MS, sleep } from "../backoff.ts";
-import { describeFetchFailure, redactUrl } from "./fetch_error.ts";
+import { describeFetchFailure } from "./fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 
 /**
  * How HTTP calls are retried. `maxBackoffMs` also bounds a server's `Retry-After`: an answer asking for a longer

@@ -17,7 +17,7 @@
 import { OperationError } from "../errors.ts";
 import { formatDuration } from "../config/duration.ts";
 import { abortableReader } from "./abortable_reader.ts";
-import { redactUrl } from "./fetch_error.ts";
+import { redactUrl } from "../log/shown_url.ts";
 import { StreamedBlob } from "./streamed_blob.ts";
 
 /**

@@ -13,7 +13,7 @@ import {
   withStreamedArchiveEntries,
 } from "./archive.ts";
 import type { HttpClient } from "../../http/http_client.ts";
-import { shownUrl } from "../../http/fetch_error.ts";
+import { shownUrl } from "../../log/shown_url.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/store.ts";
 

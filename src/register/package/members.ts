@@ -19,7 +19,7 @@ import {
 } from "./archive.ts";
 import { type DownloadDeps, isStorageReference, isUrl, withDownloadedArchive, withStoredArchive } from "./download.ts";
 import { memberRole } from "../classify.ts";
-import { shownUrl } from "../../http/fetch_error.ts";
+import { shownUrl } from "../../log/shown_url.ts";
 import type { FileDigest } from "../upload.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 
