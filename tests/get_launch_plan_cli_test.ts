@@ -124,6 +124,11 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
     match(versions.stdout, /\| VERSION \| NAME +\| STATE +\| SCHEDULE \| INPUTS \| OUTPUTS \| CREATED AT +\|/);
     match(versions.stdout, /\| v2 +\| core\.flyte_basics\.basic_workflow\.my_wf \| INACTIVE \| +\| a +\| o0 +\|/);
     match(versions.stdout, /\| v1 +\| core\.flyte_basics\.basic_workflow\.my_wf \| ACTIVE +\| +\| a +\| o0 +\|/);
+    // Active versions only, with FlyteAdmin's state column.
+    const active = await runFctl(["get", "launchplan", "--filter.fieldSelector", "state=1", "-o", "json", ...endpoint]);
+    deepEqual(JSON.parse(active.stdout).map((lp: { id: { name: string; version: string } }) => lp.id), [
+      { resourceType: "LAUNCH_PLAN", project: "flytesnacks", domain: "development", name: WF, version: "v1" },
+    ]);
     const cron = await runFctl(["get", "launchplan", "cron_lp", "--latest", ...endpoint]);
     match(cron.stdout, /\| v1 +\| cron_lp \| INACTIVE \| cron\(0 \* \* \* \*\) \| a +\| o0 +\|/);
     const rate = await runFctl(["get", "launchplan", "rate_lp", "--version", "v1", "-o", "yaml", ...endpoint]);
