@@ -67,6 +67,7 @@ Deno.test("the storage SDKs load only when a storage backend is opened: not for 
       "src/cli/commands/get_task.ts",
       "src/tasks/get_task.ts",
       "src/cli/register_report.ts",
+      "src/cli/run_registration.ts",
       "src/register/register_files.ts",
       "src/storage/mod.ts",
     ]

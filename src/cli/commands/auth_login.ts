@@ -4,6 +4,7 @@
  * @module
  */
 import { flowClientId } from "../../auth/flow_client_id.ts";
+import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
 /** `auth login`. */
@@ -31,6 +32,6 @@ export const AUTH_LOGIN_COMMAND = leafCommand({
     // ExternalCommand signs in with no client id: naming admin.clientId's default would say otherwise.
     const clientId = flowClientId(auth.settings);
     const flow = `${auth.settings.authType}${clientId === undefined ? "" : ` (client ${clientId})`}`;
-    ctx.io.stdout.write(`logged in to ${auth.endpoint} with ${flow}: ${cache}\n`);
+    printLine(ctx.io, `logged in to ${auth.endpoint} with ${flow}: ${cache}`);
   },
 });

@@ -4,6 +4,7 @@
  * @module
  */
 import { leafCommand } from "../command.ts";
+import { printLine } from "../../output/print.ts";
 
 /** `auth logout`. */
 export const AUTH_LOGOUT_COMMAND = leafCommand({
@@ -24,10 +25,11 @@ export const AUTH_LOGOUT_COMMAND = leafCommand({
     const endpoint = endpointKey(parseEndpoint(ctx.config["admin.endpoint"]));
     const home = ctx.env["HOME"] || undefined;
     const removed = home === undefined ? [] : await removeTokens(home, endpoint);
-    ctx.io.stdout.write(
+    printLine(
+      ctx.io,
       removed.length === 0
-        ? `no cached tokens for ${endpoint}\n`
-        : `removed the cached tokens for ${endpoint}: ${removed.join(", ")}\n`,
+        ? `no cached tokens for ${endpoint}`
+        : `removed the cached tokens for ${endpoint}: ${removed.join(", ")}`,
     );
   },
 });

@@ -5,6 +5,7 @@
  * @module
  */
 import { quote, UsageError } from "../../errors.ts";
+import { printText } from "../../output/print.ts";
 import { type CommandSpec, leafCommand, type LoadedCommand } from "../command.ts";
 
 /** The shells `fctl completion` writes a script for. */
@@ -43,7 +44,7 @@ export function completionCommand(tree: () => Promise<LoadedCommand>): CommandSp
           `unknown shell ${quote(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,
         );
       }
-      ctx.io.stdout.write(script);
+      printText(ctx.io, script);
     },
   });
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { fileErrorReason, OperationError, quote, UsageError } from "../../errors.ts";
+import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
 /** `config init`. */
@@ -49,6 +50,6 @@ export const CONFIG_INIT_COMMAND = leafCommand({
       }
       throw new OperationError(`cannot write config file ${quote(path)}: ${fileErrorReason(err)}`, { cause: err });
     }
-    ctx.io.stdout.write(`wrote config file ${path}\n`);
+    printLine(ctx.io, `wrote config file ${path}`);
   },
 });

@@ -8,6 +8,7 @@
 import type { LoadedConfig } from "../../config/load.ts";
 import { quote, UsageError } from "../../errors.ts";
 import type { Io } from "../../output/io.ts";
+import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
 /** What the registry's checks (`src/cli/config_checks.ts`) find: values only wrong together or against the world. */
@@ -53,12 +54,12 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
         import("../../storage/from_config.ts"),
       ]);
       const config = ctx.loaded.config;
-      ctx.io.stdout.write(`${describeStorage(storageConfigFrom(config), adminPlace(config))}\n`);
+      printLine(ctx.io, describeStorage(storageConfigFrom(config), adminPlace(config)));
     }
     const where = ctx.loaded.file ? `config file ${quote(ctx.loaded.file)}` : "no config file";
     const withWarnings = warnings.length === 0
       ? ""
       : ` with ${warnings.length} warning${warnings.length === 1 ? "" : "s"}`;
-    ctx.io.stdout.write(`configuration is valid${withWarnings} (${where}, environment and flags)\n`);
+    printLine(ctx.io, `configuration is valid${withWarnings} (${where}, environment and flags)`);
   },
 });

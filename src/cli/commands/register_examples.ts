@@ -21,6 +21,8 @@ function load() {
   return Promise.all([
     import("../../register/register_examples.ts"),
     import("../register_report.ts"),
+    import("../register_outcome.ts"),
+    import("../run_registration.ts"),
   ]);
 }
 
@@ -68,7 +70,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    const [{ registerExamples }, { examplesFailures, renderExamplesReport, runRegistration }] = await load();
+    const [{ registerExamples }, { renderExamplesReport }, { examplesFailures }, { runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
     await runRegistration(ctx, flags.concurrency, {

@@ -21,6 +21,8 @@ function load() {
   return Promise.all([
     import("../../register/register_files.ts"),
     import("../register_report.ts"),
+    import("../register_outcome.ts"),
+    import("../run_registration.ts"),
   ]);
 }
 
@@ -45,7 +47,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    const [{ registerFiles }, { failuresOf, renderReport, runRegistration }] = await load();
+    const [{ registerFiles }, { renderReport }, { failuresOf }, { runRegistration }] = await load();
     await runRegistration(ctx, flags.concurrency, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
       render: renderReport,
