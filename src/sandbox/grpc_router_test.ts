@@ -228,13 +228,16 @@ Deno.test("unknown services and methods answer UNIMPLEMENTED", async () => {
     assertEquals(sandbox.requests.length, 0);
     // Known but not implemented: recorded, then UNIMPLEMENTED.
     const answer = await rawCall(session, {
-      path: "/flyteidl.service.AdminService/ListProjects",
+      path: "/flyteidl.service.AdminService/ListMatchableAttributes",
       body: envelope(new Uint8Array()),
     });
-    assertEquals(status(answer), [Code.Unimplemented, "flyteidl.service.AdminService.ListProjects is not implemented"]);
-    assertEquals(sandbox.requests.map((r) => r.method), ["ListProjects"]);
+    assertEquals(status(answer), [
+      Code.Unimplemented,
+      "flyteidl.service.AdminService.ListMatchableAttributes is not implemented",
+    ]);
+    assertEquals(sandbox.requests.map((r) => r.method), ["ListMatchableAttributes"]);
     await withConnectClient(sandbox.endpoint, async (client) => {
-      const err = await client.listProjects({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
+      const err = await client.listMatchableAttributes({}).then(() => undefined, (e: unknown) => ConnectError.from(e));
       assertEquals(err?.code, Code.Unimplemented);
     });
   });

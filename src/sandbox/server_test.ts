@@ -43,7 +43,7 @@ Deno.test("unimplemented methods answer UNIMPLEMENTED", async () => {
   await withSandbox(async (sandbox) => {
     await withFullAdmin(sandbox.endpoint, async (admin) => {
       await assertRejects(
-        admin.listProjects({}),
+        admin.listMatchableAttributes({}),
         (err) => err instanceof ConnectError && err.code === Code.Unimplemented,
       );
     });
