@@ -1,6 +1,6 @@
 /**
  * Builds the admin client a command uses from the resolved configuration: endpoint, TLS and CA,
- * proxy, retries, service config, and logging of retries. Loaded by the context on first use; it
+ * proxy, retries, service config, and logging of retries. Loaded by the app (`app.ts`) on first use; it
  * loads the RPC stack itself, after it has opened the connection when the command asks for that.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The real process IO for `main.ts`.
+ * The real process IO, for `main.ts` and the library's `connect`.
  *
  * @module
  */
