@@ -58,7 +58,7 @@ export interface AdminTransportOptions extends AdminClientOptions {
  * ```
  */
 export interface AdminClient {
-  /** flyteidl's `AdminService`, the methods fctl calls (see `proto/client/fctl/admin_calls.proto`): tasks, workflows, launch plans, projects. */
+  /** flyteidl's `AdminService`, the methods fctl calls (see `proto/client/fctl/admin_calls.proto`): tasks, workflows, launch plans, executions, projects. */
   admin: AdminServiceClient;
   /** The flyteidl `DataProxyService`: upload locations for fast registration. */
   dataProxy: DataProxyServiceClient;
@@ -106,6 +106,11 @@ export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminServic
   getActiveLaunchPlan: "all",
   listLaunchPlans: "all",
   updateLaunchPlan: "all",
+  getExecution: "all",
+  listExecutions: "all",
+  listNodeExecutions: "all",
+  getNodeExecutionData: "all",
+  listTaskExecutions: "all",
   listNamedEntities: "all",
   getProject: "all",
   listProjects: "all",

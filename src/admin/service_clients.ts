@@ -16,6 +16,18 @@ import type {
   ResourceListRequest,
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type {
+  Execution,
+  ExecutionList,
+  WorkflowExecutionGetRequest,
+} from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import type {
+  NodeExecutionGetDataRequest,
+  NodeExecutionGetDataResponse,
+  NodeExecutionList,
+  NodeExecutionListRequest,
+} from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
+import type { TaskExecutionList, TaskExecutionListRequest } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
+import type {
   ActiveLaunchPlanRequest,
   LaunchPlan,
   LaunchPlanCreateRequest,
@@ -73,7 +85,8 @@ export interface CallOptions {
 }
 
 /**
- * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, named entities, projects, version), named
+ * The methods of flyteidl's `AdminService` that fctl calls (tasks, workflows, launch plans, executions and their
+ * node and task executions, named entities, projects, version), named
  * as in `flyteidl/service/admin.proto`.
  *
  * ```ts
@@ -120,6 +133,25 @@ export interface AdminServiceClient {
     request: MessageInit<LaunchPlanUpdateRequest>,
     options?: CallOptions,
   ): Promise<LaunchPlanUpdateResponse>;
+  /** One execution (its spec and closure: phase, times, error, abort cause). */
+  getExecution(request: MessageInit<WorkflowExecutionGetRequest>, options?: CallOptions): Promise<Execution>;
+  /** Executions of a project and domain, filtered, sorted and paged. */
+  listExecutions(request: MessageInit<ResourceListRequest>, options?: CallOptions): Promise<ExecutionList>;
+  /** Node executions of an execution (below one parent node with `uniqueParentId`), a page at a time. */
+  listNodeExecutions(
+    request: MessageInit<NodeExecutionListRequest>,
+    options?: CallOptions,
+  ): Promise<NodeExecutionList>;
+  /** A node execution's inputs and outputs (`fullInputs`, `fullOutputs`). */
+  getNodeExecutionData(
+    request: MessageInit<NodeExecutionGetDataRequest>,
+    options?: CallOptions,
+  ): Promise<NodeExecutionGetDataResponse>;
+  /** The task executions (attempts) of a node execution, a page at a time. */
+  listTaskExecutions(
+    request: MessageInit<TaskExecutionListRequest>,
+    options?: CallOptions,
+  ): Promise<TaskExecutionList>;
   /** Names of the workflows, tasks or launch plans of a project and domain, with their description and state. */
   listNamedEntities(request: MessageInit<NamedEntityListRequest>, options?: CallOptions): Promise<NamedEntityList>;
   /** One project by id (archived ones too). */

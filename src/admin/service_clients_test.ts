@@ -40,6 +40,11 @@ const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   getActiveLaunchPlan: [true, true],
   listLaunchPlans: [true, true],
   updateLaunchPlan: [true, true],
+  getExecution: [true, true],
+  listExecutions: [true, true],
+  listNodeExecutions: [true, true],
+  getNodeExecutionData: [true, true],
+  listTaskExecutions: [true, true],
   listNamedEntities: [true, true],
   getProject: [true, true],
   listProjects: [true, true],
@@ -55,5 +60,5 @@ const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof Tas
 
 Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
   deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 20);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 25);
 });

@@ -13,12 +13,18 @@ import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { NamedEntityIdentifierListRequestSchema, NamedEntityIdentifierListSchema, NamedEntityListRequestSchema, NamedEntityListSchema, ObjectGetRequestSchema, ResourceListRequestSchema } from "../flyteidl/admin/common_pb.ts";
 import { file_flyteidl_admin_common } from "../flyteidl/admin/common_pb.ts";
+import type { ExecutionListSchema, ExecutionSchema, WorkflowExecutionGetRequestSchema } from "../flyteidl/admin/execution_pb.ts";
+import { file_flyteidl_admin_execution } from "../flyteidl/admin/execution_pb.ts";
 import type { ActiveLaunchPlanRequestSchema, LaunchPlanCreateRequestSchema, LaunchPlanCreateResponseSchema, LaunchPlanListSchema, LaunchPlanSchema, LaunchPlanUpdateRequestSchema, LaunchPlanUpdateResponseSchema } from "../flyteidl/admin/launch_plan_pb.ts";
 import { file_flyteidl_admin_launch_plan } from "../flyteidl/admin/launch_plan_pb.ts";
+import type { NodeExecutionGetDataRequestSchema, NodeExecutionGetDataResponseSchema, NodeExecutionListRequestSchema, NodeExecutionListSchema } from "../flyteidl/admin/node_execution_pb.ts";
+import { file_flyteidl_admin_node_execution } from "../flyteidl/admin/node_execution_pb.ts";
 import type { ProjectGetRequestSchema, ProjectListRequestSchema, ProjectSchema, ProjectsSchema } from "../flyteidl/admin/project_pb.ts";
 import { file_flyteidl_admin_project } from "../flyteidl/admin/project_pb.ts";
 import type { TaskCreateRequestSchema, TaskCreateResponseSchema, TaskListSchema, TaskSchema } from "../flyteidl/admin/task_pb.ts";
 import { file_flyteidl_admin_task } from "../flyteidl/admin/task_pb.ts";
+import type { TaskExecutionListRequestSchema, TaskExecutionListSchema } from "../flyteidl/admin/task_execution_pb.ts";
+import { file_flyteidl_admin_task_execution } from "../flyteidl/admin/task_execution_pb.ts";
 import type { GetVersionRequestSchema, GetVersionResponseSchema } from "../flyteidl/admin/version_pb.ts";
 import { file_flyteidl_admin_version } from "../flyteidl/admin/version_pb.ts";
 import type { WorkflowCreateRequestSchema, WorkflowCreateResponseSchema, WorkflowListSchema, WorkflowSchema } from "../flyteidl/admin/workflow_pb.ts";
@@ -28,7 +34,7 @@ import { file_flyteidl_admin_workflow } from "../flyteidl/admin/workflow_pb.ts";
  * Describes the file fctl/admin_calls.proto.
  */
 export const file_fctl_admin_calls: GenFile = /*@__PURE__*/
-  fileDesc("ChZmY3RsL2FkbWluX2NhbGxzLnByb3RvEhBmbHl0ZWlkbC5zZXJ2aWNlMvoKCgxBZG1pblNlcnZpY2USUwoKQ3JlYXRlVGFzaxIhLmZseXRlaWRsLmFkbWluLlRhc2tDcmVhdGVSZXF1ZXN0GiIuZmx5dGVpZGwuYWRtaW4uVGFza0NyZWF0ZVJlc3BvbnNlEkEKB0dldFRhc2sSIC5mbHl0ZWlkbC5hZG1pbi5PYmplY3RHZXRSZXF1ZXN0GhQuZmx5dGVpZGwuYWRtaW4uVGFzaxJqCgtMaXN0VGFza0lkcxIwLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5SWRlbnRpZmllckxpc3RSZXF1ZXN0GikuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyTGlzdBJKCglMaXN0VGFza3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhguZmx5dGVpZGwuYWRtaW4uVGFza0xpc3QSXwoOQ3JlYXRlV29ya2Zsb3cSJS5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlcXVlc3QaJi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlc3BvbnNlEkkKC0dldFdvcmtmbG93EiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoYLmZseXRlaWRsLmFkbWluLldvcmtmbG93ElIKDUxpc3RXb3JrZmxvd3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhwuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dMaXN0EmUKEENyZWF0ZUxhdW5jaFBsYW4SJy5mbHl0ZWlkbC5hZG1pbi5MYXVuY2hQbGFuQ3JlYXRlUmVxdWVzdBooLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5DcmVhdGVSZXNwb25zZRJNCg1HZXRMYXVuY2hQbGFuEiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoaLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW4SWgoTR2V0QWN0aXZlTGF1bmNoUGxhbhInLmZseXRlaWRsLmFkbWluLkFjdGl2ZUxhdW5jaFBsYW5SZXF1ZXN0GhouZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhbhJWCg9MaXN0TGF1bmNoUGxhbnMSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0Gh4uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhbkxpc3QSZQoQVXBkYXRlTGF1bmNoUGxhbhInLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5VcGRhdGVSZXF1ZXN0GiguZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblVwZGF0ZVJlc3BvbnNlElwKEUxpc3ROYW1lZEVudGl0aWVzEiYuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlMaXN0UmVxdWVzdBofLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5TGlzdBJICgpHZXRQcm9qZWN0EiEuZmx5dGVpZGwuYWRtaW4uUHJvamVjdEdldFJlcXVlc3QaFy5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0EkwKDExpc3RQcm9qZWN0cxIiLmZseXRlaWRsLmFkbWluLlByb2plY3RMaXN0UmVxdWVzdBoYLmZseXRlaWRsLmFkbWluLlByb2plY3RzElMKCkdldFZlcnNpb24SIS5mbHl0ZWlkbC5hZG1pbi5HZXRWZXJzaW9uUmVxdWVzdBoiLmZseXRlaWRsLmFkbWluLkdldFZlcnNpb25SZXNwb25zZWIGcHJvdG8z", [file_flyteidl_admin_common, file_flyteidl_admin_launch_plan, file_flyteidl_admin_project, file_flyteidl_admin_task, file_flyteidl_admin_version, file_flyteidl_admin_workflow]);
+  fileDesc("ChZmY3RsL2FkbWluX2NhbGxzLnByb3RvEhBmbHl0ZWlkbC5zZXJ2aWNlMuEOCgxBZG1pblNlcnZpY2USUwoKQ3JlYXRlVGFzaxIhLmZseXRlaWRsLmFkbWluLlRhc2tDcmVhdGVSZXF1ZXN0GiIuZmx5dGVpZGwuYWRtaW4uVGFza0NyZWF0ZVJlc3BvbnNlEkEKB0dldFRhc2sSIC5mbHl0ZWlkbC5hZG1pbi5PYmplY3RHZXRSZXF1ZXN0GhQuZmx5dGVpZGwuYWRtaW4uVGFzaxJqCgtMaXN0VGFza0lkcxIwLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5SWRlbnRpZmllckxpc3RSZXF1ZXN0GikuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlJZGVudGlmaWVyTGlzdBJKCglMaXN0VGFza3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhguZmx5dGVpZGwuYWRtaW4uVGFza0xpc3QSXwoOQ3JlYXRlV29ya2Zsb3cSJS5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlcXVlc3QaJi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlc3BvbnNlEkkKC0dldFdvcmtmbG93EiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoYLmZseXRlaWRsLmFkbWluLldvcmtmbG93ElIKDUxpc3RXb3JrZmxvd3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhwuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dMaXN0EmUKEENyZWF0ZUxhdW5jaFBsYW4SJy5mbHl0ZWlkbC5hZG1pbi5MYXVuY2hQbGFuQ3JlYXRlUmVxdWVzdBooLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5DcmVhdGVSZXNwb25zZRJNCg1HZXRMYXVuY2hQbGFuEiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoaLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW4SWgoTR2V0QWN0aXZlTGF1bmNoUGxhbhInLmZseXRlaWRsLmFkbWluLkFjdGl2ZUxhdW5jaFBsYW5SZXF1ZXN0GhouZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhbhJWCg9MaXN0TGF1bmNoUGxhbnMSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0Gh4uZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhbkxpc3QSZQoQVXBkYXRlTGF1bmNoUGxhbhInLmZseXRlaWRsLmFkbWluLkxhdW5jaFBsYW5VcGRhdGVSZXF1ZXN0GiguZmx5dGVpZGwuYWRtaW4uTGF1bmNoUGxhblVwZGF0ZVJlc3BvbnNlElYKDEdldEV4ZWN1dGlvbhIrLmZseXRlaWRsLmFkbWluLldvcmtmbG93RXhlY3V0aW9uR2V0UmVxdWVzdBoZLmZseXRlaWRsLmFkbWluLkV4ZWN1dGlvbhJUCg5MaXN0RXhlY3V0aW9ucxIjLmZseXRlaWRsLmFkbWluLlJlc291cmNlTGlzdFJlcXVlc3QaHS5mbHl0ZWlkbC5hZG1pbi5FeGVjdXRpb25MaXN0EmEKEkxpc3ROb2RlRXhlY3V0aW9ucxIoLmZseXRlaWRsLmFkbWluLk5vZGVFeGVjdXRpb25MaXN0UmVxdWVzdBohLmZseXRlaWRsLmFkbWluLk5vZGVFeGVjdXRpb25MaXN0EnEKFEdldE5vZGVFeGVjdXRpb25EYXRhEisuZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbkdldERhdGFSZXF1ZXN0GiwuZmx5dGVpZGwuYWRtaW4uTm9kZUV4ZWN1dGlvbkdldERhdGFSZXNwb25zZRJhChJMaXN0VGFza0V4ZWN1dGlvbnMSKC5mbHl0ZWlkbC5hZG1pbi5UYXNrRXhlY3V0aW9uTGlzdFJlcXVlc3QaIS5mbHl0ZWlkbC5hZG1pbi5UYXNrRXhlY3V0aW9uTGlzdBJcChFMaXN0TmFtZWRFbnRpdGllcxImLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5TGlzdFJlcXVlc3QaHy5mbHl0ZWlkbC5hZG1pbi5OYW1lZEVudGl0eUxpc3QSSAoKR2V0UHJvamVjdBIhLmZseXRlaWRsLmFkbWluLlByb2plY3RHZXRSZXF1ZXN0GhcuZmx5dGVpZGwuYWRtaW4uUHJvamVjdBJMCgxMaXN0UHJvamVjdHMSIi5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0TGlzdFJlcXVlc3QaGC5mbHl0ZWlkbC5hZG1pbi5Qcm9qZWN0cxJTCgpHZXRWZXJzaW9uEiEuZmx5dGVpZGwuYWRtaW4uR2V0VmVyc2lvblJlcXVlc3QaIi5mbHl0ZWlkbC5hZG1pbi5HZXRWZXJzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_flyteidl_admin_common, file_flyteidl_admin_execution, file_flyteidl_admin_launch_plan, file_flyteidl_admin_node_execution, file_flyteidl_admin_project, file_flyteidl_admin_task, file_flyteidl_admin_task_execution, file_flyteidl_admin_version, file_flyteidl_admin_workflow]);
 
 /**
  * @generated from service flyteidl.service.AdminService
@@ -129,6 +135,46 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof LaunchPlanUpdateRequestSchema;
     output: typeof LaunchPlanUpdateResponseSchema;
+  },
+  /**
+   * @generated from rpc flyteidl.service.AdminService.GetExecution
+   */
+  getExecution: {
+    methodKind: "unary";
+    input: typeof WorkflowExecutionGetRequestSchema;
+    output: typeof ExecutionSchema;
+  },
+  /**
+   * @generated from rpc flyteidl.service.AdminService.ListExecutions
+   */
+  listExecutions: {
+    methodKind: "unary";
+    input: typeof ResourceListRequestSchema;
+    output: typeof ExecutionListSchema;
+  },
+  /**
+   * @generated from rpc flyteidl.service.AdminService.ListNodeExecutions
+   */
+  listNodeExecutions: {
+    methodKind: "unary";
+    input: typeof NodeExecutionListRequestSchema;
+    output: typeof NodeExecutionListSchema;
+  },
+  /**
+   * @generated from rpc flyteidl.service.AdminService.GetNodeExecutionData
+   */
+  getNodeExecutionData: {
+    methodKind: "unary";
+    input: typeof NodeExecutionGetDataRequestSchema;
+    output: typeof NodeExecutionGetDataResponseSchema;
+  },
+  /**
+   * @generated from rpc flyteidl.service.AdminService.ListTaskExecutions
+   */
+  listTaskExecutions: {
+    methodKind: "unary";
+    input: typeof TaskExecutionListRequestSchema;
+    output: typeof TaskExecutionListSchema;
   },
   /**
    * @generated from rpc flyteidl.service.AdminService.ListNamedEntities
