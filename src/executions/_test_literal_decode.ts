@@ -163,3 +163,25 @@ export function decodeMsgpack(bytes: Uint8Array): Decoded {
   if (pos !== bytes.length) throw new Error(`${bytes.length - pos} bytes left after the msgpack value`);
   return value;
 }
+
+/**
+ * `value` as text that tells every kind apart: `1n` (an integer) from `1` (a float), `-0` from `0`, NaN from
+ * NaN. Comparing these is stricter than `assert.deepStrictEqual`, which here takes `1n` and `1` as equal.
+ */
+export function canonical(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === null || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  throw new Error(`cannot compare a ${typeof value}`);
+}
+
+/** Asserts that `actual` and `expected` are the same value, kind for kind (see {@link canonical}). */
+export function assertSameValue(actual: unknown, expected: unknown, message?: string): void {
+  const [a, e] = [canonical(actual), canonical(expected)];
+  if (a !== e) throw new Error(`${message ? `${message}: ` : ""}${a} !== ${e}`);
+}

@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import { inputLiterals, literalFor, literalTypeText, LiteralValueError } from "./literals.ts";
 import { parseExecutionSpec } from "./spec_file.ts";
 import { inputValue } from "./input_value.ts";
-import { decodeLiteral, decodeMsgpack } from "./_test_literal_decode.ts";
+import { assertSameValue, decodeLiteral, decodeMsgpack } from "./_test_literal_decode.ts";
 
 type TypeInit = NonNullable<Parameters<typeof create<typeof LiteralTypeSchema>>[1]>;
 const simple = (value: SimpleType): TypeInit => ({ type: { case: "simple", value } });
@@ -51,40 +51,40 @@ async function variantOf(yaml: string, type: TypeInit): Promise<string> {
 }
 
 Deno.test("the input's type decides what a scalar means", async () => {
-  equal(await decoded("yes", STR), "yes");
-  equal(await decoded("yes", BOOL), true);
-  equal(await decoded("1.10", STR), "1.10");
-  equal(await decoded("1.10", FLOAT), 1.1);
-  equal(await decoded("0x1F", STR), "0x1F");
-  equal(await decoded("0x1F", INT), 31n);
-  equal(await decoded('"42"', INT), 42n);
-  equal(await decoded("5.0", INT), 5n);
-  equal(await decoded("1", BOOL), true);
-  equal(await decoded("F", BOOL), false);
-  equal(await decoded('"-.inf"', FLOAT), -Infinity);
-  equal(await decoded("7", FLOAT), 7);
-  equal(await decoded("9223372036854775807", INT), 9223372036854775807n);
-  equal(await decoded("-9223372036854775808", INT), -9223372036854775808n);
-  equal(await decoded("9007199254740993", INT), 9007199254740993n);
-  equal(await decoded("red", enumOf("red", "green")), "red");
-  equal(await decoded("1", enumOf("1", "2")), "1");
+  assertSameValue(await decoded("yes", STR), "yes");
+  assertSameValue(await decoded("yes", BOOL), true);
+  assertSameValue(await decoded("1.10", STR), "1.10");
+  assertSameValue(await decoded("1.10", FLOAT), 1.1);
+  assertSameValue(await decoded("0x1F", STR), "0x1F");
+  assertSameValue(await decoded("0x1F", INT), 31n);
+  assertSameValue(await decoded('"42"', INT), 42n);
+  assertSameValue(await decoded("5.0", INT), 5n);
+  assertSameValue(await decoded("1", BOOL), true);
+  assertSameValue(await decoded("F", BOOL), false);
+  assertSameValue(await decoded('"-.inf"', FLOAT), -Infinity);
+  assertSameValue(await decoded("7", FLOAT), 7);
+  assertSameValue(await decoded("9223372036854775807", INT), 9223372036854775807n);
+  assertSameValue(await decoded("-9223372036854775808", INT), -9223372036854775808n);
+  assertSameValue(await decoded("9007199254740993", INT), 9007199254740993n);
+  assertSameValue(await decoded("red", enumOf("red", "green")), "red");
+  assertSameValue(await decoded("1", enumOf("1", "2")), "1");
 });
 
 Deno.test("datetimes and durations keep nanoseconds", async () => {
-  deepEqual(await decoded("2024-03-04T05:06:07.123456789+02:00", simple(SimpleType.DATETIME)), {
+  assertSameValue(await decoded("2024-03-04T05:06:07.123456789+02:00", simple(SimpleType.DATETIME)), {
     seconds: 1709521567n,
     nanos: 123456789,
   });
-  deepEqual(await decoded('"0001-01-01T00:00:00Z"', simple(SimpleType.DATETIME)), {
+  assertSameValue(await decoded('"0001-01-01T00:00:00Z"', simple(SimpleType.DATETIME)), {
     seconds: -62135596800n,
     nanos: 0,
   });
-  deepEqual(await decoded("2h45m0.000000001s", simple(SimpleType.DURATION)), { durationNanos: 9900000000001n });
-  deepEqual(await decoded("-1.5h", simple(SimpleType.DURATION)), { durationNanos: -5400000000000n });
-  deepEqual(await decoded("2562047h47m16.854775807s", simple(SimpleType.DURATION)), {
+  assertSameValue(await decoded("2h45m0.000000001s", simple(SimpleType.DURATION)), { durationNanos: 9900000000001n });
+  assertSameValue(await decoded("-1.5h", simple(SimpleType.DURATION)), { durationNanos: -5400000000000n });
+  assertSameValue(await decoded("2562047h47m16.854775807s", simple(SimpleType.DURATION)), {
     durationNanos: 9223372036854775807n,
   });
-  deepEqual(await decoded("0", simple(SimpleType.DURATION)), { durationNanos: 0n });
+  assertSameValue(await decoded("0", simple(SimpleType.DURATION)), { durationNanos: 0n });
 });
 
 Deno.test("a union takes the variant of the value's own kind, then the first in declared order that fits", async () => {
@@ -106,45 +106,66 @@ Deno.test("a union takes the variant of the value's own kind, then the first in 
 });
 
 Deno.test("structs are MessagePack with integers as integers and floats as floats", async () => {
-  deepEqual(await decoded("{a: 1, b: 2.5, c: [yes, null, x], d: {e: 9223372036854775807}}", STRUCT), {
+  assertSameValue(await decoded("{a: 1, b: 2.5, c: [yes, null, x], d: {e: 9223372036854775807}}", STRUCT), {
     a: 1n,
     b: 2.5,
     c: [true, null, "x"],
     d: { e: 9223372036854775807n },
   });
   // A whole float stays a float (float64), and the integers beside it integers.
-  deepEqual(await decoded("{a: 1.0, b: 1, c: -0.0}", STRUCT), { a: 1, b: 1n, c: -0 });
+  assertSameValue(await decoded("{a: 1.0, b: 1, c: -0.0}", STRUCT), { a: 1, b: 1n, c: -0 });
   const { literals } = await convert("x: {a: 1.0}", { x: STRUCT });
   const scalar = literals.x.value.case === "scalar" ? literals.x.value.value.value : undefined;
   equal(scalar?.case, "binary");
   if (scalar?.case === "binary") {
     equal(scalar.value.tag, "msgpack");
     deepEqual([...scalar.value.value], [0x81, 0xa1, 0x61, 0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0]);
-    deepEqual(decodeMsgpack(scalar.value.value), { a: 1 });
+    assertSameValue(decodeMsgpack(scalar.value.value), { a: 1 });
   }
   // Smallest integer forms otherwise, as Python's msgpack writes them.
   const small = await convert("x: {a: 1}", { x: STRUCT });
   const smallScalar = small.literals.x.value.case === "scalar" ? small.literals.x.value.value.value : undefined;
   if (smallScalar?.case === "binary") deepEqual([...smallScalar.value.value], [0x81, 0xa1, 0x61, 0x01]);
   else throw new Error("not binary");
+  // Past 32 bits: uint64 / int64 (never a float64, which the encoder writes for such a JavaScript number).
+  const wide = await convert("x: {a: 4294967296, b: -2147483649}", { x: STRUCT });
+  const wideScalar = wide.literals.x.value.case === "scalar" ? wide.literals.x.value.value.value : undefined;
+  if (wideScalar?.case !== "binary") throw new Error("not binary");
+  deepEqual([...wideScalar.value.value], [
+    0x82,
+    0xa1,
+    0x61,
+    0xcf,
+    ...[0, 0, 0, 1, 0, 0, 0, 0],
+    0xa1,
+    0x62,
+    0xd3,
+    ...[0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff],
+  ]);
 });
 
 Deno.test("the old dataclass format, and a JSON string, are a protobuf Struct", async () => {
-  deepEqual(await decoded("{a: 1, b: [x]}", STRUCT, true), { generic: { a: 1, b: ["x"] } });
-  deepEqual(await decoded(`'{"a": {"b": 2}}'`, STRUCT), { generic: { a: { b: 2 } } });
+  assertSameValue(await decoded("{a: 1, b: [x]}", STRUCT, true), { generic: { a: 1, b: ["x"] } });
+  assertSameValue(await decoded(`'{"a": {"b": 2}}'`, STRUCT), { generic: { a: { b: 2 } } });
 });
 
 Deno.test("binary, error, schema and structured dataset values", async () => {
-  deepEqual(await decoded("{value: [1, 2, 255], tag: raw}", simple(SimpleType.BINARY)), {
+  assertSameValue(await decoded("{value: [1, 2, 255], tag: raw}", simple(SimpleType.BINARY)), {
     tag: "raw",
     bytes: [1n, 2n, 255n],
   });
-  deepEqual(await decoded("{value: AQL/, tag: raw}", simple(SimpleType.BINARY)), { tag: "raw", bytes: [1n, 2n, 255n] });
-  deepEqual(await decoded("boom", simple(SimpleType.ERROR)), { failedNodeId: "", message: "boom" });
-  deepEqual(await decoded("s3://b/table", { type: { case: "schema", value: {} } }), { uri: "s3://b/table" });
-  deepEqual(await decoded("gs://b/df", { type: { case: "structuredDatasetType", value: { format: "parquet" } } }), {
-    uri: "gs://b/df",
+  assertSameValue(await decoded("{value: AQL/, tag: raw}", simple(SimpleType.BINARY)), {
+    tag: "raw",
+    bytes: [1n, 2n, 255n],
   });
+  assertSameValue(await decoded("boom", simple(SimpleType.ERROR)), { failedNodeId: "", message: "boom" });
+  assertSameValue(await decoded("s3://b/table", { type: { case: "schema", value: {} } }), { uri: "s3://b/table" });
+  assertSameValue(
+    await decoded("gs://b/df", { type: { case: "structuredDatasetType", value: { format: "parquet" } } }),
+    {
+      uri: "gs://b/df",
+    },
+  );
 });
 
 Deno.test("blobs given as local paths are listed for upload with where they are", async () => {
@@ -167,7 +188,7 @@ Deno.test("blobs given as local paths are listed for upload with where they are"
   );
   // The caller substitutes the uploaded location in the literal itself.
   localBlobs[0].blob.uri = "s3://bucket/uploaded/b.csv";
-  deepEqual(decodeLiteral(literals.files), [{ uri: "s3://b/a.csv" }, { uri: "s3://bucket/uploaded/b.csv" }, {
+  assertSameValue(decodeLiteral(literals.files), [{ uri: "s3://b/a.csv" }, { uri: "s3://bucket/uploaded/b.csv" }, {
     uri: "file:///tmp/c%20d.csv",
   }]);
 });

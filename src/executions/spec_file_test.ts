@@ -7,7 +7,7 @@ import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen
 import { renderExecSpec } from "../tasks/exec_spec.ts";
 import { EXEC_SPEC_KEYS, parseExecutionSpec, readExecutionSpecFile } from "./spec_file.ts";
 import { inputLiterals } from "./literals.ts";
-import { decodeLiteral } from "./_test_literal_decode.ts";
+import { assertSameValue, decodeLiteral } from "./_test_literal_decode.ts";
 
 const NOW = new Date("2024-03-04T05:06:07.123Z");
 const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
@@ -67,7 +67,7 @@ Deno.test("the spec get task --execFile writes reads back, and every default con
       deepEqual(scalar?.case === "binary" ? [scalar.value.tag, scalar.value.value.length] : undefined, ["msgpack", 0]);
       continue;
     }
-    deepEqual(decodeLiteral(literals[name]), expected, name);
+    assertSameValue(decodeLiteral(literals[name]), expected, name);
   }
   deepEqual(localBlobs.map((b) => [b.input, b.path]), [["inputs.k_blob", "/tmp/somepath"]]);
 });

@@ -40,8 +40,9 @@ function toPlain(value: InputValue, bigIntegers: boolean): Plain {
     case "float":
       return value.value;
     case "int":
-      return bigIntegers || value.value > BigInt(Number.MAX_SAFE_INTEGER) ||
-          value.value < BigInt(Number.MIN_SAFE_INTEGER)
+      // Beyond 32 bits the encoder writes a number as a float64 (with useBigInt64): a bigint it writes as
+      // int64/uint64, as Python's msgpack does for these integers.
+      return bigIntegers || value.value > 0xffff_ffffn || value.value < -0x8000_0000n
         ? value.value
         : Number(value.value);
     case "list":
