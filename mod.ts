@@ -133,6 +133,23 @@ export { launchPlanExecSpec } from "./src/launchplans/exec_spec.ts";
 export { type ExecSpec, execSpec, renderExecSpec, renderSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";
+export {
+  EXEC_SPEC_FILE_LIMIT,
+  EXEC_SPEC_KEYS,
+  type ExecutionSpec,
+  parseExecutionSpec,
+  readExecutionSpecFile,
+} from "./src/executions/spec_file.ts";
+export { type InputValue, inputValue } from "./src/executions/input_value.ts";
+export {
+  type InputLiterals,
+  inputLiterals,
+  literalFor,
+  type LiteralOptions,
+  literalTypeText,
+  LiteralValueError,
+  type LocalBlob,
+} from "./src/executions/literals.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
 export type { ObjectInfo, StoreSource, StowStoreSettings } from "./src/storage/store.ts";

@@ -34,16 +34,19 @@ const INT64_MAX = (1n << 63n) - 1n;
  * `inputs.xs[2]: "abc" is not an integer (…)`.
  *
  * ```ts
- * import { inputLiterals, inputValue, LiteralValueError } from "@fctl/fctl";
- * import { LiteralTypeSchema, SimpleType } from "@fctl/fctl/types";
- * import { create } from "@bufbuild/protobuf";
+ * import { inputLiterals, LiteralValueError, readExecutionSpecFile } from "@fctl/fctl";
+ * import type { LiteralType } from "@fctl/fctl/types";
  *
- * const types = { n: create(LiteralTypeSchema, { type: { case: "simple", value: SimpleType.INTEGER } }) };
- * try {
- *   inputLiterals(new Map([["n", inputValue("ten")]]), types);
- * } catch (err) {
- *   if (err instanceof LiteralValueError) console.error(err.input, err.message);
+ * async function check(path: string, types: Record<string, LiteralType>) {
+ *   const spec = await readExecutionSpecFile(path);
+ *   try {
+ *     inputLiterals(spec.inputs, types);
+ *   } catch (err) {
+ *     if (err instanceof LiteralValueError) console.error(`${path}: ${err.message}`); // names err.input
+ *     else throw err;
+ *   }
  * }
+ * console.log(typeof check);
  * ```
  */
 export class LiteralValueError extends UsageError {
@@ -126,14 +129,22 @@ export interface InputLiterals {
  * left to FlyteAdmin (defaults, or its `missing` error).
  *
  * ```ts
- * import { create } from "@bufbuild/protobuf";
- * import { inputLiterals, parseExecutionSpec } from "@fctl/fctl";
- * import { LiteralTypeSchema, SimpleType } from "@fctl/fctl/types";
+ * import { connect, getTask, inputLiterals, readExecutionSpecFile } from "@fctl/fctl";
  *
- * const simple = (value: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value } });
- * const spec = await parseExecutionSpec("task: t\ninputs:\n  name: yes\n  n: 9007199254740993\n", "spec.yaml");
- * const { literals } = inputLiterals(spec.inputs, { name: simple(SimpleType.STRING), n: simple(SimpleType.INTEGER) });
- * console.log(literals.name, literals.n); // the string "yes", the integer 9007199254740993n
+ * const spec = await readExecutionSpecFile("exec_spec.yaml");
+ * await using flyte = await connect();
+ * const result = await getTask(flyte.client, {
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: spec.task ?? "core.basic.hello",
+ *   latest: true,
+ * });
+ * if (result.kind === "one") {
+ *   const variables = result.task.closure?.compiledTask?.template?.interface?.inputs?.variables ?? {};
+ *   const types = Object.fromEntries(Object.entries(variables).map(([name, variable]) => [name, variable.type]));
+ *   const { literals, localBlobs } = inputLiterals(spec.inputs, types);
+ *   console.log(Object.keys(literals), localBlobs.map((blob) => blob.path)); // local files to upload first
+ * }
  * ```
  */
 export function inputLiterals(
@@ -166,15 +177,14 @@ export function inputLiterals(
  * One value as a literal of `type`; `where` names it in errors (`inputs.n`). See {@link inputLiterals}.
  *
  * ```ts
- * import { create } from "@bufbuild/protobuf";
  * import { inputValue, literalFor } from "@fctl/fctl";
- * import { LiteralTypeSchema, SimpleType } from "@fctl/fctl/types";
+ * import type { LiteralType } from "@fctl/fctl/types";
  *
- * const listOfInt = create(LiteralTypeSchema, {
- *   type: { case: "collectionType", value: { type: { case: "simple", value: SimpleType.INTEGER } } },
- * });
- * const { literal } = literalFor(inputValue([1, 2, 3]), listOfInt, "inputs.xs");
- * console.log(literal.value.case); // "collection"
+ * function threeNumbers(listOfInt: LiteralType) {
+ *   const { literal } = literalFor(inputValue([1, 2, 3]), listOfInt, "inputs.xs");
+ *   return literal.value.case; // "collection"
+ * }
+ * console.log(typeof threeNumbers);
  * ```
  */
 export function literalFor(
@@ -191,14 +201,13 @@ export function literalFor(
  * The type as messages name it: `integer`, `list of string`, `mapping of string to float`, `enum [a, b]`.
  *
  * ```ts
- * import { create } from "@bufbuild/protobuf";
  * import { literalTypeText } from "@fctl/fctl";
- * import { LiteralTypeSchema, SimpleType } from "@fctl/fctl/types";
+ * import type { Variable } from "@fctl/fctl/types";
  *
- * const t = create(LiteralTypeSchema, {
- *   type: { case: "collectionType", value: { type: { case: "simple", value: SimpleType.STRING } } },
- * });
- * console.log(literalTypeText(t)); // "list of string"
+ * function describe(name: string, variable: Variable): string {
+ *   return `${name}: ${literalTypeText(variable.type)}`; // e.g. "xs: list of integer"
+ * }
+ * console.log(typeof describe);
  * ```
  */
 export function literalTypeText(type: LiteralType | undefined): string {

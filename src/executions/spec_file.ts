@@ -38,15 +38,21 @@ export const EXEC_SPEC_KEYS = [
   "overwriteCache",
 ] as const;
 
-/** The cap on a spec file's size: far above any real one, and a FIFO or device is refused before a byte is read. */
+/**
+ * The cap on a spec file's size (1 MiB): far above any real one. A FIFO or device is refused before a byte is read.
+ *
+ * ```ts
+ * import { EXEC_SPEC_FILE_LIMIT, readExecutionSpecFile } from "@fctl/fctl";
+ *
+ * const spec = await readExecutionSpecFile("exec_spec.yaml", EXEC_SPEC_FILE_LIMIT / 4);
+ * console.log(spec.task);
+ * ```
+ */
 export const EXEC_SPEC_FILE_LIMIT = 1024 * 1024;
 
 /** The most values (after aliases are expanded) and the deepest nesting a spec file may hold. */
 const MAX_VALUES = 1_000_000;
 const MAX_DEPTH = 64;
-
-/** The spec keys whose value is text. */
-type TextKey = Exclude<typeof EXEC_SPEC_KEYS[number], "inputs" | "envs" | "overwriteCache">;
 
 /**
  * A spec file as read: what to run, where, and with which inputs. Empty text (`iamRoleARN: ""`, as the
@@ -59,13 +65,27 @@ type TextKey = Exclude<typeof EXEC_SPEC_KEYS[number], "inputs" | "envs" | "overw
  * console.log(spec.task ?? spec.workflow, spec.version ?? "(newest)", [...spec.inputs.keys()]);
  * ```
  */
-export interface ExecutionSpec extends Partial<Record<TextKey, string>> {
+export interface ExecutionSpec {
   /** The file's path as given, for messages. */
   file: string;
   /** The task to run (exactly one of `task` and `workflow` is set). */
   task?: string;
   /** The launch plan to run. */
   workflow?: string;
+  /** The version of the task or launch plan; unset: the newest. */
+  version?: string;
+  /** The project the execution is created in. */
+  targetProject?: string;
+  /** The domain the execution is created in. */
+  targetDomain?: string;
+  /** The Kubernetes service account the execution runs as. */
+  kubeServiceAcct?: string;
+  /** The IAM role the execution assumes. */
+  iamRoleARN?: string;
+  /** The cluster pool to run in. */
+  clusterPool?: string;
+  /** The execution cluster label. */
+  targetExecutionCluster?: string;
   /** `overwriteCache`: run even where cached outputs exist. */
   overwriteCache?: boolean;
   /** Input name → value, in file order; converted against the entity's types by `inputLiterals`. */
