@@ -48,6 +48,8 @@ const RUNTIME_PACKAGES = () => [
     "yaml",
     "modern-tar",
     "oauth4webapi",
+    // Graphviz as WebAssembly: get workflow -o svg.
+    "@viz-js/viz",
   ].map(storeDir),
   // Loaded by the SDKs through require() (credential chains, auth, HTTP pipeline), which no import shows.
   ...["@aws-sdk/credential-provider-node", "@aws-sdk/credential-provider-ini", "gaxios", "@azure/core-rest-pipeline"]

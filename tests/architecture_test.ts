@@ -178,8 +178,6 @@ const TEST_PACKAGES = ["fast-check", "s3rver", "azurite"];
 const KNOWN: Record<string, string> = {
   // To be removed: parseEndpoint belongs below both (config), or init_file takes the endpoint parsed.
   "src/config/init_file.ts -> src/admin/endpoint.ts": "config init parses the endpoint it writes",
-  // To be removed once a command or the library draws SVG (get workflow -o svg): until then only tests load it.
-  "src/workflows/graph_render.ts is imported only by tests": "the SVG renderer is not wired to a command yet",
   // To be removed once create execution (src/cli) reads spec files and builds literals with them.
   "src/executions/spec_file.ts is imported only by tests": "the execution spec reader is not wired to a command yet",
   "src/executions/literals.ts is imported only by tests": "the literal builder is not wired to a command yet",

@@ -85,6 +85,11 @@ Deno.test("get launchplan: bad input is one usage line before any call; an unkno
         "Error: visualization is only supported on workflows: -o DOTURL cannot show this command's output; " +
         "use TABLE, JSON or YAML",
       ],
+      [
+        ["-o", "svg"],
+        "Error: visualization is only supported on workflows: -o SVG cannot show this command's output; " +
+        "use TABLE, JSON or YAML",
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await runFctl(["get", "launchplan", ...args, ...endpoint]);

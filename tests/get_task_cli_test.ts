@@ -211,7 +211,7 @@ Deno.test("usage errors fail before any connection with exit 2 and one line", as
     ],
     [
       ["get", "task", "-p", "p", "-d", "d", "-o", "xml", "--admin.endpoint", "http://127.0.0.1:1"],
-      /^Error: invalid value "xml" for --output: expected one of TABLE, JSON, YAML, DOT, DOTURL \(case-insensitive\)\n$/,
+      /^Error: invalid value "xml" for --output: expected one of TABLE, JSON, YAML, DOT, DOTURL, SVG \(case-insensitive\)\n$/,
     ],
     [
       ["get", "task", "-p", "p", "-d", "d", "-o", "dot", "--admin.endpoint", "http://127.0.0.1:1"],

@@ -131,6 +131,11 @@ Deno.test("bad flags are one-line usage errors (exit 2) before any RPC", async (
       "Error: visualization is only supported on workflows: -o DOTURL cannot show this command's output; " +
       "use TABLE, JSON or YAML",
     ],
+    [
+      ["-o", "svg"],
+      "Error: visualization is only supported on workflows: -o SVG cannot show this command's output; " +
+      "use TABLE, JSON or YAML",
+    ],
     // FlyteAdmin's filter grammar splits on "," and "+": such a value would be misread, so it is never sent.
     [
       ["--filter.fieldSelector", "task.name=a\\,b"],

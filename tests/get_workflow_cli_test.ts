@@ -1,6 +1,6 @@
 /**
  * `get workflow`: the ListNamedEntities, ListWorkflows and GetWorkflow requests it sends (flytectl's, with fctl's
- * fixes), the flytesnacks core package registered and read back, `-o dot|doturl`, and one fresh process against a
+ * fixes), the flytesnacks core package registered and read back, `-o dot|doturl|svg`, and one fresh process against a
  * production admin.
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
@@ -10,7 +10,7 @@ import type {
   ResourceListRequest,
 } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { captureIo, runFctl } from "./helpers.ts";
+import { captureIo, runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess } from "./entity_fixtures.ts";
 import { runCli } from "../src/cli/run.ts";
 
@@ -143,6 +143,62 @@ Deno.test("get workflow reads back the registered flytesnacks core package", asy
     const url = await runFctl(["get", "workflow", WF, "-o", "doturl", ...endpoint]);
     match(url.stdout, /^http:\/\/graph\.flyte\.org\/#strict%20digraph/);
   });
+});
+
+Deno.test("get workflow -o svg as a fresh process: a drawing with every node and every connection", async () => {
+  await withCore(async (_sandbox, endpoint) => {
+    const one = await runFctl(["get", "workflow", WF, "--latest", "-o", "json", ...endpoint]);
+    const primary = JSON.parse(one.stdout).closure.compiledWorkflow.primary;
+    const nodes: string[] = primary.template.nodes.map((node: { id: string }) => node.id.replaceAll("-", "_"));
+    // The edges drawn: every (from, to) pair of the compiled connections, in either list.
+    const edges = new Set<string>();
+    const lists = (map: Record<string, { ids: string[] }> | undefined) => Object.entries(map ?? {});
+    for (const [to, { ids }] of lists(primary.connections?.upstream)) {
+      for (const from of ids) edges.add(`${from}>${to}`);
+    }
+    for (const [from, { ids }] of lists(primary.connections?.downstream)) {
+      for (const to of ids) edges.add(`${from}>${to}`);
+    }
+    const result = await runFctlProcess(["get", "workflow", WF, "--latest", "-o", "svg", ...endpoint]);
+    equal(result.code, 0, result.stderr);
+    equal(result.stderr, "");
+    match(result.stdout, /^<\?xml[^]*<svg [^]*<\/svg>\n$/);
+    const titles = (kind: string) =>
+      [...result.stdout.matchAll(new RegExp(`<g id="[^"]+" class="${kind}">\\n<title>([^<]*)</title>`, "g"))]
+        .map((m) => m[1]);
+    deepEqual(titles("node").sort(), nodes.sort(), "a node drawn for every node");
+    equal(titles("edge").length, edges.size, "an edge drawn for every connection");
+  });
+});
+
+Deno.test({
+  name: "get workflow -o doturl prints the URL, and on a terminal opens it with the browser opener, which may fail",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withCore(async (_sandbox, endpoint) => {
+      const bin = await Deno.makeTempDir();
+      try {
+        const opened = `${bin}/opened`;
+        // The platform's opener, as the sign-in runs it: xdg-open with a display. This one records the URL, then fails.
+        await Deno.writeTextFile(`${bin}/xdg-open`, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\nexit 3\n`, {
+          mode: 0o755,
+        });
+        const env = { PATH: bin, DISPLAY: ":0" };
+        const args = ["get", "workflow", WF, "-o", "doturl", ...endpoint];
+        const piped = captureIo({ env });
+        equal(await runCli(args, piped), 0, piped.err());
+        const url = piped.out();
+        match(url, /^http:\/\/graph\.flyte\.org\/#strict%20digraph[^\n]*\n$/);
+        await Deno.stat(opened).then(() => assert(false, "opened without a terminal"), () => {});
+        const terminal = { ...captureIo({ env }), stdoutIsTerminal: true };
+        equal(await runCli(args, terminal), 0, terminal.err());
+        deepEqual([terminal.out(), terminal.err()], [url, ""], "the opener's failure costs nothing");
+        equal(await Deno.readTextFile(opened), url.trimEnd());
+      } finally {
+        await Deno.remove(bin, { recursive: true });
+      }
+    });
+  },
 });
 
 Deno.test("get workflow: bad input is one usage line before any call; an unknown name is exit 1 naming it", async () => {

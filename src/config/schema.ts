@@ -81,7 +81,7 @@ export const DEFAULT_MAX_MESSAGE_SIZE = 32 * 1024 * 1024;
 export const MAX_MESSAGE_SIZE_LIMIT = 2 ** 31 - 1;
 
 /** Output formats of `-o`. */
-export const OUTPUT_FORMATS = ["TABLE", "JSON", "YAML", "DOT", "DOTURL"] as const;
+export const OUTPUT_FORMATS = ["TABLE", "JSON", "YAML", "DOT", "DOTURL", "SVG"] as const;
 
 /**
  * Every shared option, in help order.
@@ -124,7 +124,7 @@ export const OPTIONS = [
     type: "enum",
     choices: OUTPUT_FORMATS,
     default: "TABLE",
-    help: "output format: TABLE, JSON, YAML, DOT or DOTURL",
+    help: "output format: TABLE, JSON, YAML, DOT, DOTURL or SVG (the last three: get workflow's graph)",
   },
   {
     key: "console.endpoint",

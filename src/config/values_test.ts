@@ -37,7 +37,7 @@ Deno.test("values: bad values name the value, where it came from and what is val
     ["logger.level", "6", /^invalid value "6" for --logger.level: expected a whole number from 0 to 5$/],
     ["logger.level", "debug", /expected a whole number from 0 to 5/],
     ["admin.maxRetries", "0", /^invalid value "0" for --admin.maxRetries: expected a whole number of at least 1$/],
-    ["output", "xml", /expected one of TABLE, JSON, YAML, DOT, DOTURL \(case-insensitive\)$/],
+    ["output", "xml", /expected one of TABLE, JSON, YAML, DOT, DOTURL, SVG \(case-insensitive\)$/],
     ["admin.authType", "Basic", /expected one of ClientSecret, Pkce, ExternalCommand, DeviceFlow/],
     [
       "admin.perRetryTimeout",

@@ -15,7 +15,7 @@ export interface Renderable<Row> {
   toJson: (row: Row) => JsonValue;
   /** A list (always an array in JSON/YAML), or a single entity (an object). */
   value: { list: readonly Row[] } | { one: Row };
-  /** Whether DOT/DOTURL make sense (workflows only). */
+  /** Whether DOT/DOTURL/SVG make sense (workflows only). */
   visualizable?: boolean;
 }
 
@@ -25,16 +25,19 @@ export interface RenderOptions {
   wide?: boolean;
 }
 
+/** The `-o` formats that draw a workflow's graph. */
+const GRAPH_FORMATS: ReadonlySet<string> = new Set(["DOT", "DOTURL", "SVG"]);
+
 /** Terminal width when the terminal reports none. */
 const DEFAULT_TERMINAL_WIDTH = 80;
 
 /**
- * Refuses a format the command cannot write, before it does any work: DOT and DOTURL are for workflows.
+ * Refuses a format the command cannot write, before it does any work: DOT, DOTURL and SVG are workflow graphs.
  *
- * @throws {UsageError} `format` is DOT or DOTURL
+ * @throws {UsageError} `format` is DOT, DOTURL or SVG
  */
 export function checkFormat(format: string, visualizable: boolean): void {
-  if (format !== "DOT" && format !== "DOTURL") return;
+  if (!GRAPH_FORMATS.has(format)) return;
   if (!visualizable) {
     throw new UsageError(
       `visualization is only supported on workflows: -o ${format} cannot show this command's output; ` +
@@ -63,6 +66,7 @@ export async function render<Row>(
     }
     case "DOT":
     case "DOTURL":
+    case "SVG":
       return checkFormat(format, what.visualizable ?? false);
     default: {
       const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];

@@ -1,11 +1,14 @@
 /**
  * `fctl get workflow|workflows [name]`: the workflow names of a project and domain, the versions of one, or one
- * version (`--version`, `--latest`) with its inputs and outputs; `-o dot` and `-o doturl` draw one workflow's graph.
+ * version (`--version`, `--latest`) with its inputs and outputs; `-o dot`, `-o doturl` and `-o svg` draw one
+ * workflow's graph.
  *
  * @module
  */
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
+import type { Workflow } from "../../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { flagError } from "../flag_values.ts";
+import type { CliContext } from "../context.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 
 /** The local flags of `get workflow`. */
@@ -34,6 +37,7 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     "fctl get workflow core.basic.wf -p flytesnacks -d development",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --latest -o yaml",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --version v1 -o dot",
+    "fctl get workflow core.basic.wf -p flytesnacks -d development --latest -o svg > wf.svg",
   ],
   async run(ctx, [name], flags) {
     const { project, domain } = ctx.projectDomain();
@@ -45,7 +49,7 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
       import("../../workflows/workflow_view.ts"),
       import("../../output/render.ts"),
     ]);
-    const graph = format === "DOT" || format === "DOTURL";
+    const graph = format === "DOT" || format === "DOTURL" || format === "SVG";
     // Only one workflow has a graph: the names of a project have none.
     if (graph && !name) checkFormat(format, false);
     let query;
@@ -68,13 +72,7 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     const wide = { wide: flags.wide };
     if (result.kind === "one") {
       if (graph) {
-        const [{ workflowDot }, { workflowDotUrl }] = await Promise.all([
-          import("../../workflows/graph_dot.ts"),
-          import("../../workflows/graph_url.ts"),
-        ]);
-        const dot = workflowDot(result.workflow.closure?.compiledWorkflow);
-        // fctl: DOTURL prints the viewer's URL (flytectl opens a browser, and fails without one).
-        ctx.io.stdout.write(format === "DOT" ? (dot.endsWith("\n") ? dot : `${dot}\n`) : `${workflowDotUrl(dot)}\n`);
+        await writeGraph(ctx, format, result.workflow);
         return;
       }
       const one = { columns: view.WORKFLOW_COLUMNS, toJson: view.workflowJson, value: { one: result.workflow } };
@@ -96,3 +94,42 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     hintNextPage(ctx, result.hasMore, "workflow versions", query.page);
   },
 });
+
+/**
+ * Writes one workflow's graph: DOT text, the viewer's URL (fctl: printed; on a terminal also opened in a browser
+ * when the platform has an opener, as the sign-in does; flytectl only opens it, and fails without a browser), or
+ * the SVG drawing.
+ */
+async function writeGraph(ctx: CliContext, format: string, workflow: Workflow): Promise<void> {
+  const [{ workflowDot }, { printLine, printText }] = await Promise.all([
+    import("../../workflows/graph_dot.ts"),
+    import("../../output/print.ts"),
+  ]);
+  const dot = workflowDot(workflow.closure?.compiledWorkflow);
+  if (format === "DOT") return printText(ctx.io, dot.endsWith("\n") ? dot : `${dot}\n`);
+  if (format === "SVG") {
+    const { renderDot } = await import("../../workflows/graph_render.ts");
+    const svg = await renderDot(dot, "svg");
+    return printText(ctx.io, svg.endsWith("\n") ? svg : `${svg}\n`);
+  }
+  const { workflowDotUrl } = await import("../../workflows/graph_url.ts");
+  const url = workflowDotUrl(dot);
+  printLine(ctx.io, url);
+  if (ctx.io.stdoutIsTerminal) await openInBrowser(ctx, url);
+}
+
+/** Opens `url` with the platform's browser opener; a failure only costs the convenience, never the command. */
+async function openInBrowser(ctx: CliContext, url: string): Promise<void> {
+  const [{ browserCommand, processPlatform }, { commandRunner }] = await Promise.all([
+    import("../../auth/browser.ts"),
+    import("../../app/run_command.ts"),
+  ]);
+  const argv = browserCommand(url, processPlatform(ctx.io.env));
+  if (!argv) return;
+  try {
+    const output = await commandRunner(ctx.io.env)(argv, { signal: ctx.signal });
+    if (output.code !== 0) ctx.logger.debug("the browser opener failed", { program: argv[0], code: output.code });
+  } catch (err) {
+    ctx.logger.debug("the browser opener could not be run", { program: argv[0], error: String(err) });
+  }
+}
