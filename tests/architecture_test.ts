@@ -88,10 +88,6 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
     uses: ["node:os", "node:path"],
     why: "where the local and mem fallbacks keep objects: a folder under the system's temp dir",
   },
-  "src/executions/spec_file.ts": {
-    uses: ["Deno"],
-    why: "tells a missing spec file (Deno.errors.NotFound from the bounded read) from other read failures",
-  },
   // The sandbox is the test admin service that testing.ts publishes: a server, so it uses the network and files.
   "src/sandbox/oauth_server.ts": { uses: ["Deno"], why: "the sandbox's OAuth authorization server (HTTP)" },
   "src/sandbox/test_ca.ts": {
@@ -178,9 +174,6 @@ const TEST_PACKAGES = ["fast-check", "s3rver", "azurite"];
 const KNOWN: Record<string, string> = {
   // To be removed: parseEndpoint belongs below both (config), or init_file takes the endpoint parsed.
   "src/config/init_file.ts -> src/admin/endpoint.ts": "config init parses the endpoint it writes",
-  // To be removed once create execution (src/cli) reads spec files and builds literals with them.
-  "src/executions/spec_file.ts is imported only by tests": "the execution spec reader is not wired to a command yet",
-  "src/executions/literals.ts is imported only by tests": "the literal builder is not wired to a command yet",
   // To be removed: the type the project and named-entity methods take could live in a module all three import.
   "cycle: src/sandbox/admin_service.ts, src/sandbox/named_entities.ts, src/sandbox/projects.ts":
     "named_entities and projects import AdminServiceImpl's type",

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { quote, UsageError } from "../errors.ts";
+import { isNotFound, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { KeySuggester } from "../config/nearest.ts";
 import { printable } from "../output/printable.ts";
@@ -111,7 +111,7 @@ export async function readExecutionSpecFile(path: string, limit = EXEC_SPEC_FILE
   try {
     text = await readBoundedTextFile(path, limit);
   } catch (err) {
-    const reason = err instanceof Deno.errors.NotFound ? "no such file" : reasonOf(err);
+    const reason = isNotFound(err) ? "no such file" : reasonOf(err);
     throw new UsageError(`cannot read exec file ${quote(path)}: ${reason}`);
   }
   return await parseExecutionSpec(text, path);
