@@ -157,8 +157,10 @@ export function inputLiterals(
   const literals: Record<string, Literal> = {};
   const names = Object.keys(types).sort();
   for (const [name, value] of inputs) {
-    const type = Object.hasOwn(types, name) ? types[name] : undefined;
+    const known = Object.hasOwn(types, name);
+    const type = known ? types[name] : undefined;
     const path = keyPath(where, name);
+    if (known && !type) throw new LiteralValueError(path, "its type is not set; nothing can be given for it");
     if (!type) {
       const valid = names.length > 0 ? `valid inputs: ${names.join(", ")}` : "it takes no inputs";
       const suggestion = new KeySuggester(names).didYouMean(name);

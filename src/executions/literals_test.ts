@@ -288,6 +288,12 @@ Deno.test("every wrong value is one line naming the input, the value and the typ
   );
 });
 
+Deno.test("an input whose type is not set is named as such, not as unknown", () => {
+  throws(() => inputLiterals(new Map([["x", inputValue(1)]]), { x: undefined }), {
+    message: "inputs.x: its type is not set; nothing can be given for it",
+  });
+});
+
 Deno.test("the old Struct refuses numbers a double cannot hold", () => {
   const type = create(LiteralTypeSchema, STRUCT);
   throws(

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isNotFound, quote, UsageError } from "../errors.ts";
+import { fileErrorReason, isNotFound, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { KeySuggester } from "../config/nearest.ts";
 import { printable } from "../output/printable.ts";
@@ -111,16 +111,10 @@ export async function readExecutionSpecFile(path: string, limit = EXEC_SPEC_FILE
   try {
     text = await readBoundedTextFile(path, limit);
   } catch (err) {
-    const reason = isNotFound(err) ? "no such file" : reasonOf(err);
+    const reason = isNotFound(err) ? "no such file" : fileErrorReason(err);
     throw new UsageError(`cannot read exec file ${quote(path)}: ${reason}`);
   }
   return await parseExecutionSpec(text, path);
-}
-
-/** Deno's message without its `(os error N)` and the path it repeats. */
-function reasonOf(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/\s*\(os error \d+\)(?::.*)?$/s, "").replace(/,\s*(?:open|stat)\s+'.*'$/s, "").trim();
 }
 
 type YamlModule = typeof import("yaml");
