@@ -140,6 +140,10 @@ Deno.test("get workflow reads back the registered flytesnacks core package", asy
     ]);
     const dot = await runFctl(["get", "workflow", WF, "-o", "dot", ...endpoint]);
     match(dot.stdout, /^strict digraph/);
+    // The sandbox compiles as FlyteAdmin does: start and end nodes, and edges from the connections.
+    for (const edge of ["n0->n1;", "n1->end_node;", "start_node->n0;", "start_node->n1;"]) {
+      assert(dot.stdout.includes(`\t${edge}\n`), `${edge} in\n${dot.stdout}`);
+    }
     const url = await runFctl(["get", "workflow", WF, "-o", "doturl", ...endpoint]);
     match(url.stdout, /^http:\/\/graph\.flyte\.org\/#strict%20digraph/);
   });
@@ -166,6 +170,7 @@ Deno.test("get workflow -o svg as a fresh process: a drawing with every node and
     const titles = (kind: string) =>
       [...result.stdout.matchAll(new RegExp(`<g id="[^"]+" class="${kind}">\\n<title>([^<]*)</title>`, "g"))]
         .map((m) => m[1]);
+    assert(nodes.includes("start_node") && nodes.includes("end_node") && edges.size >= 4, JSON.stringify(primary));
     deepEqual(titles("node").sort(), nodes.sort(), "a node drawn for every node");
     equal(titles("edge").length, edges.size, "an edge drawn for every connection");
   });

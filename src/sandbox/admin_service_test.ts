@@ -235,8 +235,18 @@ Deno.test("CreateWorkflow resolves sub-workflows from the spec or the store, and
     await client.admin.createWorkflow(workflowInit("parent", "v1", [subRef("inline"), subRef("stored")], [inlineSub]));
     const parent = await client.admin.getWorkflow({ id: id(ResourceType.WORKFLOW, "parent", "v1") });
     const compiled = parent.closure?.compiledWorkflow;
-    assertEquals(compiled?.primary?.template?.nodes.map((n) => n.id), ["call-inline", "call-stored"]);
+    // Compiled as Flyte's compiler does: start and end nodes first, each sub-workflow compiled too.
+    assertEquals(compiled?.primary?.template?.nodes.map((n) => n.id), [
+      "start-node",
+      "end-node",
+      "call-inline",
+      "call-stored",
+    ]);
     assertEquals(compiled?.subWorkflows.map((w) => w.template?.id?.name), ["inline", "stored"]);
+    assertEquals(
+      compiled?.subWorkflows.map((w) => [w.template?.nodes.map((n) => n.id), w.connections?.downstream["n"]?.ids]),
+      [[["start-node", "end-node", "n"], ["end-node"]], [["start-node", "end-node", "n"], ["end-node"]]],
+    );
     assertEquals(compiled?.tasks.map((t) => t.template?.id?.name), ["t"]);
 
     const badSub = { id: id(ResourceType.WORKFLOW, "bad", "v1"), nodes: [taskNode("n", "nope", "v1")] };

@@ -1,6 +1,7 @@
 /**
  * The part of FlyteAdmin's workflow compilation the sandbox needs: every reference must resolve, and the
- * closure carries the primary template, sub-workflows and referenced tasks.
+ * closure carries the primary workflow, sub-workflows and referenced tasks, each workflow compiled with its start
+ * and end nodes and connections (`connections.ts`).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type {
   CompiledWorkflowSchema,
 } from "../../proto/gen/flyteidl/core/compiler_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { compileTemplate } from "./connections.ts";
 import { describeId, idKey } from "./identifiers.ts";
 import { collectReferences } from "./references.ts";
 
@@ -46,7 +48,7 @@ export function compileWorkflow(
     const unique = [...new Set(missing)].join(", ");
     throw new ConnectError(`workflow references entities that do not exist: ${unique}`, Code.InvalidArgument);
   }
-  return { primary: { template: spec.template }, subWorkflows, tasks: [...tasks.values()] };
+  return { primary: spec.template && compileTemplate(spec.template), subWorkflows, tasks: [...tasks.values()] };
 }
 
 /** Sub-workflow references resolve to `spec.sub_workflows` first, then to stored workflows. */
@@ -57,11 +59,12 @@ function resolveSubWorkflows(
   missing: string[],
 ): MessageInitShape<typeof CompiledWorkflowSchema>[] {
   const inline = new Set(spec.subWorkflows.flatMap((template) => template.id ? [idKey(template.id)] : []));
-  const resolved: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((template) => ({
-    template,
-  }));
+  const resolved: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((template) =>
+    compileTemplate(template)
+  );
   for (const ref of refs) {
     if (inline.has(idKey(ref))) continue;
+    // A stored workflow's primary was compiled when it was registered.
     const stored = lookup.workflow(ref)?.closure?.compiledWorkflow?.primary;
     if (stored) resolved.push(stored);
     else missing.push(`workflow ${describeId(ref)}`);

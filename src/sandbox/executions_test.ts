@@ -204,7 +204,9 @@ Deno.test("CreateExecution of a task runs it through the launch plan FlyteAdmin 
     const all = { x: int(1), y: int(2), z: str("s") };
     await client.createExecution({ ...scope, name: "t1", spec: { launchPlan: task }, inputs: { literals: all } });
     const workflow = await client.getWorkflow({ id: id(ResourceType.WORKFLOW, ".flytegen.double", "v1") });
-    assertEquals(workflow.closure?.compiledWorkflow?.primary?.template?.nodes.map((node) => node.id), ["double"]);
+    const primary = workflow.closure?.compiledWorkflow?.primary;
+    assertEquals(primary?.template?.nodes.map((node) => node.id), ["start-node", "end-node", "double"]);
+    assertEquals(primary?.connections?.upstream["end-node"]?.ids, ["double"]);
     const execution = await client.getExecution({ id: { ...scope, name: "t1" } });
     assertEquals(execution.closure?.workflowId?.name, ".flytegen.double");
   });

@@ -25,6 +25,7 @@ import {
 import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import type { LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import type { Node } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { END_NODE, START_NODE } from "./connections.ts";
 import { defaultLiterals } from "./default_literals.ts";
 import { idKey } from "./identifiers.ts";
 import {
@@ -80,7 +81,9 @@ export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
     span: { startNs: span.startNs, endNs: span.startNs, result: "SUCCEEDED" },
     attempts: [],
   }];
-  const visit = (nodes: Node[], within: Span, parentId: string | undefined, depth: number) => {
+  const visit = (compiledNodes: Node[], within: Span, parentId: string | undefined, depth: number) => {
+    // The compiled start and end nodes are not run: the execution's own start and end stand for them.
+    const nodes = compiledNodes.filter((node) => node.id !== START_NODE && node.id !== END_NODE);
     const parts = splitSpan(within, nodes.length);
     parts.forEach((part, i) => {
       const node = nodes[i];

@@ -1,0 +1,88 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { BindingSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { type NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { compileTemplate } from "./connections.ts";
+
+type BindingInit = MessageInitShape<typeof BindingSchema>;
+type NodeInit = MessageInitShape<typeof NodeSchema>;
+
+const promise = (variable: string, nodeId: string): BindingInit => ({
+  var: variable,
+  binding: { value: { case: "promise", value: { nodeId, var: "o0" } } },
+});
+const collection = (variable: string, nodeIds: string[]): BindingInit => ({
+  var: variable,
+  binding: {
+    value: {
+      case: "collection",
+      value: { bindings: nodeIds.map((nodeId) => ({ value: { case: "promise", value: { nodeId, var: "o0" } } })) },
+    },
+  },
+});
+const node = (id: string, inputs: BindingInit[] = [], upstreamNodeIds: string[] = []): NodeInit => ({
+  id,
+  inputs,
+  upstreamNodeIds,
+});
+const branch = (id: string, thenNode: NodeInit, elseNode: NodeInit): NodeInit => ({
+  id,
+  target: {
+    case: "branchNode",
+    value: { ifElse: { case: { thenNode }, default: { case: "elseNode", value: elseNode } } },
+  },
+});
+
+Deno.test("compileTemplate adds the start and end nodes and Flyte's compiler's connections", () => {
+  const template = create(WorkflowTemplateSchema, {
+    nodes: [
+      // An empty promise node is the workflow's inputs (older flytekit).
+      node("n0", [promise("a", "")]),
+      node("n1", [collection("xs", ["n0", "start-node"])], ["n3", "n0"]),
+      // Nothing upstream, nothing downstream: hangs between start and end.
+      node("n2"),
+      node("n3", [promise("b", "start-node")]),
+      // A branch's inner nodes get upstream entries from their promises only, not their explicit dependencies.
+      branch("n4", node("n4-n0", [promise("x", "n1")], ["n2"]), node("n4-n1", [promise("y", "")])),
+    ],
+    outputs: [promise("o", "n1"), promise("p", "")],
+  });
+  const before = clone(WorkflowTemplateSchema, template);
+  const compiled = compileTemplate(template);
+  const compiledTemplate = compiled.template!;
+  assertEquals(template, before, "the template given is left as it is");
+  const nodes = compiledTemplate.nodes;
+  assertEquals(nodes.map((n) => n.id), ["start-node", "end-node", "n0", "n1", "n2", "n3", "n4"]);
+  assertEquals(
+    nodes[1].inputs.map((b) => [b.var, b.binding?.value.value]),
+    compiledTemplate.outputs.map((b) => [
+      b.var,
+      b.binding?.value.value,
+    ]),
+  );
+  const promised = (b: { binding?: { value: { case?: string; value?: unknown } } }) =>
+    (b.binding?.value.value as { nodeId: string }).nodeId;
+  assertEquals(compiledTemplate.outputs.map(promised), ["n1", "start-node"], "empty promises name the start node");
+  assertEquals(nodes[2].inputs.map(promised), ["start-node"]);
+  assertEquals(nodes[3].upstreamNodeIds, ["n0", "n3"], "explicit dependencies sorted");
+  const ids = (map: Record<string, { ids: string[] }> | undefined) =>
+    Object.fromEntries(Object.entries(map ?? {}).map(([id, list]) => [id, list.ids]).sort());
+  assertEquals(ids(compiled.connections?.upstream), {
+    "end-node": ["n1", "n2", "n4", "start-node"],
+    n0: ["start-node"],
+    n1: ["n0", "n3", "start-node"],
+    n2: ["start-node"],
+    n3: ["start-node"],
+    n4: ["start-node"],
+    "n4-n0": ["n1"],
+    "n4-n1": ["start-node"],
+  });
+  assertEquals(ids(compiled.connections?.downstream), {
+    "start-node": ["end-node", "n0", "n1", "n2", "n3", "n4"],
+    n0: ["n1"],
+    n1: ["end-node"],
+    n2: ["end-node"],
+    n3: ["n1"],
+    n4: ["end-node"],
+  });
+});
