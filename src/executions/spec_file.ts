@@ -12,7 +12,7 @@ import { fileErrorReason, isNotFound, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { KeySuggester } from "../config/nearest.ts";
 import { printable } from "../output/printable.ts";
-import { boolFromText, indexPath, type InputValue, keyPath, type ScalarInputValue } from "./input_value.ts";
+import { boolFromText, indexPath, type InputValue, keyPath, type ScalarInputValue, shownValue } from "./input_value.ts";
 
 /**
  * The keys a spec file may hold, as fctl spells them (a file may use any case).
@@ -140,7 +140,9 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
   if (doc.errors.length > 0) {
     // The parser's message goes on to show the line itself: only its first line is kept.
     throw new UsageError(
-      `exec file ${quote(file)} is not valid YAML: ${doc.errors[0].message.split("\n")[0].replace(/:$/, "")}`,
+      `exec file ${quote(file)} is not valid YAML: ${
+        printable(doc.errors[0].message.split("\n")[0].replace(/:$/, ""), 200)
+      }`,
     );
   }
   const reader = new ValueReader(yaml, doc, lineCounter, fail);
@@ -155,10 +157,12 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
     const key = canonical.get(written.toLowerCase());
     if (!key) {
       const suggestion = new KeySuggester(EXEC_SPEC_KEYS).didYouMean(written);
-      throw fail(`unknown key ${quote(written)}${suggestion}; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`);
+      throw fail(`unknown key ${shownText(written)}${suggestion}; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`);
     }
     const earlier = seen.get(key);
-    if (earlier !== undefined) throw fail(`keys ${quote(earlier)} and ${quote(written)} are the same key ${key}`);
+    if (earlier !== undefined) {
+      throw fail(`keys ${shownText(earlier)} and ${shownText(written)} are the same key ${key}`);
+    }
     seen.set(key, written);
     if (key === "inputs") spec.inputs = mappingOf(value, written, fail);
     else if (key === "envs") spec.envs = envsOf(value, written, fail);
@@ -171,10 +175,15 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
   if (spec.task && spec.workflow) {
     throw fail(
       `either task or workflow name should be specified to launch an execution, not both ` +
-        `(task ${quote(spec.task)}, workflow ${quote(spec.workflow)})`,
+        `(task ${shownText(spec.task)}, workflow ${shownText(spec.workflow)})`,
     );
   }
   return spec;
+}
+
+/** Text from the file as a message quotes it: JSON-quoted, control characters escaped, at most 80 characters. */
+function shownText(text: string): string {
+  return printable(JSON.stringify(text), 80);
 }
 
 function kindName(value: InputValue): string {
@@ -186,7 +195,9 @@ function kindName(value: InputValue): string {
     case "null":
       return "null";
     default:
-      return `${value.kind === "int" ? "an" : "a"} ${value.kind === "bool" ? "boolean" : value.kind} (${value.text})`;
+      return `${value.kind === "int" ? "an" : "a"} ${value.kind === "bool" ? "boolean" : value.kind} (${
+        shownValue(value)
+      })`;
   }
 }
 
@@ -320,7 +331,7 @@ class ValueReader {
       }
       const name = keyValue.text;
       if (entries.has(name)) {
-        throw this.fail(`key ${quote(name)} appears twice in ${where || "the document"}${this.#at(key)}`);
+        throw this.fail(`key ${shownText(name)} appears twice in ${where || "the document"}${this.#at(key)}`);
       }
       entries.set(name, this.read(pair.value, keyPath(where, name).replace(/^\./, ""), depth + 1));
     }

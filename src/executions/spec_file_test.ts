@@ -146,7 +146,7 @@ Deno.test("every bad spec file is one line naming the file and the key", async (
   await refused("task: [a]\n", 'exec file "spec.yaml": task must be text, got a list');
   await refused(
     "task: t\noverwriteCache: maybe\n",
-    'exec file "spec.yaml": overwriteCache must be true or false, got a string (maybe)',
+    'exec file "spec.yaml": overwriteCache must be true or false, got a string ("maybe")',
   );
   await refused(
     "task: t\ninputs: [1]\n",
@@ -154,7 +154,7 @@ Deno.test("every bad spec file is one line naming the file and the key", async (
   );
   await refused(
     "task: t\nenvs: x\n",
-    'exec file "spec.yaml": envs must be a mapping of names to values, got a string (x)',
+    'exec file "spec.yaml": envs must be a mapping of names to values, got a string ("x")',
   );
   await refused("task: t\nenvs:\n  A: {b: 1}\n", 'exec file "spec.yaml": envs.A must be text, got a mapping');
   await refused(
@@ -176,6 +176,21 @@ Deno.test("every bad spec file is one line naming the file and the key", async (
   await refused(
     `task: t\ninputs:\n  x: ${"[".repeat(70)}${"]".repeat(70)}\n`,
     'exec file "spec.yaml": inputs.x[0][0][0][0][0][0][0][0][0][0][… is nested deeper than 64 levels',
+  );
+});
+
+Deno.test("keys and values in messages are quoted, escaped and cut", async () => {
+  await refused(
+    `task: t\n${"k".repeat(500)}: 1\n`,
+    `exec file "spec.yaml": unknown key "${"k".repeat(78)}…; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`,
+  );
+  await refused(
+    'task: t\n"a\\u202eb": 1\n',
+    `exec file "spec.yaml": unknown key "a\\u202eb"; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`,
+  );
+  await refused(
+    "|\n  task\n",
+    'exec file "spec.yaml": must be a mapping of keys such as "task:" and "inputs:", got a string ("task\\n")',
   );
 });
 
