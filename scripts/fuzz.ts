@@ -10,6 +10,8 @@ const PROPERTY_TESTS = [
   "src/admin/endpoint_property_test.ts",
   "src/config/duration_property_test.ts",
   "src/config/load_property_test.ts",
+  "src/executions/literals_property_test.ts",
+  "src/executions/spec_file_property_test.ts",
   "src/get/field_selector_test.ts",
   "src/register/package/archive_property_test.ts",
 ];
