@@ -130,6 +130,22 @@ export {
 } from "./src/launchplans/get_launch_plan.ts";
 export { launchPlanJson } from "./src/launchplans/launch_plan_view.ts";
 export { launchPlanExecSpec } from "./src/launchplans/exec_spec.ts";
+export {
+  type ExecutionName,
+  type ExecutionQuery,
+  executionQuery,
+  getExecution,
+  listExecutions,
+  type ListExecutionsOptions,
+  runExecutionQuery,
+} from "./src/executions/get_execution.ts";
+export {
+  executionDetails,
+  type ExecutionDetailsOptions,
+  type NodeDetails,
+} from "./src/executions/execution_details.ts";
+export { executionJson } from "./src/executions/execution_view.ts";
+export { nodeDetailsJson, nodeDetailsText } from "./src/executions/details_view.ts";
 export { type ExecSpec, execSpec, renderExecSpec, renderSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";

@@ -35,6 +35,7 @@ export {
   type AuthRole,
   type EmailNotification,
   type Envs,
+  type FlyteURLs,
   type Labels,
   type NamedEntity,
   type NamedEntityIdentifier,
@@ -52,6 +53,7 @@ export {
   type SlackNotification,
   type Sort,
   Sort_Direction,
+  type UrlBlob,
 } from "./proto/gen/flyteidl/admin/common_pb.ts";
 export {
   type Description,
@@ -75,6 +77,40 @@ export {
   type LaunchPlanUpdateRequest,
   type LaunchPlanUpdateResponse,
 } from "./proto/gen/flyteidl/admin/launch_plan_pb.ts";
+export {
+  type AbortMetadata,
+  type Execution,
+  type ExecutionClosure,
+  type ExecutionList,
+  type ExecutionMetadata,
+  ExecutionMetadata_ExecutionMode,
+  type ExecutionSpec,
+  ExecutionState,
+  type ExecutionStateChangeDetails,
+  type LiteralMapBlob,
+  type NotificationList,
+  type SystemMetadata,
+  type WorkflowExecutionGetRequest,
+} from "./proto/gen/flyteidl/admin/execution_pb.ts";
+export {
+  type DynamicWorkflowNodeMetadata,
+  type NodeExecution,
+  type NodeExecutionClosure,
+  type NodeExecutionGetDataRequest,
+  type NodeExecutionGetDataResponse,
+  type NodeExecutionList,
+  type NodeExecutionListRequest,
+  type NodeExecutionMetaData,
+  type TaskNodeMetadata,
+  type WorkflowNodeMetadata,
+} from "./proto/gen/flyteidl/admin/node_execution_pb.ts";
+export {
+  type Reason,
+  type TaskExecution,
+  type TaskExecutionClosure,
+  type TaskExecutionList,
+  type TaskExecutionListRequest,
+} from "./proto/gen/flyteidl/admin/task_execution_pb.ts";
 export {
   type Domain,
   type Project,
@@ -143,15 +179,26 @@ export {
 } from "./proto/gen/flyteidl/core/condition_pb.ts";
 export { type ExecutionEnv, type ExecutionEnvAssignment } from "./proto/gen/flyteidl/core/execution_envs_pb.ts";
 export {
+  type ContainerContext,
+  type ContainerContext_ProcessContext,
+  type ExecutionError,
+  ExecutionError_ErrorKind,
+  type LogContext,
+  NodeExecution_Phase,
+  type PodLogContext,
   type QualityOfService,
   QualityOfService_Tier,
   type QualityOfServiceSpec,
+  TaskExecution_Phase,
+  type TaskLog,
+  TaskLog_MessageFormat,
   WorkflowExecution_Phase,
 } from "./proto/gen/flyteidl/core/execution_pb.ts";
 export {
   type Identifier,
   type NodeExecutionIdentifier,
   ResourceType,
+  type TaskExecutionIdentifier,
   type WorkflowExecutionIdentifier,
 } from "./proto/gen/flyteidl/core/identifier_pb.ts";
 export {
@@ -274,3 +321,17 @@ export type { JsonObject, JsonValue, Message, UnknownField } from "@bufbuild/pro
 export { WireType } from "@bufbuild/protobuf/wire";
 export type { Any, Duration, Timestamp } from "@bufbuild/protobuf/wkt";
 export { Code } from "@connectrpc/connect";
+export {
+  type ExternalResourceInfo,
+  type ResourcePoolInfo,
+  type TaskExecutionMetadata,
+  TaskExecutionMetadata_InstanceClass,
+  // The event's own message of this name (admin's node executions have another).
+  type WorkflowNodeMetadata as EventWorkflowNodeMetadata,
+} from "./proto/gen/flyteidl/event/event_pb.ts";
+export {
+  type CatalogArtifactTag,
+  CatalogCacheStatus,
+  type CatalogMetadata,
+} from "./proto/gen/flyteidl/core/catalog_pb.ts";
+export { type ExecutionClusterLabel } from "./proto/gen/flyteidl/admin/matchable_resource_pb.ts";

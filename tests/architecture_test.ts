@@ -142,6 +142,7 @@ const SIDEWAYS: Record<string, string> = {
   "src/workflows/ -> src/get/": "what every get shares: paging, filters, the INPUTS and OUTPUTS cells",
   "src/projects/ -> src/get/": "what every get shares: paging, filters",
   "src/launchplans/ -> src/get/": "what every get shares: paging, filters, the INPUTS and OUTPUTS cells",
+  "src/executions/ -> src/get/": "what every get shares: paging and filters; MessagePack values decoded for display",
   "src/launchplans/ -> src/tasks/": "a launch plan's exec spec file is the task's format, with its defaults",
   "src/get/ -> src/tasks/": "literal values are shown as the exec spec writes them (its SpecValue type)",
   "src/register/ -> src/github/": "register examples downloads flytesnacks' release from GitHub",

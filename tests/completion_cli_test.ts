@@ -40,6 +40,8 @@ async function runShell(shell: string, args: string[], cwd: string): Promise<str
 const CASES: [string[], string[]][] = [
   [["fctl", ""], ["auth", "completion", "config", "get", "help", "register", "task", "tasks", "version"]],
   [["fctl", "get", ""], [
+    "execution",
+    "executions",
     "help",
     "launchplan",
     "launchplans",
@@ -51,6 +53,7 @@ const CASES: [string[], string[]][] = [
     "workflows",
   ]],
   [["fctl", "get", "task", "--la"], ["--latest"]],
+  [["fctl", "get", "execution", "--no"], ["--nodeID"]],
   [["fctl", "-o", ""], [...OUTPUT_FORMATS].sort()],
   [["fctl", "get", "task", "-p", "flytesnacks", "-o", "J"], ["JSON"]],
   [["fctl", "register", "files", "--archive", "--admin.authType", "P"], ["Pkce"]],
@@ -60,6 +63,8 @@ const CASES: [string[], string[]][] = [
   [["fctl", "help", "re"], ["register"]],
   [["fctl", "register", "files", "pk"], ["pkg.tgz"]],
   [["fctl", "-p", "get", "get", ""], [
+    "execution",
+    "executions",
     "help",
     "launchplan",
     "launchplans",

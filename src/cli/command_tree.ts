@@ -20,6 +20,7 @@ import {
   loadCommandTree,
 } from "./command.ts";
 import { completionCommand } from "./commands/completion.ts";
+import { GET_EXECUTION_COMMAND } from "./commands/get_execution.ts";
 import { GET_LAUNCH_PLAN_COMMAND } from "./commands/get_launch_plan.ts";
 import { GET_PROJECT_COMMAND } from "./commands/get_project.ts";
 import { TASK_FLAGS, taskCommand } from "./commands/get_task.ts";
@@ -50,6 +51,7 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
         GET_PROJECT_COMMAND,
         GET_WORKFLOW_COMMAND,
         GET_LAUNCH_PLAN_COMMAND,
+        GET_EXECUTION_COMMAND,
       ],
       {
         // cobra lets flytectl users write `get --filter.limit 3 task`; accept the same, hidden from `get --help`.

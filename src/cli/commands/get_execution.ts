@@ -1,0 +1,95 @@
+/**
+ * `fctl get execution|executions [name]`: executions of a project and domain (newest first), one by name, or with
+ * `--details` (or `--nodeID`) its node tree: nodes, task attempts with their logs, inputs and outputs.
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
+import type { CliContext } from "../context.ts";
+import { flagError } from "../flag_values.ts";
+import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+
+/** The local flags of `get execution`. */
+export const EXECUTION_FLAGS = [
+  { long: "details", help: "the named execution's node tree: nodes, task attempts, logs, inputs and outputs" },
+  { long: "nodeID", value: "<node id>", help: "with --details: only this node of the tree (implies --details)" },
+  ...filterFlags("execution.phase=FAILED,execution.name=f8a1b2c3d4"),
+  WIDE_FLAG,
+] as const satisfies readonly FlagSpec[];
+
+/** `--details`: the node tree of one execution, as a text tree or a JSON/YAML array. */
+async function printDetails(
+  ctx: CliContext,
+  admin: Promise<Awaited<ReturnType<CliContext["admin"]>>>,
+  id: { project: string; domain: string; name: string },
+  nodeId: string | undefined,
+) {
+  const [{ executionDetails }, view, { printText }] = await Promise.all([
+    import("../../executions/execution_details.ts"),
+    import("../../executions/details_view.ts"),
+    import("../../output/print.ts"),
+  ]);
+  const nodes = await executionDetails(await admin, id, { nodeId, signal: ctx.signal });
+  const format = ctx.config.output;
+  if (format === "JSON" || format === "YAML") {
+    const { renderJson, renderYaml } = await import("../../output/document.ts");
+    const doc = nodes.map(view.nodeDetailsJson);
+    printText(ctx.io, format === "JSON" ? renderJson(doc) : await renderYaml(doc));
+    return;
+  }
+  printText(ctx.io, view.nodeDetailsText(nodes));
+}
+
+/** `get execution`. */
+export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
+  name: "execution",
+  aliases: ["executions"],
+  description: "list executions, or show one execution and its node tree",
+  arguments: [{
+    name: "name",
+    help: "execution name; without it, the executions of the project and domain, newest first",
+    required: false,
+    variadic: false,
+  }],
+  flags: EXECUTION_FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl get execution -p flytesnacks -d development",
+    'fctl get execution -p flytesnacks -d development --filter.fieldSelector "execution.phase=FAILED"',
+    "fctl get execution f8a1b2c3d4 -p flytesnacks -d development --details",
+    "fctl get execution f8a1b2c3d4 -p flytesnacks -d development --nodeID n0 -o yaml",
+  ],
+  async run(ctx, [name], flags) {
+    const { project, domain } = ctx.projectDomain();
+    const format = ctx.config.output;
+    const details = flags.details === true || flags.nodeID !== undefined;
+    if (details && !name) {
+      throw new UsageError(`--${flags.nodeID !== undefined ? "nodeID" : "details"} needs an execution name`);
+    }
+    if (flags.nodeID === "") throw new UsageError('invalid value "" for --nodeID: expected a node id');
+    const { checkFormat, render } = await import("../../output/render.ts");
+    checkFormat(format, false);
+    const admin = ctx.admin({ connectNow: true });
+    await admin.catch(() => {});
+    if (name && details) return await printDetails(ctx, admin, { project, domain, name }, flags.nodeID);
+    const [{ executionQuery, runExecutionQuery, getExecution }, view] = await Promise.all([
+      import("../../executions/get_execution.ts"),
+      import("../../executions/execution_view.ts"),
+    ]);
+    const what = { columns: view.EXECUTION_COLUMNS, toJson: view.executionJson };
+    if (name) {
+      const execution = await getExecution(await admin, { project, domain, name }, ctx.signal);
+      return await render(ctx.io, format, { ...what, value: { one: execution } }, { wide: flags.wide });
+    }
+    let query;
+    try {
+      query = executionQuery({ project, domain, ...listOptions(flags) });
+    } catch (err) {
+      throw flagError(err, pagingFlags(flags));
+    }
+    const page = await runExecutionQuery(await admin, query, ctx.signal);
+    await render(ctx.io, format, { ...what, value: { list: page.items } }, { wide: flags.wide });
+    hintNextPage(ctx, page.hasMore, "executions", query.page);
+  },
+});
