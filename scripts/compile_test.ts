@@ -50,6 +50,8 @@ const RUNTIME_PACKAGES = () => [
     "oauth4webapi",
     // Graphviz as WebAssembly: get workflow -o svg.
     "@viz-js/viz",
+    // MessagePack values (binary literals) shown and written in exec spec files.
+    "@msgpack/msgpack",
   ].map(storeDir),
   // Loaded by the SDKs through require() (credential chains, auth, HTTP pipeline), which no import shows.
   ...["@aws-sdk/credential-provider-node", "@aws-sdk/credential-provider-ini", "gaxios", "@azure/core-rest-pipeline"]

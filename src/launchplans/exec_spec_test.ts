@@ -121,7 +121,32 @@ Deno.test("msgpack: every type flytekit writes decodes; anything else is refused
   deepEqual(decodeMsgpack(new Uint8Array([0xcd, 0x01, 0x00])), 256);
   deepEqual(decodeMsgpack(new Uint8Array([0xd0, 0xff])), -1);
   deepEqual(decodeMsgpack(new Uint8Array([0xc4, 0x02, 0x07, 0x08])), [7, 8]);
-  for (const bad of [[0x92, 0x01], [0xc1], [0x01, 0x02]]) {
+  // 64-bit integers: exact, or refused (the caller then shows the raw bytes), never rounded.
+  const uint64 = (n: bigint) =>
+    new Uint8Array([0xcf, ...new Array(8).fill(0).map((_, i) => Number((n >> BigInt(8 * (7 - i))) & 0xffn))]);
+  const int64 = (n: bigint) => {
+    const bytes = new Uint8Array(9);
+    bytes[0] = 0xd3;
+    new DataView(bytes.buffer).setBigInt64(1, n);
+    return bytes;
+  };
+  deepEqual(decodeMsgpack(uint64(2n ** 53n - 1n)), Number.MAX_SAFE_INTEGER);
+  deepEqual(decodeMsgpack(int64(-(2n ** 53n) + 1n)), Number.MIN_SAFE_INTEGER);
+  deepEqual(decodeMsgpack(new Uint8Array([0x81, 0x01, 0xa1, 0x78])), { "1": "x" }, "a number key");
+  const timestamp = [0xd6, 0xff, 0x00, 0x00, 0x00, 0x01];
+  const ext = [0xd4, 0x01, 0x00];
+  for (
+    const bad of [
+      [0x92, 0x01],
+      [0xc1],
+      [0x01, 0x02],
+      [...uint64(2n ** 53n + 1n)],
+      [...int64(-(2n ** 53n) - 1n)],
+      timestamp,
+      ext,
+      [0x91, ...ext],
+    ]
+  ) {
     let refused = false;
     try {
       decodeMsgpack(new Uint8Array(bad));
