@@ -38,6 +38,9 @@ export const EXEC_SPEC_KEYS = [
   "overwriteCache",
 ] as const;
 
+/** Flags of `create execution` that flytectl's spec struct also holds but never reads from the file. */
+const FLAG_ONLY = ["execFile", "dryRun", "relaunch", "recover"];
+
 /**
  * The cap on a spec file's size (1 MiB): far above any real one. A FIFO or device is refused before a byte is read.
  *
@@ -155,6 +158,12 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
   const seen = new Map<string, string>();
   for (const [written, value] of root.entries) {
     const key = canonical.get(written.toLowerCase());
+    const flag = FLAG_ONLY.find((name) => name.toLowerCase() === written.toLowerCase());
+    if (flag) {
+      throw fail(
+        `${flag} is a flag of create execution, not a key of its spec file; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`,
+      );
+    }
     if (!key) {
       const suggestion = new KeySuggester(EXEC_SPEC_KEYS).didYouMean(written);
       throw fail(`unknown key ${shownText(written)}${suggestion}; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`);

@@ -179,6 +179,15 @@ Deno.test("every bad spec file is one line naming the file and the key", async (
   );
 });
 
+Deno.test("a flag's name as a key is refused as a flag", async () => {
+  await refused(
+    "task: t\nDryRun: true\n",
+    `exec file "spec.yaml": dryRun is a flag of create execution, not a key of its spec file; valid keys: ${
+      EXEC_SPEC_KEYS.join(", ")
+    }`,
+  );
+});
+
 Deno.test("keys and values in messages are quoted, escaped and cut", async () => {
   await refused(
     `task: t\n${"k".repeat(500)}: 1\n`,
