@@ -36,8 +36,13 @@ const str = (value: string): MessageInitShape<typeof LiteralSchema> => ({
   value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } } },
 });
 
-/** Creates executions of the core package's basic workflow through the admin's own gRPC API. */
-async function createExecutions(sandbox: Sandbox, names: string[]): Promise<void> {
+/** Creates executions of the core package's basic workflow (or another launch plan) through the admin's gRPC API. */
+async function createExecutions(
+  sandbox: Sandbox,
+  names: string[],
+  launchPlan = WF,
+  inputs: Record<string, MessageInitShape<typeof LiteralSchema>> = { a: int(3), b: str("hi") },
+): Promise<void> {
   await withFullAdmin(sandbox, async (admin) => {
     for (const name of names) {
       await admin.createExecution({
@@ -49,11 +54,11 @@ async function createExecutions(sandbox: Sandbox, names: string[]): Promise<void
             resourceType: ResourceType.LAUNCH_PLAN,
             project: "flytesnacks",
             domain: "development",
-            name: WF,
+            name: launchPlan,
             version: "v1",
           },
         },
-        inputs: { literals: { a: int(3), b: str("hi") } },
+        inputs: { literals: inputs },
       });
     }
   });
@@ -232,6 +237,30 @@ Deno.test("get execution reads back executions driven to SUCCEEDED and FAILED by
     deepEqual(node.taskExecutions.map((t: { id: { retryAttempt?: number } }) => t.id.retryAttempt ?? 0), [0]);
     const yaml = await runFctl(["get", "execution", "good", "--details", "-o", "yaml", ...endpoint]);
     match(yaml.stdout, /^- nodeExecution:/m);
+  }, { now: clock.now });
+});
+
+Deno.test("get execution --details reads a sub-workflow's nodes below their parent node", async () => {
+  const clock = testClock();
+  await withCore(async (sandbox, endpoint) => {
+    await createExecutions(sandbox, ["nested"], "core.control_flow.subworkflows.nested_parent_wf", { a: int(3) });
+    clock.advance(10_000);
+    sandbox.clearRequests();
+    const json = await runFctl(["get", "execution", "nested", "--details", "-o", "json", ...endpoint]);
+    equal(json.code, 0, json.stderr);
+    const tree = JSON.parse(json.stdout);
+    const parents = tree.filter((node: { childNodes?: unknown[] }) => node.childNodes);
+    ok(parents.length > 0, json.stdout);
+    const parentIds = parents.map((node: { nodeExecution: { id: { nodeId: string } } }) =>
+      node.nodeExecution.id.nodeId
+    );
+    const below = calls(sandbox).filter((call) => (call as string[])[0] === "ListNodeExecutions").map((call) =>
+      (call as string[])[2]
+    );
+    deepEqual(below.slice(0, 1 + parentIds.length), ["", ...parentIds]);
+    const text = await runFctl(["get", "execution", "nested", "--details", ...endpoint]);
+    const child = parents[0].childNodes[0].nodeExecution.id.nodeId;
+    match(text.stdout, new RegExp(`^${parentIds[0]} - SUCCEEDED[^\\n]*\\n( {2}.*\\n)*? {2}${child} - `, "m"));
   }, { now: clock.now });
 });
 
