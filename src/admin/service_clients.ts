@@ -17,7 +17,11 @@ import type {
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type {
   Execution,
+  ExecutionCreateRequest,
+  ExecutionCreateResponse,
   ExecutionList,
+  ExecutionRecoverRequest,
+  ExecutionRelaunchRequest,
   WorkflowExecutionGetRequest,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import type {
@@ -133,6 +137,21 @@ export interface AdminServiceClient {
     request: MessageInit<LaunchPlanUpdateRequest>,
     options?: CallOptions,
   ): Promise<LaunchPlanUpdateResponse>;
+  /** Starts an execution of a launch plan or task; `ALREADY_EXISTS` when that name is taken. */
+  createExecution(
+    request: MessageInit<ExecutionCreateRequest>,
+    options?: CallOptions,
+  ): Promise<ExecutionCreateResponse>;
+  /** Runs an execution again with the same inputs (a new execution, named or named by the admin). */
+  relaunchExecution(
+    request: MessageInit<ExecutionRelaunchRequest>,
+    options?: CallOptions,
+  ): Promise<ExecutionCreateResponse>;
+  /** Runs a failed execution again, reusing the outputs of the nodes that succeeded. */
+  recoverExecution(
+    request: MessageInit<ExecutionRecoverRequest>,
+    options?: CallOptions,
+  ): Promise<ExecutionCreateResponse>;
   /** One execution (its spec and closure: phase, times, error, abort cause). */
   getExecution(request: MessageInit<WorkflowExecutionGetRequest>, options?: CallOptions): Promise<Execution>;
   /** Executions of a project and domain, filtered, sorted and paged. */

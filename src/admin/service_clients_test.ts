@@ -40,6 +40,9 @@ const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   getActiveLaunchPlan: [true, true],
   listLaunchPlans: [true, true],
   updateLaunchPlan: [true, true],
+  createExecution: [true, true],
+  relaunchExecution: [true, true],
+  recoverExecution: [true, true],
   getExecution: [true, true],
   listExecutions: [true, true],
   listNodeExecutions: [true, true],
@@ -60,5 +63,5 @@ const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof Tas
 
 Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
   deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 25);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 28);
 });
