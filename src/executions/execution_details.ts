@@ -14,6 +14,8 @@ import { type ExecutionName, getExecution } from "./get_execution.ts";
 
 /** The page size of each list call, flytectl's. */
 const PAGE = 100;
+/** Nodes of one level read at once: a wide workflow takes a few round trips, not one per node in turn. */
+const NODES_AT_ONCE = 8;
 
 /**
  * One node of an execution's tree: a parent node (a sub-workflow, a branch) has child nodes; any other node has its
@@ -80,6 +82,26 @@ async function allPages<T>(list: (token: string) => Promise<{ items: T[]; token:
   return items;
 }
 
+/** `fn` of each item, at most `limit` at once, results in the items' order; after a failure none is started. */
+async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 /** The nodes below `parentId` ("" for the top level), each with its children or attempts and data. */
 async function readNodes(
   client: AdminClient,
@@ -95,9 +117,7 @@ async function readNodes(
     return { items: response.nodeExecutions, token: response.token };
   });
   nodes.sort((a, b) => Number(timeNs(a.closure?.createdAt) - timeNs(b.closure?.createdAt)));
-  const details: NodeDetails[] = [];
-  for (const nodeExecution of nodes) details.push(await readNode(client, id, nodeExecution, signal));
-  return details;
+  return await mapInOrder(nodes, NODES_AT_ONCE, (nodeExecution) => readNode(client, id, nodeExecution, signal));
 }
 
 /** One node: a parent node's children; any other node's attempts and data. */
