@@ -8,9 +8,23 @@ import type { Literal, Primitive } from "../../proto/gen/flyteidl/core/literals_
 import type { SpecValue } from "../tasks/exec_spec.ts";
 import { decodeMsgpack } from "./msgpack_decode.ts";
 
-/** Seconds and nanos as Go's duration text (`1h0m0s` style is not needed: `3600s` reads back the same). */
-function durationText(seconds: bigint, nanos: number): string {
-  return nanos === 0 ? `${seconds}s` : `${Number(seconds) + nanos / 1e9}s`;
+/**
+ * Seconds and nanos (the same sign, as google.protobuf.Duration holds them) as Go duration text the spec reader
+ * takes back exactly: `90s`, `1.000000001s`, `-0.5s`; never a float's `1e-9s`.
+ */
+export function durationText(seconds: bigint, nanos: number): string {
+  const total = seconds * 1_000_000_000n + BigInt(nanos);
+  const magnitude = total < 0n ? -total : total;
+  const whole = magnitude / 1_000_000_000n;
+  const fraction = String(magnitude % 1_000_000_000n).padStart(9, "0").replace(/0+$/, "");
+  return `${total < 0n ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}s`;
+}
+
+/** A timestamp as RFC 3339 in UTC with every nanosecond it has (`Date` alone keeps milliseconds). */
+export function timestampText(seconds: bigint, nanos: number): string {
+  const fraction = String(nanos).padStart(9, "0").replace(/0+$/, "");
+  const base = new Date(Number(seconds) * 1000).toISOString().replace(/\.\d+Z$/, "");
+  return `${base}${fraction ? `.${fraction}` : ""}Z`;
 }
 
 /** The spec value of a primitive; undefined for one newer than these protos. */
@@ -18,13 +32,14 @@ function primitiveValue(primitive: Primitive): SpecValue | undefined {
   const p = primitive.value;
   switch (p.case) {
     case "integer":
-      return Number(p.value);
+      // Beyond 2^53 a number would round: such an integer is written from its bigint, digit for digit.
+      return Number.isSafeInteger(Number(p.value)) ? Number(p.value) : p.value;
     case "floatValue":
     case "stringValue":
     case "boolean":
       return p.value;
     case "datetime":
-      return new Date(Number(p.value.seconds) * 1000 + Math.floor(p.value.nanos / 1e6)).toISOString();
+      return timestampText(p.value.seconds, p.value.nanos);
     case "duration":
       return durationText(p.value.seconds, p.value.nanos);
     default:

@@ -8,7 +8,7 @@ import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 
 /**
- * A value of the spec document.
+ * A value of the spec document; an integer beyond 2^53 is a `bigint` (written digit for digit).
  *
  * ```ts
  * import type { SpecValue } from "@fctl/fctl";
@@ -17,7 +17,7 @@ import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/type
  * console.log(Object.keys(inputs));
  * ```
  */
-export type SpecValue = null | boolean | number | string | SpecValue[] | { [key: string]: SpecValue };
+export type SpecValue = null | boolean | number | bigint | string | SpecValue[] | { [key: string]: SpecValue };
 
 /** Where blobs, schemas and structured datasets point until the user says otherwise (flytectl's placeholder). */
 export const PLACEHOLDER_URI = "/tmp/somepath";
