@@ -144,6 +144,15 @@ Deno.test("get execution sends flytectl's requests; execution.name reaches Flyte
       ...endpoint,
     ]);
     deepEqual(JSON.parse(byName.stdout).map((e: { id: { name: string } }) => e.id.name), ["run-a"]);
+    // A full page tells a terminal there may be more; the last one, or a pipe, is told nothing.
+    const page = (n: string) => ["get", "execution", "--filter.limit", "1", "--filter.page", n, ...endpoint];
+    const full = await runFctl(page("1"), { stderrIsTerminal: true });
+    equal(full.stderr, "a full page: there may be more executions; add --filter.page 2 for the next\n");
+    equal((await runFctl(page("1"))).stderr, "");
+    equal(
+      (await runFctl(["get", "execution", "--filter.limit", "5", ...endpoint], { stderrIsTerminal: true })).stderr,
+      "",
+    );
     const newestFirst = await runFctl(["get", "execution", "-o", "json", ...endpoint]);
     deepEqual(JSON.parse(newestFirst.stdout).map((e: { id: { name: string } }) => e.id.name), ["run-b", "run-a"]);
   });
