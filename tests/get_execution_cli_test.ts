@@ -219,6 +219,17 @@ Deno.test("get execution reads back executions driven to SUCCEEDED and FAILED by
     const error = /\| (OOMKilled[^|]*?) +\|$/.exec(bad)![1];
     equal(error.length, 100, "the error is cut at 100 characters");
 
+    // An aborted execution shows its cause.
+    sandbox.store.executions.plan({ execution: "stuck" }, { outcome: "never" });
+    await createExecutions(sandbox, ["stuck"]);
+    await withFullAdmin(sandbox, async (admin) => {
+      await admin.terminateExecution({
+        id: { project: "flytesnacks", domain: "development", name: "stuck" },
+        cause: "stopped by the test",
+      });
+    });
+    const aborted = await runFctl(["get", "execution", "stuck", ...endpoint]);
+    match(aborted.stdout, /\| stuck \| .*\| ABORTED +\| .*\| stopped by the test +\| +\|\n/);
     const tree = await runFctl(["get", "execution", "bad", "--details", ...endpoint]);
     equal(tree.code, 0, tree.stderr);
     match(tree.stdout, /^start-node - SUCCEEDED/m);
