@@ -13,7 +13,11 @@ import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flag
 /** The local flags of `get execution`. */
 export const EXECUTION_FLAGS = [
   { long: "details", help: "the named execution's node tree: nodes, task attempts, logs, inputs and outputs" },
-  { long: "nodeID", value: "<node id>", help: "with --details: only this node of the tree (implies --details)" },
+  {
+    long: "nodeID",
+    value: "<node id>",
+    help: "only this node of the named execution's tree, at any depth (implies --details)",
+  },
   ...filterFlags("execution.phase=FAILED,execution.name=f8a1b2c3d4"),
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
