@@ -8,10 +8,14 @@
  */
 import type { MessageInit } from "./message_init.ts";
 import type {
+  NamedEntity,
+  NamedEntityGetRequest,
   NamedEntityIdentifierList,
   NamedEntityIdentifierListRequest,
   NamedEntityList,
   NamedEntityListRequest,
+  NamedEntityUpdateRequest,
+  NamedEntityUpdateResponse,
   ObjectGetRequest,
   ResourceListRequest,
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
@@ -22,6 +26,10 @@ import type {
   ExecutionList,
   ExecutionRecoverRequest,
   ExecutionRelaunchRequest,
+  ExecutionTerminateRequest,
+  ExecutionTerminateResponse,
+  ExecutionUpdateRequest,
+  ExecutionUpdateResponse,
   WorkflowExecutionGetRequest,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import type {
@@ -44,7 +52,10 @@ import type {
   Project,
   ProjectGetRequest,
   ProjectListRequest,
+  ProjectRegisterRequest,
+  ProjectRegisterResponse,
   Projects,
+  ProjectUpdateResponse,
 } from "../../proto/gen/flyteidl/admin/project_pb.ts";
 import type { Task, TaskCreateRequest, TaskCreateResponse, TaskList } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { GetVersionRequest, GetVersionResponse } from "../../proto/gen/flyteidl/admin/version_pb.ts";
@@ -156,6 +167,16 @@ export interface AdminServiceClient {
   getExecution(request: MessageInit<WorkflowExecutionGetRequest>, options?: CallOptions): Promise<Execution>;
   /** Executions of a project and domain, filtered, sorted and paged. */
   listExecutions(request: MessageInit<ResourceListRequest>, options?: CallOptions): Promise<ExecutionList>;
+  /** Archives or activates an execution (archived ones are hidden from default listings). */
+  updateExecution(
+    request: MessageInit<ExecutionUpdateRequest>,
+    options?: CallOptions,
+  ): Promise<ExecutionUpdateResponse>;
+  /** Aborts a running execution with a cause; `FAILED_PRECONDITION` when it has already finished. */
+  terminateExecution(
+    request: MessageInit<ExecutionTerminateRequest>,
+    options?: CallOptions,
+  ): Promise<ExecutionTerminateResponse>;
   /** Node executions of an execution (below one parent node with `uniqueParentId`), a page at a time. */
   listNodeExecutions(
     request: MessageInit<NodeExecutionListRequest>,
@@ -173,6 +194,20 @@ export interface AdminServiceClient {
   ): Promise<TaskExecutionList>;
   /** Names of the workflows, tasks or launch plans of a project and domain, with their description and state. */
   listNamedEntities(request: MessageInit<NamedEntityListRequest>, options?: CallOptions): Promise<NamedEntityList>;
+  /** One workflow, task or launch plan name with its description and state. */
+  getNamedEntity(request: MessageInit<NamedEntityGetRequest>, options?: CallOptions): Promise<NamedEntity>;
+  /** Sets a name's metadata (description and state) as a whole. */
+  updateNamedEntity(
+    request: MessageInit<NamedEntityUpdateRequest>,
+    options?: CallOptions,
+  ): Promise<NamedEntityUpdateResponse>;
+  /** Registers a project; `ALREADY_EXISTS` when that id is taken. */
+  registerProject(
+    request: MessageInit<ProjectRegisterRequest>,
+    options?: CallOptions,
+  ): Promise<ProjectRegisterResponse>;
+  /** Replaces a project's name, description, labels and state. */
+  updateProject(request: MessageInit<Project>, options?: CallOptions): Promise<ProjectUpdateResponse>;
   /** One project by id (archived ones too). */
   getProject(request: MessageInit<ProjectGetRequest>, options?: CallOptions): Promise<Project>;
   /** Projects, a page at a time; archived ones only when asked for by a filter. */

@@ -45,10 +45,16 @@ const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   recoverExecution: [true, true],
   getExecution: [true, true],
   listExecutions: [true, true],
+  updateExecution: [true, true],
+  terminateExecution: [true, true],
   listNodeExecutions: [true, true],
   getNodeExecutionData: [true, true],
   listTaskExecutions: [true, true],
   listNamedEntities: [true, true],
+  getNamedEntity: [true, true],
+  updateNamedEntity: [true, true],
+  registerProject: [true, true],
+  updateProject: [true, true],
   getProject: [true, true],
   listProjects: [true, true],
   getVersion: [true, true],
@@ -63,5 +69,5 @@ const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof Tas
 
 Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
   deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 28);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 34);
 });
