@@ -143,6 +143,8 @@ const SIDEWAYS: Record<string, string> = {
   "src/projects/ -> src/get/": "what every get shares: paging, filters",
   "src/launchplans/ -> src/get/": "what every get shares: paging, filters, the INPUTS and OUTPUTS cells",
   "src/executions/ -> src/get/": "what every get shares: paging and filters; MessagePack values decoded for display",
+  "src/executions/ -> src/tasks/": "create execution reads the task it runs (its version and input types)",
+  "src/executions/ -> src/launchplans/": "create execution reads the launch plan it runs (its version and input types)",
   "src/launchplans/ -> src/tasks/": "a launch plan's exec spec file is the task's format, with its defaults",
   "src/get/ -> src/tasks/": "literal values are shown as the exec spec writes them (its SpecValue type)",
   "src/register/ -> src/github/": "register examples downloads flytesnacks' release from GitHub",

@@ -38,7 +38,7 @@ async function runShell(shell: string, args: string[], cwd: string): Promise<str
 
 /** Completion cases: the words typed (the last one being completed), and what is offered, sorted. */
 const CASES: [string[], string[]][] = [
-  [["fctl", ""], ["auth", "completion", "config", "get", "help", "register", "task", "tasks", "version"]],
+  [["fctl", ""], ["auth", "completion", "config", "create", "get", "help", "register", "task", "tasks", "version"]],
   [["fctl", "get", ""], [
     "execution",
     "executions",
@@ -75,7 +75,18 @@ const CASES: [string[], string[]][] = [
     "workflow",
     "workflows",
   ]],
-  [["fctl", "--version", ""], ["auth", "completion", "config", "get", "help", "register", "task", "tasks", "version"]],
+  [["fctl", "--version", ""], [
+    "auth",
+    "completion",
+    "config",
+    "create",
+    "get",
+    "help",
+    "register",
+    "task",
+    "tasks",
+    "version",
+  ]],
   [["fctl", "get", "task", "--version", "v1", "--wi"], ["--wide"]],
   [["fctl", "get", "task", "--logger.formatter.type", ""], ["gcp", "json", "text"]],
 ];

@@ -76,6 +76,11 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
         "fctl register examples -p flytesnacks -d development",
       ],
     }),
+    lazyGroup("create", "create entities on the admin service: executions", async () => {
+      return [(await import("./commands/create_execution.ts")).CREATE_EXECUTION_COMMAND];
+    }, {
+      examples: ["fctl create execution -p flytesnacks -d development --execFile exec.yaml"],
+    }),
     lazyGroup("config", "create, show and check the configuration", async () => {
       const [init, view, validate] = await Promise.all([
         import("./commands/config_init.ts"),

@@ -1,0 +1,141 @@
+/**
+ * `fctl create execution|executions [name]`: starts an execution of the task or launch plan a spec file names
+ * (`get task|launchplan NAME --execFile FILE` writes one), or relaunches or recovers an execution; prints the new
+ * execution's id (`--dryRun`: the request, nothing is created).
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+
+/** The local flags of `create execution`. */
+export const CREATE_EXECUTION_FLAGS = [
+  {
+    long: "execFile",
+    value: "<file>",
+    help: "the execution spec file (get task|launchplan NAME --execFile writes one)",
+  },
+  { long: "relaunch", value: "<execution>", help: "run this execution again with its inputs (wins over the others)" },
+  { long: "recover", value: "<execution>", help: "recover this failed execution, reusing its succeeded nodes" },
+  {
+    long: "version",
+    value: "<version>",
+    help: "version of the task or launch plan (over the file's; neither: newest)",
+  },
+  {
+    long: "targetProject",
+    value: "<project>",
+    help: "project to create the execution in (over the file's; default -p)",
+  },
+  { long: "targetDomain", value: "<domain>", help: "domain to create the execution in (over the file's; default -d)" },
+  { long: "kubeServiceAcct", value: "<account>", help: "Kubernetes service account to run as (over the file's)" },
+  { long: "iamRoleARN", value: "<arn>", help: "IAM role to assume (over the file's)" },
+  { long: "clusterPool", value: "<pool>", help: "cluster pool to run in (over the file's)" },
+  { long: "targetExecutionCluster", value: "<label>", help: "execution cluster label (over the file's)" },
+  { long: "overwriteCache", help: "run every task even where cached outputs exist" },
+  {
+    long: "envs",
+    value: "<key=value>",
+    help: "an environment variable of the execution (repeatable; over the file's)",
+    repeated: true,
+  },
+  { long: "dryRun", help: "print the request as JSON and create nothing (the task or launch plan is still read)" },
+] as const satisfies readonly FlagSpec[];
+
+/** `--envs k=v` values (repeatable), each split at its first `=`. */
+function envsOf(raw: unknown): Map<string, string> {
+  const values = raw === undefined ? [] : Array.isArray(raw) ? raw as string[] : [String(raw)];
+  const envs = new Map<string, string>();
+  for (const value of values) {
+    const at = value.indexOf("=");
+    if (at <= 0) throw new UsageError(`invalid value ${JSON.stringify(value)} for --envs: expected key=value`);
+    envs.set(value.slice(0, at), value.slice(at + 1));
+  }
+  return envs;
+}
+
+/** `create execution`. */
+export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
+  name: "execution",
+  aliases: ["executions"],
+  description: "start an execution from a spec file, or relaunch or recover one",
+  arguments: [{
+    name: "name",
+    help: "the new execution's name; without it, the admin names it",
+    required: false,
+    variadic: false,
+  }],
+  flags: CREATE_EXECUTION_FLAGS,
+  globals: ["config", "project", "domain", "output", "admin.endpoint"],
+  examples: [
+    "fctl get task core.basic.hello -p flytesnacks -d development --execFile exec.yaml  # then edit its inputs",
+    "fctl create execution -p flytesnacks -d development --execFile exec.yaml",
+    "fctl create execution -p flytesnacks -d development --execFile exec.yaml --envs LOG_LEVEL=debug --dryRun",
+    "fctl create execution -p flytesnacks -d development --relaunch f8a1b2c3d4",
+    "fctl create execution -p flytesnacks -d development --recover f8a1b2c3d4",
+  ],
+  async run(ctx, [name], flags) {
+    const { project, domain } = ctx.projectDomain();
+    const format = ctx.config.output;
+    if (format !== "TABLE" && format !== "JSON" && format !== "YAML") {
+      throw new UsageError(`output format ${format} is not available for create execution; use TABLE, JSON or YAML`);
+    }
+    for (const flag of ["execFile", "relaunch", "recover"] as const) {
+      if (flags[flag] === "") {
+        throw new UsageError(
+          `invalid value "" for --${flag}: expected a ${flag === "execFile" ? "file path" : "execution name"}`,
+        );
+      }
+    }
+    if (!flags.execFile && !flags.relaunch && !flags.recover) {
+      throw new UsageError(
+        "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
+      );
+    }
+    const envs = envsOf(flags.envs);
+    const [{ createExecution }, { readExecutionSpecFile }] = await Promise.all([
+      import("../../executions/create_execution.ts"),
+      import("../../executions/spec_file.ts"),
+    ]);
+    // Read (and refused) before connecting: a bad file sends nothing.
+    const spec = flags.relaunch || flags.recover || !flags.execFile
+      ? undefined
+      : await readExecutionSpecFile(flags.execFile);
+    const admin = await ctx.admin({ connectNow: true });
+    const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
+    const result = await createExecution(admin, {
+      project,
+      domain,
+      name,
+      spec,
+      relaunch: flags.relaunch,
+      recover: flags.recover,
+      version: flags.version,
+      targetProject: flags.targetProject,
+      targetDomain: flags.targetDomain,
+      kubeServiceAcct: flags.kubeServiceAcct,
+      iamRoleARN: flags.iamRoleARN,
+      clusterPool: flags.clusterPool,
+      targetExecutionCluster: flags.targetExecutionCluster,
+      overwriteCache: flags.overwriteCache,
+      envs,
+      oldDataclassFormat: oldFormat,
+      dryRun: flags.dryRun === true,
+      onVersion: (version) => ctx.io.stderr.write(`using version ${version}\n`),
+      signal: ctx.signal,
+    });
+    const { renderJson, renderYaml } = await import("../../output/document.ts");
+    if (!result.id) {
+      ctx.io.stdout.write(renderJson({ rpc: result.rpc, request: result.request }));
+      return;
+    }
+    const { project: p, domain: d, name: n } = result.id;
+    if (format === "JSON") ctx.io.stdout.write(renderJson(result.id));
+    else if (format === "YAML") ctx.io.stdout.write(await renderYaml(result.id));
+    else {
+      ctx.io.stdout.write(
+        `execution identifier project:${JSON.stringify(p)} domain:${JSON.stringify(d)} name:${JSON.stringify(n)}\n`,
+      );
+    }
+  },
+});

@@ -1,0 +1,308 @@
+/**
+ * `create execution`: a spec file written by `get task|launchplan --execFile`, edited, and run by a fresh fctl
+ * process; the inputs the sandbox stored equal the intended literals exactly (int64 edges, a union); the requests
+ * it sends; bad spec files refused on one line with nothing created; relaunch, recover, --dryRun; and one fresh
+ * process against the production-shaped admin (TLS, OAuth).
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { create, equals, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { ExecutionCreateRequestSchema } from "../proto/gen/flyteidl/admin/execution_pb.ts";
+import type { ExecutionCreateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
+import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Literal, LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
+import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
+import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+
+const SCOPE = ["-p", "flytesnacks", "-d", "development"];
+const TASK = "core.flyte_basics.lp.greet";
+const LAUNCH_PLAN = "core.flyte_basics.lp.go_greet";
+const UNION_TASK = "test.union_task";
+
+const int = (value: bigint) =>
+  create(LiteralSchema, {
+    value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "integer", value } } } } },
+  });
+const str = (value: string) =>
+  create(LiteralSchema, {
+    value: {
+      case: "scalar",
+      value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } },
+    },
+  });
+const bool = (value: boolean) =>
+  create(LiteralSchema, {
+    value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "boolean", value } } } } },
+  });
+
+async function withCore(fn: (sandbox: Sandbox, endpoint: string[], dir: string) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-create-execution-" });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await fn(sandbox, [...SCOPE, "--admin.endpoint", sandbox.endpoint], dir);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A task with a union input (`x: int | str`) and an int input, copied from the core package's greet task. */
+async function registerUnionTask(sandbox: Sandbox): Promise<void> {
+  await withFullAdmin(sandbox, async (admin) => {
+    const greet = await admin.getTask({
+      id: { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: TASK, version: "v1" },
+    });
+    const template = greet.closure!.compiledTask!.template!;
+    const int = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
+    const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
+    const variables = {
+      x: {
+        type: {
+          type: {
+            case: "unionType",
+            value: { variants: [{ ...int, structure: { tag: "int" } }, { ...string, structure: { tag: "str" } }] },
+          },
+        },
+        description: "x",
+      },
+      n: { type: int, description: "n" },
+    };
+    const id = {
+      resourceType: ResourceType.TASK,
+      project: "flytesnacks",
+      domain: "development",
+      name: UNION_TASK,
+      version: "u1",
+    };
+    const taskInterface = { inputs: { variables }, outputs: template.interface?.outputs };
+    const { $typeName: _, ...fields } = template;
+    await admin.createTask({ id, spec: { template: { ...fields, id, interface: taskInterface } as never } });
+  });
+}
+
+/** The inputs the sandbox stored for an execution. */
+async function storedInputs(sandbox: Sandbox, name: string, project = "flytesnacks"): Promise<Record<string, Literal>> {
+  let inputs: Record<string, Literal> = {};
+  await withFullAdmin(sandbox, async (admin) => {
+    const data = await admin.getExecutionData({ id: { project, domain: "development", name } });
+    inputs = data.fullInputs?.literals ?? {};
+  });
+  return inputs;
+}
+
+function sameLiterals(actual: Record<string, Literal>, expected: Record<string, Literal>): void {
+  deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort());
+  for (const [name, literal] of Object.entries(expected)) {
+    ok(equals(LiteralSchema, actual[name], literal), `${name}: ${JSON.stringify(toJson(LiteralSchema, actual[name]))}`);
+  }
+}
+
+function createRequests(sandbox: Sandbox): JsonValue[] {
+  return sandbox.requests.filter((r) => r.method === "CreateExecution").map((r) =>
+    toJson(ExecutionCreateRequestSchema, r.request as ExecutionCreateRequest)
+  );
+}
+
+const ID_LINE = /^execution identifier project:"flytesnacks" domain:"development" name:"([a-z0-9-]+)"\n$/;
+
+Deno.test("create execution: a task's spec file, edited, runs with exactly the edited inputs (int64 edges)", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/task.yaml`;
+    const written = await runFctl(["get", "task", TASK, "--execFile", file, ...endpoint]);
+    equal(written.code, 0, written.stderr);
+    const text = (await Deno.readTextFile(file))
+      .replace(/number: 0/, "number: 9223372036854775807")
+      .replace(/day_of_week: ""/, 'day_of_week: "Monday"')
+      .replace(/am: false/, "am: true");
+    await Deno.writeTextFile(file, text);
+    sandbox.requests.length = 0;
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint, "--envs", "A=1"]);
+    equal(run.code, 0, run.stderr);
+    const name = ID_LINE.exec(run.stdout)?.[1];
+    ok(name, run.stdout);
+    equal(run.stderr, "");
+    deepEqual(sandbox.requests.map((r) => r.method), ["GetTask", "CreateExecution"]);
+    sameLiterals(await storedInputs(sandbox, name), {
+      number: int(9223372036854775807n),
+      day_of_week: str("Monday"),
+      am: bool(true),
+    });
+    const [request] = createRequests(sandbox) as Record<string, unknown>[];
+    deepEqual({ ...request, inputs: undefined }, {
+      project: "flytesnacks",
+      domain: "development",
+      spec: {
+        launchPlan: { resourceType: "TASK", project: "flytesnacks", domain: "development", name: TASK, version: "v1" },
+        metadata: { principal: "sdk" }, // mode MANUAL is 0, which protobuf JSON leaves out
+        envs: { values: [{ key: "A", value: "1" }] },
+      },
+      inputs: undefined,
+    });
+  });
+});
+
+Deno.test("create execution: a union input and int64's minimum; the newest version when the file has none", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    await registerUnionTask(sandbox);
+    const file = `${dir}/union.yaml`;
+    await Deno.writeTextFile(file, `inputs:\n  x: -9223372036854775808\n  n: -1\ntask: ${UNION_TASK}\nversion: ""\n`);
+    const run = await runFctlProcess(["create", "execution", "run-1", "--execFile", file, ...endpoint, "-o", "json"]);
+    equal(run.code, 0, run.stderr);
+    deepEqual(JSON.parse(run.stdout), { project: "flytesnacks", domain: "development", name: "run-1" });
+    equal(run.stderr, "using version u1\n");
+    const union = create(LiteralSchema, {
+      value: {
+        case: "scalar",
+        value: {
+          value: {
+            case: "union",
+            value: {
+              value: int(-9223372036854775808n),
+              type: { type: { case: "simple", value: SimpleType.INTEGER }, structure: { tag: "int" } },
+            },
+          },
+        },
+      },
+    });
+    sameLiterals(await storedInputs(sandbox, "run-1"), { x: union, n: int(-1n) });
+  });
+});
+
+Deno.test("create execution: a launch plan's spec file, targets and settings from flags over the file", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/lp.yaml`;
+    equal((await runFctl(["get", "launchplan", LAUNCH_PLAN, "--execFile", file, ...endpoint])).code, 0);
+    const text = (await Deno.readTextFile(file))
+      .replace(/number: 0/, "number: -9007199254740993")
+      .replace(/day_of_week: ""/, "day_of_week: Friday")
+      .replace(/kubeServiceAcct: ""/, "kubeServiceAcct: file-sa")
+      .replace(/targetProject: ""/, "targetProject: nowhere");
+    await Deno.writeTextFile(file, text);
+    sandbox.requests.length = 0;
+    const run = await runFctlProcess([
+      "create",
+      "execution",
+      "lp-run",
+      "--execFile",
+      file,
+      ...endpoint,
+      "--targetProject",
+      "flytesnacks",
+      "--iamRoleARN",
+      "arn:role",
+      "--clusterPool",
+      "pool-a",
+      "--targetExecutionCluster",
+      "c1",
+      "--overwriteCache",
+    ]);
+    equal(run.code, 0, run.stderr);
+    equal(run.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"lp-run"\n');
+    const [request] = createRequests(sandbox) as { spec: Record<string, unknown> }[];
+    deepEqual({ ...request.spec }, {
+      launchPlan: {
+        resourceType: "LAUNCH_PLAN",
+        project: "flytesnacks",
+        domain: "development",
+        name: LAUNCH_PLAN,
+        version: "v1",
+      },
+      metadata: { principal: "sdk" },
+      authRole: { assumableIamRole: "arn:role", kubernetesServiceAccount: "file-sa" },
+      securityContext: { runAs: { iamRole: "arn:role", k8sServiceAccount: "file-sa" } },
+      clusterAssignment: { clusterPoolName: "pool-a" },
+      overwriteCache: true,
+      envs: {},
+      executionClusterLabel: { value: "c1" },
+    });
+    const stored = await storedInputs(sandbox, "lp-run");
+    ok(equals(LiteralSchema, stored.number, int(-9007199254740993n)));
+    ok(equals(LiteralSchema, stored.day_of_week, str("Friday")));
+  });
+});
+
+Deno.test("create execution: bad spec files are one line each, exit 2, and create nothing", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const cases: [string, RegExp][] = [
+      [`task: ${TASK}\ninputs:\n  nmber: 3\n`, /inputs\.nmber.*no such input.*number/],
+      [`task: ${TASK}\ninputs:\n  number: ten\n`, /inputs\.number.*"ten".*integer/],
+      [`task: ${TASK}\nworkflow: ${LAUNCH_PLAN}\n`, /either task or workflow name should be specified.*not both/],
+      [`inputs: {}\n`, /either task or workflow name should be specified to launch an execution/],
+      [`task: [unclosed\n`, /is not valid YAML/],
+      [
+        "task: core.flyte_basics.folders.rotate_all\ninputs:\n  img_dir: /tmp/local\n",
+        /inputs\.img_dir: "\/tmp\/local" is a local path, which the cluster cannot read; give a remote URI/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      const file = `${dir}/bad.yaml`;
+      await Deno.writeTextFile(file, text);
+      sandbox.requests.length = 0;
+      const run = await runFctl(["create", "execution", "--execFile", file, ...endpoint]);
+      equal(run.code, 2, `${text}: ${run.stderr}`);
+      match(run.stderr, message);
+      equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+      deepEqual(createRequests(sandbox), [], text);
+    }
+    const none = await runFctl(["create", "execution", ...endpoint]);
+    equal(none.code, 2);
+    equal(
+      none.stderr.trim().split("\n")[0].replace(/^.*?executionConfig/, "executionConfig"),
+      "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
+    );
+    equal(sandbox.store.executions.summaries().length, 0);
+  });
+});
+
+Deno.test("create execution: --relaunch, --recover and --dryRun", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/task.yaml`;
+    await Deno.writeTextFile(
+      file,
+      `task: ${TASK}\nversion: v1\ninputs:\n  number: 2\n  day_of_week: Sunday\n  am: false\n`,
+    );
+    equal((await runFctl(["create", "execution", "first", "--execFile", file, ...endpoint])).code, 0);
+    sandbox.requests.length = 0;
+    const dry = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint, "--dryRun"]);
+    equal(dry.code, 0, dry.stderr);
+    const printed = JSON.parse(dry.stdout);
+    equal(printed.rpc, "CreateExecution");
+    equal(printed.request.inputs.literals.number.scalar.primitive.integer, "2");
+    deepEqual(sandbox.requests.map((r) => r.method), ["GetTask"]);
+    const relaunched = await runFctlProcess(["create", "execution", "again", "--relaunch", "first", ...endpoint]);
+    equal(relaunched.code, 0, relaunched.stderr);
+    equal(relaunched.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"again"\n');
+    const recovered = await runFctl(["create", "execution", "--recover", "first", ...endpoint, "-o", "yaml"]);
+    equal(recovered.code, 0, recovered.stderr);
+    match(recovered.stdout, /^project: flytesnacks\ndomain: development\nname: [a-z0-9]+\n$/);
+    const relaunch = sandbox.requests.find((r) => r.method === "RelaunchExecution")!.request as {
+      id: unknown;
+      name: string;
+    };
+    deepEqual([relaunch.name, (relaunch.id as { name: string }).name], ["again", "first"]);
+    ok(sandbox.requests.some((r) => r.method === "RecoverExecution"));
+    sameLiterals(await storedInputs(sandbox, "again"), await storedInputs(sandbox, "first"));
+  });
+});
+
+Deno.test("create execution: a fresh process against the production-shaped admin (TLS, OAuth)", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-create-execution-prod-" });
+  try {
+    const { fixture } = await import("./helpers.ts");
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
+    equal((await runProductionProcess(sandbox, register)).code, 0);
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 7\n  day_of_week: Tuesday\n`);
+    const run = await runProductionProcess(sandbox, ["create", "execution", "prod-run", "--execFile", file]);
+    equal(run.code, 0, run.stderr);
+    equal(run.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"prod-run"\n');
+    equal(run.stderr, "using version v1\n");
+    ok(equals(LiteralSchema, (await storedInputs(sandbox, "prod-run")).number, int(7n)));
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
