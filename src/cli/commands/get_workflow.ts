@@ -34,7 +34,6 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
   examples: [
     "fctl get workflow -p flytesnacks -d development",
-    "fctl get workflow core.basic.wf -p flytesnacks -d development",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --latest -o yaml",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --version v1 -o dot",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --latest -o svg > wf.svg",
