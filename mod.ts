@@ -146,6 +146,13 @@ export {
 } from "./src/executions/execution_details.ts";
 export { executionJson } from "./src/executions/execution_view.ts";
 export { nodeDetailsJson, nodeDetailsText } from "./src/executions/details_view.ts";
+export {
+  executionFailure,
+  type ExecutionProgress,
+  waitForExecution,
+  type WaitOptions,
+  WaitTimeoutError,
+} from "./src/executions/wait.ts";
 export { type ExecSpec, execSpec, renderExecSpec, renderSpec } from "./src/tasks/exec_spec.ts";
 export { taskJson } from "./src/tasks/task_view.ts";
 export type { SpecValue } from "./src/tasks/exec_spec.ts";

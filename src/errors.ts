@@ -25,6 +25,8 @@ export const ExitCode = {
   Failed: 1,
   /** Bad usage or configuration: nothing was attempted. */
   Usage: 2,
+  /** A wait gave up before what it waited for ended (`create execution --wait-timeout`), as `timeout` exits. */
+  WaitTimeout: 124,
   /** Interrupted by Ctrl-C (SIGINT). */
   Interrupted: 130,
 } as const;
