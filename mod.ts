@@ -173,6 +173,11 @@ export {
   LiteralValueError,
   type LocalBlob,
 } from "./src/executions/literals.ts";
+export {
+  createExecution,
+  type CreateExecutionOptions,
+  type CreateExecutionResult,
+} from "./src/executions/create_execution.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
 export type { ObjectInfo, StoreSource, StowStoreSettings } from "./src/storage/store.ts";

@@ -38,7 +38,20 @@ async function runShell(shell: string, args: string[], cwd: string): Promise<str
 
 /** Completion cases: the words typed (the last one being completed), and what is offered, sorted. */
 const CASES: [string[], string[]][] = [
-  [["fctl", ""], ["auth", "completion", "config", "create", "get", "help", "register", "task", "tasks", "version"]],
+  [["fctl", ""], [
+    "auth",
+    "completion",
+    "config",
+    "create",
+    "delete",
+    "get",
+    "help",
+    "register",
+    "task",
+    "tasks",
+    "version",
+  ]],
+  [["fctl", "delete", "execution", "--cau"], ["--cause"]],
   [["fctl", "get", ""], [
     "execution",
     "executions",
@@ -80,6 +93,7 @@ const CASES: [string[], string[]][] = [
     "completion",
     "config",
     "create",
+    "delete",
     "get",
     "help",
     "register",

@@ -81,6 +81,11 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     }, {
       examples: ["fctl create execution -p flytesnacks -d development --execFile exec.yaml"],
     }),
+    lazyGroup("delete", "terminate executions", async () => {
+      return [(await import("./commands/delete_execution.ts")).DELETE_EXECUTION_COMMAND];
+    }, {
+      examples: ["fctl delete execution f8a1b2c3d4 -p flytesnacks -d development"],
+    }),
     lazyGroup("config", "create, show and check the configuration", async () => {
       const [init, view, validate] = await Promise.all([
         import("./commands/config_init.ts"),

@@ -1,0 +1,58 @@
+/**
+ * `fctl delete execution|executions NAME…`: terminates running executions (TerminateExecution), one line per
+ * execution; a refusal names the execution and why, and the others are still terminated (exit 1 at the end).
+ *
+ * @module
+ */
+import { OperationError, UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+
+/** The local flags of `delete execution`. */
+export const DELETE_EXECUTION_FLAGS = [
+  { long: "cause", value: "<text>", help: 'why, recorded as the abort cause (default "terminated by fctl")' },
+  { long: "dryRun", help: "say what would be terminated, and send nothing" },
+] as const satisfies readonly FlagSpec[];
+
+/** `delete execution`. */
+export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
+  name: "execution",
+  aliases: ["executions"],
+  description: "terminate running executions",
+  arguments: [{ name: "names", help: "the executions to terminate", required: true, variadic: true }],
+  flags: DELETE_EXECUTION_FLAGS,
+  globals: ["config", "project", "domain", "admin.endpoint"],
+  examples: [
+    "fctl delete execution f8a1b2c3d4 -p flytesnacks -d development",
+    'fctl delete execution f8a1b2c3d4 f9b2c3d4e5 -p flytesnacks -d development --cause "wrong inputs"',
+    "fctl delete execution f8a1b2c3d4 -p flytesnacks -d development --dryRun",
+  ],
+  async run(ctx, [names], flags) {
+    const { project, domain } = ctx.projectDomain();
+    const empty = names.find((name) => name.trim() === "");
+    if (empty !== undefined) throw new UsageError(`invalid execution name ${JSON.stringify(empty)}: expected a name`);
+    if (flags.cause !== undefined && flags.cause.trim() === "") {
+      throw new UsageError('invalid value "" for --cause: expected a reason, or leave --cause out');
+    }
+    if (flags.dryRun) {
+      for (const name of names) ctx.io.stdout.write(`would terminate ${name} (dryRun: nothing sent)\n`);
+      return;
+    }
+    const admin = await ctx.admin({ connectNow: true });
+    const { terminateExecution, isExecutionRefusal } = await import("../../executions/terminate_execution.ts");
+    const failed: string[] = [];
+    for (const name of names) {
+      try {
+        await terminateExecution(admin, { project, domain, name }, { cause: flags.cause, signal: ctx.signal });
+        ctx.io.stdout.write(`terminated ${name}\n`);
+      } catch (err) {
+        // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
+        if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;
+        ctx.io.stderr.write(`could not terminate ${name}: ${err.message}\n`);
+        failed.push(name);
+      }
+    }
+    if (failed.length > 0) {
+      throw new OperationError(`${failed.length} of ${names.length} executions not terminated: ${failed.join(", ")}`);
+    }
+  },
+});

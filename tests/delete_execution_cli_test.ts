@@ -1,0 +1,143 @@
+/**
+ * `delete execution`: one TerminateExecution per name with the cause, a line per execution, a finished or missing
+ * execution named with why while the others are still terminated (exit 1), `--dryRun` sending nothing, and one
+ * fresh process against a production admin.
+ */
+import { deepEqual, equal, match } from "node:assert/strict";
+import type { ExecutionTerminateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
+import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { fixture, runFctl } from "./helpers.ts";
+import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+
+const WF = "core.flyte_basics.basic_workflow.my_wf";
+const SCOPE = ["-p", "flytesnacks", "-d", "development"];
+
+const primitive = (
+  value: MessageInitShape<typeof PrimitiveSchema>["value"],
+): MessageInitShape<typeof LiteralSchema> => ({
+  value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } },
+});
+const int = (value: number) => primitive({ case: "integer", value: BigInt(value) });
+const str = (value: string) => primitive({ case: "stringValue", value });
+
+/** Starts executions of the core package's basic workflow: `running` never finish, `finished` succeed at once. */
+async function startExecutions(sandbox: Sandbox, running: string[], finished: string[] = []): Promise<void> {
+  for (const name of running) sandbox.store.executions.plan({ execution: name }, { outcome: "never" });
+  sandbox.store.executions.plan("default", { after: 0 });
+  await withFullAdmin(sandbox, async (admin) => {
+    for (const name of [...running, ...finished]) {
+      await admin.createExecution({
+        project: "flytesnacks",
+        domain: "development",
+        name,
+        spec: {
+          launchPlan: {
+            resourceType: ResourceType.LAUNCH_PLAN,
+            project: "flytesnacks",
+            domain: "development",
+            name: WF,
+            version: "v1",
+          },
+        },
+        inputs: { literals: { a: int(3), b: str("hi") } },
+      });
+    }
+  });
+}
+
+/** The TerminateExecution requests the sandbox received: project, domain, name and cause. */
+function terminations(sandbox: Sandbox): unknown[] {
+  return sandbox.requests.filter(({ method }) => method === "TerminateExecution").map(({ request }) => {
+    const r = request as ExecutionTerminateRequest;
+    return [r.id?.project, r.id?.domain, r.id?.name, r.cause];
+  });
+}
+
+async function withCore(fn: (sandbox: Sandbox, endpoint: string[]) => Promise<void>): Promise<void> {
+  let ms = Date.parse("2026-03-01T00:00:00Z");
+  const sandbox = await startSandbox({ now: () => new Date(ms += 1_000) });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await fn(sandbox, [...SCOPE, "--admin.endpoint", sandbox.endpoint]);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+Deno.test("delete execution terminates each name with its cause, one line each", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await startExecutions(sandbox, ["run-a", "run-b", "run-c"]);
+    sandbox.clearRequests();
+    const both = await runFctl(["delete", "execution", "run-a", "run-b", ...endpoint]);
+    deepEqual([both.code, both.stdout, both.stderr], [0, "terminated run-a\nterminated run-b\n", ""]);
+    deepEqual(terminations(sandbox), [
+      ["flytesnacks", "development", "run-a", "terminated by fctl"],
+      ["flytesnacks", "development", "run-b", "terminated by fctl"],
+    ]);
+    sandbox.clearRequests();
+    const caused = await runFctl(["delete", "executions", "run-c", "--cause", "wrong inputs", ...endpoint]);
+    deepEqual([caused.code, caused.stdout], [0, "terminated run-c\n"]);
+    deepEqual(terminations(sandbox), [["flytesnacks", "development", "run-c", "wrong inputs"]]);
+    const shown = await runFctl(["get", "execution", "run-c", "-o", "json", ...endpoint]);
+    match(shown.stdout, /"cause": "wrong inputs"/);
+  });
+});
+
+Deno.test("delete execution: a finished or missing execution is named with why, the others still terminated, exit 1", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await startExecutions(sandbox, ["run-a", "run-b"], ["done"]);
+    sandbox.clearRequests();
+    const result = await runFctl(["delete", "execution", "done", "run-a", "ghost", "run-b", ...endpoint]);
+    equal(result.code, 1);
+    equal(result.stdout, "terminated run-a\nterminated run-b\n");
+    equal(
+      result.stderr,
+      'could not terminate done: execution "done" has already finished: only a running execution can be terminated ' +
+        "(the admin said: Cannot abort an already terminated workflow execution)\n" +
+        'could not terminate ghost: execution "ghost" not found in project "flytesnacks", domain "development"\n' +
+        "Error: 2 of 4 executions not terminated: done, ghost\n",
+    );
+    deepEqual(terminations(sandbox).map((t) => (t as string[])[2]), ["done", "run-a", "ghost", "run-b"]);
+  });
+});
+
+Deno.test("delete execution --dryRun sends nothing; bad input is a usage error before any call", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await startExecutions(sandbox, ["run-a"]);
+    sandbox.clearRequests();
+    const dry = await runFctl(["delete", "execution", "run-a", "run-b", "--dryRun", ...endpoint]);
+    deepEqual([dry.code, dry.stdout, dry.stderr], [
+      0,
+      "would terminate run-a (dryRun: nothing sent)\nwould terminate run-b (dryRun: nothing sent)\n",
+      "",
+    ]);
+    const missing = await runFctl(["delete", "execution", ...endpoint]);
+    equal(missing.code, 2);
+    const emptyCause = await runFctl(["delete", "execution", "run-a", "--cause", "", ...endpoint]);
+    deepEqual([emptyCause.code, emptyCause.stderr], [
+      2,
+      'Error: invalid value "" for --cause: expected a reason, or leave --cause out\n',
+    ]);
+    deepEqual(sandbox.requests, []);
+  });
+});
+
+Deno.test("production admin: delete execution as a fresh process (TLS, OAuth client credentials, declared permissions)", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    const register = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
+    equal((await runProductionProcess(sandbox, register)).code, 0);
+    await startExecutions(sandbox, ["prod-run"]);
+    const result = await runProductionProcess(sandbox, ["delete", "execution", "prod-run", "--cause", "done here"]);
+    deepEqual([result.code, result.stdout, result.stderr], [0, "terminated prod-run\n", ""]);
+    // Recorded before the admin checks the token: the call refused for lacking one is sent again once signed in.
+    deepEqual(terminations(sandbox).at(-1), ["flytesnacks", "development", "prod-run", "done here"]);
+    const phase = await runProductionProcess(sandbox, ["get", "execution", "prod-run", "-o", "json"]);
+    match(phase.stdout, /"phase": "ABORT(ING|ED)"/);
+  } finally {
+    await sandbox.close();
+  }
+});
