@@ -5,7 +5,7 @@
  * stdin ends, so it cannot outlive a benchmark that was killed), and closes the sandbox on the way out.
  *
  *   deno run --allow-net --allow-read --allow-env scripts/bench_admin.ts [--port 0] [--latency 0] [--tasks 0]
- *     [--production CA_FILE] [--rtt 0]
+ *     [--projects 0] [--workflows 0] [--launchplans 0] [--executions 0] [--production CA_FILE] [--rtt 0]
  *
  * `--production` serves the sandbox's production profile, as production Flyte runs: TLS from a CA made at start
  * (its certificate is written to CA_FILE, which clients trust with `admin.caCertFilePath`; needs `openssl`
@@ -20,12 +20,15 @@
  *
  * The seeded tasks are created straight in the store (not over gRPC, which takes seconds for 10,000), in
  * `flytesnacks`/`development`, each with two inputs and one output, so a table row has every column filled.
+ * The other counts seed what scripts/bench_seed.ts says, before the delay is set; `--projects` is refused with
+ * `--production`, whose admin registers projects only for a signed-in client.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { startRttRelay } from "./bench_rtt_relay.ts";
+import { seedAdmin, type SeedCounts } from "./bench_seed.ts";
 import { seededTask } from "./bench_task.ts";
 
 function count(flag: string, value: string): number {
@@ -39,6 +42,7 @@ interface AdminArgs {
   port: number;
   latencyMs: number;
   tasks: number;
+  seed: SeedCounts;
   stdin: boolean;
   /** Where the production profile's CA certificate goes; undefined: no production profile. */
   caFile?: string;
@@ -53,15 +57,29 @@ function adminArgs(args: string[]): AdminArgs {
       port: { type: "string", default: "0" },
       latency: { type: "string", default: "0" },
       tasks: { type: "string", default: "0" },
+      projects: { type: "string", default: "0" },
+      workflows: { type: "string", default: "0" },
+      launchplans: { type: "string", default: "0" },
+      executions: { type: "string", default: "0" },
       stdin: { type: "boolean", default: false },
       production: { type: "string" },
       rtt: { type: "string", default: "0" },
     },
   });
+  const seed = {
+    projects: count("projects", values.projects),
+    workflows: count("workflows", values.workflows),
+    launchPlans: count("launchplans", values.launchplans),
+    executions: count("executions", values.executions),
+  };
+  if (seed.projects > 0 && values.production !== undefined) {
+    throw new Error("--projects cannot be seeded with --production (its admin registers projects only when signed in)");
+  }
   return {
     port: count("port", values.port),
     latencyMs: count("latency", values.latency),
     tasks: count("tasks", values.tasks),
+    seed,
     stdin: values.stdin,
     caFile: values.production,
     rttMs: count("rtt", values.rtt),
@@ -78,11 +96,13 @@ if (import.meta.main) {
   }
   const sandbox = await startSandbox({
     port: args.port,
-    latencyMs: args.latencyMs,
     production: args.caFile === undefined ? undefined : true,
   });
   if (args.caFile !== undefined) await Deno.writeTextFile(args.caFile, sandbox.caCertificate!);
   for (let i = 0; i < args.tasks; i++) sandbox.store.addTask(seededTask(i));
+  await seedAdmin(sandbox, args.seed);
+  // Set after seeding, which (for projects) goes through the RPCs the delay slows down.
+  sandbox.setLatency(args.latencyMs);
   const relay = args.rttMs > 0 ? startRttRelay(sandbox.port, args.rttMs) : undefined;
 
   let stopping: Promise<void> | undefined;

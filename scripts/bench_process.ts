@@ -10,6 +10,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import type { SeedCounts } from "./bench_seed.ts";
 
 /** The repository's root directory. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -74,6 +75,8 @@ export interface AdminOptions {
   latencyMs: number;
   /** Tasks seeded into flytesnacks/development. */
   tasks?: number;
+  /** Projects, workflows, launch plans and executions seeded as scripts/bench_seed.ts says; default none. */
+  seed?: Partial<SeedCounts>;
   /** Serve as production Flyte does: TLS from a CA of its own and OAuth 2 (the sandbox's production profile). */
   production?: boolean;
   /** A network round trip between clients and the admin (scripts/bench_rtt_relay.ts); default none. */
@@ -148,6 +151,7 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
           ...["--latency", String(options.latencyMs), "--tasks", String(options.tasks ?? 0), "--stdin"],
           ...(caFile ? ["--production", caFile] : []),
           ...(options.rttMs ? ["--rtt", String(options.rttMs)] : []),
+          ...Object.entries(options.seed ?? {}).flatMap(([kind, n]) => [`--${kind.toLowerCase()}`, String(n)]),
         ]);
         return { endpoint, caFile, cpuMs: () => processCpuMs(`/proc/${pid}/stat`, 14) };
       },
