@@ -27,6 +27,10 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
     uses: ["node:crypto"],
     why: "parses the CA file's certificates (X509Certificate) to check them",
   },
+  "src/executions/create_execution.ts": {
+    uses: ["Deno"],
+    why: "checks that a local blob input is a regular file before anything is uploaded or created",
+  },
   "src/fs/read_bounded.ts": {
     uses: ["Deno"],
     why: "reads the small files a user names (config, secret, CA, tokens) with a size cap",
@@ -145,6 +149,7 @@ const SIDEWAYS: Record<string, string> = {
   "src/executions/ -> src/get/": "what every get shares: paging and filters; MessagePack values decoded for display",
   "src/executions/ -> src/tasks/": "create execution reads the task it runs (its version and input types)",
   "src/executions/ -> src/launchplans/": "create execution reads the launch plan it runs (its version and input types)",
+  "src/executions/ -> src/register/": "create execution uploads local blob inputs as fast registration uploads",
   "src/launchplans/ -> src/tasks/": "a launch plan's exec spec file is the task's format, with its defaults",
   "src/get/ -> src/tasks/": "literal values are shown as the exec spec writes them (its SpecValue type)",
   "src/register/ -> src/github/": "register examples downloads flytesnacks' release from GitHub",

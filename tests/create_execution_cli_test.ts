@@ -48,37 +48,28 @@ async function withCore(fn: (sandbox: Sandbox, endpoint: string[], dir: string) 
   }
 }
 
-/** A task with a union input (`x: int | str`) and an int input, copied from the core package's greet task. */
-async function registerUnionTask(sandbox: Sandbox): Promise<void> {
+/** Registers a copy of the core package's greet task under `name` and `version`, with these input variables. */
+async function registerTask(sandbox: Sandbox, name: string, version: string, variables: object): Promise<void> {
   await withFullAdmin(sandbox, async (admin) => {
     const greet = await admin.getTask({
       id: { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: TASK, version: "v1" },
     });
     const template = greet.closure!.compiledTask!.template!;
-    const int = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
-    const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
-    const variables = {
-      x: {
-        type: {
-          type: {
-            case: "unionType",
-            value: { variants: [{ ...int, structure: { tag: "int" } }, { ...string, structure: { tag: "str" } }] },
-          },
-        },
-        description: "x",
-      },
-      n: { type: int, description: "n" },
-    };
-    const id = {
-      resourceType: ResourceType.TASK,
-      project: "flytesnacks",
-      domain: "development",
-      name: UNION_TASK,
-      version: "u1",
-    };
+    const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name, version };
     const taskInterface = { inputs: { variables }, outputs: template.interface?.outputs };
     const { $typeName: _, ...fields } = template;
     await admin.createTask({ id, spec: { template: { ...fields, id, interface: taskInterface } as never } });
+  });
+}
+
+/** A task with a union input (`x: int | str`) and an int input. */
+function registerUnionTask(sandbox: Sandbox): Promise<void> {
+  const int = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
+  const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
+  const union = { variants: [{ ...int, structure: { tag: "int" } }, { ...string, structure: { tag: "str" } }] };
+  return registerTask(sandbox, UNION_TASK, "u1", {
+    x: { type: { type: { case: "unionType", value: union } }, description: "x" },
+    n: { type: int, description: "n" },
   });
 }
 
@@ -233,7 +224,7 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
       [`task: [unclosed\n`, /is not valid YAML/],
       [
         "task: core.flyte_basics.folders.rotate_all\ninputs:\n  img_dir: /tmp/local\n",
-        /inputs\.img_dir: "\/tmp\/local" is a local path, which the cluster cannot read; give a remote URI/,
+        /inputs\.img_dir: cannot upload "\/tmp\/local": no such file/,
       ],
     ];
     for (const [text, message] of cases) {
@@ -253,6 +244,36 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
       "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
     );
     equal(sandbox.store.executions.summaries().length, 0);
+  });
+});
+
+Deno.test("create execution: a local file given as a blob input is uploaded through the data proxy; a directory is refused", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const blob = { type: { case: "blob", value: { format: "csv", dimensionality: 0 } } };
+    await registerTask(sandbox, "test.file_task", "f1", { f: { type: blob, description: "f" } });
+    sandbox.uploads.clear(); // the core package's fast-registration archive
+    await Deno.writeTextFile(`${dir}/data.csv`, "a,b\n1,2\n");
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, `task: test.file_task\ninputs:\n  f: ${dir}/data.csv\n`);
+    const run = await runFctlProcess(["create", "execution", "with-file", "--execFile", file, ...endpoint]);
+    equal(run.code, 0, run.stderr);
+    deepEqual([...sandbox.uploads.values()].map((bytes) => new TextDecoder().decode(bytes)), ["a,b\n1,2\n"]);
+    const [uri] = [...sandbox.uploads.keys()];
+    match(uri, /^s3:\/\/.*\/data\.csv$/);
+    const stored = (await storedInputs(sandbox, "with-file")).f;
+    deepEqual(
+      stored.value.case === "scalar" && stored.value.value.value.case === "blob" && stored.value.value.value.value.uri,
+      uri,
+    );
+    await Deno.writeTextFile(file, `task: test.file_task\ninputs:\n  f: ${dir}\n`);
+    const refused = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    equal(refused.code, 2, refused.stderr);
+    match(
+      refused.stderr,
+      /inputs\.f: ".*" is not a regular file; local directories are not uploaded, give a remote URI\n$/,
+    );
+    equal(sandbox.uploads.size, 1);
+    equal(sandbox.store.executions.summaries().length, 1);
   });
 });
 

@@ -86,6 +86,18 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     }, {
       examples: ["fctl delete execution f8a1b2c3d4 -p flytesnacks -d development"],
     }),
+    lazyGroup("update", "change the state of launch plans and executions", async () => {
+      const [launchPlan, execution] = await Promise.all([
+        import("./commands/update_launch_plan.ts"),
+        import("./commands/update_execution.ts"),
+      ]);
+      return [launchPlan.UPDATE_LAUNCH_PLAN_COMMAND, execution.UPDATE_EXECUTION_COMMAND];
+    }, {
+      examples: [
+        "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v2 --activate",
+        "fctl update execution f8a1b2c3d4 -p flytesnacks -d development --archive",
+      ],
+    }),
     lazyGroup("config", "create, show and check the configuration", async () => {
       const [init, view, validate] = await Promise.all([
         import("./commands/config_init.ts"),

@@ -8,7 +8,8 @@
  */
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { UsageError } from "../errors.ts";
+import { quote, UsageError } from "../errors.ts";
+import { uploadFastSource, type UploadTarget } from "../register/upload.ts";
 import { getLaunchPlan } from "../launchplans/get_launch_plan.ts";
 import { getTask } from "../tasks/get_task.ts";
 import { inputLiterals, type LocalBlob } from "./literals.ts";
@@ -68,6 +69,12 @@ export interface CreateExecutionOptions {
   envs?: ReadonlyMap<string, string>;
   /** Dataclasses as protobuf Struct (flytectl's `FLYTE_USE_OLD_DC_FORMAT`); the caller reads the environment. */
   oldDataclassFormat?: boolean;
+  /**
+   * Local blob inputs (files) are uploaded as fast registration uploads its archive: the admin's data proxy
+   * (CreateUploadLocation, then a PUT), else this storage; the request carries the remote URI. Unset, a local path
+   * is refused (the cluster cannot read it). A local directory is always refused. Not used with `dryRun`.
+   */
+  upload?: Pick<UploadTarget, "http" | "openStorage" | "allowLocalStorage">;
   /** Build and return the request without sending it (the task or launch plan is still read). */
   dryRun?: boolean;
   /** Told the version used when none was given (the newest). */
@@ -197,12 +204,46 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
   return types;
 }
 
-/** A local path the cluster cannot read: refused, naming the input, until uploads are wired here. */
-function refuseLocalBlob(local: LocalBlob): never {
-  throw new UsageError(
-    `${local.input}: ${shownValue({ kind: "string", value: local.path, text: local.path })} is a local path, ` +
-      "which the cluster cannot read; give a remote URI (s3://, gs://, abfs://, flyte://)",
-  );
+/** Why a local blob cannot be uploaded (a directory, a missing file), or why it is refused without uploads. */
+async function localBlobProblem(local: LocalBlob, uploading: boolean): Promise<string | undefined> {
+  const shown = shownValue({ kind: "string", value: local.path, text: local.path });
+  if (!uploading) {
+    return `${local.input}: ${shown} is a local path, which the cluster cannot read; give a remote URI ` +
+      "(s3://, gs://, abfs://, flyte://)";
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(local.path);
+  } catch (err) {
+    const reason = err instanceof Deno.errors.NotFound ? "no such file" : String((err as Error).message ?? err);
+    return `${local.input}: cannot upload ${shown}: ${reason}`;
+  }
+  if (!info.isFile) {
+    return `${local.input}: ${shown} is not a regular file; local directories are not uploaded, give a remote URI`;
+  }
+  return undefined;
+}
+
+/** Uploads every local blob (each checked first: nothing is uploaded when one cannot be) and points it there. */
+async function uploadLocalBlobs(
+  client: AdminClient,
+  locals: LocalBlob[],
+  target: { project: string; domain: string },
+  options: CreateExecutionOptions,
+): Promise<void> {
+  for (const local of locals) {
+    const problem = await localBlobProblem(local, options.upload !== undefined);
+    if (problem) throw new UsageError(problem);
+  }
+  for (const local of locals) {
+    const name = local.path.slice(local.path.lastIndexOf("/") + 1) || quote(local.path);
+    const uploaded = await uploadFastSource(
+      client,
+      { ...options.upload, ...target, path: local.path, name },
+      options.signal,
+    );
+    local.blob.uri = uploaded.location;
+  }
 }
 
 async function executionCreateRequest(
@@ -214,7 +255,11 @@ async function executionCreateRequest(
   const { literals, localBlobs } = inputLiterals(spec.inputs, found.types, {
     oldDataclassFormat: options.oldDataclassFormat,
   });
-  if (localBlobs.length > 0) refuseLocalBlob(localBlobs[0]);
+  const target = {
+    project: firstSet(options.targetProject, spec.targetProject) ?? options.project,
+    domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
+  };
+  if (localBlobs.length > 0 && !options.dryRun) await uploadLocalBlobs(client, localBlobs, target, options);
   // Told once the inputs are known good: a refused file stays one line.
   if (!found.given) options.onVersion?.(found.version);
   const serviceAccount = firstSet(options.kubeServiceAcct, spec.kubeServiceAcct) ?? "";
@@ -224,8 +269,7 @@ async function executionCreateRequest(
   const envs = new Map(spec.envs);
   for (const [key, value] of options.envs ?? []) envs.set(key, value);
   return create(ExecutionCreateRequestSchema, {
-    project: firstSet(options.targetProject, spec.targetProject) ?? options.project,
-    domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
+    ...target,
     name: options.name ?? "",
     spec: {
       launchPlan: found.id,

@@ -102,8 +102,15 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       ? undefined
       : await readExecutionSpecFile(flags.execFile);
     const admin = await ctx.admin({ connectNow: true });
+    const [{ registrationStorage }, http] = await Promise.all([
+      import("../../app/registration_storage.ts"),
+      ctx.http(),
+    ]);
+    // Local files given as blob inputs go where fast registration puts its archive (the data proxy, else storage).
+    const storage = registrationStorage(ctx.config, http);
     const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
     const result = await createExecution(admin, {
+      upload: { http, openStorage: storage.openStorage, allowLocalStorage: storage.allowLocalStorage },
       project,
       domain,
       name,
@@ -123,7 +130,7 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       dryRun: flags.dryRun === true,
       onVersion: (version) => ctx.io.stderr.write(`using version ${version}\n`),
       signal: ctx.signal,
-    });
+    }).finally(() => storage.close());
     const { renderJson, renderYaml } = await import("../../output/document.ts");
     if (!result.id) {
       ctx.io.stdout.write(renderJson({ rpc: result.rpc, request: result.request }));

@@ -1,0 +1,66 @@
+/**
+ * `fctl update launchplan NAME --version V --activate|--deactivate`: sets one launch plan version's state
+ * (GetLaunchPlan, then UpdateLaunchPlan), showing the change and asking first (see `update_flow.ts`).
+ *
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { UPDATE_FLAGS } from "../update_flow.ts";
+
+/** The local flags of `update launchplan`. */
+export const UPDATE_LAUNCH_PLAN_FLAGS = [
+  { long: "version", value: "<version>", help: "the launch plan version to update (required)" },
+  { long: "activate", help: "activate the version (the launch plan's other versions are deactivated)" },
+  { long: "deactivate", help: "deactivate the version" },
+  { long: "archive", help: "deprecated: use --deactivate", hidden: true },
+  ...UPDATE_FLAGS,
+] as const satisfies readonly FlagSpec[];
+
+/** `update launchplan`. */
+export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
+  name: "launchplan",
+  aliases: ["launchplans"],
+  description: "activate or deactivate a launch plan version",
+  arguments: [{ name: "name", help: "the launch plan", required: true, variadic: false }],
+  flags: UPDATE_LAUNCH_PLAN_FLAGS,
+  globals: ["config", "project", "domain", "admin.endpoint"],
+  examples: [
+    "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v2 --activate",
+    "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v1 --deactivate --force",
+  ],
+  async run(ctx, [name], flags) {
+    const { project, domain } = ctx.projectDomain();
+    if (!flags.version) throw new UsageError("launch plan version wasn't passed: add --version <version>");
+    if (flags.archive) ctx.io.stderr.write("warning: --archive is deprecated: use --deactivate\n");
+    const deactivate = flags.deactivate === true || flags.archive === true;
+    if ((flags.activate === true) === deactivate) {
+      throw new UsageError("invalid state passed. Specify either activate or deactivate");
+    }
+    const admin = await ctx.admin({ connectNow: true });
+    const [{ readLaunchPlanVersion, updateLaunchPlanState, launchPlanStateName }, { LaunchPlanState }, { runUpdate }] =
+      await Promise.all([
+        import("../../launchplans/update_launch_plan.ts"),
+        import("../../../proto/gen/flyteidl/admin/launch_plan_pb.ts"),
+        import("../update_flow.ts"),
+      ]);
+    const id = { project, domain, name, version: flags.version };
+    const current = await readLaunchPlanVersion(admin, id, ctx.signal);
+    const state = deactivate ? LaunchPlanState.INACTIVE : LaunchPlanState.ACTIVE;
+    const applied = await runUpdate(ctx, {
+      what: `update of launch plan ${JSON.stringify(name)} version ${JSON.stringify(flags.version)}`,
+      rpc: "UpdateLaunchPlan",
+      fields: [{
+        field: "state",
+        before: launchPlanStateName(current.closure?.state),
+        after: launchPlanStateName(state),
+      }],
+      dryRun: flags.dryRun === true,
+      force: flags.force === true,
+      apply: () => updateLaunchPlanState(admin, id, state, ctx.signal),
+    });
+    if (applied) {
+      ctx.io.stdout.write(`updated launch plan ${name} version ${flags.version} to ${launchPlanStateName(state)}\n`);
+    }
+  },
+});
