@@ -145,6 +145,13 @@ export {
   type NodeDetails,
 } from "./src/executions/execution_details.ts";
 export { executionJson } from "./src/executions/execution_view.ts";
+export { DEFAULT_TERMINATE_CAUSE, terminateExecution } from "./src/executions/terminate_execution.ts";
+export { updateExecutionState } from "./src/executions/update_execution.ts";
+export {
+  type LaunchPlanVersion,
+  readLaunchPlanVersion,
+  updateLaunchPlanState,
+} from "./src/launchplans/update_launch_plan.ts";
 export { nodeDetailsJson, nodeDetailsText } from "./src/executions/details_view.ts";
 export {
   executionFailure,

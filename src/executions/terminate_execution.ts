@@ -9,7 +9,15 @@ import { AdminError, NotFoundError } from "../admin/errors.ts";
 import { quote } from "../errors.ts";
 import { type ExecutionName, missingExecution } from "./get_execution.ts";
 
-/** The cause recorded when none is given (the admin shows it as the execution's abort cause). */
+/**
+ * The cause recorded when none is given (the admin shows it as the execution's abort cause).
+ *
+ * ```ts
+ * import { DEFAULT_TERMINATE_CAUSE } from "@fctl/fctl";
+ *
+ * console.log(DEFAULT_TERMINATE_CAUSE); // "terminated by fctl"
+ * ```
+ */
 export const DEFAULT_TERMINATE_CAUSE = "terminated by fctl";
 
 /**

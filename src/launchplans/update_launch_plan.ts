@@ -21,9 +21,13 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
  * ```
  */
 export interface LaunchPlanVersion {
+  /** Project of the launch plan. */
   project: string;
+  /** Domain of the launch plan. */
   domain: string;
+  /** The launch plan's name. */
   name: string;
+  /** The version. */
   version: string;
 }
 

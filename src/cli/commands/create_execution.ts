@@ -66,6 +66,10 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     variadic: false,
   }],
   flags: CREATE_EXECUTION_FLAGS,
+  environment: [{
+    name: "FLYTE_USE_OLD_DC_FORMAT",
+    help: "1, t or true: dataclass inputs given as mappings are sent as protobuf Struct, not MessagePack",
+  }],
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
   examples: [
     "fctl get task core.basic.hello -p flytesnacks -d development --execFile exec.yaml  # then edit its inputs",
