@@ -5,8 +5,10 @@
  *
  * @module
  */
+import { MAX_DURATION_MS, parseDuration } from "../../config/duration.ts";
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import type { CliContext } from "../context.ts";
 
 /** The local flags of `create execution`. */
 export const CREATE_EXECUTION_FLAGS = [
@@ -40,6 +42,15 @@ export const CREATE_EXECUTION_FLAGS = [
     repeated: true,
   },
   { long: "dryRun", help: "print the request as JSON and create nothing (the task or launch plan is still read)" },
+  {
+    long: "wait",
+    help: "wait for the execution to end, its progress on stderr: exit 0 if it succeeds, 1 if it fails or is aborted",
+  },
+  {
+    long: "wait-timeout",
+    value: "<duration>",
+    help: "stop waiting after this long (e.g. 30m, 1h30m; implies --wait): exit 124, the execution goes on",
+  },
 ] as const satisfies readonly FlagSpec[];
 
 /** `--envs k=v` values (repeatable), each split at its first `=`. */
@@ -52,6 +63,20 @@ function envsOf(raw: unknown): Map<string, string> {
     envs.set(value.slice(0, at), value.slice(at + 1));
   }
   return envs;
+}
+
+/** Whether to wait and for how long at most (`--wait`, `--wait-timeout`), checked before anything is sent. */
+function waitOf(wait: boolean, timeout: string | undefined, dryRun: boolean): { timeoutMs?: number } | undefined {
+  if (!wait && timeout === undefined) return undefined;
+  if (dryRun) throw new UsageError("--wait and --wait-timeout cannot be used with --dryRun: nothing is created");
+  if (timeout === undefined) return {};
+  const ms = parseDuration(timeout);
+  if (ms === undefined || ms <= 0 || ms > MAX_DURATION_MS) {
+    throw new UsageError(
+      `invalid value ${JSON.stringify(timeout)} for --wait-timeout: expected a duration above 0 such as 30m or 1h30m`,
+    );
+  }
+  return { timeoutMs: ms };
 }
 
 /** `create execution`. */
@@ -73,8 +98,8 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
   examples: [
     "fctl get task core.basic.hello -p flytesnacks -d development --execFile exec.yaml  # then edit its inputs",
-    "fctl create execution -p flytesnacks -d development --execFile exec.yaml",
     "fctl create execution -p flytesnacks -d development --execFile exec.yaml --envs LOG_LEVEL=debug --dryRun",
+    "fctl create execution -p flytesnacks -d development --execFile exec.yaml --wait --wait-timeout 2h",
     "fctl create execution -p flytesnacks -d development --relaunch f8a1b2c3d4",
     "fctl create execution -p flytesnacks -d development --recover f8a1b2c3d4",
   ],
@@ -97,6 +122,7 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       );
     }
     const envs = envsOf(flags.envs);
+    const wait = waitOf(flags.wait === true, flags["wait-timeout"], flags.dryRun === true);
     const [{ createExecution }, { readExecutionSpecFile }] = await Promise.all([
       import("../../executions/create_execution.ts"),
       import("../../executions/spec_file.ts"),
@@ -148,5 +174,27 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
         `execution identifier project:${JSON.stringify(p)} domain:${JSON.stringify(d)} name:${JSON.stringify(n)}\n`,
       );
     }
+    if (wait) await waitForOutcome(ctx, admin, { project: p, domain: d, name: n }, wait.timeoutMs);
   },
 });
+
+/** `--wait`: the progress on stderr until the execution ends; a failed or aborted one is an error (exit 1). */
+async function waitForOutcome(
+  ctx: CliContext,
+  admin: Awaited<ReturnType<CliContext["admin"]>>,
+  id: { project: string; domain: string; name: string },
+  timeoutMs: number | undefined,
+): Promise<void> {
+  const [{ executionFailure, waitForExecution }, { executionProgressDisplay }] = await Promise.all([
+    import("../../executions/wait.ts"),
+    import("../execution_progress.ts"),
+  ]);
+  const display = executionProgressDisplay(ctx.io, id.name);
+  try {
+    const execution = await waitForExecution(admin, id, { signal: ctx.signal, timeoutMs, onUpdate: display.onUpdate });
+    const failure = executionFailure(execution);
+    if (failure) throw failure;
+  } finally {
+    display.clear();
+  }
+}
