@@ -277,6 +277,23 @@ Deno.test("create execution: a local file given as a blob input is uploaded thro
   });
 });
 
+Deno.test("create execution: FLYTE_USE_OLD_DC_FORMAT=true sends a mapping for a struct input as protobuf Struct", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const struct = { type: { case: "simple", value: SimpleType.STRUCT } };
+    await registerTask(sandbox, "test.struct_task", "s1", { s: { type: struct, description: "s" } });
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, "task: test.struct_task\ninputs:\n  s: {a: 1, b: [x]}\n");
+    const env = { FLYTE_USE_OLD_DC_FORMAT: "true" };
+    const run = await runFctlProcess(["create", "execution", "old", "--execFile", file, ...endpoint], env);
+    equal(run.code, 0, run.stderr);
+    const stored = (await storedInputs(sandbox, "old")).s;
+    const generic = stored.value.case === "scalar" && stored.value.value.value.case === "generic"
+      ? stored.value.value.value.value
+      : undefined;
+    deepEqual(generic, { a: 1, b: ["x"] });
+  });
+});
+
 Deno.test("create execution: --relaunch, --recover and --dryRun", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const file = `${dir}/task.yaml`;
