@@ -119,6 +119,22 @@ Deno.test("create execution --wait: Ctrl-C stops waiting (exit 130) and says the
   });
 });
 
+Deno.test("create execution --wait on a terminal: one live line redrawn in place, the final phase left", async () => {
+  await withSpec(async (sandbox, args) => {
+    sandbox.store.executions.plan({ execution: "live" }, { after: 1200 });
+    const run = await runFctl(args("live", "--wait"), { stderrIsTerminal: true, columns: 60 });
+    equal(run.code, 0, run.stderr);
+    const [version, ...draws] = run.stderr.split("\r\x1b[K");
+    equal(version, "using version v1\n");
+    ok(draws.length >= 2, run.stderr);
+    for (const draw of draws.slice(0, -1)) {
+      match(draw, /^execution live: (QUEUED|RUNNING), [^\n]*$/);
+      ok(draw.length <= 59, `${JSON.stringify(draw)} is wider than the terminal's 60 columns less one`);
+    }
+    match(draws.at(-1)!, /^execution live: SUCCEEDED, [^\n]*\n$/);
+  });
+});
+
 Deno.test("create execution --wait: fresh processes against the production-shaped admin exit 0 and 1", async () => {
   await withSpec(async (sandbox, args) => {
     sandbox.store.executions.plan({ execution: "prod-ok" }, { after: 1500 });
