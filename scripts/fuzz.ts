@@ -13,6 +13,7 @@ const PROPERTY_TESTS = [
   "src/executions/literals_property_test.ts",
   "src/executions/spec_file_property_test.ts",
   "src/get/field_selector_test.ts",
+  "src/get/literal_value_property_test.ts",
   "src/register/package/archive_property_test.ts",
 ];
 
