@@ -53,7 +53,8 @@ const CASES: [string[], string[]][] = [
     "version",
   ]],
   [["fctl", "delete", "execution", "--cau"], ["--cause"]],
-  [["fctl", "update", ""], ["execution", "executions", "help", "launchplan", "launchplans"]],
+  [["fctl", "update", ""], ["execution", "executions", "help", "launchplan", "launchplans", "project", "projects"]],
+  [["fctl", "create", ""], ["execution", "executions", "help", "project", "projects"]],
   [["fctl", "update", "launchplan", "--deac"], ["--deactivate"]],
   [["fctl", "get", ""], [
     "execution",

@@ -76,22 +76,34 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
         "fctl register examples -p flytesnacks -d development",
       ],
     }),
-    lazyGroup("create", "create entities on the admin service: executions", async () => {
-      return [(await import("./commands/create_execution.ts")).CREATE_EXECUTION_COMMAND];
+    lazyGroup("create", "create entities on the admin service: executions and projects", async () => {
+      const [execution, project] = await Promise.all([
+        import("./commands/create_execution.ts"),
+        import("./commands/create_project.ts"),
+      ]);
+      return [execution.CREATE_EXECUTION_COMMAND, project.CREATE_PROJECT_COMMAND];
     }, {
-      examples: ["fctl create execution -p flytesnacks -d development --execFile exec.yaml"],
+      examples: [
+        "fctl create execution -p flytesnacks -d development --execFile exec.yaml",
+        'fctl create project --id ml --name "Machine learning"',
+      ],
     }),
     lazyGroup("delete", "terminate executions", async () => {
       return [(await import("./commands/delete_execution.ts")).DELETE_EXECUTION_COMMAND];
     }, {
       examples: ["fctl delete execution f8a1b2c3d4 -p flytesnacks -d development"],
     }),
-    lazyGroup("update", "change the state of launch plans and executions", async () => {
-      const [launchPlan, execution] = await Promise.all([
+    lazyGroup("update", "change launch plans, executions and projects", async () => {
+      const [launchPlan, execution, project] = await Promise.all([
         import("./commands/update_launch_plan.ts"),
         import("./commands/update_execution.ts"),
+        import("./commands/update_project.ts"),
       ]);
-      return [launchPlan.UPDATE_LAUNCH_PLAN_COMMAND, execution.UPDATE_EXECUTION_COMMAND];
+      return [
+        launchPlan.UPDATE_LAUNCH_PLAN_COMMAND,
+        execution.UPDATE_EXECUTION_COMMAND,
+        project.UPDATE_PROJECT_COMMAND,
+      ];
     }, {
       examples: [
         "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v2 --activate",

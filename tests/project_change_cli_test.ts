@@ -1,0 +1,162 @@
+/**
+ * `create project` and `update project`: the RegisterProject and UpdateProject requests, a project file, `--dryRun`
+ * sending nothing, an update never changing a field the user did not name, the errors, and a fresh process
+ * against a production admin.
+ */
+import { deepEqual, equal } from "node:assert/strict";
+import type { Project, ProjectRegisterRequest } from "../proto/gen/flyteidl/admin/project_pb.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { runFctl } from "./helpers.ts";
+import { runProductionProcess, seedProjects } from "./entity_fixtures.ts";
+
+function calls(sandbox: Sandbox): unknown[] {
+  return sandbox.requests.map(({ method, request }) => {
+    const p = method === "RegisterProject"
+      ? (request as ProjectRegisterRequest).project!
+      : method === "UpdateProject"
+      ? request as Project
+      : undefined;
+    if (!p) return [method, (request as { id?: string }).id];
+    return [method, p.id, p.name, p.description, { ...p.labels?.values }, p.state];
+  });
+}
+
+async function withSandbox(fn: (sandbox: Sandbox, endpoint: string[]) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox();
+  try {
+    await fn(sandbox, ["--admin.endpoint", sandbox.endpoint]);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+Deno.test("create project sends RegisterProject with the flags, or a file's fields; --dryRun sends nothing", async () => {
+  await withSandbox(async (sandbox, endpoint) => {
+    const created = await runFctl([
+      "create",
+      "project",
+      "--id",
+      "ml",
+      "--name",
+      "Machine learning",
+      "--description",
+      "models",
+      "--labels",
+      "team=ml,cost=low",
+      ...endpoint,
+    ]);
+    deepEqual([created.code, created.stdout, created.stderr], [0, "project ml created successfully.\n", ""]);
+    deepEqual(calls(sandbox), [[
+      "RegisterProject",
+      "ml",
+      "Machine learning",
+      "models",
+      { team: "ml", cost: "low" },
+      0,
+    ]]);
+    sandbox.clearRequests();
+    const dir = await Deno.makeTempDir();
+    try {
+      const file = `${dir}/project.yaml`;
+      await Deno.writeTextFile(file, "id: data\nname: Data\ndescription: tables\nlabels:\n  values:\n    team: data\n");
+      const fromFile = await runFctl(["create", "project", "--file", file, ...endpoint]);
+      deepEqual([fromFile.code, fromFile.stderr], [0, ""]);
+      deepEqual(calls(sandbox), [["RegisterProject", "data", "Data", "tables", { team: "data" }, 0]]);
+      sandbox.clearRequests();
+      await Deno.writeTextFile(file, "id: x\nname: X\nowner: me\n");
+      const unknown = await runFctl(["create", "project", "--file", file, ...endpoint]);
+      deepEqual([unknown.code, unknown.stderr], [
+        2,
+        `Error: project file "${file}": unknown key "owner" (expected id, name, description, labels, state)\n`,
+      ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+    const dry = await runFctl(["create", "project", "--id", "dry", "--name", "Dry", "--dryRun", ...endpoint]);
+    deepEqual([dry.code, dry.stdout], [0, "skipping RegisterProject request (dryRun): project dry not created\n"]);
+    const errors: [string[], number, string][] = [
+      [["--name", "N"], 2, "project id wasn't passed: add --id <id> (or -p, or id in --file)"],
+      [["--id", "a"], 2, "project name is a required flag: add --name <name> (or name in --file)"],
+      [
+        ["--id", "a", "-p", "b", "--name", "N"],
+        2,
+        "both project and id are passed: give the project's id with --id or -p, not both",
+      ],
+      [
+        ["--id", "a", "--name", "N", "--labels", "team"],
+        2,
+        'invalid value "team" for --labels: "team" is not key=value (expected k=v,k2=v2)',
+      ],
+    ];
+    for (const [args, code, message] of errors) {
+      const result = await runFctl(["create", "project", ...args, ...endpoint]);
+      deepEqual([result.code, result.stderr], [code, `Error: ${message}\n`], args.join(" "));
+    }
+    deepEqual(sandbox.requests, []);
+    const taken = await runFctl(["create", "project", "--id", "ml", "--name", "Again", ...endpoint]);
+    deepEqual([taken.code, taken.stderr], [1, 'Error: project "ml" already exists\n']);
+  });
+});
+
+Deno.test("update project changes only the fields named; both states or none is a usage error", async () => {
+  await withSandbox(async (sandbox, endpoint) => {
+    await seedProjects(sandbox, [{ id: "ml", name: "Machine learning", description: "models" }]);
+    await runFctl(["update", "project", "ml", "--labels", "team=ml", "--force", ...endpoint]);
+    sandbox.clearRequests();
+    const archived = await runFctl(["update", "project", "ml", "--archive", "--force", ...endpoint]);
+    equal(archived.code, 0, archived.stderr);
+    equal(
+      archived.stdout,
+      "The following changes are to be applied.\n--- before\n+++ after\n-state: ACTIVE\n+state: ARCHIVED\n" +
+        "project ml updated\n",
+    );
+    deepEqual(calls(sandbox), [
+      ["GetProject", "ml"],
+      ["UpdateProject", "ml", "Machine learning", "models", { team: "ml" }, 1],
+    ]);
+    sandbox.clearRequests();
+    const described = await runFctl(["update", "project", "ml", "--description", "features", "--force", ...endpoint]);
+    equal(described.code, 0, described.stderr);
+    // Still archived: a description alone never un-archives.
+    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "ml", "Machine learning", "features", { team: "ml" }, 1]);
+    sandbox.clearRequests();
+    const same = await runFctl(["update", "project", "ml", "--archive", "--dryRun", ...endpoint]);
+    deepEqual([same.code, same.stdout], [0, "No changes detected. Skipping the update.\n"]);
+    const dry = await runFctl(["update", "project", "ml", "--activate", "--dryRun", ...endpoint]);
+    equal(dry.stdout.endsWith("skipping UpdateProject request (dryRun)\n"), true);
+    deepEqual(calls(sandbox), [["GetProject", "ml"], ["GetProject", "ml"]]);
+    sandbox.clearRequests();
+    for (
+      const [args, message] of [
+        [["ml", "--archive", "--activate"], "invalid state passed. Specify either activate or archive"],
+        [["ml"], "nothing to update: add --archive, --activate, --name, --description or --labels"],
+      ] as const
+    ) {
+      const result = await runFctl(["update", "project", ...args, ...endpoint]);
+      deepEqual([result.code, result.stderr], [2, `Error: ${message}\n`]);
+    }
+    deepEqual(sandbox.requests, []);
+    const missing = await runFctl(["update", "project", "ghost", "--archive", "--force", ...endpoint]);
+    deepEqual([missing.code, missing.stderr], [1, 'Error: project "ghost" not found\n']);
+  });
+});
+
+Deno.test("production admin: create and update project as fresh processes (TLS, OAuth, declared permissions)", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    // runProductionProcess passes -p flytesnacks: the id comes from it.
+    const created = await runProductionProcess(sandbox, ["create", "project", "--name", "Snacks"]);
+    deepEqual([created.code, created.stdout, created.stderr], [0, "project flytesnacks created successfully.\n", ""]);
+    const piped = await runProductionProcess(sandbox, ["update", "project", "--archive"]);
+    deepEqual([piped.code, piped.stderr], [
+      2,
+      'Error: update of project "flytesnacks" not applied: stdin is not a terminal to answer "Continue? [y/n]"; ' +
+      "add --force\n",
+    ]);
+    const forced = await runProductionProcess(sandbox, ["update", "project", "--archive", "--force"]);
+    deepEqual([forced.code, forced.stderr], [0, ""]);
+    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "flytesnacks", "Snacks", "", {}, 1]);
+  } finally {
+    await sandbox.close();
+  }
+});
