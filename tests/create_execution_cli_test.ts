@@ -243,6 +243,24 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
       none.stderr.trim().split("\n")[0].replace(/^.*?executionConfig/, "executionConfig"),
       "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
     );
+    const flagCases: [string[], RegExp][] = [
+      [
+        ["--execFile", `${dir}/bad.yaml`, "--envs", "NOEQUALS"],
+        /invalid value "NOEQUALS" for --envs: expected key=value/,
+      ],
+      [["--execFile", ""], /invalid value "" for --execFile: expected a file path/],
+      [["--execFile", `${dir}/missing.yaml`], /cannot read exec file ".*missing\.yaml": no such file/],
+      [
+        ["--relaunch", "x", "-o", "dot"],
+        /output format DOT is not available for create execution; use TABLE, JSON or YAML/,
+      ],
+    ];
+    for (const [flags, message] of flagCases) {
+      const run = await runFctl(["create", "execution", ...flags, ...endpoint]);
+      equal(run.code, 2, `${flags.join(" ")}: ${run.stderr}`);
+      match(run.stderr, message);
+      equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    }
     equal(sandbox.store.executions.summaries().length, 0);
   });
 });
