@@ -6,7 +6,11 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { create, equals, type JsonValue, toJson } from "@bufbuild/protobuf";
-import { ExecutionCreateRequestSchema } from "../proto/gen/flyteidl/admin/execution_pb.ts";
+import {
+  ExecutionCreateRequestSchema,
+  ExecutionRecoverRequestSchema,
+  ExecutionRelaunchRequestSchema,
+} from "../proto/gen/flyteidl/admin/execution_pb.ts";
 import type { ExecutionCreateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Literal, LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
@@ -333,12 +337,13 @@ Deno.test("create execution: --relaunch, --recover and --dryRun", async () => {
     const recovered = await runFctl(["create", "execution", "--recover", "first", ...endpoint, "-o", "yaml"]);
     equal(recovered.code, 0, recovered.stderr);
     match(recovered.stdout, /^project: flytesnacks\ndomain: development\nname: [a-z0-9]+\n$/);
-    const relaunch = sandbox.requests.find((r) => r.method === "RelaunchExecution")!.request as {
-      id: unknown;
-      name: string;
-    };
-    deepEqual([relaunch.name, (relaunch.id as { name: string }).name], ["again", "first"]);
-    ok(sandbox.requests.some((r) => r.method === "RecoverExecution"));
+    const sent = (
+      method: string,
+      schema: typeof ExecutionRelaunchRequestSchema | typeof ExecutionRecoverRequestSchema,
+    ) => sandbox.requests.filter((r) => r.method === method).map((r) => toJson(schema, r.request as never));
+    const first = { project: "flytesnacks", domain: "development", name: "first" };
+    deepEqual(sent("RelaunchExecution", ExecutionRelaunchRequestSchema), [{ id: first, name: "again" }]);
+    deepEqual(sent("RecoverExecution", ExecutionRecoverRequestSchema), [{ id: first }]);
     sameLiterals(await storedInputs(sandbox, "again"), await storedInputs(sandbox, "first"));
   });
 });
