@@ -97,7 +97,6 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
   }],
   globals: ["config", "project", "domain", "output", "admin.endpoint"],
   examples: [
-    "fctl get task core.basic.hello -p flytesnacks -d development --execFile exec.yaml  # then edit its inputs",
     "fctl create execution -p flytesnacks -d development --execFile exec.yaml --envs LOG_LEVEL=debug --dryRun",
     "fctl create execution -p flytesnacks -d development --execFile exec.yaml --wait --wait-timeout 2h",
     "fctl create execution -p flytesnacks -d development --relaunch f8a1b2c3d4",
