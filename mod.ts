@@ -121,6 +121,7 @@ export {
   workflowQuery,
 } from "./src/workflows/get_workflow.ts";
 export { namedEntityJson, workflowJson } from "./src/workflows/workflow_view.ts";
+export { type EntityMetadataChange, type EntityName, updateEntityMetadata } from "./src/workflows/entity_metadata.ts";
 export {
   getLaunchPlan,
   type GetLaunchPlanOptions,

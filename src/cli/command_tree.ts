@@ -93,16 +93,18 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     }, {
       examples: ["fctl delete execution f8a1b2c3d4 -p flytesnacks -d development"],
     }),
-    lazyGroup("update", "change launch plans, executions and projects", async () => {
-      const [launchPlan, execution, project] = await Promise.all([
+    lazyGroup("update", "change launch plans, executions, projects, and the metadata of names", async () => {
+      const [launchPlan, execution, project, meta] = await Promise.all([
         import("./commands/update_launch_plan.ts"),
         import("./commands/update_execution.ts"),
         import("./commands/update_project.ts"),
+        import("./commands/update_meta.ts"),
       ]);
       return [
         launchPlan.UPDATE_LAUNCH_PLAN_COMMAND,
         execution.UPDATE_EXECUTION_COMMAND,
         project.UPDATE_PROJECT_COMMAND,
+        ...meta.UPDATE_META_COMMANDS,
       ];
     }, {
       examples: [

@@ -99,20 +99,38 @@ export function listNamedEntities(
   return { entities, token: page.token };
 }
 
+/** NOT_FOUND unless the name has a version of that resource type. */
+function requireExisting(
+  store: SandboxStore,
+  type: ResourceType,
+  id: { project: string; domain: string; name: string },
+): void {
+  const exists = rowsOf(store, type).some((row) =>
+    row.project === id.project && row.domain === id.domain && row.name === id.name
+  );
+  if (!exists) throw new ConnectError(`missing named entity ${id.project}/${id.domain}/${id.name}`, Code.NotFound);
+}
+
 /** The named-entity methods of the sandbox's AdminService. */
 export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
   const metadata = new NamedEntityMetadataTable();
   return {
     listNamedEntities: (request) => listNamedEntities(store, metadata, request),
+    // GetNamedEntity: a name with at least one version, with its metadata (ACTIVE and no description unless updated).
+    getNamedEntity: (request) => {
+      const id = request.id;
+      if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
+      if (!id || id.project === "" || id.domain === "" || id.name === "") throw invalid("missing id");
+      requireExisting(store, request.resourceType, id);
+      const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
+      return { resourceType: request.resourceType, id, metadata: metadata.get(key) };
+    },
     updateNamedEntity: (request) => {
       const id = request.id;
       if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
       if (!id || id.project === "" || id.domain === "" || id.name === "") throw invalid("missing id");
       if (!request.metadata) throw invalid("missing metadata");
-      const exists = rowsOf(store, request.resourceType).some((row) =>
-        row.project === id.project && row.domain === id.domain && row.name === id.name
-      );
-      if (!exists) throw new ConnectError(`missing named entity ${id.project}/${id.domain}/${id.name}`, Code.NotFound);
+      requireExisting(store, request.resourceType, id);
       const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
       metadata.set(key, { description: request.metadata.description, state: request.metadata.state });
       return {};
