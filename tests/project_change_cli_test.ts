@@ -93,6 +93,12 @@ Deno.test("create project sends RegisterProject with the flags, or a file's fiel
       deepEqual([result.code, result.stderr], [code, `Error: ${message}\n`], args.join(" "));
     }
     deepEqual(sandbox.requests, []);
+    // A default project (here from the environment) gives way to --id.
+    const withDefault = await runFctl(["create", "project", "--id", "web", "--name", "Web", ...endpoint], {
+      env: { FCTL_PROJECT: "flytesnacks" },
+    });
+    deepEqual([withDefault.code, withDefault.stderr], [0, ""]);
+    deepEqual(calls(sandbox), [["RegisterProject", "web", "Web", "", {}, 0]]);
     const taken = await runFctl(["create", "project", "--id", "ml", "--name", "Again", ...endpoint]);
     deepEqual([taken.code, taken.stderr], [1, 'Error: project "ml" already exists\n']);
   });

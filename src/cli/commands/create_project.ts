@@ -41,7 +41,9 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
   async run(ctx, _args, flags) {
     const { parseLabels, readProjectFile } = await import("../../projects/project_fields.ts");
     const file = flags.file === undefined ? {} : await readProjectFile(flags.file, ctx.io.readTextFile);
-    if (flags.id !== undefined && ctx.config.project && flags.id !== ctx.config.project) {
+    // Only a -p typed beside --id is a conflict: a default project from the config file or environment is not.
+    const typedProject = ctx.loaded.sources.project === "flag" ? ctx.config.project : undefined;
+    if (flags.id !== undefined && typedProject && flags.id !== typedProject) {
       throw new UsageError("both project and id are passed: give the project's id with --id or -p, not both");
     }
     const id = flags.id || file.id || ctx.config.project;
