@@ -186,6 +186,7 @@ export {
   createExecution,
   type CreateExecutionOptions,
   type CreateExecutionResult,
+  type ExecutionUploadOptions,
 } from "./src/executions/create_execution.ts";
 export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";

@@ -91,7 +91,10 @@ export const COMMAND_TREE: CommandSpec = groupCommand(
     lazyGroup("delete", "terminate executions", async () => {
       return [(await import("./commands/delete_execution.ts")).DELETE_EXECUTION_COMMAND];
     }, {
-      examples: ["fctl delete execution f8a1b2c3d4 -p flytesnacks -d development"],
+      examples: [
+        "fctl delete execution f8a1b2c3d4 -p flytesnacks -d development",
+        'fctl delete execution f8a1b2c3d4 g9b2c3d4e5 -p flytesnacks -d development --cause "wrong inputs"',
+      ],
     }),
     lazyGroup("update", "change launch plans, executions, projects, and the metadata of names", async () => {
       const [launchPlan, execution, project, meta] = await Promise.all([

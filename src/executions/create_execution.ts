@@ -9,7 +9,9 @@
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
 import { quote, UsageError } from "../errors.ts";
-import { uploadFastSource, type UploadTarget } from "../register/upload.ts";
+import type { HttpClient } from "../http/http_client.ts";
+import { uploadFastSource } from "../register/upload.ts";
+import type { ObjectStore } from "../storage/store.ts";
 import { getLaunchPlan } from "../launchplans/get_launch_plan.ts";
 import { getTask } from "../tasks/get_task.ts";
 import { inputLiterals, type LocalBlob } from "./literals.ts";
@@ -24,6 +26,28 @@ import {
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { LiteralType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+
+/**
+ * Where {@link createExecution} uploads a local file given as a blob input: the admin's data proxy when it has one,
+ * else the configured storage, as fast registration uploads its source.
+ *
+ * ```ts
+ * import { type ExecutionUploadOptions, openStorage } from "@fctl/fctl";
+ *
+ * const upload: ExecutionUploadOptions = {
+ *   openStorage: () => openStorage({ type: "mem", container: "my-bucket", defaultLocalRoot: "" }),
+ *   allowLocalStorage: true,
+ * };
+ * ```
+ */
+export interface ExecutionUploadOptions {
+  /** The HTTP client the bytes are PUT with; default: one with no proxy and the system roots. */
+  http?: HttpClient;
+  /** Opens the configured storage, used only when the admin has no upload location. */
+  openStorage?: () => ObjectStore | Promise<ObjectStore>;
+  /** Accepts `local` and `mem` storage, which no cluster can read: only for an admin on this machine. */
+  allowLocalStorage?: boolean;
+}
 
 /**
  * What to run and how. Exactly one of `relaunch`, `recover` and `spec` is used, in that order (flytectl's
@@ -74,7 +98,7 @@ export interface CreateExecutionOptions {
    * (CreateUploadLocation, then a PUT), else this storage; the request carries the remote URI. Unset, a local path
    * is refused (the cluster cannot read it). A local directory is always refused. Not used with `dryRun`.
    */
-  upload?: Pick<UploadTarget, "http" | "openStorage" | "allowLocalStorage">;
+  upload?: ExecutionUploadOptions;
   /** Build and return the request without sending it (the task or launch plan is still read). */
   dryRun?: boolean;
   /** Told the version used when none was given (the newest). */
