@@ -122,7 +122,7 @@ Deno.test("--version is the program's only before a subcommand; a subcommand's -
 Deno.test("`help` naming a command that does not exist is a usage error listing the valid ones", async () => {
   equal(
     await usageError(["help", "nope"]),
-    'unknown command "nope" for "fctl"; expected one of: get, task, register, config, auth, version, completion',
+    'unknown command "nope" for "fctl"; expected one of: get, task, register, create, delete, update, config, auth, version, completion',
   );
   equal(await usageError(["help", "get", "task", "extra"]), '"fctl get task" has no subcommands, got "extra"');
   equal(

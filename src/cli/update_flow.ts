@@ -6,6 +6,7 @@
  */
 import type { FlagSpec } from "./command.ts";
 import type { CliContext } from "./context.ts";
+import { printText } from "../output/print.ts";
 
 /** The flags every update takes. */
 export const UPDATE_FLAGS = [
@@ -38,14 +39,14 @@ export interface UpdatePlan {
 export async function runUpdate(ctx: CliContext, plan: UpdatePlan): Promise<boolean> {
   const changed = plan.fields.filter((f) => f.before !== f.after);
   if (changed.length === 0) {
-    ctx.io.stdout.write("No changes detected. Skipping the update.\n");
+    printText(ctx.io, "No changes detected. Skipping the update.\n");
     return false;
   }
   const lines = ["The following changes are to be applied.", "--- before", "+++ after"];
   for (const f of changed) lines.push(`-${f.field}: ${f.before}`, `+${f.field}: ${f.after}`);
-  ctx.io.stdout.write(lines.join("\n") + "\n");
+  printText(ctx.io, lines.join("\n") + "\n");
   if (plan.dryRun) {
-    ctx.io.stdout.write(`skipping ${plan.rpc} request (dryRun)\n`);
+    printText(ctx.io, `skipping ${plan.rpc} request (dryRun)\n`);
     return false;
   }
   const { confirmOrAbort } = await import("../output/prompt.ts");

@@ -9,6 +9,7 @@ import { MAX_DURATION_MS, parseDuration } from "../../config/duration.ts";
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of `create execution`. */
 export const CREATE_EXECUTION_FLAGS = [
@@ -162,14 +163,15 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     }).finally(() => storage.close());
     const { renderJson, renderYaml } = await import("../../output/document.ts");
     if (!result.id) {
-      ctx.io.stdout.write(renderJson({ rpc: result.rpc, request: result.request }));
+      printText(ctx.io, renderJson({ rpc: result.rpc, request: result.request }));
       return;
     }
     const { project: p, domain: d, name: n } = result.id;
-    if (format === "JSON") ctx.io.stdout.write(renderJson(result.id));
-    else if (format === "YAML") ctx.io.stdout.write(await renderYaml(result.id));
+    if (format === "JSON") printText(ctx.io, renderJson(result.id));
+    else if (format === "YAML") printText(ctx.io, await renderYaml(result.id));
     else {
-      ctx.io.stdout.write(
+      printText(
+        ctx.io,
         `execution identifier project:${JSON.stringify(p)} domain:${JSON.stringify(d)} name:${JSON.stringify(n)}\n`,
       );
     }

@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { printText } from "../../output/print.ts";
 
 /** The fields a project command takes as flags. */
 export const PROJECT_FIELD_FLAGS = [
@@ -53,12 +54,12 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     const labels = flags.labels === undefined ? file.labels : parseLabels(flags.labels);
     const project = { id, name, description: flags.description ?? file.description, labels };
     if (flags.dryRun) {
-      ctx.io.stdout.write(`skipping RegisterProject request (dryRun): project ${id} not created\n`);
+      printText(ctx.io, `skipping RegisterProject request (dryRun): project ${id} not created\n`);
       return;
     }
     const admin = await ctx.admin({ connectNow: true });
     const { createProject } = await import("../../projects/change_project.ts");
     await createProject(admin, project, ctx.signal);
-    ctx.io.stdout.write(`project ${id} created successfully.\n`);
+    printText(ctx.io, `project ${id} created successfully.\n`);
   },
 });

@@ -6,6 +6,7 @@
  */
 import { OperationError, UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of `delete execution`. */
 export const DELETE_EXECUTION_FLAGS = [
@@ -34,7 +35,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       throw new UsageError('invalid value "" for --cause: expected a reason, or leave --cause out');
     }
     if (flags.dryRun) {
-      for (const name of names) ctx.io.stdout.write(`would terminate ${name} (dryRun: nothing sent)\n`);
+      for (const name of names) printText(ctx.io, `would terminate ${name} (dryRun: nothing sent)\n`);
       return;
     }
     const admin = await ctx.admin({ connectNow: true });
@@ -43,7 +44,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     for (const name of names) {
       try {
         await terminateExecution(admin, { project, domain, name }, { cause: flags.cause, signal: ctx.signal });
-        ctx.io.stdout.write(`terminated ${name}\n`);
+        printText(ctx.io, `terminated ${name}\n`);
       } catch (err) {
         // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
         if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;

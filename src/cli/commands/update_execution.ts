@@ -7,6 +7,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of `update execution`. */
 export const UPDATE_EXECUTION_FLAGS = [
@@ -55,6 +56,6 @@ export const UPDATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       force: flags.force === true,
       apply: () => updateExecutionState(admin, id, state, ctx.signal),
     });
-    if (applied) ctx.io.stdout.write(`updated execution ${name} to ${executionStateName(state)}\n`);
+    if (applied) printText(ctx.io, `updated execution ${name} to ${executionStateName(state)}\n`);
   },
 });

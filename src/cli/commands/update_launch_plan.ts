@@ -7,6 +7,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of `update launchplan`. */
 export const UPDATE_LAUNCH_PLAN_FLAGS = [
@@ -60,7 +61,7 @@ export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
       apply: () => updateLaunchPlanState(admin, id, state, ctx.signal),
     });
     if (applied) {
-      ctx.io.stdout.write(`updated launch plan ${name} version ${flags.version} to ${launchPlanStateName(state)}\n`);
+      printText(ctx.io, `updated launch plan ${name} version ${flags.version} to ${launchPlanStateName(state)}\n`);
     }
   },
 });

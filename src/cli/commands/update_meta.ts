@@ -8,6 +8,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of the `update *-meta` commands. */
 export const UPDATE_META_FLAGS = [
@@ -73,7 +74,7 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
         force: flags.force === true,
         apply: () => meta.sendEntityMetadata(admin, id, wanted, ctx.signal),
       });
-      if (applied) ctx.io.stdout.write(`updated ${kind.noun} ${name}\n`);
+      if (applied) printText(ctx.io, `updated ${kind.noun} ${name}\n`);
     },
   });
 }

@@ -8,6 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { PROJECT_FIELD_FLAGS } from "./create_project.ts";
+import { printText } from "../../output/print.ts";
 
 /** The local flags of `update project`. */
 export const UPDATE_PROJECT_FLAGS = [
@@ -79,6 +80,6 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
       force: flags.force === true,
       apply: () => change.sendProjectUpdate(admin, wanted, ctx.signal),
     });
-    if (applied) ctx.io.stdout.write(`project ${id} updated\n`);
+    if (applied) printText(ctx.io, `project ${id} updated\n`);
   },
 });
