@@ -4,6 +4,7 @@
  * it sends; bad spec files refused on one line with nothing created; relaunch, recover, --dryRun; and one fresh
  * process against the production-shaped admin (TLS, OAuth).
  */
+import { decode } from "@msgpack/msgpack";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { create, equals, type JsonValue, toJson } from "@bufbuild/protobuf";
 import {
@@ -296,6 +297,23 @@ Deno.test("create execution: a local file given as a blob input is uploaded thro
     );
     equal(sandbox.uploads.size, 1);
     equal(sandbox.store.executions.summaries().length, 1);
+  });
+});
+
+Deno.test("create execution: a mapping for a struct input goes as MessagePack, which the admin takes for a struct", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const struct = { type: { case: "simple", value: SimpleType.STRUCT } };
+    await registerTask(sandbox, "test.struct_task", "s1", { s: { type: struct, description: "s" } });
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, "task: test.struct_task\ninputs:\n  s: {a: 1, b: [x]}\n");
+    const run = await runFctlProcess(["create", "execution", "mp", "--execFile", file, ...endpoint]);
+    equal(run.code, 0, run.stderr);
+    const stored = (await storedInputs(sandbox, "mp")).s;
+    const binary = stored.value.case === "scalar" && stored.value.value.value.case === "binary"
+      ? stored.value.value.value.value
+      : undefined;
+    equal(binary?.tag, "msgpack");
+    deepEqual(decode(binary!.value), { a: 1, b: ["x"] });
   });
 });
 

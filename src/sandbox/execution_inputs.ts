@@ -135,7 +135,9 @@ function scalarType(scalar: Scalar): LiteralType | undefined {
     case "noneType":
       return simple(SimpleType.NONE);
     case "binary":
-      return simple(SimpleType.BINARY);
+      // As FlyteAdmin's validator infers it: a MessagePack binary is a struct (a dataclass, a Pydantic model or a
+      // dict sent as MessagePack); any other tag is raw binary.
+      return simple(value.value.tag === "msgpack" ? SimpleType.STRUCT : SimpleType.BINARY);
     case "error":
       return simple(SimpleType.ERROR);
     case "generic":
