@@ -8,6 +8,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { timestampFromNs } from "./time.ts";
 
@@ -104,10 +105,13 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
   }
   const md5 = Buffer.from(request.contentMd5);
   const md5Hex = md5.toString("hex");
+  // FlyteAdmin: <org>/<project>/<domain>/<filename_root, else a form of the MD5>/<filename>, empty parts left
+  // out, the filename's own slashes kept (several files under one root keep their relative paths).
   const folder = request.filenameRoot || md5Hex;
-  const key = [request.project, request.domain, folder, request.filename].map(encodeURIComponent).join("/");
-  const path = `/${SANDBOX_BUCKET}/${key}`;
-  const nativeUrl = `s3://${SANDBOX_BUCKET}/${request.project}/${request.domain}/${folder}/${request.filename}`;
+  const segments = storageKey([request.org, request.project, request.domain, folder, request.filename]);
+  const path = `/${SANDBOX_BUCKET}/${segments.map(encodeURIComponent).join("/")}`;
+  const nativeUrl = `s3://${SANDBOX_BUCKET}/${segments.map(goEscapedSegment).join("/")}`;
+  if (request.filenameRoot !== "") refuseOverwrite(context.registry, nativeUrl, md5);
   const expiresAtMs = context.now().getTime() + expiryMs(request.expiresIn);
   const token = context.registry.sign({ path, nativeUrl, md5: request.contentMd5, expiresAtMs });
   const md5Base64 = md5.toString("base64");
@@ -120,6 +124,44 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
     expiresAt: timestampFromNs(BigInt(expiresAtMs) * 1_000_000n),
     headers,
   };
+}
+
+/** The object key's segments as FlyteAdmin's storage joins them: empty and `.` segments dropped, `..` resolved. */
+function storageKey(parts: string[]): string[] {
+  const segments: string[] = [];
+  for (const segment of parts.flatMap((part) => part.split("/"))) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return segments;
+}
+
+/**
+ * A key segment as Go's `url.URL.String()` writes a path (FlyteAdmin's native URLs are built so): bytes other
+ * than letters, digits and `-_.~$&+,:;=@` percent-encoded in upper case (`my file` is `my%20file`).
+ */
+function goEscapedSegment(segment: string): string {
+  let out = "";
+  for (const byte of new TextEncoder().encode(segment)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-_.~$&+,:;=@]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/**
+ * FlyteAdmin's check when the location is deterministic (a filename under a filename_root): an object already
+ * there is rewritten only by the same bytes (a matching MD5), so one client cannot replace another's file.
+ */
+function refuseOverwrite(registry: UploadRegistry, nativeUrl: string, md5: Buffer): void {
+  const existing = registry.uploads.get(nativeUrl);
+  if (existing === undefined) return;
+  if (Buffer.from(createHash("md5").update(existing).digest()).equals(md5)) return;
+  throw new ConnectError(
+    `file already exists at location [${nativeUrl}], specify a matching hash if you wish to rewrite`,
+    Code.AlreadyExists,
+  );
 }
 
 function expiryMs(expiresIn: Duration | undefined): number {

@@ -100,3 +100,30 @@ Deno.test("dataProxy: false serves no DataProxy: CreateUploadLocation is UNIMPLE
     assertEquals((await client.admin.listTasks({ id: { project: PROJECT, domain: DOMAIN }, limit: 1 })).tasks, []);
   }, { dataProxy: false });
 });
+
+Deno.test("filename_root: several files under one root keep their relative paths; a different file there is refused", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const request = (filename: string, bytes: Uint8Array, org = "") =>
+      client.dataProxy.createUploadLocation({
+        project: PROJECT,
+        domain: DOMAIN,
+        org,
+        filenameRoot: "root1",
+        filename,
+        contentMd5: md5(bytes),
+      });
+    const nested = await request("sub/dir/a file.txt", body);
+    // FlyteAdmin's native URL is a Go URL: the path's space percent-encoded, its slashes kept.
+    assertEquals(nested.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/root1/sub/dir/a%20file.txt`);
+    assertEquals(await put(nested.signedUrl, body, nested.headers), [200, "ok"]);
+    assertEquals([...sandbox.uploads.keys()], [nested.nativeUrl]);
+    // The same bytes again (a retried upload) may be written; other bytes may not replace them.
+    assertEquals((await request("sub/dir/a file.txt", body)).nativeUrl, nested.nativeUrl);
+    const other = new TextEncoder().encode("other bytes");
+    const refused = await adminError(request("sub/dir/a file.txt", other));
+    assertEquals(refused.status, "AlreadyExists");
+    assert(refused.serverMessage.includes("specify a matching hash"), refused.serverMessage);
+    const withOrg = await request("b.txt", other, "org1");
+    assertEquals(withOrg.nativeUrl, `s3://sandbox-bucket/org1/${PROJECT}/${DOMAIN}/root1/b.txt`);
+  });
+});
