@@ -1,7 +1,12 @@
 /**
- * What a command is, as plain data: its name, aliases, arguments and local flags, and for a leaf the
- * function that runs it. The types of a leaf's flag and argument values are derived from its declaration
- * (`as const`), as the configuration's types are derived from the option schema, so a flag is declared once.
+ * What a command is, as plain data: its name, aliases, arguments and local flags, and for a leaf its two steps.
+ * The types of a leaf's flag and argument values are derived from its declaration (`as const`), as the
+ * configuration's types are derived from the option schema, so a flag is declared once.
+ *
+ * A leaf runs in two steps (GitHub CLI's `runF` seam): `options` turns the arguments, the flags and the global
+ * options it needs into one narrow, typed options object: pure, no context, no IO, no network, failing only with
+ * a `UsageError`; `run` takes that object and the run's context and does the work. A test stops after the first
+ * (`parseToOptions` in `run.ts`): a command's flag handling is tested with no process and no server.
  *
  * Command modules must stay import-light at their top level (no npm package, no generated protos, no Node
  * built-in): `fctl --help` loads every one the program's own help lists. Whatever a command needs to run is
@@ -9,6 +14,7 @@
  *
  * @module
  */
+import type { Config, ConfigSource, OptionKey } from "../config/schema.ts";
 import type { CliContext } from "./context.ts";
 
 /** One flag as help shows it: `-p, --project <value>`. */
@@ -94,15 +100,60 @@ export interface CommandSpec {
    * not also logged when the configuration loads.
    */
   readonly reportsConfigWarnings?: boolean;
-  /** What a leaf does; groups have none. */
+  /** A leaf's first step: its options from the command line and the global options; groups have none. */
+  readonly options?: CommandOptionsStep;
+  /** A leaf's second step: what it does with its options; groups have none. */
   readonly run?: CommandRun;
 }
 
-/** How a leaf is run (`run.ts`): the positional values in declaration order, and the local flags (see `parse.ts`). */
-export type CommandRun = (ctx: CliContext, args: readonly unknown[], flags: Record<string, unknown>) => Promise<void>;
+/**
+ * A leaf's options step as `run.ts` calls it: the positional values in declaration order, the local flags (see
+ * `parse.ts`), and the global options ({@link LoadedGlobals}, or {@link CommandLineGlobals} for a leaf that
+ * reads no configuration).
+ */
+export type CommandOptionsStep = (input: {
+  args: readonly unknown[];
+  flags: Readonly<Record<string, unknown>>;
+  globals: LoadedGlobals | CommandLineGlobals;
+}) => unknown;
 
-/** A leaf command's declaration, typed from its `arguments` and `flags`. */
-export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags extends readonly FlagSpec[]> {
+/** A leaf's run step as `run.ts` calls it, with what its options step returned. */
+export type CommandRun = (ctx: CliContext, options: unknown) => Promise<void>;
+
+/** The global options a leaf that reads the configuration is given: defaults < file < environment < flags. */
+export interface LoadedGlobals {
+  /** Every option's value. */
+  readonly config: Readonly<Config>;
+  /** Where each value came from (`"flag"`: typed on this command line). */
+  readonly sources: Readonly<Record<OptionKey, ConfigSource>>;
+}
+
+/** The global options a leaf with `readsConfig: false` is given: the global flags as typed, by option key. */
+export interface CommandLineGlobals {
+  readonly commandLine: Readonly<Record<string, unknown>>;
+}
+
+/** What a leaf's options step reads: its arguments, its flags and the global options. */
+export interface OptionsInput<
+  Args extends readonly ArgumentSpec[],
+  Flags extends readonly FlagSpec[],
+  ReadsConfig extends boolean = true,
+> {
+  readonly args: ArgumentValues<Args>;
+  readonly flags: FlagValues<Flags>;
+  readonly globals: ReadsConfig extends false ? CommandLineGlobals : LoadedGlobals;
+}
+
+/**
+ * A leaf command's declaration, typed from its `arguments`, `flags` and `readsConfig`; `Options` is what its
+ * options step returns and its run step takes.
+ */
+export interface LeafDeclaration<
+  Args extends readonly ArgumentSpec[],
+  Flags extends readonly FlagSpec[],
+  Options,
+  ReadsConfig extends boolean = true,
+> {
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly description: string;
@@ -114,21 +165,65 @@ export interface LeafDeclaration<Args extends readonly ArgumentSpec[], Flags ext
   readonly globals?: readonly string[];
   /** Environment variables it reads that are no option's; see {@link CommandSpec.environment}. */
   readonly environment?: readonly EnvironmentSpec[];
-  /** False: runs without loading the configuration (`ctx.config` is not available); see {@link CommandSpec}. */
-  readonly readsConfig?: boolean;
+  /**
+   * False: runs without loading the configuration (`ctx.config` is not available, and `options` is given the
+   * global flags as typed); see {@link CommandSpec}.
+   */
+  readonly readsConfig?: ReadsConfig;
   /** True: its output reports the configuration's warnings; see {@link CommandSpec}. */
   readonly reportsConfigWarnings?: boolean;
   /**
-   * Parses the flags into typed options, makes one library call and renders its result. The configuration
-   * is loaded (`ctx.config`) before it runs.
+   * The options step: the arguments, the flags and the global options it needs, as one narrow options object.
+   * Pure: no context, no IO, no network, no import; a bad flag is a `UsageError`. The configuration is loaded
+   * before it is called.
    */
+  options(input: OptionsInput<Args, Flags, ReadsConfig>): Options;
+  /** The run step: with the options and the run's context, makes one library call and renders its result. */
+  run(ctx: CliContext, options: Options): Promise<void>;
+}
+
+/** TRANSITIONAL: a leaf still in one step. */
+export interface LegacyLeafDeclaration<Args extends readonly ArgumentSpec[], Flags extends readonly FlagSpec[]>
+  extends Omit<LeafDeclaration<Args, Flags, unknown, boolean>, "options" | "run"> {
   run(ctx: CliContext, args: ArgumentValues<Args>, flags: FlagValues<Flags>): Promise<void>;
 }
 
-/** A leaf command from its declaration; `run`'s parameter types follow from `arguments` and `flags`. */
+/** A leaf command from its declaration; its steps' parameter types follow from `arguments`, `flags` and `readsConfig`. */
+export function leafCommand<
+  const Args extends readonly ArgumentSpec[],
+  const Flags extends readonly FlagSpec[],
+  Options,
+  const ReadsConfig extends boolean = true,
+>(
+  declaration: LeafDeclaration<Args, Flags, Options, ReadsConfig>,
+): CommandSpec;
+/** TRANSITIONAL. */
 export function leafCommand<const Args extends readonly ArgumentSpec[], const Flags extends readonly FlagSpec[]>(
-  declaration: LeafDeclaration<Args, Flags>,
+  declaration: LegacyLeafDeclaration<Args, Flags>,
+): CommandSpec;
+export function leafCommand<
+  const Args extends readonly ArgumentSpec[],
+  const Flags extends readonly FlagSpec[],
+  Options,
+  const ReadsConfig extends boolean = true,
+>(
+  declaration: LeafDeclaration<Args, Flags, Options, ReadsConfig> | LegacyLeafDeclaration<Args, Flags>,
 ): CommandSpec {
+  if (!("options" in declaration)) {
+    const legacy = declaration;
+    return {
+      ...leafCommand({
+        ...legacy,
+        readsConfig: legacy.readsConfig as true | undefined,
+        options: (input) => input,
+        run: () => Promise.resolve(),
+      }),
+      run: (ctx, input) => {
+        const { args, flags } = input as { args: ArgumentValues<Args>; flags: FlagValues<Flags> };
+        return legacy.run(ctx, args, flags);
+      },
+    };
+  }
   return {
     name: declaration.name,
     aliases: declaration.aliases ?? [],
@@ -141,8 +236,8 @@ export function leafCommand<const Args extends readonly ArgumentSpec[], const Fl
     environment: declaration.environment,
     readsConfig: declaration.readsConfig,
     reportsConfigWarnings: declaration.reportsConfigWarnings,
-    run: (ctx, args, flags) =>
-      declaration.run(ctx, args as unknown as ArgumentValues<Args>, flags as FlagValues<Flags>),
+    options: (input) => declaration.options(input as unknown as OptionsInput<Args, Flags, ReadsConfig>),
+    run: (ctx, options) => declaration.run(ctx, options as Options),
   };
 }
 

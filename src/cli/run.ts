@@ -4,7 +4,8 @@
  *
  * The command line is parsed once, against the command tree (`parse.ts`). Help, the version and usage errors
  * are answered from it without loading the run's context; a command's run loads the context, then the
- * configuration, then what the command itself needs.
+ * configuration, then takes the leaf's two steps: its options step (flags to options, pure) and its run step.
+ * {@link parseToOptions} stops after the first: what a test of a command's flags calls.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import type { Io } from "../output/io.ts";
 import { excerpt } from "../output/printable.ts";
 import { renderHelp, renderOptionsHelp } from "./help.ts";
 import { parseCommandLine, type ParsedCommandLine, type RunRequest } from "./parse.ts";
+import type { CommandLineGlobals, CommandSpec, LoadedGlobals } from "./command.ts";
 import type { CliContext, CliDeps } from "./context.ts";
 import { VERSION } from "../version.ts";
 
@@ -72,13 +74,66 @@ export async function runCli(
   }
 }
 
-/** Loads the configuration from the global flags (unless the command reads none), then runs the command. */
+/**
+ * Loads the configuration from the global flags (unless the command reads none), then takes the leaf's steps:
+ * its options from the command line and the configuration, then its run with them.
+ */
 async function runCommand(ctx: CliContext, request: RunRequest): Promise<void> {
-  const command = request.path[request.path.length - 1];
-  if (!command.run) throw new Error(`command ${JSON.stringify(command.name)} has neither subcommands nor run`);
-  if (command.readsConfig === false) ctx.useFlagsWithoutConfig(request.globals);
-  else await ctx.loadConfig(request.globals, { reportWarnings: command.reportsConfigWarnings !== true });
-  await command.run(ctx, request.args, request.flags);
+  const leaf = leafOf(request);
+  let globals: LoadedGlobals | CommandLineGlobals;
+  if (leaf.readsConfig === false) {
+    ctx.useFlagsWithoutConfig(request.globals);
+    globals = { commandLine: request.globals };
+  } else {
+    const loaded = await ctx.loadConfig(request.globals, { reportWarnings: leaf.reportsConfigWarnings !== true });
+    globals = { config: loaded.config, sources: loaded.sources };
+  }
+  await leaf.run(ctx, leaf.options({ args: request.args, flags: request.flags, globals }));
+}
+
+/** The leaf a run request names, with both its steps. */
+function leafOf(request: RunRequest): Required<Pick<CommandSpec, "options" | "run">> & CommandSpec {
+  const leaf = request.path[request.path.length - 1];
+  if (!leaf.options || !leaf.run) {
+    throw new Error(`command ${JSON.stringify(leaf.name)} has neither subcommands nor run`);
+  }
+  return { ...leaf, options: leaf.options, run: leaf.run };
+}
+
+/** What {@link parseToOptions} stops with: the command a line runs and the options its options step made. */
+export interface ParsedOptions {
+  /** The command's names from the root, without the program's (`["get", "task"]`, also for `fctl tasks`). */
+  readonly command: readonly string[];
+  /** What the leaf's options step returned: what its run step would be given. */
+  readonly options: unknown;
+}
+
+/**
+ * The runF seam: parses `args` as {@link runCli} does and takes the leaf's options step, then stops: no context,
+ * no config file, no environment, no connection. The global options are their defaults under the global flags
+ * given (`-p`, `-o`, `--files.*`); a leaf that reads no configuration is given the global flags as typed.
+ *
+ * @throws {UsageError} what the command line or the options step refuses
+ * @throws {Error} the line asks for help or the version: there is no command to stop in
+ */
+export async function parseToOptions(args: readonly string[]): Promise<ParsedOptions> {
+  const parsed = await parseCommandLine(args);
+  if (parsed.kind !== "run") throw new Error(`${JSON.stringify(args.join(" "))} asks for ${parsed.kind}, not a run`);
+  const leaf = leafOf(parsed);
+  let globals: LoadedGlobals | CommandLineGlobals;
+  if (leaf.readsConfig === false) globals = { commandLine: parsed.globals };
+  else {
+    const { loadConfig } = await import("../config/load.ts");
+    // No `-c`, no environment (so no HOME): nothing is read; an unexpected read fails the test.
+    const loaded = await loadConfig({
+      flags: { ...parsed.globals, config: undefined },
+      env: {},
+      readTextFile: (path) => Promise.reject(new Error(`parseToOptions reads no file, asked for ${path}`)),
+    });
+    globals = { config: loaded.config, sources: loaded.sources };
+  }
+  const command = parsed.path.slice(1).map((c) => c.name);
+  return { command, options: leaf.options({ args: parsed.args, flags: parsed.flags, globals }) };
 }
 
 /**

@@ -5,9 +5,11 @@
  * @module
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { UsageError } from "../errors.ts";
+import { checkFormat } from "./check_format.ts";
 import type { Io } from "./io.ts";
 import { type Column, renderTable } from "./table.ts";
+
+export { checkFormat };
 
 /** One entity or a list of them, with how to show each. */
 export interface Renderable<Row> {
@@ -25,27 +27,8 @@ export interface RenderOptions {
   wide?: boolean;
 }
 
-/** The `-o` formats that draw a workflow's graph. */
-const GRAPH_FORMATS: ReadonlySet<string> = new Set(["DOT", "DOTURL", "SVG"]);
-
 /** Terminal width when the terminal reports none. */
 const DEFAULT_TERMINAL_WIDTH = 80;
-
-/**
- * Refuses a format the command cannot write, before it does any work: DOT, DOTURL and SVG are workflow graphs.
- *
- * @throws {UsageError} `format` is DOT, DOTURL or SVG
- */
-export function checkFormat(format: string, visualizable: boolean): void {
-  if (!GRAPH_FORMATS.has(format)) return;
-  if (!visualizable) {
-    throw new UsageError(
-      `visualization is only supported on workflows: -o ${format} cannot show this command's output; ` +
-        "use TABLE, JSON or YAML",
-    );
-  }
-  throw new UsageError(`output format ${format} is not available for this command`);
-}
 
 /** Renders `what` to stdout in `format` (an upper-case `-o` value). */
 export async function render<Row>(

@@ -7,6 +7,9 @@ import { flowClientId } from "../../auth/flow_client_id.ts";
 import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
+/** What `auth login` takes: nothing but the configuration, which its run step reads through the context. */
+export type AuthLoginOptions = Record<string, never>;
+
 /** `auth login`. */
 export const AUTH_LOGIN_COMMAND = leafCommand({
   name: "login",
@@ -19,6 +22,7 @@ export const AUTH_LOGIN_COMMAND = leafCommand({
     "fctl auth login --admin.clientSecretEnvVar FLYTE_SECRET",
     "fctl auth login --admin.authType DeviceFlow -c prod.yaml",
   ],
+  options: (): AuthLoginOptions => ({}),
   async run(ctx) {
     const { auth } = await ctx.adminWithAuth();
     const token = await auth.session.login();

@@ -6,6 +6,11 @@
 import { leafCommand } from "../command.ts";
 import { printLine } from "../../output/print.ts";
 
+/** What `auth logout` takes: the configured admin endpoint, whose tokens it forgets. */
+export interface AuthLogoutOptions {
+  endpoint: string;
+}
+
 /** `auth logout`. */
 export const AUTH_LOGOUT_COMMAND = leafCommand({
   name: "logout",
@@ -17,12 +22,13 @@ export const AUTH_LOGOUT_COMMAND = leafCommand({
     "fctl auth logout",
     "fctl auth logout -c ~/.flyte/prod.yaml",
   ],
-  async run(ctx) {
+  options: ({ globals: { config } }): AuthLogoutOptions => ({ endpoint: config["admin.endpoint"] }),
+  async run(ctx, options) {
     const [{ parseEndpoint }, { endpointKey, removeTokens }] = await Promise.all([
       import("../../admin/endpoint.ts"),
       import("../../auth/token_file.ts"),
     ]);
-    const endpoint = endpointKey(parseEndpoint(ctx.config["admin.endpoint"]));
+    const endpoint = endpointKey(parseEndpoint(options.endpoint));
     const home = ctx.env["HOME"] || undefined;
     const removed = home === undefined ? [] : await removeTokens(home, endpoint);
     printLine(

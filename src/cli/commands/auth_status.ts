@@ -5,7 +5,13 @@
  * @module
  */
 import type { AuthStatus } from "../../auth/status.ts";
+import { checkFormat } from "../../output/check_format.ts";
 import { leafCommand } from "../command.ts";
+
+/** What `auth status` takes: the `-o` format (a table, JSON or YAML). */
+export interface AuthStatusOptions {
+  format: string;
+}
 
 /** `auth status`. */
 export const AUTH_STATUS_COMMAND = leafCommand({
@@ -19,13 +25,15 @@ export const AUTH_STATUS_COMMAND = leafCommand({
     "fctl auth status -o json",
     "fctl auth status -o yaml -c ~/.flyte/prod.yaml",
   ],
-  async run(ctx) {
-    const format = ctx.config.output;
-    const [{ authStatus }, { checkFormat, render }] = await Promise.all([
+  options({ globals: { config } }): AuthStatusOptions {
+    checkFormat(config.output, false);
+    return { format: config.output };
+  },
+  async run(ctx, { format }) {
+    const [{ authStatus }, { render }] = await Promise.all([
       import("../../auth/status.ts"),
       import("../../output/render.ts"),
     ]);
-    checkFormat(format, false);
     const { client, auth } = await ctx.adminWithAuth();
     const status = await authStatus({
       endpoint: auth.endpoint,

@@ -11,6 +11,14 @@ import { type CommandSpec, leafCommand, type LoadedCommand } from "../command.ts
 /** The shells `fctl completion` writes a script for. */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 
+/** One of {@link COMPLETION_SHELLS}. */
+export type CompletionShell = typeof COMPLETION_SHELLS[number];
+
+/** What `fctl completion` takes: the shell whose script it prints. */
+export interface CompletionOptions {
+  shell: CompletionShell;
+}
+
 /**
  * `fctl completion`, writing the scripts of the tree `tree` loads (the whole program's: the tree holds this
  * command, so it is handed the tree rather than importing it).
@@ -36,14 +44,18 @@ export function completionCommand(tree: () => Promise<LoadedCommand>): CommandSp
       "fctl completion fish > ~/.config/fish/completions/fctl.fish",
       "fctl completion powershell | Out-String | Invoke-Expression  # in $PROFILE",
     ],
-    async run(ctx, [shell]) {
-      const { completionScript } = await import("../completion/mod.ts");
-      const script = completionScript(shell, await tree());
-      if (script === undefined) {
+    options({ args: [shell] }): CompletionOptions {
+      if (!(COMPLETION_SHELLS as readonly string[]).includes(shell)) {
         throw new UsageError(
           `unknown shell ${quote(shell)} for completion: expected one of ${COMPLETION_SHELLS.join(", ")}`,
         );
       }
+      return { shell: shell as CompletionShell };
+    },
+    async run(ctx, { shell }) {
+      const { completionScript } = await import("../completion/mod.ts");
+      const script = completionScript(shell, await tree());
+      if (script === undefined) throw new Error(`no completion script generator for ${quote(shell)}`);
       printText(ctx.io, script);
     },
   });

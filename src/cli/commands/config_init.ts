@@ -9,6 +9,15 @@ import { fileErrorReason, OperationError, quote, UsageError } from "../../errors
 import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
+/** What `config init` takes: what the file says, where it goes, and whether it may replace one. */
+export interface ConfigInitOptions {
+  /** The file's settings (`initFileText` checks them). */
+  init: { host?: string; insecure?: boolean; console?: string };
+  /** `--file`, else `-c`: the file named on the command line; neither: `$FLYTECTL_CONFIG` or the default path. */
+  file?: string;
+  force: boolean;
+}
+
 /** `config init`. */
 export const CONFIG_INIT_COMMAND = leafCommand({
   name: "init",
@@ -32,18 +41,27 @@ export const CONFIG_INIT_COMMAND = leafCommand({
     "fctl config init --host flyte.example.com --console https://flyte.example.com",
     "fctl config init --host localhost:8089 --insecure --file ./fctl.yaml --force",
   ],
-  async run(ctx, _args, flags) {
+  options({ flags, globals: { commandLine } }): ConfigInitOptions {
+    if (flags.host === "") throw new UsageError('invalid value "" for --host: expected a host name');
+    const configFlag = commandLine["config"];
+    const typedConfig = typeof configFlag === "string" && configFlag !== "" ? configFlag : undefined;
+    return {
+      init: { host: flags.host, insecure: flags.insecure, console: flags.console },
+      file: flags.file || typedConfig,
+      force: flags.force === true,
+    };
+  },
+  async run(ctx, options) {
     const [{ initFileText }, { FileExistsError, writeFileAtomic }, { configFilePath }] = await Promise.all([
       import("../../config/init_file.ts"),
       import("../../fs/write_atomic.ts"),
       import("../../config/load.ts"),
     ]);
-    if (flags.host === "") throw new UsageError('invalid value "" for --host: expected a host name');
-    const text = initFileText({ host: flags.host, insecure: flags.insecure, console: flags.console });
-    const path = flags.file || configFilePath({ config: ctx.commandLineConfigFile }, ctx.env).file;
+    const text = initFileText(options.init);
+    const path = options.file || configFilePath({}, ctx.env).file;
     if (!path) throw new UsageError("no config file to write: HOME is not set; name one with --file");
     try {
-      await writeFileAtomic(path, text, { replace: flags.force === true, createParents: true });
+      await writeFileAtomic(path, text, { replace: options.force, createParents: true });
     } catch (err) {
       if (err instanceof FileExistsError) {
         throw new OperationError(`config file ${quote(path)} already exists: add --force to replace it`);

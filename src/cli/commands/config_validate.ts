@@ -26,6 +26,11 @@ function storageConfigured(loaded: LoadedConfig): boolean {
   return keys.some((key) => loaded.sources[key] !== "default");
 }
 
+/** What `config validate` takes: `--strict`, which makes the loader's warnings problems. */
+export interface ConfigValidateOptions {
+  strict: boolean;
+}
+
 /** `config validate`. */
 export const CONFIG_VALIDATE_COMMAND = leafCommand({
   name: "validate",
@@ -37,10 +42,10 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
   // The warnings (unknown keys with the nearest valid key, deprecated options) are this command's own report,
   // written whatever logger.level and logger.mute say, rather than log records.
   reportsConfigWarnings: true,
-  async run(ctx, _args, flags) {
+  options: ({ flags }): ConfigValidateOptions => ({ strict: flags.strict === true }),
+  async run(ctx, { strict }) {
     const found = await problems(ctx.loaded, ctx.io);
     // --strict: each warning is a problem; without it, each is listed after the problems, and does not fail.
-    const strict = flags.strict === true;
     if (strict) found.push(...ctx.loaded.warnings);
     const warnings = strict ? [] : ctx.loaded.warnings;
     for (const problem of found) ctx.io.stderr.write(`invalid: ${problem}\n`);

@@ -6,6 +6,14 @@
 import type { ConfigRow } from "../../config/describe.ts";
 import { leafCommand, WIDE_FLAG } from "../command.ts";
 
+/** What `config view` takes: whether to list defaults too, and how to write the rows. */
+export interface ConfigViewOptions {
+  /** `--all`: also the options left at their defaults. */
+  all: boolean;
+  format: string;
+  wide: boolean;
+}
+
 /** `config view`. */
 export const CONFIG_VIEW_COMMAND = leafCommand({
   name: "view",
@@ -18,13 +26,18 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
     "fctl config view --all -o yaml",
     "fctl config view -c ~/.flyte/prod.yaml --admin.endpoint dns:///localhost:8089",
   ],
-  async run(ctx, _args, flags) {
+  options: ({ flags, globals: { config } }): ConfigViewOptions => ({
+    all: flags.all === true,
+    format: config.output,
+    wide: flags.wide === true,
+  }),
+  async run(ctx, options) {
     const [{ describeConfig }, { render }] = await Promise.all([
       import("../../config/describe.ts"),
       import("../../output/render.ts"),
     ]);
-    const rows = describeConfig(ctx.loaded).filter((row) => flags.all === true || row.source !== "default");
-    await render(ctx.io, ctx.config.output, {
+    const rows = describeConfig(ctx.loaded).filter((row) => options.all || row.source !== "default");
+    await render(ctx.io, options.format, {
       columns: [
         { header: "KEY", cell: (row: ConfigRow) => row.key, keep: true },
         { header: "VALUE", cell: (row: ConfigRow) => row.value },
@@ -32,7 +45,7 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
       ],
       toJson: (row) => ({ key: row.key, value: row.json, source: row.source }),
       value: { list: rows },
-    }, { wide: flags.wide });
+    }, { wide: options.wide });
     if (rows.length === 0) {
       ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
     }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { checkFormat } from "../../output/check_format.ts";
 import { leafCommand } from "../command.ts";
 
 /** One component's version, as flytectl's `version` prints it (empty fields are left out). */
@@ -18,6 +19,12 @@ export interface VersionRow {
 
 /** flytectl's name for the admin service's side. */
 export const CONTROL_PLANE_APP = "controlPlane";
+
+/** What `fctl version` does: the `-o` format, and the admin endpoint to ask (none: only fctl's version). */
+export interface VersionOptions {
+  format: string;
+  endpoint: string;
+}
 
 /** `fctl version`. */
 export const VERSION_COMMAND = leafCommand({
@@ -32,16 +39,18 @@ export const VERSION_COMMAND = leafCommand({
     "fctl version -o json  # [{App, Version}, …] for scripts",
     "fctl version --admin.endpoint dns:///flyte.example.com",
   ],
-  async run(ctx) {
-    const [{ VERSION }, { checkFormat, render }] = await Promise.all([
+  options({ globals: { config } }): VersionOptions {
+    checkFormat(config.output, false);
+    return { format: config.output, endpoint: config["admin.endpoint"] };
+  },
+  async run(ctx, { format, endpoint }) {
+    const [{ VERSION }, { render }] = await Promise.all([
       import("../../version.ts"),
       import("../../output/render.ts"),
     ]);
-    const format = ctx.config.output;
-    checkFormat(format, false);
     const rows: VersionRow[] = [{ App: "fctl", Version: VERSION }];
     let failure: unknown;
-    if (ctx.config["admin.endpoint"]) {
+    if (endpoint) {
       try {
         const admin = await ctx.admin({ connectNow: true });
         const { controlPlaneVersion: v } = await admin.admin.getVersion({}, { signal: ctx.signal });
