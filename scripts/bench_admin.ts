@@ -5,7 +5,8 @@
  * stdin ends, so it cannot outlive a benchmark that was killed), and closes the sandbox on the way out.
  *
  *   deno run --allow-net --allow-read --allow-env scripts/bench_admin.ts [--port 0] [--latency 0] [--tasks 0]
- *     [--projects 0] [--workflows 0] [--launchplans 0] [--executions 0] [--production CA_FILE] [--rtt 0]
+ *     [--projects 0] [--workflows 0] [--launchplans 0] [--executions 0] [--typedlaunchplans 0] [--production CA_FILE]
+ *     [--rtt 0]
  *
  * `--production` serves the sandbox's production profile, as production Flyte runs: TLS from a CA made at start
  * (its certificate is written to CA_FILE, which clients trust with `admin.caCertFilePath`; needs `openssl`
@@ -61,6 +62,7 @@ function adminArgs(args: string[]): AdminArgs {
       workflows: { type: "string", default: "0" },
       launchplans: { type: "string", default: "0" },
       executions: { type: "string", default: "0" },
+      typedlaunchplans: { type: "string", default: "0" },
       stdin: { type: "boolean", default: false },
       production: { type: "string" },
       rtt: { type: "string", default: "0" },
@@ -71,6 +73,7 @@ function adminArgs(args: string[]): AdminArgs {
     workflows: count("workflows", values.workflows),
     launchPlans: count("launchplans", values.launchplans),
     executions: count("executions", values.executions),
+    typedLaunchPlans: count("typedlaunchplans", values.typedlaunchplans),
   };
   if (seed.projects > 0 && values.production !== undefined) {
     throw new Error("--projects cannot be seeded with --production (its admin registers projects only when signed in)");

@@ -10,6 +10,8 @@
  * - `n` launch plans, `v0` of each workflow name, with defaults for both inputs.
  * - `n` executions `run-<i>` of the first launch plan, created through the store's executions, as CreateExecution
  *   creates them.
+ * - `n` typed launch plans `bench.typed.wf_<i>` (`v0`, their workflows too): 20 inputs of varied types, each with a
+ *   default (scripts/bench_typed_launch_plan.ts), for `create execution`.
  *
  * @module
  */
@@ -18,6 +20,7 @@ import { executionRegistry } from "../src/sandbox/executions.ts";
 import type { Sandbox } from "../src/sandbox/mod.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { typedParameters, typedVariables } from "./bench_typed_launch_plan.ts";
 
 const PROJECT = "flytesnacks";
 const DOMAIN = "development";
@@ -28,6 +31,13 @@ export interface SeedCounts {
   workflows: number;
   launchPlans: number;
   executions: number;
+  /** Launch plans of 20 inputs of varied types, each with a default. */
+  typedLaunchPlans: number;
+}
+
+/** The `i`-th typed launch plan's name, which is also its workflow's. */
+export function typedLaunchPlanName(i: number): string {
+  return `bench.typed.wf_${i}`;
 }
 
 /** The `i`-th seeded workflow name, which is also its launch plan's name. */
@@ -93,6 +103,19 @@ export async function seedAdmin(sandbox: Sandbox, counts: SeedCounts): Promise<v
           },
         },
       },
+    });
+  }
+  for (let i = 0; i < counts.typedLaunchPlans; i++) {
+    const name = typedLaunchPlanName(i);
+    const workflowId = identifier(ResourceType.WORKFLOW, name, "v0");
+    const variables = typedVariables();
+    sandbox.store.addWorkflow({
+      id: workflowId,
+      spec: { template: { id: workflowId, interface: { inputs: { variables }, outputs: {} }, nodes: [] } },
+    });
+    sandbox.store.addLaunchPlan({
+      id: identifier(ResourceType.LAUNCH_PLAN, name, "v0"),
+      spec: { workflowId, defaultInputs: { parameters: typedParameters() } },
     });
   }
   const executions = executionRegistry(sandbox.store.executions);
