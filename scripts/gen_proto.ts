@@ -50,7 +50,16 @@ async function flyteidlProtos(): Promise<string> {
  * fctl's client protos: they import flyteidl's messages, and generate only themselves. Each declares
  * flyteidl's AdminService again (a part of it), so each is generated in a workspace of its own.
  */
-const CLIENT_FILES = ["fctl/admin_calls.proto", "fctl/task_calls.proto", "fctl/version_calls.proto"];
+const CLIENT_FILES = [
+  "fctl/admin_calls.proto",
+  "fctl/task_calls.proto",
+  "fctl/workflow_calls.proto",
+  "fctl/launch_plan_calls.proto",
+  "fctl/execution_calls.proto",
+  "fctl/node_execution_calls.proto",
+  "fctl/project_calls.proto",
+  "fctl/version_calls.proto",
+];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
 const REDECLARED = "service/admin.proto";

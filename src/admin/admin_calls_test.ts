@@ -1,13 +1,19 @@
 /**
  * fctl's own AdminService (proto/client/fctl/admin_calls.proto) against flyteidl's: the same gRPC paths
- * and messages, and the admin client loads only it; its task calls (task_calls.proto) are the same methods
- * again, and the client loads each service file only with a call declared in it.
+ * and messages, and the admin client loads only it; its calls of each kind (task_calls.proto,
+ * workflow_calls.proto, ...) are the same methods again, and the client loads each service file only with a
+ * call declared in it, never the whole admin_calls.proto.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { moduleGraph } from "../../scripts/module_graph.ts";
 import type { DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";
+import { AdminService as WorkflowCalls } from "../../proto/gen/fctl/workflow_calls_pb.ts";
+import { AdminService as LaunchPlanCalls } from "../../proto/gen/fctl/launch_plan_calls_pb.ts";
+import { AdminService as ExecutionCalls } from "../../proto/gen/fctl/execution_calls_pb.ts";
+import { AdminService as NodeExecutionCalls } from "../../proto/gen/fctl/node_execution_calls_pb.ts";
+import { AdminService as ProjectCalls } from "../../proto/gen/fctl/project_calls_pb.ts";
 import { AdminService as VersionCalls } from "../../proto/gen/fctl/version_calls_pb.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
@@ -34,34 +40,56 @@ Deno.test("fctl's AdminService declares flyteidl's service and methods, with the
   assertPartOf(FctlAdminService, AdminService);
 });
 
-Deno.test("the task calls are fctl's AdminService's, and the client takes each method from a file declaring it", () => {
-  assertPartOf(TaskCalls, FctlAdminService);
-  assertPartOf(VersionCalls, FctlAdminService);
-  const files: Record<string, DescService> = { tasks: TaskCalls, version: VersionCalls, all: FctlAdminService };
+/** Each file the client loads AdminService methods from (ADMIN_METHOD_FILES's values), by its key. */
+const CALL_FILES: Record<string, DescService> = {
+  tasks: TaskCalls,
+  workflows: WorkflowCalls,
+  launchPlans: LaunchPlanCalls,
+  executions: ExecutionCalls,
+  nodeExecutions: NodeExecutionCalls,
+  projects: ProjectCalls,
+  version: VersionCalls,
+};
+
+Deno.test("each kind's calls are fctl's AdminService's, and the client takes each method from the file of its kind", () => {
   deepEqual(Object.keys(ADMIN_METHOD_FILES).sort(), FctlAdminService.methods.map((m) => m.localName).sort());
-  for (const [method, file] of Object.entries(ADMIN_METHOD_FILES)) {
-    ok(files[file].methods.some((m) => m.localName === method), `${method} in ${file}`);
+  deepEqual(
+    new Set(Object.values(ADMIN_METHOD_FILES)),
+    new Set(Object.keys(CALL_FILES)),
+    "no call goes through admin_calls",
+  );
+  for (const [file, calls] of Object.entries(CALL_FILES)) {
+    assertPartOf(calls, FctlAdminService);
+    deepEqual(
+      Object.entries(ADMIN_METHOD_FILES).filter(([, f]) => f === file).map(([m]) => m).sort(),
+      calls.methods.map((m) => m.localName).sort(),
+      `every call ${file} declares goes through it, and only those`,
+    );
   }
-  deepEqual(
-    Object.entries(ADMIN_METHOD_FILES).filter(([, file]) => file === "tasks").map(([m]) => m).sort(),
-    TaskCalls.methods.map((m) => m.localName).sort(),
-    "every task call goes through the task calls' file",
-  );
-  deepEqual(
-    Object.entries(ADMIN_METHOD_FILES).filter(([, file]) => file === "version").map(([m]) => m),
-    VersionCalls.methods.map((m) => m.localName),
-    "the version call goes through its own file",
-  );
   deepEqual(Object.keys(DATA_PROXY_METHOD_FILES).sort(), DataProxyService.methods.map((m) => m.localName).sort());
+});
+
+Deno.test("a kind's calls load the descriptors of its messages, not those of the other kinds", async () => {
+  const href = (file: string) => new URL(`../../proto/gen/fctl/${file}`, import.meta.url);
+  const loads = async (file: string) => [...(await moduleGraph(href(file))).reachable()];
+  // What the old single file made every command but `get task` load: executions, node executions and events.
+  const heavy = /flyteidl\/(admin\/(execution|node_execution|task_execution|launch_plan)|event\/event)_pb\.ts$/;
+  for (const file of ["project_calls_pb.ts", "workflow_calls_pb.ts"]) {
+    deepEqual((await loads(file)).filter((s) => heavy.test(s)), [], file);
+  }
+  const launchPlans = await loads("launch_plan_calls_pb.ts");
+  ok(launchPlans.some((s) => s.endsWith("/admin/launch_plan_pb.ts")), "the walk follows the file's imports");
+  deepEqual(launchPlans.filter((s) => heavy.test(s) && !s.endsWith("/admin/launch_plan_pb.ts")), []);
+  const executions = await loads("execution_calls_pb.ts");
+  ok(executions.some((s) => s.endsWith("/admin/execution_pb.ts")), "the walk follows the file's imports");
+  deepEqual(executions.filter((s) => heavy.test(s) && !s.endsWith("/admin/execution_pb.ts")), []);
 });
 
 Deno.test("the admin client loads fctl's AdminService, not flyteidl's whole one, and no descriptor before a call", async () => {
   const graph = await moduleGraph(new URL("./client.ts", import.meta.url));
   const [all, loaded] = [graph.all, graph.reachable()];
   const files = [
-    "fctl/admin_calls_pb.ts",
-    "fctl/task_calls_pb.ts",
-    "fctl/version_calls_pb.ts",
+    ...Object.values(CALL_FILES).map((service) => `${service.file.name}_pb.ts`),
     "flyteidl/service/dataproxy_pb.ts",
   ];
   for (const file of files) {

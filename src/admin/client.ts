@@ -82,11 +82,21 @@ export interface TransportAdminClient extends AdminClient {
 /** The generated files a client's methods come from, each loading its service descriptor. */
 type ServiceFiles<F extends string> = Readonly<Record<F, () => Promise<DescService>>>;
 
-/** Where the AdminService methods fctl calls are declared: the task calls alone, the version call alone, or all. */
-const ADMIN_FILES: ServiceFiles<"tasks" | "version" | "all"> = {
+/**
+ * Where the AdminService methods fctl calls are declared, one kind each (proto/client/fctl/*_calls.proto): a
+ * command loads the descriptors of its kind only, not those of every admin message (admin_calls.proto, which
+ * declares them all, is the type of the whole client and no call's file).
+ */
+const ADMIN_FILES: ServiceFiles<
+  "tasks" | "workflows" | "launchPlans" | "executions" | "nodeExecutions" | "projects" | "version"
+> = {
   tasks: async () => (await import("../../proto/gen/fctl/task_calls_pb.ts")).AdminService,
+  workflows: async () => (await import("../../proto/gen/fctl/workflow_calls_pb.ts")).AdminService,
+  launchPlans: async () => (await import("../../proto/gen/fctl/launch_plan_calls_pb.ts")).AdminService,
+  executions: async () => (await import("../../proto/gen/fctl/execution_calls_pb.ts")).AdminService,
+  nodeExecutions: async () => (await import("../../proto/gen/fctl/node_execution_calls_pb.ts")).AdminService,
+  projects: async () => (await import("../../proto/gen/fctl/project_calls_pb.ts")).AdminService,
   version: async () => (await import("../../proto/gen/fctl/version_calls_pb.ts")).AdminService,
-  all: async () => (await import("../../proto/gen/fctl/admin_calls_pb.ts")).AdminService,
 };
 
 /**
@@ -98,31 +108,31 @@ export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminServic
   getTask: "tasks",
   listTaskIds: "tasks",
   listTasks: "tasks",
-  createWorkflow: "all",
-  getWorkflow: "all",
-  listWorkflows: "all",
-  createLaunchPlan: "all",
-  getLaunchPlan: "all",
-  getActiveLaunchPlan: "all",
-  listLaunchPlans: "all",
-  updateLaunchPlan: "all",
-  createExecution: "all",
-  relaunchExecution: "all",
-  recoverExecution: "all",
-  getExecution: "all",
-  listExecutions: "all",
-  updateExecution: "all",
-  terminateExecution: "all",
-  listNodeExecutions: "all",
-  getNodeExecutionData: "all",
-  listTaskExecutions: "all",
-  listNamedEntities: "all",
-  getNamedEntity: "all",
-  updateNamedEntity: "all",
-  registerProject: "all",
-  updateProject: "all",
-  getProject: "all",
-  listProjects: "all",
+  createWorkflow: "workflows",
+  getWorkflow: "workflows",
+  listWorkflows: "workflows",
+  createLaunchPlan: "launchPlans",
+  getLaunchPlan: "launchPlans",
+  getActiveLaunchPlan: "launchPlans",
+  listLaunchPlans: "launchPlans",
+  updateLaunchPlan: "launchPlans",
+  createExecution: "executions",
+  relaunchExecution: "executions",
+  recoverExecution: "executions",
+  getExecution: "executions",
+  listExecutions: "executions",
+  updateExecution: "executions",
+  terminateExecution: "executions",
+  listNodeExecutions: "nodeExecutions",
+  getNodeExecutionData: "nodeExecutions",
+  listTaskExecutions: "nodeExecutions",
+  listNamedEntities: "workflows",
+  getNamedEntity: "workflows",
+  updateNamedEntity: "workflows",
+  registerProject: "projects",
+  updateProject: "projects",
+  getProject: "projects",
+  listProjects: "projects",
   getVersion: "version",
 };
 
