@@ -135,6 +135,10 @@ Deno.test("waitForExecution returns a succeeded execution, its updates counting 
       const lists = sandbox.requests.filter((r) => r.method === "ListNodeExecutions").map((r) => r.at - START);
       ok(lists.length <= 30_000 / 5_000 + 2, `${lists.length} ListNodeExecutions`);
       for (let i = 1; i < lists.length - 1; i++) ok(lists[i] - lists[i - 1] >= 5_000, `counts at ${lists}`);
+      // Every call of the wait, counts included: at most 2 in any second.
+      const calls = sandbox.requests.filter((r) => r.method === "GetExecution" || r.method === "ListNodeExecutions")
+        .map((r) => r.at);
+      for (const t of calls) ok(calls.filter((u) => u >= t && u < t + 1000).length <= 2, `3 calls from ${t - START}`);
     },
   );
 });
@@ -196,6 +200,27 @@ Deno.test("pollInterval: 1 s for a minute, then 1.5 times the last up to 10 s", 
   equal(pollInterval(60_000, 1000), 1500);
   equal(pollInterval(120_000, 8000), 10_000);
   equal(pollInterval(3_600_000, 10_000), 10_000);
+});
+
+Deno.test("the poll schedule over a day: never two calls within half a second, 1 s for a minute, then backing off to 10 s", () => {
+  // The loop's schedule as a function of elapsed time alone: each wait is pollInterval of the time so far.
+  const polls = [0];
+  let interval = 1000;
+  while (polls.at(-1)! < 24 * 3_600_000) {
+    interval = pollInterval(polls.at(-1)!, interval);
+    polls.push(polls.at(-1)! + interval);
+  }
+  const gaps = polls.slice(1).map((at, i) => at - polls[i]);
+  ok(gaps.every((gap) => gap >= 500), "two polls less than half a second apart");
+  // So no second holds three: any three span a second at least.
+  ok(polls.every((at, i) => i + 2 >= polls.length || polls[i + 2] - at >= 1000));
+  ok(gaps.every((gap, i) => i === 0 || gap >= gaps[i - 1]), "a wait shorter than the one before");
+  deepEqual(gaps.slice(0, 60), Array(60).fill(1000));
+  const slowest = gaps.findIndex((gap) => gap === LAST_POLL_INTERVAL_MS);
+  ok(slowest > 60 && polls[slowest] < 2 * 60_000, `10 s reached at ${polls[slowest]} ms`);
+  ok(gaps.slice(slowest).every((gap) => gap === LAST_POLL_INTERVAL_MS));
+  // A day's wait is about 8,700 polls, not 86,400.
+  ok(polls.length < 60 + 10 + 24 * 360 + 1, `${polls.length} polls`);
 });
 
 Deno.test("waitForExecution ends on Ctrl-C, saying the execution goes on and how to terminate it", async () => {
