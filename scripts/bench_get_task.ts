@@ -139,8 +139,12 @@ async function formats(bench: Bench, runs: number): Promise<void> {
 if (import.meta.main) {
   await runBenchmark(async () => {
     const runs = runsArgument(9);
-    const { runFlags } = await fctlCommand();
-    console.log(`fctl = deno ${runFlags.join(" ")} main.ts; admin in its own process, ${LATENCY_MS} ms per RPC`);
+    const { runFlags, main } = await fctlCommand();
+    console.log(
+      `fctl = deno ${runFlags.join(" ")} ${
+        main.slice(ROOT.length)
+      }; admin in its own process, ${LATENCY_MS} ms per RPC`,
+    );
     console.log("medians, the compared commands run alternately after one unmeasured round");
     await withBench(async (bench) => {
       await startUp(bench, runs);

@@ -11,21 +11,23 @@
  */
 import { fileURLToPath } from "node:url";
 import type { SeedCounts } from "./bench_seed.ts";
+import { BUNDLE_MAIN, ensureBundle } from "./bundle.ts";
 
 /** The repository's root directory. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/** `deno run` and its flags as `deno task fctl` runs main.ts, plus main.ts's path. */
+/** `deno run` and its flags as `deno task fctl` runs fctl, plus the path of what it runs (the bundle of main.ts). */
 export interface FctlCommand {
   /** `run` followed by every flag of the task (permissions, V8 flags, …), without the script. */
   runFlags: string[];
-  /** Absolute path of main.ts. */
+  /** Absolute path of the program: `dist/bundle/main.js`, built from the tree as it is. */
   main: string;
 }
 
 /**
- * Reads the `fctl` task of `deno.json`: its last command must be `deno run [flags…] main.ts`.
- * Throws one line naming the task if it has another shape.
+ * Reads the `fctl` task of `deno.json`: its last command must be `deno run [flags…] dist/bundle/main.js`, which
+ * is built first when the tree changed since its build (as the task does). Throws one line naming the task if it has
+ * another shape.
  */
 export async function fctlCommand(): Promise<FctlCommand> {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
@@ -38,10 +40,11 @@ export async function fctlCommand(): Promise<FctlCommand> {
   const words = task.split("&&").at(-1)!.trim().split(/\s+/).map((word) =>
     word.replaceAll('"', "").replaceAll("$root", root)
   );
-  const script = words.findIndex((word) => word.endsWith("main.ts"));
+  const script = words.findIndex((word) => word.endsWith(BUNDLE_MAIN));
   if (words[0] !== "deno" || words[1] !== "run" || script !== words.length - 1) {
-    throw new Error(`the fctl task of deno.json is not "… && deno run [flags] main.ts": "${task}"`);
+    throw new Error(`the fctl task of deno.json is not "… && deno run [flags] ${BUNDLE_MAIN}": "${task}"`);
   }
+  await ensureBundle(new URL(ROOT, "file:"), { quiet: true });
   const main = words[script].startsWith("/") ? words[script] : `${ROOT}${words[script]}`;
   return { runFlags: words.slice(1, script), main };
 }

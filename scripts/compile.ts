@@ -1,6 +1,7 @@
 /**
  * `deno task compile`: builds the `fctl` executable with `deno compile` for every release target, with the
- * declared permission set (`src/permissions.ts`) and every module fctl loads on demand.
+ * declared permission set (`src/permissions.ts`) and every module fctl loads on demand. What it compiles is what
+ * the tests run: the bundle of `main.ts` (`scripts/bundle.ts`, built first when the tree changed since).
  *
  * fctl's commands load their modules lazily (`"unstable": ["lazy-dynamic-imports"]`), and `deno compile` embeds
  * only the modules a static import reaches, so every module reachable through a dynamic import is passed with
@@ -34,6 +35,7 @@ import { permissionFlags, type PermissionScope } from "../src/permissions.ts";
 import { type ModuleGraph, moduleGraph } from "./module_graph.ts";
 import { runtimePackages } from "./runtime_packages.ts";
 import { runtimeBaseProblem } from "./runtime_base.ts";
+import { BUNDLE_MAIN, ensureBundle } from "./bundle.ts";
 
 /** The release targets (Deno's names). */
 export const TARGETS: readonly string[] = [
@@ -48,7 +50,7 @@ export const TARGETS: readonly string[] = [
 export const EXIT_NO_RUNTIME_BASE = 3;
 
 const ROOT = new URL("../", import.meta.url);
-const MAIN = new URL("main.ts", ROOT);
+const MAIN = new URL(BUNDLE_MAIN, ROOT);
 
 /** What fctl loads on demand, as `deno info` resolves it. */
 export interface LazyModules {
@@ -58,12 +60,16 @@ export interface LazyModules {
   unresolved: string[];
 }
 
-/** `main.ts`'s module graph: every module it imports, statically or through a literal dynamic import. */
-export function mainGraph(): Promise<ModuleGraph> {
+/**
+ * The module graph of what ships, the bundle of `main.ts` (`scripts/bundle.ts`, built first if the tree changed
+ * since): every module it imports, statically or through a literal dynamic import.
+ */
+export async function mainGraph(): Promise<ModuleGraph> {
+  await ensureBundle(ROOT, { quiet: true });
   return moduleGraph(MAIN, ROOT);
 }
 
-/** The modules `main.ts` may load that its static imports do not reach. */
+/** The modules the bundle may load that its static imports do not reach: its chunks of lazily loaded code. */
 export async function lazyModules(graph?: ModuleGraph): Promise<LazyModules> {
   const info = graph ?? await mainGraph();
   const unresolved: string[] = [];
@@ -111,7 +117,7 @@ export function compileArgs(
     options.output,
     ...options.includes.flatMap((path) => ["--include", path]),
     ...options.excludes.flatMap((path) => ["--exclude", path]),
-    "main.ts",
+    BUNDLE_MAIN,
   ];
 }
 

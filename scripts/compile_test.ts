@@ -16,6 +16,7 @@ import {
   unusedPackagePaths,
 } from "./compile.ts";
 import { executableTarget } from "./runtime_base.ts";
+import { BUNDLE_DIR, BUNDLE_MAIN, BUNDLED_PACKAGES } from "./bundle.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const ROOT = new URL("../", import.meta.url);
@@ -42,9 +43,6 @@ const RUNTIME_PACKAGES = () => [
     "@google-cloud/storage",
     "google-auth-library",
     "@azure/storage-blob",
-    "@connectrpc/connect",
-    "@connectrpc/connect-node",
-    "@bufbuild/protobuf",
     "yaml",
     "modern-tar",
     "oauth4webapi",
@@ -90,15 +88,20 @@ Deno.test("every dynamic import in fctl's code has a literal specifier, so deno 
   ok(files.includes("src/cli/run.ts"), "the walk reads fctl's sources, so the check can fail");
 });
 
-Deno.test("the compile includes every module main.ts loads on demand, and only project files", async () => {
+Deno.test("the compile includes every chunk the bundle loads on demand, and only the bundle's files", async () => {
   const { includes, unresolved } = await lazyModules();
   deepEqual(unresolved, []);
-  for (const module of ["src/cli/context.ts", "src/tasks/get_task.ts", "src/auth/pkce.ts"]) {
-    ok(includes.includes(module), module);
+  const chunks: string[] = [];
+  for await (const entry of Deno.readDir(new URL(`${BUNDLE_DIR}/`, ROOT))) {
+    if (entry.name.endsWith(".js")) chunks.push(`${BUNDLE_DIR}/${entry.name}`);
   }
-  ok(includes.some((path) => path.startsWith("proto/gen/")), "the generated protos");
-  ok(!includes.includes("main.ts") && !includes.includes("src/cli/run.ts"), "static imports are embedded anyway");
-  deepEqual(includes.filter((path) => /node_modules|_test\.ts$|src\/sandbox\//.test(path)), []);
+  const graph = await mainGraph();
+  const loadedAtStart = [...graph.reachable()].map((specifier) => specifier.slice(ROOT.href.length));
+  // Every chunk is reached from main.js: at start (embedded anyway) or on demand (included).
+  deepEqual(chunks.filter((chunk) => !includes.includes(chunk) && !loadedAtStart.includes(chunk)), []);
+  ok(includes.length > 20, "the commands' chunks");
+  ok(!includes.includes(BUNDLE_MAIN), "static imports are embedded anyway");
+  deepEqual(includes.filter((path) => !path.startsWith(`${BUNDLE_DIR}/`)), []);
 });
 
 Deno.test("the compile leaves out every package fctl cannot load at run time, and no run-time package", async () => {
@@ -110,6 +113,8 @@ Deno.test("the compile leaves out every package fctl cannot load at run time, an
   for (const dir of RUNTIME_PACKAGES()) {
     ok(!excludes.some((path) => path.startsWith(`node_modules/.deno/${dir}`)), `${dir} is kept`);
   }
+  // protobuf-es and Connect are in the bundle itself: their packages are not needed beside it.
+  for (const dir of BUNDLED_PACKAGES.map(storeDir)) ok(excludedDirs.includes(dir), `${dir} is bundled`);
   for (const link of ["node_modules/azurite", "node_modules/s3rver", "node_modules/fast-check"]) {
     ok(excludes.includes(link), `${link}: deno compile would follow the link and embed its target`);
   }
@@ -124,7 +129,7 @@ Deno.test("deno compile runs with exactly the permission flags the CLI tests run
     excludes: ["node_modules/.deno/b@1.0.0"],
   });
   deepEqual(args.filter((arg) => /^--(allow|deny)-/.test(arg)), [...FCTL_RUN_FLAGS]);
-  deepEqual(args.slice(-5), ["--include", "src/a.ts", "--exclude", "node_modules/.deno/b@1.0.0", "main.ts"]);
+  deepEqual(args.slice(-5), ["--include", "src/a.ts", "--exclude", "node_modules/.deno/b@1.0.0", BUNDLE_MAIN]);
   ok(args.includes("--no-prompt"));
   const scoped = compileArgs({
     target: TARGETS[0],

@@ -1,13 +1,14 @@
 /**
- * `deno task install`: puts an `fctl` command into `<root>/bin` that runs this clone's `main.ts` from any
- * directory, with exactly fctl's declared permissions (`src/permissions.ts`), and needs no `deno` on `PATH`.
+ * `deno task install`: puts an `fctl` command into `<root>/bin` that runs what ships of this clone (the bundle of
+ * its `main.ts`, `scripts/bundle.ts`, copied to `<root>/lib/fctl/bundle`) from any directory, with exactly fctl's declared permissions (`src/permissions.ts`), and needs no `deno` on `PATH`.
  *
  * `<root>` is `--root DIR`, else `$DENO_INSTALL_ROOT`, else `$HOME/.deno` (`%USERPROFILE%\.deno` on Windows), as for
  * `deno install -g`. The command is a shell script (`fctl.cmd` on Windows, `scripts/install_shim.ts`) that runs the
  * Deno executable running this script, placed at `<root>/lib/fctl/deno-<version>`: a hard link where `<root>` is on
  * the same filesystem (no extra space), else a copy. Not the running executable's own path: run as `npx deno`, that
  * is in npm's cache, which npm may prune or replace; a link or copy stays while the cache goes. The clone stays
- * where it is: the command runs its `main.ts` with its `deno.json` and `node_modules`.
+ * where it is: the command runs the bundle with its `deno.json` and `node_modules`. The bundle is a copy, so the
+ * command runs what was installed until the next install, whatever the clone's working tree becomes.
  *
  * Each file is written beside its place and renamed into it, so no half-written command or Deno is ever there. An
  * existing `<root>/bin/fctl` not written by this script (its mark, `SHIM_MARK`) is replaced only with `--force`.
@@ -24,6 +25,7 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:pa
 import { fileURLToPath } from "node:url";
 import { permissionFlags } from "../src/permissions.ts";
 import { posixShim, SHIM_MARK, type ShimTarget, windowsShim } from "./install_shim.ts";
+import { copyBundle, ensureBundle } from "./bundle.ts";
 
 const CLONE = fileURLToPath(new URL("../", import.meta.url)).replace(/[\\/]$/, "");
 const WINDOWS = Deno.build.os === "windows";
@@ -164,10 +166,14 @@ async function install(root: string, force: boolean): Promise<number> {
   await Deno.mkdir(bin, { recursive: true });
   await Deno.mkdir(lib, { recursive: true });
   const placed = await placeExecutable(Deno.execPath(), deno);
+  const clone = new URL("../", import.meta.url);
+  await ensureBundle(clone, { quiet: true });
+  const bundle = join(lib, "bundle");
+  await copyBundle(clone, bundle);
   const target: ShimTarget = {
     deno,
     config: join(CLONE, "deno.json"),
-    main: join(CLONE, "main.ts"),
+    main: join(bundle, "main.js"),
     permissions: permissionFlags(),
   };
   await writeShim(shim, WINDOWS ? windowsShim(target, CLONE) : posixShim(target, CLONE), ours !== undefined);

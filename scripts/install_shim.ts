@@ -1,6 +1,6 @@
 /**
  * The command file `deno task install` writes (`scripts/install.ts`): a POSIX shell script `fctl`, or `fctl.cmd` on
- * Windows, that runs the clone's `main.ts` with a Deno executable of its own under exactly fctl's declared
+ * Windows, that runs fctl (the installed copy of the clone's bundle) with a Deno executable of its own under exactly fctl's declared
  * permissions (`src/permissions.ts`), from whatever directory it is started in.
  *
  * @module
@@ -15,7 +15,7 @@ export interface ShimTarget {
   deno: string;
   /** The clone's `deno.json` (its import map, `node_modules` and unstable features). */
   config: string;
-  /** The clone's `main.ts`. */
+  /** The program: the installed copy of the bundle's `main.js` (`scripts/bundle.ts`). */
   main: string;
   /** Deno's permission flags: `permissionFlags()`, nothing else. */
   permissions: readonly string[];

@@ -1,7 +1,7 @@
 /**
  * `deno task test`: every check CI runs, in order, failing on the first that fails:
  * formatting, lint, type check, the package's doc lint and publish dry run, generated-code and reference freshness,
- * then the test suite, after which it prints how many generated cases the property tests ran (`property cases: N`;
+ * then the bundle of what ships (`scripts/bundle.ts`), then the test suite, after which it prints how many generated cases the property tests ran (`property cases: N`;
  * see `src/_test_property.ts`).
  *
  * @module
@@ -40,6 +40,20 @@ const STEPS: Step[] = [
   {
     name: "command reference is current",
     args: ["run", "--quiet", "--allow-read", "scripts/gen_reference.ts", "--check"],
+  },
+  // What ships, which the tests that run fctl as a process run (tests/helpers.ts `fctlMain`).
+  {
+    name: "bundle",
+    args: [
+      "run",
+      "--quiet",
+      "--allow-read",
+      "--allow-write",
+      "--allow-run",
+      "scripts/bundle.ts",
+      "--if-stale",
+      "--quiet",
+    ],
   },
   {
     name: "tests",

@@ -10,10 +10,11 @@ import { equal, match, ok as assert } from "node:assert/strict";
 import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import type { RunResult } from "./helpers.ts";
+import { fctlMain, type RunResult } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 /** Deno's own cache, where the other subprocess runs keep it, whatever HOME a run has. */
 const DENO_DIR = "/nonexistent-fctl-test-home/.cache/deno";
 /** A token, code or device code of the sandbox, opaque or a JWT, as it could appear in output. */

@@ -7,10 +7,11 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { fixture } from "./helpers.ts";
+import { fctlMain, fixture } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 /** Deno's module cache, where the other subprocess tests keep it (it is not the container's business). */
 const DENO_DIR = "/nonexistent-fctl-test-home/.cache/deno";
 

@@ -9,8 +9,10 @@ import { equal, match, ok } from "node:assert/strict";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { taskSpec } from "./task_fixtures.ts";
+import { fctlMain } from "./helpers.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 /** Deno's cache, where the other subprocess runs keep it. */
 const DENO_DIR = "/nonexistent-fctl-test-home/.cache/deno";
 /** Generous: what should end within a few seconds must end within this, or the test fails (it never hangs). */

@@ -7,6 +7,7 @@ import { runCli } from "../src/cli/run.ts";
 import type { Io } from "../src/output/io.ts";
 import { readBoundedTextFile } from "../src/fs/read_bounded.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { buildBundle, builtInputsHash, BUNDLE_MAIN, bundleInputsHash } from "../scripts/bundle.ts";
 
 /** What a command run printed and returned. */
 export interface RunResult {
@@ -59,12 +60,31 @@ export function fixture(name: string): string {
 /** The HOME of subprocess runs: it exists only for Deno's cache, so no developer's config is read. */
 export const SUBPROCESS_HOME = "/nonexistent-fctl-test-home";
 
+let bundledMain: Promise<string> | undefined;
+
 /**
- * Runs `fctl <args>` as a fresh process of `main.ts` under the declared permissions (never -A), with `env` as its
- * whole environment besides HOME and NO_COLOR, and no stdin.
+ * The program fresh-process tests run: what ships, the bundle of `main.ts` (`scripts/bundle.ts`). `deno task test`
+ * builds `dist/bundle/` first; when it is not built from the tree as it is now (a test run on its own after an edit),
+ * this process builds a private copy in a temporary directory, removed when it exits, so that tests running side by
+ * side never replace a bundle another one is loading.
+ */
+export function fctlMain(): Promise<string> {
+  return bundledMain ??= (async () => {
+    const root = new URL("../", import.meta.url);
+    if ((await builtInputsHash(root)) === (await bundleInputsHash(root))) return new URL(BUNDLE_MAIN, root).pathname;
+    const dir = await Deno.makeTempDir({ prefix: "fctl_test_bundle_" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    await buildBundle(root, { outDir: `${dir}/bundle`, quiet: true });
+    return `${dir}/bundle/main.js`;
+  })();
+}
+
+/**
+ * Runs `fctl <args>` as a fresh process of the bundle ({@link fctlMain}) under the declared permissions (never -A),
+ * with `env` as its whole environment besides HOME and NO_COLOR, and no stdin.
  */
 export async function runFctlProcess(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
-  const main = new URL("../main.ts", import.meta.url).pathname;
+  const main = await fctlMain();
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...FCTL_RUN_FLAGS, main, ...args],
     env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },

@@ -9,9 +9,10 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { startTlsServer } from "../src/http/_test_tls.ts";
 import { endStalledBodies } from "../src/http/_test_bodies.ts";
-import { fixture, SUBPROCESS_HOME } from "./helpers.ts";
+import { fctlMain, fixture, SUBPROCESS_HOME } from "./helpers.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 
 /** Far above what any of these runs needs (about 150 MiB), far below what an unbounded read reaches in seconds. */
 const MEMORY_LIMIT_MIB = 600;

@@ -11,9 +11,10 @@ import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { startTestS3 } from "../src/storage/_test_s3.ts";
-import { fixture } from "./helpers.ts";
+import { fctlMain, fixture } from "./helpers.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 /** Where a registration under `version` puts the source. */
 const key = (version: string) => `fast/${version}-fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz`;
 

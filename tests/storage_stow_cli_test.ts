@@ -10,12 +10,13 @@ import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type FakeGcs, startFakeGcs } from "../src/storage/_test_gcs_server.ts";
 import { type Azurite, AZURITE_ACCOUNT, AZURITE_KEY, startAzurite } from "../src/storage/_test_azurite_server.ts";
-import { fixture, runFctl } from "./helpers.ts";
+import { fctlMain, fixture, runFctl } from "./helpers.ts";
 import { assertSourceThroughStorage, CORE, coreSource, KEY, SOURCE } from "./fast_source.ts";
 
 const CONTAINER = "fctl-fast";
 const PROJECT = "fctl-test-project";
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What ships: the bundle of main.ts. */
+const MAIN = await fctlMain();
 
 function md5(bytes: Uint8Array): { hex: string; base64: string; raw: Uint8Array } {
   const hash = createHash("md5").update(bytes);
