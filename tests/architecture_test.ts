@@ -27,9 +27,13 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
     uses: ["node:crypto"],
     why: "parses the CA file's certificates (X509Certificate) to check them",
   },
-  "src/executions/create_execution.ts": {
+  "src/executions/local_blobs.ts": {
     uses: ["Deno"],
-    why: "checks that a local blob input is a regular file before anything is uploaded or created",
+    why: "checks that a local blob input is a file or directory, as its input takes, before anything is uploaded",
+  },
+  "src/executions/local_directory.ts": {
+    uses: ["Deno"],
+    why: "lists a local directory given as an input (links checked against leaving it) before it is uploaded",
   },
   "src/fs/read_bounded.ts": {
     uses: ["Deno"],

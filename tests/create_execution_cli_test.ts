@@ -270,7 +270,7 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
   });
 });
 
-Deno.test("create execution: a local file given as a blob input is uploaded through the data proxy; a directory is refused", async () => {
+Deno.test("create execution: a local file given as a blob input is uploaded through the data proxy; a directory is refused for it", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const blob = { type: { case: "blob", value: { format: "csv", dimensionality: 0 } } };
     await registerTask(sandbox, "test.file_task", "f1", { f: { type: blob, description: "f" } });
@@ -293,7 +293,7 @@ Deno.test("create execution: a local file given as a blob input is uploaded thro
     equal(refused.code, 2, refused.stderr);
     match(
       refused.stderr,
-      /inputs\.f: ".*" is not a regular file; local directories are not uploaded, give a remote URI\n$/,
+      /inputs\.f: ".*" is a directory, but the input takes a file \(single blob\); give a file or a remote URI\n$/,
     );
     equal(sandbox.uploads.size, 1);
     equal(sandbox.store.executions.summaries().length, 1);

@@ -8,15 +8,14 @@
  */
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { quote, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
-import { uploadFastSource } from "../register/upload.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { getLaunchPlan } from "../launchplans/get_launch_plan.ts";
 import { getTask } from "../tasks/get_task.ts";
-import { inputLiterals, type LocalBlob } from "./literals.ts";
+import { inputLiterals } from "./literals.ts";
+import { uploadLocalBlobs } from "./local_blobs.ts";
 import type { ExecutionSpec } from "./spec_file.ts";
-import { shownValue } from "./input_value.ts";
 import {
   type ExecutionCreateRequest,
   ExecutionCreateRequestSchema,
@@ -28,8 +27,8 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { LiteralType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 
 /**
- * Where {@link createExecution} uploads a local file given as a blob input: the admin's data proxy when it has one,
- * else the configured storage, as fast registration uploads its source.
+ * Where {@link createExecution} uploads a local file or directory given as a blob input: the admin's data proxy when
+ * it has one, else the configured storage, as fast registration uploads its source.
  *
  * ```ts
  * import { type ExecutionUploadOptions, openStorage } from "@fctl/fctl";
@@ -94,9 +93,12 @@ export interface CreateExecutionOptions {
   /** Dataclasses as protobuf Struct (flytectl's `FLYTE_USE_OLD_DC_FORMAT`); the caller reads the environment. */
   oldDataclassFormat?: boolean;
   /**
-   * Local blob inputs (files) are uploaded as fast registration uploads its archive: the admin's data proxy
-   * (CreateUploadLocation, then a PUT), else this storage; the request carries the remote URI. Unset, a local path
-   * is refused (the cluster cannot read it). A local directory is always refused. Not used with `dryRun`.
+   * Local blob inputs are uploaded as fast registration uploads its archive: the admin's data proxy
+   * (CreateUploadLocation, then a PUT), else this storage; the request carries the remote URI. A file input takes a
+   * file; a directory input takes a directory, whose regular files go under one prefix with their relative paths
+   * (the blob's URI), a few at a time; links are not followed out of it, and an empty one is refused. Every path is
+   * checked before anything is uploaded, and a failed upload creates nothing. Unset, a local path is refused (the
+   * cluster cannot read it). Not used with `dryRun`.
    */
   upload?: ExecutionUploadOptions;
   /** Build and return the request without sending it (the task or launch plan is still read). */
@@ -147,7 +149,8 @@ export interface CreateExecutionResult {
  * ```
  *
  * @throws {UsageError} no spec, relaunch or recover; an input that is not one of the entity's, or of the wrong
- *   type; a blob input given as a local path (nothing is created)
+ *   type; a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
+ *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
  * @throws {AdminError} the admin refused the execution, or a call could not be made
  */
@@ -228,48 +231,6 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
   return types;
 }
 
-/** Why a local blob cannot be uploaded (a directory, a missing file), or why it is refused without uploads. */
-async function localBlobProblem(local: LocalBlob, uploading: boolean): Promise<string | undefined> {
-  const shown = shownValue({ kind: "string", value: local.path, text: local.path });
-  if (!uploading) {
-    return `${local.input}: ${shown} is a local path, which the cluster cannot read; give a remote URI ` +
-      "(s3://, gs://, abfs://, flyte://)";
-  }
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(local.path);
-  } catch (err) {
-    const reason = err instanceof Deno.errors.NotFound ? "no such file" : String((err as Error).message ?? err);
-    return `${local.input}: cannot upload ${shown}: ${reason}`;
-  }
-  if (!info.isFile) {
-    return `${local.input}: ${shown} is not a regular file; local directories are not uploaded, give a remote URI`;
-  }
-  return undefined;
-}
-
-/** Uploads every local blob (each checked first: nothing is uploaded when one cannot be) and points it there. */
-async function uploadLocalBlobs(
-  client: AdminClient,
-  locals: LocalBlob[],
-  target: { project: string; domain: string },
-  options: CreateExecutionOptions,
-): Promise<void> {
-  for (const local of locals) {
-    const problem = await localBlobProblem(local, options.upload !== undefined);
-    if (problem) throw new UsageError(problem);
-  }
-  for (const local of locals) {
-    const name = local.path.slice(local.path.lastIndexOf("/") + 1) || quote(local.path);
-    const uploaded = await uploadFastSource(
-      client,
-      { ...options.upload, ...target, path: local.path, name },
-      options.signal,
-    );
-    local.blob.uri = uploaded.location;
-  }
-}
-
 async function executionCreateRequest(
   client: AdminClient,
   options: CreateExecutionOptions,
@@ -283,7 +244,9 @@ async function executionCreateRequest(
     project: firstSet(options.targetProject, spec.targetProject) ?? options.project,
     domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
   };
-  if (localBlobs.length > 0 && !options.dryRun) await uploadLocalBlobs(client, localBlobs, target, options);
+  if (localBlobs.length > 0 && !options.dryRun) {
+    await uploadLocalBlobs(client, localBlobs, target, options.upload, options.signal);
+  }
   // Told once the inputs are known good: a refused file stays one line.
   if (!found.given) options.onVersion?.(found.version);
   const serviceAccount = firstSet(options.kubeServiceAcct, spec.kubeServiceAcct) ?? "";
