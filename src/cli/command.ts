@@ -115,6 +115,7 @@ export type CommandOptionsStep = (input: {
   args: readonly unknown[];
   flags: Readonly<Record<string, unknown>>;
   globals: LoadedGlobals | CommandLineGlobals;
+  warn: (message: string) => void;
 }) => unknown;
 
 /** A leaf's run step as `run.ts` calls it, with what its options step returned. */
@@ -142,6 +143,11 @@ export interface OptionsInput<
   readonly args: ArgumentValues<Args>;
   readonly flags: FlagValues<Flags>;
   readonly globals: ReadsConfig extends false ? CommandLineGlobals : LoadedGlobals;
+  /**
+   * Tells the user something about the flags that does not stop the command (a deprecated spelling): written
+   * on stderr as `warning: …` at once (before any usage error the step throws after it), or kept by the seam.
+   */
+  readonly warn: (message: string) => void;
 }
 
 /**

@@ -88,7 +88,8 @@ async function runCommand(ctx: CliContext, request: RunRequest): Promise<void> {
     const loaded = await ctx.loadConfig(request.globals, { reportWarnings: leaf.reportsConfigWarnings !== true });
     globals = { config: loaded.config, sources: loaded.sources };
   }
-  await leaf.run(ctx, leaf.options({ args: request.args, flags: request.flags, globals }));
+  const warn = (message: string) => ctx.io.stderr.write(`warning: ${message}\n`);
+  await leaf.run(ctx, leaf.options({ args: request.args, flags: request.flags, globals, warn }));
 }
 
 /** The leaf a run request names, with both its steps. */
@@ -106,6 +107,8 @@ export interface ParsedOptions {
   readonly command: readonly string[];
   /** What the leaf's options step returned: what its run step would be given. */
   readonly options: unknown;
+  /** The warnings the options step gave (a deprecated flag), each as it would follow `warning: `. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -133,7 +136,9 @@ export async function parseToOptions(args: readonly string[]): Promise<ParsedOpt
     globals = { config: loaded.config, sources: loaded.sources };
   }
   const command = parsed.path.slice(1).map((c) => c.name);
-  return { command, options: leaf.options({ args: parsed.args, flags: parsed.flags, globals }) };
+  const warnings: string[] = [];
+  const warn = (message: string) => void warnings.push(message);
+  return { command, options: leaf.options({ args: parsed.args, flags: parsed.flags, globals, warn }), warnings };
 }
 
 /**

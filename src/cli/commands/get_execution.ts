@@ -5,10 +5,13 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import type { ListOptions } from "../../get/list_query.ts";
+import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { flagError } from "../flag_values.ts";
+import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get execution`. */
 export const EXECUTION_FLAGS = [
@@ -22,12 +25,29 @@ export const EXECUTION_FLAGS = [
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
+/** What `get execution` does: one execution (with its node tree), or a page of them, and how to show it. */
+export interface GetExecutionCommandOptions {
+  /** The project and domain, and the execution's name if one is named. */
+  id: ProjectDomain & { name?: string };
+  /** `--details` or `--nodeID`: the named execution's node tree. */
+  details: boolean;
+  /** `--nodeID`: only this node of the tree. */
+  nodeId?: string;
+  /** The listing's options, paging as typed (`executionQuery` refuses a bad one). */
+  list: ListOptions;
+  /** The flag each paging option came from, to name it in the library's refusal. */
+  flagOf: Readonly<Record<string, FlagOfOption>>;
+  format: string;
+  wide: boolean;
+}
+
 /** `--details`: the node tree of one execution, as a text tree or a JSON/YAML array. */
 async function printDetails(
   ctx: CliContext,
   admin: Promise<Awaited<ReturnType<CliContext["admin"]>>>,
   id: { project: string; domain: string; name: string },
   nodeId: string | undefined,
+  format: string,
 ) {
   const [{ executionDetails }, view, { printText }] = await Promise.all([
     import("../../executions/execution_details.ts"),
@@ -35,7 +55,6 @@ async function printDetails(
     import("../../output/print.ts"),
   ]);
   const nodes = await executionDetails(await admin, id, { nodeId, signal: ctx.signal });
-  const format = ctx.config.output;
   if (format === "JSON" || format === "YAML") {
     const { renderJson, renderYaml } = await import("../../output/document.ts");
     const doc = nodes.map(view.nodeDetailsJson);
@@ -64,19 +83,32 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
     "fctl get execution f8a1b2c3d4 -p flytesnacks -d development --details",
     "fctl get execution f8a1b2c3d4 -p flytesnacks -d development --nodeID n0 -o yaml",
   ],
-  async run(ctx, [name], flags) {
-    const { project, domain } = ctx.projectDomain();
-    const format = ctx.config.output;
+  options({ args: [name], flags, globals: { config } }): GetExecutionCommandOptions {
+    const { project, domain } = projectDomain(config);
     const details = flags.details === true || flags.nodeID !== undefined;
     if (details && !name) {
       throw new UsageError(`--${flags.nodeID !== undefined ? "nodeID" : "details"} needs an execution name`);
     }
     if (flags.nodeID === "") throw new UsageError('invalid value "" for --nodeID: expected a node id');
-    const { checkFormat, render } = await import("../../output/render.ts");
-    checkFormat(format, false);
+    checkFormat(config.output, false);
+    return {
+      id: { project, domain, name },
+      details,
+      nodeId: flags.nodeID,
+      list: listOptions(flags),
+      flagOf: pagingFlags(flags),
+      format: config.output,
+      wide: flags.wide === true,
+    };
+  },
+  async run(ctx, options) {
+    const { id: { project, domain, name }, format, wide } = options;
+    const { render } = await import("../../output/render.ts");
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    if (name && details) return await printDetails(ctx, admin, { project, domain, name }, flags.nodeID);
+    if (name && options.details) {
+      return await printDetails(ctx, admin, { project, domain, name }, options.nodeId, format);
+    }
     const [{ executionQuery, runExecutionQuery, getExecution }, view] = await Promise.all([
       import("../../executions/get_execution.ts"),
       import("../../executions/execution_view.ts"),
@@ -84,16 +116,16 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
     const what = { columns: view.EXECUTION_COLUMNS, toJson: view.executionJson };
     if (name) {
       const execution = await getExecution(await admin, { project, domain, name }, ctx.signal);
-      return await render(ctx.io, format, { ...what, value: { one: execution } }, { wide: flags.wide });
+      return await render(ctx.io, format, { ...what, value: { one: execution } }, { wide });
     }
     let query;
     try {
-      query = executionQuery({ project, domain, ...listOptions(flags) });
+      query = executionQuery({ project, domain, ...options.list });
     } catch (err) {
-      throw flagError(err, pagingFlags(flags));
+      throw flagError(err, options.flagOf);
     }
     const page = await runExecutionQuery(await admin, query, ctx.signal);
-    await render(ctx.io, format, { ...what, value: { list: page.items } }, { wide: flags.wide });
+    await render(ctx.io, format, { ...what, value: { list: page.items } }, { wide });
     hintNextPage(ctx, page.hasMore, "executions", query.page);
   },
 });

@@ -6,10 +6,13 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import type { GetLaunchPlanOptions } from "../../launchplans/get_launch_plan.ts";
+import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { flagError } from "../flag_values.ts";
+import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get launchplan`. */
 export const LAUNCH_PLAN_FLAGS = [
@@ -42,6 +45,21 @@ async function execFileWriter(ctx: CliContext, file: string) {
   };
 }
 
+/**
+ * What `get launchplan` does: the library's query (checked by it), the spec file to write, and how to show the
+ * result.
+ */
+export interface GetLaunchPlanCommandOptions {
+  /** The library's options, paging as typed (`launchPlanQuery` refuses a bad one). */
+  query: GetLaunchPlanOptions;
+  /** The flag each library option came from, to name it in the library's refusal (see `flagError`). */
+  flagOf: Readonly<Record<string, FlagOfOption>>;
+  /** `--execFile`: where to write the named launch plan's execution spec. */
+  execFile?: string;
+  format: string;
+  wide: boolean;
+}
+
 /** `get launchplan`. */
 export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
   name: "launchplan",
@@ -61,20 +79,12 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     "fctl get launchplan core.basic.wf -p flytesnacks -d development --latest -o yaml",
     "fctl get launchplan core.basic.wf -p flytesnacks -d development --execFile exec.yaml",
   ],
-  async run(ctx, [name], flags) {
-    const { project, domain } = ctx.projectDomain();
-    const format = ctx.config.output;
-    const admin = ctx.admin({ connectNow: true });
-    await admin.catch(() => {});
-    const [{ launchPlanQuery, runLaunchPlanQuery }, view, { checkFormat, render }] = await Promise.all([
-      import("../../launchplans/get_launch_plan.ts"),
-      import("../../launchplans/launch_plan_view.ts"),
-      import("../../output/render.ts"),
-    ]);
-    checkFormat(format, false);
-    let query;
-    try {
-      query = launchPlanQuery({
+  options({ args: [name], flags, globals: { config } }): GetLaunchPlanCommandOptions {
+    const { project, domain } = projectDomain(config);
+    checkFormat(config.output, false);
+    if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
+    return {
+      query: {
         project,
         domain,
         name,
@@ -83,13 +93,30 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
         workflow: flags.workflow,
         newest: flags.execFile !== undefined,
         ...listOptions(flags),
-      });
+      },
+      flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+      execFile: flags.execFile,
+      format: config.output,
+      wide: flags.wide === true,
+    };
+  },
+  async run(ctx, options) {
+    const { format } = options;
+    const admin = ctx.admin({ connectNow: true });
+    await admin.catch(() => {});
+    const [{ launchPlanQuery, runLaunchPlanQuery }, view, { render }] = await Promise.all([
+      import("../../launchplans/get_launch_plan.ts"),
+      import("../../launchplans/launch_plan_view.ts"),
+      import("../../output/render.ts"),
+    ]);
+    let query;
+    try {
+      query = launchPlanQuery(options.query);
     } catch (err) {
-      throw flagError(err, { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } });
+      throw flagError(err, options.flagOf);
     }
-    if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
     // Asked before any RPC: the user decides about an existing file before waiting on the network.
-    const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
+    const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
     const result = await runLaunchPlanQuery(await admin, query, ctx.signal);
     if (writeExecFile && result.newest) {
       const written = await writeExecFile(result.newest);
@@ -97,9 +124,9 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
       ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
     }
     // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
-    const columns = name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
+    const columns = options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
     const value = result.kind === "one" ? { one: result.launchPlan } : { list: result.items };
-    await render(ctx.io, format, { columns, toJson: view.launchPlanJson, value }, { wide: flags.wide });
+    await render(ctx.io, format, { columns, toJson: view.launchPlanJson, value }, { wide: options.wide });
     if (result.kind === "list") hintNextPage(ctx, result.hasMore, "launch plans", query.page);
   },
 });

@@ -6,10 +6,13 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { checkFormat } from "../../output/check_format.ts";
+import type { GetTaskOptions } from "../../tasks/get_task.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { flagError } from "../flag_values.ts";
+import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
 export const TASK_FLAGS = [
@@ -50,6 +53,18 @@ async function execFileWriter(ctx: CliContext, file: string) {
   };
 }
 
+/** What `get task` does: the library's query (checked by it), the spec file to write, and how to show the result. */
+export interface GetTaskCommandOptions {
+  /** The library's options, paging as typed (`taskQuery` refuses a bad one). */
+  query: GetTaskOptions;
+  /** The flag each library option came from, to name it in the library's refusal (see `flagError`). */
+  flagOf: Readonly<Record<string, FlagOfOption>>;
+  /** `--execFile`: where to write the named task's execution spec. */
+  execFile?: string;
+  format: string;
+  wide: boolean;
+}
+
 /** The task command, under `get` or at the root, with the description of that place. */
 export function taskCommand(description: string): CommandSpec {
   return leafCommand({
@@ -70,24 +85,12 @@ export function taskCommand(description: string): CommandSpec {
       "fctl get task core.basic.hello -p flytesnacks -d development --version v1 --execFile exec.yaml",
       'fctl get task -p flytesnacks -d development --filter.fieldSelector "task.name=core.basic.hello" --wide',
     ],
-    async run(ctx, [name], flags) {
-      const { project, domain } = ctx.projectDomain();
-      const format = ctx.config.output;
-      // A run that passes its checks makes a call: the connection is opened first, so that its network round
-      // trips (TCP, TLS) overlap loading the client's modules and then the task's descriptors. A bad admin
-      // setting is reported where the client is used, after the flags are checked; whatever was opened is
-      // closed with the run's context.
-      const admin = ctx.admin({ connectNow: true });
-      await admin.catch(() => {});
-      const [
-        { taskQuery, runTaskQuery },
-        { TASK_COLUMNS, taskJson },
-        { checkFormat, render },
-      ] = await loadTaskModules();
-      checkFormat(format, false);
-      let query;
-      try {
-        query = taskQuery({
+    options({ args: [name], flags, globals: { config } }): GetTaskCommandOptions {
+      const { project, domain } = projectDomain(config);
+      checkFormat(config.output, false);
+      if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
+      return {
+        query: {
           project,
           domain,
           name,
@@ -95,17 +98,30 @@ export function taskCommand(description: string): CommandSpec {
           latest: flags.latest === true,
           newest: flags.execFile !== undefined,
           ...listOptions(flags),
-        });
+        },
+        flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+        execFile: flags.execFile,
+        format: config.output,
+        wide: flags.wide === true,
+      };
+    },
+    async run(ctx, options) {
+      const { format } = options;
+      // A run that passes its checks makes a call: the connection is opened first, so that its network round
+      // trips (TCP, TLS) overlap loading the client's modules and then the task's descriptors. A bad admin
+      // setting is reported where the client is used, after the flags are checked; whatever was opened is
+      // closed with the run's context.
+      const admin = ctx.admin({ connectNow: true });
+      await admin.catch(() => {});
+      const [{ taskQuery, runTaskQuery }, { TASK_COLUMNS, taskJson }, { render }] = await loadTaskModules();
+      let query;
+      try {
+        query = taskQuery(options.query);
       } catch (err) {
-        throw flagError(err, {
-          ...pagingFlags(flags),
-          latest: { flag: "latest" },
-          newest: { flag: "execFile" },
-        });
+        throw flagError(err, options.flagOf);
       }
-      if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
-      const writeExecFile = flags.execFile === undefined ? undefined : await execFileWriter(ctx, flags.execFile);
+      const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
       // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
       const result = await runTaskQuery(await admin, query, ctx.signal);
       if (writeExecFile && result.newest) {
@@ -115,7 +131,7 @@ export function taskCommand(description: string): CommandSpec {
         ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
-      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: flags.wide });
+      await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: options.wide });
       if (result.kind === "list") hintNextPage(ctx, result.hasMore, "tasks", query.page);
     },
   });

@@ -7,9 +7,12 @@
  */
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { Workflow } from "../../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import { flagError } from "../flag_values.ts";
+import { checkFormat } from "../../output/check_format.ts";
+import type { GetWorkflowOptions } from "../../workflows/get_workflow.ts";
+import { flagError, type FlagOfOption } from "../flag_values.ts";
 import type { CliContext } from "../context.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get workflow`. */
 export const WORKFLOW_FLAGS = [
@@ -18,6 +21,18 @@ export const WORKFLOW_FLAGS = [
   ...filterFlags("workflow.name=wf1,created_at>=2021-05-24T21:43:12Z", "created_at; name, ascending, for names"),
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
+
+/** What `get workflow` does: the library's query (checked by it), and how to show the result. */
+export interface GetWorkflowCommandOptions {
+  /** The library's options, paging as typed (`workflowQuery` refuses a bad one). */
+  query: GetWorkflowOptions;
+  /** The flag each library option came from, to name it in the library's refusal (see `flagError`). */
+  flagOf: Readonly<Record<string, FlagOfOption>>;
+  format: string;
+  /** `-o dot|doturl|svg`: the one workflow's graph. */
+  graph: boolean;
+  wide: boolean;
+}
 
 /** `get workflow`. */
 export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
@@ -38,22 +53,14 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     "fctl get workflow core.basic.wf -p flytesnacks -d development --version v1 -o dot",
     "fctl get workflow core.basic.wf -p flytesnacks -d development --latest -o svg > wf.svg",
   ],
-  async run(ctx, [name], flags) {
-    const { project, domain } = ctx.projectDomain();
-    const format = ctx.config.output;
-    const admin = ctx.admin({ connectNow: true });
-    await admin.catch(() => {});
-    const [{ workflowQuery, runWorkflowQuery }, view, { checkFormat, render }] = await Promise.all([
-      import("../../workflows/get_workflow.ts"),
-      import("../../workflows/workflow_view.ts"),
-      import("../../output/render.ts"),
-    ]);
+  options({ args: [name], flags, globals: { config } }): GetWorkflowCommandOptions {
+    const { project, domain } = projectDomain(config);
+    const format = config.output;
     const graph = format === "DOT" || format === "DOTURL" || format === "SVG";
     // Only one workflow has a graph: the names of a project have none.
     if (graph && !name) checkFormat(format, false);
-    let query;
-    try {
-      query = workflowQuery({
+    return {
+      query: {
         project,
         domain,
         name,
@@ -63,12 +70,30 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
         ...listOptions(flags),
         // Left out unless given: names sort ascending by default.
         asc: flags["filter.asc"],
-      });
+      },
+      flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, version: { flag: "version" } },
+      format,
+      graph,
+      wide: flags.wide === true,
+    };
+  },
+  async run(ctx, options) {
+    const { format, graph } = options;
+    const admin = ctx.admin({ connectNow: true });
+    await admin.catch(() => {});
+    const [{ workflowQuery, runWorkflowQuery }, view, { render }] = await Promise.all([
+      import("../../workflows/get_workflow.ts"),
+      import("../../workflows/workflow_view.ts"),
+      import("../../output/render.ts"),
+    ]);
+    let query;
+    try {
+      query = workflowQuery(options.query);
     } catch (err) {
-      throw flagError(err, { ...pagingFlags(flags), latest: { flag: "latest" }, version: { flag: "version" } });
+      throw flagError(err, options.flagOf);
     }
     const result = await runWorkflowQuery(await admin, query, ctx.signal);
-    const wide = { wide: flags.wide };
+    const wide = { wide: options.wide };
     if (result.kind === "one") {
       if (graph) {
         await writeGraph(ctx, format, result.workflow);

@@ -8,10 +8,15 @@ import { parseToOptions } from "../run.ts";
 import { optionsOf, usageError } from "./_test_seam.ts";
 
 Deno.test("the seam stops after the options step: the command's names and its options, nothing run", async () => {
-  deepEqual(await parseToOptions(["version"]), { command: ["version"], options: { format: "TABLE", endpoint: "" } });
+  deepEqual(await parseToOptions(["version"]), {
+    command: ["version"],
+    options: { format: "TABLE", endpoint: "" },
+    warnings: [],
+  });
   // -o takes any case and the schema's spelling; the endpoint is the global flag's, no config file is read.
   deepEqual(await parseToOptions(["version", "-o", "json", "--admin.endpoint", "dns:///flyte.example.com"]), {
     command: ["version"],
+    warnings: [],
     options: { format: "JSON", endpoint: "dns:///flyte.example.com" },
   });
   // -c is not read: the seam reads no file.
@@ -34,7 +39,7 @@ Deno.test("version and auth status refuse a graph format before anything is load
 });
 
 Deno.test("auth login and logout: the configured endpoint", async () => {
-  deepEqual(await parseToOptions(["auth", "login"]), { command: ["auth", "login"], options: {} });
+  deepEqual(await parseToOptions(["auth", "login"]), { command: ["auth", "login"], options: {}, warnings: [] });
   deepEqual((await parseToOptions(["auth", "logout", "--admin.endpoint", "localhost:8089"])).options, {
     endpoint: "localhost:8089",
   });
@@ -42,7 +47,11 @@ Deno.test("auth login and logout: the configured endpoint", async () => {
 
 Deno.test("completion: the shell, checked against the shells there are scripts for", async () => {
   for (const shell of ["bash", "zsh", "fish", "powershell"]) {
-    deepEqual(await parseToOptions(["completion", shell]), { command: ["completion"], options: { shell } });
+    deepEqual(await parseToOptions(["completion", shell]), {
+      command: ["completion"],
+      options: { shell },
+      warnings: [],
+    });
   }
   equal(
     await usageError(["completion", "tcsh"]),
@@ -54,6 +63,7 @@ Deno.test("completion: the shell, checked against the shells there are scripts f
 Deno.test("config view and validate: --all, --wide, -o and --strict", async () => {
   deepEqual(await parseToOptions(["config", "view"]), {
     command: ["config", "view"],
+    warnings: [],
     options: { all: false, format: "TABLE", wide: false },
   });
   deepEqual((await parseToOptions(["config", "view", "--all", "--wide", "-o", "yaml"])).options, {
@@ -69,6 +79,7 @@ Deno.test("config view and validate: --all, --wide, -o and --strict", async () =
 Deno.test("config init: the file's settings, --file over -c, and an empty --host refused", async () => {
   deepEqual(await parseToOptions(["config", "init"]), {
     command: ["config", "init"],
+    warnings: [],
     options: { init: { host: undefined, insecure: undefined, console: undefined }, file: undefined, force: false },
   });
   const options = (await parseToOptions([
