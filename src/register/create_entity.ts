@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { create as createMessage } from "@bufbuild/protobuf";
+import { create as createMessage, type DescMessage, toBinary } from "@bufbuild/protobuf";
 import {
   type LaunchPlanCreateRequest,
   LaunchPlanCreateRequestSchema,
@@ -46,6 +46,33 @@ function createRequest(entity: RegistrationEntity): CreateRequest {
         kind: "launchPlan",
         message: createMessage(LaunchPlanCreateRequestSchema, { id, spec: entity.spec.spec }),
       };
+  }
+}
+
+/** The schema of each kind's create request. */
+const REQUEST_SCHEMAS: Record<CreateRequest["kind"], DescMessage> = {
+  task: TaskCreateRequestSchema,
+  workflow: WorkflowCreateRequestSchema,
+  launchPlan: LaunchPlanCreateRequestSchema,
+};
+
+/**
+ * Builds and encodes, then drops, the create request of the first entity of each kind. protobuf-es compiles a
+ * message type's encoder on its first use (a task's, with the many messages a task spec holds, takes a few ms),
+ * and the creates share those encoders: done while the registration waits on the network anyway (for the upload
+ * location), that set-up no longer delays the first round of creates of each kind.
+ */
+export function prepareCreates(entities: readonly RegistrationEntity[]): void {
+  const prepared = new Set<RegistrationEntity["kind"]>();
+  for (const entity of entities) {
+    if (prepared.has(entity.kind)) continue;
+    prepared.add(entity.kind);
+    try {
+      const { kind, message } = createRequest(entity);
+      toBinary(REQUEST_SCHEMAS[kind], message);
+    } catch {
+      // Whatever fails here fails again in the entity's create, which reports it as that file's failure.
+    }
   }
 }
 

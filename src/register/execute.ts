@@ -6,6 +6,8 @@
  */
 import type { AdminClient } from "../admin/client.ts";
 import { createEntity } from "./create_entity.ts";
+
+export { prepareCreates } from "./create_entity.ts";
 import { fillSourceLocation } from "./hydrate.ts";
 import {
   type JobPlan,

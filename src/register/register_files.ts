@@ -85,9 +85,9 @@ export async function registerFiles(
     // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
     // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
     void client.connect();
-    sender = { client, modules: loadSending() };
+    sender = { client, upload: import("./upload.ts") };
     // Observed when awaited; a package that fails to read must not leave it rejected unobserved.
-    sender.modules.catch(() => {});
+    sender.upload.catch(() => {});
   }
   return await withPackageMembers(
     options.paths,
@@ -100,22 +100,21 @@ export async function registerFiles(
   );
 }
 
-/** What a registration that sends something sends with. */
+/**
+ * What a registration that sends something sends with. A dry run loads neither of its modules: the upload's
+ * loads while the package is read, the execute step's once the upload location has been asked for, so that it
+ * loads during that round trip instead of before it. Static specifiers, so that `deno compile` and
+ * `deno publish` see them.
+ */
 interface Sender {
   client: AdminClient;
-  /** The execute step, loading while the package is read; a dry run never loads it. */
-  modules: ReturnType<typeof loadSending>;
+  /** The upload (`node:crypto`, the HTTP client, Connect's errors). */
+  upload: Promise<typeof import("./upload.ts")>;
 }
 
-/**
- * The modules of the execute step (Connect's errors, the HTTP client, the upload). Static specifiers, so
- * that `deno compile` and `deno publish` see them.
- */
-function loadSending() {
-  return Promise.all([import("./execute.ts"), import("./upload.ts")]).then(([execute, upload]) => ({
-    executePlan: execute.executePlan,
-    requestUploadLocation: upload.requestUploadLocation,
-  }));
+/** The execute step's module: the creates' requests and their scheduling. */
+function loadExecute(): Promise<typeof import("./execute.ts")> {
+  return import("./execute.ts");
 }
 
 /** Check → plan → execute → report, on the members of the package; no `sender` in a dry run. */
@@ -125,15 +124,18 @@ async function registerMembers(
   sender: Sender | undefined,
 ): Promise<RegisterReport> {
   const { options } = run;
-  const send = await sender?.modules;
-  // The upload location is asked for before the package is checked, so that round trip overlaps the
-  // checks; it changes nothing on the admin's side. The bytes are sent only once the package is sound.
+  // The upload location is asked for first, before the package is checked and before the creates' module
+  // loads, so that its round trip overlaps both; it changes nothing on the admin's side. The bytes are sent
+  // only once the package is sound.
   const sources = packageSources(members);
   const source = sources.length === 1 ? sources[0] : undefined;
   const upload = source && sender ? keptSource(source) : undefined;
-  const requested = upload && sender && send
-    ? send.requestUploadLocation(sender.client, sourceUploadOptions(upload, run), run.signal)
+  const requested = upload && sender
+    ? (await sender.upload).requestUploadLocation(sender.client, sourceUploadOptions(upload, run), run.signal)
     : undefined;
+  const execute = sender && loadExecute();
+  // Observed when awaited; a package that fails its checks must not leave it rejected unobserved.
+  execute?.catch(() => {});
   try {
     const { entities, invalid } = await checkPackage(members, options);
     run.entries.push(...invalid);
@@ -142,10 +144,13 @@ async function registerMembers(
     run.timings.prepareMs = run.now() - run.startedMs;
     if (invalid.length > 0 && !options.continueOnError) {
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
-    } else if (!sender || !send) {
+    } else if (!sender || !execute) {
       run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
-    } else if (!plan.upload || await decideRoute(plan.upload, plan, run)) {
-      await send.executePlan(sender.client, plan, run);
+    } else {
+      const { executePlan, prepareCreates } = await execute;
+      // While the upload location is on its way: what the first create of each kind would otherwise set up.
+      if (plan.upload) prepareCreates(plan.order);
+      if (!plan.upload || await decideRoute(plan.upload, plan, run)) await executePlan(sender.client, plan, run);
     }
     return finishReport(run);
   } finally {
