@@ -257,3 +257,76 @@ Deno.test("create execution: an upload of the directory that fails creates no ex
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("create execution: a directory of many files: each uploaded once, under the one prefix", async () => {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-many-" });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await registerBlobTasks(sandbox);
+    const count = 600;
+    for (let i = 0; i < count; i++) {
+      await Deno.mkdir(`${dir}/many/part-${i % 12}`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/many/part-${i % 12}/file-${i}.txt`, `file ${i}\n`);
+    }
+    sandbox.uploads.clear();
+    sandbox.clearRequests();
+    const spec = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(spec, `task: test.dir_task\nversion: d1\ninputs:\n  d: ${dir}/many\n`);
+    const run = await runFctlProcess([
+      "create",
+      "execution",
+      "many",
+      "--execFile",
+      spec,
+      ...SCOPE,
+      "--admin.endpoint",
+      sandbox.endpoint,
+    ]);
+    equal(run.code, 0, run.stderr);
+    equal(run.stderr, "");
+    const blob = await storedBlob(sandbox, "many", "d");
+    const keys = [...sandbox.uploads.keys()];
+    equal(keys.length, count);
+    ok(keys.every((key) => key.startsWith(`${blob.uri}/part-`)), keys[0]);
+    equal(sandbox.requests.filter((r) => r.method === "CreateUploadLocation").length, count);
+    equal(new TextDecoder().decode(sandbox.uploads.get(`${blob.uri}/part-7/file-595.txt`)), "file 595\n");
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("create execution: Ctrl-C while a directory is uploading creates no execution (exit 130)", async () => {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-interrupt-" });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await registerBlobTasks(sandbox);
+    for (let i = 0; i < 80; i++) await Deno.writeTextFile(`${dir}/file-${i}.txt`, `file ${i}\n`);
+    // The spec beside the directory, not in it.
+    await Deno.writeTextFile(`${dir}.yaml`, `task: test.dir_task\nversion: d1\ninputs:\n  d: ${dir}\n`);
+    // Slow answers: ten rounds of eight upload locations take seconds, and Ctrl-C comes at the first.
+    sandbox.setLatency(300);
+    sandbox.clearRequests();
+    const interrupt = new AbortController();
+    const running = runFctl(
+      ["create", "execution", "--execFile", `${dir}.yaml`, ...SCOPE, "--admin.endpoint", sandbox.endpoint],
+      { signal: interrupt.signal },
+    );
+    while (!sandbox.requests.some((r) => r.method === "CreateUploadLocation")) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    interrupt.abort();
+    const run = await running;
+    equal(run.code, 130, run.stderr);
+    equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    sandbox.setLatency(0);
+    equal(sandbox.requests.filter((r) => r.method === "CreateExecution").length, 0);
+    equal(sandbox.store.executions.summaries().length, 0);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(`${dir}.yaml`).catch(() => {});
+  }
+});
