@@ -7,9 +7,11 @@
  */
 import { MAX_DURATION_MS, parseDuration } from "../../config/duration.ts";
 import { UsageError } from "../../errors.ts";
+import type { CreateExecutionOptions } from "../../executions/create_execution.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { printText } from "../../output/print.ts";
+import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `create execution`. */
 export const CREATE_EXECUTION_FLAGS = [
@@ -80,6 +82,20 @@ function waitOf(wait: boolean, timeout: string | undefined, dryRun: boolean): { 
   return { timeoutMs: ms };
 }
 
+/**
+ * What `create execution` does: the library's options but for what the run adds (the spec file's contents, the
+ * uploads, the environment's dataclass format, the signal), the spec file to read, whether to wait, and how to
+ * print the new execution's id.
+ */
+export interface CreateExecutionCommandOptions {
+  create: Omit<CreateExecutionOptions, "spec" | "upload" | "oldDataclassFormat" | "onVersion" | "signal">;
+  /** `--execFile`, unless `--relaunch` or `--recover` wins over it: read before anything connects. */
+  execFile?: string;
+  /** `--wait` (`--wait-timeout`: at most that long); absent: print the id and return. */
+  wait?: { timeoutMs?: number };
+  format: "TABLE" | "JSON" | "YAML";
+}
+
 /** `create execution`. */
 export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
   name: "execution",
@@ -103,9 +119,9 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     "fctl create execution -p flytesnacks -d development --relaunch f8a1b2c3d4",
     "fctl create execution -p flytesnacks -d development --recover f8a1b2c3d4",
   ],
-  async run(ctx, [name], flags) {
-    const { project, domain } = ctx.projectDomain();
-    const format = ctx.config.output;
+  options({ args: [name], flags, globals: { config } }): CreateExecutionCommandOptions {
+    const { project, domain } = projectDomain(config);
+    const format = config.output;
     if (format !== "TABLE" && format !== "JSON" && format !== "YAML") {
       throw new UsageError(`output format ${format} is not available for create execution; use TABLE, JSON or YAML`);
     }
@@ -123,14 +139,36 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     }
     const envs = envsOf(flags.envs);
     const wait = waitOf(flags.wait === true, flags["wait-timeout"], flags.dryRun === true);
+    return {
+      create: {
+        project,
+        domain,
+        name,
+        relaunch: flags.relaunch,
+        recover: flags.recover,
+        version: flags.version,
+        targetProject: flags.targetProject,
+        targetDomain: flags.targetDomain,
+        kubeServiceAcct: flags.kubeServiceAcct,
+        iamRoleARN: flags.iamRoleARN,
+        clusterPool: flags.clusterPool,
+        targetExecutionCluster: flags.targetExecutionCluster,
+        overwriteCache: flags.overwriteCache,
+        envs,
+        dryRun: flags.dryRun === true,
+      },
+      execFile: flags.relaunch || flags.recover ? undefined : flags.execFile,
+      wait,
+      format,
+    };
+  },
+  async run(ctx, { create, execFile, wait, format }) {
     const [{ createExecution }, { readExecutionSpecFile }] = await Promise.all([
       import("../../executions/create_execution.ts"),
       import("../../executions/spec_file.ts"),
     ]);
     // Read (and refused) before connecting: a bad file sends nothing.
-    const spec = flags.relaunch || flags.recover || !flags.execFile
-      ? undefined
-      : await readExecutionSpecFile(flags.execFile);
+    const spec = execFile ? await readExecutionSpecFile(execFile) : undefined;
     const admin = await ctx.admin({ connectNow: true });
     const [{ registrationStorage }, http] = await Promise.all([
       import("../../app/registration_storage.ts"),
@@ -140,24 +178,10 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     const storage = registrationStorage(ctx.config, http);
     const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
     const result = await createExecution(admin, {
+      ...create,
       upload: { http, openStorage: storage.openStorage, allowLocalStorage: storage.allowLocalStorage },
-      project,
-      domain,
-      name,
       spec,
-      relaunch: flags.relaunch,
-      recover: flags.recover,
-      version: flags.version,
-      targetProject: flags.targetProject,
-      targetDomain: flags.targetDomain,
-      kubeServiceAcct: flags.kubeServiceAcct,
-      iamRoleARN: flags.iamRoleARN,
-      clusterPool: flags.clusterPool,
-      targetExecutionCluster: flags.targetExecutionCluster,
-      overwriteCache: flags.overwriteCache,
-      envs,
       oldDataclassFormat: oldFormat,
-      dryRun: flags.dryRun === true,
       onVersion: (version) => ctx.io.stderr.write(`using version ${version}\n`),
       signal: ctx.signal,
     }).finally(() => storage.close());

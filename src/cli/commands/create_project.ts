@@ -7,6 +7,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { printText } from "../../output/print.ts";
+import { parseLabels, type ProjectFields } from "../../projects/project_fields.ts";
 
 /** The fields a project command takes as flags. */
 export const PROJECT_FIELD_FLAGS = [
@@ -27,6 +28,17 @@ export const CREATE_PROJECT_FLAGS = [
   { long: "dryRun", help: "check the project and send nothing" },
 ] as const satisfies readonly FlagSpec[];
 
+/** What `create project` does: the fields the flags give, over the file's, over `-p` for the id. */
+export interface CreateProjectCommandOptions {
+  /** The fields the flags name (`--labels` parsed). */
+  fields: Pick<ProjectFields, "id" | "name" | "description" | "labels">;
+  /** `--file`: a project file, read by the run, its fields under the flags'. */
+  file?: string;
+  /** `-p` (or its config file or environment value): the id when neither `--id` nor the file names one. */
+  project: string;
+  dryRun: boolean;
+}
+
 /** `create project`. */
 export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
   name: "project",
@@ -39,21 +51,34 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     'fctl create project --id ml --name "Machine learning" --description "models" --labels team=ml',
     "fctl create project --file project.yaml",
   ],
-  async run(ctx, _args, flags) {
-    const { parseLabels, readProjectFile } = await import("../../projects/project_fields.ts");
-    const file = flags.file === undefined ? {} : await readProjectFile(flags.file, ctx.io.readTextFile);
+  options({ flags, globals: { config, sources } }): CreateProjectCommandOptions {
     // Only a -p typed beside --id is a conflict: a default project from the config file or environment is not.
-    const typedProject = ctx.loaded.sources.project === "flag" ? ctx.config.project : undefined;
+    const typedProject = sources.project === "flag" ? config.project : undefined;
     if (flags.id !== undefined && typedProject && flags.id !== typedProject) {
       throw new UsageError("both project and id are passed: give the project's id with --id or -p, not both");
     }
-    const id = flags.id || file.id || ctx.config.project;
+    return {
+      fields: {
+        id: flags.id,
+        name: flags.name,
+        description: flags.description,
+        labels: flags.labels === undefined ? undefined : parseLabels(flags.labels),
+      },
+      file: flags.file,
+      project: config.project,
+      dryRun: flags.dryRun === true,
+    };
+  },
+  async run(ctx, { fields, file: fileName, project: defaultId, dryRun }) {
+    const { readProjectFile } = await import("../../projects/project_fields.ts");
+    const file = fileName === undefined ? {} : await readProjectFile(fileName, ctx.io.readTextFile);
+    const id = fields.id || file.id || defaultId;
     if (!id) throw new UsageError("project id wasn't passed: add --id <id> (or -p, or id in --file)");
-    const name = flags.name ?? file.name;
+    const name = fields.name ?? file.name;
     if (!name) throw new UsageError("project name is a required flag: add --name <name> (or name in --file)");
-    const labels = flags.labels === undefined ? file.labels : parseLabels(flags.labels);
-    const project = { id, name, description: flags.description ?? file.description, labels };
-    if (flags.dryRun) {
+    const labels = fields.labels ?? file.labels;
+    const project = { id, name, description: fields.description ?? file.description, labels };
+    if (dryRun) {
       printText(ctx.io, `skipping RegisterProject request (dryRun): project ${id} not created\n`);
       return;
     }

@@ -7,12 +7,21 @@
 import { OperationError, UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { printText } from "../../output/print.ts";
+import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `delete execution`. */
 export const DELETE_EXECUTION_FLAGS = [
   { long: "cause", value: "<text>", help: 'why, recorded as the abort cause (default "terminated by fctl")' },
   { long: "dryRun", help: "say what would be terminated, and send nothing" },
 ] as const satisfies readonly FlagSpec[];
+
+/** What `delete execution` does: terminate these executions of a project and domain, for this cause. */
+export interface DeleteExecutionCommandOptions extends ProjectDomain {
+  names: string[];
+  /** `--cause`; absent: the library's default. */
+  cause?: string;
+  dryRun: boolean;
+}
 
 /** `delete execution`. */
 export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
@@ -27,14 +36,17 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     'fctl delete execution f8a1b2c3d4 f9b2c3d4e5 -p flytesnacks -d development --cause "wrong inputs"',
     "fctl delete execution f8a1b2c3d4 -p flytesnacks -d development --dryRun",
   ],
-  async run(ctx, [names], flags) {
-    const { project, domain } = ctx.projectDomain();
+  options({ args: [names], flags, globals: { config } }): DeleteExecutionCommandOptions {
+    const { project, domain } = projectDomain(config);
     const empty = names.find((name) => name.trim() === "");
     if (empty !== undefined) throw new UsageError(`invalid execution name ${JSON.stringify(empty)}: expected a name`);
     if (flags.cause !== undefined && flags.cause.trim() === "") {
       throw new UsageError('invalid value "" for --cause: expected a reason, or leave --cause out');
     }
-    if (flags.dryRun) {
+    return { project, domain, names, cause: flags.cause, dryRun: flags.dryRun === true };
+  },
+  async run(ctx, { project, domain, names, cause, dryRun }) {
+    if (dryRun) {
       for (const name of names) printText(ctx.io, `would terminate ${name} (dryRun: nothing sent)\n`);
       return;
     }
@@ -43,7 +55,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     const failed: string[] = [];
     for (const name of names) {
       try {
-        await terminateExecution(admin, { project, domain, name }, { cause: flags.cause, signal: ctx.signal });
+        await terminateExecution(admin, { project, domain, name }, { cause, signal: ctx.signal });
         printText(ctx.io, `terminated ${name}\n`);
       } catch (err) {
         // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.

@@ -8,6 +8,7 @@ import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { printText } from "../../output/print.ts";
+import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `update launchplan`. */
 export const UPDATE_LAUNCH_PLAN_FLAGS = [
@@ -17,6 +18,15 @@ export const UPDATE_LAUNCH_PLAN_FLAGS = [
   { long: "archive", help: "deprecated: use --deactivate", hidden: true },
   ...UPDATE_FLAGS,
 ] as const satisfies readonly FlagSpec[];
+
+/** What `update launchplan` does: activate or deactivate one launch plan version, asking first unless forced. */
+export interface UpdateLaunchPlanCommandOptions {
+  id: ProjectDomain & { name: string; version: string };
+  /** True: deactivate it (`--deactivate`, or the deprecated `--archive`); false: activate it. */
+  deactivate: boolean;
+  dryRun: boolean;
+  force: boolean;
+}
 
 /** `update launchplan`. */
 export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
@@ -30,14 +40,23 @@ export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v2 --activate",
     "fctl update launchplan core.basic.wf -p flytesnacks -d development --version v1 --deactivate --force",
   ],
-  async run(ctx, [name], flags) {
-    const { project, domain } = ctx.projectDomain();
+  options({ args: [name], flags, globals: { config }, warn }): UpdateLaunchPlanCommandOptions {
+    const { project, domain } = projectDomain(config);
     if (!flags.version) throw new UsageError("launch plan version wasn't passed: add --version <version>");
-    if (flags.archive) ctx.io.stderr.write("warning: --archive is deprecated: use --deactivate\n");
+    if (flags.archive) warn("--archive is deprecated: use --deactivate");
     const deactivate = flags.deactivate === true || flags.archive === true;
     if ((flags.activate === true) === deactivate) {
       throw new UsageError("invalid state passed. Specify either activate or deactivate");
     }
+    return {
+      id: { project, domain, name, version: flags.version },
+      deactivate,
+      dryRun: flags.dryRun === true,
+      force: flags.force === true,
+    };
+  },
+  async run(ctx, { id, deactivate, dryRun, force }) {
+    const { name, version } = id;
     const admin = await ctx.admin({ connectNow: true });
     const [{ readLaunchPlanVersion, updateLaunchPlanState, launchPlanStateName }, { LaunchPlanState }, { runUpdate }] =
       await Promise.all([
@@ -45,23 +64,22 @@ export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
         import("../../../proto/gen/flyteidl/admin/launch_plan_pb.ts"),
         import("../update_flow.ts"),
       ]);
-    const id = { project, domain, name, version: flags.version };
     const current = await readLaunchPlanVersion(admin, id, ctx.signal);
     const state = deactivate ? LaunchPlanState.INACTIVE : LaunchPlanState.ACTIVE;
     const applied = await runUpdate(ctx, {
-      what: `update of launch plan ${JSON.stringify(name)} version ${JSON.stringify(flags.version)}`,
+      what: `update of launch plan ${JSON.stringify(name)} version ${JSON.stringify(version)}`,
       rpc: "UpdateLaunchPlan",
       fields: [{
         field: "state",
         before: launchPlanStateName(current.closure?.state),
         after: launchPlanStateName(state),
       }],
-      dryRun: flags.dryRun === true,
-      force: flags.force === true,
+      dryRun,
+      force,
       apply: () => updateLaunchPlanState(admin, id, state, ctx.signal),
     });
     if (applied) {
-      printText(ctx.io, `updated launch plan ${name} version ${flags.version} to ${launchPlanStateName(state)}\n`);
+      printText(ctx.io, `updated launch plan ${name} version ${version} to ${launchPlanStateName(state)}\n`);
     }
   },
 });

@@ -9,6 +9,7 @@ import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { printText } from "../../output/print.ts";
+import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of the `update *-meta` commands. */
 export const UPDATE_META_FLAGS = [
@@ -25,6 +26,17 @@ const KINDS = [
   { command: "launchplan-meta", resourceType: 3, noun: "launch plan" },
 ] as const;
 
+/** What `update task-meta|workflow-meta|launchplan-meta` does to one name, asking first unless forced. */
+export interface UpdateMetaCommandOptions {
+  id: ProjectDomain & { name: string };
+  /** `--archive` or `--activate`; absent: the state stays. */
+  state?: "archive" | "activate";
+  /** `--description`; absent: it stays. */
+  description?: string;
+  dryRun: boolean;
+  force: boolean;
+}
+
 function metaCommand(kind: typeof KINDS[number]): CommandSpec {
   return leafCommand({
     name: kind.command,
@@ -37,14 +49,24 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
       `fctl update ${kind.command} core.basic.hello -p flytesnacks -d development --archive`,
       `fctl update ${kind.command} core.basic.hello -p flytesnacks -d development --description "says hello" --force`,
     ],
-    async run(ctx, [name], flags) {
-      const { project, domain } = ctx.projectDomain();
+    options({ args: [name], flags, globals: { config } }): UpdateMetaCommandOptions {
+      const { project, domain } = projectDomain(config);
       if (flags.archive && flags.activate) {
         throw new UsageError("invalid state passed. Specify either --archive or --activate");
       }
       if (!flags.archive && !flags.activate && flags.description === undefined) {
         throw new UsageError("nothing to update: add --archive, --activate or --description");
       }
+      return {
+        id: { project, domain, name },
+        state: flags.archive ? "archive" : flags.activate ? "activate" : undefined,
+        description: flags.description,
+        dryRun: flags.dryRun === true,
+        force: flags.force === true,
+      };
+    },
+    async run(ctx, options) {
+      const { project, domain, name } = options.id;
       const admin = await ctx.admin({ connectNow: true });
       const [meta, { NamedEntityState }, { runUpdate }] = await Promise.all([
         import("../../workflows/entity_metadata.ts"),
@@ -53,12 +75,12 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
       ]);
       const id = { resourceType: kind.resourceType, project, domain, name };
       const current = await meta.readNamedEntity(admin, id, ctx.signal);
-      const state = flags.archive
+      const state = options.state === "archive"
         ? NamedEntityState.NAMED_ENTITY_ARCHIVED
-        : flags.activate
+        : options.state === "activate"
         ? NamedEntityState.NAMED_ENTITY_ACTIVE
         : undefined;
-      const wanted = meta.changedMetadata(current, { description: flags.description, state });
+      const wanted = meta.changedMetadata(current, { description: options.description, state });
       const applied = await runUpdate(ctx, {
         what: `update of ${kind.noun} ${JSON.stringify(name)}`,
         rpc: "UpdateNamedEntity",
@@ -70,8 +92,8 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
             after: meta.entityStateName(wanted.state),
           },
         ],
-        dryRun: flags.dryRun === true,
-        force: flags.force === true,
+        dryRun: options.dryRun,
+        force: options.force,
         apply: () => meta.sendEntityMetadata(admin, id, wanted, ctx.signal),
       });
       if (applied) printText(ctx.io, `updated ${kind.noun} ${name}\n`);

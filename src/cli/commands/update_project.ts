@@ -9,6 +9,7 @@ import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { PROJECT_FIELD_FLAGS } from "./create_project.ts";
 import { printText } from "../../output/print.ts";
+import { parseLabels } from "../../projects/project_fields.ts";
 
 /** The local flags of `update project`. */
 export const UPDATE_PROJECT_FLAGS = [
@@ -19,6 +20,17 @@ export const UPDATE_PROJECT_FLAGS = [
   ...PROJECT_FIELD_FLAGS,
   ...UPDATE_FLAGS,
 ] as const satisfies readonly FlagSpec[];
+
+/** What `update project` does to one project: the fields named, and only those, asking first unless forced. */
+export interface UpdateProjectCommandOptions {
+  id: string;
+  /** `--archive` or `--activate` (or their deprecated spellings); absent: the state stays. */
+  state?: "archive" | "activate";
+  /** The fields the flags name (`--labels` parsed, replacing all); an absent one stays. */
+  fields: { name?: string; description?: string; labels?: Record<string, string> };
+  dryRun: boolean;
+  force: boolean;
+}
 
 /** `update project`. */
 export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
@@ -32,8 +44,8 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     "fctl update project ml --archive",
     'fctl update project ml --description "models and features" --force',
   ],
-  async run(ctx, [idArg], flags) {
-    const id = idArg || ctx.config.project;
+  options({ args: [idArg], flags, globals: { config } }): UpdateProjectCommandOptions {
+    const id = idArg || config.project;
     if (!id) throw new UsageError("project id wasn't passed: name the project, or add -p <id>");
     const archive = flags.archive === true || flags.archiveProject === true;
     const activate = flags.activate === true || flags.activateProject === true;
@@ -41,24 +53,33 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     if (!archive && !activate && [flags.name, flags.description, flags.labels].every((v) => v === undefined)) {
       throw new UsageError("nothing to update: add --archive, --activate, --name, --description or --labels");
     }
-    const [{ parseLabels }, change, { Project_ProjectState }, { runUpdate }, { getProject }] = await Promise.all([
-      import("../../projects/project_fields.ts"),
+    return {
+      id,
+      state: archive ? "archive" : activate ? "activate" : undefined,
+      fields: {
+        name: flags.name,
+        description: flags.description,
+        labels: flags.labels === undefined ? undefined : parseLabels(flags.labels),
+      },
+      dryRun: flags.dryRun === true,
+      force: flags.force === true,
+    };
+  },
+  async run(ctx, { id, state: wantedState, fields, dryRun, force }) {
+    const [change, { Project_ProjectState }, { runUpdate }, { getProject }] = await Promise.all([
       import("../../projects/change_project.ts"),
       import("../../../proto/gen/flyteidl/admin/project_pb.ts"),
       import("../update_flow.ts"),
       import("../../projects/get_project.ts"),
     ]);
-    const labels = flags.labels === undefined ? undefined : parseLabels(flags.labels);
     const admin = await ctx.admin({ connectNow: true });
     const current = await getProject(admin, id, ctx.signal);
-    const state = archive ? Project_ProjectState.ARCHIVED : activate ? Project_ProjectState.ACTIVE : undefined;
-    const wanted = change.changedProject(current, {
-      id,
-      name: flags.name,
-      description: flags.description,
-      labels,
-      state,
-    });
+    const state = wantedState === "archive"
+      ? Project_ProjectState.ARCHIVED
+      : wantedState === "activate"
+      ? Project_ProjectState.ACTIVE
+      : undefined;
+    const wanted = change.changedProject(current, { id, ...fields, state });
     const applied = await runUpdate(ctx, {
       what: `update of project ${JSON.stringify(id)}`,
       rpc: "UpdateProject",
@@ -76,8 +97,8 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
           after: change.projectStateName(wanted.state),
         },
       ],
-      dryRun: flags.dryRun === true,
-      force: flags.force === true,
+      dryRun,
+      force,
       apply: () => change.sendProjectUpdate(admin, wanted, ctx.signal),
     });
     if (applied) printText(ctx.io, `project ${id} updated\n`);
