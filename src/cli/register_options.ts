@@ -62,6 +62,19 @@ export type RegisterSettings =
     | "destinationDirectory"
   >;
 
+/**
+ * What either register command's options step makes of its flags and the global options: the project and domain,
+ * every setting resolved, and how to show the report.
+ */
+export interface RegisterCommandOptions {
+  project: string;
+  domain: string;
+  settings: RegisterSettings;
+  /** `--concurrency` as typed, to name it in the library's refusal of its value. */
+  concurrencyText?: string;
+  wide: boolean;
+}
+
 /** An empty string means "not set" for text options (it is every text option's schema default). */
 const text = (...values: (string | undefined)[]) => values.find((v) => v !== undefined && v !== "") ?? undefined;
 

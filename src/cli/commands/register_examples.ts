@@ -6,7 +6,8 @@
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
+import { projectDomain } from "../project_domain.ts";
+import { REGISTER_FLAGS, type RegisterCommandOptions, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
   {
@@ -62,9 +63,15 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     "GITHUB_TOKEN=… fctl register examples -p flytesnacks -d development --continueOnError",
     "GITHUB_API_URL=https://github.example.com/api/v3 fctl register examples -p flytesnacks -d development",
   ],
-  async run(ctx, _args, flags) {
-    const { project, domain } = ctx.projectDomain();
-    const settings = registerSettings(ctx.config, flags);
+  options({ flags, globals: { config } }): RegisterCommandOptions {
+    return {
+      ...projectDomain(config),
+      settings: registerSettings(config, flags),
+      concurrencyText: flags.concurrency,
+      wide: flags.wide === true,
+    };
+  },
+  async run(ctx, { project, domain, settings, concurrencyText, wide }) {
     // A registration that sends opens the admin connection before anything else loads, so that its round trips
     // (TCP, TLS) overlap loading the registration's modules and fetching the release: imported together with
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
@@ -73,7 +80,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     const [{ registerExamples }, { renderExamplesReport }, { examplesFailures }, { runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
-    await runRegistration(ctx, flags.concurrency, {
+    await runRegistration(ctx, concurrencyText, {
       register: (deps) =>
         registerExamples(() => ctx.admin(), { project, domain, ...settings }, ctx.signal, {
           ...deps,
@@ -82,7 +89,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
           onRelease: (tag, assets) => announceRelease(ctx, tag, assets),
         }),
       render: renderExamplesReport,
-      wide: flags.wide,
+      wide,
       failedMessage: (report) =>
         `${report.failed} ${report.failed === 1 ? "file" : "files"} of release ${report.release} failed to register`,
       failures: examplesFailures,

@@ -5,7 +5,8 @@
  * @module
  */
 import { type FlagSpec, leafCommand } from "../command.ts";
-import { REGISTER_FLAGS, registerSettings } from "../register_options.ts";
+import { projectDomain } from "../project_domain.ts";
+import { REGISTER_FLAGS, type RegisterCommandOptions, registerSettings } from "../register_options.ts";
 
 const FLAGS = [
   { long: "archive", help: "the paths are .tar, .tgz or .tar.gz archives, local or http(s) URLs" },
@@ -26,6 +27,11 @@ function load() {
   ]);
 }
 
+/** What `register files` does: register these files or archives with the register settings. */
+export interface RegisterFilesCommandOptions extends RegisterCommandOptions {
+  paths: string[];
+}
+
 /** `register files`. */
 export const REGISTER_FILES_COMMAND = leafCommand({
   name: "files",
@@ -39,19 +45,26 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     "fctl register files 0_core.basic.hello_1.pb 1_core.basic.wf_2.pb -p flytesnacks -d development --version v1",
     "fctl register files --archive https://example.com/pkg.tar.gz -p flytesnacks -d development --version v1 --dryRun",
   ],
-  async run(ctx, [paths], flags) {
-    const { project, domain } = ctx.projectDomain();
-    const settings = registerSettings(ctx.config, flags);
+  options({ args: [paths], flags, globals: { config } }): RegisterFilesCommandOptions {
+    return {
+      paths,
+      ...projectDomain(config),
+      settings: registerSettings(config, flags),
+      concurrencyText: flags.concurrency,
+      wide: flags.wide === true,
+    };
+  },
+  async run(ctx, { paths, project, domain, settings, concurrencyText, wide }) {
     // A registration that sends opens the admin connection before anything else loads, so that its round trips
     // (TCP, TLS) overlap loading the registration's modules and reading the package: imported together with
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
     const [{ registerFiles }, { renderReport }, { failuresOf }, { runRegistration }] = await load();
-    await runRegistration(ctx, flags.concurrency, {
+    await runRegistration(ctx, concurrencyText, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
       render: renderReport,
-      wide: flags.wide,
+      wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
       failures: (report) => failuresOf(report.entries),
     });
