@@ -103,15 +103,16 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
   },
   async run(ctx, options) {
     const { id: { project, domain, name }, format, wide } = options;
-    const { render } = await import("../../output/render.ts");
+    // The connection is opened first, so that its round trips overlap loading what the listing needs.
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
     if (name && options.details) {
       return await printDetails(ctx, admin, { project, domain, name }, options.nodeId, format);
     }
-    const [{ executionQuery, runExecutionQuery, getExecution }, view] = await Promise.all([
+    const [{ executionQuery, runExecutionQuery, getExecution }, view, { render }] = await Promise.all([
       import("../../executions/get_execution.ts"),
       import("../../executions/execution_view.ts"),
+      import("../../output/render.ts"),
     ]);
     const what = { columns: view.EXECUTION_COLUMNS, toJson: view.executionJson };
     if (name) {
