@@ -67,7 +67,7 @@ export async function uploadDirectory(
       if (location.signedUrl === "" || prefixOf(location.nativeUrl, file, directory, target) !== prefix) {
         throw new OperationError(
           `${target.input}: the admin service placed ${quote(file.relative)} of ${quote(directory.path)} at ` +
-            `${quote(location.nativeUrl)}, not under ${quote(prefix)} with the other files; nothing was created`,
+            `${quote(location.nativeUrl)}, not under ${quote(prefix)} with the other files; no execution was created`,
         );
       }
       // Header names are case-insensitive: ours replaces the data proxy's copy rather than duplicating it.
@@ -113,7 +113,7 @@ function prefixOf(nativeUrl: string, file: DirectoryFile, directory: LocalDirect
   if (nativeUrl === "" || segments.length - depth < 4 || !segments[segments.length - depth - 1]) {
     throw new OperationError(
       `${target.input}: the admin service returned no usable storage location for ${quote(file.relative)} of ` +
-        `${quote(directory.path)} (${quote(nativeUrl)}); nothing was created`,
+        `${quote(directory.path)} (${quote(nativeUrl)}); no execution was created`,
     );
   }
   return prefix;
