@@ -180,18 +180,12 @@ export interface LeafDeclaration<
   readonly reportsConfigWarnings?: boolean;
   /**
    * The options step: the arguments, the flags and the global options it needs, as one narrow options object.
-   * Pure: no context, no IO, no network, no import; a bad flag is a `UsageError`. The configuration is loaded
-   * before it is called.
+   * Pure: no context, no IO, no network, no import; a bad flag is a `UsageError`. The configuration (unless
+   * `readsConfig` is false) is loaded before it is called, and its errors come first.
    */
   options(input: OptionsInput<Args, Flags, ReadsConfig>): Options;
   /** The run step: with the options and the run's context, makes one library call and renders its result. */
   run(ctx: CliContext, options: Options): Promise<void>;
-}
-
-/** TRANSITIONAL: a leaf still in one step. */
-export interface LegacyLeafDeclaration<Args extends readonly ArgumentSpec[], Flags extends readonly FlagSpec[]>
-  extends Omit<LeafDeclaration<Args, Flags, unknown, boolean>, "options" | "run"> {
-  run(ctx: CliContext, args: ArgumentValues<Args>, flags: FlagValues<Flags>): Promise<void>;
 }
 
 /** A leaf command from its declaration; its steps' parameter types follow from `arguments`, `flags` and `readsConfig`. */
@@ -202,34 +196,7 @@ export function leafCommand<
   const ReadsConfig extends boolean = true,
 >(
   declaration: LeafDeclaration<Args, Flags, Options, ReadsConfig>,
-): CommandSpec;
-/** TRANSITIONAL. */
-export function leafCommand<const Args extends readonly ArgumentSpec[], const Flags extends readonly FlagSpec[]>(
-  declaration: LegacyLeafDeclaration<Args, Flags>,
-): CommandSpec;
-export function leafCommand<
-  const Args extends readonly ArgumentSpec[],
-  const Flags extends readonly FlagSpec[],
-  Options,
-  const ReadsConfig extends boolean = true,
->(
-  declaration: LeafDeclaration<Args, Flags, Options, ReadsConfig> | LegacyLeafDeclaration<Args, Flags>,
 ): CommandSpec {
-  if (!("options" in declaration)) {
-    const legacy = declaration;
-    return {
-      ...leafCommand({
-        ...legacy,
-        readsConfig: legacy.readsConfig as true | undefined,
-        options: (input) => input,
-        run: () => Promise.resolve(),
-      }),
-      run: (ctx, input) => {
-        const { args, flags } = input as { args: ArgumentValues<Args>; flags: FlagValues<Flags> };
-        return legacy.run(ctx, args, flags);
-      },
-    };
-  }
   return {
     name: declaration.name,
     aliases: declaration.aliases ?? [],

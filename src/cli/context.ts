@@ -15,7 +15,6 @@ import { redactingIo } from "../app/redacting_io.ts";
 import { registerOptionSecrets } from "../app/secrets.ts";
 import type { LoadedConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
@@ -51,8 +50,6 @@ export class CliContext {
   readonly clock: Clock;
   #startupLogger: Logger;
   #app?: App;
-  /** The global flags of the command line, as given. */
-  #flags: Readonly<Record<string, unknown>> = {};
   #deps: CliDeps;
 
   /** A context writing through `io`; `deps` replace the dependencies built from the configuration. */
@@ -95,7 +92,6 @@ export class CliContext {
     flags: Readonly<Record<string, unknown>>,
     options: { reportWarnings?: boolean } = {},
   ): Promise<LoadedConfig> {
-    this.#flags = flags;
     this.#app = await loadApp(flags, {
       io: this.io,
       secrets: this.secrets,
@@ -107,25 +103,12 @@ export class CliContext {
   }
 
   /**
-   * Takes the global flags of a command that reads no configuration (`config init`), without reading any:
-   * the logger stays at warnings, and {@link config} is not available.
+   * Takes the global flags of a command that reads no configuration (`config init`), without reading any: their
+   * secrets are redacted, the logger stays at warnings, and {@link config} is not available (the command's
+   * options step is given the flags as typed).
    */
   useFlagsWithoutConfig(flags: Readonly<Record<string, unknown>>): void {
     registerOptionSecrets(this.secrets, flags);
-    this.#flags = flags;
-  }
-
-  /** `-c`/`--config` as given on the command line, if it was. */
-  get commandLineConfigFile(): string | undefined {
-    const value = this.#flags["config"];
-    return typeof value === "string" && value !== "" ? value : undefined;
-  }
-
-  /** Project and domain, which every entity command needs, checked before any connection is made. */
-  projectDomain(): { project: string; domain: string } {
-    const { project, domain } = this.config;
-    if (!project || !domain) throw new UsageError("project and domain are required parameters");
-    return { project, domain };
   }
 
   /** The app's admin client (see `App.admin`); `connectNow` opens the connection before its modules load. */

@@ -309,7 +309,14 @@ Deno.test("the parser accepts exactly the tree's commands, aliases and flags at 
 function countingTree() {
   const loads: string[] = [];
   const leaf = (name: string) =>
-    leafCommand({ name, description: name, arguments: [], flags: [], run: () => Promise.resolve() });
+    leafCommand({
+      name,
+      description: name,
+      arguments: [],
+      flags: [],
+      options: () => ({}),
+      run: () => Promise.resolve(),
+    });
   const group = (name: string, aliases: string[] = []) => ({
     ...lazyGroup(name, name, () => {
       loads.push(name);
