@@ -65,14 +65,18 @@ let bundledMain: Promise<string> | undefined;
 /**
  * The program fresh-process tests run: what ships, the bundle of `main.ts` (`scripts/bundle.ts`). `deno task test`
  * builds `dist/bundle/` first; when it is not built from the tree as it is now (a test run on its own after an edit),
- * this process builds a private copy in a temporary directory, removed when it exits, so that tests running side by
+ * this process builds a private copy in a temporary directory of `dist/`, removed when it exits, so that tests running side by
  * side never replace a bundle another one is loading.
  */
 export function fctlMain(): Promise<string> {
   return bundledMain ??= (async () => {
     const root = new URL("../", import.meta.url);
     if ((await builtInputsHash(root)) === (await bundleInputsHash(root))) return new URL(BUNDLE_MAIN, root).pathname;
-    const dir = await Deno.makeTempDir({ prefix: "fctl_test_bundle_" });
+    // Inside the clone, as dist/bundle is: Deno resolves the bundle's npm imports through deno.json only for modules
+    // of its workspace (a bundle under /tmp fails with `Import "@msgpack/msgpack" not a dependency`).
+    const dist = new URL("dist/", root).pathname;
+    await Deno.mkdir(dist, { recursive: true });
+    const dir = await Deno.makeTempDir({ dir: dist, prefix: ".test_bundle_" });
     globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
     await buildBundle(root, { outDir: `${dir}/bundle`, quiet: true });
     return `${dir}/bundle/main.js`;
