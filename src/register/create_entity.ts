@@ -12,7 +12,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import type { AdminServiceClient } from "../admin/client.ts";
+import { type AdminServiceClient, loadAdminMethods } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import { entityId, type RegistrationEntity } from "./classify.ts";
 import { entryFor, INFO, type RegisterEntry } from "./entries.ts";
@@ -56,17 +56,22 @@ const REQUEST_SCHEMAS: Record<CreateRequest["kind"], DescMessage> = {
   launchPlan: LaunchPlanCreateRequestSchema,
 };
 
+/** The RPC that creates each kind. */
+const CREATE_METHODS = { task: "createTask", workflow: "createWorkflow", launchPlan: "createLaunchPlan" } as const;
+
 /**
- * Builds and encodes, then drops, the create request of the first entity of each kind. protobuf-es compiles a
- * message type's encoder on its first use (a task's, with the many messages a task spec holds, takes a few ms),
- * and the creates share those encoders: done while the registration waits on the network anyway (for the upload
- * location), that set-up no longer delays the first round of creates of each kind.
+ * What the first create of each kind would set up on its way out, done now, for a registration waiting on the
+ * network anyway (for its upload location): the create call's service descriptors are loaded, and the create
+ * request of the first entity of each kind is built and encoded, then dropped (protobuf-es compiles a message
+ * type's encoder on its first use, a few ms for a task's with the many messages a task spec holds, and the
+ * creates share those encoders). Each round of creates then starts without that set-up.
  */
 export function prepareCreates(entities: readonly RegistrationEntity[]): void {
-  const prepared = new Set<RegistrationEntity["kind"]>();
-  for (const entity of entities) {
-    if (prepared.has(entity.kind)) continue;
-    prepared.add(entity.kind);
+  const firsts = new Map<RegistrationEntity["kind"], RegistrationEntity>();
+  for (const entity of entities) if (!firsts.has(entity.kind)) firsts.set(entity.kind, entity);
+  // Loading first: the modules are read while the requests are encoded.
+  void loadAdminMethods([...firsts.keys()].map((kind) => CREATE_METHODS[kind]));
+  for (const entity of firsts.values()) {
     try {
       const { kind, message } = createRequest(entity);
       toBinary(REQUEST_SCHEMAS[kind], message);

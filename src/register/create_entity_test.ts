@@ -1,9 +1,10 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { create } from "@bufbuild/protobuf";
-import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { clone, create } from "@bufbuild/protobuf";
+import { type TaskSpec, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { ADMIN_METHOD_FILES, loadAdminMethods } from "../admin/client.ts";
 import { taskInit, withSandbox } from "../sandbox/_test_helpers.ts";
 import type { RegistrationEntity } from "./classify.ts";
-import { createEntity } from "./create_entity.ts";
+import { createEntity, prepareCreates } from "./create_entity.ts";
 
 function task(name: string, type = "python-task"): RegistrationEntity {
   const spec = create(TaskSpecSchema, taskInit(name, "v1").spec);
@@ -24,4 +25,24 @@ Deno.test("createEntity: registered, then AlreadyExists; a different entity unde
       "Error registering file due to task with different structure already exists",
     ]);
   });
+});
+
+Deno.test("prepareCreates sends nothing and changes no entity; the creates after it register as before", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const entities = [task("a"), task("b")];
+    const before = entities.map((entity) => clone(TaskSpecSchema, entity.spec as TaskSpec));
+    prepareCreates(entities);
+    // Its loading runs on while the caller waits; give it that time.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assertEquals(sandbox.requests.length, 0);
+    assertEquals(entities.map((entity) => entity.spec), before);
+    for (const entity of entities) assertEquals((await createEntity(client.admin, entity, {})).status, "Success");
+    assertEquals(sandbox.requests.map((request) => request.method), ["CreateTask", "CreateTask"]);
+  });
+});
+
+Deno.test("loadAdminMethods loads every method's descriptors without a call, and never rejects", async () => {
+  const methods = Object.keys(ADMIN_METHOD_FILES) as (keyof typeof ADMIN_METHOD_FILES)[];
+  assertEquals(await loadAdminMethods(methods), undefined);
+  assertEquals(await loadAdminMethods([]), undefined);
 });
