@@ -13,15 +13,10 @@ import type { HttpClient } from "../http/http_client.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { getLaunchPlan } from "../launchplans/get_launch_plan.ts";
 import { getTask } from "../tasks/get_task.ts";
-import { inputLiterals } from "./literals.ts";
-import { uploadLocalBlobs } from "./local_blobs.ts";
 import type { ExecutionSpec } from "./spec_file.ts";
-import {
-  type ExecutionCreateRequest,
+import type {
+  ExecutionCreateRequest,
   ExecutionCreateRequestSchema,
-  ExecutionMetadata_ExecutionMode,
-  ExecutionRecoverRequestSchema,
-  ExecutionRelaunchRequestSchema,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { LiteralType } from "../../proto/gen/flyteidl/core/types_pb.ts";
@@ -161,6 +156,7 @@ export async function createExecution(
   const { project, domain, signal } = options;
   const call = { signal };
   if (options.relaunch) {
+    const { ExecutionRelaunchRequestSchema } = await import("../../proto/gen/flyteidl/admin/execution_pb.ts");
     const request = create(ExecutionRelaunchRequestSchema, {
       id: { project, domain, name: options.relaunch },
       name: options.name ?? "",
@@ -171,6 +167,7 @@ export async function createExecution(
     return { rpc: "RelaunchExecution", request: json, id: idOf(await client.admin.relaunchExecution(request, call)) };
   }
   if (options.recover) {
+    const { ExecutionRecoverRequestSchema } = await import("../../proto/gen/flyteidl/admin/execution_pb.ts");
     const request = create(ExecutionRecoverRequestSchema, {
       id: { project, domain, name: options.recover },
       name: options.name ?? "",
@@ -184,8 +181,8 @@ export async function createExecution(
       "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
     );
   }
-  const request = await executionCreateRequest(client, options, options.spec);
-  const json = toJson(ExecutionCreateRequestSchema, request);
+  const { request, schema } = await executionCreateRequest(client, options, options.spec);
+  const json = toJson(schema, request);
   if (options.dryRun) return { rpc: "CreateExecution", request: json };
   return { rpc: "CreateExecution", request: json, id: idOf(await client.admin.createExecution(request, call)) };
 }
@@ -231,12 +228,25 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
   return types;
 }
 
+/**
+ * The request and its schema. The modules that convert the inputs and build the request load while the task or launch
+ * plan is looked up, in its round trip's wait rather than after it: once the entity's messages module has loaded (the
+ * lookup's call loads it for its descriptors, then sends), so that loading them never holds the call back.
+ */
 async function executionCreateRequest(
   client: AdminClient,
   options: CreateExecutionOptions,
   spec: ExecutionSpec,
-): Promise<ExecutionCreateRequest> {
-  const found = await entity(client, options, spec);
+): Promise<{ request: ExecutionCreateRequest; schema: typeof ExecutionCreateRequestSchema }> {
+  const lookup = entity(client, options, spec);
+  // Settled here too, so that a refusal met while the modules below load is not an unhandled rejection meanwhile.
+  lookup.catch(() => {});
+  await (spec.task
+    ? import("../../proto/gen/flyteidl/admin/task_pb.ts")
+    : import("../../proto/gen/flyteidl/admin/launch_plan_pb.ts"));
+  const [{ inputLiterals }, { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode }] = await Promise
+    .all([import("./literals.ts"), import("../../proto/gen/flyteidl/admin/execution_pb.ts")]);
+  const found = await lookup;
   const { literals, localBlobs } = inputLiterals(spec.inputs, found.types, {
     oldDataclassFormat: options.oldDataclassFormat,
   });
@@ -245,6 +255,8 @@ async function executionCreateRequest(
     domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
   };
   if (localBlobs.length > 0 && !options.dryRun) {
+    // Loaded only for local paths: the uploads' code (storage, hashing, directories) is not every execution's.
+    const { uploadLocalBlobs } = await import("./local_blobs.ts");
     await uploadLocalBlobs(client, localBlobs, target, options.upload, options.signal);
   }
   // Told once the inputs are known good: a refused file stays one line.
@@ -255,7 +267,7 @@ async function executionCreateRequest(
   const clusterLabel = firstSet(options.targetExecutionCluster, spec.targetExecutionCluster);
   const envs = new Map(spec.envs);
   for (const [key, value] of options.envs ?? []) envs.set(key, value);
-  return create(ExecutionCreateRequestSchema, {
+  const request = create(schema, {
     ...target,
     name: options.name ?? "",
     spec: {
@@ -274,6 +286,7 @@ async function executionCreateRequest(
     },
     inputs: { literals },
   });
+  return { request, schema };
 }
 
 function idOf(response: { id?: { project: string; domain: string; name: string } }) {
