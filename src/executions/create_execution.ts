@@ -229,9 +229,10 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
 }
 
 /**
- * The request and its schema. The modules that convert the inputs and build the request load while the task or launch
- * plan is looked up, in its round trip's wait rather than after it: once the entity's messages module has loaded (the
- * lookup's call loads it for its descriptors, then sends), so that loading them never holds the call back.
+ * The request and its schema. What comes after the lookup of the task or launch plan loads in its round trip's wait
+ * rather than after it: the modules that convert the inputs and build the request, and CreateExecution's descriptors.
+ * They start once the lookup's own descriptors have loaded (its call loads them, then is sent), so that loading them
+ * never holds the call back.
  */
 async function executionCreateRequest(
   client: AdminClient,
@@ -241,11 +242,16 @@ async function executionCreateRequest(
   const lookup = entity(client, options, spec);
   // Settled here too, so that a refusal met while the modules below load is not an unhandled rejection meanwhile.
   lookup.catch(() => {});
-  await (spec.task
-    ? import("../../proto/gen/flyteidl/admin/task_pb.ts")
-    : import("../../proto/gen/flyteidl/admin/launch_plan_pb.ts"));
+  // Loaded already: the client was made with it.
+  const { loadAdminMethods } = await import("../admin/client.ts");
+  // The file of every call of a kind (a version's Get, the newest's List).
+  await loadAdminMethods([spec.task ? "getTask" : "getLaunchPlan"]);
   const [{ inputLiterals }, { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode }] = await Promise
-    .all([import("./literals.ts"), import("../../proto/gen/flyteidl/admin/execution_pb.ts")]);
+    .all([
+      import("./literals.ts"),
+      import("../../proto/gen/flyteidl/admin/execution_pb.ts"),
+      options.dryRun ? undefined : loadAdminMethods(["createExecution"]),
+    ]);
   const found = await lookup;
   const { literals, localBlobs } = inputLiterals(spec.inputs, found.types, {
     oldDataclassFormat: options.oldDataclassFormat,

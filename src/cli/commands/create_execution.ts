@@ -163,13 +163,16 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     };
   },
   async run(ctx, { create, execFile, wait, format }) {
+    // The connection opens while the modules load and the spec file is read, as the get commands open it first; a
+    // bad file is still refused before any call (a bad admin setting is reported after it).
+    const connecting = ctx.admin({ connectNow: true });
+    connecting.catch(() => {});
     const [{ createExecution }, { readExecutionSpecFile }] = await Promise.all([
       import("../../executions/create_execution.ts"),
       import("../../executions/spec_file.ts"),
     ]);
-    // Read (and refused) before connecting: a bad file sends nothing.
     const spec = execFile ? await readExecutionSpecFile(execFile) : undefined;
-    const admin = await ctx.admin({ connectNow: true });
+    const admin = await connecting;
     const [{ registrationStorage }, http] = await Promise.all([
       import("../../app/registration_storage.ts"),
       ctx.http(),
