@@ -54,6 +54,7 @@ const CLIENT_FILES = [
   "fctl/admin_calls.proto",
   "fctl/task_calls.proto",
   "fctl/workflow_calls.proto",
+  "fctl/named_entity_calls.proto",
   "fctl/launch_plan_calls.proto",
   "fctl/execution_calls.proto",
   "fctl/node_execution_calls.proto",

@@ -10,6 +10,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";
 import { AdminService as WorkflowCalls } from "../../proto/gen/fctl/workflow_calls_pb.ts";
+import { AdminService as NamedEntityCalls } from "../../proto/gen/fctl/named_entity_calls_pb.ts";
 import { AdminService as LaunchPlanCalls } from "../../proto/gen/fctl/launch_plan_calls_pb.ts";
 import { AdminService as ExecutionCalls } from "../../proto/gen/fctl/execution_calls_pb.ts";
 import { AdminService as NodeExecutionCalls } from "../../proto/gen/fctl/node_execution_calls_pb.ts";
@@ -44,6 +45,7 @@ Deno.test("fctl's AdminService declares flyteidl's service and methods, with the
 const CALL_FILES: Record<string, DescService> = {
   tasks: TaskCalls,
   workflows: WorkflowCalls,
+  namedEntities: NamedEntityCalls,
   launchPlans: LaunchPlanCalls,
   executions: ExecutionCalls,
   nodeExecutions: NodeExecutionCalls,
@@ -74,9 +76,13 @@ Deno.test("a kind's calls load the descriptors of its messages, not those of the
   const loads = async (file: string) => [...(await moduleGraph(href(file))).reachable()];
   // What the old single file made every command but `get task` load: executions, node executions and events.
   const heavy = /flyteidl\/(admin\/(execution|node_execution|task_execution|launch_plan)|event\/event)_pb\.ts$/;
-  for (const file of ["project_calls_pb.ts", "workflow_calls_pb.ts"]) {
+  for (const file of ["project_calls_pb.ts", "workflow_calls_pb.ts", "named_entity_calls_pb.ts"]) {
     deepEqual((await loads(file)).filter((s) => heavy.test(s)), [], file);
   }
+  // Workflow names (and any entity's metadata) are common.proto's messages: no workflow, task or compiler ones.
+  const names = await loads("named_entity_calls_pb.ts");
+  ok(names.some((s) => s.endsWith("/admin/common_pb.ts")), "the walk follows the file's imports");
+  deepEqual(names.filter((s) => /\/(admin\/(workflow|task)|core\/(workflow|tasks|compiler))_pb\.ts$/.test(s)), []);
   const launchPlans = await loads("launch_plan_calls_pb.ts");
   ok(launchPlans.some((s) => s.endsWith("/admin/launch_plan_pb.ts")), "the walk follows the file's imports");
   deepEqual(launchPlans.filter((s) => heavy.test(s) && !s.endsWith("/admin/launch_plan_pb.ts")), []);

@@ -88,10 +88,11 @@ type ServiceFiles<F extends string> = Readonly<Record<F, () => Promise<DescServi
  * declares them all, is the type of the whole client and no call's file).
  */
 const ADMIN_FILES: ServiceFiles<
-  "tasks" | "workflows" | "launchPlans" | "executions" | "nodeExecutions" | "projects" | "version"
+  "tasks" | "workflows" | "namedEntities" | "launchPlans" | "executions" | "nodeExecutions" | "projects" | "version"
 > = {
   tasks: async () => (await import("../../proto/gen/fctl/task_calls_pb.ts")).AdminService,
   workflows: async () => (await import("../../proto/gen/fctl/workflow_calls_pb.ts")).AdminService,
+  namedEntities: async () => (await import("../../proto/gen/fctl/named_entity_calls_pb.ts")).AdminService,
   launchPlans: async () => (await import("../../proto/gen/fctl/launch_plan_calls_pb.ts")).AdminService,
   executions: async () => (await import("../../proto/gen/fctl/execution_calls_pb.ts")).AdminService,
   nodeExecutions: async () => (await import("../../proto/gen/fctl/node_execution_calls_pb.ts")).AdminService,
@@ -126,9 +127,9 @@ export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminServic
   listNodeExecutions: "nodeExecutions",
   getNodeExecutionData: "nodeExecutions",
   listTaskExecutions: "nodeExecutions",
-  listNamedEntities: "workflows",
-  getNamedEntity: "workflows",
-  updateNamedEntity: "workflows",
+  listNamedEntities: "namedEntities",
+  getNamedEntity: "namedEntities",
+  updateNamedEntity: "namedEntities",
   registerProject: "projects",
   updateProject: "projects",
   getProject: "projects",

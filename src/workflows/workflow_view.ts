@@ -1,25 +1,17 @@
 /**
- * How workflows look, as flytectl shows them: the names of a project and domain, a workflow's versions, one
- * workflow with its inputs and outputs; canonical proto3 JSON of each.
+ * How workflows look, as flytectl shows them: a workflow's versions, one workflow with its inputs and outputs;
+ * canonical proto3 JSON of each. The names of a project and domain are named entities (named_entity_view.ts,
+ * re-exported here).
  *
  * @module
  */
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
-import { type NamedEntity, NamedEntitySchema, NamedEntityState } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Workflow, WorkflowSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { VARIABLE_LINE_WIDTH, variableLines } from "../get/variable_lines.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
 
-/** The columns of named entities (workflow or launch plan names): PROJECT DOMAIN NAME DESCRIPTION STATE. */
-export const NAMED_ENTITY_COLUMNS: readonly Column<NamedEntity>[] = [
-  { header: "PROJECT", cell: (e) => e.id?.project ?? "" },
-  { header: "DOMAIN", cell: (e) => e.id?.domain ?? "" },
-  { header: "NAME", cell: (e) => e.id?.name ?? "", keep: true, wrap: true },
-  { header: "DESCRIPTION", cell: (e) => e.metadata?.description ?? "", wrap: true },
-  // The enum's name, as the JSON document says it.
-  { header: "STATE", cell: (e) => NamedEntityState[e.metadata?.state ?? 0] ?? String(e.metadata?.state) },
-];
+export { NAMED_ENTITY_COLUMNS, namedEntityJson } from "./named_entity_view.ts";
 
 /** A workflow's versions: VERSION NAME CREATED AT (a listed closure holds no more). */
 export const WORKFLOW_VERSION_COLUMNS: readonly Column<Workflow>[] = [
@@ -58,19 +50,4 @@ export const WORKFLOW_COLUMNS: readonly Column<Workflow>[] = [
  */
 export function workflowJson(workflow: Workflow): JsonValue {
   return toJson(WorkflowSchema, workflow);
-}
-
-/**
- * Canonical proto3 JSON of a named entity (a workflow or launch plan name with its metadata).
- *
- * ```ts
- * import { connect, getWorkflow, namedEntityJson } from "@fctl/fctl";
- *
- * await using flyte = await connect();
- * const result = await getWorkflow(flyte.client, { project: "flytesnacks", domain: "development" });
- * if (result.kind === "names") console.log(result.items.map(namedEntityJson));
- * ```
- */
-export function namedEntityJson(entity: NamedEntity): JsonValue {
-  return toJson(NamedEntitySchema, entity);
 }

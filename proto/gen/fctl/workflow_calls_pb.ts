@@ -1,6 +1,5 @@
-// The workflow calls of fctl's AdminService (admin_calls.proto), and its named-entity calls (workflow names,
-// any entity's metadata), declared again on their own so that `fctl get workflow` loads the descriptors of
-// workflow messages and nothing of launch plans or executions.
+// The workflow calls of fctl's AdminService (admin_calls.proto), declared again on their own so that
+// `fctl get workflow NAME` loads the descriptors of workflow messages and nothing of launch plans or executions.
 // Same package, service and method names, so the gRPC paths are identical; the admin client sends each call
 // through the smallest file that declares it (src/admin/client.ts), and a test checks that these methods are
 // admin_calls.proto's. Generated in a workspace of its own by scripts/gen_proto.ts, as the files declare the
@@ -12,7 +11,7 @@
 
 import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { NamedEntityGetRequestSchema, NamedEntityListRequestSchema, NamedEntityListSchema, NamedEntitySchema, NamedEntityUpdateRequestSchema, NamedEntityUpdateResponseSchema, ObjectGetRequestSchema, ResourceListRequestSchema } from "../flyteidl/admin/common_pb.ts";
+import type { ObjectGetRequestSchema, ResourceListRequestSchema } from "../flyteidl/admin/common_pb.ts";
 import { file_flyteidl_admin_common } from "../flyteidl/admin/common_pb.ts";
 import type { WorkflowCreateRequestSchema, WorkflowCreateResponseSchema, WorkflowListSchema, WorkflowSchema } from "../flyteidl/admin/workflow_pb.ts";
 import { file_flyteidl_admin_workflow } from "../flyteidl/admin/workflow_pb.ts";
@@ -21,7 +20,7 @@ import { file_flyteidl_admin_workflow } from "../flyteidl/admin/workflow_pb.ts";
  * Describes the file fctl/workflow_calls.proto.
  */
 export const file_fctl_workflow_calls: GenFile = /*@__PURE__*/
-  fileDesc("ChlmY3RsL3dvcmtmbG93X2NhbGxzLnByb3RvEhBmbHl0ZWlkbC5zZXJ2aWNlMqwECgxBZG1pblNlcnZpY2USXwoOQ3JlYXRlV29ya2Zsb3cSJS5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlcXVlc3QaJi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlc3BvbnNlEkkKC0dldFdvcmtmbG93EiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoYLmZseXRlaWRsLmFkbWluLldvcmtmbG93ElIKDUxpc3RXb3JrZmxvd3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhwuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dMaXN0ElwKEUxpc3ROYW1lZEVudGl0aWVzEiYuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlMaXN0UmVxdWVzdBofLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5TGlzdBJUCg5HZXROYW1lZEVudGl0eRIlLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5R2V0UmVxdWVzdBobLmZseXRlaWRsLmFkbWluLk5hbWVkRW50aXR5EmgKEVVwZGF0ZU5hbWVkRW50aXR5EiguZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlVcGRhdGVSZXF1ZXN0GikuZmx5dGVpZGwuYWRtaW4uTmFtZWRFbnRpdHlVcGRhdGVSZXNwb25zZWIGcHJvdG8z", [file_flyteidl_admin_common, file_flyteidl_admin_workflow]);
+  fileDesc("ChlmY3RsL3dvcmtmbG93X2NhbGxzLnByb3RvEhBmbHl0ZWlkbC5zZXJ2aWNlMo4CCgxBZG1pblNlcnZpY2USXwoOQ3JlYXRlV29ya2Zsb3cSJS5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlcXVlc3QaJi5mbHl0ZWlkbC5hZG1pbi5Xb3JrZmxvd0NyZWF0ZVJlc3BvbnNlEkkKC0dldFdvcmtmbG93EiAuZmx5dGVpZGwuYWRtaW4uT2JqZWN0R2V0UmVxdWVzdBoYLmZseXRlaWRsLmFkbWluLldvcmtmbG93ElIKDUxpc3RXb3JrZmxvd3MSIy5mbHl0ZWlkbC5hZG1pbi5SZXNvdXJjZUxpc3RSZXF1ZXN0GhwuZmx5dGVpZGwuYWRtaW4uV29ya2Zsb3dMaXN0YgZwcm90bzM", [file_flyteidl_admin_common, file_flyteidl_admin_workflow]);
 
 /**
  * @generated from service flyteidl.service.AdminService
@@ -50,30 +49,6 @@ export const AdminService: GenService<{
     methodKind: "unary";
     input: typeof ResourceListRequestSchema;
     output: typeof WorkflowListSchema;
-  },
-  /**
-   * @generated from rpc flyteidl.service.AdminService.ListNamedEntities
-   */
-  listNamedEntities: {
-    methodKind: "unary";
-    input: typeof NamedEntityListRequestSchema;
-    output: typeof NamedEntityListSchema;
-  },
-  /**
-   * @generated from rpc flyteidl.service.AdminService.GetNamedEntity
-   */
-  getNamedEntity: {
-    methodKind: "unary";
-    input: typeof NamedEntityGetRequestSchema;
-    output: typeof NamedEntitySchema;
-  },
-  /**
-   * @generated from rpc flyteidl.service.AdminService.UpdateNamedEntity
-   */
-  updateNamedEntity: {
-    methodKind: "unary";
-    input: typeof NamedEntityUpdateRequestSchema;
-    output: typeof NamedEntityUpdateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_fctl_workflow_calls, 0);

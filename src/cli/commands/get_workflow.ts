@@ -81,9 +81,11 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     const { format, graph } = options;
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    const [{ workflowQuery, runWorkflowQuery }, view, { render }] = await Promise.all([
+    // A workflow's view loads the workflow descriptors: only a named workflow's run needs them, not the names.
+    const workflowView = options.query.name === undefined ? undefined : import("../../workflows/workflow_view.ts");
+    const [{ workflowQuery, runWorkflowQuery }, namesView, { render }] = await Promise.all([
       import("../../workflows/get_workflow.ts"),
-      import("../../workflows/workflow_view.ts"),
+      import("../../workflows/named_entity_view.ts"),
       import("../../output/render.ts"),
     ]);
     let query;
@@ -94,6 +96,13 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     }
     const result = await runWorkflowQuery(await admin, query, ctx.signal);
     const wide = { wide: options.wide };
+    if (result.kind === "names") {
+      const { NAMED_ENTITY_COLUMNS: columns, namedEntityJson: toJson } = namesView;
+      await render(ctx.io, format, { columns, toJson, value: { list: result.items } }, wide);
+      hintNextPage(ctx, result.hasMore, "workflows", query.page);
+      return;
+    }
+    const view = await (workflowView ?? import("../../workflows/workflow_view.ts"));
     if (result.kind === "one") {
       if (graph) {
         await writeGraph(ctx, format, result.workflow);
@@ -101,12 +110,6 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
       }
       const one = { columns: view.WORKFLOW_COLUMNS, toJson: view.workflowJson, value: { one: result.workflow } };
       await render(ctx.io, format, one, wide);
-      return;
-    }
-    if (result.kind === "names") {
-      const names = { columns: view.NAMED_ENTITY_COLUMNS, toJson: view.namedEntityJson, value: { list: result.items } };
-      await render(ctx.io, format, names, wide);
-      hintNextPage(ctx, result.hasMore, "workflows", query.page);
       return;
     }
     const versions = {
