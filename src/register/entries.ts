@@ -92,7 +92,10 @@ export interface RegisteredSource {
  * ```
  */
 export interface RegisterTimings {
-  /** Reading, extracting, decoding, hydrating and planning. */
+  /**
+   * Reading, extracting, decoding, hydrating and planning, and deciding where the fast-registration source goes
+   * (the admin's answer to its upload location).
+   */
   prepareMs: number;
   /** Uploading the fast-registration source; part of {@link registerMs}. */
   uploadMs: number;

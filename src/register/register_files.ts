@@ -141,16 +141,23 @@ async function registerMembers(
     run.entries.push(...invalid);
     if (source) run.source = { name: source.name };
     const plan = planJobs(entities, requested && { kind: "source", member: upload!, requested });
+    const refused = invalid.length > 0 && !options.continueOnError;
+    const sending = refused || !sender ? undefined : await execute;
+    if (sending && plan.upload) {
+      // While the upload location is on its way: what the first create of each kind and the upload would
+      // otherwise set up on their way out.
+      sending.prepareCreates(plan.order);
+      void (await sender!.upload).loadFetch();
+    }
+    // Where the source goes is decided as part of preparing: the creates start right after.
+    const goOn = sending !== undefined && (!plan.upload || await decideRoute(plan.upload, plan, run));
     run.timings.prepareMs = run.now() - run.startedMs;
-    if (invalid.length > 0 && !options.continueOnError) {
+    if (refused) {
       run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
-    } else if (!sender || !execute) {
+    } else if (!sender || !sending) {
       run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
-    } else {
-      const { executePlan, prepareCreates } = await execute;
-      // While the upload location is on its way: what the first create of each kind would otherwise set up.
-      if (plan.upload) prepareCreates(plan.order);
-      if (!plan.upload || await decideRoute(plan.upload, plan, run)) await executePlan(sender.client, plan, run);
+    } else if (goOn) {
+      await sending.executePlan(sender.client, plan, run);
     }
     return finishReport(run);
   } finally {

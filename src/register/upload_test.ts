@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { createAdminClient } from "../admin/client.ts";
 import { OperationError, UsageError } from "../errors.ts";
 import { startSandbox } from "../sandbox/mod.ts";
@@ -18,7 +19,7 @@ async function putFile(url: string, options: StoreSource & PutInit): Promise<voi
     http.close();
   }
 }
-import { md5File, requestUploadLocation, uploadFastSource } from "./upload.ts";
+import { loadFetch, md5File, requestUploadLocation, uploadFastSource } from "./upload.ts";
 import { fixture } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { LocalStore, MemStore } from "../storage/mod.ts";
@@ -323,5 +324,37 @@ Deno.test("requestUploadLocation: cancel() ends a request waiting to be retried,
   } finally {
     client.close();
     await sandbox.close();
+  }
+});
+
+Deno.test("loadFetch needs no network access and never rejects: run where the network is denied", async () => {
+  assertEquals(await loadFetch(), undefined);
+  const dir = await Deno.makeTempDir({ prefix: "fctl-load-fetch-" });
+  try {
+    const script = `${dir}/load_fetch.ts`;
+    const upload = new URL("./upload.ts", import.meta.url).href;
+    // Whether the data: URL was read: loadFetch itself never rejects.
+    await Deno.writeTextFile(
+      script,
+      [
+        `import { loadFetch } from ${JSON.stringify(upload)};`,
+        "const read = globalThis.fetch;",
+        "let failed = false;",
+        "globalThis.fetch = (input, init) => read(input, init).catch((err) => { failed = true; throw err; });",
+        "await loadFetch();",
+        'if (failed) throw new Error("the data: URL was not read");',
+      ].join("\n"),
+    );
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        ...["run", "--no-prompt", "--quiet", "--config", fileURLToPath(new URL("../../deno.json", import.meta.url))],
+        ...["--deny-net", "--allow-read", "--allow-env", "--allow-sys", script],
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assertEquals([code, new TextDecoder().decode(stderr)], [0, ""]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
