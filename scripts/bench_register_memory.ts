@@ -1,7 +1,7 @@
 /**
  * Memory benchmark: peak RSS of `fctl register files --archive` on two generated packages that differ
  * only in the size of their fast-registration source (300 MB and 40 KB of incompressible bytes by
- * default), as a `.tar` package or, with `tgz`, a gzip-compressed one. fctl runs as a subprocess with exactly the `fctl` task's flags (the permissions, V8's
+ * default), as a `.tar` package or, with `tgz`, a gzip-compressed one. fctl (the bundle) runs as a subprocess with exactly the `fctl` task's flags (the permissions, V8's
  * default flags) against the in-process admin, run by this script so the admin's own copy of the
  * upload is not counted. The packages are generated into a temp dir with the system `tar` and removed
  * afterwards. Each package is registered `runs` times, alternating; the medians are printed with their
@@ -12,14 +12,15 @@
  *
  * @module
  */
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
+import { fctlCommand } from "./bench_process.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 
 const largeBytes = Number(Deno.args[0] ?? 300) * 1_000_000;
 const runs = Number(Deno.args[1] ?? 3);
 const compressed = Deno.args[2] === "tgz";
 const SMALL_BYTES = 40_000;
-const main = new URL("../main.ts", import.meta.url).pathname;
+// What ships, as `deno task fctl` runs it (the bundle, built first when the tree changed).
+const { runFlags, main } = await fctlCommand();
 const members = new URL("../../shared/fixtures/flytectl/valid-register.tar", import.meta.url).pathname;
 
 async function run(cmd: string, args: string[]): Promise<void> {
@@ -68,9 +69,8 @@ async function register(archive: string, endpoint: string): Promise<{ peakMb: nu
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      "run",
+      ...runFlags,
       "--quiet",
-      ...FCTL_RUN_FLAGS,
       main,
       "register",
       "files",
