@@ -22,3 +22,9 @@ Deno.test("createExecution loads the input conversion, the execution messages an
     assert(all.some((s) => s.endsWith(module)), module);
   }
 });
+
+Deno.test("the input conversion loads MessagePack's ES-module build, not its CommonJS one (Deno's CommonJS loader)", async () => {
+  const all = [...(await moduleGraph(new URL("./literals.ts", import.meta.url))).reachable({ dynamic: true })];
+  assert(all.some((s) => s.includes("@msgpack/msgpack/dist.esm/")), "MessagePack is in the graph");
+  deepEqual(all.filter((s) => s.includes("@msgpack/msgpack/") && !s.includes("/dist.esm/")), []);
+});

@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { encode } from "@msgpack/msgpack";
+// The package's ES-module build (its `module` field): Deno reads only `main`, the CommonJS build, whose loading starts
+// Deno's CommonJS loader (tens of milliseconds of a cold `create execution`).
+import { encode } from "@msgpack/msgpack/dist.esm/index.mjs";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { InputValue } from "./input_value.ts";
 
