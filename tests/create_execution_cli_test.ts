@@ -196,6 +196,8 @@ Deno.test("create execution: a launch plan's spec file, targets and settings fro
     ]);
     equal(run.code, 0, run.stderr);
     equal(run.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"lp-run"\n');
+    // Two calls, one after the other: the launch plan's version (its input types), then the execution.
+    deepEqual(sandbox.requests.map((r) => r.method), ["GetLaunchPlan", "CreateExecution"]);
     const [request] = createRequests(sandbox) as { spec: Record<string, unknown> }[];
     deepEqual({ ...request.spec }, {
       launchPlan: {
