@@ -1,8 +1,8 @@
 /**
  * `waitForExecution`: polls an execution until its phase is terminal (SUCCEEDED, FAILED, ABORTED, TIMED_OUT), gently
  * enough for a shared admin service: at most one GetExecution a second, slowing to one every ten seconds after the
- * first minute, and the top-level node counts read at most every five seconds. Ctrl-C (the signal) and the timeout
- * end the wait, never the execution.
+ * first minute, and the top-level node counts read at most every five seconds; never more than two calls (polls and
+ * the counts' pages together) in any second. Ctrl-C (the signal) and the timeout end the wait, never the execution.
  *
  * @module
  */
@@ -30,6 +30,8 @@ const NODE_PAGES = 3;
 const BOOKEND_NODES = new Set(["start-node", "end-node"]);
 /** Least time between two GetExecution calls, even when the timeout cuts a wait short: at most two a second. */
 const MIN_POLL_GAP_MS = 500;
+/** At most two calls (GetExecution and the node counts' pages together) in any window of this long. */
+const CALL_WINDOW_MS = 1_000;
 
 const TERMINAL = new Set([
   WorkflowExecution_Phase.SUCCEEDED,
@@ -130,16 +132,39 @@ function phaseName(execution: Execution): string {
   return WorkflowExecution_Phase[execution.closure?.phase ?? WorkflowExecution_Phase.UNDEFINED] ?? "UNDEFINED";
 }
 
-/** Running and finished top-level nodes, from up to {@link NODE_PAGES} pages. */
+/**
+ * Keeps a wait's calls at two a second at most, whatever makes them: each call starts once the call two before it is
+ * {@link CALL_WINDOW_MS} old, so that no window of that length holds three.
+ */
+function callPacer(now: () => number, sleep: (ms: number, signal?: AbortSignal) => Promise<void>) {
+  /** When the last two calls started, oldest first. */
+  const starts: number[] = [];
+  /** How long from now the next call must wait. */
+  const due = () => starts.length < 2 ? 0 : Math.max(0, starts[0] + CALL_WINDOW_MS - now());
+  return {
+    due,
+    /** Waits until the next call may start, and counts it as started. */
+    async next(signal: AbortSignal | undefined): Promise<void> {
+      const ms = due();
+      if (ms > 0) await sleep(ms, signal);
+      starts.push(now());
+      if (starts.length > 2) starts.shift();
+    },
+  };
+}
+
+/** Running and finished top-level nodes, from up to {@link NODE_PAGES} pages, each call paced. */
 async function countNodes(
   client: AdminClient,
   id: ExecutionName,
   signal: AbortSignal | undefined,
+  pacer: ReturnType<typeof callPacer>,
 ): Promise<{ running: number; finished: number }> {
   let running = 0;
   let finished = 0;
   let token = "";
   for (let page = 0; page < NODE_PAGES; page++) {
+    await pacer.next(signal);
     const response = await client.admin.listNodeExecutions(
       { workflowExecutionId: id, limit: NODE_PAGE, token },
       { signal },
@@ -190,15 +215,17 @@ export async function waitForExecution(
   let interval = FIRST_POLL_INTERVAL_MS;
   let counts = { running: 0, finished: 0 };
   let countedAt = -Infinity;
+  const pacer = callPacer(now, sleep);
   try {
     for (;;) {
+      await pacer.next(signal);
       const execution = await getExecution(client, id, signal);
       const phase = execution.closure?.phase ?? WorkflowExecution_Phase.UNDEFINED;
       const terminal = TERMINAL.has(phase);
       // Counted while it runs, and once more at its end so that the last update shows every node finished.
       if (phase !== WorkflowExecution_Phase.QUEUED && (terminal || now() - countedAt >= NODE_COUNT_INTERVAL_MS)) {
         countedAt = now();
-        counts = await countNodes(client, id, signal);
+        counts = await countNodes(client, id, signal, pacer);
       }
       const elapsedMs = now() - start;
       onUpdate?.({ execution, phase: phaseName(execution), ...counts, elapsedMs });
@@ -212,8 +239,9 @@ export async function waitForExecution(
       }
       interval = pollInterval(elapsedMs, interval);
       const wait = timeoutMs === undefined ? interval : Math.max(0, Math.min(interval, timeoutMs - elapsedMs));
-      // A wait cut short by the timeout (for a last poll at the deadline) still keeps the calls two a second at most.
-      await sleep(Math.max(wait, MIN_POLL_GAP_MS), signal);
+      // A wait cut short by the timeout (for a last poll at the deadline) still keeps the calls two a second at most:
+      // half a second after the last poll, a second after one that came with a count.
+      await sleep(Math.max(wait, MIN_POLL_GAP_MS, pacer.due()), signal);
     }
   } catch (err) {
     if (signal?.aborted) {

@@ -40,8 +40,8 @@ const INTERFACE: MessageInitShape<typeof TypedInterfaceSchema> = {
   outputs: { variables: { o: { type: integer } } },
 };
 
-/** Task `t`, workflow `wf` of three nodes running it, launch plan `wf`. */
-function seed(sandbox: Sandbox): void {
+/** Task `t`, workflow `wf` of `nodes` nodes running it, launch plan `wf`. */
+function seed(sandbox: Sandbox, nodes: number): void {
   const store = sandbox.store;
   const taskId = id(ResourceType.TASK, "t", "v1");
   store.addTask({
@@ -57,7 +57,7 @@ function seed(sandbox: Sandbox): void {
       template: {
         id: wfId,
         interface: INTERFACE,
-        nodes: [taskNode("n0", "t", "v1"), taskNode("n1", "t", "v1"), taskNode("n2", "t", "v1")],
+        nodes: Array.from({ length: nodes }, (_, i) => taskNode(`n${i}`, "t", "v1")),
       },
     },
   });
@@ -66,14 +66,15 @@ function seed(sandbox: Sandbox): void {
 
 const execId = (name: string) => ({ project: PROJECT, domain: DOMAIN, name });
 
-/** A sandbox on the test clock with execution `name` created under `plan`, then `fn`. */
+/** A sandbox on the test clock with execution `name` (of a workflow of `nodes` nodes) created under `plan`, then `fn`. */
 function withExecution(
   plan: ExecutionPlan,
   fn: (ctx: { sandbox: Sandbox; client: AdminClient; clock: ReturnType<typeof testClock> }) => Promise<void>,
+  nodes = 3,
 ): Promise<void> {
   const clock = testClock();
   return withSandbox(async (sandbox, client) => {
-    seed(sandbox);
+    seed(sandbox, nodes);
     sandbox.store.executions.plan("default", plan);
     await client.admin.createExecution({
       ...execId("run"),
@@ -107,6 +108,15 @@ function assertPollRate(sandbox: Sandbox): number[] {
   return times;
 }
 
+/** Every call of the wait, node counts included: at most 2 in any second of the clock. */
+function assertCallRate(sandbox: Sandbox): void {
+  const calls = sandbox.requests.filter((r) => r.method === "GetExecution" || r.method === "ListNodeExecutions")
+    .map((r) => r.at);
+  for (let i = 2; i < calls.length; i++) {
+    ok(calls[i] - calls[i - 2] >= 1000, `3 calls within a second, the last at ${calls[i] - START} ms`);
+  }
+}
+
 Deno.test("waitForExecution returns a succeeded execution, its updates counting the nodes", async () => {
   await withExecution(
     { outcome: "SUCCEEDED", startAfter: 2_000, after: 30_000 },
@@ -135,11 +145,23 @@ Deno.test("waitForExecution returns a succeeded execution, its updates counting 
       const lists = sandbox.requests.filter((r) => r.method === "ListNodeExecutions").map((r) => r.at - START);
       ok(lists.length <= 30_000 / 5_000 + 2, `${lists.length} ListNodeExecutions`);
       for (let i = 1; i < lists.length - 1; i++) ok(lists[i] - lists[i - 1] >= 5_000, `counts at ${lists}`);
-      // Every call of the wait, counts included: at most 2 in any second.
-      const calls = sandbox.requests.filter((r) => r.method === "GetExecution" || r.method === "ListNodeExecutions")
-        .map((r) => r.at);
-      for (const t of calls) ok(calls.filter((u) => u >= t && u < t + 1000).length <= 2, `3 calls from ${t - START}`);
+      assertCallRate(sandbox);
     },
+  );
+});
+
+Deno.test("waitForExecution of 250 nodes: the count's three pages and the polls stay two calls a second", async () => {
+  await withExecution(
+    { outcome: "SUCCEEDED", startAfter: 2_000, after: 30_000 },
+    async ({ sandbox, client, clock }) => {
+      const updates: ExecutionProgress[] = [];
+      await waitForExecution(client, execId("run"), clockOptions(clock, [], { onUpdate: (p) => updates.push(p) }));
+      deepEqual([updates.at(-1)!.running, updates.at(-1)!.finished], [0, 250]);
+      ok(sandbox.requests.filter((r) => r.method === "ListNodeExecutions").length > 3, "counts of several pages");
+      assertCallRate(sandbox);
+      assertPollRate(sandbox);
+    },
+    250,
   );
 });
 
@@ -182,14 +204,16 @@ Deno.test("waitForExecution of an execution that never ends times out, and backs
       "gave up waiting for execution run after 5m0s (it is RUNNING); it goes on: terminate it with " +
         "fctl delete execution run -p flytesnacks -d development",
     );
-    // The last poll is the first at or past the deadline, no more than half a second past it.
-    equal(clock.ms() - START, 5 * 60_000 + 283);
+    // The last poll is the first at or past the deadline, no more than a second past it.
+    equal(clock.ms() - START, 5 * 60_000 + 783);
     // A second for the first minute, then growing to 10 s and staying there.
     deepEqual(sleeps.slice(0, 60), Array(60).fill(1000));
     deepEqual(sleeps.slice(60, 66), [1500, 2250, 3375, 5063, 7595, 10_000]);
     ok(sleeps.slice(66, -1).every((ms) => ms === LAST_POLL_INTERVAL_MS), String(sleeps));
-    // 217 ms were left before the deadline: the last wait is the half second that keeps polls two a second at most.
-    equal(sleeps.at(-1), 500);
+    // 217 ms were left before the deadline, after a poll that came with a count (GetExecution, ListNodeExecutions):
+    // the last wait is the second that keeps the calls two a second at most.
+    equal(sleeps.at(-1), 1000);
+    assertCallRate(sandbox);
     const times = assertPollRate(sandbox);
     ok(times.length < 60 + 6 + 25, `${times.length} polls in 5 minutes`);
   });
