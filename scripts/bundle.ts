@@ -8,8 +8,9 @@
  * dozen files for a command and only the code it reaches. Each command still loads only what it imports (a chunk per
  * dynamic import), so `fctl --help` loads no npm package.
  *
- * fctl's own modules, protobuf-es and Connect are bundled; the other npm packages stay imports that Deno resolves
- * through `deno.json` at run time ({@link BUNDLED_PACKAGES} says why), so the bundle runs with `--config deno.json`
+ * fctl's own modules, protobuf-es, Connect and `yaml` (its ES-module build, {@link BUNDLED_ES_BUILDS}) are bundled;
+ * the other npm packages stay imports that Deno resolves through `deno.json` at run time ({@link BUNDLED_PACKAGES}
+ * says why), so the bundle runs with `--config deno.json`
  * and the installed `node_modules`, as the source does.
  *
  * The build is written beside the old one and renamed into place, so a reader never sees half a bundle. A stamp
@@ -83,9 +84,9 @@ export async function builtInputsHash(root: URL = ROOT): Promise<string | undefi
 /**
  * The npm packages bundled with fctl's code: the ones every admin command runs (protobuf-es, Connect), both ES
  * modules. The others stay npm packages that Deno loads from `node_modules` when a command needs them: most are
- * CommonJS for Deno (`yaml`, the cloud SDKs), and a code-split bundle of a CommonJS package exports only its
- * `default`, so `(await import("yaml")).LineCounter` would be undefined; and the bundler's CommonJS shim imports
- * `node:module`, which starts Deno's Node layer on every run, `--help` included.
+ * CommonJS for Deno (the cloud SDKs), and a code-split bundle of a CommonJS package exports only its `default`, so
+ * `(await import("yaml")).LineCounter` would be undefined; and the bundler's CommonJS shim imports `node:module`,
+ * which starts Deno's Node layer on every run, `--help` included.
  */
 export const BUNDLED_PACKAGES: readonly string[] = [
   "@bufbuild/protobuf",
@@ -93,11 +94,29 @@ export const BUNDLED_PACKAGES: readonly string[] = [
   "@connectrpc/connect-node",
 ];
 
-/** `--external` arguments for every package of `deno.json`'s imports not in {@link BUNDLED_PACKAGES}. */
+/**
+ * Packages bundled from their ES-module build, which Deno's resolution does not pick, with the file (relative to the
+ * root) the build maps them to. `yaml` resolves for Deno (its `node` condition) to a CommonJS build whose warnings
+ * `require("process")`: loading it starts Deno's Node layer, which every command with a config file paid (about 30
+ * ms of a cold `create execution`). Its `default` condition is the same library as ES modules, with `console.warn`
+ * for warnings.
+ */
+export const BUNDLED_ES_BUILDS: Readonly<Record<string, string>> = {
+  yaml: "node_modules/yaml/browser/index.js",
+};
+
+/** `--external` arguments for every package of `deno.json`'s imports that is not bundled. */
 export function externalArgs(imports: Record<string, string>): string[] {
   return Object.keys(imports)
-    .filter((name) => !BUNDLED_PACKAGES.includes(name))
+    .filter((name) => !BUNDLED_PACKAGES.includes(name) && !(name in BUNDLED_ES_BUILDS))
     .flatMap((name) => ["--external", name, "--external", `${name}/*`]);
+}
+
+/** The import map of a build: `deno.json`'s imports, with {@link BUNDLED_ES_BUILDS} mapped to their files. */
+export function buildImportMap(imports: Record<string, string>, root: URL): { imports: Record<string, string> } {
+  const mapped = { ...imports };
+  for (const [name, file] of Object.entries(BUNDLED_ES_BUILDS)) mapped[name] = new URL(file, root).href;
+  return { imports: mapped };
 }
 
 /** How to build. */
@@ -118,6 +137,9 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
   const staging = await Deno.makeTempDir({ dir: parent, prefix: ".bundle_" });
   try {
     const imports = JSON.parse(await Deno.readTextFile(new URL("deno.json", root))).imports ?? {};
+    // Outside the staging directory, which becomes the bundle.
+    const importMap = `${staging}.imports.json`;
+    await Deno.writeTextFile(importMap, JSON.stringify(buildImportMap(imports, root)));
     const out = await new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
@@ -125,6 +147,8 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
         "--quiet",
         "--config",
         new URL("deno.json", root).pathname,
+        "--import-map",
+        importMap,
         "--code-splitting",
         "--platform",
         "deno",
@@ -152,6 +176,7 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
     await replaceDir(staging, outDir);
   } finally {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
+    await Deno.remove(`${staging}.imports.json`).catch(() => {});
   }
   return hash;
 }
