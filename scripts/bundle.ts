@@ -103,6 +103,9 @@ export const BUNDLED_PACKAGES: readonly string[] = [
  */
 export const BUNDLED_ES_BUILDS: Readonly<Record<string, string>> = {
   yaml: "node_modules/yaml/browser/index.js",
+  // Its `main` is CommonJS too (`module` names the ES build); `src/executions/struct_value.ts` imports that build
+  // by path already.
+  "@msgpack/msgpack": "node_modules/@msgpack/msgpack/dist.esm/index.mjs",
 };
 
 /** `--external` arguments for every package of `deno.json`'s imports that is not bundled. */

@@ -47,8 +47,6 @@ const RUNTIME_PACKAGES = () => [
     "oauth4webapi",
     // Graphviz as WebAssembly: get workflow -o svg.
     "@viz-js/viz",
-    // MessagePack values (binary literals) shown and written in exec spec files.
-    "@msgpack/msgpack",
   ].map(storeDir),
   // Loaded by the SDKs through require() (credential chains, auth, HTTP pipeline), which no import shows.
   ...["@aws-sdk/credential-provider-node", "@aws-sdk/credential-provider-ini", "gaxios", "@azure/core-rest-pipeline"]
@@ -112,7 +110,7 @@ Deno.test("the compile leaves out every package fctl cannot load at run time, an
   for (const dir of RUNTIME_PACKAGES()) {
     ok(!excludes.some((path) => path.startsWith(`node_modules/.deno/${dir}`)), `${dir} is kept`);
   }
-  // protobuf-es, Connect and yaml are in the bundle itself: their packages are not needed beside it.
+  // protobuf-es, Connect, yaml and MessagePack are in the bundle itself: their packages are not needed beside it.
   for (const dir of [...BUNDLED_PACKAGES, ...Object.keys(BUNDLED_ES_BUILDS)].map(storeDir)) {
     ok(excludedDirs.includes(dir), `${dir} is bundled`);
   }
