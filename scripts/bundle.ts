@@ -82,8 +82,8 @@ export async function builtInputsHash(root: URL = ROOT): Promise<string | undefi
 }
 
 /**
- * The npm packages bundled with fctl's code: the ones every admin command runs (protobuf-es, Connect), both ES
- * modules. The others stay npm packages that Deno loads from `node_modules` when a command needs them: most are
+ * The npm packages bundled with fctl's code: the ones every admin command runs (protobuf-es, Connect) and the other
+ * ES-module packages. The others stay npm packages that Deno loads from `node_modules` when a command needs them: most are
  * CommonJS for Deno (the cloud SDKs), and a code-split bundle of a CommonJS package exports only its `default`, so
  * `(await import("yaml")).LineCounter` would be undefined; and the bundler's CommonJS shim imports `node:module`,
  * which starts Deno's Node layer on every run, `--help` included.
@@ -92,6 +92,10 @@ export const BUNDLED_PACKAGES: readonly string[] = [
   "@bufbuild/protobuf",
   "@connectrpc/connect",
   "@connectrpc/connect-node",
+  // Also ES modules, each loaded by some commands only: sign-in (OAuth 2), package archives, graph drawings.
+  "oauth4webapi",
+  "modern-tar",
+  "@viz-js/viz",
 ];
 
 /**
