@@ -10,6 +10,7 @@ import { fileErrorReason, OperationError, quote, UsageError } from "../errors.ts
 import type { Io } from "../output/io.ts";
 import { type ExecSpec, renderExecSpec, renderSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
+import { printNoteText } from "../output/print.ts";
 
 /**
  * What is at `path`: nothing, a directory, or something else. A link is looked at itself when `follow` is false
@@ -47,7 +48,7 @@ export async function prepareExecFile(io: Io, path: string): Promise<string> {
   if (!io.stdinIsTerminal || !io.readLine) {
     throw new OperationError(`exec file ${quote(path)} already exists: backup the file before continuing`);
   }
-  io.stderr.write(`exec file ${quote(path)} already exists; overwrite it? [y/n]: `);
+  printNoteText(io, `exec file ${quote(path)} already exists; overwrite it? [y/n]: `);
   const answer = (await io.readLine())?.trim().toLowerCase();
   if (answer !== "y" && answer !== "yes") {
     throw new OperationError(`exec file ${quote(path)} not overwritten: backup the file before continuing`);

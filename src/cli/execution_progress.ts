@@ -9,6 +9,7 @@ import type { ExecutionProgress } from "../executions/wait.ts";
 import { formatDuration } from "../config/duration.ts";
 import type { Io } from "../output/io.ts";
 import { truncateToWidth } from "../output/text_width.ts";
+import { printNote, printNoteText } from "../output/print.ts";
 
 /** The width assumed when the terminal's is unknown. */
 const DEFAULT_COLUMNS = 80;
@@ -38,7 +39,7 @@ export function executionProgressDisplay(io: Io, name: string): ExecutionProgres
       onUpdate: (progress) => {
         if (progress.phase === lastPhase) return;
         lastPhase = progress.phase;
-        io.stderr.write(`${progressLine(name, progress)}\n`);
+        printNote(io, progressLine(name, progress));
       },
       clear() {},
     };
@@ -48,16 +49,16 @@ export function executionProgressDisplay(io: Io, name: string): ExecutionProgres
     onUpdate: (progress) => {
       const line = progressLine(name, progress);
       if (FINAL_PHASES.has(progress.phase)) {
-        io.stderr.write(`\r\x1b[K${line}\n`);
+        printNoteText(io, `\r\x1b[K${line}\n`);
         shown = false;
         return;
       }
       // One column short of the width: a line that fills it wraps on some terminals, and `\r` then redraws below.
-      io.stderr.write(`\r\x1b[K${truncateToWidth(line, (io.columns ?? DEFAULT_COLUMNS) - 1)}`);
+      printNoteText(io, `\r\x1b[K${truncateToWidth(line, (io.columns ?? DEFAULT_COLUMNS) - 1)}`);
       shown = true;
     },
     clear: () => {
-      if (shown) io.stderr.write("\r\x1b[K");
+      if (shown) printNoteText(io, "\r\x1b[K");
       shown = false;
     },
   };

@@ -9,6 +9,7 @@ import type { FlagSpec } from "./command.ts";
 import type { CliContext } from "./context.ts";
 import { type FlagOfOption, wholeNumber } from "./flag_values.ts";
 import type { ListOptions } from "../get/list_query.ts";
+import { printNote } from "../output/print.ts";
 
 /** `--filter.*`, with an example selector for the entity and the listing's default sort key. */
 export function filterFlags(selectorExample: string, defaultSortKey = "created_at") {
@@ -56,6 +57,6 @@ export function pagingFlags(flags: FilterFlagValues): Record<string, FlagOfOptio
  */
 export function hintNextPage(ctx: CliContext, hasMore: boolean, plural: string, page: number): void {
   if (hasMore && ctx.io.stderrIsTerminal) {
-    ctx.io.stderr.write(`a full page: there may be more ${plural}; add --filter.page ${page + 1} for the next\n`);
+    printNote(ctx.io, `a full page: there may be more ${plural}; add --filter.page ${page + 1} for the next`);
   }
 }

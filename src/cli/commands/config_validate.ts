@@ -8,7 +8,7 @@
 import type { LoadedConfig } from "../../config/load.ts";
 import { quote, UsageError } from "../../errors.ts";
 import type { Io } from "../../output/io.ts";
-import { printLine } from "../../output/print.ts";
+import { printLine, printNote } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
 /** What the registry's checks (`src/cli/config_checks.ts`) find: values only wrong together or against the world. */
@@ -48,8 +48,8 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
     // --strict: each warning is a problem; without it, each is listed after the problems, and does not fail.
     if (strict) found.push(...ctx.loaded.warnings);
     const warnings = strict ? [] : ctx.loaded.warnings;
-    for (const problem of found) ctx.io.stderr.write(`invalid: ${problem}\n`);
-    for (const warning of warnings) ctx.io.stderr.write(`warning: ${warning}\n`);
+    for (const problem of found) printNote(ctx.io, `invalid: ${problem}`);
+    for (const warning of warnings) printNote(ctx.io, `warning: ${warning}`);
     if (found.length > 0) {
       throw new UsageError(`the configuration has ${found.length} problem${found.length === 1 ? "" : "s"}`);
     }

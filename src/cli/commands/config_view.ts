@@ -5,6 +5,7 @@
  */
 import type { ConfigRow } from "../../config/describe.ts";
 import { leafCommand, WIDE_FLAG } from "../command.ts";
+import { printNote } from "../../output/print.ts";
 
 /** What `config view` takes: whether to list defaults too, and how to write the rows. */
 export interface ConfigViewOptions {
@@ -47,7 +48,7 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
       value: { list: rows },
     }, { wide: options.wide });
     if (rows.length === 0) {
-      ctx.io.stderr.write("every option has its default value; `fctl config view --all` lists them\n");
+      printNote(ctx.io, "every option has its default value; `fctl config view --all` lists them");
     }
   },
 });

@@ -10,7 +10,7 @@ import { UsageError } from "../../errors.ts";
 import type { CreateExecutionOptions } from "../../executions/create_execution.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { printText } from "../../output/print.ts";
+import { printNote, printText } from "../../output/print.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `create execution`. */
@@ -185,7 +185,7 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       upload: { http, openStorage: storage.openStorage, allowLocalStorage: storage.allowLocalStorage },
       spec,
       oldDataclassFormat: oldFormat,
-      onVersion: (version) => ctx.io.stderr.write(`using version ${version}\n`),
+      onVersion: (version) => printNote(ctx.io, `using version ${version}`),
       signal: ctx.signal,
     }).finally(() => storage.close());
     const { renderJson, renderYaml } = await import("../../output/document.ts");

@@ -6,7 +6,7 @@
  */
 import { OperationError, UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
-import { printText } from "../../output/print.ts";
+import { printNote, printText } from "../../output/print.ts";
 import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `delete execution`. */
@@ -60,7 +60,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       } catch (err) {
         // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
         if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;
-        ctx.io.stderr.write(`could not terminate ${name}: ${err.message}\n`);
+        printNote(ctx.io, `could not terminate ${name}: ${err.message}`);
         failed.push(name);
       }
     }

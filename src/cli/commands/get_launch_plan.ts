@@ -13,6 +13,7 @@ import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
+import { printNote } from "../../output/print.ts";
 
 /** The local flags of `get launchplan`. */
 export const LAUNCH_PLAN_FLAGS = [
@@ -121,7 +122,7 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     if (writeExecFile && result.newest) {
       const written = await writeExecFile(result.newest);
       const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
-      ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
+      printNote(ctx.io, `wrote the execution spec of ${id} to ${written}`);
     }
     // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
     const columns = options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;

@@ -13,6 +13,7 @@ import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
+import { printNote } from "../../output/print.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
 export const TASK_FLAGS = [
@@ -128,7 +129,7 @@ export function taskCommand(description: string): CommandSpec {
         const written = await writeExecFile(result.newest);
         // Always said, on stderr (stdout keeps the listing): the file is what the user asked for.
         const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
-        ctx.io.stderr.write(`wrote the execution spec of ${id} to ${written}\n`);
+        printNote(ctx.io, `wrote the execution spec of ${id} to ${written}`);
       }
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: options.wide });

@@ -8,6 +8,7 @@ import { type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { projectDomain } from "../project_domain.ts";
 import { REGISTER_FLAGS, type RegisterCommandOptions, registerSettings } from "../register_options.ts";
+import { printNote } from "../../output/print.ts";
 
 const FLAGS = [
   {
@@ -34,7 +35,7 @@ function load() {
 function announceRelease(ctx: CliContext, tag: string, assets: readonly string[]): void {
   const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
   ctx.logger.info("resolved the flytesnacks release", { release: tag, archives: assets.join(", ") });
-  if (ctx.io.stderrIsTerminal) ctx.io.stderr.write(`Registering flytesnacks release ${tag} (${archives})\n`);
+  if (ctx.io.stderrIsTerminal) printNote(ctx.io, `Registering flytesnacks release ${tag} (${archives})`);
 }
 
 /** `register examples`. */
