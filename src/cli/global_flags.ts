@@ -45,7 +45,10 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = (OPTIONS as readonly OptionSpec
     long: spec.key,
     short: spec.short,
     value: VALUE_NAME[spec.type],
-    help: optionHelp(spec),
+    // Written when help or completion reads it: every command line parses against these flags, few show them.
+    get help() {
+      return optionHelp(spec);
+    },
     ...(spec.choices ? { choices: spec.choices } : {}),
     ...(spec.type === "strings" || spec.type === "map" ? { repeated: true } : {}),
   };

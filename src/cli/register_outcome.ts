@@ -5,7 +5,8 @@
  * @module
  */
 import { InterruptedError, OperationError } from "../errors.ts";
-import type { TextSink } from "../output/io.ts";
+import type { Io } from "../output/io.ts";
+import { printNote } from "../output/print.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry } from "../register/register_files.ts";
 
@@ -43,7 +44,7 @@ export function examplesFailures(report: RegisterExamplesReport): Failure[] {
  * read whole whatever the table had room for.
  */
 export function reportOutcome(
-  stderr: TextSink,
+  io: Pick<Io, "stderr">,
   outcome: { interrupted: boolean; failed: number; error?: Error },
   failedMessage: string,
   failures: readonly Failure[],
@@ -54,10 +55,10 @@ export function reportOutcome(
   }
   if (outcome.failed > 0) {
     for (const { name, reason } of failures.slice(0, MAX_FAILURES_NAMED)) {
-      stderr.write(`failed: ${name}: ${reason.replace(/\s*\n\s*/g, " ")}\n`);
+      printNote(io, `failed: ${name}: ${reason.replace(/\s*\n\s*/g, " ")}`);
     }
     const more = failures.length - MAX_FAILURES_NAMED;
-    if (more > 0) stderr.write(`failed: and ${more} more (the report above lists them)\n`);
+    if (more > 0) printNote(io, `failed: and ${more} more (the report above lists them)`);
     throw new OperationError(failedMessage);
   }
 }

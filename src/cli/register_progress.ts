@@ -5,6 +5,7 @@
  * @module
  */
 import type { Io } from "../output/io.ts";
+import { printNoteText } from "../output/print.ts";
 import type { DownloadProgress } from "../register/register_files.ts";
 import type { RegisterProgress } from "../register/register_files.ts";
 
@@ -29,7 +30,7 @@ export function progressDisplay(io: Io, now: () => number = () => performance.no
     if (!force && t - last < REDRAW_MS) return;
     last = t;
     shown = true;
-    io.stderr.write(`\r\x1b[K${line}`);
+    printNoteText(io, `\r\x1b[K${line}`);
   };
   return {
     onDownloadProgress: (p) => {
@@ -44,7 +45,7 @@ export function progressDisplay(io: Io, now: () => number = () => performance.no
       else draw(`Registering: ${p.done} of ${p.total}`, p.done === p.total);
     },
     clear: () => {
-      if (shown) io.stderr.write("\r\x1b[K");
+      if (shown) printNoteText(io, "\r\x1b[K");
       shown = false;
     },
   };

@@ -8,6 +8,7 @@
 import { registrationStorage } from "../app/registration_storage.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
+import { printNote } from "../output/print.ts";
 import type { RenderOptions } from "../output/render.ts";
 import type { DownloadProgress, RegisterProgress } from "../register/register_files.ts";
 import type { ObjectStore } from "../storage/store.ts";
@@ -69,7 +70,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
     }
     progress.clear();
     await registration.render(ctx.io, ctx.config.output, report, { wide: registration.wide });
-    reportOutcome(ctx.io.stderr, report, registration.failedMessage(report), registration.failures(report));
+    reportOutcome(ctx.io, report, registration.failedMessage(report), registration.failures(report));
   } finally {
     notice.cancel();
     progress.clear();
@@ -90,8 +91,9 @@ function interruptNotice(ctx: CliContext, clearProgress: () => void): { cancel()
   const onAbort = () => {
     timer = setTimeout(() => {
       clearProgress();
-      ctx.io.stderr.write(
-        "interrupted: waiting for the creates already sent to the admin to end, for the report; Ctrl-C again to exit now\n",
+      printNote(
+        ctx.io,
+        "interrupted: waiting for the creates already sent to the admin to end, for the report; Ctrl-C again to exit now",
       );
     }, INTERRUPT_NOTICE_MS);
   };
