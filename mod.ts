@@ -181,6 +181,8 @@ export {
   literalTypeText,
   LiteralValueError,
   type LocalBlob,
+  type LocalPathKind,
+  unionLocalPaths,
 } from "./src/executions/literals.ts";
 export {
   createExecution,

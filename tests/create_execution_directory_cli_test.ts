@@ -27,12 +27,18 @@ const blobType = (dimensionality: BlobType_BlobDimensionality) => ({
 const MULTIPART = blobType(BlobType_BlobDimensionality.MULTIPART);
 const SINGLE = blobType(BlobType_BlobDimensionality.SINGLE);
 
-/** Tasks taking a directory (`d`), a file (`f`), and both, registered as copies of the core package's greet. */
+const FILE_OR_DIRECTORY = { type: { case: "unionType" as const, value: { variants: [SINGLE, MULTIPART] } } };
+
+/**
+ * Tasks taking a directory (`d`), a file (`f`), both, and `Union[FlyteFile, FlyteDirectory]` (`u`), registered as
+ * copies of the core package's greet.
+ */
 async function registerBlobTasks(sandbox: Sandbox): Promise<void> {
   const tasks: [string, object][] = [
     ["test.dir_task", { d: { type: MULTIPART, description: "d" } }],
     ["test.file_task", { f: { type: SINGLE, description: "f" } }],
     ["test.both_task", { d: { type: MULTIPART, description: "d" }, f: { type: SINGLE, description: "f" } }],
+    ["test.union_task", { u: { type: FILE_OR_DIRECTORY, description: "u" } }],
   ];
   await withFullAdmin(sandbox, async (admin) => {
     const greet = await admin.getTask({
@@ -83,6 +89,18 @@ async function storedBlob(sandbox: Sandbox, name: string, input: string): Promis
     literal = data.fullInputs?.literals[input];
   });
   return blobOf(literal);
+}
+
+/** The stored input of an execution, a union holding a blob. */
+async function storedUnionBlob(sandbox: Sandbox, name: string, input: string): Promise<Blob> {
+  let literal: unknown;
+  await withFullAdmin(sandbox, async (admin) => {
+    const data = await admin.getExecutionData({ id: { project: PROJECT, domain: DOMAIN, name } });
+    literal = data.fullInputs?.literals[input];
+  });
+  const l = literal as { value: { case: string; value: { value: { case: string; value: { value: unknown } } } } };
+  ok(l?.value.case === "scalar" && l.value.value.value.case === "union", JSON.stringify(literal));
+  return blobOf(l.value.value.value.value.value);
 }
 
 const sorted = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -328,5 +346,45 @@ Deno.test("create execution: Ctrl-C while a directory is uploading creates no ex
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
     await Deno.remove(`${dir}.yaml`).catch(() => {});
+  }
+});
+
+Deno.test("create execution: Union[FlyteFile, FlyteDirectory] takes the directory variant for a directory, the file one for a file, declared order for a URI", async () => {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-union-" });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await registerBlobTasks(sandbox);
+    await Deno.mkdir(`${dir}/images`);
+    const expected = await writeTree(`${dir}/images`);
+    sandbox.uploads.clear();
+    const run = async (name: string, value: string) => {
+      const spec = `${dir}/${name}.yaml`;
+      await Deno.writeTextFile(spec, `task: test.union_task\nversion: d1\ninputs:\n  u: ${value}\n`);
+      const args = ["create", "execution", name, "--execFile", spec, ...SCOPE, "--admin.endpoint", sandbox.endpoint];
+      const result = await runFctlProcess(args);
+      equal(result.code, 0, result.stderr);
+      equal(result.stderr, "");
+      return await storedUnionBlob(sandbox, name, "u");
+    };
+    const directory = await run("union-dir", `${dir}/images`);
+    equal(directory.metadata?.type?.dimensionality, BlobType_BlobDimensionality.MULTIPART);
+    deepEqual(
+      sorted(sandbox.uploads),
+      sorted([...expected].map(([relative, bytes]) => [`${directory.uri}/${relative.replace(" ", "%20")}`, bytes])),
+    );
+    sandbox.uploads.clear();
+    const file = await run("union-file", `${dir}/images/sub/b.csv`);
+    equal(file.metadata?.type?.dimensionality, BlobType_BlobDimensionality.SINGLE);
+    deepEqual([...sandbox.uploads], [[file.uri, FILES["sub/b.csv"]]]);
+    match(file.uri, /\/b\.csv$/);
+    sandbox.uploads.clear();
+    const remote = await run("union-remote", "s3://elsewhere/data");
+    equal(remote.metadata?.type?.dimensionality, BlobType_BlobDimensionality.SINGLE);
+    equal(remote.uri, "s3://elsewhere/data");
+    equal(sandbox.uploads.size, 0);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -246,15 +246,24 @@ async function executionCreateRequest(
   const { loadAdminMethods } = await import("../admin/client.ts");
   // The file of every call of a kind (a version's Get, the newest's List).
   await loadAdminMethods([spec.task ? "getTask" : "getLaunchPlan"]);
-  const [{ inputLiterals }, { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode }] = await Promise
+  const [
+    { inputLiterals, unionLocalPaths },
+    { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode },
+  ] = await Promise
     .all([
       import("./literals.ts"),
       import("../../proto/gen/flyteidl/admin/execution_pb.ts"),
       options.dryRun ? undefined : loadAdminMethods(["createExecution"]),
     ]);
   const found = await lookup;
+  // A local path given to a union of a file and a directory blob takes the variant of what it is on disk.
+  const unionPaths = unionLocalPaths(spec.inputs, found.types);
+  const localPathKinds = unionPaths.length > 0
+    ? await (await import("./local_blobs.ts")).localPathKinds(unionPaths)
+    : undefined;
   const { literals, localBlobs } = inputLiterals(spec.inputs, found.types, {
     oldDataclassFormat: options.oldDataclassFormat,
+    localPathKinds,
   });
   const target = {
     project: firstSet(options.targetProject, spec.targetProject) ?? options.project,

@@ -2,8 +2,9 @@
  * Input values to flyteidl literals, as `create execution` sends them, exactly: the input's type decides what a
  * value means (`yes` is "yes" to a string input, true to a boolean one), integers are range-checked int64
  * without passing through a float, datetimes and durations keep nanoseconds, unions pick the variant of the
- * value's own YAML kind before trying the others in declared order, and dataclasses are real MessagePack. A
- * blob given as a local path is reported for upload, not uploaded. Every wrong value is a
+ * value's own kind (its YAML kind; for a local path the caller found to be a directory or a file, a directory or
+ * file blob) before trying the others in declared order, and dataclasses are real MessagePack. A blob given as a
+ * local path is reported for upload, not uploaded; nothing here reads the filesystem. Every wrong value is a
  * {@link LiteralValueError} on one line naming the input (and where inside it: `inputs.xs[2]`), the value and
  * the type expected.
  *
@@ -78,7 +79,25 @@ export interface LiteralOptions {
   oldDataclassFormat?: boolean;
   /** The prefix of input paths in messages (default `inputs`). */
   where?: string;
+  /**
+   * What each local path given to a union of file and directory blobs is (see {@link unionLocalPaths}), found by
+   * the caller: such a union takes the directory (multipart) variant for a directory, the file (single) one for a
+   * file. A path not in it (or a remote URI) keeps the declared order.
+   */
+  localPathKinds?: ReadonlyMap<string, LocalPathKind>;
 }
+
+/**
+ * What a local path is, as {@link LiteralOptions.localPathKinds} tells it.
+ *
+ * ```ts
+ * import type { LocalPathKind } from "@fctl/fctl";
+ *
+ * const kinds = new Map<string, LocalPathKind>([["./images", "directory"], ["./notes.txt", "file"]]);
+ * console.log(kinds.get("./images")); // "directory"
+ * ```
+ */
+export type LocalPathKind = "file" | "directory";
 
 /**
  * A blob input given as a local file or directory: the caller uploads it (as fast registration uploads its
@@ -294,6 +313,59 @@ function isNaturalVariant(value: InputValue, type: LiteralType): boolean {
   return natural[value.kind] === t.value;
 }
 
+/** Whether the variant is the blob a local path of that kind is: a directory's multipart, a file's single. */
+function isBlobOfKind(type: LiteralType, kind: LocalPathKind | undefined): boolean {
+  if (kind === undefined || type.type.case !== "blob") return false;
+  const multipart = type.type.value.dimensionality === BlobType_BlobDimensionality.MULTIPART;
+  return multipart === (kind === "directory");
+}
+
+/**
+ * The local paths (as {@link LocalBlob.path} gives them) written where a union offers both a file and a directory
+ * blob: what the caller looks at on disk, before converting, to tell {@link LiteralOptions.localPathKinds}. A value
+ * that is not a local path, or sits where no such union is, is not listed.
+ *
+ * ```ts
+ * import { inputLiterals, readExecutionSpecFile, unionLocalPaths } from "@fctl/fctl";
+ * import type { LiteralType } from "@fctl/fctl/types";
+ *
+ * async function convert(path: string, types: Record<string, LiteralType>) {
+ *   const spec = await readExecutionSpecFile(path);
+ *   const kinds = new Map<string, "file" | "directory">();
+ *   for (const local of unionLocalPaths(spec.inputs, types)) {
+ *     const info = await Deno.stat(local).catch(() => undefined);
+ *     if (info?.isDirectory) kinds.set(local, "directory");
+ *     else if (info?.isFile) kinds.set(local, "file");
+ *   }
+ *   return inputLiterals(spec.inputs, types, { localPathKinds: kinds });
+ * }
+ * console.log(typeof convert);
+ * ```
+ */
+export function unionLocalPaths(
+  inputs: ReadonlyMap<string, InputValue>,
+  types: Readonly<Record<string, LiteralType | undefined>>,
+): string[] {
+  const found = new Set<string>();
+  const walk = (value: InputValue, type: LiteralType | undefined): void => {
+    const t = type?.type;
+    if (t?.case === "collectionType" && value.kind === "list") { for (const item of value.items) walk(item, t.value); }
+    else if (t?.case === "mapValueType" && value.kind === "map") {
+      for (const [, item] of value.entries) walk(item, t.value);
+    } else if (t?.case === "unionType") {
+      const dimensions = new Set(
+        t.value.variants.flatMap((v) => v.type.case === "blob" ? [v.type.value.dimensionality] : []),
+      );
+      const local = value.kind === "string" ? localPath(value.text.trim()) : undefined;
+      if (dimensions.size > 1 && local !== undefined && local !== "") found.add(local);
+      // A variant may hold such a union deeper (a list of them).
+      for (const variant of t.value.variants) walk(value, variant);
+    }
+  };
+  for (const [name, value] of inputs) if (Object.hasOwn(types, name)) walk(value, types[name]);
+  return [...found];
+}
+
 /** A URI with a scheme (`s3://…`, `gs://…`), as opposed to a local path. */
 const REMOTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
@@ -356,10 +428,9 @@ class LiteralConverter {
       }
       case "unionType": {
         const variants = t.value.variants;
-        const ordered = [
-          ...variants.filter((v) => isNaturalVariant(value, v)),
-          ...variants.filter((v) => !isNaturalVariant(value, v)),
-        ];
+        const pathKind = this.#localPathKind(value);
+        const natural = (v: LiteralType) => isNaturalVariant(value, v) || isBlobOfKind(v, pathKind);
+        const ordered = [...variants.filter(natural), ...variants.filter((v) => !natural(v))];
         for (const variant of ordered) {
           const blobsBefore = this.localBlobs.length;
           try {
@@ -379,6 +450,14 @@ class LiteralConverter {
       case undefined:
         throw new LiteralValueError(where, "its type is not set; nothing can be given for it");
     }
+  }
+
+  /** What the value is on disk when it is a local path the caller looked at. */
+  #localPathKind(value: InputValue): LocalPathKind | undefined {
+    const kinds = this.options.localPathKinds;
+    if (!kinds || kinds.size === 0 || value.kind !== "string") return undefined;
+    const local = localPath(value.text.trim());
+    return local === undefined ? undefined : kinds.get(local);
   }
 
   uri(value: InputValue, where: string, expected: string): string {

@@ -7,7 +7,7 @@ import {
   SimpleType,
 } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { UsageError } from "../errors.ts";
-import { inputLiterals, literalFor, literalTypeText, LiteralValueError } from "./literals.ts";
+import { inputLiterals, literalFor, literalTypeText, LiteralValueError, unionLocalPaths } from "./literals.ts";
 import { parseExecutionSpec } from "./spec_file.ts";
 import { inputValue } from "./input_value.ts";
 import { assertSameValue, decodeLiteral, decodeMsgpack } from "./_test_literal_decode.ts";
@@ -304,4 +304,46 @@ Deno.test("the old Struct refuses numbers a double cannot hold", () => {
     () => literalFor(inputValue({ a: Infinity }), type, "inputs.s", { oldDataclassFormat: true }),
     { message: "inputs.s: Infinity cannot be held in a protobuf Struct (JSON numbers are finite)" },
   );
+});
+
+Deno.test("a union of a file and a directory blob takes the variant of what a local path is, then declared order", async () => {
+  const FILE = blob(BlobType_BlobDimensionality.SINGLE);
+  const DIR = blob(BlobType_BlobDimensionality.MULTIPART);
+  const spec = await parseExecutionSpec(
+    "task: t\ninputs:\n  a: ./images\n  b: file:///data/notes.txt\n  c: s3://bucket/key\n  d: [./images, ./gone]\n",
+    "spec.yaml",
+  );
+  const union = create(LiteralTypeSchema, unionOf(FILE, DIR));
+  const types = { a: union, b: union, c: union, d: create(LiteralTypeSchema, listOf(unionOf(FILE, DIR))) };
+  // What is looked at on disk: every local path under such a union, once; never a remote URI.
+  deepEqual(unionLocalPaths(spec.inputs, types), ["./images", "/data/notes.txt", "./gone"]);
+  // Only a union offering both kinds of blob needs to know.
+  deepEqual(unionLocalPaths(spec.inputs, { a: create(LiteralTypeSchema, unionOf(FILE, INT)) }), []);
+  const localPathKinds = new Map([["./images", "directory" as const], ["/data/notes.txt", "file" as const]]);
+  const { literals, localBlobs } = inputLiterals(spec.inputs, types, { localPathKinds });
+  const chosen = (literal: (typeof literals)[string]) => {
+    const v = literal.value;
+    if (v.case !== "scalar" || v.value.value.case !== "union") throw new Error("not a union literal");
+    return literalTypeText(v.value.value.value.type);
+  };
+  equal(chosen(literals.a), "directory (blob)");
+  equal(chosen(literals.b), "file (blob)");
+  equal(chosen(literals.c), "file (blob)");
+  const items = literals.d.value.case === "collection" ? literals.d.value.value.literals : [];
+  // A path not looked at (or not there) keeps declared order: the upload's check then names what is wrong.
+  deepEqual(items.map(chosen), ["directory (blob)", "file (blob)"]);
+  deepEqual(
+    localBlobs.map(({ input, path, dimensionality }) => [input, path, dimensionality]),
+    [
+      ["inputs.a", "./images", BlobType_BlobDimensionality.MULTIPART],
+      ["inputs.b", "/data/notes.txt", BlobType_BlobDimensionality.SINGLE],
+      ["inputs.d[0]", "./images", BlobType_BlobDimensionality.MULTIPART],
+      ["inputs.d[1]", "./gone", BlobType_BlobDimensionality.SINGLE],
+    ],
+  );
+  // Declared the other way round, a file still takes the file variant and a remote URI the first.
+  const reversed = create(LiteralTypeSchema, unionOf(DIR, FILE));
+  const other = inputLiterals(spec.inputs, { ...types, b: reversed, c: reversed }, { localPathKinds });
+  equal(chosen(other.literals.b), "file (blob)");
+  equal(chosen(other.literals.c), "directory (blob)");
 });

@@ -12,7 +12,7 @@ import { uploadFastSource } from "../register/upload.ts";
 import { BlobType_BlobDimensionality } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { type DirectoryUploadTarget, uploadDirectory } from "./directory_upload.ts";
 import { shownValue } from "./input_value.ts";
-import type { LocalBlob } from "./literals.ts";
+import type { LocalBlob, LocalPathKind } from "./literals.ts";
 import { type LocalDirectory, readLocalDirectory } from "./local_directory.ts";
 
 /** A local blob checked and ready to upload. */
@@ -62,6 +62,25 @@ export async function uploadLocalBlobs(
     const file = await uploadFastSource(client, { ...upload, ...target, path: local.path, name }, signal);
     local.blob.uri = file.location;
   }
+}
+
+/**
+ * What each local path is on disk, for a union of file and directory blobs to take the one it is (see
+ * `unionLocalPaths`): a path that cannot be looked at, or is neither, is left out (the union keeps its declared
+ * order, and the upload's own check then says what is wrong with it).
+ */
+export async function localPathKinds(paths: readonly string[]): Promise<Map<string, LocalPathKind>> {
+  const kinds = new Map<string, LocalPathKind>();
+  for (const path of paths) {
+    try {
+      const info = await Deno.stat(path);
+      if (info.isDirectory) kinds.set(path, "directory");
+      else if (info.isFile) kinds.set(path, "file");
+    } catch {
+      // Left to the upload's check, which names the path and the reason.
+    }
+  }
+  return kinds;
 }
 
 /**
