@@ -1,7 +1,8 @@
 /**
  * Reading serialized-package archives (`.tar`, `.tar.gz`, `.tgz`).
  *
- * Archives are streamed (file → gunzip → tar decoder), never read whole into memory. Each regular
+ * Archives are streamed (file → gunzip → tar decoder), never read whole into memory, but for a small local one
+ * (`whole_archive.ts`), which is read whole because that is quicker and its size is bounded. Each regular
  * file goes where the caller says: kept in memory (small files that are decoded anyway), written
  * to a private temp dir (a large fast-registration source, uploaded from disk), or skipped (only
  * its name matters). Entries are checked before anything is kept: only regular files and
@@ -19,6 +20,7 @@ import { createTarDecoder, type TarHeader } from "modern-tar";
 import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import { RecycledReads } from "./recycled_reads.ts";
+import { wholeTarEntries, type WholeTarEntry } from "./whole_archive.ts";
 
 /** One regular file extracted from an archive to disk. */
 export interface ExtractedFile {
@@ -135,14 +137,21 @@ export async function withArchiveEntries<T>(
   const format = archiveFormat(path);
   if (format === undefined) throw new UsageError(`${UNSUPPORTED_ARCHIVE_MESSAGE}: ${quote(path)}`);
   let file: Deno.FsFile;
+  let info: Deno.FileInfo;
   try {
     // A regular file only: opening a FIFO waits for a writer forever, and a device (`/dev/zero`) never ends.
-    if (!(await Deno.stat(path)).isFile) throw new UsageError(`archive ${quote(path)} is not a regular file`);
+    info = await Deno.stat(path);
+    if (!info.isFile) throw new UsageError(`archive ${quote(path)} is not a regular file`);
+  } catch (err) {
+    throw openError(path, err);
+  }
+  // A small archive is read whole (much quicker than streaming it); anything this cannot read cleanly is streamed.
+  const whole = await readSmallArchive(path, info.size, format, options, signal);
+  if (whole !== undefined) return await withEntries(path, options, () => Promise.resolve(whole), fn);
+  try {
     file = await Deno.open(path, { read: true });
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    if (err instanceof Deno.errors.NotFound) throw new UsageError(`archive ${quote(path)} not found`, { cause: err });
-    throw new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
+    throw openError(path, err);
   }
   return await withEntries(path, options, async (tempDir) => {
     // Read through recycled buffers: the archive's bytes cost the same memory whatever its size.
@@ -151,6 +160,70 @@ export async function withArchiveEntries<T>(
     const consumed = (view: Uint8Array) => reads.freeBefore(view);
     return await readEntries(tempDir, path, format, { bytes, consumed }, options, signal);
   }, fn);
+}
+
+/** Largest archive file read whole; a larger one is streamed. */
+const WHOLE_ARCHIVE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The entries of the local archive at `path` (`size` bytes, as stat said) read whole, every file held in memory or
+ * skipped; or `undefined` when it is for the streaming read: too large, inflating too far, a file that must go to
+ * disk, or anything wrong (which the streaming read then words as it always has, so both reads check and place alike).
+ *
+ * @throws the abort's reason when `signal` aborted
+ */
+async function readSmallArchive(
+  path: string,
+  size: number,
+  format: ArchiveFormat,
+  options: ReadArchiveOptions,
+  signal: AbortSignal | undefined,
+): Promise<ArchiveEntry[] | undefined> {
+  if (size > WHOLE_ARCHIVE_MAX_BYTES) return undefined;
+  try {
+    const files = await wholeTarEntries(await Deno.readFile(path, { signal }), format === "tar.gz");
+    signal?.throwIfAborted();
+    return files && entriesInMemory(path, files, options);
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    return undefined;
+  }
+}
+
+/** The regular files of a tar read whole, placed as {@link readEntries} places them; `undefined` if one goes to disk. */
+function entriesInMemory(
+  label: string,
+  files: WholeTarEntry[],
+  options: ReadArchiveOptions,
+): ArchiveEntry[] | undefined {
+  const entries: ArchiveEntry[] = [];
+  const seen = new Set<string>();
+  let memoryLeft = options.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET_BYTES;
+  for (const { header, data } of files) {
+    const name = safeEntryName(label, header as TarHeader);
+    if (header.type === "directory" || name === undefined) continue;
+    // A duplicate is an error, which the streaming read words.
+    if (seen.has(name) || data === undefined || data.length !== header.size) return undefined;
+    seen.add(name);
+    const size = header.size;
+    let placement = options.placement(name, size);
+    if (placement === "memory" && size > memoryLeft) placement = "disk";
+    if (placement === "disk") return undefined;
+    if (placement === "memory") {
+      memoryLeft -= size;
+      entries.push({ name, size, placement, bytes: data });
+    } else {
+      entries.push({ name, size, placement });
+    }
+  }
+  return entries;
+}
+
+/** What failing to stat or open a local archive is: a usage error, or one naming the archive. */
+function openError(path: string, err: unknown): Error {
+  if (err instanceof UsageError) return err;
+  if (err instanceof Deno.errors.NotFound) return new UsageError(`archive ${quote(path)} not found`, { cause: err });
+  return new OperationError(`cannot open archive ${quote(path)}: ${(err as Error).message}`, { cause: err });
 }
 
 /**
