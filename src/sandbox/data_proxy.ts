@@ -34,6 +34,7 @@ export interface SignedUpload {
   /** URL path (with leading slash) the PUT must go to. */
   path: string;
   nativeUrl: string;
+  /** The MD5 the PUT must carry (as Content-MD5) and match; empty when the request gave none. */
   md5: Uint8Array;
   expiresAtMs: number;
 }
@@ -42,7 +43,7 @@ export interface SignedUpload {
 export class UploadRegistry {
   /** native_url -> bytes successfully PUT. */
   readonly uploads = new Map<string, Uint8Array>();
-  /** native_url -> the MD5 the bytes there were signed and checked with. */
+  /** native_url -> the MD5 of the bytes there (what the object store keeps as its ETag). */
   readonly uploadedMd5 = new Map<string, Uint8Array>();
   readonly #pending = new Map<string, SignedUpload>();
   /** Statuses the next PUTs are answered with, in order, before anything else is looked at. */
@@ -71,11 +72,11 @@ export class UploadRegistry {
     return upload && upload.expiresAtMs > nowMs ? upload : undefined;
   }
 
-  /** Stores uploaded bytes and spends the token. */
-  complete(token: string, upload: SignedUpload, bytes: Uint8Array): void {
+  /** Stores uploaded bytes, whose MD5 is `md5`, and spends the token. */
+  complete(token: string, upload: SignedUpload, bytes: Uint8Array, md5: Uint8Array): void {
     this.#pending.delete(token);
     this.uploads.set(upload.nativeUrl, bytes);
-    this.uploadedMd5.set(upload.nativeUrl, upload.md5);
+    this.uploadedMd5.set(upload.nativeUrl, md5);
   }
 }
 
@@ -95,37 +96,75 @@ export function createDataProxyService(context: DataProxyContext): DataProxyImpl
   return { createUploadLocation: (request) => createUploadLocation(request, context) };
 }
 
+/** The length of the name FlyteAdmin makes up for a request without a filename (its default configuration). */
+const RANDOM_FILENAME_LENGTH = 20;
+/** The letters of the names it makes up (Kubernetes' random strings: no vowels, no look-alike digits). */
+const RANDOM_FILENAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
 function createUploadLocation(request: CreateUploadLocationRequest, context: DataProxyContext) {
-  for (const field of ["project", "domain", "filename"] as const) {
-    if (request[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
+  // FlyteAdmin's checks and messages, in its order.
+  if (request.project === "" || request.domain === "") {
+    throw new ConnectError("project and domain are required parameters", Code.InvalidArgument);
   }
-  if (request.contentMd5.length !== 16) {
+  if (request.filenameRoot === "" && request.contentMd5.length === 0) {
+    throw new ConnectError("content_md5 or filename_root is a required parameter", Code.InvalidArgument);
+  }
+  // FlyteAdmin passes any bytes on, and the object store then refuses every PUT; the sandbox says so at once.
+  if (request.contentMd5.length !== 0 && request.contentMd5.length !== 16) {
     throw new ConnectError(
       `content_md5 must be 16 bytes, got ${request.contentMd5.length}`,
       Code.InvalidArgument,
     );
   }
   const md5 = Buffer.from(request.contentMd5);
-  const md5Hex = md5.toString("hex");
-  // FlyteAdmin: <org>/<project>/<domain>/<filename_root, else a form of the MD5>/<filename>, empty parts left
-  // out, the filename's own slashes kept (several files under one root keep their relative paths).
-  const folder = request.filenameRoot || md5Hex;
-  const segments = storageKey([request.org, request.project, request.domain, folder, request.filename]);
+  // A filename under a filename_root is a location the caller chose: checked before a name is made up.
+  const checkExisting = request.filename !== "" && request.filenameRoot !== "";
+  const filename = request.filename || randomFilename();
+  // FlyteAdmin: <org>/<project>/<domain>/<filename_root, else the MD5 in standard base32>/<filename>, empty parts
+  // left out, the filename's own slashes kept (several files under one root keep their relative paths).
+  const folder = request.filenameRoot || base32(md5);
+  const segments = storageKey([request.org, request.project, request.domain, folder, filename]);
   const path = `/${SANDBOX_BUCKET}/${segments.map(encodeURIComponent).join("/")}`;
   const nativeUrl = `s3://${SANDBOX_BUCKET}/${segments.map(goEscapedSegment).join("/")}`;
-  if (request.filenameRoot !== "") refuseOverwrite(context.registry, nativeUrl, md5);
+  if (checkExisting) refuseOverwrite(context.registry, nativeUrl, md5);
   const expiresAtMs = context.now().getTime() + expiryMs(request.expiresIn);
   const token = context.registry.sign({ path, nativeUrl, md5: request.contentMd5, expiresAtMs });
   const md5Base64 = md5.toString("base64");
-  const headers: Record<string, string> = { "Content-MD5": md5Base64 };
+  // Without an MD5 the URL is signed without one, and the PUT need not carry it.
+  const headers: Record<string, string> = md5.length > 0 ? { "Content-MD5": md5Base64 } : {};
   // FlyteAdmin asks old flytekit clients to store the MD5 as object metadata; mirror the header it adds.
-  if (request.addContentMd5Metadata) headers["x-amz-meta-flytecontentmd5"] = md5Base64;
+  if (request.addContentMd5Metadata && md5.length > 0) headers["x-amz-meta-flytecontentmd5"] = md5Base64;
   return {
     signedUrl: `${context.uploadBaseUrl}${path}?token=${token}`,
     nativeUrl,
     expiresAt: timestampFromNs(BigInt(expiresAtMs) * 1_000_000n),
     headers,
   };
+}
+
+/** A name as FlyteAdmin makes one up for a request without a filename. */
+function randomFilename(): string {
+  const picks = crypto.getRandomValues(new Uint8Array(RANDOM_FILENAME_LENGTH));
+  return Array.from(picks, (pick) => RANDOM_FILENAME_ALPHABET[pick % RANDOM_FILENAME_ALPHABET.length]).join("");
+}
+
+/** Go's `base32.StdEncoding` (RFC 4648: `A`-`Z`, `2`-`7`, `=` padding), as FlyteAdmin names an MD5's folder. */
+function base32(bytes: Uint8Array): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, "=");
 }
 
 /** The object key's segments as FlyteAdmin's storage joins them: empty and `.` segments dropped, `..` resolved. */
@@ -154,12 +193,13 @@ function goEscapedSegment(segment: string): string {
 
 /**
  * FlyteAdmin's check when the location is deterministic (a filename under a filename_root): an object already
- * there is rewritten only by the same bytes (a matching MD5), so one client cannot replace another's file.
+ * there is rewritten only by the same bytes (a matching MD5), so one client cannot replace another's file; without
+ * an MD5 it is not rewritten at all.
  */
 function refuseOverwrite(registry: UploadRegistry, nativeUrl: string, md5: Buffer): void {
   // A test may clear `uploads`: what is no longer there is not there.
   const existing = registry.uploads.has(nativeUrl) ? registry.uploadedMd5.get(nativeUrl) : undefined;
-  if (existing === undefined || md5.equals(existing)) return;
+  if (existing === undefined || (md5.length > 0 && md5.equals(existing))) return;
   throw new ConnectError(
     `file already exists at location [${nativeUrl}], specify a matching hash if you wish to rewrite`,
     Code.AlreadyExists,

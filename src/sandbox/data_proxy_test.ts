@@ -31,20 +31,77 @@ async function put(
 Deno.test("CreateUploadLocation returns a signed URL on the sandbox and an s3 native URL", async () => {
   await withSandbox(async (_sandbox, client) => {
     const location = await uploadLocation(client);
-    const hex = Buffer.from(md5(body)).toString("hex");
-    assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/${hex}/fast.tar.gz`);
+    // FlyteAdmin's folder for an MD5 without a filename_root: the MD5 in standard base32, padding and all.
+    const base32 = "UMGLEQ4XZ3JBP64COU2YGNSYYY======";
+    assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/${base32}/fast.tar.gz`);
     assert(location.signedUrl.startsWith("http://127.0.0.1:"), location.signedUrl);
     assertEquals(location.headers, { "Content-MD5": base64(md5(body)) });
     assert(location.expiresAt && location.expiresAt.seconds * 1000n > BigInt(Date.now()));
   });
 });
 
-Deno.test("CreateUploadLocation requires project, domain, filename and a 16-byte MD5", async () => {
+Deno.test("CreateUploadLocation requires project and domain, an MD5 or a filename_root, and a 16-byte MD5 if any", async () => {
   await withSandbox(async (_sandbox, client) => {
-    const noFile = await adminError(uploadLocation(client, md5(body), ""));
-    assertEquals([noFile.status, noFile.serverMessage], ["InvalidArgument", "missing filename"]);
+    const noDomain = await adminError(
+      client.dataProxy.createUploadLocation({ project: PROJECT, filename: "a", contentMd5: md5(body) }),
+    );
+    assertEquals(
+      [noDomain.status, noDomain.serverMessage],
+      ["InvalidArgument", "project and domain are required parameters"],
+    );
+    const neither = await adminError(uploadLocation(client, new Uint8Array()));
+    assertEquals(
+      [neither.status, neither.serverMessage],
+      ["InvalidArgument", "content_md5 or filename_root is a required parameter"],
+    );
     const shortMd5 = await adminError(uploadLocation(client, new Uint8Array(3)));
     assertEquals([shortMd5.status, shortMd5.serverMessage], ["InvalidArgument", "content_md5 must be 16 bytes, got 3"]);
+  });
+});
+
+Deno.test("CreateUploadLocation makes up a filename when none is given, as FlyteAdmin does: 20 of its letters, new each time", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const first = await uploadLocation(client, md5(body), "");
+    const second = await uploadLocation(client, md5(body), "");
+    const folder = `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/UMGLEQ4XZ3JBP64COU2YGNSYYY======/`;
+    for (const location of [first, second]) {
+      assert(location.nativeUrl.startsWith(folder), location.nativeUrl);
+      assert(/^[bcdfghjklmnpqrstvwxz2456789]{20}$/.test(location.nativeUrl.slice(folder.length)), location.nativeUrl);
+    }
+    assert(first.nativeUrl !== second.nativeUrl, first.nativeUrl);
+    assertEquals(await put(first.signedUrl, body, first.headers), [200, "ok"]);
+    assertEquals(sandbox.uploads.get(first.nativeUrl), body);
+    // Under a filename_root too: a random name is never an existing location to check.
+    const rooted = await client.dataProxy.createUploadLocation({ project: PROJECT, domain: DOMAIN, filenameRoot: "r" });
+    assert(/\/r\/[bcdfghjklmnpqrstvwxz2456789]{20}$/.test(rooted.nativeUrl), rooted.nativeUrl);
+  });
+});
+
+Deno.test("CreateUploadLocation with a filename_root and no MD5: the PUT needs no Content-MD5, and the file is not rewritten", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const request = (contentMd5: Uint8Array<ArrayBuffer>) =>
+      client.dataProxy.createUploadLocation({
+        project: PROJECT,
+        domain: DOMAIN,
+        filenameRoot: "root1",
+        filename: "a.txt",
+        contentMd5,
+        addContentMd5Metadata: true,
+      });
+    const location = await request(new Uint8Array());
+    assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/root1/a.txt`);
+    assertEquals(location.headers, {});
+    // A Content-MD5 sent anyway is still checked against the body, as the object store checks it.
+    const [wrong] = await put(location.signedUrl, body, { "Content-MD5": base64(md5(new Uint8Array(1))) });
+    assertEquals(wrong, 400);
+    assertEquals(await put(location.signedUrl, body, location.headers), [200, "ok"]);
+    assertEquals(sandbox.uploads.get(location.nativeUrl), body);
+    // There now: without an MD5 it is not rewritten; with the MD5 of what is there it may be.
+    const refused = await adminError(request(new Uint8Array()));
+    assertEquals(refused.status, "AlreadyExists");
+    assert(refused.serverMessage.includes("specify a matching hash"), refused.serverMessage);
+    assertEquals((await request(md5(body))).nativeUrl, location.nativeUrl);
+    assertEquals((await adminError(request(md5(new Uint8Array(1))))).status, "AlreadyExists");
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The HTTP server behind signed upload URLs, on plain HTTP or (the production profile) TLS. It checks what
- * S3 checks for a presigned PUT with Content-MD5: a valid token, a `Content-Length` (S3 refuses chunked
- * bodies), the header, and that the body hashes to it and has that length.
+ * S3 checks for a presigned PUT: a valid token, a `Content-Length` (S3 refuses chunked bodies) and that the body
+ * has that length; signed with an MD5, the Content-MD5 header carrying it; and a Content-MD5 sent, that the body
+ * hashes to it.
  *
  * @module
  */
@@ -65,18 +66,23 @@ async function handleUpload(req: IncomingMessage, registry: UploadRegistry, now:
   if (length === undefined || !/^\d+$/.test(length)) {
     return drain(req, [411, "a Content-Length header is required (chunked uploads are not supported)"]);
   }
-  const headerMd5 = req.headers["content-md5"];
-  if (typeof headerMd5 !== "string" || headerMd5 === "") return drain(req, [400, "missing Content-MD5 header"]);
-  const signedMd5 = Buffer.from(upload.md5).toString("base64");
-  if (headerMd5 !== signedMd5) {
-    return drain(req, [400, `Content-MD5 "${headerMd5}" does not match the signed MD5 "${signedMd5}"`]);
+  const header = req.headers["content-md5"];
+  const headerMd5 = typeof header === "string" ? header : "";
+  if (upload.md5.length > 0) {
+    if (headerMd5 === "") return drain(req, [400, "missing Content-MD5 header"]);
+    const signedMd5 = Buffer.from(upload.md5).toString("base64");
+    if (headerMd5 !== signedMd5) {
+      return drain(req, [400, `Content-MD5 "${headerMd5}" does not match the signed MD5 "${signedMd5}"`]);
+    }
   }
   const { bytes, md5: bodyMd5 } = await readBody(req);
   if (bytes.length !== Number(length)) {
     return [400, `the body has ${bytes.length} bytes, not the Content-Length ${length}`];
   }
-  if (bodyMd5 !== headerMd5) return [400, `the body's MD5 "${bodyMd5}" does not match Content-MD5 "${headerMd5}"`];
-  registry.complete(token, upload, bytes);
+  if (headerMd5 !== "" && bodyMd5 !== headerMd5) {
+    return [400, `the body's MD5 "${bodyMd5}" does not match Content-MD5 "${headerMd5}"`];
+  }
+  registry.complete(token, upload, bytes, Buffer.from(bodyMd5, "base64"));
   return [200, "ok"];
 }
 
