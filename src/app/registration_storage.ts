@@ -9,9 +9,8 @@ import type { Config } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import { storageConfigFrom } from "../storage/from_config.ts";
-import { openStorage } from "../storage/mod.ts";
+import { localFallbackProblem } from "../storage/local_fallback.ts";
 import type { ObjectStore } from "../storage/store.ts";
-import { localFallbackProblem, storageProblems, storageProblemsMessage } from "../storage/validate.ts";
 
 /**
  * What the registration's storage is: opened (its settings checked as `config validate` checks them, all
@@ -32,7 +31,7 @@ export function registrationStorage(
   let opened: Promise<ObjectStore> | undefined;
   return {
     openStorage: () =>
-      opened ??= Promise.resolve().then(() => {
+      opened ??= loadStorage().then(({ storageProblems, storageProblemsMessage, openStorage }) => {
         const problems = storageProblems(storageConfig, admin);
         if (problems.length > 0) throw new UsageError(storageProblemsMessage(problems));
         return openStorage(storageConfig);
@@ -40,4 +39,13 @@ export function registrationStorage(
     allowLocalStorage: admin.allowLocalFallback,
     close: () => void opened?.then((store) => store.close(), () => {}),
   };
+}
+
+/**
+ * The storage checks and backends, loaded on first use: a registration that never writes to storage (a dry run, or
+ * one whose admin offers an upload location) loads neither.
+ */
+async function loadStorage(): Promise<typeof import("../storage/validate.ts") & typeof import("../storage/mod.ts")> {
+  const [validate, backends] = await Promise.all([import("../storage/validate.ts"), import("../storage/mod.ts")]);
+  return { ...validate, ...backends };
 }

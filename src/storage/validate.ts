@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { parseEndpoint } from "../admin/endpoint.ts";
 import type { ConfigCheck } from "../config/checks.ts";
-import { type Config, type OptionKey, OPTIONS } from "../config/schema.ts";
+import { type OptionKey, OPTIONS } from "../config/schema.ts";
 import { quote } from "../errors.ts";
-import { isLoopbackHost, storageConfigFrom } from "./from_config.ts";
+import { storageConfigFrom } from "./from_config.ts";
+import { type AdminPlace, adminPlace, localFallbackProblem } from "./local_fallback.ts";
 import type { StorageConfig } from "./store.ts";
 import { STORAGE_TYPES, STOW_KINDS } from "./mod.ts";
 import {
@@ -23,36 +23,7 @@ import {
 } from "./s3_settings.ts";
 import { cloudStowConfigProblems, describeCloudStow } from "./stow_config.ts";
 
-/** Where the admin is, and whether `storage.allow-local-fallback` is set: what the fallback's rule depends on. */
-export interface AdminPlace {
-  /** `admin.endpoint`, as configured. */
-  endpoint: string;
-  /** `storage.allow-local-fallback`. */
-  allowLocalFallback: boolean;
-}
-
-/** What the rule of `storage.allow-local-fallback` reads of a configuration. */
-export function adminPlace(config: Config): AdminPlace {
-  return { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
-}
-
-/**
- * The rule of `storage.allow-local-fallback`: `local` and `mem` storage may take the fast-registration source
- * only for an admin on this machine (a loopback `admin.endpoint`, which its cluster then is), since no other
- * cluster could read them. The problem, or undefined when the option is off or the admin is on loopback.
- */
-export function localFallbackProblem(admin: AdminPlace): string | undefined {
-  if (!admin.allowLocalFallback) return undefined;
-  let host: string | undefined;
-  try {
-    host = parseEndpoint(admin.endpoint).host;
-  } catch {
-    // An endpoint that does not parse is not a loopback one (and is a problem of its own).
-  }
-  if (host !== undefined && isLoopbackHost(host)) return undefined;
-  return `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(admin.endpoint)} is ` +
-    "not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage";
-}
+export { type AdminPlace, adminPlace, localFallbackProblem } from "./local_fallback.ts";
 
 /** Storage problems as the one line of an error: the problem itself, or their count and each of them. */
 export function storageProblemsMessage(problems: readonly string[]): string {
