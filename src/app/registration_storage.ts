@@ -8,7 +8,6 @@
 import type { Config } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
-import { storageConfigFrom } from "../storage/from_config.ts";
 import { localFallbackProblem } from "../storage/local_fallback.ts";
 import type { ObjectStore } from "../storage/store.ts";
 
@@ -27,11 +26,11 @@ export function registrationStorage(
   const admin = { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
   const refused = localFallbackProblem(admin);
   if (refused) throw new UsageError(refused);
-  const storageConfig = storageConfigFrom(config, { fetch: http.fetch });
   let opened: Promise<ObjectStore> | undefined;
   return {
     openStorage: () =>
-      opened ??= loadStorage().then(({ storageProblems, storageProblemsMessage, openStorage }) => {
+      opened ??= loadStorage().then(({ storageConfigFrom, storageProblems, storageProblemsMessage, openStorage }) => {
+        const storageConfig = storageConfigFrom(config, { fetch: http.fetch });
         const problems = storageProblems(storageConfig, admin);
         if (problems.length > 0) throw new UsageError(storageProblemsMessage(problems));
         return openStorage(storageConfig);
@@ -42,10 +41,19 @@ export function registrationStorage(
 }
 
 /**
- * The storage checks and backends, loaded on first use: a registration that never writes to storage (a dry run, or
- * one whose admin offers an upload location) loads neither.
+ * The storage settings, checks and backends, loaded on first use: a registration that never writes to storage (a dry
+ * run, or one whose admin offers an upload location) loads none of them, nor the Node built-ins the settings use
+ * (`node:os`, `node:path`: the first Node built-in a process loads costs it about 10 ms).
  */
-async function loadStorage(): Promise<typeof import("../storage/validate.ts") & typeof import("../storage/mod.ts")> {
-  const [validate, backends] = await Promise.all([import("../storage/validate.ts"), import("../storage/mod.ts")]);
-  return { ...validate, ...backends };
+async function loadStorage(): Promise<
+  & typeof import("../storage/from_config.ts")
+  & typeof import("../storage/validate.ts")
+  & typeof import("../storage/mod.ts")
+> {
+  const [settings, validate, backends] = await Promise.all([
+    import("../storage/from_config.ts"),
+    import("../storage/validate.ts"),
+    import("../storage/mod.ts"),
+  ]);
+  return { ...settings, ...validate, ...backends };
 }

@@ -38,3 +38,10 @@ Deno.test("a registration loads the storage checks and backends only when it ope
   const all = await staticGraph(new URL("../cli/run_registration.ts", import.meta.url), { dynamic: true });
   assert(all.some((s) => s.endsWith("src/storage/mod.ts")), "storage/mod.ts behind a literal dynamic import");
 });
+
+Deno.test("a dry run of a local package loads no Node built-in: the first one costs a process about 10 ms", async () => {
+  for (const entry of ["./register_files.ts", "../cli/run_registration.ts", "../cli/register_report.ts"]) {
+    const graph = await staticGraph(new URL(entry, import.meta.url));
+    deepEqual(graph.filter((s) => s.startsWith("node:")), [], entry);
+  }
+});

@@ -31,13 +31,3 @@ export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetc
     fetch: runtime.fetch,
   };
 }
-
-/**
- * Whether a host is this machine: `localhost`, an address in 127.0.0.0/8, or `::1` (what the admin
- * must be on for `storage.allow-local-fallback`: its cluster then reads this machine's files).
- */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare === "localhost" || bare.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(bare) ||
-    bare === "::1" || bare === "0:0:0:0:0:0:0:1";
-}

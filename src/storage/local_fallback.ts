@@ -7,7 +7,6 @@
 import { parseEndpoint } from "../admin/endpoint.ts";
 import type { Config } from "../config/schema.ts";
 import { quote } from "../errors.ts";
-import { isLoopbackHost } from "./from_config.ts";
 
 /** Where the admin is, and whether `storage.allow-local-fallback` is set: what the fallback's rule depends on. */
 export interface AdminPlace {
@@ -38,4 +37,14 @@ export function localFallbackProblem(admin: AdminPlace): string | undefined {
   if (host !== undefined && isLoopbackHost(host)) return undefined;
   return `storage.allow-local-fallback needs an admin on this machine: admin.endpoint ${quote(admin.endpoint)} is ` +
     "not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage";
+}
+
+/**
+ * Whether a host is this machine: `localhost`, an address in 127.0.0.0/8, or `::1` (what the admin
+ * must be on for `storage.allow-local-fallback`: its cluster then reads this machine's files).
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(bare) ||
+    bare === "::1" || bare === "0:0:0:0:0:0:0:1";
 }

@@ -17,7 +17,6 @@
  * @module
  */
 import { createTarDecoder, type TarHeader } from "modern-tar";
-import { dirname, join } from "node:path";
 import { OperationError, quote, UsageError } from "../../errors.ts";
 import { RecycledReads } from "./recycled_reads.ts";
 import { wholeTarEntries, type WholeTarEntry } from "./whole_archive.ts";
@@ -338,6 +337,9 @@ async function readEntries(
           entries.push({ name, size, placement, bytes: await readAll(entry.body, size, consumed) });
           break;
         case "disk": {
+          // Loaded here, as node:crypto is: the first Node built-in a process loads costs it about 10 ms, which a
+          // package read wholly into memory (a dry run's, say) does without.
+          const { dirname, join } = await import("node:path");
           const path = join(await tempDir.path(), ...name.split("/"));
           await Deno.mkdir(dirname(path), { recursive: true });
           // createNew: never follow or overwrite anything already there.
