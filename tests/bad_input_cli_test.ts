@@ -4,7 +4,7 @@
  * stdout, and no `fctl-register-*` temp dir left behind.
  */
 import { equal, match, ok as assert } from "node:assert/strict";
-import { runFctl } from "./helpers.ts";
+import { fixture, runFctl } from "./helpers.ts";
 
 interface Row {
   /** The command line; `$DIR` is a scratch directory with the files below. */
@@ -70,6 +70,12 @@ const ROWS: Row[] = [
   // Files named by options
   { args: [...TLS_GET, "--admin.caCertFilePath", "/dev/zero"], code: 2, line: /\/dev\/zero/ },
   { args: [...TLS_GET, "--admin.caCertFilePath", "$DIR/empty.pem"], code: 2, line: /empty\.pem/ },
+  // A dry run makes its HTTP client while its modules load: a bad CA file is still the one line, nothing registered.
+  {
+    args: [...REGISTER, "--dryRun", "--admin.caCertFilePath", "$DIR/empty.pem", fixture("flytesnacks-core.tgz")],
+    code: 2,
+    line: /empty\.pem/,
+  },
   // Archives
   { args: [...REGISTER, "$DIR/missing.tgz"], code: 2, line: /missing\.tgz/ },
   { args: [...REGISTER, "$DIR/pkg.zip"], code: 2, line: /pkg\.zip/ },

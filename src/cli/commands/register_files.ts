@@ -60,6 +60,9 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
+    // The HTTP client (which every registration takes: downloads, storage) is made while the modules load, not after
+    // them; one that cannot be made is reported where the registration asks for it, as before.
+    ctx.http().catch(() => {});
     const [{ registerFiles }, { renderReport }, { failuresOf }, { runRegistration }] = await load();
     await runRegistration(ctx, concurrencyText, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
