@@ -103,6 +103,23 @@ async function storedUnionBlob(sandbox: Sandbox, name: string, input: string): P
   return blobOf(l.value.value.value.value.value);
 }
 
+/**
+ * Runs `fn` against a fresh sandbox holding flytesnacks-core v1 and the blob tasks, with a temporary directory;
+ * both are removed afterwards, however `fn` ends.
+ */
+async function withBlobSandbox(prefix: string, fn: (sandbox: Sandbox, dir: string) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await registerBlobTasks(sandbox);
+    await fn(sandbox, dir);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 const sorted = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b]) => (a < b ? -1 : 1));
 
 Deno.test("create execution: a local directory goes through the data proxy (TLS, OAuth) under one prefix, sent as a MULTIPART blob", async () => {
@@ -178,11 +195,7 @@ Deno.test("create execution: a local directory goes through S3 storage when the 
 });
 
 Deno.test("create execution: a file for a directory input, a directory for a file input, an empty directory, a link out: one line, nothing uploaded", async () => {
-  const sandbox = await startSandbox();
-  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-bad-" });
-  try {
-    await registerCore(sandbox, ["v1"]);
-    await registerBlobTasks(sandbox);
+  await withBlobSandbox("fctl-dir-input-bad-", async (sandbox, dir) => {
     await Deno.mkdir(`${dir}/images`);
     await writeTree(`${dir}/images`);
     await Deno.mkdir(`${dir}/empty/nested`, { recursive: true });
@@ -237,18 +250,11 @@ Deno.test("create execution: a file for a directory input, a directory for a fil
     equal(sandbox.uploads.size, 0);
     equal(sandbox.requests.filter((r) => r.method === "CreateUploadLocation").length, 0);
     equal(sandbox.store.executions.summaries().length, 0);
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("create execution: an upload of the directory that fails creates no execution, and shows no signed URL", async () => {
-  const sandbox = await startSandbox();
-  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-fail-" });
-  try {
-    await registerCore(sandbox, ["v1"]);
-    await registerBlobTasks(sandbox);
+  await withBlobSandbox("fctl-dir-input-fail-", async (sandbox, dir) => {
     await Deno.mkdir(`${dir}/images`);
     await writeTree(`${dir}/images`);
     const spec = `${dir}/spec.yaml`;
@@ -270,18 +276,11 @@ Deno.test("create execution: an upload of the directory that fails creates no ex
     equal(run.stderr.trim().split("\n").length, 1, run.stderr);
     equal(sandbox.store.executions.summaries().length, 0);
     equal(sandbox.requests.filter((r) => r.method === "CreateExecution").length, 0);
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("create execution: a directory of many files: each uploaded once, under the one prefix", async () => {
-  const sandbox = await startSandbox();
-  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-many-" });
-  try {
-    await registerCore(sandbox, ["v1"]);
-    await registerBlobTasks(sandbox);
+  await withBlobSandbox("fctl-dir-input-many-", async (sandbox, dir) => {
     const count = 600;
     for (let i = 0; i < count; i++) {
       await Deno.mkdir(`${dir}/many/part-${i % 12}`, { recursive: true });
@@ -309,10 +308,7 @@ Deno.test("create execution: a directory of many files: each uploaded once, unde
     ok(keys.every((key) => key.startsWith(`${blob.uri}/part-`)), keys[0]);
     equal(sandbox.requests.filter((r) => r.method === "CreateUploadLocation").length, count);
     equal(new TextDecoder().decode(sandbox.uploads.get(`${blob.uri}/part-7/file-595.txt`)), "file 595\n");
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("create execution: Ctrl-C while a directory is uploading creates no execution (exit 130)", async () => {
@@ -350,11 +346,7 @@ Deno.test("create execution: Ctrl-C while a directory is uploading creates no ex
 });
 
 Deno.test("create execution: Union[FlyteFile, FlyteDirectory] takes the directory variant for a directory, the file one for a file, declared order for a URI", async () => {
-  const sandbox = await startSandbox();
-  const dir = await Deno.makeTempDir({ prefix: "fctl-dir-input-union-" });
-  try {
-    await registerCore(sandbox, ["v1"]);
-    await registerBlobTasks(sandbox);
+  await withBlobSandbox("fctl-dir-input-union-", async (sandbox, dir) => {
     await Deno.mkdir(`${dir}/images`);
     const expected = await writeTree(`${dir}/images`);
     sandbox.uploads.clear();
@@ -383,8 +375,5 @@ Deno.test("create execution: Union[FlyteFile, FlyteDirectory] takes the director
     equal(remote.metadata?.type?.dimensionality, BlobType_BlobDimensionality.SINGLE);
     equal(remote.uri, "s3://elsewhere/data");
     equal(sandbox.uploads.size, 0);
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
