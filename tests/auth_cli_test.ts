@@ -133,7 +133,11 @@ Deno.test("production admin at debug level: the token request and the upload to 
     const calls = records.filter((r) => r.msg === "http call");
     deepEqual(calls.map((r) => [r.json.method, r.json.status]), [["POST", 200], ["PUT", 200]]);
     equal(calls[0].json.url, sandbox.auth!.tokenEndpoint);
-    match(calls[1].json.url, /^https:\/\/127\.0\.0\.1:\d+\/[\w-]+\/flytesnacks\/development\/\w+\/fast\w+\.tar\.gz$/);
+    // The folder is the MD5 in base32 with its padding, path-escaped, as FlyteAdmin names it.
+    match(
+      calls[1].json.url,
+      /^https:\/\/127\.0\.0\.1:\d+\/[\w-]+\/flytesnacks\/development\/[A-Z2-7]{26}(?:%3D){6}\/fast\w+\.tar\.gz$/,
+    );
     for (const call of calls) equal(typeof call.json.ms, "number");
     // The first ListTasks-like call is refused for its missing token: its status is named, as in error lines.
     assert(records.some((r) => r.msg === "admin call failed" && r.json.status === "Unauthenticated"), result.stderr);
