@@ -89,6 +89,24 @@ Deno.test("auth: an admin without auth costs nothing: no discovery, no token req
   }
 });
 
+Deno.test("auth: an expired cached token whose flow cannot run here does not fail a call to an admin without auth", async () => {
+  const sandbox = await startSandbox();
+  // A token cache left by an earlier admin on the same address, expired; the ClientSecret flow has no secret here.
+  const store = sharedStore();
+  store.token = { accessToken: "stale-token", refreshToken: "stale-refresh", expiresAt: 0 };
+  const authed = authedClient(sandbox, { clientSecretLocation: "/nonexistent/client_secret" }, {}, undefined, {
+    tokenStore: store,
+  });
+  try {
+    await authed.client.admin.listTasks(scope);
+    await authed.client.admin.listTasks(scope);
+    deepEqual(methods(sandbox), ["ListTasks", "ListTasks"]);
+  } finally {
+    authed.close();
+    await sandbox.close();
+  }
+});
+
 Deno.test("auth: a rejected token is replaced once (by its refresh token, else a new grant) and the call retried", async () => {
   await withProduction(async (sandbox) => {
     const authed = authedClient(sandbox, fromEnv, SECRET_ENV);
