@@ -5,12 +5,11 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { fileErrorReason, OperationError, quote, UsageError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
-import { type ExecSpec, renderExecSpec, renderSpec } from "../tasks/exec_spec.ts";
+import { type ExecSpec, renderSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
-import { printNoteText } from "../output/print.ts";
+import { printNote, printNoteText } from "../output/print.ts";
 
 /**
  * What is at `path`: nothing, a directory, or something else. A link is looked at itself when `follow` is false
@@ -56,19 +55,28 @@ export async function prepareExecFile(io: Io, path: string): Promise<string> {
   return path;
 }
 
-/** `path` made absolute against the working directory, for telling the user where the file went. */
-export function absolutePath(path: string): string {
-  return resolve(path);
+/** An entity whose execution spec `--execFile` writes: a task or a launch plan. */
+interface Named {
+  id?: { name: string; version: string };
 }
 
-/** Writes the exec spec of `task` to `path` atomically with mode 0600. */
-export async function writeExecFile(path: string, task: Task, now: Date): Promise<void> {
-  await writeSpecText(path, await renderExecSpec(task, now));
-}
-
-/** Writes an exec spec (a launch plan's) to `path` atomically with mode 0600. */
-export async function writeExecSpecFile(path: string, spec: ExecSpec): Promise<void> {
-  await writeSpecText(path, await renderSpec(spec));
+/**
+ * `--execFile` of `get task` and `get launchplan`: checks `file` now (asking about one that exists, before any RPC),
+ * and returns what writes the spec `toSpec` makes of the entity there (atomically, mode 0600) and says so on stderr
+ * (stdout keeps the listing), naming the file as an absolute path.
+ */
+export async function execFileWriter<T extends Named>(
+  io: Io,
+  file: string,
+  now: () => Date,
+  toSpec: (entity: T, now: Date) => ExecSpec,
+): Promise<(entity: T) => Promise<void>> {
+  const path = await prepareExecFile(io, file);
+  return async (entity) => {
+    await writeSpecText(path, await renderSpec(toSpec(entity, now())));
+    const id = `${entity.id?.name} version ${entity.id?.version}`;
+    printNote(io, `wrote the execution spec of ${id} to ${resolve(path)}`);
+  };
 }
 
 async function writeSpecText(path: string, text: string): Promise<void> {

@@ -13,7 +13,6 @@ import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
-import { printNote } from "../../output/print.ts";
 
 /** The local flags of `get launchplan`. */
 export const LAUNCH_PLAN_FLAGS = [
@@ -33,17 +32,13 @@ export const LAUNCH_PLAN_FLAGS = [
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
-/** `--execFile`'s writer, loaded only with the flag: checks the file now, returns what writes the spec there. */
+/** `--execFile`'s writer (`exec_file.ts`), loaded only with the flag, with the launch plan's spec. */
 async function execFileWriter(ctx: CliContext, file: string) {
-  const [{ prepareExecFile, writeExecSpecFile, absolutePath }, { launchPlanExecSpec }] = await Promise.all([
+  const [{ execFileWriter }, { launchPlanExecSpec }] = await Promise.all([
     import("../exec_file.ts"),
     import("../../launchplans/exec_spec.ts"),
   ]);
-  const path = await prepareExecFile(ctx.io, file);
-  return async (launchPlan: Parameters<typeof launchPlanExecSpec>[0]): Promise<string> => {
-    await writeExecSpecFile(path, launchPlanExecSpec(launchPlan, ctx.clock.now()));
-    return absolutePath(path);
-  };
+  return execFileWriter(ctx.io, file, () => ctx.clock.now(), launchPlanExecSpec);
 }
 
 /**
@@ -119,11 +114,7 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     // Asked before any RPC: the user decides about an existing file before waiting on the network.
     const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
     const result = await runLaunchPlanQuery(await admin, query, ctx.signal);
-    if (writeExecFile && result.newest) {
-      const written = await writeExecFile(result.newest);
-      const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
-      printNote(ctx.io, `wrote the execution spec of ${id} to ${written}`);
-    }
+    if (writeExecFile && result.newest) await writeExecFile(result.newest);
     // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
     const columns = options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
     const value = result.kind === "one" ? { one: result.launchPlan } : { list: result.items };

@@ -13,7 +13,6 @@ import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
-import { printNote } from "../../output/print.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
 export const TASK_FLAGS = [
@@ -41,17 +40,13 @@ function loadTaskModules() {
   ]);
 }
 
-/**
- * `--execFile`'s writer, loaded only when the flag is given: checks the file (asking the user about one that
- * exists) now, and returns the function that writes the task's spec there, resolving to the absolute path written.
- */
+/** `--execFile`'s writer (`exec_file.ts`), loaded only when the flag is given, with the task's spec. */
 async function execFileWriter(ctx: CliContext, file: string) {
-  const { prepareExecFile, writeExecFile, absolutePath } = await import("../exec_file.ts");
-  const path = await prepareExecFile(ctx.io, file);
-  return async (task: Parameters<typeof writeExecFile>[1]): Promise<string> => {
-    await writeExecFile(path, task, ctx.clock.now());
-    return absolutePath(path);
-  };
+  const [{ execFileWriter }, { execSpec }] = await Promise.all([
+    import("../exec_file.ts"),
+    import("../../tasks/exec_spec.ts"),
+  ]);
+  return execFileWriter(ctx.io, file, () => ctx.clock.now(), execSpec);
 }
 
 /** What `get task` does: the library's query (checked by it), the spec file to write, and how to show the result. */
@@ -125,12 +120,7 @@ export function taskCommand(description: string): CommandSpec {
       const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
       // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
       const result = await runTaskQuery(await admin, query, ctx.signal);
-      if (writeExecFile && result.newest) {
-        const written = await writeExecFile(result.newest);
-        // Always said, on stderr (stdout keeps the listing): the file is what the user asked for.
-        const id = `${result.newest.id?.name} version ${result.newest.id?.version}`;
-        printNote(ctx.io, `wrote the execution spec of ${id} to ${written}`);
-      }
+      if (writeExecFile && result.newest) await writeExecFile(result.newest);
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: options.wide });
       if (result.kind === "list") hintNextPage(ctx, result.hasMore, "tasks", query.page);
