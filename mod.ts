@@ -40,7 +40,12 @@ export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/co
 export { createAdminClient } from "./src/lib/admin_client.ts";
 export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
-export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./src/admin/service_clients.ts";
+export type {
+  AdminRowsClient,
+  AdminServiceClient,
+  CallOptions,
+  DataProxyServiceClient,
+} from "./src/admin/service_clients.ts";
 export type { RetryInfo, RetryOptions } from "./src/admin/retry.ts";
 export type { BackoffOptions } from "./src/backoff.ts";
 export type { MethodConfig, RetryPolicy, ServiceConfig } from "./src/config/service_config.ts";
@@ -79,8 +84,10 @@ export {
   type GetTaskOptions,
   type GetTaskResult,
   runTaskQuery,
+  runTaskRowQuery,
   type TaskQuery,
   taskQuery,
+  type TaskRowsResult,
 } from "./src/tasks/get_task.ts";
 export {
   type AdminClientSource,

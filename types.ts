@@ -349,3 +349,22 @@ export {
   type CatalogMetadata,
 } from "./proto/gen/flyteidl/core/catalog_pb.ts";
 export { type ExecutionClusterLabel } from "./proto/gen/flyteidl/admin/matchable_resource_pb.ts";
+// Rows: the fields fctl's tables show of the messages above (see `AdminRowsClient`).
+export type {
+  IdentifierRow,
+  NamedEntityIdentifierRow,
+  ObjectGetRequestRow,
+  ResourceListRequestRow,
+  SortRow,
+  TypedInterfaceRow,
+  VariableMapRow,
+  VariableRow,
+} from "./proto/gen/fctl/rows/common_rows_pb.ts";
+export type {
+  CompiledTaskRow,
+  TaskClosureRow,
+  TaskMetadataRow,
+  TaskRow,
+  TaskRowList,
+  TaskTemplateRow,
+} from "./proto/gen/fctl/rows/task_rows_pb.ts";

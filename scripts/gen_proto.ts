@@ -60,10 +60,27 @@ const CLIENT_FILES = [
   "fctl/node_execution_calls.proto",
   "fctl/project_calls.proto",
   "fctl/version_calls.proto",
+  "fctl/task_row_calls.proto",
 ];
+
+/**
+ * The rows the `*_row_calls.proto` files answer into (see proto/client/fctl/rows/common_rows.proto): plain
+ * messages, in every client workspace, generated with the first client file that imports them.
+ */
+const ROW_FILES = ["fctl/rows/common_rows.proto", "fctl/rows/task_rows.proto"];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
 const REDECLARED = "service/admin.proto";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
 
 /** Copies the `.proto` files under `from` to `to`, except those at `skip` (paths relative to `from`). */
 async function copyTree(from: string, to: string, skip: string[] = [], base = from): Promise<void> {
@@ -132,10 +149,16 @@ async function generate(outDir: string): Promise<void> {
       const clientWork = await Deno.makeTempDir({ prefix: "fctl-proto-client-" });
       clientWorks.push(clientWork);
       // The imports it generates again are those of the first run, byte for byte; only its own file is kept.
-      await bufGenerate(clientWork, "buf.client.yaml", [join("client", file)], [REDECLARED], [file]);
-      const generated = file.replace(/\.proto$/, "_pb.ts");
-      await Deno.mkdir(dirname(join(work, "gen", generated)), { recursive: true });
-      await Deno.rename(join(clientWork, "gen", generated), join(work, "gen", generated));
+      await bufGenerate(clientWork, "buf.client.yaml", [join("client", file)], [REDECLARED], [file, ...ROW_FILES]);
+      for (const kept of [file, ...ROW_FILES]) {
+        const generated = kept.replace(/\.proto$/, "_pb.ts");
+        const from = join(clientWork, "gen", generated);
+        const to = join(work, "gen", generated);
+        // A row file is generated only where a client file imports it, and kept from the first.
+        if (!(await exists(from)) || await exists(to)) continue;
+        await Deno.mkdir(dirname(to), { recursive: true });
+        await Deno.rename(from, to);
+      }
     }
     for (const [file, text] of await listFiles(join(work, "gen"))) {
       const described = describeUndocumented(text);

@@ -20,6 +20,7 @@ import {
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import type { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import { CALL_SIGNAL, callSignalInterceptor } from "./call_signal.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
@@ -28,9 +29,9 @@ import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
 import type { AdminClientOptions } from "./client_options.ts";
 import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
-import type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+import type { AdminRowsClient, AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
 
-export type { AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+export type { AdminRowsClient, AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
 export type { AdminClientOptions } from "./client_options.ts";
 
 /**
@@ -62,6 +63,11 @@ export interface AdminClient {
   admin: AdminServiceClient;
   /** The flyteidl `DataProxyService`: upload locations for fast registration. */
   dataProxy: DataProxyServiceClient;
+  /**
+   * AdminService calls whose answers fill a table, decoded into rows: only the fields fctl's tables show (the
+   * same calls as {@link admin}'s, on the same connection).
+   */
+  rows: AdminRowsClient;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
   /**
@@ -147,6 +153,20 @@ export const DATA_PROXY_METHOD_FILES: Readonly<Record<keyof Client<typeof DataPr
   createDownloadLocation: "dataProxy",
   createDownloadLink: "dataProxy",
   getData: "dataProxy",
+};
+
+/**
+ * Where the row calls are declared (proto/client/fctl/*_row_calls.proto): each answers into the rows of one kind's
+ * table (proto/client/fctl/rows/), whose descriptors are a few small messages instead of the kind's whole tree.
+ */
+const ROW_FILES: ServiceFiles<"tasks"> = {
+  tasks: async () => (await import("../../proto/gen/fctl/task_row_calls_pb.ts")).AdminService,
+};
+
+/** The file each row call is loaded from; a test checks that each file declares its methods as flyteidl does. */
+export const ROW_METHOD_FILES: Readonly<Record<keyof AdminRowsClient, keyof typeof ROW_FILES>> = {
+  getTask: "tasks",
+  listTasks: "tasks",
 };
 
 /**
@@ -243,6 +263,7 @@ export function createAdminClient(
       transport,
       connection,
     ),
+    rows: lazyClient<typeof TaskRowCalls, keyof typeof ROW_FILES>(ROW_METHOD_FILES, ROW_FILES, transport, connection),
     connection,
     transport,
     connect: () => manager.connect(),

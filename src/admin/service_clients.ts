@@ -7,6 +7,8 @@
  * @module
  */
 import type { MessageInit } from "./message_init.ts";
+import type { ObjectGetRequestRow, ResourceListRequestRow } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
+import type { TaskRow, TaskRowList } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
 import type {
   NamedEntity,
   NamedEntityGetRequest,
@@ -249,4 +251,24 @@ export interface DataProxyServiceClient {
   ): Promise<CreateDownloadLinkResponse>;
   /** The data behind a `flyte://` URI, as literals. */
   getData(request: MessageInit<GetDataRequest>, options?: CallOptions): Promise<GetDataResponse>;
+}
+
+/**
+ * AdminService calls whose answers are decoded into rows: the fields fctl's tables show, declared again with
+ * flyteidl's numbers (proto/client/fctl/rows/), the rest skipped. The same RPCs as {@link AdminServiceClient}'s
+ * methods of the same names; requests are whole, so they are the same bytes.
+ *
+ * ```ts
+ * import { connect } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const { tasks } = await flyte.client.rows.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 10 });
+ * console.log(tasks.map((task) => `${task.id?.name} ${task.closure?.compiledTask?.template?.type}`));
+ * ```
+ */
+export interface AdminRowsClient {
+  /** One task version, as `fctl get task`'s table shows it. */
+  getTask(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<TaskRow>;
+  /** Versions of a task (or of every task in a project and domain), as `fctl get task`'s table shows them. */
+  listTasks(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<TaskRowList>;
 }

@@ -9,7 +9,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
-import type { AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
+import type { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
+import type { AdminRowsClient, AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 import type { MessageInit } from "./message_init.ts";
 import type { TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 
@@ -27,6 +28,7 @@ type Matches<Own, Connect> = {
 
 const adminMethods: Same<keyof AdminServiceClient, keyof Client<typeof AdminService>> = true;
 const dataProxyMethods: Same<keyof DataProxyServiceClient, keyof Client<typeof DataProxyService>> = true;
+const rowsMethods: Same<keyof AdminRowsClient, keyof Client<typeof TaskRowCalls>> = true;
 const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   createTask: [true, true],
   getTask: [true, true],
@@ -65,9 +67,13 @@ const dataProxyTypes: Matches<DataProxyServiceClient, Client<typeof DataProxySer
   createDownloadLink: [true, true],
   getData: [true, true],
 };
+const rowsTypes: Matches<AdminRowsClient, Client<typeof TaskRowCalls>> = {
+  getTask: [true, true],
+  listTasks: [true, true],
+};
 const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof TaskCreateRequestSchema>> = true;
 
-Deno.test("AdminServiceClient and DataProxyServiceClient have Connect's methods, requests and responses", () => {
-  deepEqual([adminMethods, dataProxyMethods, sameInit], [true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length, 34);
+Deno.test("AdminServiceClient, DataProxyServiceClient and AdminRowsClient have Connect's methods, requests and responses", () => {
+  deepEqual([adminMethods, dataProxyMethods, rowsMethods, sameInit], [true, true, true, true]);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length + Object.keys(rowsTypes).length, 36);
 });

@@ -3,7 +3,10 @@
  *
  * @module
  */
-import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+/** What the cells read of a flyteidl `VariableMap`, or of a row's (`VariableMapRow`). */
+export interface VariableDescriptions {
+  variables: Readonly<Record<string, { description: string }>>;
+}
 
 /**
  * flytectl cuts each variable line to 25 columns, so long descriptions do not blow up the table; fctl does so
@@ -12,7 +15,7 @@ import type { VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts"
 export const VARIABLE_LINE_WIDTH = 25;
 
 /** One line per variable in name order: `name: description`, or just the name when they are equal; never cut. */
-export function variableLines(map: VariableMap | undefined): string[] {
+export function variableLines(map: VariableDescriptions | undefined): string[] {
   const variables = map?.variables ?? {};
   return Object.keys(variables).sort().map((name) => {
     const description = variables[name].description;

@@ -51,16 +51,25 @@ export async function render<Row>(
     case "DOTURL":
     case "SVG":
       return checkFormat(format, what.visualizable ?? false);
-    default: {
-      const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
-      // On a terminal the table fits its width; piped or `--wide`, cells stay whole for whoever reads them.
-      const fit = io.stdoutIsTerminal && !options.wide;
-      io.stdout.write(renderTable(what.columns, rows, {
-        maxTableWidth: fit ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
-        decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
-        // Every command with a table takes `--wide`.
-        leftOutHint: "--wide shows them",
-      }));
-    }
+    default:
+      renderRows(io, what.columns, rows, options);
   }
+}
+
+/** Writes `rows` to stdout as a table of `columns`: fitted to a terminal, whole when piped or `--wide`. */
+export function renderRows<Row>(
+  io: Io,
+  columns: readonly Column<Row>[],
+  rows: readonly Row[],
+  options: RenderOptions = {},
+): void {
+  const colour = io.stdoutIsTerminal && !io.env["NO_COLOR"];
+  // On a terminal the table fits its width; piped or `--wide`, cells stay whole for whoever reads them.
+  const fit = io.stdoutIsTerminal && !options.wide;
+  io.stdout.write(renderTable(columns, rows, {
+    maxTableWidth: fit ? (io.columns || DEFAULT_TERMINAL_WIDTH) : undefined,
+    decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
+    // Every command with a table takes `--wide`.
+    leftOutHint: "--wide shows them",
+  }));
 }

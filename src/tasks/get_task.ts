@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
+import type { AdminClient, CallOptions } from "../admin/client.ts";
 import {
   checkPaging,
   isNewestFirst,
@@ -11,9 +11,12 @@ import {
   readVersions,
   requireName,
   type VersionedKind,
+  type VersionId,
+  type VersionsListRequest,
   type VersionsQuery,
 } from "../get/list_query.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type { TaskRow } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /**
@@ -188,7 +191,7 @@ export async function runTaskQuery(
   query: TaskQuery,
   signal?: AbortSignal,
 ): Promise<GetTaskResult> {
-  const result = await readTasks(client, query, signal);
+  const result = await readTasks(client.admin, query, signal);
   if (!query.options.newest) return result;
   const newest = result.kind === "one"
     ? result.task
@@ -196,27 +199,74 @@ export async function runTaskQuery(
     ? result.tasks[0]
     : undefined;
   if (newest) return { ...result, newest };
-  const latest = await readTasks(client, { ...query, options: { ...query.options, latest: true } }, signal);
+  const latest = await readTasks(client.admin, { ...query, options: { ...query.options, latest: true } }, signal);
   if (latest.kind !== "one") throw new Error("a query for the latest task returned a list");
   return { ...result, newest: latest.task };
 }
 
-/** How tasks are listed and read. */
-function taskKind(client: AdminClient): VersionedKind<Task> {
-  return {
+/**
+ * What {@link runTaskRowQuery} reads: the versions a query lists, or the one it names, as the task table shows
+ * them (rows: see `AdminRowsClient`).
+ *
+ * ```ts
+ * import { connect, runTaskRowQuery, taskQuery, type TaskRowsResult } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const query = taskQuery({ project: "flytesnacks", domain: "development", name: "core.basic.hello", version: "v1" });
+ * const result: TaskRowsResult = await runTaskRowQuery(flyte.client, query);
+ * if (result.kind === "one") console.log(result.task.closure?.compiledTask?.template?.type);
+ * ```
+ */
+export type TaskRowsResult =
+  | { kind: "list"; tasks: TaskRow[]; nextToken: string; hasMore: boolean }
+  | { kind: "one"; task: TaskRow };
+
+/**
+ * Reads what `fctl get task`'s table shows of a query's tasks: the calls of {@link runTaskQuery}, their answers
+ * decoded into rows, so that only the descriptors of those few fields are built and only those fields decoded.
+ * The query's `newest` is not read: an execution spec needs the whole task ({@link runTaskQuery}).
+ *
+ * ```ts
+ * import { connect, runTaskRowQuery, taskQuery } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const result = await runTaskRowQuery(flyte.client, taskQuery({ project: "flytesnacks", domain: "development" }));
+ * if (result.kind === "list") console.log(result.tasks.map((task) => task.id?.name));
+ * ```
+ *
+ * @throws {NotFoundError} see {@link getTask}
+ * @throws {AdminError} any other call the admin refused, or that could not be made
+ */
+export function runTaskRowQuery(
+  client: AdminClient,
+  query: TaskQuery,
+  signal?: AbortSignal,
+): Promise<TaskRowsResult> {
+  return readTasks(client.rows, query, signal);
+}
+
+/** The task calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
+interface TaskCalls<T> {
+  listTasks(request: VersionsListRequest, options: CallOptions): Promise<{ tasks: T[]; token: string }>;
+  getTask(request: { id: VersionId }, options: CallOptions): Promise<T>;
+}
+
+async function readTasks<T>(
+  calls: TaskCalls<T>,
+  query: TaskQuery,
+  signal?: AbortSignal,
+): Promise<{ kind: "list"; tasks: T[]; nextToken: string; hasMore: boolean } | { kind: "one"; task: T }> {
+  const kind: VersionedKind<T> = {
     noun: "task",
     listRpc: "ListTasks",
     resourceType: ResourceType.TASK,
     list: async (request, signal) => {
-      const response = await client.admin.listTasks(request, { signal });
+      const response = await calls.listTasks(request, { signal });
       return { items: response.tasks, token: response.token };
     },
-    get: (id, signal) => client.admin.getTask({ id }, { signal }),
+    get: (id, signal) => calls.getTask({ id }, { signal }),
   };
-}
-
-async function readTasks(client: AdminClient, query: TaskQuery, signal?: AbortSignal): Promise<GetTaskResult> {
-  const result = await readVersions(taskKind(client), versionsQuery(query), signal);
+  const result = await readVersions(kind, versionsQuery(query), signal);
   if (result.kind === "one") return { kind: "one", task: result.item };
   return { kind: "list", tasks: result.items, nextToken: result.nextToken, hasMore: result.hasMore };
 }

@@ -31,13 +31,12 @@ export const TASK_FLAGS = [
   WIDE_FLAG,
 ] as const satisfies readonly FlagSpec[];
 
-/** What `run` imports: the library call, the task's columns and the renderer (protos); the exec file writer is `--execFile`'s. */
+/**
+ * What a run imports: the library call and the renderer, then the task's columns (over rows) or its document
+ * (the whole task's descriptors); the exec file writer is `--execFile`'s.
+ */
 function loadTaskModules() {
-  return Promise.all([
-    import("../../tasks/get_task.ts"),
-    import("../../tasks/task_view.ts"),
-    import("../../output/render.ts"),
-  ]);
+  return Promise.all([import("../../tasks/get_task.ts"), import("../../output/render.ts")]);
 }
 
 /** `--execFile`'s writer (`exec_file.ts`), loaded only when the flag is given, with the task's spec. */
@@ -109,17 +108,32 @@ export function taskCommand(description: string): CommandSpec {
       // closed with the run's context.
       const admin = ctx.admin({ connectNow: true });
       await admin.catch(() => {});
-      const [{ taskQuery, runTaskQuery }, { TASK_COLUMNS, taskJson }, { render }] = await loadTaskModules();
+      const [{ taskQuery, runTaskQuery, runTaskRowQuery }, { render, renderRows }] = await loadTaskModules();
       let query;
       try {
         query = taskQuery(options.query);
       } catch (err) {
         throw flagError(err, options.flagOf);
       }
+      // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
+      if (format === "TABLE" && options.execFile === undefined) {
+        // A table shows a few fields: they are all that is decoded, and all whose descriptors are built.
+        const [result, { TASK_COLUMNS }] = await Promise.all([
+          runTaskRowQuery(await admin, query, ctx.signal),
+          import("../../tasks/task_columns.ts"),
+        ]);
+        const rows = result.kind === "one" ? [result.task] : result.tasks;
+        renderRows(ctx.io, TASK_COLUMNS, rows, { wide: options.wide });
+        if (result.kind === "list") hintNextPage(ctx, result.hasMore, "tasks", query.page);
+        return;
+      }
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
       const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
-      // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
-      const result = await runTaskQuery(await admin, query, ctx.signal);
+      const [result, { TASK_COLUMNS }, { taskJson }] = await Promise.all([
+        runTaskQuery(await admin, query, ctx.signal),
+        import("../../tasks/task_columns.ts"),
+        import("../../tasks/task_view.ts"),
+      ]);
       if (writeExecFile && result.newest) await writeExecFile(result.newest);
       const value = result.kind === "one" ? { one: result.task } : { list: result.tasks };
       await render(ctx.io, format, { columns: TASK_COLUMNS, toJson: taskJson, value }, { wide: options.wide });

@@ -1,0 +1,138 @@
+/**
+ * Rows (proto/client/fctl/rows/) against the flyteidl messages they mirror. Each row call is a method of
+ * flyteidl's AdminService with the same name; its response row has, field by field and down every message it
+ * contains, flyteidl's numbers, names and wire types, so the admin's bytes decode into it as into flyteidl's
+ * message; its request row is flyteidl's request whole, so what fctl sends is the same bytes. Then, on a real
+ * package registered into the sandbox, the task table shows the same cells from rows as from whole tasks.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import type { DescField, DescMessage, DescService } from "@bufbuild/protobuf";
+import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
+import { ObjectGetRequestRowSchema, ResourceListRequestRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
+import { TaskRowSchema } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
+import { ObjectGetRequestSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { TASK_COLUMNS } from "../tasks/task_columns.ts";
+import type { Column } from "../output/table.ts";
+import { startSandbox } from "../sandbox/mod.ts";
+import { registerCore } from "../../tests/entity_fixtures.ts";
+import { createAdminClient, ROW_METHOD_FILES } from "./client.ts";
+
+/** Every row calls file, by its key in ROW_METHOD_FILES. */
+const ROW_CALL_FILES: Record<string, DescService> = { tasks: TaskRowCalls };
+
+/** What a field's values are on the wire, as a comparable description: `int32`, `message`, `enum`... */
+function wireKind(field: DescField): string {
+  switch (field.fieldKind) {
+    case "scalar":
+      return `scalar ${field.scalar}`;
+    case "enum":
+      // An enum is an int32 on the wire: a row may read it as one.
+      return "scalar 5";
+    case "message":
+      return "message";
+    case "list":
+      return `list ${field.listKind} ${field.listKind === "scalar" ? field.scalar : ""}`.replace(
+        "list enum ",
+        "list scalar 5",
+      );
+    case "map":
+      return `map ${field.mapKey} ${field.mapKind}`;
+  }
+}
+
+/** The message a message-valued field (singular, list or map value) holds. */
+function heldMessage(field: DescField): DescMessage | undefined {
+  if (field.fieldKind === "message") return field.message;
+  if (field.fieldKind === "list" && field.listKind === "message") return field.message;
+  if (field.fieldKind === "map" && field.mapKind === "message") return field.message;
+  return undefined;
+}
+
+/**
+ * What makes `row` not read as `full` on the wire: a field flyteidl does not have at that number, or has under
+ * another name or wire type; with `whole`, also a field of flyteidl's that the row leaves out.
+ */
+function mirrorProblems(row: DescMessage, full: DescMessage, whole: boolean, path = row.typeName): string[] {
+  if (row.typeName === full.typeName) return [];
+  const problems: string[] = [];
+  for (const field of row.fields) {
+    const theirs = full.fields.find((f) => f.number === field.number);
+    const at = `${path}.${field.name}`;
+    if (!theirs) {
+      problems.push(`${at}: ${full.typeName} has no field ${field.number}`);
+      continue;
+    }
+    if (theirs.name !== field.name) problems.push(`${at}: ${full.typeName}'s field ${field.number} is ${theirs.name}`);
+    if (wireKind(theirs) !== wireKind(field)) {
+      problems.push(`${at}: ${wireKind(field)}, ${full.typeName}.${theirs.name} is ${wireKind(theirs)}`);
+      continue;
+    }
+    const [ours, held] = [heldMessage(field), heldMessage(theirs)];
+    if (ours && held) problems.push(...mirrorProblems(ours, held, whole, at));
+  }
+  if (whole) {
+    for (const theirs of full.fields) {
+      if (!row.fields.some((f) => f.number === theirs.number)) {
+        problems.push(`${path}: leaves out ${full.typeName}.${theirs.name}, which a request must carry`);
+      }
+    }
+  }
+  return problems;
+}
+
+Deno.test("each row call is flyteidl's method of that name, its request whole, its response read as flyteidl's", () => {
+  deepEqual(
+    Object.keys(ROW_METHOD_FILES).sort(),
+    Object.values(ROW_CALL_FILES).flatMap((calls) => calls.methods.map((m) => m.localName)).sort(),
+  );
+  for (const [file, calls] of Object.entries(ROW_CALL_FILES)) {
+    equal(calls.typeName, AdminService.typeName);
+    for (const method of calls.methods) {
+      equal(ROW_METHOD_FILES[method.localName as keyof typeof ROW_METHOD_FILES], file);
+      const theirs = AdminService.methods.find((m) => m.name === method.name);
+      ok(theirs, `flyteidl's AdminService has no ${method.name}`);
+      equal(method.methodKind, theirs.methodKind);
+      deepEqual(mirrorProblems(method.input, theirs.input, true), [], `${method.name}'s request`);
+      deepEqual(mirrorProblems(method.output, theirs.output, false), [], `${method.name}'s response`);
+    }
+  }
+});
+
+Deno.test("the mirror check finds a field flyteidl has elsewhere or not at all, and a request that leaves one out", () => {
+  // Read against a message it does not mirror, a row's fields are at numbers that message lacks or names otherwise.
+  ok(mirrorProblems(ResourceListRequestRowSchema, IdentifierSchema, false).length > 0);
+  // A whole request row passes as a request; a response row, which leaves fields out, does not.
+  deepEqual(mirrorProblems(ObjectGetRequestRowSchema, ObjectGetRequestSchema, true), []);
+  ok(mirrorProblems(TaskRowSchema, TaskSchema, true).some((problem) => problem.includes("short_description")));
+  deepEqual(mirrorProblems(TaskRowSchema, TaskSchema, false), []);
+});
+
+/** Every cell of a table, row by row. */
+function cells<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): unknown[][] {
+  return rows.map((row) => columns.map((column) => column.cell(row)));
+}
+
+Deno.test("the task table shows the same cells from rows as from whole tasks, for a real package", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    const request = { id: { project: "flytesnacks", domain: "development" }, limit: 100 };
+    const [whole, rows] = [await client.admin.listTasks(request), await client.rows.listTasks(request)];
+    ok(whole.tasks.length > 10, `${whole.tasks.length} tasks registered`);
+    deepEqual(cells(TASK_COLUMNS, rows.tasks), cells(TASK_COLUMNS, whole.tasks));
+    // Some of them have inputs with descriptions, so that column is compared on more than empty cells.
+    ok(cells(TASK_COLUMNS, rows.tasks).some((row) => String(row[3]).length > 0));
+    const id = whole.tasks[0].id!;
+    deepEqual(
+      cells(TASK_COLUMNS, [await client.rows.getTask({ id })]),
+      cells(TASK_COLUMNS, [await client.admin.getTask({ id })]),
+    );
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
