@@ -7,9 +7,10 @@
  * - `fctl get task -p P -d D` (100 tasks, table, stdout a pipe) against a floor: a minimal client making the
  *   same ListTasks call over raw `node:http2` that prints nothing (scripts/bench_get_task_floor.ts), run
  *   with the same flags. Target: <= 1.5x the floor.
- * - Beside the floor, the floor of fctl's stack (scripts/bench_get_task_connect.ts): the same call through
- *   Connect's stock transport and protobuf-es with fctl's task descriptors, printing nothing. No target: it
- *   tells what of fctl's time is fctl's own and what its libraries cost before fctl does anything.
+ * - Beside the floor, the floor of fctl's stack (scripts/bench_get_task_connect.ts, bundled as fctl is): the same
+ *   call through Connect's stock transport and protobuf-es with the descriptors fctl's table loads, printing
+ *   nothing. No target: it tells what of fctl's time is fctl's own and what its libraries cost before fctl does
+ *   anything.
  * - `fctl --help` against an empty script run with the same flags. Target: <= 1.3x.
  * - The same `get task` in production shape, beside the lab's: an admin with TLS from its own CA and OAuth 2
  *   enforced (scripts/bench_admin.ts --production), found through `~/.flyte/config.yaml` (endpoint, CA file,
@@ -27,6 +28,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { ResourceListRequestSchema, Sort_Direction } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import {
   type Bench,
+  bundledFloor,
   fctlCommand,
   median,
   resultLine,
@@ -63,6 +65,7 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
   const admin = await bench.startAdmin({ latencyMs: LATENCY_MS, tasks: 100 });
   const scope = ["-p", PROJECT, "-d", DOMAIN, "--admin.endpoint", admin.endpoint];
   const floorRequest = btoa(String.fromCharCode(...listTasksRequest()));
+  const stackFloor = await bundledFloor(`${ROOT}scripts/bench_get_task_connect.ts`, bench.tempDir);
   const run = (args: string[]): () => Run => () => ({ args: [...runFlags, ...args], stdout: "piped" });
   const production = await productionUser(bench, { latencyMs: LATENCY_MS, tasks: 100 });
   const remote = await productionUser(bench, { latencyMs: LATENCY_MS, tasks: 100, rttMs: RTT_MS });
@@ -70,7 +73,7 @@ async function startUp(bench: Bench, runs: number): Promise<void> {
     empty: run([empty]),
     help: run([main, "--help"]),
     floor: run([`${ROOT}scripts/bench_get_task_floor.ts`, admin.endpoint, floorRequest]),
-    stack: run([`${ROOT}scripts/bench_get_task_connect.ts`, admin.endpoint, PROJECT, DOMAIN]),
+    stack: run([stackFloor, admin.endpoint, PROJECT, DOMAIN]),
     getTask: run([main, "get", "task", ...scope]),
     production: () => ({ ...run([main, "get", "task", "-p", PROJECT, "-d", DOMAIN])(), env: production }),
     remote: () => ({ ...run([main, "get", "task", "-p", PROJECT, "-d", DOMAIN])(), env: remote }),

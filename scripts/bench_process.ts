@@ -50,6 +50,34 @@ export async function fctlCommand(): Promise<FctlCommand> {
 }
 
 /**
+ * Bundles a floor script (`scripts/bench_*.ts`) into one file in `dir` and returns its path: fctl runs bundled, so its
+ * floors do too. Run from source, a floor would load its modules one by one (npm packages resolved and each file
+ * read), which fctl does not pay, and the line "fctl above its floor" would hide part of fctl's own cost.
+ */
+export async function bundledFloor(script: string, dir: string): Promise<string> {
+  const out = `${dir}/${script.replace(/^.*\//, "").replace(/\.ts$/, ".js")}`;
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--config",
+      `${ROOT}deno.json`,
+      "--platform",
+      "deno",
+      "--format",
+      "esm",
+      "-o",
+      out,
+      script,
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!built.success) throw new Error(`bundling ${script} failed: ${new TextDecoder().decode(built.stderr).trim()}`);
+  return out;
+}
+
+/**
  * One process to time: arguments of `deno`, and where its stdout goes. Every timed process runs with `HOME`
  * set to an empty directory of the benchmark's (so no `~/.flyte/config.yaml` or token cache of the user's is
  * read, nor written) and without `FLYTECTL_CONFIG`, in Deno's own cache directory; `env` adds to that.

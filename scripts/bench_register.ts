@@ -13,8 +13,8 @@
  * - flytesnacks-core (84 entities, one fast-registration upload) at 50 ms per RPC. Target: <= 1.3x its
  *   dependency limit, 3 rounds (task, workflow, launch plan) x 50 ms + the same command's `--dryRun` time.
  *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x. Beside them, the
- *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts). No target: it tells
- *   what of the dry run's time is fctl's own. And the same registration in production shape, beside the lab's:
+ *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts, bundled as fctl is). No
+ *   target: it tells what of the dry run's time is fctl's own. And the same registration in production shape, beside the lab's:
  *   an admin with TLS from its own CA and OAuth 2 enforced, found through `~/.flyte/config.yaml`, the token
  *   cached by the unmeasured round, the source uploaded to an `https://` signed URL; then the same across a
  *   100 ms network round trip (bench_admin.ts --rtt), where connecting costs round trips. No target.
@@ -39,6 +39,7 @@ import { DEFAULT_CONCURRENCY } from "../src/register/register_files.ts";
 import { writeRenamedCopies } from "./bench_package.ts";
 import {
   type Bench,
+  bundledFloor,
   fctlCommand,
   median,
   resultLine,
@@ -123,9 +124,10 @@ async function core(bench: Bench, runs: number): Promise<void> {
     stdout: "piped",
     env,
   });
+  const libraries = await bundledFloor(`${ROOT}scripts/bench_dry_run_libraries.ts`, bench.tempDir);
   const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
     empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
-    libraries: () => ({ args: [...runFlags, `${ROOT}scripts/bench_dry_run_libraries.ts`], stdout: "piped" }),
+    libraries: () => ({ args: [...runFlags, libraries], stdout: "piped" }),
     production: registerAs(production),
     remote: registerAs(remote),
   }));
