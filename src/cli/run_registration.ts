@@ -101,7 +101,9 @@ function interruptNotice(ctx: CliContext, clearProgress: () => void): { cancel()
   return {
     cancel: () => {
       ctx.signal.removeEventListener("abort", onAbort);
-      clearTimeout(timer);
+      // Only a timer that was set: Deno's timer globals load its Node layer on first use (15-25 ms), which a dry
+      // run of a local package otherwise never loads.
+      if (timer !== undefined) clearTimeout(timer);
     },
   };
 }
