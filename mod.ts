@@ -134,7 +134,9 @@ export {
   type GetLaunchPlanOptions,
   type GetLaunchPlanResult,
   launchPlanQuery,
+  type LaunchPlanRowsResult,
   runLaunchPlanQuery,
+  runLaunchPlanRowQuery,
 } from "./src/launchplans/get_launch_plan.ts";
 export { launchPlanJson } from "./src/launchplans/launch_plan_view.ts";
 export { launchPlanExecSpec } from "./src/launchplans/exec_spec.ts";

@@ -368,3 +368,17 @@ export type {
   TaskRowList,
   TaskTemplateRow,
 } from "./proto/gen/fctl/rows/task_rows_pb.ts";
+export {
+  type CronScheduleRow,
+  type FixedRateRow,
+  FixedRateUnitRow,
+  type LaunchPlanClosureRow,
+  type LaunchPlanMetadataRow,
+  type LaunchPlanRow,
+  type LaunchPlanRowList,
+  type LaunchPlanSpecRow,
+  LaunchPlanStateRow,
+  type ParameterMapRow,
+  type ParameterRow,
+  type ScheduleRow,
+} from "./proto/gen/fctl/rows/launch_plan_rows_pb.ts";

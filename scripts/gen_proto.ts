@@ -61,13 +61,18 @@ const CLIENT_FILES = [
   "fctl/project_calls.proto",
   "fctl/version_calls.proto",
   "fctl/task_row_calls.proto",
+  "fctl/launch_plan_row_calls.proto",
 ];
 
 /**
  * The rows the `*_row_calls.proto` files answer into (see proto/client/fctl/rows/common_rows.proto): plain
  * messages, in every client workspace, generated with the first client file that imports them.
  */
-const ROW_FILES = ["fctl/rows/common_rows.proto", "fctl/rows/task_rows.proto"];
+const ROW_FILES = [
+  "fctl/rows/common_rows.proto",
+  "fctl/rows/task_rows.proto",
+  "fctl/rows/launch_plan_rows.proto",
+];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
 const REDECLARED = "service/admin.proto";

@@ -20,7 +20,6 @@ import {
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import type { AdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
-import type { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import { CALL_SIGNAL, callSignalInterceptor } from "./call_signal.ts";
 import { transportStatusInterceptor } from "./transport_status.ts";
 import { type ConnectionDescription, mapAdminError } from "./errors.ts";
@@ -159,14 +158,17 @@ export const DATA_PROXY_METHOD_FILES: Readonly<Record<keyof Client<typeof DataPr
  * Where the row calls are declared (proto/client/fctl/*_row_calls.proto): each answers into the rows of one kind's
  * table (proto/client/fctl/rows/), whose descriptors are a few small messages instead of the kind's whole tree.
  */
-const ROW_FILES: ServiceFiles<"tasks"> = {
+const ROW_FILES: ServiceFiles<"tasks" | "launchPlans"> = {
   tasks: async () => (await import("../../proto/gen/fctl/task_row_calls_pb.ts")).AdminService,
+  launchPlans: async () => (await import("../../proto/gen/fctl/launch_plan_row_calls_pb.ts")).AdminService,
 };
 
 /** The file each row call is loaded from; a test checks that each file declares its methods as flyteidl does. */
 export const ROW_METHOD_FILES: Readonly<Record<keyof AdminRowsClient, keyof typeof ROW_FILES>> = {
   getTask: "tasks",
   listTasks: "tasks",
+  getLaunchPlan: "launchPlans",
+  listLaunchPlans: "launchPlans",
 };
 
 /**
@@ -185,12 +187,12 @@ export async function loadAdminMethods(methods: readonly (keyof typeof ADMIN_MET
  * per file), and every failure of a call becomes an fctl error naming the RPC and the connection. (Not an
  * interceptor: Connect re-wraps whatever an interceptor throws into a ConnectError.)
  */
-function lazyClient<S extends DescService, F extends string>(
+function lazyClient<C, F extends string>(
   methodFiles: Readonly<Record<string, F>>,
   files: ServiceFiles<F>,
   transport: Transport,
   connection: ConnectionDescription,
-): Client<S> {
+): C {
   type Methods = Record<string, (request: unknown, options?: ConnectCallOptions) => Promise<unknown>>;
   const loading = new Map<F, Promise<Methods>>();
   // Once loaded, a file's client is used directly: no await per call on a promise that has long settled.
@@ -219,7 +221,7 @@ function lazyClient<S extends DescService, F extends string>(
       }
     };
   }
-  return methods as Client<S>;
+  return methods as C;
 }
 
 /** The options of a call, its signal moved to where {@link callSignalInterceptor} applies it. */
@@ -251,19 +253,21 @@ export function createAdminClient(
     readMaxBytes,
   });
   return {
-    admin: lazyClient<typeof AdminService, keyof typeof ADMIN_FILES>(
+    admin: lazyClient<Client<typeof AdminService>, keyof typeof ADMIN_FILES>(
       ADMIN_METHOD_FILES,
       ADMIN_FILES,
       transport,
       connection,
     ),
-    dataProxy: lazyClient<typeof DataProxyService, "dataProxy">(
+    dataProxy: lazyClient<Client<typeof DataProxyService>, "dataProxy">(
       DATA_PROXY_METHOD_FILES,
       DATA_PROXY_FILES,
       transport,
       connection,
     ),
-    rows: lazyClient<typeof TaskRowCalls, keyof typeof ROW_FILES>(ROW_METHOD_FILES, ROW_FILES, transport, connection),
+    // The row calls files declare AdminService again, one kind each: service_clients_test.ts checks that
+    // AdminRowsClient has each file's methods as Connect types them.
+    rows: lazyClient<AdminRowsClient, keyof typeof ROW_FILES>(ROW_METHOD_FILES, ROW_FILES, transport, connection),
     connection,
     transport,
     connect: () => manager.connect(),

@@ -2,26 +2,45 @@
  * Rows (proto/client/fctl/rows/) against the flyteidl messages they mirror. Each row call is a method of
  * flyteidl's AdminService with the same name; its response row has, field by field and down every message it
  * contains, flyteidl's numbers, names and wire types, so the admin's bytes decode into it as into flyteidl's
- * message; its request row is flyteidl's request whole, so what fctl sends is the same bytes. Then, on a real
- * package registered into the sandbox, the task table shows the same cells from rows as from whole tasks.
+ * message, and an enum it declares again names each number as flyteidl's does; its request row is flyteidl's request
+ * whole, so what fctl sends is the same bytes. Then, on real entities in the sandbox, each kind's tables show the
+ * same cells from rows as from whole messages.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import type { DescField, DescMessage, DescService } from "@bufbuild/protobuf";
+import {
+  clone,
+  create,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type DescService,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
+import { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
 import { ObjectGetRequestRowSchema, ResourceListRequestRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import { TaskRowSchema } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
+import { FixedRateUnitRowSchema, LaunchPlanStateRowSchema } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
+import {
+  LaunchPlanMetadataSchema,
+  LaunchPlanSpecSchema,
+  LaunchPlanState,
+  LaunchPlanStateSchema,
+} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { FixedRateUnit, FixedRateUnitSchema, type ScheduleSchema } from "../../proto/gen/flyteidl/admin/schedule_pb.ts";
 import { ObjectGetRequestSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { TASK_COLUMNS } from "../tasks/task_columns.ts";
+import { LAUNCH_PLAN_COLUMNS, LAUNCH_PLAN_LIST_COLUMNS } from "../launchplans/launch_plan_columns.ts";
 import type { Column } from "../output/table.ts";
 import { startSandbox } from "../sandbox/mod.ts";
-import { registerCore } from "../../tests/entity_fixtures.ts";
+import { registerCore, withFullAdmin } from "../../tests/entity_fixtures.ts";
 import { createAdminClient, ROW_METHOD_FILES } from "./client.ts";
 
 /** Every row calls file, by its key in ROW_METHOD_FILES. */
-const ROW_CALL_FILES: Record<string, DescService> = { tasks: TaskRowCalls };
+const ROW_CALL_FILES: Record<string, DescService> = { tasks: TaskRowCalls, launchPlans: LaunchPlanRowCalls };
 
 /** What a field's values are on the wire, as a comparable description: `int32`, `message`, `enum`... */
 function wireKind(field: DescField): string {
@@ -51,6 +70,23 @@ function heldMessage(field: DescField): DescMessage | undefined {
   return undefined;
 }
 
+/** The enum a field (singular or list) holds. */
+function heldEnum(field: DescField): DescEnum | undefined {
+  if (field.fieldKind === "enum") return field.enum;
+  if (field.fieldKind === "list" && field.listKind === "enum") return field.enum;
+  return undefined;
+}
+
+/**
+ * What makes a row's copy of an enum name a value otherwise than flyteidl's: a number it names differently (in the
+ * proto or in TypeScript, where a cell looks the name up) or that one of them lacks.
+ */
+function enumProblems(row: DescEnum, full: DescEnum, at: string): string[] {
+  const names = (e: DescEnum) => e.values.map((v) => `${v.number} ${v.name} ${v.localName}`);
+  const [ours, theirs] = [names(row), names(full)];
+  return ours.join() === theirs.join() ? [] : [`${at}: ${row.typeName} is [${ours}], ${full.typeName} is [${theirs}]`];
+}
+
 /**
  * What makes `row` not read as `full` on the wire: a field flyteidl does not have at that number, or has under
  * another name or wire type; with `whole`, also a field of flyteidl's that the row leaves out.
@@ -69,6 +105,14 @@ function mirrorProblems(row: DescMessage, full: DescMessage, whole: boolean, pat
     if (wireKind(theirs) !== wireKind(field)) {
       problems.push(`${at}: ${wireKind(field)}, ${full.typeName}.${theirs.name} is ${wireKind(theirs)}`);
       continue;
+    }
+    // A oneof's fields are one property in TypeScript (`{ case, value }`), and the last one on the wire wins.
+    if (field.oneof?.name !== theirs.oneof?.name) {
+      problems.push(`${at}: in oneof ${field.oneof?.name}, ${full.typeName}.${theirs.name} in ${theirs.oneof?.name}`);
+    }
+    const [ourEnum, theirEnum] = [heldEnum(field), heldEnum(theirs)];
+    if (ourEnum && theirEnum && ourEnum.typeName !== theirEnum.typeName) {
+      problems.push(...enumProblems(ourEnum, theirEnum, at));
     }
     const [ours, held] = [heldMessage(field), heldMessage(theirs)];
     if (ours && held) problems.push(...mirrorProblems(ours, held, whole, at));
@@ -108,6 +152,10 @@ Deno.test("the mirror check finds a field flyteidl has elsewhere or not at all, 
   deepEqual(mirrorProblems(ObjectGetRequestRowSchema, ObjectGetRequestSchema, true), []);
   ok(mirrorProblems(TaskRowSchema, TaskSchema, true).some((problem) => problem.includes("short_description")));
   deepEqual(mirrorProblems(TaskRowSchema, TaskSchema, false), []);
+  // An enum declared again names each number as flyteidl's does; another enum's names are found.
+  deepEqual(enumProblems(LaunchPlanStateRowSchema, LaunchPlanStateSchema, "state"), []);
+  deepEqual(enumProblems(FixedRateUnitRowSchema, FixedRateUnitSchema, "unit"), []);
+  ok(enumProblems(LaunchPlanStateRowSchema, FixedRateUnitSchema, "state").length > 0);
 });
 
 /** Every cell of a table, row by row. */
@@ -131,6 +179,57 @@ Deno.test("the task table shows the same cells from rows as from whole tasks, fo
       cells(TASK_COLUMNS, [await client.rows.getTask({ id })]),
       cells(TASK_COLUMNS, [await client.admin.getTask({ id })]),
     );
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("the launch plan tables show the same cells from rows as from whole launch plans, schedules included", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    const scope = { project: "flytesnacks", domain: "development" };
+    // Every kind of schedule, and an active version, through the admin's own API: the core package has neither.
+    const schedules: MessageInitShape<typeof ScheduleSchema>[] = [
+      { ScheduleExpression: { case: "cronSchedule", value: { schedule: "0 * * * *", offset: "P1D" } } },
+      { ScheduleExpression: { case: "rate", value: { value: 5, unit: FixedRateUnit.HOUR } }, kickoffTimeInputArg: "t" },
+      { ScheduleExpression: { case: "cronExpression", value: "*/5 * * * *" } },
+    ];
+    const name = "core.flyte_basics.basic_workflow.my_wf";
+    await withFullAdmin(sandbox, async (admin) => {
+      const id = { resourceType: 3, ...scope, name, version: "v1" };
+      await admin.updateLaunchPlan({ id, state: LaunchPlanState.ACTIVE });
+      const spec = (await admin.getLaunchPlan({ id })).spec!;
+      for (const [i, schedule] of schedules.entries()) {
+        const copy = clone(LaunchPlanSpecSchema, spec);
+        copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
+        await admin.createLaunchPlan({ id: { ...id, name: `scheduled_${i}` }, spec: copy });
+      }
+    });
+    const request = { id: scope, limit: 100 };
+    const [whole, rows] = [await client.admin.listLaunchPlans(request), await client.rows.listLaunchPlans(request)];
+    ok(whole.launchPlans.length > 10, `${whole.launchPlans.length} launch plans registered`);
+    for (const columns of [LAUNCH_PLAN_LIST_COLUMNS, LAUNCH_PLAN_COLUMNS]) {
+      deepEqual(cells(columns, rows.launchPlans), cells(columns, whole.launchPlans));
+    }
+    // STATE, SCHEDULE, INPUTS and OUTPUTS are compared on more than their empty or first value.
+    const shown = cells(LAUNCH_PLAN_COLUMNS, rows.launchPlans);
+    ok(shown.some((row) => row[2] === "ACTIVE"));
+    deepEqual(shown.map((row) => row[3]).filter(Boolean).sort(), [
+      "cron(*/5 * * * *)",
+      "cron(0 * * * *) offset P1D",
+      "rate(5 HOUR) kickoff input t",
+    ]);
+    ok(shown.some((row) => String(row[4]).length > 0) && shown.some((row) => String(row[5]).length > 0));
+    for (const lp of whole.launchPlans.filter((lp) => lp.id?.name.startsWith("scheduled_") || lp.id?.name === name)) {
+      const id = lp.id!;
+      deepEqual(
+        cells(LAUNCH_PLAN_COLUMNS, [await client.rows.getLaunchPlan({ id })]),
+        cells(LAUNCH_PLAN_COLUMNS, [await client.admin.getLaunchPlan({ id })]),
+      );
+    }
   } finally {
     client.close();
     await sandbox.close();

@@ -9,6 +9,7 @@
 import type { MessageInit } from "./message_init.ts";
 import type { ObjectGetRequestRow, ResourceListRequestRow } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import type { TaskRow, TaskRowList } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
+import type { LaunchPlanRow, LaunchPlanRowList } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
 import type {
   NamedEntity,
   NamedEntityGetRequest,
@@ -271,4 +272,8 @@ export interface AdminRowsClient {
   getTask(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<TaskRow>;
   /** Versions of a task (or of every task in a project and domain), as `fctl get task`'s table shows them. */
   listTasks(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<TaskRowList>;
+  /** One launch plan version, as `fctl get launchplan`'s table shows it. */
+  getLaunchPlan(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<LaunchPlanRow>;
+  /** Launch plans (versions of one, or every one of a project and domain), as `fctl get launchplan`'s tables show them. */
+  listLaunchPlans(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<LaunchPlanRowList>;
 }

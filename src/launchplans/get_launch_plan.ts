@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
+import type { AdminClient, CallOptions } from "../admin/client.ts";
 import { InvalidOptionError } from "../errors.ts";
 import { escapeSelectorValue } from "../get/field_selector.ts";
 import {
@@ -16,9 +16,12 @@ import {
   readVersions,
   requireName,
   type VersionedKind,
+  type VersionId,
+  type VersionsListRequest,
   type VersionsQuery,
 } from "../get/list_query.ts";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { LaunchPlanRow } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /**
@@ -146,11 +149,7 @@ export async function runLaunchPlanQuery(
   query: ReturnType<typeof launchPlanQuery>,
   signal?: AbortSignal,
 ): Promise<GetLaunchPlanResult> {
-  const kind = launchPlanKind(client);
-  const read = async (q: VersionsQuery): Promise<GetLaunchPlanResult> => {
-    const result = await readVersions(kind, q, signal);
-    return result.kind === "one" ? { kind: "one", launchPlan: result.item } : result;
-  };
+  const read = (q: VersionsQuery) => readLaunchPlans(client.admin, q, signal);
   const result = await read(query);
   if (!query.newest) return result;
   const newest = result.kind === "one" ? result.launchPlan : isNewestFirst(query) ? result.items[0] : undefined;
@@ -159,16 +158,68 @@ export async function runLaunchPlanQuery(
   return { ...result, newest: latest.kind === "one" ? latest.launchPlan : undefined };
 }
 
-/** How launch plans are listed and read. */
-function launchPlanKind(client: AdminClient): VersionedKind<LaunchPlan> {
-  return {
+/**
+ * What {@link runLaunchPlanRowQuery} reads: a page of launch plans, or the one a query names, as the launch plan
+ * tables show them (rows: see `AdminRowsClient`).
+ *
+ * ```ts
+ * import { connect, launchPlanQuery, type LaunchPlanRowsResult, runLaunchPlanRowQuery } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const query = launchPlanQuery({ project: "flytesnacks", domain: "development", name: "core.basic.wf", latest: true });
+ * const result: LaunchPlanRowsResult = await runLaunchPlanRowQuery(flyte.client, query);
+ * if (result.kind === "one") console.log(result.launchPlan.closure?.state);
+ * ```
+ */
+export type LaunchPlanRowsResult = ListPage<LaunchPlanRow> | { kind: "one"; launchPlan: LaunchPlanRow };
+
+/**
+ * Reads what `fctl get launchplan`'s tables show of a query's launch plans: the calls of
+ * {@link runLaunchPlanQuery}, their answers decoded into rows, so that only the descriptors of those few fields
+ * are built and only those fields decoded. The query's `newest` is not read: an execution spec needs the whole
+ * launch plan ({@link runLaunchPlanQuery}).
+ *
+ * ```ts
+ * import { connect, launchPlanQuery, runLaunchPlanRowQuery } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const query = launchPlanQuery({ project: "flytesnacks", domain: "development" });
+ * const result = await runLaunchPlanRowQuery(flyte.client, query);
+ * if (result.kind === "list") console.log(result.items.map((lp) => lp.id?.name));
+ * ```
+ *
+ * @throws {NotFoundError} a named launch plan has no version, or `GetLaunchPlan` found no such version
+ * @throws {AdminError} any other call the admin refused, or that could not be made
+ */
+export function runLaunchPlanRowQuery(
+  client: AdminClient,
+  query: ReturnType<typeof launchPlanQuery>,
+  signal?: AbortSignal,
+): Promise<LaunchPlanRowsResult> {
+  return readLaunchPlans(client.rows, query, signal);
+}
+
+/** The launch plan calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
+interface LaunchPlanCalls<T> {
+  listLaunchPlans(request: VersionsListRequest, options: CallOptions): Promise<{ launchPlans: T[]; token: string }>;
+  getLaunchPlan(request: { id: VersionId }, options: CallOptions): Promise<T>;
+}
+
+async function readLaunchPlans<T>(
+  calls: LaunchPlanCalls<T>,
+  query: VersionsQuery,
+  signal?: AbortSignal,
+): Promise<ListPage<T> | { kind: "one"; launchPlan: T }> {
+  const kind: VersionedKind<T> = {
     noun: "launch plan",
     listRpc: "ListLaunchPlans",
     resourceType: ResourceType.LAUNCH_PLAN,
     list: async (request, signal) => {
-      const response = await client.admin.listLaunchPlans(request, { signal });
+      const response = await calls.listLaunchPlans(request, { signal });
       return { items: response.launchPlans, token: response.token };
     },
-    get: (id, signal) => client.admin.getLaunchPlan({ id }, { signal }),
+    get: (id, signal) => calls.getLaunchPlan({ id }, { signal }),
   };
+  const result = await readVersions(kind, query, signal);
+  return result.kind === "one" ? { kind: "one", launchPlan: result.item } : result;
 }

@@ -100,9 +100,8 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     const { format } = options;
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    const [{ launchPlanQuery, runLaunchPlanQuery }, view, { render }] = await Promise.all([
+    const [{ launchPlanQuery, runLaunchPlanQuery, runLaunchPlanRowQuery }, { render, renderRows }] = await Promise.all([
       import("../../launchplans/get_launch_plan.ts"),
-      import("../../launchplans/launch_plan_view.ts"),
       import("../../output/render.ts"),
     ]);
     let query;
@@ -111,14 +110,31 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     } catch (err) {
       throw flagError(err, options.flagOf);
     }
+    // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
+    const columnsOf = (view: typeof import("../../launchplans/launch_plan_columns.ts")) =>
+      options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
+    if (format === "TABLE" && options.execFile === undefined) {
+      // A table shows a few fields: they are all that is decoded, and all whose descriptors are built.
+      const [result, view] = await Promise.all([
+        runLaunchPlanRowQuery(await admin, query, ctx.signal),
+        import("../../launchplans/launch_plan_columns.ts"),
+      ]);
+      renderRows(ctx.io, columnsOf(view), result.kind === "one" ? [result.launchPlan] : result.items, {
+        wide: options.wide,
+      });
+      if (result.kind === "list") hintNextPage(ctx, result.hasMore, "launch plans", query.page);
+      return;
+    }
     // Asked before any RPC: the user decides about an existing file before waiting on the network.
     const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
-    const result = await runLaunchPlanQuery(await admin, query, ctx.signal);
+    const [result, view, { launchPlanJson }] = await Promise.all([
+      runLaunchPlanQuery(await admin, query, ctx.signal),
+      import("../../launchplans/launch_plan_columns.ts"),
+      import("../../launchplans/launch_plan_view.ts"),
+    ]);
     if (writeExecFile && result.newest) await writeExecFile(result.newest);
-    // A listing of every launch plan has its own short columns; a named one's versions show what tells them apart.
-    const columns = options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
     const value = result.kind === "one" ? { one: result.launchPlan } : { list: result.items };
-    await render(ctx.io, format, { columns, toJson: view.launchPlanJson, value }, { wide: options.wide });
+    await render(ctx.io, format, { columns: columnsOf(view), toJson: launchPlanJson, value }, { wide: options.wide });
     if (result.kind === "list") hintNextPage(ctx, result.hasMore, "launch plans", query.page);
   },
 });
