@@ -39,8 +39,15 @@ if (import.meta.main) {
     }
     interrupt.abort();
   };
-  for (const signal of SIGNALS) Deno.addSignalListener(signal, onSignal);
-  const code = await runCli(Deno.args, denoIo(), interrupt.signal);
-  for (const signal of SIGNALS) Deno.removeSignalListener(signal, onSignal);
+  // Listening starts when the line names a command to run: help, the version and usage errors are answered
+  // before a signal could change anything, and starting Deno's signal handling is a part of their time worth
+  // saving (about 0.6 ms of `fctl --help`'s few).
+  let listening = false;
+  const listen = () => {
+    listening = true;
+    for (const signal of SIGNALS) Deno.addSignalListener(signal, onSignal);
+  };
+  const code = await runCli(Deno.args, denoIo(), interrupt.signal, {}, { beforeRun: listen });
+  if (listening) { for (const signal of SIGNALS) Deno.removeSignalListener(signal, onSignal); }
   Deno.exit(code);
 }

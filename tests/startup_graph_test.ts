@@ -113,3 +113,11 @@ Deno.test("the completion scripts and the command tree do not import each other"
     deepEqual(all.filter((s) => s.endsWith("src/cli/command_tree.ts")), [], module);
   }
 });
+
+Deno.test("a command's run loads its context and the configuration loader in one module graph, not two", async () => {
+  // Each dynamic import is a module-graph load of its own (about 0.6 ms of a cold start): the loader comes with
+  // the context, which only a command that runs loads.
+  const graph = [...await staticGraph(new URL("../src/cli/context.ts", import.meta.url).href)];
+  assert(graph.some((s) => s.endsWith("src/config/load.ts")), "config/load.ts among context.ts's static imports");
+  deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), [], "still no package and no descriptor");
+});

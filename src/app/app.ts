@@ -7,7 +7,7 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
-import type { LoadedConfig } from "../config/load.ts";
+import { loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
@@ -50,8 +50,8 @@ export interface AppInput {
  */
 export async function loadApp(flags: Readonly<Record<string, unknown>>, input: AppInput): Promise<App> {
   registerOptionSecrets(input.secrets, flags);
-  // Loaded here, not at start-up: `fctl --help` never reads a configuration.
-  const { loadConfig } = await import("../config/load.ts");
+  // `config/load.ts` is imported with this module, not by a dynamic import of its own: `fctl --help` never
+  // loads this module, and a run that does needs both (a dynamic import is a module-graph load of its own).
   const loaded = await loadConfig({ flags, env: input.io.env, readTextFile: input.io.readTextFile });
   await registerConfigSecrets(input.secrets, loaded, input.io);
   const logger = await configuredLogger(loaded, input.io.stderr, input.secrets, input);

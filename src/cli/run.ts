@@ -20,6 +20,15 @@ import { VERSION } from "../version.ts";
 
 export type { CliDeps, Clock } from "./context.ts";
 
+/** What the caller of {@link runCli} is told as a run goes. */
+export interface RunHooks {
+  /**
+   * Called once the command line names a command to run, before its context loads: not for help, the version
+   * or a usage error of the line. The executable starts listening for Ctrl-C here.
+   */
+  beforeRun?: () => void;
+}
+
 /**
  * Runs `fctl <args>` and returns the exit status; never exits the process and never throws.
  * `deps` replace the dependencies a command would build from its configuration (tests inject an admin
@@ -30,6 +39,7 @@ export async function runCli(
   rawIo: Io,
   signal: AbortSignal = new AbortController().signal,
   deps: CliDeps = {},
+  hooks: RunHooks = {},
 ): Promise<number> {
   // Help, the version and usage errors read no configuration and learn no secret: they are answered before the
   // run's context (its logger, its secret redaction) is even loaded.
@@ -52,6 +62,7 @@ export async function runCli(
     rawIo.stdout.write(`${VERSION}\n`);
     return ExitCode.Ok;
   }
+  hooks.beforeRun?.();
   let context;
   try {
     context = await import("./context.ts");

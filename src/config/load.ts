@@ -6,6 +6,7 @@
 import {
   type Config,
   type ConfigSource,
+  ENV_PREFIX,
   envName,
   type OptionKey,
   OPTIONS,
@@ -293,16 +294,20 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
       return undefined;
     }
   };
+  // Most environments set no option's variable: then no option's variable name is worked out (for every option,
+  // that was most of the time of loading a configuration without a file).
+  const envSetsOptions = Object.keys(input.env).some((name) => name.startsWith(ENV_PREFIX));
   for (const option of SPECS) {
     const key = option.key as OptionKey;
     values[key] = option.type === "duration"
       ? parseOptionValue(option, option.default, `the default of ${key}`)
       : option.default;
     sources[key] = "default";
-    const fromFile = option.inFile === false ? undefined : lookup(doc, yamlPath(option));
+    const fromFile = option.inFile === false || doc === undefined ? undefined : lookup(doc, yamlPath(option));
+    const fromEnv = envSetsOptions ? input.env[envName(option)] : undefined;
     const layers: [ConfigSource, unknown][] = [
       ["file", fromFile === null ? undefined : fromFile],
-      ["env", input.env[envName(option)] === "" ? undefined : input.env[envName(option)]],
+      ["env", fromEnv === "" ? undefined : fromEnv],
       ["flag", input.flags[key]],
     ];
     for (const [source, raw] of layers) {

@@ -540,12 +540,15 @@ export type Config = { readonly [O in AnyOption as O["key"]]: ValueOfType<O["typ
  */
 export type ConfigSource = "default" | "file" | "env" | "flag";
 
+/** How every option's environment variable begins (see {@link envName}). */
+export const ENV_PREFIX = "FCTL_";
+
 /**
  * The environment variable that sets an option: `FCTL_` + the key in shell style, with `.`/`-` and
  * camelCase word breaks as `_` (`admin.insecureSkipVerify` → `FCTL_ADMIN_INSECURE_SKIP_VERIFY`).
  */
 export function envName(option: Pick<OptionSpec, "key">): string {
-  return `FCTL_${option.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[.-]/g, "_").toUpperCase()}`;
+  return `${ENV_PREFIX}${option.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[.-]/g, "_").toUpperCase()}`;
 }
 
 /** The YAML path of an option in a config file. */

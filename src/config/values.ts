@@ -51,10 +51,13 @@ function parseMap(raw: unknown, bad: (expected: string, value?: unknown) => Usag
 
 /** Parses one raw value for an option, naming `where` it came from on failure. */
 export function parseOptionValue(option: OptionSpec, raw: unknown, where: string): ConfigValue {
-  const shown = option.secret ? '"[redacted]"' : describe(raw);
+  // Worked out only for an error: every option of every run passes through here.
+  const shown = () => option.secret ? '"[redacted]"' : describe(raw);
   const bad = (expected: string, value?: unknown) =>
     new UsageError(
-      `invalid value ${value === undefined || option.secret ? shown : quote(value)} for ${where}: expected ${expected}`,
+      `invalid value ${
+        value === undefined || option.secret ? shown() : quote(value)
+      } for ${where}: expected ${expected}`,
     );
   switch (option.type) {
     case "boolean":

@@ -170,6 +170,8 @@ const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/gi;
  * percent-decoded, so that a caller can register them as secrets.
  */
 export function urlPasswords(text: string): string[] {
+  // Every string option of every run is asked; few hold a URL at all.
+  if (!text.includes("://")) return [];
   const found: string[] = [];
   for (const [, password] of text.matchAll(URL_PASSWORD)) {
     found.push(password);
