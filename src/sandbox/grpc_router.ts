@@ -1,14 +1,14 @@
 /**
- * The sandbox's gRPC endpoint: Connect's router (`connectNodeAdapter`) serving only what a FlyteAdmin serves on
- * its gRPC port, binary gRPC without compression, and answering what the router leaves to its adapter the way a
- * gRPC server does.
+ * The sandbox's gRPC endpoint: Connect's router serving only what a FlyteAdmin serves on its gRPC port, binary
+ * gRPC without compression, plain unary calls answered without Connect's streaming pipeline (`grpc_unary.ts`),
+ * and answering what the router leaves to its adapter the way a gRPC server does.
  *
  * @module
  */
 import type * as http2 from "node:http2";
 import { Code, type ConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { headerContentType, headerTimeout, parseContentType, parseTimeout } from "@connectrpc/connect/protocol-grpc";
+import { createGrpcHandler } from "./grpc_unary.ts";
 import type { Http2RequestListener } from "./http2_listener.ts";
 
 /** What the router serves. */
@@ -33,14 +33,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * methods no service declares answer UNIMPLEMENTED, as gRPC servers do, instead of the adapter's plain 404.
  */
 export function createGrpcRouter(options: GrpcRouterOptions): Http2RequestListener {
-  const adapter = connectNodeAdapter({
+  const adapter = createGrpcHandler({
     routes: options.routes,
     interceptors: options.interceptors,
     shutdownSignal: options.shutdownSignal,
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    acceptCompression: [],
     fallback: (request, response) => {
       answerStatus(request, response, 200, Code.Unimplemented, `unknown method ${JSON.stringify(request.url)}`);
     },

@@ -27,6 +27,7 @@ import { FaultInjector } from "./faults.ts";
 import { recordAndInject, type RecordedRequest } from "./record_and_inject.ts";
 import { type Sandbox, startSandbox } from "./mod.ts";
 import { DOMAIN, PROJECT, taskInit } from "./_test_helpers.ts";
+import { type RawAnswer, type RawCall, rawGrpcCall } from "./_test_raw_grpc.ts";
 
 const LIST_TASKS = "/flyteidl.service.AdminService/ListTasks";
 const LIST: MessageInitShape<typeof ResourceListRequestSchema> = { id: { project: PROJECT, domain: DOMAIN }, limit: 5 };
@@ -38,47 +39,9 @@ const envelope = (message: Uint8Array, flags = 0) => encodeEnvelope(flags, messa
 /** A ListTasks request in its envelope. */
 const listRequest = () => envelope(enc());
 
-interface RawAnswer {
-  headers: http2.IncomingHttpHeaders;
-  trailers: http2.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-interface RawCall {
-  path?: string;
-  headers?: http2.OutgoingHttpHeaders;
-  /** Sent as given; an array is sent chunk by chunk, 5 ms apart. */
-  body?: Uint8Array | Uint8Array[];
-}
-
-/** One request on `session` with the raw HTTP/2 client; resolves when the stream ends. */
-function rawCall(session: http2.ClientHttp2Session, call: RawCall = {}): Promise<RawAnswer> {
-  const stream = session.request({
-    ":method": "POST",
-    ":path": call.path ?? LIST_TASKS,
-    "content-type": "application/grpc",
-    te: "trailers",
-    ...call.headers,
-  });
-  return new Promise((resolve, reject) => {
-    let headers: http2.IncomingHttpHeaders = {};
-    let trailers: http2.IncomingHttpHeaders = {};
-    const chunks: Buffer[] = [];
-    stream.on("response", (h) => void (headers = h));
-    stream.on("trailers", (t) => void (trailers = t));
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    stream.on("error", reject);
-    stream.on("close", () => resolve({ headers, trailers, body: Buffer.concat(chunks) }));
-    const body = call.body ?? listRequest();
-    if (!Array.isArray(body)) return void stream.end(body);
-    (async () => {
-      for (const [i, chunk] of body.entries()) {
-        if (i > 0) await new Promise((r) => setTimeout(r, 5));
-        if (i === body.length - 1) stream.end(chunk);
-        else stream.write(chunk);
-      }
-    })();
-  });
+/** One request on `session` with the raw HTTP/2 client, a ListTasks call unless `call` says otherwise. */
+function rawCall(session: http2.ClientHttp2Session, call: Partial<RawCall> = {}): Promise<RawAnswer> {
+  return rawGrpcCall(session, { ...call, path: call.path ?? LIST_TASKS, body: call.body ?? listRequest() });
 }
 
 /**

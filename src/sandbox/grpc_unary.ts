@@ -1,0 +1,245 @@
+/**
+ * Unary gRPC calls answered without Connect's streaming pipeline. Connect's gRPC handler runs every call, unary or
+ * not, through a chain of async generators (split, parse, invoke, serialize, join the envelopes) that cost several
+ * times what the call's own work does; a registration makes thousands of unary creates. For a plain unary call (no
+ * compression, a valid or no deadline, one uncompressed envelope) this reads the envelope, decodes it, runs the
+ * interceptors and the implementation and writes the answer with the same Connect functions the pipeline uses, so
+ * the call sees the same context, signal, headers and errors, and the client the same headers, message and
+ * trailers. Anything else goes to Connect's own handler, with the body already read when it was.
+ *
+ * @module
+ */
+import type * as http2 from "node:http2";
+import type { DescService } from "@bufbuild/protobuf";
+import {
+  Code,
+  ConnectError,
+  type ConnectRouter,
+  createConnectRouter,
+  createHandlerContext,
+  createServiceImplSpec,
+  type Interceptor,
+  type MethodImplSpec,
+} from "@connectrpc/connect";
+import { universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
+import { type CallRequest, callRequest } from "./grpc_node_request.ts";
+import {
+  createAsyncIterable,
+  createMethodSerializationLookup,
+  createMethodUrl,
+  encodeEnvelope,
+  invokeUnaryImplementation,
+  type UniversalHandler,
+  type UniversalServerResponse,
+  validateReadWriteMaxBytes,
+} from "@connectrpc/connect/protocol";
+import {
+  contentTypeProto,
+  grpcStatusOk,
+  headerContentType,
+  headerEncoding,
+  headerGrpcStatus,
+  headerTimeout,
+  parseTimeout,
+  setTrailerStatus,
+} from "@connectrpc/connect/protocol-grpc";
+
+/** What the handler serves: Connect's router options, as `connectNodeAdapter` takes them. */
+export interface GrpcHandlerOptions {
+  routes: (router: ConnectRouter) => void;
+  interceptors: Interceptor[];
+  shutdownSignal: AbortSignal;
+  /** Answers a path no service declares. */
+  fallback: (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void;
+}
+
+/** Connect's default when no `maxTimeoutMs` is set, which the sandbox does not set. */
+const MAX_TIMEOUT_MS = Number.MAX_SAFE_INTEGER;
+/** Connect's default read and write limits, which the sandbox does not change. */
+const LIMITS = validateReadWriteMaxBytes(undefined, undefined, undefined);
+/** The gRPC envelope's header: a flags byte and a 4-byte big-endian length. */
+const ENVELOPE_HEADER_BYTES = 5;
+
+/** The implementation of a unary method. */
+type UnarySpec = Extract<MethodImplSpec, { kind: "unary" }>;
+
+/** A unary method of a service registered without options of its own. */
+interface UnaryRoute {
+  spec: UnarySpec;
+  serialization: ReturnType<typeof createMethodSerializationLookup>;
+  /** Connect's handler of the method, for every call this file does not answer itself. */
+  handler: UniversalHandler;
+}
+
+/**
+ * A request listener doing what `connectNodeAdapter` does with the same options (gRPC only, binary, no
+ * compression), with plain unary calls answered directly.
+ */
+export function createGrpcHandler(
+  options: GrpcHandlerOptions,
+): (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void {
+  const router = createConnectRouter({
+    interceptors: options.interceptors,
+    shutdownSignal: options.shutdownSignal,
+    grpc: true,
+    grpcWeb: false,
+    connect: false,
+    acceptCompression: [],
+  });
+  const specs = new Map<string, UnarySpec>();
+  // Registers every service on Connect's router, and keeps the implementation of each unary method of a
+  // service registered without options of its own (options could change its protocols or interceptors).
+  const recording: ConnectRouter = {
+    get handlers() {
+      return router.handlers;
+    },
+    service(service, implementation, serviceOptions) {
+      router.service(service, implementation, serviceOptions);
+      if (serviceOptions === undefined) {
+        const spec = createServiceImplSpec(service as DescService, implementation);
+        for (const method of (service as DescService).methods) {
+          const methodSpec = spec.methods[method.localName];
+          if (methodSpec.kind === "unary") specs.set(createMethodUrl("/", method), methodSpec);
+        }
+      }
+      return recording;
+    },
+    rpc(method, implementation, rpcOptions) {
+      router.rpc(method, implementation, rpcOptions);
+      return recording;
+    },
+  };
+  options.routes(recording);
+  const handlers = new Map<string, UniversalHandler>();
+  const unary = new Map<string, UnaryRoute>();
+  for (const handler of router.handlers) {
+    handlers.set(handler.requestPath, handler);
+    const spec = specs.get(handler.requestPath);
+    if (spec) {
+      unary.set(handler.requestPath, {
+        spec,
+        serialization: createMethodSerializationLookup(handler.method, undefined, undefined, LIMITS),
+        handler,
+      });
+    }
+  }
+  return (request, response) => {
+    // As connectNodeAdapter matches paths: without the query.
+    const path = request.url?.split("?", 2)[0] ?? "";
+    const handler = handlers.get(path);
+    if (!handler) return options.fallback(request, response);
+    const route = unary.get(path);
+    let answered = false;
+    const call = route && isPlain(request.headers) ? callRequest(request, () => answered) : undefined;
+    const answer = call
+      ? answerUnary(route!, request, call, options).finally(() => {
+        answered = true;
+      })
+      : handler(universalRequestFromNodeRequest(request, response, undefined, undefined));
+    answer.then((uResponse) => universalResponseToNodeResponse(uResponse, response)).catch((reason) => {
+      // As connectNodeAdapter reports a handler that failed.
+      if (ConnectError.from(reason).code === Code.Aborted) return;
+      console.error(`handler for rpc ${handler.method.name} of ${handler.service.typeName} failed`, reason);
+    });
+  };
+}
+
+/** A call without compression and with no deadline or a valid one: what {@link answerUnary} answers itself. */
+function isPlain(headers: http2.IncomingHttpHeaders): boolean {
+  const encoding = headers[headerEncoding.toLowerCase()];
+  if (encoding !== undefined && encoding !== "identity") return false;
+  const timeout = headers[headerTimeout.toLowerCase()];
+  if (timeout === undefined) return true;
+  return typeof timeout === "string" && parseTimeout(timeout, MAX_TIMEOUT_MS).error === undefined;
+}
+
+/**
+ * Reads the request body into `chunks`. Its events, not the async iterator Connect reads it with, which costs
+ * more than the rest of reading; it fails as that iterator does: with the stream's error, or when the stream
+ * closes before its end (the client reset it).
+ */
+function readBody(request: http2.Http2ServerRequest, chunks: Uint8Array[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let ended = false;
+    request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    request.once("end", () => {
+      ended = true;
+      resolve();
+    });
+    request.once("error", reject);
+    request.once("close", () => {
+      if (!ended) reject(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+    });
+  });
+}
+
+/** The body's one uncompressed message, or undefined when it is anything else (Connect's handler then answers). */
+function singleMessage(chunks: Uint8Array[]): Uint8Array | undefined {
+  const body = chunks.length === 1 ? chunks[0] : concat(chunks);
+  if (body.length < ENVELOPE_HEADER_BYTES || body[0] !== 0) return undefined;
+  const length = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(1);
+  if (ENVELOPE_HEADER_BYTES + length !== body.length) return undefined;
+  return body.subarray(ENVELOPE_HEADER_BYTES);
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const body = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return body;
+}
+
+/**
+ * Answers a plain unary call as Connect's gRPC handler does: the context made first (its deadline running from
+ * the call's start), the body read whole, the message decoded, the interceptors and implementation run; an error
+ * becomes the trailers' status, any other than a ConnectError INTERNAL.
+ */
+async function answerUnary(
+  route: UnaryRoute,
+  request: http2.Http2ServerRequest,
+  call: CallRequest,
+  options: GrpcHandlerOptions,
+): Promise<UniversalServerResponse> {
+  const context = createHandlerContext({
+    ...route.spec,
+    service: route.spec.method.parent,
+    requestMethod: call.method,
+    protocolName: "grpc",
+    timeoutMs: parseTimeout(call.header.get(headerTimeout), MAX_TIMEOUT_MS).timeoutMs,
+    shutdownSignal: options.shutdownSignal,
+    requestSignal: call.signal,
+    requestHeader: call.header,
+    url: call.url,
+    responseHeader: { [headerContentType]: contentTypeProto },
+    responseTrailer: { [headerGrpcStatus]: grpcStatusOk },
+  });
+  const body: Uint8Array[] = [];
+  let output: Uint8Array | undefined;
+  try {
+    await readBody(request, body);
+    const payload = singleMessage(body);
+    if (payload === undefined) {
+      context.abort();
+      return route.handler({ ...call, body: createAsyncIterable(body), contextValues: undefined });
+    }
+    const input = route.serialization.getI(true).parse(payload);
+    const message = await invokeUnaryImplementation(route.spec, context, input, options.interceptors);
+    output = encodeEnvelope(0, route.serialization.getO(true).serialize(message));
+    context.abort();
+  } catch (err) {
+    context.abort(err);
+    const error = err instanceof ConnectError
+      ? err
+      : new ConnectError("internal error", Code.Internal, undefined, undefined, err);
+    setTrailerStatus(context.responseTrailer, error);
+  }
+  return {
+    status: 200,
+    header: context.responseHeader,
+    body: createAsyncIterable(output ? [output] : []),
+    trailer: context.responseTrailer,
+  };
+}
