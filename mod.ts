@@ -125,7 +125,9 @@ export {
   type GetWorkflowOptions,
   type GetWorkflowResult,
   runWorkflowQuery,
+  runWorkflowRowQuery,
   workflowQuery,
+  type WorkflowRowsResult,
 } from "./src/workflows/get_workflow.ts";
 export { namedEntityJson, workflowJson } from "./src/workflows/workflow_view.ts";
 export { type EntityMetadataChange, type EntityName, updateEntityMetadata } from "./src/workflows/entity_metadata.ts";

@@ -382,3 +382,11 @@ export {
   type ParameterRow,
   type ScheduleRow,
 } from "./proto/gen/fctl/rows/launch_plan_rows_pb.ts";
+export type {
+  CompiledWorkflowClosureRow,
+  CompiledWorkflowRow,
+  WorkflowClosureRow,
+  WorkflowRow,
+  WorkflowRowList,
+  WorkflowTemplateRow,
+} from "./proto/gen/fctl/rows/workflow_rows_pb.ts";

@@ -62,6 +62,7 @@ const CLIENT_FILES = [
   "fctl/version_calls.proto",
   "fctl/task_row_calls.proto",
   "fctl/launch_plan_row_calls.proto",
+  "fctl/workflow_row_calls.proto",
 ];
 
 /**
@@ -72,6 +73,7 @@ const ROW_FILES = [
   "fctl/rows/common_rows.proto",
   "fctl/rows/task_rows.proto",
   "fctl/rows/launch_plan_rows.proto",
+  "fctl/rows/workflow_rows.proto",
 ];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */

@@ -19,6 +19,7 @@ import {
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
+import { AdminService as WorkflowRowCalls } from "../../proto/gen/fctl/workflow_row_calls_pb.ts";
 import { ObjectGetRequestRowSchema, ResourceListRequestRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import { TaskRowSchema } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
 import { FixedRateUnitRowSchema, LaunchPlanStateRowSchema } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
@@ -34,13 +35,18 @@ import { TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { TASK_COLUMNS } from "../tasks/task_columns.ts";
 import { LAUNCH_PLAN_COLUMNS, LAUNCH_PLAN_LIST_COLUMNS } from "../launchplans/launch_plan_columns.ts";
+import { WORKFLOW_COLUMNS, WORKFLOW_VERSION_COLUMNS } from "../workflows/workflow_columns.ts";
 import type { Column } from "../output/table.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { registerCore, withFullAdmin } from "../../tests/entity_fixtures.ts";
 import { createAdminClient, ROW_METHOD_FILES } from "./client.ts";
 
 /** Every row calls file, by its key in ROW_METHOD_FILES. */
-const ROW_CALL_FILES: Record<string, DescService> = { tasks: TaskRowCalls, launchPlans: LaunchPlanRowCalls };
+const ROW_CALL_FILES: Record<string, DescService> = {
+  tasks: TaskRowCalls,
+  launchPlans: LaunchPlanRowCalls,
+  workflows: WorkflowRowCalls,
+};
 
 /** What a field's values are on the wire, as a comparable description: `int32`, `message`, `enum`... */
 function wireKind(field: DescField): string {
@@ -230,6 +236,32 @@ Deno.test("the launch plan tables show the same cells from rows as from whole la
         cells(LAUNCH_PLAN_COLUMNS, [await client.admin.getLaunchPlan({ id })]),
       );
     }
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("the workflow tables show the same cells from rows as from whole workflows, listed and read one by one", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await registerCore(sandbox, ["v1", "v2"]);
+    const request = { id: { project: "flytesnacks", domain: "development" }, limit: 100 };
+    const [whole, rows] = [await client.admin.listWorkflows(request), await client.rows.listWorkflows(request)];
+    ok(whole.workflows.length > 10, `${whole.workflows.length} workflows registered`);
+    for (const columns of [WORKFLOW_VERSION_COLUMNS, WORKFLOW_COLUMNS]) {
+      deepEqual(cells(columns, rows.workflows), cells(columns, whole.workflows));
+    }
+    // One workflow read whole holds its compiled graph; its row, the interface only: the same cells, inputs and
+    // outputs among them.
+    const [ones, wholes] = [[], []] as [unknown[][], unknown[][]];
+    for (const { id } of whole.workflows) {
+      ones.push(...cells(WORKFLOW_COLUMNS, [await client.rows.getWorkflow({ id })]));
+      wholes.push(...cells(WORKFLOW_COLUMNS, [await client.admin.getWorkflow({ id })]));
+    }
+    deepEqual(ones, wholes);
+    ok(ones.some((row) => String(row[2]).length > 0) && ones.some((row) => String(row[3]).length > 0));
   } finally {
     client.close();
     await sandbox.close();

@@ -10,6 +10,7 @@ import type { MessageInit } from "./message_init.ts";
 import type { ObjectGetRequestRow, ResourceListRequestRow } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import type { TaskRow, TaskRowList } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
 import type { LaunchPlanRow, LaunchPlanRowList } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
+import type { WorkflowRow, WorkflowRowList } from "../../proto/gen/fctl/rows/workflow_rows_pb.ts";
 import type {
   NamedEntity,
   NamedEntityGetRequest,
@@ -276,4 +277,8 @@ export interface AdminRowsClient {
   getLaunchPlan(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<LaunchPlanRow>;
   /** Launch plans (versions of one, or every one of a project and domain), as `fctl get launchplan`'s tables show them. */
   listLaunchPlans(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<LaunchPlanRowList>;
+  /** One workflow version, as `fctl get workflow NAME --version V`'s table shows it: its interface, not its graph. */
+  getWorkflow(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<WorkflowRow>;
+  /** Versions of a workflow, as `fctl get workflow NAME`'s table shows them. */
+  listWorkflows(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<WorkflowRowList>;
 }

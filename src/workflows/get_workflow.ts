@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
+import type { AdminClient, CallOptions } from "../admin/client.ts";
 import { InvalidOptionError } from "../errors.ts";
 import {
   ASCENDING,
@@ -20,9 +20,12 @@ import {
   readVersions,
   requireName,
   type VersionedKind,
+  type VersionId,
+  type VersionsListRequest,
 } from "../get/list_query.ts";
 import type { NamedEntity } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import type { WorkflowRow } from "../../proto/gen/fctl/rows/workflow_rows_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /**
@@ -135,11 +138,71 @@ export function getWorkflow(
  * console.log((await runWorkflowQuery(flyte.client, query)).kind); // "one"
  * ```
  */
-export async function runWorkflowQuery(
+export function runWorkflowQuery(
   client: AdminClient,
   query: ReturnType<typeof workflowQuery>,
   signal?: AbortSignal,
 ): Promise<GetWorkflowResult> {
+  return readWorkflows(client, client.admin, query, signal);
+}
+
+/**
+ * What {@link runWorkflowRowQuery} reads: workflow names, a page of a workflow's versions, or the one a query
+ * names, as the workflow tables show them (versions as rows: see `AdminRowsClient`).
+ *
+ * ```ts
+ * import { connect, runWorkflowRowQuery, workflowQuery, type WorkflowRowsResult } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const query = workflowQuery({ project: "flytesnacks", domain: "development", name: "core.basic.wf", latest: true });
+ * const result: WorkflowRowsResult = await runWorkflowRowQuery(flyte.client, query);
+ * if (result.kind === "one") console.log(result.workflow.closure?.compiledWorkflow?.primary?.template?.interface);
+ * ```
+ */
+export type WorkflowRowsResult =
+  | (Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" })
+  | ListPage<WorkflowRow>
+  | { kind: "one"; workflow: WorkflowRow };
+
+/**
+ * Reads what `fctl get workflow`'s tables show of a query's workflows: the calls of {@link runWorkflowQuery}, a
+ * workflow's versions decoded into rows, so that only the descriptors of those few fields are built and only those
+ * fields decoded (one workflow's interface, not its compiled graph); the names of a project and domain are named
+ * entities either way. A graph or a document needs whole workflows ({@link runWorkflowQuery}).
+ *
+ * ```ts
+ * import { connect, runWorkflowRowQuery, workflowQuery } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const query = workflowQuery({ project: "flytesnacks", domain: "development", name: "core.basic.wf" });
+ * const result = await runWorkflowRowQuery(flyte.client, query);
+ * if (result.kind === "list") console.log(result.items.map((workflow) => workflow.id?.version));
+ * ```
+ *
+ * @throws {NotFoundError} a named workflow has no version, or `GetWorkflow` found no such version
+ * @throws {AdminError} any other call the admin refused, or that could not be made
+ */
+export function runWorkflowRowQuery(
+  client: AdminClient,
+  query: ReturnType<typeof workflowQuery>,
+  signal?: AbortSignal,
+): Promise<WorkflowRowsResult> {
+  return readWorkflows(client, client.rows, query, signal);
+}
+
+/** The workflow calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
+interface WorkflowCalls<T> {
+  listWorkflows(request: VersionsListRequest, options: CallOptions): Promise<{ workflows: T[]; token: string }>;
+  getWorkflow(request: { id: VersionId }, options: CallOptions): Promise<T>;
+}
+
+/** Names through `client`, versions through `calls`. */
+async function readWorkflows<T extends { id?: { project: string; domain: string; name: string; version: string } }>(
+  client: AdminClient,
+  calls: WorkflowCalls<T>,
+  query: ReturnType<typeof workflowQuery>,
+  signal?: AbortSignal,
+): Promise<(Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" }) | ListPage<T> | { kind: "one"; workflow: T }> {
   const { project, domain } = query;
   if (!query.name) {
     const page = pageRequest(query, query);
@@ -158,7 +221,16 @@ export async function runWorkflowQuery(
     const response = await client.admin.listNamedEntities(request, { signal });
     return { ...listPage(response.entities, response.token, query.limit), kind: "names" };
   }
-  const kind = workflowKind(client);
+  const kind: VersionedKind<T> = {
+    noun: "workflow",
+    listRpc: "ListWorkflows",
+    resourceType: ResourceType.WORKFLOW,
+    list: async (request, signal) => {
+      const response = await calls.listWorkflows(request, { signal });
+      return { items: response.workflows, token: response.token };
+    },
+    get: (id, signal) => calls.getWorkflow({ id }, { signal }),
+  };
   const result = await readVersions(kind, { ...query, asc: query.asc === true }, signal);
   if (result.kind === "list") return result;
   // A listed workflow's closure holds only its interface (FlyteAdmin): `latest` reads the version it found whole.
@@ -167,18 +239,4 @@ export async function runWorkflowQuery(
     ? await kind.get({ ...id, resourceType: ResourceType.WORKFLOW }, signal)
     : result.item;
   return { kind: "one", workflow };
-}
-
-/** How workflows are listed and read. */
-function workflowKind(client: AdminClient): VersionedKind<Workflow> {
-  return {
-    noun: "workflow",
-    listRpc: "ListWorkflows",
-    resourceType: ResourceType.WORKFLOW,
-    list: async (request, signal) => {
-      const response = await client.admin.listWorkflows(request, { signal });
-      return { items: response.workflows, token: response.token };
-    },
-    get: (id, signal) => client.admin.getWorkflow({ id }, { signal }),
-  };
 }

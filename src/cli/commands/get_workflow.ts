@@ -8,11 +8,14 @@
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { Workflow } from "../../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { checkFormat } from "../../output/check_format.ts";
-import type { GetWorkflowOptions } from "../../workflows/get_workflow.ts";
+import type { GetWorkflowOptions, WorkflowRowsResult } from "../../workflows/get_workflow.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import type { CliContext } from "../context.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
+
+/** The workflow names of a project and domain, as either read returns them. */
+type WorkflowNames = Extract<WorkflowRowsResult, { kind: "names" }>;
 
 /** The local flags of `get workflow`. */
 export const WORKFLOW_FLAGS = [
@@ -81,42 +84,61 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     const { format, graph } = options;
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    // A workflow's view loads the workflow descriptors: only a named workflow's run needs them, not the names.
-    const workflowView = options.query.name === undefined ? undefined : import("../../workflows/workflow_view.ts");
-    const [{ workflowQuery, runWorkflowQuery }, namesView, { render }] = await Promise.all([
+    // Each view loads what it shows, while the connection opens: the names' view the named entity's descriptors
+    // (`admin/common.proto`'s tree); a named workflow's columns none; its document or graph the whole workflow's
+    // (`workflow_view.ts`), which only a format other than a table needs.
+    const table = format === "TABLE";
+    const named = options.query.name !== undefined;
+    const namesView = named ? undefined : import("../../workflows/named_entity_view.ts");
+    const columnsView = named ? import("../../workflows/workflow_columns.ts") : undefined;
+    const workflowView = named && !table ? import("../../workflows/workflow_view.ts") : undefined;
+    const [workflows, { render, renderRows }] = await Promise.all([
       import("../../workflows/get_workflow.ts"),
-      import("../../workflows/named_entity_view.ts"),
       import("../../output/render.ts"),
     ]);
     let query;
     try {
-      query = workflowQuery(options.query);
+      query = workflows.workflowQuery(options.query);
     } catch (err) {
       throw flagError(err, options.flagOf);
     }
-    const result = await runWorkflowQuery(await admin, query, ctx.signal);
     const wide = { wide: options.wide };
-    if (result.kind === "names") {
-      const { NAMED_ENTITY_COLUMNS: columns, namedEntityJson: toJson } = namesView;
-      await render(ctx.io, format, { columns, toJson, value: { list: result.items } }, wide);
-      hintNextPage(ctx, result.hasMore, "workflows", query.page);
+    const showNames = async (names: WorkflowNames) => {
+      const { NAMED_ENTITY_COLUMNS: columns, namedEntityJson: toJson } = await (namesView ??
+        import("../../workflows/named_entity_view.ts"));
+      await render(ctx.io, format, { columns, toJson, value: { list: names.items } }, wide);
+      hintNextPage(ctx, names.hasMore, "workflows", query.page);
+    };
+    if (table) {
+      // A table shows a few fields of a workflow: they are all that is decoded, and all whose descriptors are built.
+      const result = await workflows.runWorkflowRowQuery(await admin, query, ctx.signal);
+      if (result.kind === "names") return await showNames(result);
+      const columns = await (columnsView ?? import("../../workflows/workflow_columns.ts"));
+      if (result.kind === "one") return renderRows(ctx.io, columns.WORKFLOW_COLUMNS, [result.workflow], wide);
+      renderRows(ctx.io, columns.WORKFLOW_VERSION_COLUMNS, result.items, wide);
+      hintNextPage(ctx, result.hasMore, "workflow versions", query.page);
       return;
     }
-    const view = await (workflowView ?? import("../../workflows/workflow_view.ts"));
+    const result = await workflows.runWorkflowQuery(await admin, query, ctx.signal);
+    if (result.kind === "names") return await showNames(result);
+    const [columns, { workflowJson: toJson }] = await Promise.all([
+      columnsView ?? import("../../workflows/workflow_columns.ts"),
+      workflowView ?? import("../../workflows/workflow_view.ts"),
+    ]);
     if (result.kind === "one") {
       if (graph) {
         await writeGraph(ctx, format, result.workflow);
         return;
       }
-      const one = { columns: view.WORKFLOW_COLUMNS, toJson: view.workflowJson, value: { one: result.workflow } };
-      await render(ctx.io, format, one, wide);
+      await render(
+        ctx.io,
+        format,
+        { columns: columns.WORKFLOW_COLUMNS, toJson, value: { one: result.workflow } },
+        wide,
+      );
       return;
     }
-    const versions = {
-      columns: view.WORKFLOW_VERSION_COLUMNS,
-      toJson: view.workflowJson,
-      value: { list: result.items },
-    };
+    const versions = { columns: columns.WORKFLOW_VERSION_COLUMNS, toJson, value: { list: result.items } };
     await render(ctx.io, format, versions, wide);
     hintNextPage(ctx, result.hasMore, "workflow versions", query.page);
   },
