@@ -147,9 +147,11 @@ export {
   type ExecutionQuery,
   executionQuery,
   getExecution,
+  getExecutionRow,
   listExecutions,
   type ListExecutionsOptions,
   runExecutionQuery,
+  runExecutionRowQuery,
 } from "./src/executions/get_execution.ts";
 export {
   executionDetails,

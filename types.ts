@@ -390,3 +390,16 @@ export type {
   WorkflowRowList,
   WorkflowTemplateRow,
 } from "./proto/gen/fctl/rows/workflow_rows_pb.ts";
+export {
+  type AbortMetadataRow,
+  type ExecutionClosureRow,
+  type ExecutionErrorRow,
+  type ExecutionMetadataRow,
+  type ExecutionRow,
+  type ExecutionRowList,
+  type ExecutionSpecRow,
+  type WorkflowExecutionGetRequestRow,
+  type WorkflowExecutionIdentifierRow,
+  type WorkflowExecutionRow,
+  WorkflowExecutionRow_Phase,
+} from "./proto/gen/fctl/rows/execution_rows_pb.ts";

@@ -63,6 +63,7 @@ const CLIENT_FILES = [
   "fctl/task_row_calls.proto",
   "fctl/launch_plan_row_calls.proto",
   "fctl/workflow_row_calls.proto",
+  "fctl/execution_row_calls.proto",
 ];
 
 /**
@@ -74,6 +75,7 @@ const ROW_FILES = [
   "fctl/rows/task_rows.proto",
   "fctl/rows/launch_plan_rows.proto",
   "fctl/rows/workflow_rows.proto",
+  "fctl/rows/execution_rows.proto",
 ];
 
 /** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */

@@ -158,10 +158,11 @@ export const DATA_PROXY_METHOD_FILES: Readonly<Record<keyof Client<typeof DataPr
  * Where the row calls are declared (proto/client/fctl/*_row_calls.proto): each answers into the rows of one kind's
  * table (proto/client/fctl/rows/), whose descriptors are a few small messages instead of the kind's whole tree.
  */
-const ROW_FILES: ServiceFiles<"tasks" | "launchPlans" | "workflows"> = {
+const ROW_FILES: ServiceFiles<"tasks" | "launchPlans" | "workflows" | "executions"> = {
   tasks: async () => (await import("../../proto/gen/fctl/task_row_calls_pb.ts")).AdminService,
   launchPlans: async () => (await import("../../proto/gen/fctl/launch_plan_row_calls_pb.ts")).AdminService,
   workflows: async () => (await import("../../proto/gen/fctl/workflow_row_calls_pb.ts")).AdminService,
+  executions: async () => (await import("../../proto/gen/fctl/execution_row_calls_pb.ts")).AdminService,
 };
 
 /** The file each row call is loaded from; a test checks that each file declares its methods as flyteidl does. */
@@ -172,6 +173,8 @@ export const ROW_METHOD_FILES: Readonly<Record<keyof AdminRowsClient, keyof type
   listLaunchPlans: "launchPlans",
   getWorkflow: "workflows",
   listWorkflows: "workflows",
+  getExecution: "executions",
+  listExecutions: "executions",
 };
 
 /**

@@ -20,9 +20,12 @@ import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
 import { AdminService as WorkflowRowCalls } from "../../proto/gen/fctl/workflow_row_calls_pb.ts";
+import { AdminService as ExecutionRowCalls } from "../../proto/gen/fctl/execution_row_calls_pb.ts";
 import { ObjectGetRequestRowSchema, ResourceListRequestRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import { TaskRowSchema } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
 import { FixedRateUnitRowSchema, LaunchPlanStateRowSchema } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
+import { WorkflowExecutionRow_PhaseSchema } from "../../proto/gen/fctl/rows/execution_rows_pb.ts";
+import { WorkflowExecution_PhaseSchema } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import {
   LaunchPlanMetadataSchema,
   LaunchPlanSpecSchema,
@@ -36,6 +39,7 @@ import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts
 import { TASK_COLUMNS } from "../tasks/task_columns.ts";
 import { LAUNCH_PLAN_COLUMNS, LAUNCH_PLAN_LIST_COLUMNS } from "../launchplans/launch_plan_columns.ts";
 import { WORKFLOW_COLUMNS, WORKFLOW_VERSION_COLUMNS } from "../workflows/workflow_columns.ts";
+import { EXECUTION_COLUMNS } from "../executions/execution_columns.ts";
 import type { Column } from "../output/table.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import { registerCore, withFullAdmin } from "../../tests/entity_fixtures.ts";
@@ -46,6 +50,7 @@ const ROW_CALL_FILES: Record<string, DescService> = {
   tasks: TaskRowCalls,
   launchPlans: LaunchPlanRowCalls,
   workflows: WorkflowRowCalls,
+  executions: ExecutionRowCalls,
 };
 
 /** What a field's values are on the wire, as a comparable description: `int32`, `message`, `enum`... */
@@ -161,6 +166,7 @@ Deno.test("the mirror check finds a field flyteidl has elsewhere or not at all, 
   // An enum declared again names each number as flyteidl's does; another enum's names are found.
   deepEqual(enumProblems(LaunchPlanStateRowSchema, LaunchPlanStateSchema, "state"), []);
   deepEqual(enumProblems(FixedRateUnitRowSchema, FixedRateUnitSchema, "unit"), []);
+  deepEqual(enumProblems(WorkflowExecutionRow_PhaseSchema, WorkflowExecution_PhaseSchema, "phase"), []);
   ok(enumProblems(LaunchPlanStateRowSchema, FixedRateUnitSchema, "state").length > 0);
 });
 
@@ -262,6 +268,65 @@ Deno.test("the workflow tables show the same cells from rows as from whole workf
     }
     deepEqual(ones, wholes);
     ok(ones.some((row) => String(row[2]).length > 0) && ones.some((row) => String(row[3]).length > 0));
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("the execution table shows the same cells from rows as from whole executions: succeeded, failed, aborted, running", async () => {
+  let now = Date.parse("2026-03-01T00:00:00Z");
+  const sandbox = await startSandbox({ now: () => new Date(now) });
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    const scope = { project: "flytesnacks", domain: "development" };
+    sandbox.store.executions.plan({ execution: "good" }, { startAfter: 1000, after: 63_000 });
+    sandbox.store.executions.plan({ execution: "bad" }, { outcome: "FAILED", after: 4000, message: "OOMKilled" });
+    sandbox.store.executions.plan({ execution: "stuck" }, { outcome: "never" });
+    sandbox.store.executions.plan({ execution: "later" }, { outcome: "never" });
+    // The workflow's required inputs.
+    const primitive = (value: { case: "integer"; value: bigint } | { case: "stringValue"; value: string }) =>
+      ({
+        value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } },
+      }) as const;
+    const literals = {
+      a: primitive({ case: "integer", value: 3n }),
+      b: primitive({ case: "stringValue", value: "hi" }),
+    };
+    await withFullAdmin(sandbox, async (admin) => {
+      for (const name of ["good", "bad", "stuck", "later"]) {
+        const launchPlan = { resourceType: 3, ...scope, name: "core.flyte_basics.basic_workflow.my_wf", version: "v1" };
+        // One was scheduled, so that SCHEDULED TIME is compared on more than empty cells.
+        const metadata = name === "later" ? { scheduledAt: { seconds: BigInt(now / 1000) + 3600n } } : undefined;
+        await admin.createExecution({ ...scope, name, spec: { launchPlan, metadata }, inputs: { literals } });
+      }
+      now += 70_000;
+      await admin.terminateExecution({ id: { ...scope, name: "stuck" }, cause: "stopped by the test" });
+    });
+    const request = { id: scope, limit: 100 };
+    const [whole, rows] = [await client.admin.listExecutions(request), await client.rows.listExecutions(request)];
+    deepEqual(cells(EXECUTION_COLUMNS, rows.executions), cells(EXECUTION_COLUMNS, whole.executions));
+    const shown = cells(EXECUTION_COLUMNS, rows.executions);
+    deepEqual(shown.map((row) => [row[0], row[4]]).sort(), [
+      ["bad", "FAILED"],
+      ["good", "SUCCEEDED"],
+      ["later", "RUNNING"],
+      ["stuck", "ABORTED"],
+    ]);
+    // The error, the abort cause and the scheduled time are each compared on a cell that shows one; the outputs of
+    // the one that succeeded, in the oneof with them, are left out of its row.
+    ok(shown.some((row) => String(row[9]).includes("OOMKilled")));
+    ok(shown.some((row) => row[8] === "stopped by the test"));
+    ok(shown.some((row) => row[5] !== ""));
+    const outputs = whole.executions.filter((e) => /^output/.test(e.closure?.outputResult.case ?? ""));
+    deepEqual(outputs.map((e) => e.id?.name), ["good"]);
+    for (const { id } of whole.executions) {
+      deepEqual(
+        cells(EXECUTION_COLUMNS, [await client.rows.getExecution({ id })]),
+        cells(EXECUTION_COLUMNS, [await client.admin.getExecution({ id })]),
+      );
+    }
   } finally {
     client.close();
     await sandbox.close();

@@ -12,6 +12,11 @@ import type { TaskRow, TaskRowList } from "../../proto/gen/fctl/rows/task_rows_p
 import type { LaunchPlanRow, LaunchPlanRowList } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
 import type { WorkflowRow, WorkflowRowList } from "../../proto/gen/fctl/rows/workflow_rows_pb.ts";
 import type {
+  ExecutionRow,
+  ExecutionRowList,
+  WorkflowExecutionGetRequestRow,
+} from "../../proto/gen/fctl/rows/execution_rows_pb.ts";
+import type {
   NamedEntity,
   NamedEntityGetRequest,
   NamedEntityIdentifierList,
@@ -281,4 +286,8 @@ export interface AdminRowsClient {
   getWorkflow(request: MessageInit<ObjectGetRequestRow>, options?: CallOptions): Promise<WorkflowRow>;
   /** Versions of a workflow, as `fctl get workflow NAME`'s table shows them. */
   listWorkflows(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<WorkflowRowList>;
+  /** One execution, as `fctl get execution NAME`'s table shows it. */
+  getExecution(request: MessageInit<WorkflowExecutionGetRequestRow>, options?: CallOptions): Promise<ExecutionRow>;
+  /** Executions of a project and domain, as `fctl get execution`'s table shows them. */
+  listExecutions(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<ExecutionRowList>;
 }

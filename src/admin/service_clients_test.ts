@@ -12,6 +12,7 @@ import type { DataProxyService } from "../../proto/gen/flyteidl/service/dataprox
 import type { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import type { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
 import type { AdminService as WorkflowRowCalls } from "../../proto/gen/fctl/workflow_row_calls_pb.ts";
+import type { AdminService as ExecutionRowCalls } from "../../proto/gen/fctl/execution_row_calls_pb.ts";
 import type { AdminRowsClient, AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
 import type { MessageInit } from "./message_init.ts";
 import type { TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -31,7 +32,11 @@ type Matches<Own, Connect> = {
 const adminMethods: Same<keyof AdminServiceClient, keyof Client<typeof AdminService>> = true;
 const dataProxyMethods: Same<keyof DataProxyServiceClient, keyof Client<typeof DataProxyService>> = true;
 /** Every row calls file's client: AdminService again, one kind's calls each. */
-type RowCalls = Client<typeof TaskRowCalls> & Client<typeof LaunchPlanRowCalls> & Client<typeof WorkflowRowCalls>;
+type RowCalls =
+  & Client<typeof TaskRowCalls>
+  & Client<typeof LaunchPlanRowCalls>
+  & Client<typeof WorkflowRowCalls>
+  & Client<typeof ExecutionRowCalls>;
 const rowsMethods: Same<keyof AdminRowsClient, keyof RowCalls> = true;
 const adminTypes: Matches<AdminServiceClient, Client<typeof AdminService>> = {
   createTask: [true, true],
@@ -78,10 +83,12 @@ const rowsTypes: Matches<AdminRowsClient, RowCalls> = {
   listLaunchPlans: [true, true],
   getWorkflow: [true, true],
   listWorkflows: [true, true],
+  getExecution: [true, true],
+  listExecutions: [true, true],
 };
 const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof TaskCreateRequestSchema>> = true;
 
 Deno.test("AdminServiceClient, DataProxyServiceClient and AdminRowsClient have Connect's methods, requests and responses", () => {
   deepEqual([adminMethods, dataProxyMethods, rowsMethods, sameInit], [true, true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length + Object.keys(rowsTypes).length, 40);
+  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length + Object.keys(rowsTypes).length, 42);
 });

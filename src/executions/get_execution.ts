@@ -6,11 +6,20 @@
  *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
+import type { AdminClient, CallOptions } from "../admin/client.ts";
 import { NotFoundError } from "../admin/errors.ts";
 import { quote } from "../errors.ts";
-import { checkPaging, joinFilters, type ListOptions, type ListPage, listPage, pageRequest } from "../get/list_query.ts";
+import {
+  checkPaging,
+  joinFilters,
+  type ListOptions,
+  type ListPage,
+  listPage,
+  pageRequest,
+  type SortBy,
+} from "../get/list_query.ts";
 import type { Execution } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import type { ExecutionRow } from "../../proto/gen/fctl/rows/execution_rows_pb.ts";
 
 /**
  * The fields a selector or sort key may name that FlyteAdmin's executions table calls otherwise: its columns are
@@ -125,12 +134,49 @@ export function executionQuery(options: ListExecutionsOptions): ExecutionQuery {
  *
  * @throws {AdminError} the admin refused the call (a filter naming no column), or it could not be made
  */
-export async function runExecutionQuery(
+export function runExecutionQuery(
   client: AdminClient,
   query: ExecutionQuery,
   signal?: AbortSignal,
 ): Promise<ListPage<Execution>> {
-  const response = await client.admin.listExecutions({
+  return readExecutions(client.admin, query, signal);
+}
+
+/**
+ * Reads what `fctl get execution`'s table shows of the page a checked query asks for: the call of
+ * {@link runExecutionQuery}, its answer decoded into rows (see `AdminRowsClient`), so that only the descriptors of
+ * those few fields are built and only those fields decoded (not an execution's inputs or outputs).
+ *
+ * ```ts
+ * import { connect, executionQuery, runExecutionRowQuery } from "@fctl/fctl";
+ *
+ * const query = executionQuery({ project: "flytesnacks", domain: "development", limit: 10 });
+ * await using flyte = await connect();
+ * const page = await runExecutionRowQuery(flyte.client, query);
+ * console.log(page.items.map((execution) => execution.closure?.phase));
+ * ```
+ *
+ * @throws {AdminError} the admin refused the call (a filter naming no column), or it could not be made
+ */
+export function runExecutionRowQuery(
+  client: AdminClient,
+  query: ExecutionQuery,
+  signal?: AbortSignal,
+): Promise<ListPage<ExecutionRow>> {
+  return readExecutions(client.rows, query, signal);
+}
+
+/** The execution calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
+interface ExecutionCalls<T> {
+  listExecutions(
+    request: { id: { project: string; domain: string }; filters: string; limit: number; token: string; sortBy: SortBy },
+    options: CallOptions,
+  ): Promise<{ executions: T[]; token: string }>;
+  getExecution(request: { id: ExecutionName }, options: CallOptions): Promise<T>;
+}
+
+async function readExecutions<T>(calls: ExecutionCalls<T>, query: ExecutionQuery, signal?: AbortSignal) {
+  const response = await calls.listExecutions({
     id: { project: query.project, domain: query.domain },
     filters: query.filters,
     ...pageRequest(query, query),
@@ -198,9 +244,32 @@ export function missingExecution(id: ExecutionName): string {
  * @throws {NotFoundError} no such execution, the message naming it, its project and domain
  * @throws {AdminError} any other refusal, or a call that could not be made
  */
-export async function getExecution(client: AdminClient, id: ExecutionName, signal?: AbortSignal): Promise<Execution> {
+export function getExecution(client: AdminClient, id: ExecutionName, signal?: AbortSignal): Promise<Execution> {
+  return readExecution(client.admin, id, signal);
+}
+
+/**
+ * Reads what `fctl get execution NAME`'s table shows of one execution: the call of {@link getExecution}, its
+ * answer decoded into a row (see `AdminRowsClient`).
+ *
+ * ```ts
+ * import { connect, getExecutionRow } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const row = await getExecutionRow(flyte.client, { project: "flytesnacks", domain: "development", name: "f8a1b2c3d4" });
+ * console.log(row.closure?.phase, row.closure?.startedAt);
+ * ```
+ *
+ * @throws {NotFoundError} no such execution, the message naming it, its project and domain
+ * @throws {AdminError} any other refusal, or a call that could not be made
+ */
+export function getExecutionRow(client: AdminClient, id: ExecutionName, signal?: AbortSignal): Promise<ExecutionRow> {
+  return readExecution(client.rows, id, signal);
+}
+
+async function readExecution<T>(calls: ExecutionCalls<T>, id: ExecutionName, signal?: AbortSignal): Promise<T> {
   try {
-    return await client.admin.getExecution({ id }, { signal });
+    return await calls.getExecution({ id }, { signal });
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw new NotFoundError(err.rpc, err.serverMessage, missingExecution(id), { cause: err });

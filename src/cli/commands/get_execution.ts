@@ -109,24 +109,43 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
     if (name && options.details) {
       return await printDetails(ctx, admin, { project, domain, name }, options.nodeId, format);
     }
-    const [{ executionQuery, runExecutionQuery, getExecution }, view, { render }] = await Promise.all([
+    // A table shows a few fields of an execution: they are all that is decoded, and all whose descriptors are built;
+    // a document reads whole executions.
+    const table = format === "TABLE";
+    const [executions, { EXECUTION_COLUMNS: columns }, { render, renderRows }] = await Promise.all([
       import("../../executions/get_execution.ts"),
-      import("../../executions/execution_view.ts"),
+      import("../../executions/execution_columns.ts"),
       import("../../output/render.ts"),
     ]);
-    const what = { columns: view.EXECUTION_COLUMNS, toJson: view.executionJson };
+    const toJson = async () => (await import("../../executions/execution_view.ts")).executionJson;
     if (name) {
-      const execution = await getExecution(await admin, { project, domain, name }, ctx.signal);
-      return await render(ctx.io, format, { ...what, value: { one: execution } }, { wide });
+      const id = { project, domain, name };
+      if (table) {
+        return renderRows(ctx.io, columns, [await executions.getExecutionRow(await admin, id, ctx.signal)], { wide });
+      }
+      const [execution, executionJson] = await Promise.all([
+        executions.getExecution(await admin, id, ctx.signal),
+        toJson(),
+      ]);
+      return await render(ctx.io, format, { columns, toJson: executionJson, value: { one: execution } }, { wide });
     }
     let query;
     try {
-      query = executionQuery({ project, domain, ...options.list });
+      query = executions.executionQuery({ project, domain, ...options.list });
     } catch (err) {
       throw flagError(err, options.flagOf);
     }
-    const page = await runExecutionQuery(await admin, query, ctx.signal);
-    await render(ctx.io, format, { ...what, value: { list: page.items } }, { wide });
+    if (table) {
+      const page = await executions.runExecutionRowQuery(await admin, query, ctx.signal);
+      renderRows(ctx.io, columns, page.items, { wide });
+      hintNextPage(ctx, page.hasMore, "executions", query.page);
+      return;
+    }
+    const [page, executionJson] = await Promise.all([
+      executions.runExecutionQuery(await admin, query, ctx.signal),
+      toJson(),
+    ]);
+    await render(ctx.io, format, { columns, toJson: executionJson, value: { list: page.items } }, { wide });
     hintNextPage(ctx, page.hasMore, "executions", query.page);
   },
 });
