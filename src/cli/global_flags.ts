@@ -40,20 +40,31 @@ function optionHelp(spec: OptionSpec): string {
  * The flags of the option schema, accepted by every command (before and after subcommand names).
  * Each boolean also has a hidden `--no-` form; lists and maps accumulate when repeated.
  */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = (OPTIONS as readonly OptionSpec[]).flatMap((spec) => {
-  const flag: FlagSpec = {
-    long: spec.key,
-    short: spec.short,
-    value: VALUE_NAME[spec.type],
-    // Written when help or completion reads it: every command line parses against these flags, few show them.
-    get help() {
-      return optionHelp(spec);
-    },
-    ...(spec.choices ? { choices: spec.choices } : {}),
-    ...(spec.type === "strings" || spec.type === "map" ? { repeated: true } : {}),
-  };
-  return spec.type === "boolean" ? [flag, { long: `no-${spec.key}`, help: "", hidden: true }] : [flag];
-});
+export const GLOBAL_FLAGS: readonly FlagSpec[] = globalFlags(OPTIONS as readonly OptionSpec[]);
+
+/**
+ * The flags of `specs`. A plain loop with the optional keys set after the literal, not spreads in a `flatMap`:
+ * every start builds these, `fctl --help`'s included, before V8 has optimized anything.
+ */
+function globalFlags(specs: readonly OptionSpec[]): FlagSpec[] {
+  const flags: FlagSpec[] = [];
+  for (const spec of specs) {
+    const flag: { -readonly [K in keyof FlagSpec]: FlagSpec[K] } = {
+      long: spec.key,
+      short: spec.short,
+      value: VALUE_NAME[spec.type],
+      // Written when help or completion reads it: every command line parses against these flags, few show them.
+      get help() {
+        return optionHelp(spec);
+      },
+    };
+    if (spec.choices) flag.choices = spec.choices;
+    if (spec.type === "strings" || spec.type === "map") flag.repeated = true;
+    flags.push(flag);
+    if (spec.type === "boolean") flags.push({ long: `no-${spec.key}`, help: "", hidden: true });
+  }
+  return flags;
+}
 
 /** The flags of the last command of `path` that are not global: version at the root, its own, and help. */
 export function ownFlags(path: readonly CommandSpec[]): FlagSpec[] {

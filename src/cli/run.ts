@@ -62,6 +62,21 @@ export async function runCli(
     rawIo.stdout.write(`${VERSION}\n`);
     return ExitCode.Ok;
   }
+  return await runRequest(parsed, rawIo, signal, deps, hooks);
+}
+
+/**
+ * Runs the command a command line names, in a context loaded for it; the exit status as {@link runCli} returns it.
+ * Apart from `runCli` so that help and the version do not pay for compiling it: V8 compiles a function whole
+ * the first time it is called, and on every start.
+ */
+async function runRequest(
+  parsed: RunRequest,
+  rawIo: Io,
+  signal: AbortSignal,
+  deps: CliDeps,
+  hooks: RunHooks,
+): Promise<number> {
   hooks.beforeRun?.();
   let context;
   try {
