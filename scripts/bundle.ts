@@ -14,7 +14,8 @@
  * and the installed `node_modules`, as the source does.
  *
  * The build is written beside the old one and renamed into place, so a reader never sees half a bundle. A stamp
- * (`dist/bundle/.inputs`) records a hash of the inputs (`main.ts`, `src/`, `proto/gen/`, `deno.json`, `deno.lock`);
+ * (`dist/bundle/.inputs`) records a hash of the inputs (`main.ts`, `src/`, `proto/gen/`, `deno.json`, `deno.lock`, the
+ * build's scripts);
  * `--if-stale` builds only when it differs.
  *
  * Usage: `deno run --allow-read --allow-write --allow-run scripts/bundle.ts [--if-stale] [--quiet]`
@@ -22,6 +23,8 @@
  *
  * @module
  */
+import { mergeStartupChunks } from "./bundle_startup.ts";
+
 const ROOT = new URL("../", import.meta.url);
 
 /** The bundle's directory, relative to the repository root. */
@@ -35,7 +38,8 @@ const STAMP = ".inputs";
 
 /** The files a build reads, as paths relative to the root: sources, generated protos, config and lock. */
 async function inputFiles(root: URL): Promise<string[]> {
-  const files = ["main.ts", "deno.json", "deno.lock"];
+  // The build's own scripts too: a bundle built by an older one is rebuilt.
+  const files = ["main.ts", "deno.json", "deno.lock", "scripts/bundle.ts", "scripts/bundle_startup.ts"];
   for (const dir of ["src", "proto/gen"]) {
     for await (const path of walk(new URL(`${dir}/`, root), `${dir}/`)) {
       // Test code is never reached from main.ts; leaving it out keeps a test edit from rebuilding.
@@ -179,6 +183,8 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
         throw new Error(`${entry.name}: a bundled package is CommonJS; leave it out of BUNDLED_PACKAGES`);
       }
     }
+    // The dozen chunks main.js loads before anything runs, as one module (see bundle_startup.ts).
+    await mergeStartupChunks(staging, { config: new URL("deno.json", root).pathname });
     await Deno.writeTextFile(`${staging}/${STAMP}`, `${hash}\n`);
     await replaceDir(staging, outDir);
   } finally {
