@@ -119,5 +119,11 @@ Deno.test("a command's run loads its context and the configuration loader in one
   // the context, which only a command that runs loads.
   const graph = [...await staticGraph(new URL("../src/cli/context.ts", import.meta.url).href)];
   assert(graph.some((s) => s.endsWith("src/config/load.ts")), "config/load.ts among context.ts's static imports");
+  // What only a config file with unknown keys or a service config needs loads only then.
+  deepEqual(
+    graph.filter((s) => /src\/config\/(nearest|service_config)\.ts$/.test(s)),
+    [],
+    "no key suggester, no service config parser",
+  );
   deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), [], "still no package and no descriptor");
 });

@@ -14,10 +14,8 @@ import {
   yamlPath,
 } from "./schema.ts";
 import { isNotFound, quote, UsageError } from "../errors.ts";
-import { KeySuggester } from "./nearest.ts";
 import { IGNORED_FLYTECTL_KEYS, IGNORED_FLYTECTL_MAPPINGS } from "./flytectl_keys.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
-import { parseServiceConfig, ServiceConfigError } from "./service_config.ts";
 
 export { parseOptionValue };
 
@@ -199,12 +197,11 @@ function knownKeys(): KnownKeys {
 /**
  * Every dotted path in the file that no option reads: the first {@link MAX_KEY_WARNINGS} with the nearest
  * valid key, the rest counted in one line; a section of the wrong shape is a problem. Linear in the file's
- * keys: a suggestion is only worked out for a key that is shown.
+ * keys: a suggestion is only worked out for a key that is shown (and the module that finds them loads only then).
  */
-function checkFileKeys(doc: unknown, file: string, problems: string[]): string[] {
+async function checkFileKeys(doc: unknown, file: string, problems: string[]): Promise<string[]> {
   const { leaves, sections, mappings } = knownKeys();
-  let suggester: KeySuggester | undefined;
-  const warnings: string[] = [];
+  const shown: string[] = [];
   let unknown = 0;
   const walk = (node: unknown, prefix: string) => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
@@ -225,20 +222,29 @@ function checkFileKeys(doc: unknown, file: string, problems: string[]): string[]
         continue;
       }
       if (++unknown > MAX_KEY_WARNINGS) continue;
-      suggester ??= new KeySuggester([...leaves, ...sections, ...mappings]);
-      warnings.push(`unknown key ${quote(path)} in config file ${quote(file)} is ignored${suggester.didYouMean(path)}`);
+      shown.push(path);
     }
   };
   walk(doc, "");
+  const warnings: string[] = [];
+  if (shown.length > 0) {
+    const { KeySuggester } = await import("./nearest.ts");
+    const suggester = new KeySuggester([...leaves, ...sections, ...mappings]);
+    for (const path of shown) {
+      warnings.push(`unknown key ${quote(path)} in config file ${quote(file)} is ignored${suggester.didYouMean(path)}`);
+    }
+  }
   if (unknown > MAX_KEY_WARNINGS) {
     warnings.push(`… and ${unknown - MAX_KEY_WARNINGS} more unknown keys in config file ${quote(file)} are ignored`);
   }
   return warnings;
 }
 
-function validateServiceConfig(values: Record<string, ConfigValue>, where: string): string | undefined {
+/** The problem of a service config given in `admin.defaultServiceConfig`; its parser loads only for one. */
+async function validateServiceConfig(values: Record<string, ConfigValue>, where: string): Promise<string | undefined> {
   const text = values["admin.defaultServiceConfig"] as string;
   if (typeof text !== "string" || text.trim() === "") return undefined;
+  const { parseServiceConfig, ServiceConfigError } = await import("./service_config.ts");
   try {
     parseServiceConfig(text);
   } catch (err) {
@@ -283,7 +289,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
   const values: Record<string, ConfigValue> = {};
   const sources = {} as Record<OptionKey, ConfigSource>;
   const problems: string[] = [];
-  const warnings = file ? checkFileKeys(doc, file, problems) : [];
+  const warnings = file ? await checkFileKeys(doc, file, problems) : [];
   // A bad value is a problem to report with the others; the option keeps what it had.
   const parse = (option: OptionSpec, raw: unknown, where: string): ConfigValue | undefined => {
     try {
@@ -321,7 +327,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
       warnings.push(`${whereOf(option, sources[key], file)} is deprecated: ${option.deprecated}`);
     }
   }
-  const serviceConfigProblem = validateServiceConfig(
+  const serviceConfigProblem = await validateServiceConfig(
     values,
     whereOf(SPECS.find((o) => o.key === "admin.defaultServiceConfig")!, sources["admin.defaultServiceConfig"], file),
   );
