@@ -29,6 +29,11 @@ export const ExitCode = {
   WaitTimeout: 124,
   /** Interrupted by Ctrl-C (SIGINT). */
   Interrupted: 130,
+  /**
+   * stdout's reader closed it before the end (`fctl get task | head`): the output stops there, quietly, with the
+   * status a shell reports for a program that SIGPIPE ended (128 + 13).
+   */
+  OutputClosed: 141,
 } as const;
 
 /**
@@ -212,4 +217,15 @@ export function fileErrorReason(err: unknown): string {
 /** Quotes a user-supplied value for an error message. */
 export function quote(value: unknown): string {
   return JSON.stringify(String(value));
+}
+
+/**
+ * stdout's reader closed it before the end (exit 141): thrown by the process's stdout when a write finds the pipe
+ * closed, and ended quietly by `runCli`, as SIGPIPE ends a Unix tool: what was written stands, nothing is said.
+ */
+export class OutputClosedError extends FctlError {
+  /** The error of a write to a closed stdout. */
+  constructor(options?: ErrorOptions) {
+    super("stdout was closed by its reader", ExitCode.OutputClosed, options);
+  }
 }

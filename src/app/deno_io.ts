@@ -3,15 +3,26 @@
  *
  * @module
  */
+import { OutputClosedError } from "../errors.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
-function sink(stream: typeof Deno.stdout): TextSink {
+/**
+ * A stream as a sink. Its reader may go away (a pipe into `head`): stdout then ends the run quietly
+ * (`OutputClosedError`, which runCli ends with exit 141, as SIGPIPE ends a Unix tool); what would go to a closed
+ * stderr is dropped, as nobody can read it.
+ */
+function sink(stream: typeof Deno.stdout, onClosed: (err: Error) => void): TextSink {
   const encoder = new TextEncoder();
   return {
     write(text: string) {
       const bytes = encoder.encode(text);
       let written = 0;
-      while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+      try {
+        while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+      } catch (err) {
+        if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+        onClosed(err);
+      }
     },
   };
 }
@@ -40,8 +51,10 @@ export function denoIo(): Io {
     }
   }
   return {
-    stdout: sink(Deno.stdout),
-    stderr: sink(Deno.stderr),
+    stdout: sink(Deno.stdout, (err) => {
+      throw new OutputClosedError({ cause: err });
+    }),
+    stderr: sink(Deno.stderr, () => {}),
     stdoutIsTerminal,
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),

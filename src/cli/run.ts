@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { ExitCode, FctlError, InterruptedError } from "../errors.ts";
+import { ExitCode, FctlError, InterruptedError, OutputClosedError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { excerpt } from "../output/printable.ts";
 import { renderHelp, renderOptionsHelp } from "./help.ts";
@@ -50,19 +50,20 @@ export async function runCli(
     return failure(err, rawIo, signal, { debug: () => false });
   }
   const columns = rawIo.stdoutIsTerminal ? rawIo.columns : undefined;
-  if (parsed.kind === "help") {
-    rawIo.stdout.write(renderHelp(parsed.path, columns));
-    return ExitCode.Ok;
-  }
-  if (parsed.kind === "options") {
-    rawIo.stdout.write(renderOptionsHelp(columns));
-    return ExitCode.Ok;
-  }
-  if (parsed.kind === "version") {
-    rawIo.stdout.write(`${VERSION}\n`);
-    return ExitCode.Ok;
-  }
+  if (parsed.kind === "help") return answer(renderHelp(parsed.path, columns), rawIo, signal);
+  if (parsed.kind === "options") return answer(renderOptionsHelp(columns), rawIo, signal);
+  if (parsed.kind === "version") return answer(`${VERSION}\n`, rawIo, signal);
   return await runRequest(parsed, rawIo, signal, deps, hooks);
+}
+
+/** Writes the help or the version on stdout: exit 0, or what {@link failure} makes of a failed write. */
+function answer(text: string, io: Io, signal: AbortSignal): number {
+  try {
+    io.stdout.write(text);
+    return ExitCode.Ok;
+  } catch (err) {
+    return failure(err, io, signal, { debug: () => false });
+  }
 }
 
 /**
@@ -191,6 +192,8 @@ function failure(err: unknown, io: Io, signal: AbortSignal, options: FailureOpti
     // Each line as an error line is shown, keeping the indentation of the frames (`    at …`).
     for (const frame of err.stack.split("\n")) io.stderr.write(`${/^[ \t]*/.exec(frame)![0]}${line(frame)}\n`);
   };
+  // The reader of stdout went away (`| head`): nothing is said, as SIGPIPE ends a Unix tool.
+  if (err instanceof OutputClosedError) return err.exitCode;
   // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
   if (signal.aborted && !(err instanceof InterruptedError)) {
     io.stderr.write("Error: interrupted\n");
