@@ -68,6 +68,13 @@ const ENVELOPE_HEADER_BYTES = 5;
 /** The implementation of a unary method. */
 type UnarySpec = Extract<MethodImplSpec, { kind: "unary" }>;
 
+/** A plain unary call's answer: headers, the enveloped message (none after an error), trailers with the status. */
+interface UnaryAnswer {
+  header: Headers;
+  message?: Uint8Array;
+  trailer: Headers;
+}
+
 /** A unary method of a service registered without options of its own. */
 interface UnaryRoute {
   spec: UnarySpec;
@@ -136,12 +143,14 @@ export function createGrpcHandler(
     const route = unary.get(path);
     let answered = false;
     const call = route && isPlain(request.headers) ? callRequest(request, () => answered) : undefined;
-    const answer = call
-      ? answerUnary(route!, request, call, options).finally(() => {
+    const written = call
+      ? answerUnary(route!, request, call, options).then((answer) => {
         answered = true;
+        return "status" in answer ? universalResponseToNodeResponse(answer, response) : writeAnswer(answer, response);
       })
-      : handler(universalRequestFromNodeRequest(request, response, undefined, undefined));
-    answer.then((uResponse) => universalResponseToNodeResponse(uResponse, response)).catch((reason) => {
+      : handler(universalRequestFromNodeRequest(request, response, undefined, undefined))
+        .then((answer) => universalResponseToNodeResponse(answer, response));
+    written.catch((reason) => {
       // As connectNodeAdapter reports a handler that failed.
       if (ConnectError.from(reason).code === Code.Aborted) return;
       console.error(`handler for rpc ${handler.method.name} of ${handler.service.typeName} failed`, reason);
@@ -200,14 +209,15 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 /**
  * Answers a plain unary call as Connect's gRPC handler does: the context made first (its deadline running from
  * the call's start), the body read whole, the message decoded, the interceptors and implementation run; an error
- * becomes the trailers' status, any other than a ConnectError INTERNAL.
+ * becomes the trailers' status, any other than a ConnectError INTERNAL. A body that is not one uncompressed
+ * message is answered by Connect's handler.
  */
 async function answerUnary(
   route: UnaryRoute,
   request: http2.Http2ServerRequest,
   call: CallRequest,
   options: GrpcHandlerOptions,
-): Promise<UniversalServerResponse> {
+): Promise<UnaryAnswer | UniversalServerResponse> {
   const context = createHandlerContext({
     ...route.spec,
     service: route.spec.method.parent,
@@ -241,10 +251,36 @@ async function answerUnary(
       : new ConnectError("internal error", Code.Internal, undefined, undefined, err);
     setTrailerStatus(context.responseTrailer, error);
   }
-  return {
-    status: 200,
-    header: context.responseHeader,
-    body: createAsyncIterable(output ? [output] : []),
-    trailer: context.responseTrailer,
-  };
+  return { header: context.responseHeader, message: output, trailer: context.responseTrailer };
+}
+
+/**
+ * Writes an answer as Connect's `universalResponseToNodeResponse` writes it (status 200 and the headers, the message
+ * if any, the trailers), without its per-chunk promises and listeners, which cost as much as the rest of answering.
+ * A stream that has closed meanwhile (the client reset it) is left to that function, which fails quietly there.
+ */
+function writeAnswer(answer: UnaryAnswer, response: http2.Http2ServerResponse): Promise<void> | void {
+  if (response.stream.destroyed || response.stream.closed || response.headersSent) {
+    const { header, message, trailer } = answer;
+    return universalResponseToNodeResponse(
+      { status: 200, header, body: createAsyncIterable(message ? [message] : []), trailer },
+      response,
+    );
+  }
+  response.writeHead(200, nodeHeaders(answer.header));
+  if (answer.message) response.write(answer.message);
+  response.addTrailers(nodeHeaders(answer.trailer));
+  response.end();
+}
+
+/** Headers as `node:http2` takes them, a repeated name as a list, as Connect's `webHeaderToNodeHeaders` makes them. */
+function nodeHeaders(headers: Headers): http2.OutgoingHttpHeaders {
+  const result: Record<string, string | string[]> = Object.create(null);
+  headers.forEach((value, name) => {
+    const existing = result[name];
+    if (Array.isArray(existing)) existing.push(value);
+    else if (existing === undefined) result[name] = value;
+    else result[name] = [existing, value];
+  });
+  return result;
 }

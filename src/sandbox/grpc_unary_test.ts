@@ -54,6 +54,7 @@ function services(seen: Seen, entered: () => void): {
   const admin: Partial<ServiceImpl<typeof AdminService>> = {
     getTask: (request, context) => {
       context.responseHeader.set("x-impl", "header");
+      context.responseHeader.append("x-impl", "repeated");
       context.responseTrailer.set("x-impl-trailer", "trailer");
       seen.push(`deadline: ${context.timeoutMs() !== undefined}`);
       return { id: request.id, shortDescription: "échoed ✓" };
