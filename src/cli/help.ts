@@ -143,7 +143,11 @@ export function renderHelp(path: readonly CommandSpec[], columns?: number): stri
     out.push("");
   }
   const examples = path[path.length - 1].examples ?? [];
-  if (examples.length > 0) out.push("Examples:", ...examples.flatMap((line) => exampleLines(line, columns)), "");
+  // Piped, an example is its line: fitting one to a terminal is the work (and the compiling) of exampleLines.
+  const exampleOut = columns === undefined
+    ? examples.map((line) => `  ${line}`)
+    : examples.flatMap((line) => exampleLines(line, columns));
+  if (examples.length > 0) out.push("Examples:", ...exampleOut, "");
   return out.join("\n");
 }
 

@@ -24,20 +24,22 @@ export type { CliDeps, Clock } from "./context.ts";
 export interface RunHooks {
   /**
    * Called once the command line names a command to run, before its context loads: not for help, the version
-   * or a usage error of the line. The executable starts listening for Ctrl-C here.
+   * or a usage error of the line. The executable starts listening for Ctrl-C here, and returns the signal the
+   * run is to use in place of `runCli`'s `signal` (made only then: help and the version need none).
    */
-  beforeRun?: () => void;
+  beforeRun?: () => AbortSignal | void;
 }
 
 /**
  * Runs `fctl <args>` and returns the exit status; never exits the process and never throws.
+ * `signal` ends the run (Ctrl-C), unless `hooks.beforeRun` gives the run one; without either, nothing ends it.
  * `deps` replace the dependencies a command would build from its configuration (tests inject an admin
  * client or an HTTP client this way); whatever the run built itself is closed before it returns.
  */
 export async function runCli(
   args: readonly string[],
   rawIo: Io,
-  signal: AbortSignal = new AbortController().signal,
+  signal?: AbortSignal,
   deps: CliDeps = {},
   hooks: RunHooks = {},
 ): Promise<number> {
@@ -57,7 +59,7 @@ export async function runCli(
 }
 
 /** Writes the help or the version on stdout: exit 0, or what {@link failure} makes of a failed write. */
-function answer(text: string, io: Io, signal: AbortSignal): number {
+function answer(text: string, io: Io, signal: AbortSignal | undefined): number {
   try {
     io.stdout.write(text);
     return ExitCode.Ok;
@@ -74,11 +76,11 @@ function answer(text: string, io: Io, signal: AbortSignal): number {
 async function runRequest(
   parsed: RunRequest,
   rawIo: Io,
-  signal: AbortSignal,
+  given: AbortSignal | undefined,
   deps: CliDeps,
   hooks: RunHooks,
 ): Promise<number> {
-  hooks.beforeRun?.();
+  const signal = hooks.beforeRun?.() ?? given ?? new AbortController().signal;
   let context;
   try {
     context = await import("./context.ts");
@@ -185,7 +187,7 @@ interface FailureOptions {
  * is shown as {@link excerpt} shows text from outside fctl: an error message may hold a server's answer, with
  * control characters, a huge line or an echoed secret.
  */
-function failure(err: unknown, io: Io, signal: AbortSignal, options: FailureOptions): number {
+function failure(err: unknown, io: Io, signal: AbortSignal | undefined, options: FailureOptions): number {
   const line = (text: string) => excerpt(text, MAX_ERROR_LINE, { redact: options.redact });
   const stack = (err: unknown) => {
     if (!options.debug() || !(err instanceof Error) || !err.stack) return;
@@ -195,7 +197,7 @@ function failure(err: unknown, io: Io, signal: AbortSignal, options: FailureOpti
   // The reader of stdout went away (`| head`): nothing is said, as SIGPIPE ends a Unix tool.
   if (err instanceof OutputClosedError) return err.exitCode;
   // Whatever failed after Ctrl-C failed because of it; an InterruptedError carries its own, better message.
-  if (signal.aborted && !(err instanceof InterruptedError)) {
+  if (signal?.aborted && !(err instanceof InterruptedError)) {
     io.stderr.write("Error: interrupted\n");
     return ExitCode.Interrupted;
   }

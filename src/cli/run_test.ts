@@ -41,3 +41,11 @@ Deno.test("beforeRun is called once, before the context loads, for a command tha
   // A bad configuration value fails while the configuration loads, after the hook.
   deepEqual(await run(["get", "task", "-p", "p", "-d", "d", "--admin.perRetryTimeout", "soon"]), { code: 2, calls: 1 });
 });
+
+Deno.test("the signal beforeRun returns is the run's: an aborted one makes the run's failure an interruption", async () => {
+  const args = ["get", "task", "-p", "p", "-d", "d", "--filter.limit", "many"];
+  const aborted = await runCli(args, quietIo(), undefined, {}, { beforeRun: () => AbortSignal.abort() });
+  equal(aborted, 130);
+  // Without one, the run has a signal nothing aborts: the usage error is what it was.
+  equal(await runCli(args, quietIo(), undefined, {}, {}), 2);
+});
