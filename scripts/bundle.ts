@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { mergeStartupChunks } from "./bundle_startup.ts";
+import { mergeRunContext, mergeStartupChunks } from "./bundle_startup.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -183,8 +183,11 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
         throw new Error(`${entry.name}: a bundled package is CommonJS; leave it out of BUNDLED_PACKAGES`);
       }
     }
-    // The dozen chunks main.js loads before anything runs, as one module (see bundle_startup.ts).
-    await mergeStartupChunks(staging, { config: new URL("deno.json", root).pathname });
+    // The dozen chunks main.js loads before anything runs, as one module, and those the run's context loads first
+    // merged into it (see bundle_startup.ts).
+    const merge = { config: new URL("deno.json", root).pathname };
+    await mergeStartupChunks(staging, merge);
+    await mergeRunContext(staging, merge);
     await Deno.writeTextFile(`${staging}/${STAMP}`, `${hash}\n`);
     await replaceDir(staging, outDir);
   } finally {
