@@ -2,10 +2,11 @@
  * Unary gRPC calls answered without Connect's streaming pipeline. Connect's gRPC handler runs every call, unary or
  * not, through a chain of async generators (split, parse, invoke, serialize, join the envelopes) that cost several
  * times what the call's own work does; a registration makes thousands of unary creates. For a plain unary call (no
- * compression, a valid or no deadline, one uncompressed envelope) this reads the envelope, decodes it, runs the
- * interceptors and the implementation and writes the answer with the same Connect functions the pipeline uses, so
- * the call sees the same context, signal, headers and errors, and the client the same headers, message and
- * trailers. Anything else goes to Connect's own handler, with the body already read when it was.
+ * compression, a valid or no deadline, one uncompressed envelope) this reads the envelope, decodes it and runs the
+ * interceptors and the implementation with the same Connect functions the pipeline uses, and writes the answer as
+ * Connect's node adapter writes it, so the call sees the same context, signal, headers and errors, and the client
+ * the same headers, message and trailers (`grpc_unary_test.ts` compares the two). Anything else goes to Connect's
+ * own handler, with the body already read when it was.
  *
  * @module
  */
