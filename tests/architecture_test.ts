@@ -103,6 +103,14 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
     why: "the production profile's CA and server certificate, made by openssl in a temp dir",
   },
   "src/sandbox/grpc_router.ts": { uses: ["node:http2"], why: "the sandbox's gRPC over HTTP/2 streams" },
+  "src/sandbox/grpc_unary.ts": {
+    uses: ["node:http2"],
+    why: "the sandbox's plain unary gRPC calls: the body read from and the answer written to HTTP/2 streams",
+  },
+  "src/sandbox/grpc_node_request.ts": {
+    uses: ["node:http2"],
+    why: "a gRPC call's header, URL and reset signal from its HTTP/2 request",
+  },
   "src/sandbox/http2_listener.ts": {
     uses: ["node:http2", "node:net"],
     why: "the sandbox's HTTP/2 server, TLS or plain, on a loopback port",
