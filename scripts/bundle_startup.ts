@@ -180,6 +180,10 @@ async function mergeModules(
     if (!out.success) {
       throw new Error(`deno bundle of ${into}'s chunks failed:\n${new TextDecoder().decode(out.stderr)}`);
     }
+    // The bundler names each merged file in a comment by its path from the build's root, which holds the random
+    // name of the build's directory: by its name alone, so that the same inputs make the same bundle.
+    const text = await Deno.readTextFile(output);
+    await Deno.writeTextFile(output, text.replace(/^\/\/ [^\n]*\/([\w.-]+\.js)$/gm, "// $1"));
     await Deno.rename(output, `${dir}/${into}`);
   } finally {
     await Deno.remove(entry).catch(() => {});
