@@ -168,6 +168,12 @@ function isPlain(headers: http2.IncomingHttpHeaders): boolean {
   return typeof timeout === "string" && parseTimeout(timeout, MAX_TIMEOUT_MS).error === undefined;
 }
 
+/** A plain call's `grpc-timeout`, which {@link isPlain} found a string or absent. */
+function timeoutHeader(headers: http2.IncomingHttpHeaders): string | null {
+  const timeout = headers[headerTimeout.toLowerCase()];
+  return typeof timeout === "string" ? timeout : null;
+}
+
 /**
  * Reads the request body into `chunks`. Its events, not the async iterator Connect reads it with, which costs
  * more than the rest of reading; it fails as that iterator does: with the stream's error, or when the stream
@@ -224,10 +230,10 @@ async function answerUnary(
     service: route.spec.method.parent,
     requestMethod: call.method,
     protocolName: "grpc",
-    timeoutMs: parseTimeout(call.header.get(headerTimeout), MAX_TIMEOUT_MS).timeoutMs,
+    timeoutMs: parseTimeout(timeoutHeader(request.headers), MAX_TIMEOUT_MS).timeoutMs,
     shutdownSignal: options.shutdownSignal,
     requestSignal: call.signal,
-    requestHeader: call.header,
+    requestHeader: call.headerPairs,
     url: call.url,
     responseHeader: { [headerContentType]: contentTypeProto },
     responseTrailer: { [headerGrpcStatus]: grpcStatusOk },
@@ -239,7 +245,8 @@ async function answerUnary(
     const payload = singleMessage(body);
     if (payload === undefined) {
       context.abort();
-      return route.handler({ ...call, body: createAsyncIterable(body), contextValues: undefined });
+      const { headerPairs, ...rest } = call;
+      return route.handler({ ...rest, header: new Headers(headerPairs), body: createAsyncIterable(body) });
     }
     const input = route.serialization.getI(true).parse(payload);
     const message = await invokeUnaryImplementation(route.spec, context, input, options.interceptors);
