@@ -48,12 +48,6 @@ if (import.meta.main) {
     return interrupt.signal;
   };
   const code = await runCli(Deno.args, denoIo(), undefined, {}, { beforeRun: listen });
-  if (interrupt) {
-    for (const signal of SIGNALS) Deno.removeSignalListener(signal, onSignal);
-    // A command may leave something open (a connection's last frames, a child it started): the process ends now.
-    Deno.exit(code);
-  }
-  // Help, the version or a usage error opened nothing: the process ends by itself, which lets Deno store the code
-  // it compiled in its cache (Deno.exit skips that), so that the next start of help loads it compiled.
-  Deno.exitCode = code;
+  if (interrupt) { for (const signal of SIGNALS) Deno.removeSignalListener(signal, onSignal); }
+  Deno.exit(code);
 }

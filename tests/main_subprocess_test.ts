@@ -15,8 +15,6 @@ import { S3RVER_KEYS, startTestS3 } from "../src/storage/_test_s3.ts";
 import { seedTasks, taskSpec } from "./task_fixtures.ts";
 import { packTar } from "modern-tar";
 import denoJson from "../deno.json" with { type: "json" };
-import { DatabaseSync } from "node:sqlite";
-import { pathToFileURL } from "node:url";
 
 /** What ships: the bundle of main.ts. */
 const MAIN = await fctlMain();
@@ -256,27 +254,6 @@ Deno.test("main.ts answers --help and --version on stdout, exit 0", async () => 
   match(help.stdout, /^Usage: fctl get task\|tasks \[options\] \[name\]\n/);
   const version = await fctl(["--version"]);
   deepEqual(version, { code: 0, stdout: `${denoJson.version}\n`, stderr: "" });
-});
-
-Deno.test("main.ts lets help, the version and a usage error end by themselves, so Deno keeps what they compiled", async () => {
-  // Deno.exit skips storing the run's compiled code in Deno's cache: help run after help compiled it all again.
-  for (const args of [["--help"], ["--version"], ["get", "task", "--bogus"]]) {
-    const denoDir = await Deno.makeTempDir({ prefix: "fctl-code-cache-" });
-    try {
-      const run = await fctl(args, { DENO_DIR: denoDir });
-      equal(run.code, args.includes("--bogus") ? 2 : 0);
-      // Deno's code cache (pinned Deno: a SQLite file of compiled modules by specifier).
-      const db = new DatabaseSync(`${denoDir}/v8_code_cache_v2`, { readOnly: true });
-      try {
-        const cached = db.prepare("SELECT specifier FROM codecache").all().map((row) => String(row.specifier));
-        ok(cached.includes(pathToFileURL(MAIN).href), `${args.join(" ")}: ${MAIN} not in the code cache`);
-      } finally {
-        db.close();
-      }
-    } finally {
-      await Deno.remove(denoDir, { recursive: true });
-    }
-  }
 });
 
 Deno.test("main.ts config init, version (with GetVersion) and completion with only the declared permissions", async () => {
