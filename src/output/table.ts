@@ -10,7 +10,7 @@
  * @module
  */
 import { printable } from "./printable.ts";
-import { displayWidth, padToWidth, truncateToWidth, wrapToWidth } from "./text_width.ts";
+import { displayWidth, truncateToWidth, wrapToWidth } from "./text_width.ts";
 
 /** A column: its header and how to read its cell (lines) from a row. */
 export interface Column<Row> {
@@ -55,18 +55,12 @@ export function renderTable<Row>(
   style: TableStyle = {},
 ): string {
   const fitting = style.maxTableWidth !== undefined;
-  const allCells = rows.map((row) =>
-    allColumns.map((column) => {
-      const value = column.cell(row);
-      // A cell is one line, its control characters shown as escapes (an entity's text is the admin's to choose).
-      const lines = (Array.isArray(value) ? value : [value]).map((line) => printable(line.replace(/[\r\n\t]+/g, " ")));
-      const max = column.maxLineWidth;
-      return fitting && max !== undefined ? lines.map((line) => truncateToWidth(line, max)) : lines;
-    })
-  );
+  const allCells = rows.map((row) => allColumns.map((column) => cellLines(column, row, fitting)));
+  // Each line's width is worked out once: the columns' widths and the padding of the lines both need it.
+  const allWidths = allCells.map((row) => row.map((lines) => lines.map(displayWidth)));
   const allContent = allColumns.map((_, i) => {
     let width = 0;
-    for (const row of allCells) for (const line of row[i]) width = Math.max(width, displayWidth(line));
+    for (const row of allWidths) for (const w of row[i]) if (w > width) width = w;
     return width;
   });
   const allNatural = allColumns.map((column, i) => Math.max(allContent[i], displayWidth(column.header)));
@@ -80,6 +74,7 @@ export function renderTable<Row>(
     : allColumns.map((_, i) => i);
   const columns = shown.map((i) => allColumns[i]);
   const cells = allCells.map((row) => shown.map((i) => row[i]));
+  const cellWidths = allWidths.map((row) => shown.map((i) => row[i]));
   const natural = shown.map((i) => allNatural[i]);
   const widths = fitting
     ? fitKeeping(
@@ -90,18 +85,18 @@ export function renderTable<Row>(
       shown.map((i) => allFloor[i]),
     )
     : natural;
-  for (const row of cells) {
+  cells.forEach((row, r) => {
     row.forEach((lines, i) => {
       if (widths[i] >= natural[i]) return;
       row[i] = columns[i].wrap
         ? lines.flatMap((line) => wrapToWidth(line, widths[i]))
         : lines.map((line) => truncateToWidth(line, widths[i]));
+      cellWidths[r][i] = row[i].map(displayWidth);
     });
-  }
+  });
   // Between words: a column is never narrower than its header's longest word.
   const headers = columns.map((c, i) => wrapToWidth(c.header, widths[i]));
   const rule = " " + widths.map((w) => "-".repeat(w + 2)).join(" ") + " \n";
-  const line = (parts: string[]) => "| " + parts.map((p, i) => padToWidth(p, widths[i])).join(" | ") + " |\n";
   const decorate = style.decorateHeader ?? ((text: string) => text);
   const out: string[] = [rule];
   for (let l = 0; l < Math.max(...headers.map((h) => h.length), 1); l++) {
@@ -112,17 +107,37 @@ export function renderTable<Row>(
     );
   }
   out.push(rule);
-  for (const row of cells) {
+  cells.forEach((row, r) => {
     const height = Math.max(1, ...row.map((lines) => lines.length));
-    for (let l = 0; l < height; l++) out.push(line(row.map((lines) => lines[l] ?? "")));
+    for (let l = 0; l < height; l++) {
+      let text = "|";
+      row.forEach((lines, i) => text += ` ${lines[l] ?? ""}${" ".repeat(widths[i] - (cellWidths[r][i][l] ?? 0))} |`);
+      out.push(text + "\n");
+    }
     out.push(rule);
-  }
+  });
   const leftOut = allColumns.filter((_, i) => !shown.includes(i)).map((c) => c.header);
   const note = leftOut.length === 0
     ? ""
     : ` (not shown: ${leftOut.join(", ")}${style.leftOutHint ? `; ${style.leftOutHint}` : ""})`;
   out.push(`${rows.length} ${rows.length === 1 ? "row" : "rows"}${note}\n`);
   return out.join("");
+}
+
+/** Printable ASCII only: shown as it is, one column a character. */
+const PLAIN_LINE = /^[\x20-\x7e]*$/;
+
+/**
+ * The lines of a cell as the table shows them: each one line, its control characters shown as escapes (an
+ * entity's text is the admin's to choose), cut to the column's `maxLineWidth` when fitting to a terminal.
+ */
+function cellLines<Row>(column: Column<Row>, row: Row, fitting: boolean): string[] {
+  const value = column.cell(row);
+  const max = fitting ? column.maxLineWidth : undefined;
+  return (Array.isArray(value) ? value : [value]).map((line) => {
+    const shown = PLAIN_LINE.test(line) ? line : printable(line.replace(/[\r\n\t]+/g, " "));
+    return max === undefined ? shown : truncateToWidth(shown, max);
+  });
 }
 
 /** Columns of the widest word of `text` (a header: the narrowest it can wrap to). */
