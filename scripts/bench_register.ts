@@ -245,8 +245,10 @@ function casesArgument(): Set<string> {
 if (import.meta.main) {
   await runBenchmark(async () => {
     const runs = runsArgument(9);
-    const { runFlags } = await fctlCommand();
-    console.log(`fctl = deno ${runFlags.join(" ")} main.ts, default settings; admin in its own process`);
+    const { runFlags, main } = await fctlCommand();
+    console.log(
+      `fctl = deno ${runFlags.join(" ")} ${main.slice(ROOT.length)}, default settings; admin in its own process`,
+    );
     console.log("medians, the compared commands run alternately after one unmeasured round");
     const cases = casesArgument();
     await withBench(async (bench) => {
