@@ -12,6 +12,7 @@ import { Code, ConnectError, type Interceptor, type UnaryRequest, type UnaryResp
 import { methodConfigFor, type ServiceConfig } from "../config/service_config.ts";
 import { isReadLimitError } from "./errors.ts";
 import { backoffDelay, type BackoffOptions, DEFAULT_INITIAL_BACKOFF_MS, sleep } from "../backoff.ts";
+import { AttemptDeadlines } from "./attempt_deadlines.ts";
 
 /**
  * How calls are retried.
@@ -143,6 +144,11 @@ function deadline(parent: AbortSignal, ms: number, what: string): { signal: Abor
   };
 }
 
+/** The error of an attempt of `rpc` that ran out of its `ms`, as {@link deadline} words it. */
+function attemptTimedOut(rpc: string, ms: number): ConnectError {
+  return new ConnectError(`one attempt of ${rpc} timed out after ${ms} ms`, Code.DeadlineExceeded);
+}
+
 /** A time limit in ms, if there is one. */
 function hasLimit(ms: number | undefined): ms is number {
   return ms !== undefined && ms > 0 && Number.isFinite(ms);
@@ -160,6 +166,11 @@ export function retryInterceptor(options: RetryOptions): Interceptor {
     if (!policy) policies.set(key, policy = policyFor(options, service, method));
     return policy;
   };
+  // Attempts of the configured length share one timer (see attempt_deadlines.ts); one cut short by a service
+  // config's call timeout has its own.
+  const attempts = AttemptDeadlines.fits(options.perAttemptTimeoutMs)
+    ? new AttemptDeadlines(options.perAttemptTimeoutMs)
+    : undefined;
   return (next) => async (req) => {
     if (req.stream) return await next(req);
     const rpc = req.method.name;
@@ -174,7 +185,11 @@ export function retryInterceptor(options: RetryOptions): Interceptor {
       for (let attempt = 1;; attempt++) {
         const remaining = callEnds - Date.now();
         const limit = Math.min(options.perAttemptTimeoutMs > 0 ? options.perAttemptTimeoutMs : Infinity, remaining);
-        const own = hasLimit(limit) ? deadline(callSignal, limit, `one attempt of ${rpc}`) : undefined;
+        const own = !hasLimit(limit)
+          ? undefined
+          : limit === attempts?.ms
+          ? attempts.start(callSignal, () => attemptTimedOut(rpc, limit))
+          : deadline(callSignal, limit, `one attempt of ${rpc}`);
         // The call's own headers (Connect makes them per call): each attempt sets its own time limit.
         if (Number.isFinite(limit)) req.header.set("grpc-timeout", grpcTimeout(limit));
         try {
