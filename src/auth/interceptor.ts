@@ -102,20 +102,40 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
     now,
     store: settings.authType === "ExternalCommand" ? undefined : sendableTokens(options.tokenStore),
   });
-  const withToken = async (req: UnaryRequest, token: Token): Promise<UnaryRequest> => {
-    const header = new Headers(req.header);
+  /**
+   * Puts `token` in the call's headers, and returns the header's name. The headers are the call's own (Connect
+   * makes them per call), so they are set in place: a copy per call cost more than the rest of this interceptor.
+   */
+  const withToken = async (req: UnaryRequest, token: Token): Promise<string> => {
     const key = settings.authorizationHeader.toLowerCase() || token.metadataKey || await discovery.metadataKey();
-    header.set(key, `Bearer ${token.accessToken}`);
-    return { ...req, header };
+    req.header.set(key, `Bearer ${token.accessToken}`);
+    return key;
+  };
+  // Against an admin without auth no call ever has a token: once one found none (no cached token, none being
+  // fetched, no kept failure), later calls do not ask again (a registration's creates: several promises each)
+  // until this session fetches one. `fetches` tells a call whose answer predates a fetch from one that follows it.
+  let tokenless = false;
+  let fetches = 0;
+  const fetching = () => {
+    fetches++;
+    tokenless = false;
+  };
+  const upFrontToken = async (): Promise<Token | undefined> => {
+    if (tokenless) return undefined;
+    const before = fetches;
+    // A cached token that cannot be renewed now (its flow has no secret here, its server is gone) is no reason
+    // to fail a call the admin may answer without one: the call goes without it, and only an admin that asks
+    // for a token (below) gets the flow's error.
+    const token = await tokens.upFront().catch(() => null);
+    if (token === undefined && fetches === before) tokenless = true;
+    return token ?? undefined;
   };
   const interceptor: Interceptor = (next) => async (req) => {
     if (req.stream || req.service.typeName === AUTH_METADATA_SERVICE) return await next(req);
-    // A cached token that cannot be renewed now (its flow has no secret here, its server is gone) is no reason
-    // to fail a call the admin may answer without one: the call goes without it, and only an admin that asks for
-    // a token (below) gets the flow's error.
-    const upFront = await tokens.upFront().catch(() => undefined);
+    const upFront = tokenless ? undefined : await upFrontToken();
+    const sentIn = upFront ? await withToken(req, upFront) : undefined;
     try {
-      return await next(upFront ? await withToken(req, upFront) : req);
+      return await next(req);
     } catch (err) {
       if (ConnectError.from(err).code !== Code.Unauthenticated) throw err;
       log.debug("the admin service asked for a token", {
@@ -126,11 +146,21 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
       // From now on the connection has an auth flow, which error messages name.
       const connection = options.admin().connection;
       connection.authType ??= settings.authType;
+      fetching();
       const token = await tokens.replace(upFront);
-      return await next(await withToken(req, token));
+      // The retry carries the new token only, whatever header the rejected one went in.
+      if (sentIn !== undefined) req.header.delete(sentIn);
+      await withToken(req, token);
+      return await next(req);
     }
   };
-  return { interceptor, login: () => tokens.login() };
+  return {
+    interceptor,
+    login: () => {
+      fetching();
+      return tokens.login();
+    },
+  };
 }
 
 /** Where the flow's tokens come from, as an error about one names it. */
