@@ -7,7 +7,8 @@
  */
 import { MAX_DURATION_MS, parseDuration } from "../../config/duration.ts";
 import { UsageError } from "../../errors.ts";
-import type { CreateExecutionOptions } from "../../executions/create_execution.ts";
+import type { CreateExecutionOptions, ExecutionUploadOptions } from "../../executions/create_execution.ts";
+import type { HttpClient } from "../../http/http_client.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { printNote, printText } from "../../output/print.ts";
@@ -173,29 +174,25 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     ]);
     const spec = execFile ? await readExecutionSpecFile(execFile) : undefined;
     const admin = await connecting;
-    const [{ registrationStorage }, http] = await Promise.all([
-      import("../../app/registration_storage.ts"),
-      ctx.http(),
-    ]);
-    // Local files given as blob inputs go where fast registration puts its archive (the data proxy, else storage).
-    const storage = registrationStorage(ctx.config, http);
+    const uploads = lazyUploads(ctx);
     const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
     const result = await createExecution(admin, {
       ...create,
-      upload: { http, openStorage: storage.openStorage, allowLocalStorage: storage.allowLocalStorage },
+      upload: uploads.options,
       spec,
       oldDataclassFormat: oldFormat,
       onVersion: (version) => printNote(ctx.io, `using version ${version}`),
       signal: ctx.signal,
-    }).finally(() => storage.close());
-    const { renderJson, renderYaml } = await import("../../output/document.ts");
+    }).finally(() => uploads.close());
+    // The document writers load only for what prints a document: the default line needs none.
+    const documents = () => import("../../output/document.ts");
     if (!result.id) {
-      printText(ctx.io, renderJson({ rpc: result.rpc, request: result.request }));
+      printText(ctx.io, (await documents()).renderJson({ rpc: result.rpc, request: result.request }));
       return;
     }
     const { project: p, domain: d, name: n } = result.id;
-    if (format === "JSON") printText(ctx.io, renderJson(result.id));
-    else if (format === "YAML") printText(ctx.io, await renderYaml(result.id));
+    if (format === "JSON") printText(ctx.io, (await documents()).renderJson(result.id));
+    else if (format === "YAML") printText(ctx.io, await (await documents()).renderYaml(result.id));
     else {
       printText(
         ctx.io,
@@ -225,4 +222,32 @@ async function waitForOutcome(
   } finally {
     display.clear();
   }
+}
+
+/**
+ * Where local files given as blob inputs go: where fast registration puts its archive (the data proxy, else the
+ * configured storage, checked then). The HTTP client and the storage are made with the first upload: most executions
+ * upload nothing, and need neither.
+ */
+function lazyUploads(ctx: CliContext): { options: ExecutionUploadOptions; close(): void } {
+  type Storage = ReturnType<typeof import("../../app/registration_storage.ts").registrationStorage>;
+  let storage: Promise<Storage> | undefined;
+  const made = () =>
+    storage ??= Promise.all([import("../../app/registration_storage.ts"), ctx.http()])
+      .then(([{ registrationStorage }, http]) => registrationStorage(ctx.config, http));
+  // The app closes the client it made, with the run.
+  const http: HttpClient = {
+    fetch: async (input, init) => (await ctx.http()).fetch(input, init),
+    put: async (url, body, init) => (await ctx.http()).put(url, body, init),
+    prefetch: (url, init) => void ctx.http().then((client) => client.prefetch(url, init), () => {}),
+    close: () => {},
+  };
+  return {
+    options: {
+      http,
+      openStorage: async () => (await made()).openStorage(),
+      allowLocalStorage: ctx.config["storage.allow-local-fallback"],
+    },
+    close: () => void storage?.then((made) => made.close(), () => {}),
+  };
 }
