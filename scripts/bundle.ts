@@ -8,10 +8,10 @@
  * dozen files for a command and only the code it reaches. Each command still loads only what it imports (a chunk per
  * dynamic import), so `fctl --help` loads no npm package.
  *
- * fctl's own modules, protobuf-es, Connect and `yaml` (its ES-module build, {@link BUNDLED_ES_BUILDS}) are bundled;
- * the other npm packages stay imports that Deno resolves through `deno.json` at run time ({@link BUNDLED_PACKAGES}
- * says why), so the bundle runs with `--config deno.json`
- * and the installed `node_modules`, as the source does.
+ * fctl's own modules and every npm package that is ES modules are bundled ({@link BUNDLED_PACKAGES}; `yaml` and
+ * MessagePack from their ES-module builds, {@link BUNDLED_ES_BUILDS}); the cloud SDKs stay imports that Deno resolves
+ * through `deno.json` at run time, so the bundle runs with `--config deno.json` and the installed `node_modules`, as
+ * the source does. The chunks loaded before anything runs are merged into one module (`bundle_startup.ts`).
  *
  * The build is written beside the old one and renamed into place, so a reader never sees half a bundle. A stamp
  * (`dist/bundle/.inputs`) records a hash of the inputs (`main.ts`, `src/`, `proto/gen/`, `deno.json`, `deno.lock`, the
@@ -87,10 +87,10 @@ export async function builtInputsHash(root: URL = ROOT): Promise<string | undefi
 
 /**
  * The npm packages bundled with fctl's code: the ones every admin command runs (protobuf-es, Connect) and the other
- * ES-module packages. The others stay npm packages that Deno loads from `node_modules` when a command needs them: most are
- * CommonJS for Deno (the cloud SDKs), and a code-split bundle of a CommonJS package exports only its `default`, so
- * `(await import("yaml")).LineCounter` would be undefined; and the bundler's CommonJS shim imports `node:module`,
- * which starts Deno's Node layer on every run, `--help` included.
+ * ES-module packages. The others stay npm packages that Deno loads from `node_modules` when a command needs them:
+ * they are CommonJS for Deno (the cloud SDKs), and a code-split bundle of a CommonJS package exports only its
+ * `default` (a named export such as the AWS SDK's clients would be undefined); and the bundler's CommonJS shim imports
+ * `node:module`, which starts Deno's Node layer on every run, `--help` included.
  */
 export const BUNDLED_PACKAGES: readonly string[] = [
   "@bufbuild/protobuf",
