@@ -9,6 +9,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { Buffer } from "node:buffer";
 import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { durationText } from "../executions/duration_text.ts";
 import { timestampFromNs } from "./time.ts";
 
 /**
@@ -27,7 +28,10 @@ import { timestampFromNs } from "./time.ts";
  * ```
  */
 export const SANDBOX_BUCKET = "sandbox-bucket";
-const DEFAULT_EXPIRY_MS = 60 * 60 * 1000;
+/** FlyteAdmin's `maxExpiresIn` (its default configuration): the expiry when none is asked for, and the longest. */
+const MAX_EXPIRES_IN = { seconds: 3600n, nanos: 0 };
+/** protobuf's range of a valid Duration: about 10,000 years either way. */
+const MAX_DURATION_SECONDS = 315_576_000_000n;
 
 /** An upload location handed out and not used yet. */
 export interface SignedUpload {
@@ -206,9 +210,28 @@ function refuseOverwrite(registry: UploadRegistry, nativeUrl: string, md5: Buffe
   );
 }
 
-function expiryMs(expiresIn: Duration | undefined): number {
-  if (!expiresIn) return DEFAULT_EXPIRY_MS;
-  const ms = Number(expiresIn.seconds) * 1000 + Math.floor(expiresIn.nanos / 1_000_000);
+/**
+ * The expiry FlyteAdmin grants: `maxExpiresIn` when none is asked for; an invalid Duration or one over the maximum
+ * refused with its messages. One not positive, which FlyteAdmin passes to the object store to fail signing, is
+ * refused here at once.
+ */
+function expiryMs(expiresIn: Pick<Duration, "seconds" | "nanos"> = MAX_EXPIRES_IN): number {
+  const { seconds, nanos } = expiresIn;
+  const valid = seconds >= -MAX_DURATION_SECONDS && seconds <= MAX_DURATION_SECONDS && nanos > -1e9 && nanos < 1e9 &&
+    !(seconds > 0n && nanos < 0) && !(seconds < 0n && nanos > 0);
+  if (!valid) {
+    // Go prints the message as protobuf text, its zero fields left out.
+    const text = [seconds !== 0n && `seconds:${seconds}`, nanos !== 0 && `nanos:${nanos}`].filter(Boolean).join(" ");
+    throw new ConnectError(`expiresIn [${text}] is invalid`, Code.InvalidArgument);
+  }
+  const ns = seconds * 1_000_000_000n + BigInt(nanos);
+  if (ns > MAX_EXPIRES_IN.seconds * 1_000_000_000n) {
+    throw new ConnectError(
+      `expiresIn [${durationText(expiresIn)}] cannot exceed max allowed expiration [${durationText(MAX_EXPIRES_IN)}]`,
+      Code.InvalidArgument,
+    );
+  }
+  const ms = Number(ns / 1_000_000n);
   if (ms <= 0) throw new ConnectError("expires_in must be positive", Code.InvalidArgument);
   return ms;
 }

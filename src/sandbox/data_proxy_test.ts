@@ -184,3 +184,29 @@ Deno.test("filename_root: several files under one root keep their relative paths
     assertEquals(withOrg.nativeUrl, `s3://sandbox-bucket/org1/${PROJECT}/${DOMAIN}/root1/b.txt`);
   });
 });
+
+Deno.test("CreateUploadLocation grants FlyteAdmin's expiry: an hour by default and at most, a valid Duration only", async () => {
+  await withSandbox(async (_sandbox, client) => {
+    const ask = (seconds: bigint, nanos = 0) =>
+      client.dataProxy.createUploadLocation({
+        project: PROJECT,
+        domain: DOMAIN,
+        filename: "fast.tar.gz",
+        contentMd5: md5(body),
+        expiresIn: { seconds, nanos },
+      });
+    const hour = await ask(3600n);
+    assert(hour.expiresAt && hour.expiresAt.seconds * 1000n > BigInt(Date.now()) + 3_500_000n);
+    const over = await adminError(ask(3600n, 1));
+    assertEquals([over.status, over.serverMessage], [
+      "InvalidArgument",
+      "expiresIn [1h0m0.000000001s] cannot exceed max allowed expiration [1h0m0s]",
+    ]);
+    const invalid = await adminError(ask(5n, -1));
+    assertEquals([invalid.status, invalid.serverMessage], [
+      "InvalidArgument",
+      "expiresIn [seconds:5 nanos:-1] is invalid",
+    ]);
+    assertEquals((await adminError(ask(0n, 1))).serverMessage, "expires_in must be positive");
+  });
+});
