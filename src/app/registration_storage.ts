@@ -11,32 +11,56 @@ import type { HttpClient } from "../http/http_client.ts";
 import { localFallbackProblem } from "../storage/local_fallback.ts";
 import type { ObjectStore } from "../storage/store.ts";
 
+/** What a registration or an execution's local inputs upload with. */
+export interface RegistrationStorage {
+  /**
+   * The run's HTTP client (its CA file and proxy), made by its first call: most executions upload nothing, and a
+   * registration has made it already.
+   */
+  http: HttpClient;
+  /** The storage, opened on first use: its settings checked as `config validate` checks them, then its SDK loaded. */
+  openStorage: () => Promise<ObjectStore>;
+  /** Whether `local` or `mem` may take the source: `storage.allow-local-fallback`, which only a loopback admin permits. */
+  allowLocalStorage: boolean;
+  /** Closes the storage if it was opened (the app closes the HTTP client it made). */
+  close: () => void;
+}
+
 /**
  * What the registration's storage is: opened (its settings checked as `config validate` checks them, all
- * problems in one line; then its SDK loaded) on first use only, with the run's HTTP client (its CA file and
- * proxy); and whether `local` or `mem` may take the source, which `storage.allow-local-fallback` asks for and only a
- * loopback admin endpoint permits.
+ * problems in one line; then its SDK loaded) on first use only, with the run's HTTP client (`http`, asked for on
+ * first use); and whether `local` or `mem` may take the source, which `storage.allow-local-fallback` asks for and
+ * only a loopback admin endpoint permits.
  *
  * @throws {UsageError} `storage.allow-local-fallback` with an admin that is not on this machine
  */
-export function registrationStorage(
-  config: Config,
-  http: HttpClient,
-): { openStorage: () => Promise<ObjectStore>; allowLocalStorage: boolean; close: () => void } {
+export function registrationStorage(config: Config, http: () => Promise<HttpClient>): RegistrationStorage {
   const admin = { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
   const refused = localFallbackProblem(admin);
   if (refused) throw new UsageError(refused);
+  const client = onFirstUse(http);
   let opened: Promise<ObjectStore> | undefined;
   return {
+    http: client,
     openStorage: () =>
       opened ??= loadStorage().then(({ storageConfigFrom, storageProblems, storageProblemsMessage, openStorage }) => {
-        const storageConfig = storageConfigFrom(config, { fetch: http.fetch });
+        const storageConfig = storageConfigFrom(config, { fetch: client.fetch });
         const problems = storageProblems(storageConfig, admin);
         if (problems.length > 0) throw new UsageError(storageProblemsMessage(problems));
         return openStorage(storageConfig);
       }),
     allowLocalStorage: admin.allowLocalFallback,
     close: () => void opened?.then((store) => store.close(), () => {}),
+  };
+}
+
+/** An HTTP client that asks `make` for the real one on its first call; closing it is left to whoever made that. */
+function onFirstUse(make: () => Promise<HttpClient>): HttpClient {
+  return {
+    fetch: async (input, init) => (await make()).fetch(input, init),
+    put: async (url, body, init) => (await make()).put(url, body, init),
+    prefetch: (url, init) => void make().then((client) => client.prefetch(url, init), () => {}),
+    close: () => {},
   };
 }
 

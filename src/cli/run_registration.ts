@@ -53,7 +53,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
 ): Promise<void> {
   const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
   const http = await ctx.http();
-  const storage = registrationStorage(ctx.config, http);
+  const storage = registrationStorage(ctx.config, () => ctx.http());
   const notice = interruptNotice(ctx, () => progress.clear());
   try {
     let report: R;

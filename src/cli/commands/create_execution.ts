@@ -7,8 +7,7 @@
  */
 import { MAX_DURATION_MS, parseDuration } from "../../config/duration.ts";
 import { UsageError } from "../../errors.ts";
-import type { CreateExecutionOptions, ExecutionUploadOptions } from "../../executions/create_execution.ts";
-import type { HttpClient } from "../../http/http_client.ts";
+import type { CreateExecutionOptions } from "../../executions/create_execution.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { printNote, printText } from "../../output/print.ts";
@@ -168,17 +167,21 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     // bad file is still refused before any call (a bad admin setting is reported after it).
     const connecting = ctx.admin({ connectNow: true });
     connecting.catch(() => {});
-    const [{ createExecution }, { readExecutionSpecFile }] = await Promise.all([
+    const [{ createExecution }, { readExecutionSpecFile }, { registrationStorage }] = await Promise.all([
       import("../../executions/create_execution.ts"),
       import("../../executions/spec_file.ts"),
+      import("../../app/registration_storage.ts"),
     ]);
     const spec = execFile ? await readExecutionSpecFile(execFile) : undefined;
     const admin = await connecting;
-    const uploads = lazyUploads(ctx);
+    // Local files given as blob inputs go where fast registration puts its archive (the data proxy, else the
+    // configured storage); the HTTP client and the storage are made with the first upload, as most executions
+    // upload nothing.
+    const uploads = registrationStorage(ctx.config, () => ctx.http());
     const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
     const result = await createExecution(admin, {
       ...create,
-      upload: uploads.options,
+      upload: { http: uploads.http, openStorage: uploads.openStorage, allowLocalStorage: uploads.allowLocalStorage },
       spec,
       oldDataclassFormat: oldFormat,
       onVersion: (version) => printNote(ctx.io, `using version ${version}`),
@@ -222,32 +225,4 @@ async function waitForOutcome(
   } finally {
     display.clear();
   }
-}
-
-/**
- * Where local files given as blob inputs go: where fast registration puts its archive (the data proxy, else the
- * configured storage, checked then). The HTTP client and the storage are made with the first upload: most executions
- * upload nothing, and need neither.
- */
-function lazyUploads(ctx: CliContext): { options: ExecutionUploadOptions; close(): void } {
-  type Storage = ReturnType<typeof import("../../app/registration_storage.ts").registrationStorage>;
-  let storage: Promise<Storage> | undefined;
-  const made = () =>
-    storage ??= Promise.all([import("../../app/registration_storage.ts"), ctx.http()])
-      .then(([{ registrationStorage }, http]) => registrationStorage(ctx.config, http));
-  // The app closes the client it made, with the run.
-  const http: HttpClient = {
-    fetch: async (input, init) => (await ctx.http()).fetch(input, init),
-    put: async (url, body, init) => (await ctx.http()).put(url, body, init),
-    prefetch: (url, init) => void ctx.http().then((client) => client.prefetch(url, init), () => {}),
-    close: () => {},
-  };
-  return {
-    options: {
-      http,
-      openStorage: async () => (await made()).openStorage(),
-      allowLocalStorage: ctx.config["storage.allow-local-fallback"],
-    },
-    close: () => void storage?.then((made) => made.close(), () => {}),
-  };
 }
