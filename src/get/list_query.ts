@@ -9,6 +9,7 @@ import { InvalidOptionError, quote } from "../errors.ts";
 import { NotFoundError } from "../admin/errors.ts";
 import { fieldSelectorToFilters } from "./field_selector.ts";
 import type { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { CallOptions } from "../admin/service_clients.ts";
 
 /**
  * The listing options every `get` takes: flytectl's `--filter.*` flags.
@@ -196,16 +197,34 @@ export interface VersionsQuery extends Paging {
   readonly filters: string;
 }
 
-/** How one versioned entity is read: its noun, list RPC (name, call) and get RPC. */
-export interface VersionedKind<T> {
+/**
+ * One versioned kind: its noun, resource type, and the names its calls have on `client.admin` and `client.rows`
+ * alike (see {@link VersionCalls}).
+ */
+export interface VersionedKind {
   /** `task`, `workflow`, `launch plan`: in messages. */
   readonly noun: string;
-  /** The list RPC's name, for a named entity that has no version. */
-  readonly listRpc: string;
   readonly resourceType: ResourceType;
-  list(request: VersionsListRequest, signal?: AbortSignal): Promise<{ items: T[]; token: string }>;
-  get(id: VersionId, signal?: AbortSignal): Promise<T>;
+  /** The list method (`listTasks`); its RPC (`ListTasks`) is named when a named entity has no version. */
+  readonly list: string;
+  /** The field of the list's answer that holds the items (`tasks`). */
+  readonly items: string;
+  /** The get method (`getTask`). */
+  readonly get: string;
 }
+
+/**
+ * A kind's list and get calls, as `client.admin` (whole messages) and `client.rows` (rows) both have them: the same
+ * RPCs, answered into `T`.
+ */
+export type VersionCalls<T, K extends VersionedKind> =
+  & {
+    [M in K["list"]]: (
+      request: VersionsListRequest,
+      options: CallOptions,
+    ) => Promise<{ [F in K["items"]]: T[] } & { token: string }>;
+  }
+  & { [M in K["get"]]: (request: { id: VersionId }, options: CallOptions) => Promise<T> };
 
 /** The ResourceListRequest fields a versions listing sends. */
 export interface VersionsListRequest {
@@ -233,31 +252,37 @@ export type VersionsResult<T> = ListPage<T> | { kind: "one"; item: T };
  * creation time (a list of one, honouring the filters); else a page of the listing. A name without any version
  * is a {@link NotFoundError} naming the name, project and domain.
  */
-export async function readVersions<T>(
-  kind: VersionedKind<T>,
+export async function readVersions<T, K extends VersionedKind>(
+  kind: K,
+  calls: VersionCalls<T, K>,
   query: VersionsQuery,
   signal?: AbortSignal,
 ): Promise<VersionsResult<T>> {
   const { project, domain, name } = query;
+  // The calls by the names `kind` gives them: VersionCalls says they are these.
+  const list = calls[kind.list as K["list"]] as (
+    request: VersionsListRequest,
+    options: CallOptions,
+  ) => Promise<{ [F in K["items"]]: T[] } & { token: string }>;
+  const get = calls[kind.get as K["get"]] as (request: { id: VersionId }, options: CallOptions) => Promise<T>;
   if (name && query.version && !query.latest) {
-    const item = await kind.get(
-      { resourceType: kind.resourceType, project, domain, name, version: query.version },
-      signal,
-    );
-    return { kind: "one", item };
+    const id = { resourceType: kind.resourceType, project, domain, name, version: query.version };
+    return { kind: "one", item: await get.call(calls, { id }, { signal }) };
   }
-  const response = await kind.list({
+  const response = await list.call(calls, {
     id: { project, domain, name: name ?? "" },
     filters: query.filters,
     ...pageRequest(query, query, query.latest),
-  }, signal);
-  if (name && response.items.length === 0) {
+  }, { signal });
+  const items = response[kind.items as K["items"]];
+  if (name && items.length === 0) {
     // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such entity.
     const missing = `${kind.noun} ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`;
-    throw new NotFoundError(kind.listRpc, missing, missing);
+    const listRpc = kind.list[0].toUpperCase() + kind.list.slice(1);
+    throw new NotFoundError(listRpc, missing, missing);
   }
-  if (query.latest) return { kind: "one", item: response.items[0] };
-  return listPage(response.items, response.token, query.limit);
+  if (query.latest) return { kind: "one", item: items[0] };
+  return listPage(items, response.token, query.limit);
 }
 
 /** Whether a listing's first item is the newest: the default order, first page. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AdminClient, CallOptions } from "../admin/client.ts";
+import type { AdminClient } from "../admin/client.ts";
 import { InvalidOptionError } from "../errors.ts";
 import { escapeSelectorValue } from "../get/field_selector.ts";
 import {
@@ -15,9 +15,7 @@ import {
   type ListPage,
   readVersions,
   requireName,
-  type VersionedKind,
-  type VersionId,
-  type VersionsListRequest,
+  type VersionCalls,
   type VersionsQuery,
 } from "../get/list_query.ts";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
@@ -199,27 +197,20 @@ export function runLaunchPlanRowQuery(
   return readLaunchPlans(client.rows, query, signal);
 }
 
-/** The launch plan calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
-interface LaunchPlanCalls<T> {
-  listLaunchPlans(request: VersionsListRequest, options: CallOptions): Promise<{ launchPlans: T[]; token: string }>;
-  getLaunchPlan(request: { id: VersionId }, options: CallOptions): Promise<T>;
-}
+/** How launch plans are read, through flyteidl's calls (`client.admin`) or the rows' (`client.rows`): the same RPCs. */
+const LAUNCH_PLANS = {
+  noun: "launch plan",
+  resourceType: ResourceType.LAUNCH_PLAN,
+  list: "listLaunchPlans",
+  items: "launchPlans",
+  get: "getLaunchPlan",
+} as const;
 
 async function readLaunchPlans<T>(
-  calls: LaunchPlanCalls<T>,
+  calls: VersionCalls<T, typeof LAUNCH_PLANS>,
   query: VersionsQuery,
   signal?: AbortSignal,
 ): Promise<ListPage<T> | { kind: "one"; launchPlan: T }> {
-  const kind: VersionedKind<T> = {
-    noun: "launch plan",
-    listRpc: "ListLaunchPlans",
-    resourceType: ResourceType.LAUNCH_PLAN,
-    list: async (request, signal) => {
-      const response = await calls.listLaunchPlans(request, { signal });
-      return { items: response.launchPlans, token: response.token };
-    },
-    get: (id, signal) => calls.getLaunchPlan({ id }, { signal }),
-  };
-  const result = await readVersions(kind, query, signal);
+  const result = await readVersions(LAUNCH_PLANS, calls, query, signal);
   return result.kind === "one" ? { kind: "one", launchPlan: result.item } : result;
 }

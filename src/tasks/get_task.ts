@@ -3,16 +3,14 @@
  *
  * @module
  */
-import type { AdminClient, CallOptions } from "../admin/client.ts";
+import type { AdminClient } from "../admin/client.ts";
 import {
   checkPaging,
   isNewestFirst,
   joinFilters,
   readVersions,
   requireName,
-  type VersionedKind,
-  type VersionId,
-  type VersionsListRequest,
+  type VersionCalls,
   type VersionsQuery,
 } from "../get/list_query.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -245,28 +243,21 @@ export function runTaskRowQuery(
   return readTasks(client.rows, query, signal);
 }
 
-/** The task calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
-interface TaskCalls<T> {
-  listTasks(request: VersionsListRequest, options: CallOptions): Promise<{ tasks: T[]; token: string }>;
-  getTask(request: { id: VersionId }, options: CallOptions): Promise<T>;
-}
+/** How tasks are read, through flyteidl's calls (`client.admin`) or the rows' (`client.rows`): the same RPCs. */
+const TASKS = {
+  noun: "task",
+  resourceType: ResourceType.TASK,
+  list: "listTasks",
+  items: "tasks",
+  get: "getTask",
+} as const;
 
 async function readTasks<T>(
-  calls: TaskCalls<T>,
+  calls: VersionCalls<T, typeof TASKS>,
   query: TaskQuery,
   signal?: AbortSignal,
 ): Promise<{ kind: "list"; tasks: T[]; nextToken: string; hasMore: boolean } | { kind: "one"; task: T }> {
-  const kind: VersionedKind<T> = {
-    noun: "task",
-    listRpc: "ListTasks",
-    resourceType: ResourceType.TASK,
-    list: async (request, signal) => {
-      const response = await calls.listTasks(request, { signal });
-      return { items: response.tasks, token: response.token };
-    },
-    get: (id, signal) => calls.getTask({ id }, { signal }),
-  };
-  const result = await readVersions(kind, versionsQuery(query), signal);
+  const result = await readVersions(TASKS, calls, versionsQuery(query), signal);
   if (result.kind === "one") return { kind: "one", task: result.item };
   return { kind: "list", tasks: result.items, nextToken: result.nextToken, hasMore: result.hasMore };
 }

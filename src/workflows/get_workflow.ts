@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { AdminClient, CallOptions } from "../admin/client.ts";
+import type { AdminClient } from "../admin/client.ts";
 import { InvalidOptionError } from "../errors.ts";
 import {
   ASCENDING,
@@ -19,9 +19,7 @@ import {
   pageRequest,
   readVersions,
   requireName,
-  type VersionedKind,
-  type VersionId,
-  type VersionsListRequest,
+  type VersionCalls,
 } from "../get/list_query.ts";
 import type { NamedEntity } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
@@ -190,16 +188,19 @@ export function runWorkflowRowQuery(
   return readWorkflows(client, client.rows, query, signal);
 }
 
-/** The workflow calls a read makes: flyteidl's (`client.admin`) or the rows' (`client.rows`), the same RPCs. */
-interface WorkflowCalls<T> {
-  listWorkflows(request: VersionsListRequest, options: CallOptions): Promise<{ workflows: T[]; token: string }>;
-  getWorkflow(request: { id: VersionId }, options: CallOptions): Promise<T>;
-}
+/** How workflow versions are read, through flyteidl's calls (`client.admin`) or the rows' (`client.rows`): the same RPCs. */
+const WORKFLOWS = {
+  noun: "workflow",
+  resourceType: ResourceType.WORKFLOW,
+  list: "listWorkflows",
+  items: "workflows",
+  get: "getWorkflow",
+} as const;
 
 /** Names through `client`, versions through `calls`. */
 async function readWorkflows<T extends { id?: { project: string; domain: string; name: string; version: string } }>(
   client: AdminClient,
-  calls: WorkflowCalls<T>,
+  calls: VersionCalls<T, typeof WORKFLOWS>,
   query: ReturnType<typeof workflowQuery>,
   signal?: AbortSignal,
 ): Promise<(Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" }) | ListPage<T> | { kind: "one"; workflow: T }> {
@@ -221,22 +222,12 @@ async function readWorkflows<T extends { id?: { project: string; domain: string;
     const response = await client.admin.listNamedEntities(request, { signal });
     return { ...listPage(response.entities, response.token, query.limit), kind: "names" };
   }
-  const kind: VersionedKind<T> = {
-    noun: "workflow",
-    listRpc: "ListWorkflows",
-    resourceType: ResourceType.WORKFLOW,
-    list: async (request, signal) => {
-      const response = await calls.listWorkflows(request, { signal });
-      return { items: response.workflows, token: response.token };
-    },
-    get: (id, signal) => calls.getWorkflow({ id }, { signal }),
-  };
-  const result = await readVersions(kind, { ...query, asc: query.asc === true }, signal);
+  const result = await readVersions(WORKFLOWS, calls, { ...query, asc: query.asc === true }, signal);
   if (result.kind === "list") return result;
   // A listed workflow's closure holds only its interface (FlyteAdmin): `latest` reads the version it found whole.
   const id = result.item.id;
   const workflow = query.latest && id
-    ? await kind.get({ ...id, resourceType: ResourceType.WORKFLOW }, signal)
+    ? await calls.getWorkflow({ id: { ...id, resourceType: ResourceType.WORKFLOW } }, { signal })
     : result.item;
   return { kind: "one", workflow };
 }
