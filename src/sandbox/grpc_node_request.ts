@@ -44,7 +44,7 @@ const RESET_CODES: Record<number, [name: string, code: Code]> = {
 };
 
 /** The error Connect gives a call whose stream was reset with `rstCode`, or undefined (no error, or unmapped). */
-export function resetError(rstCode: number): ConnectError | undefined {
+function resetError(rstCode: number): ConnectError | undefined {
   const known = RESET_CODES[rstCode];
   if (!known) return undefined;
   return new ConnectError(`http/2 stream closed with error code ${known[0]} (0x${rstCode.toString(16)})`, known[1]);

@@ -142,10 +142,11 @@ export function createGrpcHandler(
     const handler = handlers.get(path);
     if (!handler) return options.fallback(request, response);
     const route = unary.get(path);
+    const plain = route && plainCall(request.headers);
     let answered = false;
-    const call = route && isPlain(request.headers) ? callRequest(request, () => answered) : undefined;
-    const written = call
-      ? answerUnary(route!, request, call, options).then((answer) => {
+    const call = plain && callRequest(request, () => answered);
+    const written = route && plain && call
+      ? answerUnary(route, request, call, plain.timeoutMs, options).then((answer) => {
         answered = true;
         return "status" in answer ? universalResponseToNodeResponse(answer, response) : writeAnswer(answer, response);
       })
@@ -159,19 +160,18 @@ export function createGrpcHandler(
   };
 }
 
-/** A call without compression and with no deadline or a valid one: what {@link answerUnary} answers itself. */
-function isPlain(headers: http2.IncomingHttpHeaders): boolean {
+/**
+ * A call without compression and with no deadline or a valid one, which {@link answerUnary} answers itself: its
+ * deadline's length (undefined: none); undefined for any other call.
+ */
+function plainCall(headers: http2.IncomingHttpHeaders): { timeoutMs: number | undefined } | undefined {
   const encoding = headers[headerEncoding.toLowerCase()];
-  if (encoding !== undefined && encoding !== "identity") return false;
+  if (encoding !== undefined && encoding !== "identity") return undefined;
   const timeout = headers[headerTimeout.toLowerCase()];
-  if (timeout === undefined) return true;
-  return typeof timeout === "string" && parseTimeout(timeout, MAX_TIMEOUT_MS).error === undefined;
-}
-
-/** A plain call's `grpc-timeout`, which {@link isPlain} found a string or absent. */
-function timeoutHeader(headers: http2.IncomingHttpHeaders): string | null {
-  const timeout = headers[headerTimeout.toLowerCase()];
-  return typeof timeout === "string" ? timeout : null;
+  if (timeout === undefined) return { timeoutMs: undefined };
+  if (typeof timeout !== "string") return undefined;
+  const parsed = parseTimeout(timeout, MAX_TIMEOUT_MS);
+  return parsed.error === undefined ? { timeoutMs: parsed.timeoutMs } : undefined;
 }
 
 /**
@@ -223,6 +223,7 @@ async function answerUnary(
   route: UnaryRoute,
   request: http2.Http2ServerRequest,
   call: CallRequest,
+  timeoutMs: number | undefined,
   options: GrpcHandlerOptions,
 ): Promise<UnaryAnswer | UniversalServerResponse> {
   const context = createHandlerContext({
@@ -230,7 +231,7 @@ async function answerUnary(
     service: route.spec.method.parent,
     requestMethod: call.method,
     protocolName: "grpc",
-    timeoutMs: parseTimeout(timeoutHeader(request.headers), MAX_TIMEOUT_MS).timeoutMs,
+    timeoutMs,
     shutdownSignal: options.shutdownSignal,
     requestSignal: call.signal,
     requestHeader: call.headerPairs,
