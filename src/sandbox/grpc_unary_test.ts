@@ -207,3 +207,28 @@ Deno.test("a call reset by its client aborts its signal with the reset's error, 
     );
   });
 });
+
+Deno.test("a call reset by its client while its body is being sent reaches no interceptor, as with Connect's adapter", async () => {
+  await withBothSides(async (sandbox, connect) => {
+    for (const side of [sandbox, connect]) {
+      const stream = side.session.request({
+        ":method": "POST",
+        ":path": `${ADMIN}/GetTask`,
+        "content-type": "application/grpc",
+      });
+      stream.on("error", () => {});
+      // Headers and a part of the envelope, flushed to the server before the reset.
+      await new Promise((resolve) => stream.write(envelope.subarray(0, 7), resolve));
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      await new Promise((resolve) => stream.on("close", resolve));
+    }
+    // Both still serve on the same connection, and saw only that next call.
+    const call = { path: `${ADMIN}/GetTask`, body: envelope };
+    assertEquals(
+      describe(await rawGrpcCall(sandbox.session, call)),
+      describe(await rawGrpcCall(connect.session, call)),
+    );
+    assertEquals(sandbox.seen.length, 2, sandbox.seen.join("\n"));
+    assertEquals(sandbox.seen.splice(0), connect.seen.splice(0));
+  });
+});
