@@ -272,6 +272,26 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
   });
 });
 
+Deno.test("create execution: --storage.allow-local-fallback is refused for an admin not on this machine, before any call", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
+  try {
+    await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);
+    const result = await runFctl([
+      ...["create", "execution", ...SCOPE, "--execFile", `${dir}/spec.yaml`],
+      ...["--admin.endpoint", "dns:///flyte.example.com:443", "--storage.allow-local-fallback"],
+    ]);
+    equal(result.code, 2);
+    equal(
+      result.stderr,
+      'Error: storage.allow-local-fallback needs an admin on this machine: admin.endpoint "dns:///flyte.example.com:443" ' +
+        "is not a loopback address (localhost, 127.0.0.1, ::1), so its cluster could not read local or mem storage\n",
+    );
+    equal(result.stdout, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("create execution: a local file given as a blob input is uploaded through the data proxy; a directory is refused for it", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const blob = { type: { case: "blob", value: { format: "csv", dimensionality: 0 } } };
