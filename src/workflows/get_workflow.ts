@@ -57,7 +57,8 @@ export interface GetWorkflowOptions extends ListOptions {
 }
 
 /**
- * Workflow names, a page of versions, or the one workflow asked for by version or `latest`.
+ * Workflow names, a page of versions, or the one workflow asked for by version or `latest`: whole workflows, or
+ * with `W` the rows of {@link WorkflowRowsResult}.
  *
  * ```ts
  * import { connect, getWorkflow, type GetWorkflowResult } from "@fctl/fctl";
@@ -67,10 +68,10 @@ export interface GetWorkflowOptions extends ListOptions {
  * if (result.kind === "names") console.log(result.items.map((entity) => entity.id?.name));
  * ```
  */
-export type GetWorkflowResult =
+export type GetWorkflowResult<W = Workflow> =
   | (Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" })
-  | ListPage<Workflow>
-  | { kind: "one"; workflow: Workflow };
+  | ListPage<W>
+  | { kind: "one"; workflow: W };
 
 /**
  * Checks `options` without any RPC; {@link getWorkflow} does the same.
@@ -157,10 +158,7 @@ export function runWorkflowQuery(
  * if (result.kind === "one") console.log(result.workflow.closure?.compiledWorkflow?.primary?.template?.interface);
  * ```
  */
-export type WorkflowRowsResult =
-  | (Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" })
-  | ListPage<WorkflowRow>
-  | { kind: "one"; workflow: WorkflowRow };
+export type WorkflowRowsResult = GetWorkflowResult<WorkflowRow>;
 
 /**
  * Reads what `fctl get workflow`'s tables show of a query's workflows: the calls of {@link runWorkflowQuery}, a
@@ -203,7 +201,7 @@ async function readWorkflows<T extends { id?: { project: string; domain: string;
   calls: VersionCalls<T, typeof WORKFLOWS>,
   query: ReturnType<typeof workflowQuery>,
   signal?: AbortSignal,
-): Promise<(Omit<ListPage<NamedEntity>, "kind"> & { kind: "names" }) | ListPage<T> | { kind: "one"; workflow: T }> {
+): Promise<GetWorkflowResult<T>> {
   const { project, domain } = query;
   if (!query.name) {
     const page = pageRequest(query, query);

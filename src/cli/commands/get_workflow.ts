@@ -8,14 +8,14 @@
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { Workflow } from "../../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { checkFormat } from "../../output/check_format.ts";
-import type { GetWorkflowOptions, WorkflowRowsResult } from "../../workflows/get_workflow.ts";
+import type { GetWorkflowOptions, GetWorkflowResult } from "../../workflows/get_workflow.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import type { CliContext } from "../context.ts";
 import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The workflow names of a project and domain, as either read returns them. */
-type WorkflowNames = Extract<WorkflowRowsResult, { kind: "names" }>;
+type WorkflowNames = Extract<GetWorkflowResult, { kind: "names" }>;
 
 /** The local flags of `get workflow`. */
 export const WORKFLOW_FLAGS = [
