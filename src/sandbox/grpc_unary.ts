@@ -32,7 +32,7 @@ import {
   invokeUnaryImplementation,
   type UniversalHandler,
   type UniversalServerResponse,
-  validateReadWriteMaxBytes,
+  validateUniversalHandlerOptions,
 } from "@connectrpc/connect/protocol";
 import {
   contentTypeProto,
@@ -54,10 +54,6 @@ export interface GrpcHandlerOptions {
   fallback: (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void;
 }
 
-/** Connect's default when no `maxTimeoutMs` is set, which the sandbox does not set. */
-const MAX_TIMEOUT_MS = Number.MAX_SAFE_INTEGER;
-/** Connect's default read and write limits, which the sandbox does not change. */
-const LIMITS = validateReadWriteMaxBytes(undefined, undefined, undefined);
 /**
  * The reason a call's signal is aborted with once the call is answered, which Connect leaves to an `AbortError`
  * built per call; nothing listens by then, and building that error is most of what ending a call costs.
@@ -91,14 +87,18 @@ interface UnaryRoute {
 export function createGrpcHandler(
   options: GrpcHandlerOptions,
 ): (request: http2.Http2ServerRequest, response: http2.Http2ServerResponse) => void {
-  const router = createConnectRouter({
+  const routerOptions = {
     interceptors: options.interceptors,
     shutdownSignal: options.shutdownSignal,
     grpc: true,
     grpcWeb: false,
     connect: false,
     acceptCompression: [],
-  });
+  };
+  const router = createConnectRouter(routerOptions);
+  // What Connect's handlers make of the same options, its defaults filled in (read and write limits, the longest
+  // deadline), so that the calls answered here keep to them too.
+  const handling = validateUniversalHandlerOptions(routerOptions);
   const specs = new Map<string, UnarySpec>();
   // Registers every service on Connect's router, and keeps the implementation of each unary method of a
   // service registered without options of its own (options could change its protocols or interceptors).
@@ -131,7 +131,12 @@ export function createGrpcHandler(
     if (spec) {
       unary.set(handler.requestPath, {
         spec,
-        serialization: createMethodSerializationLookup(handler.method, undefined, undefined, LIMITS),
+        serialization: createMethodSerializationLookup(
+          handler.method,
+          handling.binaryOptions,
+          handling.jsonOptions,
+          handling,
+        ),
         handler,
       });
     }
@@ -142,7 +147,7 @@ export function createGrpcHandler(
     const handler = handlers.get(path);
     if (!handler) return options.fallback(request, response);
     const route = unary.get(path);
-    const plain = route && plainCall(request.headers);
+    const plain = route && plainCall(request.headers, handling.maxTimeoutMs);
     let answered = false;
     const call = plain && callRequest(request, () => answered);
     const written = route && plain && call
@@ -164,13 +169,16 @@ export function createGrpcHandler(
  * A call without compression and with no deadline or a valid one, which {@link answerUnary} answers itself: its
  * deadline's length (undefined: none); undefined for any other call.
  */
-function plainCall(headers: http2.IncomingHttpHeaders): { timeoutMs: number | undefined } | undefined {
+function plainCall(
+  headers: http2.IncomingHttpHeaders,
+  maxTimeoutMs: number,
+): { timeoutMs: number | undefined } | undefined {
   const encoding = headers[headerEncoding.toLowerCase()];
   if (encoding !== undefined && encoding !== "identity") return undefined;
   const timeout = headers[headerTimeout.toLowerCase()];
   if (timeout === undefined) return { timeoutMs: undefined };
   if (typeof timeout !== "string") return undefined;
-  const parsed = parseTimeout(timeout, MAX_TIMEOUT_MS);
+  const parsed = parseTimeout(timeout, maxTimeoutMs);
   return parsed.error === undefined ? { timeoutMs: parsed.timeoutMs } : undefined;
 }
 
