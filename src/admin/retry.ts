@@ -129,12 +129,7 @@ function deadline(parent: AbortSignal, ms: number, what: string): { signal: Abor
   }
   const onAbort = () => controller.abort(parent.reason);
   parent.addEventListener("abort", onAbort, { once: true });
-  const timer = Number.isFinite(ms) && ms > 0
-    ? setTimeout(
-      () => controller.abort(new ConnectError(`${what} timed out after ${ms} ms`, Code.DeadlineExceeded)),
-      ms,
-    )
-    : undefined;
+  const timer = Number.isFinite(ms) && ms > 0 ? setTimeout(() => controller.abort(timedOut(what, ms)), ms) : undefined;
   return {
     signal: controller.signal,
     clear: () => {
@@ -144,9 +139,9 @@ function deadline(parent: AbortSignal, ms: number, what: string): { signal: Abor
   };
 }
 
-/** The error of an attempt of `rpc` that ran out of its `ms`, as {@link deadline} words it. */
-function attemptTimedOut(rpc: string, ms: number): ConnectError {
-  return new ConnectError(`one attempt of ${rpc} timed out after ${ms} ms`, Code.DeadlineExceeded);
+/** The error of `what` (a call, one attempt of it) that ran out of its `ms`. */
+function timedOut(what: string, ms: number): ConnectError {
+  return new ConnectError(`${what} timed out after ${ms} ms`, Code.DeadlineExceeded);
 }
 
 /** A time limit in ms, if there is one. */
@@ -188,7 +183,7 @@ export function retryInterceptor(options: RetryOptions): Interceptor {
         const own = !hasLimit(limit)
           ? undefined
           : limit === attempts?.ms
-          ? attempts.start(callSignal, () => attemptTimedOut(rpc, limit))
+          ? attempts.start(callSignal, () => timedOut(`one attempt of ${rpc}`, limit))
           : deadline(callSignal, limit, `one attempt of ${rpc}`);
         // The call's own headers (Connect makes them per call): each attempt sets its own time limit.
         if (Number.isFinite(limit)) req.header.set("grpc-timeout", grpcTimeout(limit));
