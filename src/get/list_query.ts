@@ -9,7 +9,7 @@ import { InvalidOptionError, quote } from "../errors.ts";
 import { NotFoundError } from "../admin/errors.ts";
 import { fieldSelectorToFilters } from "./field_selector.ts";
 import type { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { CallOptions } from "../admin/service_clients.ts";
+import type { CallOptions } from "../admin/client.ts";
 
 /**
  * The listing options every `get` takes: flytectl's `--filter.*` flags.
