@@ -8,7 +8,7 @@
 import type { Config } from "../config/schema.ts";
 import { UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
-import { localFallbackProblem } from "../storage/local_fallback.ts";
+import { adminPlace, localFallbackProblem } from "../storage/local_fallback.ts";
 import type { ObjectStore } from "../storage/store.ts";
 
 /** What a registration or an execution's local inputs upload with. */
@@ -35,7 +35,7 @@ export interface RegistrationStorage {
  * @throws {UsageError} `storage.allow-local-fallback` with an admin that is not on this machine
  */
 export function registrationStorage(config: Config, http: () => Promise<HttpClient>): RegistrationStorage {
-  const admin = { endpoint: config["admin.endpoint"], allowLocalFallback: config["storage.allow-local-fallback"] };
+  const admin = adminPlace(config);
   const refused = localFallbackProblem(admin);
   if (refused) throw new UsageError(refused);
   const client = onFirstUse(http);

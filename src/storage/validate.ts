@@ -23,7 +23,8 @@ import {
 } from "./s3_settings.ts";
 import { cloudStowConfigProblems, describeCloudStow } from "./stow_config.ts";
 
-export { type AdminPlace, adminPlace, localFallbackProblem } from "./local_fallback.ts";
+// What `config validate` reads of a configuration for the checks here, beside them.
+export { type AdminPlace, adminPlace } from "./local_fallback.ts";
 
 /** Storage problems as the one line of an error: the problem itself, or their count and each of them. */
 export function storageProblemsMessage(problems: readonly string[]): string {
