@@ -134,10 +134,12 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
   const expiresAtMs = context.now().getTime() + expiryMs(request.expiresIn);
   const token = context.registry.sign({ path, nativeUrl, md5: request.contentMd5, expiresAtMs });
   const md5Base64 = md5.toString("base64");
-  // Without an MD5 the URL is signed without one, and the PUT need not carry it.
-  const headers: Record<string, string> = md5.length > 0 ? { "Content-MD5": md5Base64 } : {};
-  // FlyteAdmin asks old flytekit clients to store the MD5 as object metadata; mirror the header it adds.
-  if (request.addContentMd5Metadata && md5.length > 0) headers["x-amz-meta-flytecontentmd5"] = md5Base64;
+  // The headers FlyteAdmin's object-store library returns for an S3 PUT, as it returns them: a Content-MD5 even
+  // when empty (the URL then signed without one, and the PUT need not carry it), and a Content-Length that is the
+  // length of that header's value, not of any body, which clients must not send as theirs.
+  const headers: Record<string, string> = { "Content-Length": String(md5Base64.length), "Content-MD5": md5Base64 };
+  // Asked to, it stores the MD5 as object metadata too (for old flytekit clients), and names the header so.
+  if (request.addContentMd5Metadata) headers["x-amz-meta-flyteContentMD5"] = md5Base64;
   return {
     signedUrl: `${context.uploadBaseUrl}${path}?token=${token}`,
     nativeUrl,

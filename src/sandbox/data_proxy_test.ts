@@ -35,8 +35,21 @@ Deno.test("CreateUploadLocation returns a signed URL on the sandbox and an s3 na
     const base32 = "UMGLEQ4XZ3JBP64COU2YGNSYYY======";
     assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/${base32}/fast.tar.gz`);
     assert(location.signedUrl.startsWith("http://127.0.0.1:"), location.signedUrl);
-    assertEquals(location.headers, { "Content-MD5": base64(md5(body)) });
+    // FlyteAdmin's S3 headers, its Content-Length the length of the Content-MD5's value (which clients must not send).
+    assertEquals(location.headers, { "Content-Length": "24", "Content-MD5": base64(md5(body)) });
     assert(location.expiresAt && location.expiresAt.seconds * 1000n > BigInt(Date.now()));
+    const metadata = await client.dataProxy.createUploadLocation({
+      project: PROJECT,
+      domain: DOMAIN,
+      filename: "fast.tar.gz",
+      contentMd5: md5(body),
+      addContentMd5Metadata: true,
+    });
+    assertEquals(metadata.headers, {
+      "Content-Length": "24",
+      "Content-MD5": base64(md5(body)),
+      "x-amz-meta-flyteContentMD5": base64(md5(body)),
+    });
   });
 });
 
@@ -90,7 +103,7 @@ Deno.test("CreateUploadLocation with a filename_root and no MD5: the PUT needs n
       });
     const location = await request(new Uint8Array());
     assertEquals(location.nativeUrl, `s3://sandbox-bucket/${PROJECT}/${DOMAIN}/root1/a.txt`);
-    assertEquals(location.headers, {});
+    assertEquals(location.headers, { "Content-Length": "0", "Content-MD5": "", "x-amz-meta-flyteContentMD5": "" });
     // A Content-MD5 sent anyway is still checked against the body, as the object store checks it.
     const [wrong] = await put(location.signedUrl, body, { "Content-MD5": base64(md5(new Uint8Array(1))) });
     assertEquals(wrong, 400);
