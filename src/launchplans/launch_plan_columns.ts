@@ -12,7 +12,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 // in files whose descriptors a table has no use for (launch_plan.proto's is a launch plan's whole tree).
 import { FixedRateUnitRow, LaunchPlanStateRow } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { VARIABLE_LINE_WIDTH, type VariableDescriptions, variableLines } from "../get/variable_lines.ts";
+import { variableColumn, type VariableDescriptions } from "../get/variable_lines.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
 
@@ -61,7 +61,7 @@ export function scheduleText(schedule: ScheduleCells | undefined): string {
   return schedule?.kickoffTimeInputArg ? `${text} kickoff input ${schedule.kickoffTimeInputArg}` : text;
 }
 
-/** The variables of a parameter map (a launch plan's expected inputs), for {@link variableLines}. */
+/** The variables of a parameter map (a launch plan's expected inputs), for {@link variableColumn}. */
 function parameterVariables(
   map: NonNullable<LaunchPlanCells["closure"]>["expectedInputs"],
 ): VariableDescriptions | undefined {
@@ -93,15 +93,7 @@ export const LAUNCH_PLAN_COLUMNS: readonly Column<LaunchPlanCells>[] = [
   NAME,
   { header: "STATE", cell: (lp) => LaunchPlanStateRow[lp.closure?.state ?? 0] ?? "" },
   { header: "SCHEDULE", cell: (lp) => scheduleText(lp.spec?.entityMetadata?.schedule), wrap: true },
-  {
-    header: "INPUTS",
-    cell: (lp) => variableLines(parameterVariables(lp.closure?.expectedInputs)),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
-  {
-    header: "OUTPUTS",
-    cell: (lp) => variableLines(lp.closure?.expectedOutputs),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
+  variableColumn("INPUTS", (lp) => parameterVariables(lp.closure?.expectedInputs)),
+  variableColumn("OUTPUTS", (lp) => lp.closure?.expectedOutputs),
   CREATED_AT,
 ];

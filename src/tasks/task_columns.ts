@@ -7,7 +7,7 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
-import { VARIABLE_LINE_WIDTH, type VariableDescriptions, variableLines } from "../get/variable_lines.ts";
+import { variableColumn, type VariableDescriptions } from "../get/variable_lines.ts";
 
 /** What the columns read of a task: a row (`TaskRow`) has it, and so has a whole flyteidl `Task`. */
 export interface TaskCells {
@@ -31,16 +31,8 @@ export const TASK_COLUMNS: readonly Column<TaskCells>[] = [
   { header: "VERSION", cell: (t) => t.id?.version ?? "", keep: true },
   { header: "NAME", cell: (t) => t.id?.name ?? "", keep: true, wrap: true },
   { header: "TYPE", cell: (t) => t.closure?.compiledTask?.template?.type ?? "" },
-  {
-    header: "INPUTS",
-    cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.inputs),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
-  {
-    header: "OUTPUTS",
-    cell: (t) => variableLines(t.closure?.compiledTask?.template?.interface?.outputs),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
+  variableColumn("INPUTS", (t) => t.closure?.compiledTask?.template?.interface?.inputs),
+  variableColumn("OUTPUTS", (t) => t.closure?.compiledTask?.template?.interface?.outputs),
   // Wide headers over short values: on a terminal too narrow for every cell whole, these are left out (the count
   // line says so) rather than cutting the columns that tell tasks apart; headers are never cut.
   {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { VARIABLE_LINE_WIDTH, type VariableDescriptions, variableLines } from "../get/variable_lines.ts";
+import { variableColumn, type VariableDescriptions } from "../get/variable_lines.ts";
 import type { Column } from "../output/table.ts";
 import { formatTimestamp } from "../output/timestamp.ts";
 
@@ -32,15 +32,7 @@ export const WORKFLOW_VERSION_COLUMNS: readonly Column<WorkflowCells>[] = [
 export const WORKFLOW_COLUMNS: readonly Column<WorkflowCells>[] = [
   WORKFLOW_VERSION_COLUMNS[0],
   WORKFLOW_VERSION_COLUMNS[1],
-  {
-    header: "INPUTS",
-    cell: (w) => variableLines(w.closure?.compiledWorkflow?.primary?.template?.interface?.inputs),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
-  {
-    header: "OUTPUTS",
-    cell: (w) => variableLines(w.closure?.compiledWorkflow?.primary?.template?.interface?.outputs),
-    maxLineWidth: VARIABLE_LINE_WIDTH,
-  },
+  variableColumn("INPUTS", (w) => w.closure?.compiledWorkflow?.primary?.template?.interface?.inputs),
+  variableColumn("OUTPUTS", (w) => w.closure?.compiledWorkflow?.primary?.template?.interface?.outputs),
   WORKFLOW_VERSION_COLUMNS[2],
 ];
