@@ -6,8 +6,6 @@
  */
 import type { AdminClient } from "../admin/client.ts";
 import { createEntity } from "./create_entity.ts";
-
-export { prepareCreates } from "./create_entity.ts";
 import { fillSourceLocation } from "./hydrate.ts";
 import {
   type JobPlan,
@@ -22,6 +20,9 @@ import { entryFor } from "./entries.ts";
 import { outcomeEntries } from "./report.ts";
 import { runGraph } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
+
+// The creates' set-up, done ahead by a registration waiting for its upload location: loaded with this step.
+export { prepareCreates } from "./create_entity.ts";
 
 /**
  * Runs the plan's jobs, at most `run.options.concurrency` at a time, and adds a row per entity to
