@@ -10,6 +10,7 @@ import type { Duration } from "@bufbuild/protobuf/wkt";
 import { Buffer } from "node:buffer";
 import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { durationText } from "../executions/duration_text.ts";
+import { kubernetesRandomString } from "./random_string.ts";
 import { timestampFromNs } from "./time.ts";
 
 /**
@@ -102,8 +103,6 @@ export function createDataProxyService(context: DataProxyContext): DataProxyImpl
 
 /** The length of the name FlyteAdmin makes up for a request without a filename (its default configuration). */
 const RANDOM_FILENAME_LENGTH = 20;
-/** The letters of the names it makes up (Kubernetes' random strings: no vowels, no look-alike digits). */
-const RANDOM_FILENAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
 function createUploadLocation(request: CreateUploadLocationRequest, context: DataProxyContext) {
   // FlyteAdmin's checks and messages, in its order.
@@ -123,7 +122,7 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
   const md5 = Buffer.from(request.contentMd5);
   // A filename under a filename_root is a location the caller chose: checked before a name is made up.
   const checkExisting = request.filename !== "" && request.filenameRoot !== "";
-  const filename = request.filename || randomFilename();
+  const filename = request.filename || kubernetesRandomString(RANDOM_FILENAME_LENGTH);
   // FlyteAdmin: <org>/<project>/<domain>/<filename_root, else the MD5 in standard base32>/<filename>, empty parts
   // left out, the filename's own slashes kept (several files under one root keep their relative paths).
   const folder = request.filenameRoot || base32(md5);
@@ -146,12 +145,6 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
     expiresAt: timestampFromNs(BigInt(expiresAtMs) * 1_000_000n),
     headers,
   };
-}
-
-/** A name as FlyteAdmin makes one up for a request without a filename. */
-function randomFilename(): string {
-  const picks = crypto.getRandomValues(new Uint8Array(RANDOM_FILENAME_LENGTH));
-  return Array.from(picks, (pick) => RANDOM_FILENAME_ALPHABET[pick % RANDOM_FILENAME_ALPHABET.length]).join("");
 }
 
 /** Go's `base32.StdEncoding` (RFC 4648: `A`-`Z`, `2`-`7`, `=` padding), as FlyteAdmin names an MD5's folder. */

@@ -15,6 +15,7 @@ import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
+import { kubernetesRandomString } from "./random_string.ts";
 import type { SandboxStore } from "./store.ts";
 
 /** The longest execution name: a Kubernetes label value. */
@@ -192,10 +193,7 @@ function taskLaunchPlan(store: SandboxStore, taskId: Identifier): LaunchPlan {
   });
 }
 
-const NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
-
 /** A generated execution name as FlyteAdmin makes them: `a` and 19 characters Kubernetes uses in random names. */
 export function generateExecutionName(): string {
-  const random = crypto.getRandomValues(new Uint8Array(19));
-  return `a${[...random].map((byte) => NAME_ALPHABET[byte % NAME_ALPHABET.length]).join("")}`;
+  return `a${kubernetesRandomString(19)}`;
 }
