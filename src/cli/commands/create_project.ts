@@ -7,7 +7,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { printText } from "../../output/print.ts";
-import { parseLabels, type ProjectFields } from "../../projects/project_fields.ts";
+import { parseLabels, type ProjectFields, readProjectFile } from "../../projects/project_fields.ts";
 
 /** The fields a project command takes as flags. */
 export const PROJECT_FIELD_FLAGS = [
@@ -70,7 +70,6 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     };
   },
   async run(ctx, { fields, file: fileName, project: defaultId, dryRun }) {
-    const { readProjectFile } = await import("../../projects/project_fields.ts");
     const file = fileName === undefined ? {} : await readProjectFile(fileName, ctx.io.readTextFile);
     const id = fields.id || file.id || defaultId;
     if (!id) throw new UsageError("project id wasn't passed: add --id <id> (or -p, or id in --file)");
