@@ -74,7 +74,7 @@ export async function putWithContentLength(
     response = await httpFetch(target, {
       method: "PUT",
       body: body.bytes !== undefined ? body.bytes as Uint8Array<ArrayBuffer> : new SizedFileBody(body.path, body.size),
-      headers: init.headers,
+      headers: bodyHeaders(init.headers),
       signal: init.signal,
     });
   } catch (err) {
@@ -86,6 +86,17 @@ export async function putWithContentLength(
     const detail = text.trim().replace(/\s+/g, " ").slice(0, MAX_ERROR_BODY);
     throw new OperationError(failed(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`));
   }
+}
+
+/**
+ * The caller's headers without `Content-Length`: the body's size is the one sent. A data proxy's upload headers may
+ * carry one of their own (FlyteAdmin's object store answers the length of the `Content-MD5` text).
+ */
+function bodyHeaders(headers: Record<string, string> | undefined): Headers | undefined {
+  if (!headers) return undefined;
+  const copy = new Headers(headers);
+  copy.delete("Content-Length");
+  return copy;
 }
 
 /** Bytes read from the file at a time: small, so that dead chunks are collected soon (see the module doc). */
