@@ -45,7 +45,7 @@ export function isClosedHere(err: unknown): boolean {
  * load Connect first, and an import started with the session would evaluate Connect, which blocks the
  * event loop, before the handshakes had started.
  */
-type ConnectErrors = Pick<typeof import("@connectrpc/connect"), "Code" | "ConnectError">;
+type ConnectErrors = typeof import("./connect_errors.ts");
 
 /** What Connect's transport asks of a session manager. */
 type SessionManager = NonNullable<GrpcTransportOptions["sessionManager"]>;
@@ -147,7 +147,7 @@ export class GuardedSessionManager implements SessionManager {
 
   /** Connect's errors, loaded once. */
   #connectErrors(): Promise<ConnectErrors> {
-    return this.#loadingErrors ??= import("@connectrpc/connect").then((module) => this.#errors = module);
+    return this.#loadingErrors ??= import("./connect_errors.ts").then((module) => this.#errors = module);
   }
 
   #open(): Session {
