@@ -15,7 +15,7 @@ import {
 } from "../get/list_query.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { TaskRow } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
-import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { RESOURCE_TYPE } from "../get/resource_type.ts";
 
 /**
  * What to read.
@@ -246,7 +246,7 @@ export function runTaskRowQuery(
 /** How tasks are read, through flyteidl's calls (`client.admin`) or the rows' (`client.rows`): the same RPCs. */
 const TASKS = {
   noun: "task",
-  resourceType: ResourceType.TASK,
+  resourceType: RESOURCE_TYPE.TASK,
   list: "listTasks",
   items: "tasks",
   get: "getTask",

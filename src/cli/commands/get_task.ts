@@ -32,11 +32,17 @@ export const TASK_FLAGS = [
 ] as const satisfies readonly FlagSpec[];
 
 /**
- * What a run imports: the library call and the renderer, then the task's columns (over rows) or its document
- * (the whole task's descriptors); the exec file writer is `--execFile`'s.
+ * What a run imports before its call: the library. The renderer and the task's columns (over rows) or its
+ * document (the whole task's descriptors) load while the call is on the network; the exec file writer is
+ * `--execFile`'s.
  */
-function loadTaskModules() {
-  return Promise.all([import("../../tasks/get_task.ts"), import("../../output/render.ts")]);
+function loadTaskQuery() {
+  return import("../../tasks/get_task.ts");
+}
+
+/** The renderer and the task's columns, loaded beside the call. */
+function loadTaskView() {
+  return Promise.all([import("../../output/render.ts"), import("../../tasks/task_columns.ts")]);
 }
 
 /** `--execFile`'s writer (`exec_file.ts`), loaded only when the flag is given, with the task's spec. */
@@ -108,7 +114,7 @@ export function taskCommand(description: string): CommandSpec {
       // closed with the run's context.
       const admin = ctx.admin({ connectNow: true });
       await admin.catch(() => {});
-      const [{ taskQuery, runTaskQuery, runTaskRowQuery }, { render, renderRows }] = await loadTaskModules();
+      const { taskQuery, runTaskQuery, runTaskRowQuery } = await loadTaskQuery();
       let query;
       try {
         query = taskQuery(options.query);
@@ -118,9 +124,9 @@ export function taskCommand(description: string): CommandSpec {
       // Ctrl-C cancels the calls: an admin that does not answer is not waited out (attempts × admin.perRetryTimeout).
       if (format === "TABLE" && options.execFile === undefined) {
         // A table shows a few fields: they are all that is decoded, and all whose descriptors are built.
-        const [result, { TASK_COLUMNS }] = await Promise.all([
+        const [result, [{ renderRows }, { TASK_COLUMNS }]] = await Promise.all([
           runTaskRowQuery(await admin, query, ctx.signal),
-          import("../../tasks/task_columns.ts"),
+          loadTaskView(),
         ]);
         const rows = result.kind === "one" ? [result.task] : result.tasks;
         renderRows(ctx.io, TASK_COLUMNS, rows, { wide: options.wide });
@@ -129,9 +135,9 @@ export function taskCommand(description: string): CommandSpec {
       }
       // Asked before any RPC: the user decides about an existing file before waiting on the network.
       const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
-      const [result, { TASK_COLUMNS }, { taskJson }] = await Promise.all([
+      const [result, [{ render }, { TASK_COLUMNS }], { taskJson }] = await Promise.all([
         runTaskQuery(await admin, query, ctx.signal),
-        import("../../tasks/task_columns.ts"),
+        loadTaskView(),
         import("../../tasks/task_view.ts"),
       ]);
       if (writeExecFile && result.newest) await writeExecFile(result.newest);
