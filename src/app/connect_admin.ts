@@ -9,7 +9,7 @@ import type { AdminClientOptions, TransportAdminClient } from "../admin/client.t
 import { reachedInsecurely } from "../admin/endpoint.ts";
 import { adminSessions, handleArrivedIo, openAhead } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
-import type { AuthSession } from "../auth/interceptor.ts";
+import type { AuthSession } from "../auth/deferred_session.ts";
 import { type AuthSettings, authSettings } from "../auth/settings.ts";
 import { endpointKey } from "../auth/token_file.ts";
 import type { TokenStore } from "../auth/tokens.ts";
@@ -109,16 +109,16 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   // Connect, its Node transport and protobuf-es: the longest evaluation; what arrived during it is handled next.
   const clientModule = await import("../admin/client.ts");
   if (deps.connectNow) await handleArrivedIo();
-  const [{ createAdminClient }, { logInterceptor }, { authSession }, { fileTokenStore }, proxyModule] = await Promise
-    .all([
+  const [{ createAdminClient }, { logInterceptor }, { deferredAuthSession }, { fileTokenStore }, proxyModule] =
+    await Promise.all([
       clientModule,
       import("../admin/log_interceptor.ts"),
-      import("../auth/interceptor.ts"),
+      import("../auth/deferred_session.ts"),
       import("../auth/token_file.ts"),
       config["admin.proxyCommand"].length > 0 ? import("../auth/proxy_command.ts") : undefined,
     ]);
-  // The auth interceptor does nothing until the admin asks for a token; it reaches AuthMetadataService
-  // through this client's own transport.
+  // The auth session does nothing until a token is cached or the admin asks for one, and loads only then; it
+  // reaches AuthMetadataService through this client's own transport.
   const settings = authSettings(config, { insecure });
   const runCommand = commandRunner(deps.env);
   const home = deps.env["HOME"] || undefined;
@@ -128,18 +128,23 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     key: { endpoint: cacheKey, authType: settings.authType, clientId: settings.clientId },
     logger: log,
   });
-  const session = authSession({
-    settings,
-    admin: () => client,
-    http: deps.http,
-    env: deps.env,
-    readTextFile: deps.io.readTextFile,
-    runCommand,
-    signal: deps.signal,
-    secrets: deps.secrets,
-    logger: log,
-    interactive: deps.interactive,
-    tokenStore: store,
+  const session = deferredAuthSession({
+    // ExternalCommand's tokens are never stored: the command is their cache.
+    tokenStore: settings.authType === "ExternalCommand" ? undefined : store,
+    load: async () =>
+      (await import("../auth/interceptor.ts")).authSession({
+        settings,
+        admin: () => client,
+        http: deps.http,
+        env: deps.env,
+        readTextFile: deps.io.readTextFile,
+        runCommand,
+        signal: deps.signal,
+        secrets: deps.secrets,
+        logger: log,
+        interactive: deps.interactive,
+        tokenStore: store,
+      }),
   });
   // The identity-aware proxy's header goes on every call, discovery included, so it is the outermost.
   const proxyAuth = proxyModule?.proxyCommandInterceptor({

@@ -9,7 +9,8 @@ import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import { createLogger } from "../log/logger.ts";
 import { Redactor } from "../log/redact.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import { authInterceptor } from "./interceptor.ts";
+import { deferredAuthSession } from "./deferred_session.ts";
+import { type AuthInterceptorOptions, authSession } from "./interceptor.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { AuthSettings } from "./settings.ts";
@@ -37,12 +38,16 @@ export const DEFAULT_SETTINGS: AuthSettings = {
   deviceTimeoutMs: 600_000,
 };
 
-/** What a test gets: the client, the redactor it fed, what was logged, and how often the HTTP client was asked for. */
+/**
+ * What a test gets: the client, the redactor it fed, what was logged, how often the HTTP client was asked for,
+ * and how often the auth session was loaded (it loads on first need: a cached token, or an admin asking for one).
+ */
 export interface AuthedClient {
   client: TransportAdminClient;
   secrets: Redactor;
   log: () => string;
   httpRequested: () => number;
+  sessionLoads: () => number;
   close(): void;
 }
 
@@ -68,8 +73,18 @@ export function authedClient(
   let http: HttpClient | undefined;
   let httpRequested = 0;
   const insecure = sandbox.endpoint.startsWith("http:");
-  const auth = authInterceptor({
-    settings: { ...DEFAULT_SETTINGS, adminInsecure: insecure, ...settings },
+  const authSettings = { ...DEFAULT_SETTINGS, adminInsecure: insecure, ...settings };
+  let sessionLoads = 0;
+  // As fctl builds it (src/app/connect_admin.ts): the auth session loads on first need.
+  const { interceptor: auth } = deferredAuthSession({
+    tokenStore: authSettings.authType === "ExternalCommand" ? undefined : extra.tokenStore,
+    load: () => {
+      sessionLoads++;
+      return Promise.resolve(authSession(sessionOptions));
+    },
+  });
+  const sessionOptions: AuthInterceptorOptions = {
+    settings: authSettings,
     admin: () => client,
     http: () => {
       httpRequested++;
@@ -84,7 +99,7 @@ export function authedClient(
     now,
     interactive: extra.interactive,
     tokenStore: extra.tokenStore,
-  });
+  };
   const client: TransportAdminClient = createAdminClient({
     endpoint: sandbox.endpoint,
     insecure,
@@ -96,6 +111,7 @@ export function authedClient(
     secrets,
     log: () => logged,
     httpRequested: () => httpRequested,
+    sessionLoads: () => sessionLoads,
     close: () => {
       client.close();
       http?.close();

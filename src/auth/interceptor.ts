@@ -6,7 +6,15 @@
  *
  * @module
  */
-import { Code, ConnectError, type Interceptor, type Transport, type UnaryRequest } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  type Interceptor,
+  type StreamResponse,
+  type Transport,
+  type UnaryRequest,
+  type UnaryResponse,
+} from "@connectrpc/connect";
 import type { ConnectionDescription } from "../admin/errors.ts";
 import { OAUTH_ANSWER_MAX_BYTES, withMaxBodyBytes } from "../http/bounded_body.ts";
 import type { HttpClient } from "../http/http_client.ts";
@@ -17,6 +25,7 @@ import { checkHeaderToken, headerTokenProblem } from "./header_token.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { AuthSettings } from "./settings.ts";
+import { type AuthSession, isDiscoveryCall, type NextCall } from "./deferred_session.ts";
 import { type Token, TokenManager, type TokenSource, type TokenStore } from "./tokens.ts";
 
 /** What the auth interceptor uses. */
@@ -51,19 +60,7 @@ export interface AuthInterceptorOptions {
   now?: () => number;
 }
 
-const AUTH_METADATA_SERVICE = "flyteidl.service.AuthMetadataService";
-
-/** The auth interceptor of one admin client. */
-export function authInterceptor(options: AuthInterceptorOptions): Interceptor {
-  return authSession(options).interceptor;
-}
-
-/** One admin client's auth: the interceptor, and the flow on demand (`fctl auth login`). */
-export interface AuthSession {
-  interceptor: Interceptor;
-  /** Runs the configured flow now, whatever the admin says, and keeps (and stores) its token. */
-  login(): Promise<Token>;
-}
+export type { AuthSession } from "./deferred_session.ts";
 
 /** The auth of one admin client: its interceptor and its flow, sharing one token. */
 export function authSession(options: AuthInterceptorOptions): AuthSession {
@@ -130,28 +127,40 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
     if (token === undefined && fetches === before) tokenless = true;
     return token ?? undefined;
   };
+  /**
+   * A call the admin refused as UNAUTHENTICATED, sent with `upFront` in header `sentIn` (or with no token): sent
+   * once more with a token in place of that one.
+   */
+  const withNewToken = async (
+    next: NextCall,
+    req: UnaryRequest,
+    upFront?: Token,
+    sentIn?: string,
+  ): Promise<UnaryResponse | StreamResponse> => {
+    log.debug("the admin service asked for a token", {
+      rpc: req.method.name,
+      authType: settings.authType,
+      hadToken: upFront !== undefined,
+    });
+    // From now on the connection has an auth flow, which error messages name.
+    const connection = options.admin().connection;
+    connection.authType ??= settings.authType;
+    fetching();
+    const token = await tokens.replace(upFront);
+    // The retry carries the new token only, whatever header the rejected one went in.
+    if (sentIn !== undefined) req.header.delete(sentIn);
+    await withToken(req, token);
+    return await next(req);
+  };
   const interceptor: Interceptor = (next) => async (req) => {
-    if (req.stream || req.service.typeName === AUTH_METADATA_SERVICE) return await next(req);
+    if (req.stream || isDiscoveryCall(req)) return await next(req);
     const upFront = tokenless ? undefined : await upFrontToken();
     const sentIn = upFront ? await withToken(req, upFront) : undefined;
     try {
       return await next(req);
     } catch (err) {
       if (ConnectError.from(err).code !== Code.Unauthenticated) throw err;
-      log.debug("the admin service asked for a token", {
-        rpc: req.method.name,
-        authType: settings.authType,
-        hadToken: upFront !== undefined,
-      });
-      // From now on the connection has an auth flow, which error messages name.
-      const connection = options.admin().connection;
-      connection.authType ??= settings.authType;
-      fetching();
-      const token = await tokens.replace(upFront);
-      // The retry carries the new token only, whatever header the rejected one went in.
-      if (sentIn !== undefined) req.header.delete(sentIn);
-      await withToken(req, token);
-      return await next(req);
+      return await withNewToken(next, req, upFront, sentIn);
     }
   };
   return {
@@ -160,6 +169,7 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
       fetching();
       return tokens.login();
     },
+    afterUnauthenticated: (next, req) => withNewToken(next, req),
   };
 }
 

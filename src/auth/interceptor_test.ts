@@ -36,6 +36,7 @@ Deno.test("auth: concurrent calls share one discovery and one token request, eac
     try {
       const answers = await Promise.all(Array.from({ length: 8 }, () => authed.client.admin.listTasks(scope)));
       equal(answers.length, 8);
+      equal(authed.sessionLoads(), 1, "the auth session loads once, on the first refusal");
       deepEqual(methods(sandbox, "AuthMetadataService").sort(), ["GetOAuth2Metadata", "GetPublicClientConfig"]);
       deepEqual(grants(sandbox), ["client_credentials 200"]);
       equal(methods(sandbox, "AdminService").length, 16, "8 rejected, 8 retried");
@@ -75,18 +76,44 @@ Deno.test("auth: discovery's two calls overlap: GetPublicClientConfig is sent be
   });
 });
 
-Deno.test("auth: an admin without auth costs nothing: no discovery, no token request, no HTTP client", async () => {
+Deno.test("auth: an admin without auth costs nothing: no discovery, no token request, no HTTP client, no auth session", async () => {
   const sandbox = await startSandbox();
-  const authed = authedClient(sandbox, fromEnv, SECRET_ENV);
+  const store = sharedStore();
+  const authed = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
   try {
     await Promise.all([authed.client.admin.listTasks(scope), authed.client.admin.listTasks(scope)]);
-    deepEqual(methods(sandbox), ["ListTasks", "ListTasks"]);
+    await authed.client.admin.listTasks(scope);
+    deepEqual(methods(sandbox), ["ListTasks", "ListTasks", "ListTasks"]);
     equal(authed.httpRequested(), 0);
+    equal(authed.sessionLoads(), 0, "no token cached, none asked for: the flows, discovery and tokens never load");
+    equal(store.loads, 1, "the token cache is read once");
     assert(authed.secrets.empty);
   } finally {
     authed.close();
     await sandbox.close();
   }
+});
+
+Deno.test("auth: a token cached by an earlier run goes with the first call: no refusal, no discovery, no grant", async () => {
+  await withProduction(async (sandbox) => {
+    const store = sharedStore();
+    const first = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
+    try {
+      await first.client.admin.listTasks(scope);
+    } finally {
+      first.close();
+    }
+    sandbox.clearRequests();
+    const next = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
+    try {
+      await next.client.admin.listTasks(scope);
+      deepEqual(methods(sandbox), ["ListTasks"]);
+      deepEqual(grants(sandbox), ["client_credentials 200"], "the earlier run's grant only");
+      equal(next.sessionLoads(), 1);
+    } finally {
+      next.close();
+    }
+  });
 });
 
 Deno.test("auth: an expired cached token whose flow cannot run here does not fail a call to an admin without auth", async () => {
@@ -101,6 +128,7 @@ Deno.test("auth: an expired cached token whose flow cannot run here does not fai
     await authed.client.admin.listTasks(scope);
     await authed.client.admin.listTasks(scope);
     deepEqual(methods(sandbox), ["ListTasks", "ListTasks"]);
+    equal(authed.sessionLoads(), 1, "a cached token loads the auth session before the first call");
   } finally {
     authed.close();
     await sandbox.close();
@@ -245,6 +273,7 @@ Deno.test("auth: ExternalCommand runs an argument vector with the run's environm
     try {
       await Promise.all([authed.client.admin.listTasks(scope), authed.client.admin.listTasks(scope)]);
       deepEqual(sandbox.auth!.tokenRequests, []);
+      equal(authed.sessionLoads(), 1);
       equal(authed.secrets.redact(`token ${token}`), `token ${REDACTED}`);
       assert(!authed.log().includes(token));
     } finally {
