@@ -8,7 +8,10 @@
  * and latency and fault injection.
  *
  * Point any gRPC client at {@link Sandbox.endpoint}; seed and inspect entities through
- * {@link Sandbox.store}; read what the client sent in {@link Sandbox.requests}. With `production: true` the
+ * {@link Sandbox.store}; read what the client sent in {@link Sandbox.requests}. As a fresh demo cluster's
+ * FlyteAdmin, it starts with the project `flytesnacks` and the domains development, staging and production, and
+ * refuses creates anywhere else (INVALID_ARGUMENT): make other projects with RegisterProject or
+ * {@link SandboxStore.addProject}. With `production: true` the
  * sandbox is shaped like a secured deployment: TLS from a CA made at start ({@link Sandbox.caCertificate}; needs
  * `openssl`), OAuth enforced, and an authorization server ({@link Sandbox.auth}).
  *

@@ -78,7 +78,11 @@ export async function registerCore(sandbox: Sandbox, versions: string[]): Promis
  * Runs `fctl <args>` as a fresh process under the declared permissions against a production-shaped sandbox (TLS
  * from its CA, OAuth client credentials with the sandbox client's secret from a variable), in the test project.
  */
-export async function runProductionProcess(sandbox: Sandbox, args: string[]): Promise<RunResult> {
+export async function runProductionProcess(
+  sandbox: Sandbox,
+  args: string[],
+  project = "flytesnacks",
+): Promise<RunResult> {
   const dir = await Deno.makeTempDir({ prefix: "fctl-get-production-" });
   try {
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
@@ -87,7 +91,7 @@ export async function runProductionProcess(sandbox: Sandbox, args: string[]): Pr
       DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
       FLYTE_SECRET: SANDBOX_CLIENT.secret,
     };
-    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    const flags = ["-p", project, "-d", "development", "--admin.endpoint", sandbox.endpoint];
     const auth = ["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
     return await runFctlProcess([...args, ...flags, ...auth], env);
   } finally {

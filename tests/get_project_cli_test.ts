@@ -8,8 +8,8 @@ import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.t
 import { seedProjects, type TestProject } from "./entity_fixtures.ts";
 import { runFctl, runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 
+/** Registered after the seed project a fresh admin has (flytesnacks, "Default project setup."). */
 const PROJECTS: TestProject[] = [
-  { id: "flytesnacks", name: "flytesnacks", description: "Flyte's examples" },
   { id: "alpha", name: "Alpha", description: "first" },
   { id: "old", name: "Old", description: "gone", archived: true },
 ];
@@ -82,10 +82,10 @@ Deno.test("get project: archived projects are hidden unless asked for, then show
     equal(all.code, 0, all.stderr);
     equal(
       all.stdout,
-      " ------------- ------------- ------------------ \n| ID          | NAME        | DESCRIPTION      |\n" +
-        " ------------- ------------- ------------------ \n| alpha       | Alpha       | first            |\n" +
-        " ------------- ------------- ------------------ \n| flytesnacks | flytesnacks | Flyte's examples |\n" +
-        " ------------- ------------- ------------------ \n2 rows\n",
+      " ------------- ------------- ------------------------ \n| ID          | NAME        | DESCRIPTION            |\n" +
+        " ------------- ------------- ------------------------ \n| alpha       | Alpha       | first                  |\n" +
+        " ------------- ------------- ------------------------ \n| flytesnacks | flytesnacks | Default project setup. |\n" +
+        " ------------- ------------- ------------------------ \n2 rows\n",
     );
     const archived = await runFctl(["get", "project", "--archived", ...endpoint]);
     equal(
@@ -156,7 +156,7 @@ Deno.test("production admin: get project as a fresh process (TLS, OAuth client c
     ];
     const result = await runFctlProcess(["get", "project", "flytesnacks", "-o", "json", ...flags], env);
     equal(result.code, 0, result.stderr);
-    equal(JSON.parse(result.stdout).description, "Flyte's examples");
+    equal(JSON.parse(result.stdout).description, "Default project setup.");
     equal(result.stderr, "");
   } finally {
     await sandbox.close();

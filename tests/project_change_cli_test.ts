@@ -150,18 +150,18 @@ Deno.test("update project changes only the fields named; both states or none is 
 Deno.test("production admin: create and update project as fresh processes (TLS, OAuth, declared permissions)", async () => {
   const sandbox = await startSandbox({ production: true });
   try {
-    // runProductionProcess passes -p flytesnacks: the id comes from it.
-    const created = await runProductionProcess(sandbox, ["create", "project", "--name", "Snacks"]);
-    deepEqual([created.code, created.stdout, created.stderr], [0, "project flytesnacks created successfully.\n", ""]);
-    const piped = await runProductionProcess(sandbox, ["update", "project", "--archive"]);
+    // The id comes from -p (a fresh admin already has flytesnacks, its seed).
+    const created = await runProductionProcess(sandbox, ["create", "project", "--name", "Snacks"], "snacks");
+    deepEqual([created.code, created.stdout, created.stderr], [0, "project snacks created successfully.\n", ""]);
+    const piped = await runProductionProcess(sandbox, ["update", "project", "--archive"], "snacks");
     deepEqual([piped.code, piped.stderr], [
       2,
-      'Error: update of project "flytesnacks" not applied: stdin is not a terminal to answer "Continue? [y/n]"; ' +
+      'Error: update of project "snacks" not applied: stdin is not a terminal to answer "Continue? [y/n]"; ' +
       "add --force\n",
     ]);
-    const forced = await runProductionProcess(sandbox, ["update", "project", "--archive", "--force"]);
+    const forced = await runProductionProcess(sandbox, ["update", "project", "--archive", "--force"], "snacks");
     deepEqual([forced.code, forced.stderr], [0, ""]);
-    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "flytesnacks", "Snacks", "", {}, 1]);
+    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "snacks", "Snacks", "", {}, 1]);
   } finally {
     await sandbox.close();
   }

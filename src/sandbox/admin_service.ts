@@ -17,7 +17,7 @@ import { listPage, type ListQuery } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
 import { splitWorkflowTerms } from "./launch_plan_filters.ts";
 import { namedEntityMethods } from "./named_entities.ts";
-import { projectMethods, ProjectTable } from "./projects.ts";
+import { projectMethods } from "./projects.ts";
 
 /** The implemented subset of AdminService. */
 export type AdminServiceImpl = Partial<ServiceImpl<typeof AdminService>>;
@@ -83,7 +83,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     updateLaunchPlan: (request) => (store.setLaunchPlanState(requireFullId(request.id), request.state), {}),
     getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
     ...namedEntityMethods(store),
-    ...projectMethods(new ProjectTable()),
+    ...projectMethods(store.projects),
     ...createExecutionMethods(store.executions),
     getVersion: () => ({ controlPlaneVersion: { Version: "sandbox", Build: "fctl-sandbox", BuildTime: "" } }),
   };

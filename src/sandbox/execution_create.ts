@@ -1,6 +1,7 @@
 /**
  * What CreateExecution checks and resolves before an execution exists, in FlyteAdmin's order: the request
- * (project, domain, name format and length, spec, the launch entity's identifier and type), then the launch plan
+ * (project, domain, name format and length, the project ACTIVE and the domain known, spec, the launch entity's
+ * identifier and type), then the launch plan
  * (or, for a task, the workflow `.flytegen.<task>` and launch plan FlyteAdmin creates for it on first use), then
  * the inputs against the launch plan.
  *
@@ -16,6 +17,7 @@ import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/ide
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
 import { kubernetesRandomString } from "./random_string.ts";
+import type { ProjectTable } from "./projects.ts";
 import type { SandboxStore } from "./store.ts";
 
 /** The longest execution name: a Kubernetes label value. */
@@ -44,8 +46,8 @@ export interface ResolvedLaunch {
   userInputs: LiteralMap;
 }
 
-/** Checks the request as FlyteAdmin's execution validator does. */
-export function validateCreateRequest(request: ExecutionCreateRequest): void {
+/** Checks the request as FlyteAdmin's execution validator does; the project and domain against `projects`. */
+export function validateCreateRequest(request: ExecutionCreateRequest, projects: ProjectTable): void {
   if (request.project === "") throw missing("project");
   if (request.domain === "") throw missing("domain");
   if (request.name !== "") {
@@ -57,6 +59,7 @@ export function validateCreateRequest(request: ExecutionCreateRequest): void {
       throw invalid(`invalid name format: ${name}, does not match regex '^[a-z][a-z\\-0-9]*$'`);
     }
   }
+  projects.requireActive(request.project, request.domain);
   if (!request.spec) throw missing("spec");
   const entity = request.spec.launchPlan;
   if (!entity) throw missing("id");

@@ -232,7 +232,7 @@ export class ExecutionRegistry {
     const request = create(ExecutionCreateRequestSchema, init);
     // Clients before flyteidl 0.15 sent the inputs in the spec.
     if (!request.inputs || Object.keys(request.inputs.literals).length === 0) request.inputs = request.spec?.inputs;
-    validateCreateRequest(request);
+    validateCreateRequest(request, this.#store.projects);
     const launch = resolveLaunch(this.#store, request);
     if (launch.launchEntity === "launch_plan") this.#checkConcurrency(launch.launchPlan);
     const spec = clone(ExecutionSpecSchema, request.spec!);

@@ -33,6 +33,7 @@ export { createTestCertificates, type TestCertificates } from "./test_ca.ts";
 export {
   type LaunchPlanEntry,
   type LaunchPlanInit,
+  type ProjectInit,
   SandboxStore,
   type TaskEntry,
   type TaskInit,
@@ -40,6 +41,7 @@ export {
   type WorkflowInit,
 } from "./store.ts";
 export type { MethodPattern } from "./faults.ts";
+export { ProjectTable } from "./projects.ts";
 export { type ExecutionSummary, type PlanSelector, SandboxExecutions } from "./executions.ts";
 export type { ExecutionOutcome, ExecutionPlan, SimPhase } from "./execution_lifecycle.ts";
 export type { Entry } from "./entity_table.ts";

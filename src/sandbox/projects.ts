@@ -3,6 +3,8 @@
  * RegisterProject, GetProject, UpdateProject (archiving is an update of `state`) and ListProjects, whose listing
  * hides ARCHIVED projects only when the request has no filters, sorts by identifier unless asked otherwise, and
  * gives a next token exactly when a page is full. Every project answers with the system-wide domains.
+ * A fresh table holds what a fresh Flyte sandbox/demo cluster's FlyteAdmin seeds (`flytesnacks`), and
+ * {@link ProjectTable.requireActive} is FlyteAdmin's ValidateProjectAndDomain, which every create calls.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { clone, create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   DomainSchema,
+  InactiveProjectSchema,
   type Project,
   Project_ProjectState,
   type ProjectListRequest,
@@ -31,6 +34,15 @@ export const SANDBOX_DOMAINS = [
   { id: "staging", name: "staging" },
   { id: "production", name: "production" },
 ] as const;
+
+/**
+ * The projects a fresh demo cluster's FlyteAdmin has: its chart's `seedProjectsWithDetails`, created ACTIVE at start.
+ */
+export const SEED_PROJECTS = [{
+  id: "flytesnacks",
+  name: "flytesnacks",
+  description: "Default project setup.",
+}] as const;
 
 /** The project table's columns (FlyteAdmin's `models.ProjectColumns`, as filters and sorting name them). */
 const COLUMNS = ["identifier", "name", "description", "state", "created_at"] as const;
@@ -61,10 +73,56 @@ function validateProject(project: Project): void {
   }
 }
 
-/** The registered projects, in registration order (their creation order). */
+/**
+ * The registered projects, in registration order (their creation order): a fresh table holds the demo cluster's
+ * seed, `flytesnacks`. A sandbox's is its store's `projects`; RegisterProject, GetProject, UpdateProject and
+ * ListProjects serve it, and every create checks its project and domain with {@link ProjectTable.requireActive}.
+ *
+ * ```ts
+ * import { startSandbox } from "@fctl/fctl/testing";
+ *
+ * const sandbox = await startSandbox();
+ * sandbox.store.addProject({ id: "ml", name: "ml" });
+ * sandbox.store.projects.requireActive("ml", "staging"); // passes
+ * try {
+ *   sandbox.store.projects.requireActive("ml", "qa");
+ * } catch (err) {
+ *   console.log((err as Error).message); // [invalid_argument] domain [qa] is unrecognized by system
+ * }
+ * await sandbox.close();
+ * ```
+ */
 export class ProjectTable {
   readonly #projects = new Map<string, { project: Project; created: number }>();
   #sequence = 0;
+
+  /** A table holding the seed projects, ACTIVE. */
+  constructor() {
+    for (const seed of SEED_PROJECTS) this.register(create(ProjectSchema, seed));
+  }
+
+  /**
+   * FlyteAdmin's ValidateProjectAndDomain, which creates of tasks, workflows, launch plans and executions call:
+   * the project must exist and be ACTIVE (anything else, ARCHIVED included, is "not active", with an
+   * InactiveProject detail), and the domain must be one of the system's.
+   */
+  requireActive(projectId: string, domainId: string): void {
+    const found = this.#projects.get(projectId);
+    if (!found) {
+      throw invalid(
+        `failed to validate that project [${projectId}] and domain [${domainId}] are registered, ` +
+          `err: [project [${projectId}] not found]`,
+      );
+    }
+    if (found.project.state !== Project_ProjectState.ACTIVE) {
+      throw new ConnectError(`project [${projectId}] is not active`, Code.InvalidArgument, undefined, [
+        { desc: InactiveProjectSchema, value: { id: projectId } },
+      ]);
+    }
+    if (!SANDBOX_DOMAINS.some((domain) => domain.id === domainId)) {
+      throw invalid(`domain [${domainId}] is unrecognized by system`);
+    }
+  }
 
   /** RegisterProject: a new project (state as given, ACTIVE by default). */
   register(project: Project | undefined): void {

@@ -7,7 +7,8 @@ import { deepEqual, equal, rejects } from "node:assert/strict";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { startSandbox } from "./mod.ts";
 import { withFullAdmin } from "../../tests/entity_fixtures.ts";
-import { taskInit } from "./_test_helpers.ts";
+import { launchPlanInit, taskInit, workflowInit } from "./_test_helpers.ts";
+import { InactiveProjectSchema } from "../../proto/gen/flyteidl/admin/project_pb.ts";
 
 const code = (expected: Code) => (err: unknown) => err instanceof ConnectError && err.code === expected;
 
@@ -29,9 +30,13 @@ Deno.test("projects: registered, validated, archived by update, hidden from a li
       const ids = async (filters = "", key?: string) =>
         (await admin.listProjects({ limit: 10, filters, sortBy: key ? { key, direction: 1 } : undefined })).projects
           .map((p) => p.id);
-      deepEqual(await ids(), ["a-proj"], "the archived project is hidden");
+      deepEqual(await ids(), ["a-proj", "flytesnacks"], "the archived project is hidden");
       deepEqual(await ids("eq(state,1)"), ["b-proj"]);
-      deepEqual(await ids("ne(identifier,x)"), ["a-proj", "b-proj"], "any filter shows archived ones too");
+      deepEqual(
+        await ids("ne(identifier,x)"),
+        ["a-proj", "b-proj", "flytesnacks"],
+        "any filter shows archived ones too",
+      );
       deepEqual(await ids("contains(project.name,A)"), ["a-proj"]);
       await rejects(admin.listProjects({ limit: 1, sortBy: { key: "nope" } }), code(Code.InvalidArgument));
       const page = await admin.listProjects({ limit: 1, filters: "ne(identifier,x)" });
@@ -40,6 +45,110 @@ Deno.test("projects: registered, validated, archived by update, hidden from a li
       deepEqual([one.state, one.domains.map((d) => d.id)], [1, ["development", "staging", "production"]]);
       await rejects(admin.getProject({ id: "nope" }), code(Code.NotFound));
     });
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("projects: a fresh sandbox has the demo cluster's flytesnacks, ACTIVE, with the system's domains", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      const { projects } = await admin.listProjects({ limit: 10 });
+      deepEqual(
+        projects.map((p) => [p.id, p.name, p.description, p.state, p.domains.map((d) => d.id)]),
+        [["flytesnacks", "flytesnacks", "Default project setup.", 0, ["development", "staging", "production"]]],
+      );
+    });
+  } finally {
+    await sandbox.close();
+  }
+});
+
+/** The error a call or a seeding fails with, as code and message (fails the test when it does not fail). */
+async function refusal(attempt: () => unknown): Promise<[Code, string]> {
+  try {
+    await attempt();
+  } catch (err) {
+    const error = ConnectError.from(err);
+    return [error.code, error.rawMessage];
+  }
+  throw new Error("expected a refusal");
+}
+
+Deno.test("projects: creates in an unknown or archived project or an unknown domain are refused as FlyteAdmin refuses them", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      await admin.registerProject({ project: { id: "old", name: "old" } });
+      await admin.updateProject({ id: "old", name: "old", state: 1 });
+      const into = <T extends { id?: object }>(init: T, project: string, domain: string): T => ({
+        ...init,
+        id: { ...init.id, project, domain },
+      });
+      const unknown = "failed to validate that project [nope] and domain [development] are registered, " +
+        "err: [project [nope] not found]";
+      deepEqual(await refusal(() => admin.createTask(into(taskInit("t", "v1"), "nope", "development"))), [
+        Code.InvalidArgument,
+        unknown,
+      ]);
+      deepEqual(await refusal(() => admin.createWorkflow(into(workflowInit("wf", "v1"), "nope", "development"))), [
+        Code.InvalidArgument,
+        unknown,
+      ]);
+      deepEqual(await refusal(() => admin.createTask(into(taskInit("t", "v1"), "flytesnacks", "dev"))), [
+        Code.InvalidArgument,
+        "domain [dev] is unrecognized by system",
+      ]);
+      // An archived project is "not active", with FlyteAdmin's InactiveProject detail.
+      const archived = await admin.createTask(into(taskInit("t", "v1"), "old", "development")).catch((err) =>
+        ConnectError.from(err)
+      );
+      if (!(archived instanceof ConnectError)) throw new Error("expected a refusal");
+      deepEqual([archived.code, archived.rawMessage], [Code.InvalidArgument, "project [old] is not active"]);
+      deepEqual(archived.findDetails(InactiveProjectSchema).map((detail) => detail.id), ["old"]);
+      // A launch plan's workflow is looked up first; then its own project and domain are checked.
+      sandbox.store.addWorkflow(workflowInit("wf", "v1"));
+      deepEqual(await refusal(() => admin.createLaunchPlan(into(launchPlanInit("wf", "v1"), "nope", "development"))), [
+        Code.InvalidArgument,
+        unknown,
+      ]);
+      deepEqual(await refusal(() => admin.createLaunchPlan(into(launchPlanInit("wf", "v1"), "old", "staging"))), [
+        Code.InvalidArgument,
+        "project [old] is not active",
+      ]);
+      sandbox.store.addLaunchPlan(launchPlanInit("wf", "v1"));
+      const launchPlan = launchPlanInit("wf", "v1").id;
+      const execution = (project: string, domain: string) => ({ project, domain, spec: { launchPlan } });
+      deepEqual(await refusal(() => admin.createExecution(execution("nope", "development"))), [
+        Code.InvalidArgument,
+        unknown,
+      ]);
+      deepEqual(await refusal(() => admin.createExecution(execution("flytesnacks", "qa"))), [
+        Code.InvalidArgument,
+        "domain [qa] is unrecognized by system",
+      ]);
+      // Nothing refused was stored; the seed project takes every domain.
+      deepEqual(sandbox.store.tasks().length + sandbox.store.launchPlans().length, 1);
+      await admin.createTask(into(taskInit("t", "v1"), "flytesnacks", "production"));
+      await admin.createExecution(execution("flytesnacks", "development"));
+    });
+    // Seeding through the store keeps the same rules, and addProject makes a project as RegisterProject does.
+    deepEqual(await refusal(() => sandbox.store.addTask({ ...taskInit("s", "v1"), id: { project: "ml" } })), [
+      Code.InvalidArgument,
+      "missing domain",
+    ]);
+    const ml = { ...taskInit("s", "v1").id, project: "ml" };
+    deepEqual(
+      (await refusal(() => sandbox.store.addTask({ ...taskInit("s", "v1"), id: ml })))[0],
+      Code.InvalidArgument,
+    );
+    deepEqual(sandbox.store.addProject({ id: "ml", name: "ml" }).domains.length, 3);
+    equal(sandbox.store.addTask({ ...taskInit("s", "v1"), id: ml }).id?.project, "ml");
+    deepEqual(await refusal(() => sandbox.store.addProject({ id: "ml", name: "ml" })), [
+      Code.AlreadyExists,
+      "project [ml] already exists",
+    ]);
   } finally {
     await sandbox.close();
   }

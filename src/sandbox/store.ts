@@ -1,6 +1,8 @@
 /**
- * The sandbox's in-memory entities: tasks, workflows and launch plans with FlyteAdmin's create rules.
- * Seeding through these methods follows the same rules as the RPCs, so tests cannot build impossible states.
+ * The sandbox's in-memory entities: projects, tasks, workflows and launch plans with FlyteAdmin's create rules.
+ * Seeding through these methods follows the same rules as the RPCs, so tests cannot build impossible states:
+ * an entity goes into an ACTIVE project (a fresh store has the demo cluster's `flytesnacks`; others are made with
+ * {@link SandboxStore.addProject}, as RegisterProject makes them) and one of the system's domains.
  *
  * @module
  */
@@ -35,10 +37,12 @@ import {
   WorkflowSpecSchema,
 } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Project, type ProjectRegisterRequest, ProjectSchema } from "../../proto/gen/flyteidl/admin/project_pb.ts";
 import { EntityTable, type Entry } from "./entity_table.ts";
 import { compileWorkflow } from "./compile.ts";
 import { SandboxExecutions } from "./executions.ts";
 import { requireFullId } from "./identifiers.ts";
+import { ProjectTable } from "./projects.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
 /**
@@ -81,13 +85,32 @@ export type WorkflowInit = MessageInit<WorkflowCreateRequest>;
  * import { ResourceType } from "@fctl/fctl/types";
  *
  * const store = new SandboxStore();
- * const workflowId = { resourceType: ResourceType.WORKFLOW, project: "p", domain: "d", name: "wf", version: "v1" };
+ * const workflowId = {
+ *   resourceType: ResourceType.WORKFLOW,
+ *   project: "flytesnacks",
+ *   domain: "development",
+ *   name: "wf",
+ *   version: "v1",
+ * };
  * store.addWorkflow({ id: workflowId, spec: { template: { id: workflowId } } });
  * const init: LaunchPlanInit = { id: { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN }, spec: { workflowId } };
  * console.log(store.addLaunchPlan(init).closure?.state); // 0 (INACTIVE)
  * ```
  */
 export type LaunchPlanInit = MessageInit<LaunchPlanCreateRequest>;
+/**
+ * What RegisterProject accepts as its project: an id (a DNS-1123 label) and a name, optionally a description,
+ * labels and a state.
+ *
+ * ```ts
+ * import { type ProjectInit, SandboxStore } from "@fctl/fctl/testing";
+ *
+ * const init: ProjectInit = { id: "ml", name: "Machine learning", description: "models" };
+ * console.log(new SandboxStore().addProject(init).domains.map((domain) => domain.id));
+ * // [ "development", "staging", "production" ]
+ * ```
+ */
+export type ProjectInit = MessageInit<NonNullable<ProjectRegisterRequest["project"]>>;
 
 /**
  * A stored task version.
@@ -143,7 +166,7 @@ function requireSpec<T>(spec: T | undefined): T {
  * import { ResourceType } from "@fctl/fctl/types";
  *
  * const store = new SandboxStore(() => new Date("2026-01-01T00:00:00Z"));
- * const id = { resourceType: ResourceType.TASK, project: "p", domain: "d", name: "hello", version: "v1" };
+ * const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" };
  * const task = store.addTask({ id, spec: { template: { type: "python-task" } } });
  * console.log(store.getTask(task.id!).closure?.createdAt?.seconds); // 1767225600n
  * store.clear();
@@ -154,6 +177,8 @@ export class SandboxStore {
   readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
   readonly #workflows = new EntityTable<Workflow, WorkflowSpec>("workflow", WorkflowSpecSchema);
   readonly #launchPlans = new EntityTable<LaunchPlan, LaunchPlanSpec>("launch plan", LaunchPlanSpecSchema);
+  /** The projects (the demo cluster's seed to start with), which the project RPCs serve and every create checks. */
+  readonly projects: ProjectTable = new ProjectTable();
   /** Executions of these entities, running on the same clock; see {@link SandboxExecutions}. */
   readonly executions: SandboxExecutions;
 
@@ -163,10 +188,18 @@ export class SandboxStore {
     this.executions = new SandboxExecutions(this, now);
   }
 
+  /** Creates a project, as RegisterProject does (ALREADY_EXISTS for a known id), and returns it as GetProject would. */
+  addProject(init: ProjectInit): Project {
+    const project = create(ProjectSchema, init);
+    this.projects.register(project);
+    return this.projects.get(project.id);
+  }
+
   /** Creates a task version, as CreateTask does. */
   addTask(init: TaskInit): Task {
     const request = create(TaskCreateRequestSchema, init);
     const id = requireFullId(request.id);
+    this.projects.requireActive(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
     this.#tasks.assertNew(id, spec);
@@ -183,6 +216,7 @@ export class SandboxStore {
   addWorkflow(init: WorkflowInit): Workflow {
     const request = create(WorkflowCreateRequestSchema, init);
     const id = requireFullId(request.id);
+    this.projects.requireActive(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
     this.#workflows.assertNew(id, spec);
@@ -206,8 +240,10 @@ export class SandboxStore {
     const id = requireFullId(request.id);
     const spec = requireSpec(request.spec);
     if (!spec.workflowId) throw new ConnectError("missing workflow_id", Code.InvalidArgument);
-    this.#launchPlans.assertNew(id, spec);
+    // FlyteAdmin looks the workflow up before it validates the launch plan's own project and domain.
     const workflow = this.#workflows.get(spec.workflowId).message;
+    this.projects.requireActive(id.project, id.domain);
+    this.#launchPlans.assertNew(id, spec);
     const createdNs = this.#clock();
     const createdAt = timestampFromNs(createdNs);
     const launchPlan = create(LaunchPlanSchema, {
@@ -308,7 +344,7 @@ export class SandboxStore {
     return this.launchPlanEntries().map((entry) => entry.message);
   }
 
-  /** Forgets every entity, execution and execution plan. */
+  /** Forgets every entity, execution and execution plan; projects stay. */
   clear(): void {
     this.#tasks.clear();
     this.#workflows.clear();
