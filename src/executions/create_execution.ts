@@ -182,9 +182,13 @@ export async function createExecution(
     );
   }
   const { request, schema } = await executionCreateRequest(client, options, options.spec);
+  if (options.dryRun) return { rpc: "CreateExecution", request: toJson(schema, request) };
+  // The request's JSON (a few ms for an execution's inputs) is made while the call is out, not before it.
+  const created = client.admin.createExecution(request, call);
+  created.catch(() => {});
+  await letCallGoOut(1);
   const json = toJson(schema, request);
-  if (options.dryRun) return { rpc: "CreateExecution", request: json };
-  return { rpc: "CreateExecution", request: json, id: idOf(await client.admin.createExecution(request, call)) };
+  return { rpc: "CreateExecution", request: json, id: idOf(await created) };
 }
 
 /** The first of the values that is set: empty text counts as not set (generated files hold `""`). */
@@ -229,10 +233,22 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
 }
 
 /**
+ * Lets a call just made go out before the work that follows it, which can wait for it. On its way the call waits on
+ * the event loop (its frames are written in a later turn; a client's first call reads the token cache before), and
+ * work done in such a wait holds it back as long. `turns` turns of the event loop (about 2 ms each) let it go first,
+ * as a registration lets its upload location call go before its checks: 3 for a first call, 1 for a later one.
+ */
+async function letCallGoOut(turns: number): Promise<void> {
+  // Loaded already: the client's sessions come from it.
+  const { handleArrivedIo } = await import("../admin/sessions.ts");
+  for (let turn = 0; turn < turns; turn++) await handleArrivedIo();
+}
+
+/**
  * The request and its schema. What comes after the lookup of the task or launch plan loads in its round trip's wait
  * rather than after it: the modules that convert the inputs and build the request, and CreateExecution's descriptors.
- * They start once the lookup's own descriptors have loaded (its call loads them, then is sent), so that loading them
- * never holds the call back.
+ * They start once the lookup's own descriptors have loaded and the call has gone out (see {@link letCallGoOut}), so
+ * that loading them does not hold the call back.
  */
 async function executionCreateRequest(
   client: AdminClient,
@@ -246,6 +262,8 @@ async function executionCreateRequest(
   const { loadAdminMethods } = await import("../admin/client.ts");
   // The file of every call of a kind (a version's Get, the newest's List).
   await loadAdminMethods([spec.task ? "getTask" : "getLaunchPlan"]);
+  // Measured (a launch plan of 20 inputs): evaluated at once, the modules below held the lookup back about 10 ms.
+  await letCallGoOut(3);
   const [
     { inputLiterals, unionLocalPaths },
     { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode },

@@ -110,6 +110,8 @@ export interface ExecutionSpec {
  * ```
  */
 export async function readExecutionSpecFile(path: string, limit = EXEC_SPEC_FILE_LIMIT): Promise<ExecutionSpec> {
+  // The parser's module loads while the file is read, not after (parseExecutionSpec imports it again, loaded).
+  import("yaml").catch(() => {});
   let text: string;
   try {
     text = await readBoundedTextFile(path, limit);
