@@ -6,7 +6,10 @@
  * interceptors and the implementation with the same Connect functions the pipeline uses, and writes the answer as
  * Connect's node adapter writes it, so the call sees the same context, signal, headers and errors, and the client
  * the same headers, message and trailers (`grpc_unary_test.ts` compares the two). Anything else goes to Connect's
- * own handler, with the body already read when it was.
+ * own handler, with the body already read when it was. A message longer than grpc-go's default receive limit
+ * (4 MiB, which FlyteAdmin keeps) is refused as grpc-go refuses it: RESOURCE_EXHAUSTED as soon as its envelope's
+ * prefix says so, without waiting for the rest, which is discarded as it comes (grpc-go resets the stream with
+ * NO_ERROR instead; Deno's `node:http2` sends a reset before the trailers, so the client's own end closes it).
  *
  * @module
  */
@@ -61,6 +64,8 @@ export interface GrpcHandlerOptions {
 const ANSWERED = new ConnectError("the call was answered", Code.Canceled);
 /** The gRPC envelope's header: a flags byte and a 4-byte big-endian length. */
 const ENVELOPE_HEADER_BYTES = 5;
+/** grpc-go's default `MaxRecvMsgSize`, which FlyteAdmin's server keeps: the longest request message it reads. */
+export const MAX_RECEIVE_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** The implementation of a unary method. */
 type UnarySpec = Extract<MethodImplSpec, { kind: "unary" }>;
@@ -94,6 +99,8 @@ export function createGrpcHandler(
     grpcWeb: false,
     connect: false,
     acceptCompression: [],
+    // The calls left to Connect keep the same limit (with Connect's own message).
+    readMaxBytes: MAX_RECEIVE_MESSAGE_BYTES,
   };
   const router = createConnectRouter(routerOptions);
   // What Connect's handlers make of the same options, its defaults filled in (read and write limits, the longest
@@ -185,21 +192,47 @@ function plainCall(
 /**
  * Reads the request body into `chunks`. Its events, not the async iterator Connect reads it with, which costs
  * more than the rest of reading; it fails as that iterator does: with the stream's error, or when the stream
- * closes before its end (the client reset it).
+ * closes before its end (the client reset it). Once the first envelope's prefix declares a message longer than
+ * `maxMessageBytes`, it stops keeping what comes and resolves with that length.
  */
-function readBody(request: http2.Http2ServerRequest, chunks: Uint8Array[]): Promise<void> {
+function readBody(
+  request: http2.Http2ServerRequest,
+  chunks: Uint8Array[],
+  maxMessageBytes: number,
+): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     let ended = false;
-    request.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    let received = 0;
+    const onData = (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      const before = received;
+      received += chunk.length;
+      if (before >= ENVELOPE_HEADER_BYTES || received < ENVELOPE_HEADER_BYTES) return;
+      const length = declaredLength(chunks);
+      if (length <= maxMessageBytes) return;
+      // The rest of the body is discarded as it comes (the stream stays flowing without a listener).
+      ended = true;
+      request.off("data", onData);
+      request.resume();
+      chunks.length = 0;
+      resolve(length);
+    };
+    request.on("data", onData);
     request.once("end", () => {
       ended = true;
-      resolve();
+      resolve(undefined);
     });
     request.once("error", reject);
     request.once("close", () => {
       if (!ended) reject(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
     });
   });
+}
+
+/** The message length the first envelope's prefix declares, from chunks holding at least the prefix. */
+function declaredLength(chunks: Uint8Array[]): number {
+  const prefix = concat(chunks).subarray(0, ENVELOPE_HEADER_BYTES);
+  return new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength).getUint32(1);
 }
 
 /** The body's one uncompressed message, or undefined when it is anything else (Connect's handler then answers). */
@@ -250,7 +283,17 @@ async function answerUnary(
   const body: Uint8Array[] = [];
   let output: Uint8Array | undefined;
   try {
-    await readBody(request, body);
+    const tooLong = await readBody(request, body, MAX_RECEIVE_MESSAGE_BYTES);
+    if (tooLong !== undefined) {
+      // grpc-go's parser refuses it before decoding anything, so no interceptor or implementation sees the call.
+      const error = new ConnectError(
+        `grpc: received message larger than max (${tooLong} vs. ${MAX_RECEIVE_MESSAGE_BYTES})`,
+        Code.ResourceExhausted,
+      );
+      context.abort(error);
+      setTrailerStatus(context.responseTrailer, error);
+      return { header: context.responseHeader, trailer: context.responseTrailer };
+    }
     const payload = singleMessage(body);
     if (payload === undefined) {
       context.abort();
