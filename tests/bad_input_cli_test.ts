@@ -70,11 +70,16 @@ const ROWS: Row[] = [
   // Files named by options
   { args: [...TLS_GET, "--admin.caCertFilePath", "/dev/zero"], code: 2, line: /\/dev\/zero/ },
   { args: [...TLS_GET, "--admin.caCertFilePath", "$DIR/empty.pem"], code: 2, line: /empty\.pem/ },
-  // A dry run makes its HTTP client while its modules load: a bad CA file is still the one line, nothing registered.
+  // A dry run of local files makes no HTTP client, yet refuses its bad settings as making it would: one line.
   {
     args: [...REGISTER, "--dryRun", "--admin.caCertFilePath", "$DIR/empty.pem", fixture("flytesnacks-core.tgz")],
     code: 2,
     line: /empty\.pem/,
+  },
+  {
+    args: [...REGISTER, "--dryRun", "--admin.httpProxyURL", "http://[bad", fixture("flytesnacks-core.tgz")],
+    code: 2,
+    line: /invalid admin\.httpProxyURL "http:\/\/\[bad"/,
   },
   // Archives
   { args: [...REGISTER, "$DIR/missing.tgz"], code: 2, line: /missing\.tgz/ },

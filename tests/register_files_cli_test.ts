@@ -10,7 +10,10 @@ import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { toBinary } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { decodeEntity } from "../src/register/classify.ts";
-import { fixture, runFctl, runFctlProcess, type RunOptions } from "./helpers.ts";
+import { createHttpClient, type HttpClient } from "../src/http/http_client.ts";
+import type { CliDeps } from "../src/cli/context.ts";
+import { runCli } from "../src/cli/run.ts";
+import { captureIo, fixture, runFctl, runFctlProcess, type RunOptions } from "./helpers.ts";
 
 const CORE = "flytesnacks-core.tgz";
 
@@ -87,6 +90,41 @@ Deno.test("--dryRun: zero requests and zero uploads, exit 0", async () => {
     equal(sandbox.uploads.size, 0);
     assert(tableRows(result.stdout).every((r) => r[1] === "Skipped" && r[2] === "Dry run: not registered"));
   });
+});
+
+Deno.test("--dryRun asks for the run's HTTP client only to download: never for a local archive", async () => {
+  // The injected client stands for the one the configuration makes; each read of `deps.http` is the run asking the
+  // app for it (a dry run of local files has no use for it, and making it loads its modules).
+  const client = createHttpClient();
+  let asked = 0;
+  let fetched = 0;
+  const deps: CliDeps = {
+    get http(): HttpClient {
+      asked++;
+      return { ...client, fetch: (input, init) => (fetched++, client.fetch(input, init)) };
+    },
+  };
+  const served = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async () => new Response((await Deno.open(fixture(CORE))).readable),
+  );
+  const dryRun = async (archive: string) => {
+    const io = captureIo();
+    const scope = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", "http://127.0.0.1:1"];
+    const args = ["register", "files", "--archive", archive, "--version", "v1", "--dryRun", ...scope];
+    equal(await runCli(args, io, undefined, deps), 0, io.err());
+    equal(tableRows(io.out()).length, 84);
+  };
+  try {
+    await dryRun(fixture(CORE));
+    equal(asked, 0, "a dry run of a local archive never asks for it");
+    await dryRun(`http://127.0.0.1:${served.addr.port}/${CORE}`);
+    assert(asked > 0, "a dry run of an archive URL downloads it with the run's client");
+    equal(fetched, 1);
+  } finally {
+    client.close();
+    await served.shutdown();
+  }
 });
 
 Deno.test("--continueOnError: exit 1 if anything failed; without it, scheduling stops at the failure", async () => {

@@ -9,8 +9,7 @@ import type { LoadedConfig } from "../config/load.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
 import type { Logger } from "../log/logger.ts";
 import type { Io } from "../output/io.ts";
-import { configuredHttpProxy } from "./connection_checks.ts";
-import { readCaFile } from "./read_ca.ts";
+import { httpSettings } from "./http_settings.ts";
 
 /** What building the HTTP client uses besides the configuration. */
 export interface ConnectHttpDeps {
@@ -27,11 +26,11 @@ export interface ConnectHttpDeps {
 /** The command's HTTP client. */
 export async function connectHttp(loaded: LoadedConfig, deps: ConnectHttpDeps): Promise<HttpClient> {
   const config = loaded.config;
-  const caPath = config["admin.caCertFilePath"];
+  const { proxy, caCertificates } = await httpSettings(config, deps.io);
   return createHttpClient({
-    proxy: configuredHttpProxy(config),
+    proxy,
     env: deps.env,
-    caCertificates: caPath ? await readCaFile(deps.io, caPath) : undefined,
+    caCertificates,
     insecureSkipVerify: config["admin.insecureSkipVerify"],
     // Its one warning is about admin.insecureSkipVerify: a configuration warning, shown at every level.
     warn: (message) => deps.logger?.configWarning(message),

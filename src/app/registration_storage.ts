@@ -14,8 +14,8 @@ import type { ObjectStore } from "../storage/store.ts";
 /** What a registration or an execution's local inputs upload with. */
 export interface RegistrationStorage {
   /**
-   * The run's HTTP client (its CA file and proxy), made by its first call: most executions upload nothing, and a
-   * registration has made it already.
+   * The run's HTTP client (its CA file and proxy), made by its first call: most executions upload nothing, a dry run
+   * of local files uses none, and a registration that sends has made it already.
    */
   http: HttpClient;
   /** The storage, opened on first use: its settings checked as `config validate` checks them, then its SDK loaded. */

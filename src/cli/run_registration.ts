@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { httpSettings } from "../app/http_settings.ts";
 import { registrationStorage } from "../app/registration_storage.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { Io } from "../output/io.ts";
@@ -39,6 +40,12 @@ export interface Registration<R> {
   failedMessage(report: R): string;
   /** The failed files, named one a line on stderr before that line. */
   failures(report: R): Failure[];
+  /**
+   * The run's HTTP client is made on first use, not before the registration starts: for a registration that may
+   * never use it (a dry run of local files uploads and downloads nothing), which then never loads its modules. Its
+   * settings are refused up front all the same, as making it would refuse them.
+   */
+  httpOnDemand?: boolean;
 }
 
 /**
@@ -52,14 +59,17 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
   registration: Registration<R>,
 ): Promise<void> {
   const progress = progressDisplay(ctx.io, () => ctx.clock.monotonic());
-  const http = await ctx.http();
+  // Bad HTTP settings (proxy, CA file) are refused first, before anything is attempted, made now or not.
+  let http: HttpClient | undefined;
+  if (registration.httpOnDemand) await httpSettings(ctx.config, ctx.io);
+  else http = await ctx.http();
   const storage = registrationStorage(ctx.config, () => ctx.http());
   const notice = interruptNotice(ctx, () => progress.clear());
   try {
     let report: R;
     try {
       report = await registration.register({
-        http,
+        http: http ?? storage.http,
         openStorage: storage.openStorage,
         allowLocalStorage: storage.allowLocalStorage,
         onDownloadProgress: progress.onDownloadProgress,

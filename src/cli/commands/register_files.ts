@@ -60,9 +60,10 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    // The HTTP client (which every registration takes: downloads, storage) is made while the modules load, not after
-    // them; one that cannot be made is reported where the registration asks for it, as before.
-    ctx.http().catch(() => {});
+    // The HTTP client of a registration that sends (its upload, downloads) is made while the modules load, not after
+    // them; one that cannot be made is reported where the registration asks for it, as before. A dry run makes it only
+    // to download an archive: one of local files never loads it (its bad settings are still refused first).
+    if (!settings.dryRun) ctx.http().catch(() => {});
     const [{ registerFiles }, { renderReport }, { failuresOf }, { runRegistration }] = await load();
     await runRegistration(ctx, concurrencyText, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
@@ -70,6 +71,7 @@ export const REGISTER_FILES_COMMAND = leafCommand({
       wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
       failures: (report) => failuresOf(report.entries),
+      httpOnDemand: settings.dryRun,
     });
   },
 });
