@@ -217,7 +217,10 @@ export interface Sandbox {
   endpoint: string;
   /** The gRPC port. */
   port: number;
-  /** Every gRPC request received, in order, including failed and injected ones. */
+  /**
+   * Every gRPC request received, in order, including failed and injected ones; not those refused for a message
+   * over 4 MiB, which (as with grpc-go) are refused before they are decoded.
+   */
   requests: RecordedRequest[];
   /** native_url -> bytes successfully PUT to a signed URL. */
   uploads: Map<string, Uint8Array>;
