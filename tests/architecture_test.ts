@@ -194,9 +194,6 @@ const TEST_PACKAGES = ["fast-check", "s3rver", "azurite"];
 const KNOWN: Record<string, string> = {
   // To be removed: parseEndpoint belongs below both (config), or init_file takes the endpoint parsed.
   "src/config/init_file.ts -> src/admin/endpoint.ts": "config init parses the endpoint it writes",
-  // To be removed: the type the project and named-entity methods take could live in a module all three import.
-  "cycle: src/sandbox/admin_service.ts, src/sandbox/named_entities.ts, src/sandbox/projects.ts":
-    "named_entities and projects import AdminServiceImpl's type",
   // To be removed: executions could take the part of the store they need as an interface of their own.
   "cycle: src/sandbox/execution_create.ts, src/sandbox/executions.ts, src/sandbox/store.ts":
     "the executions take the whole SandboxStore's type",

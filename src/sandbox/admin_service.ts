@@ -4,23 +4,21 @@
  *
  * @module
  */
-import type { ServiceImpl } from "@connectrpc/connect";
 import type {
   NamedEntityIdentifierListRequest,
   ResourceListRequest,
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
-import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import type { AdminServiceImpl } from "./admin_service_impl.ts";
 import type { EntityTable, Row } from "./filters.ts";
 import { createExecutionMethods } from "./execution_service.ts";
-import { requireFullId } from "./identifiers.ts";
+import { requireFullId, requireIdOf } from "./identifiers.ts";
 import { listPage, type ListQuery } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
 import { splitWorkflowTerms } from "./launch_plan_filters.ts";
 import { namedEntityMethods } from "./named_entities.ts";
 import { projectMethods } from "./projects.ts";
 
-/** The implemented subset of AdminService. */
-export type AdminServiceImpl = Partial<ServiceImpl<typeof AdminService>>;
+export type { AdminServiceImpl };
 
 function resourceQuery(request: ResourceListRequest): ListQuery {
   return {
@@ -64,14 +62,14 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     },
     listTaskIds: (request) => listNames(store.taskEntries(), request, "task"),
     createWorkflow: (request) => (store.addWorkflow(request), {}),
-    getWorkflow: (request) => store.getWorkflow(requireFullId(request.id)),
+    getWorkflow: (request) => store.getWorkflow(requireIdOf("workflow", request.id)),
     listWorkflows: (request) => {
       const { items, token } = listMessages(store.workflowEntries(), request, "workflow");
       return { workflows: items, token };
     },
     listWorkflowIds: (request) => listNames(store.workflowEntries(), request, "workflow"),
     createLaunchPlan: (request) => (store.addLaunchPlan(request), {}),
-    getLaunchPlan: (request) => store.getLaunchPlan(requireFullId(request.id)),
+    getLaunchPlan: (request) => store.getLaunchPlan(requireIdOf("launch plan", request.id)),
     listLaunchPlans: (request) => {
       // FlyteAdmin joins launch plans to their workflow: `workflow.*` terms test the launch plan's workflow id.
       const { rest, matches } = splitWorkflowTerms(request.filters);

@@ -14,7 +14,7 @@ import {
 } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { MessageInit } from "../admin/message_init.ts";
-import type { AdminServiceImpl } from "./admin_service.ts";
+import type { AdminServiceImpl } from "./admin_service_impl.ts";
 import {
   columnComparator,
   type Columns,

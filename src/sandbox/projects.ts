@@ -18,7 +18,7 @@ import {
   type ProjectListRequest,
   ProjectSchema,
 } from "../../proto/gen/flyteidl/admin/project_pb.ts";
-import type { AdminServiceImpl } from "./admin_service.ts";
+import type { AdminServiceImpl } from "./admin_service_impl.ts";
 import {
   columnComparator,
   type Columns,
