@@ -3,8 +3,8 @@
  * page of 100: projects, workflows (names and the versions of one name), launch plans and executions, all but
  * the projects in `flytesnacks`/`development`.
  *
- * - `n` projects `bench-project-<i>`, registered over the admin's own RPC (the sandbox keeps projects only
- *   there), so only on an admin without auth.
+ * - `n` projects `bench-project-<i>`, registered over the admin's own RPC (as a user registers them), so only on
+ *   an admin without auth; the admin has its seed project `flytesnacks` besides.
  * - `n` workflow names `bench.module_<i % 50>.wf_<i>` at `v0`, and `n - 1` more versions of the first name, so that
  *   the first name has `n` versions. Each takes two integers, as the seeded tasks do, and has no nodes.
  * - `n` launch plans, `v0` of each workflow name, with defaults for both inputs.

@@ -343,3 +343,42 @@ Deno.test("ListTaskIds lists each name once", async () => {
     assertEquals([entities.map((e) => e.name), token], [["a", "b"], "2"]);
   });
 });
+
+Deno.test("identifiers of the wrong resource type are refused as FlyteAdmin's ValidateIdentifier refuses them", async () => {
+  await withSandbox(async (sandbox, client) => {
+    const taskId = id(ResourceType.TASK, "t", "v1");
+    const workflowId = id(ResourceType.WORKFLOW, "wf", "v1");
+    const refusal = async (promise: Promise<unknown>) => {
+      const err = await adminError(promise);
+      return [err.status, err.serverMessage];
+    };
+    assertEquals(await refusal(client.admin.createWorkflow({ id: taskId, spec: { template: { id: taskId } } })), [
+      "InvalidArgument",
+      'unexpected resource type task for identifier [resource_type:TASK project:"flytesnacks" domain:"development" ' +
+      'name:"t" version:"v1"], expected workflow instead',
+    ]);
+    sandbox.store.addWorkflow(workflowInit("wf", "v1"));
+    // A launch plan's workflow identifier is checked first, then its own.
+    assertEquals(
+      await refusal(
+        client.admin.createLaunchPlan({ id: taskId, spec: { workflowId: { ...workflowId, resourceType: 0 } } }),
+      ),
+      [
+        "InvalidArgument",
+        'unexpected resource type unspecified for identifier [project:"flytesnacks" domain:"development" name:"wf" ' +
+        'version:"v1"], expected workflow instead',
+      ],
+    );
+    assertEquals(await refusal(client.admin.createLaunchPlan({ id: taskId, spec: { workflowId } })), [
+      "InvalidArgument",
+      'unexpected resource type task for identifier [resource_type:TASK project:"flytesnacks" domain:"development" ' +
+      'name:"t" version:"v1"], expected launch_plan instead',
+    ]);
+    assertEquals((await refusal(client.admin.getLaunchPlan({ id: workflowId })))[0], "InvalidArgument");
+    assertEquals(
+      (await refusal(client.admin.getWorkflow({ id: { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN } })))[0],
+      "InvalidArgument",
+    );
+    assertEquals(sandbox.store.launchPlans().length, 0);
+  });
+});

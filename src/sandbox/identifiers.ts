@@ -4,7 +4,7 @@
  * @module
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /** The entity kinds the sandbox stores, spelled as FlyteAdmin spells them in messages. */
 export type EntityKind = "task" | "workflow" | "launch plan";
@@ -21,6 +21,44 @@ export function requireFullId(id: Identifier | undefined): Identifier {
     if (id[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
   }
   return id;
+}
+
+/** The resource type each entity kind's identifiers carry. */
+const RESOURCE_TYPES: Record<EntityKind, ResourceType> = {
+  "task": ResourceType.TASK,
+  "workflow": ResourceType.WORKFLOW,
+  "launch plan": ResourceType.LAUNCH_PLAN,
+};
+
+/**
+ * FlyteAdmin's ValidateIdentifier: an identifier of `kind` (its resource type, checked before its fields, and
+ * INVALID_ARGUMENT "unexpected resource type …" naming the identifier as Go prints it), naming one version.
+ */
+export function requireIdOf(kind: EntityKind, id: Identifier | undefined): Identifier {
+  if (!id) throw new ConnectError("missing id", Code.InvalidArgument);
+  const expected = RESOURCE_TYPES[kind];
+  if (id.resourceType !== expected) {
+    const typeName = (type: ResourceType) => (ResourceType[type] ?? String(type)).toLowerCase();
+    throw new ConnectError(
+      `unexpected resource type ${typeName(id.resourceType)} for identifier [${identifierText(id)}], ` +
+        `expected ${typeName(expected)} instead`,
+      Code.InvalidArgument,
+    );
+  }
+  return requireFullId(id);
+}
+
+/** An identifier in protobuf's text format, as Go's `%+v` prints it: fields at their defaults left out. */
+function identifierText(id: Identifier): string {
+  const fields = [
+    id.resourceType !== ResourceType.UNSPECIFIED
+      ? `resource_type:${ResourceType[id.resourceType] ?? id.resourceType}`
+      : "",
+    ...(["project", "domain", "name", "version", "org"] as const).map((field) =>
+      id[field] !== "" ? `${field}:${JSON.stringify(id[field])}` : ""
+    ),
+  ];
+  return fields.filter((field) => field !== "").join(" ");
 }
 
 /** Map key of one entity version; org is ignored because the sandbox has a single org. */

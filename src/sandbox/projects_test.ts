@@ -136,7 +136,7 @@ Deno.test("projects: creates in an unknown or archived project or an unknown dom
     // Seeding through the store keeps the same rules, and addProject makes a project as RegisterProject does.
     deepEqual(await refusal(() => sandbox.store.addTask({ ...taskInit("s", "v1"), id: { project: "ml" } })), [
       Code.InvalidArgument,
-      "missing domain",
+      'unexpected resource type unspecified for identifier [project:"ml"], expected task instead',
     ]);
     const ml = { ...taskInit("s", "v1").id, project: "ml" };
     deepEqual(

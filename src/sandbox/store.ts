@@ -41,7 +41,7 @@ import { type Project, type ProjectRegisterRequest, ProjectSchema } from "../../
 import { EntityTable, type Entry } from "./entity_table.ts";
 import { compileWorkflow } from "./compile.ts";
 import { SandboxExecutions } from "./executions.ts";
-import { requireFullId } from "./identifiers.ts";
+import { requireIdOf } from "./identifiers.ts";
 import { ProjectTable } from "./projects.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
@@ -198,7 +198,7 @@ export class SandboxStore {
   /** Creates a task version, as CreateTask does. */
   addTask(init: TaskInit): Task {
     const request = create(TaskCreateRequestSchema, init);
-    const id = requireFullId(request.id);
+    const id = requireIdOf("task", request.id);
     this.projects.requireActive(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
@@ -215,7 +215,7 @@ export class SandboxStore {
   /** Creates a workflow version, as CreateWorkflow does; every referenced entity must exist. */
   addWorkflow(init: WorkflowInit): Workflow {
     const request = create(WorkflowCreateRequestSchema, init);
-    const id = requireFullId(request.id);
+    const id = requireIdOf("workflow", request.id);
     this.projects.requireActive(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
@@ -237,12 +237,11 @@ export class SandboxStore {
   /** Creates a launch plan version (INACTIVE), as CreateLaunchPlan does; its workflow must exist. */
   addLaunchPlan(init: LaunchPlanInit): LaunchPlan {
     const request = create(LaunchPlanCreateRequestSchema, init);
-    const id = requireFullId(request.id);
-    const spec = requireSpec(request.spec);
-    if (!spec.workflowId) throw new ConnectError("missing workflow_id", Code.InvalidArgument);
-    // FlyteAdmin looks the workflow up before it validates the launch plan's own project and domain.
-    const workflow = this.#workflows.get(spec.workflowId).message;
+    // FlyteAdmin checks the workflow's identifier and looks the workflow up before it validates the launch plan.
+    const workflow = this.#workflows.get(requireIdOf("workflow", request.spec?.workflowId)).message;
+    const id = requireIdOf("launch plan", request.id);
     this.projects.requireActive(id.project, id.domain);
+    const spec = requireSpec(request.spec);
     this.#launchPlans.assertNew(id, spec);
     const createdNs = this.#clock();
     const createdAt = timestampFromNs(createdNs);
