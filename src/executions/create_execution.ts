@@ -19,7 +19,7 @@ import type {
   ExecutionCreateRequest,
   ExecutionCreateRequestSchema,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
-import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { RESOURCE_TYPE } from "../get/resource_type.ts";
 import type { LiteralType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 
 /**
@@ -207,7 +207,13 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
     if (result.kind !== "one") throw new Error("a query for one task version returned a list");
     const variables = result.task.closure?.compiledTask?.template?.interface?.inputs?.variables ?? {};
     return {
-      id: { resourceType: ResourceType.TASK, project, domain, name: spec.task, version: result.task.id?.version ?? "" },
+      id: {
+        resourceType: RESOURCE_TYPE.TASK,
+        project,
+        domain,
+        name: spec.task,
+        version: result.task.id?.version ?? "",
+      },
       version: result.task.id?.version ?? "",
       types: typesOf(variables),
       given: version,
@@ -220,7 +226,13 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
   if (result.kind !== "one") throw new Error("a query for one launch plan version returned a list");
   const { parameters } = await defaultInputsOf(result.launchPlan.spec);
   return {
-    id: { resourceType: ResourceType.LAUNCH_PLAN, project, domain, name, version: result.launchPlan.id?.version ?? "" },
+    id: {
+      resourceType: RESOURCE_TYPE.LAUNCH_PLAN,
+      project,
+      domain,
+      name,
+      version: result.launchPlan.id?.version ?? "",
+    },
     version: result.launchPlan.id?.version ?? "",
     types: typesOf(Object.fromEntries(Object.entries(parameters).map(([k, p]) => [k, p.var ?? {}]))),
     given: version,

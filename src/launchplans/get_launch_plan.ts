@@ -20,7 +20,7 @@ import {
 } from "../get/list_query.ts";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { LaunchPlanRow } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
-import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { RESOURCE_TYPE } from "../get/resource_type.ts";
 
 /**
  * What to read.
@@ -200,7 +200,7 @@ export function runLaunchPlanRowQuery(
 /** How launch plans are read, through flyteidl's calls (`client.admin`) or the rows' (`client.rows`): the same RPCs. */
 const LAUNCH_PLANS = {
   noun: "launch plan",
-  resourceType: ResourceType.LAUNCH_PLAN,
+  resourceType: RESOURCE_TYPE.LAUNCH_PLAN,
   list: "listLaunchPlans",
   items: "launchPlans",
   get: "getLaunchPlan",
