@@ -55,7 +55,7 @@ Deno.test("the bench admin serves 100 tasks, projects, workflow names and versio
       };
       assertEquals(counts, {
         tasks: 100,
-        projects: 100,
+        projects: 101, // and the admin's own seed, flytesnacks
         workflowNames: 100,
         workflowVersions: 100,
         launchPlans: 100,
