@@ -112,20 +112,26 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
     // A table shows a few fields of an execution: they are all that is decoded, and all whose descriptors are built;
     // a document reads whole executions.
     const table = format === "TABLE";
-    const [executions, { EXECUTION_COLUMNS: columns }, { render, renderRows }] = await Promise.all([
+    const [executions, { EXECUTION_COLUMNS: columns }] = await Promise.all([
       import("../../executions/get_execution.ts"),
       import("../../executions/execution_columns.ts"),
-      import("../../output/render.ts"),
     ]);
+    // The renderer and a document's JSON load once the call has gone out, while it is on the network.
+    const renderer = () => import("../../output/render.ts");
     const toJson = async () => (await import("../../executions/execution_view.ts")).executionJson;
     if (name) {
       const id = { project, domain, name };
       if (table) {
-        return renderRows(ctx.io, columns, [await executions.getExecutionRow(await admin, id, ctx.signal)], { wide });
+        const [row, { renderRows }] = await Promise.all([
+          executions.getExecutionRow(await admin, id, ctx.signal),
+          renderer(),
+        ]);
+        return renderRows(ctx.io, columns, [row], { wide });
       }
-      const [execution, executionJson] = await Promise.all([
+      const [execution, executionJson, { render }] = await Promise.all([
         executions.getExecution(await admin, id, ctx.signal),
         toJson(),
+        renderer(),
       ]);
       return await render(ctx.io, format, { columns, toJson: executionJson, value: { one: execution } }, { wide });
     }
@@ -136,14 +142,18 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
       throw flagError(err, options.flagOf);
     }
     if (table) {
-      const page = await executions.runExecutionRowQuery(await admin, query, ctx.signal);
+      const [page, { renderRows }] = await Promise.all([
+        executions.runExecutionRowQuery(await admin, query, ctx.signal),
+        renderer(),
+      ]);
       renderRows(ctx.io, columns, page.items, { wide });
       hintNextPage(ctx, page.hasMore, "executions", query.page);
       return;
     }
-    const [page, executionJson] = await Promise.all([
+    const [page, executionJson, { render }] = await Promise.all([
       executions.runExecutionQuery(await admin, query, ctx.signal),
       toJson(),
+      renderer(),
     ]);
     await render(ctx.io, format, { columns, toJson: executionJson, value: { list: page.items } }, { wide });
     hintNextPage(ctx, page.hasMore, "executions", query.page);

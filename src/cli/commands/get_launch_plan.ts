@@ -100,10 +100,10 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     const { format } = options;
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    const [{ launchPlanQuery, runLaunchPlanQuery, runLaunchPlanRowQuery }, { render, renderRows }] = await Promise.all([
-      import("../../launchplans/get_launch_plan.ts"),
-      import("../../output/render.ts"),
-    ]);
+    // The renderer loads while the call is on the network.
+    const { launchPlanQuery, runLaunchPlanQuery, runLaunchPlanRowQuery } = await import(
+      "../../launchplans/get_launch_plan.ts"
+    );
     let query;
     try {
       query = launchPlanQuery(options.query);
@@ -115,9 +115,10 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
       options.query.name ? view.LAUNCH_PLAN_COLUMNS : view.LAUNCH_PLAN_LIST_COLUMNS;
     if (format === "TABLE" && options.execFile === undefined) {
       // A table shows a few fields: they are all that is decoded, and all whose descriptors are built.
-      const [result, view] = await Promise.all([
+      const [result, view, { renderRows }] = await Promise.all([
         runLaunchPlanRowQuery(await admin, query, ctx.signal),
         import("../../launchplans/launch_plan_columns.ts"),
+        import("../../output/render.ts"),
       ]);
       renderRows(ctx.io, columnsOf(view), result.kind === "one" ? [result.launchPlan] : result.items, {
         wide: options.wide,
@@ -127,10 +128,11 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     }
     // Asked before any RPC: the user decides about an existing file before waiting on the network.
     const writeExecFile = options.execFile === undefined ? undefined : await execFileWriter(ctx, options.execFile);
-    const [result, view, { launchPlanJson }] = await Promise.all([
+    const [result, view, { launchPlanJson }, { render }] = await Promise.all([
       runLaunchPlanQuery(await admin, query, ctx.signal),
       import("../../launchplans/launch_plan_columns.ts"),
       import("../../launchplans/launch_plan_view.ts"),
+      import("../../output/render.ts"),
     ]);
     if (writeExecFile && result.newest) await writeExecFile(result.newest);
     const value = result.kind === "one" ? { one: result.launchPlan } : { list: result.items };

@@ -58,13 +58,12 @@ export const GET_PROJECT_COMMAND: CommandSpec = leafCommand({
   async run(ctx, { id, list, flagOf, format, wide }) {
     const admin = ctx.admin({ connectNow: true });
     await admin.catch(() => {});
-    const [{ projectListRequest, listProjects, getProject }, { projectColumns, projectJson }, { render }] =
-      await Promise
-        .all([
-          import("../../projects/get_project.ts"),
-          import("../../projects/project_view.ts"),
-          import("../../output/render.ts"),
-        ]);
+    const [{ projectListRequest, listProjects, getProject }, { projectColumns, projectJson }] = await Promise.all([
+      import("../../projects/get_project.ts"),
+      import("../../projects/project_view.ts"),
+    ]);
+    // The renderer loads once the call has gone out, while it is on the network.
+    const renderer = () => import("../../output/render.ts");
     try {
       // Checked before any call, also with an id (which ignores them): a bad flag is never silently dropped.
       projectListRequest(list);
@@ -72,12 +71,12 @@ export const GET_PROJECT_COMMAND: CommandSpec = leafCommand({
       throw flagError(err, flagOf);
     }
     if (id !== undefined) {
-      const project = await getProject(await admin, id, ctx.signal);
+      const [project, { render }] = await Promise.all([getProject(await admin, id, ctx.signal), renderer()]);
       const toRender = { columns: projectColumns([project]), toJson: projectJson, value: { one: project } };
       await render(ctx.io, format, toRender, { wide });
       return;
     }
-    const page = await listProjects(await admin, list, ctx.signal);
+    const [page, { render }] = await Promise.all([listProjects(await admin, list, ctx.signal), renderer()]);
     const columns = projectColumns(page.items, list.archived);
     await render(ctx.io, format, { columns, toJson: projectJson, value: { list: page.items } }, { wide });
     hintNextPage(ctx, page.hasMore, "projects", list.page ?? 1);

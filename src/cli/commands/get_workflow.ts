@@ -92,10 +92,9 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     const namesView = named ? undefined : import("../../workflows/named_entity_view.ts");
     const columnsView = named ? import("../../workflows/workflow_columns.ts") : undefined;
     const workflowView = named && !table ? import("../../workflows/workflow_view.ts") : undefined;
-    const [workflows, { render, renderRows }] = await Promise.all([
-      import("../../workflows/get_workflow.ts"),
-      import("../../output/render.ts"),
-    ]);
+    const workflows = await import("../../workflows/get_workflow.ts");
+    // The renderer loads once the call has gone out, while it is on the network.
+    const renderer = () => import("../../output/render.ts");
     let query;
     try {
       query = workflows.workflowQuery(options.query);
@@ -104,14 +103,19 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
     }
     const wide = { wide: options.wide };
     const showNames = async (names: WorkflowNames) => {
-      const { NAMED_ENTITY_COLUMNS: columns, namedEntityJson: toJson } = await (namesView ??
-        import("../../workflows/named_entity_view.ts"));
+      const [{ NAMED_ENTITY_COLUMNS: columns, namedEntityJson: toJson }, { render }] = await Promise.all([
+        namesView ?? import("../../workflows/named_entity_view.ts"),
+        renderer(),
+      ]);
       await render(ctx.io, format, { columns, toJson, value: { list: names.items } }, wide);
       hintNextPage(ctx, names.hasMore, "workflows", query.page);
     };
     if (table) {
       // A table shows a few fields of a workflow: they are all that is decoded, and all whose descriptors are built.
-      const result = await workflows.runWorkflowRowQuery(await admin, query, ctx.signal);
+      const [result, { renderRows }] = await Promise.all([
+        workflows.runWorkflowRowQuery(await admin, query, ctx.signal),
+        renderer(),
+      ]);
       if (result.kind === "names") return await showNames(result);
       const columns = await (columnsView ?? import("../../workflows/workflow_columns.ts"));
       if (result.kind === "one") return renderRows(ctx.io, columns.WORKFLOW_COLUMNS, [result.workflow], wide);
@@ -119,7 +123,10 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
       hintNextPage(ctx, result.hasMore, "workflow versions", query.page);
       return;
     }
-    const result = await workflows.runWorkflowQuery(await admin, query, ctx.signal);
+    const [result, { render }] = await Promise.all([
+      workflows.runWorkflowQuery(await admin, query, ctx.signal),
+      renderer(),
+    ]);
     if (result.kind === "names") return await showNames(result);
     const [columns, { workflowJson: toJson }] = await Promise.all([
       columnsView ?? import("../../workflows/workflow_columns.ts"),
