@@ -76,12 +76,14 @@ export async function registerCore(sandbox: Sandbox, versions: string[]): Promis
 
 /**
  * Runs `fctl <args>` as a fresh process under the declared permissions against a production-shaped sandbox (TLS
- * from its CA, OAuth client credentials with the sandbox client's secret from a variable), in the test project.
+ * from its CA, OAuth client credentials with the sandbox client's secret from a variable), in the test project
+ * and domain.
  */
 export async function runProductionProcess(
   sandbox: Sandbox,
   args: string[],
   project = "flytesnacks",
+  domain = "development",
 ): Promise<RunResult> {
   const dir = await Deno.makeTempDir({ prefix: "fctl-get-production-" });
   try {
@@ -91,7 +93,7 @@ export async function runProductionProcess(
       DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
       FLYTE_SECRET: SANDBOX_CLIENT.secret,
     };
-    const flags = ["-p", project, "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    const flags = ["-p", project, "-d", domain, "--admin.endpoint", sandbox.endpoint];
     const auth = ["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
     return await runFctlProcess([...args, ...flags, ...auth], env);
   } finally {

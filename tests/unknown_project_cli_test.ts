@@ -1,10 +1,11 @@
 /**
  * Where FlyteAdmin says no to the project or domain: `register files` and `create execution` into a project the
  * admin does not have (a fresh admin has only its seed, flytesnacks), an archived one, or a domain it does not
- * know, as fresh processes against the production-shaped admin (TLS, OAuth). Each fails with exit 1 naming the
- * project or domain in FlyteAdmin's words, no stack trace, nothing created; `get task` there finds nothing.
+ * know, as fresh processes against the production-shaped admin (TLS, OAuth). Each fails with exit 1 and one line
+ * naming the project or domain (a registration: what to do about it, and it stops at the first refusal), no stack
+ * trace, nothing created; `get task` there finds nothing.
  */
-import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
+import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { runProductionProcess, seedProjects } from "./entity_fixtures.ts";
 import { fixture } from "./helpers.ts";
@@ -24,23 +25,108 @@ async function withProductionSandbox(fn: (sandbox: Sandbox) => Promise<void>): P
 const stored = (sandbox: Sandbox) =>
   sandbox.store.tasks().length + sandbox.store.workflows().length + sandbox.store.launchPlans().length;
 
-Deno.test("register files into a project the admin does not have fails (exit 1) naming it, nothing registered", async () => {
-  await withProductionSandbox(async (sandbox) => {
-    const args = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
-    const result = await runProductionProcess(sandbox, args, "nope");
-    equal(result.code, 1, result.stderr);
-    equal(stored(sandbox), 0);
-    const lines = result.stderr.trimEnd().split("\n");
-    assert(!/\bat \S+:\d+:\d+/.test(result.stderr), result.stderr);
-    match(lines.at(-1)!, /^Error: \d+ of 84 files failed to register$/);
-    for (const line of lines.slice(0, -1)) {
-      assert(line.endsWith(UNKNOWN) || /^failed: and \d+ more/.test(line), line);
+/** Cells of the data rows of a results table (`| a | b | c |` lines after the header). */
+const tableRows = (stdout: string) =>
+  stdout.split("\n").filter((l) => l.startsWith("|")).slice(1).map((l) =>
+    l.split("|").slice(1, -1).map((c) => c.trim())
+  );
+
+const creates = (sandbox: Sandbox) =>
+  sandbox.requests.filter((r) => /^Create(Task|Workflow|LaunchPlan)$/.test(r.method)).length;
+
+const CORE_ARGS = ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1"];
+
+/**
+ * A refused registration's rows (name, status, info): a Failed row with the admin's refusal for each create sent,
+ * and the rest not registered for that reason or because what they depend on was not; nothing registered.
+ */
+function assertRefusedRows(rows: string[][], refusal: string, notRegistered: string, sent: number): void {
+  equal(rows.length, 84);
+  const failed = rows.filter((r) => r[1] === "Failed");
+  equal(failed.length, sent, "a Failed row for each create the admin refused, no more");
+  for (const [name, status, info] of rows) {
+    if (status === "Failed") equal(info, `Error registering file due to ${refusal}`, name);
+    else {
+      equal(status, "Skipped", name);
+      assert(
+        info === notRegistered || /^Not registered: depends on \S+, which (failed|was not registered)$/.test(info),
+        info,
+      );
     }
-    // Created through the admin, as a user would, the project takes the same package.
-    await seedProjects(sandbox, [{ id: "nope" }]);
-    const again = await runProductionProcess(sandbox, args, "nope");
+  }
+}
+
+Deno.test("register files into a project the admin does not have: one line naming it and how to create it, exit 1; created so, it goes in", async () => {
+  await withProductionSandbox(async (sandbox) => {
+    const result = await runProductionProcess(sandbox, CORE_ARGS, "nope");
+    const create = "fctl create project --id nope --name nope";
+    deepEqual([result.code, result.stderr], [
+      1,
+      `Error: project "nope" does not exist on the admin: none of the 84 files was registered; create it with: ${create}\n`,
+    ]);
+    equal(stored(sandbox), 0);
+    assertRefusedRows(
+      tableRows(result.stdout),
+      UNKNOWN,
+      "Not registered: project nope does not exist",
+      creates(sandbox),
+    );
+
+    // The line's own advice, run as it says, and the same package goes in.
+    const created = await runProductionProcess(sandbox, create.split(" ").slice(1), "nope");
+    equal(created.code, 0, created.stderr);
+    const again = await runProductionProcess(sandbox, CORE_ARGS, "nope");
     deepEqual([again.code, again.stderr], [0, ""]);
     equal(stored(sandbox), 83, "the package's entities (two of its 84 files hold the same task)");
+  });
+});
+
+Deno.test("an archived project or an unknown domain stops the registration at the first refusal, --continueOnError or not", async () => {
+  await withProductionSandbox(async (sandbox) => {
+    await seedProjects(sandbox, [{ id: "old", archived: true }]);
+    // One create at a time: the first one's refusal is the only create sent.
+    const args = [...CORE_ARGS, "--continueOnError", "--concurrency", "1"];
+    const archived = await runProductionProcess(sandbox, args, "old");
+    const activate = "fctl update project old --activate";
+    deepEqual([archived.code, archived.stderr], [
+      1,
+      `Error: project "old" is not active (archived) on the admin: none of the 84 files was registered; ` +
+      `activate it with: ${activate}\n`,
+    ]);
+    equal(creates(sandbox), 1);
+    assertRefusedRows(
+      tableRows(archived.stdout),
+      "project [old] is not active",
+      "Not registered: project old is not active",
+      1,
+    );
+
+    sandbox.clearRequests();
+    const qa = await runProductionProcess(sandbox, [...args, "-o", "json"], "flytesnacks", "qa");
+    const line = 'domain "qa" is not one the admin has (development, staging, production): ' +
+      "none of the 84 files was registered; register into one of its domains with -d";
+    deepEqual([qa.code, qa.stderr], [1, `Error: ${line}\n`]);
+    equal(creates(sandbox), 1);
+    const report = JSON.parse(qa.stdout);
+    deepEqual([report.failed, report.error, report.entries.length], [1, line, 84]);
+    const entries = report.entries.map((e: { name: string; status: string; info: string }) => [
+      e.name,
+      e.status,
+      e.info,
+    ]);
+    assertRefusedRows(
+      entries,
+      "domain [qa] is unrecognized by system",
+      "Not registered: the admin has no domain qa",
+      1,
+    );
+    equal(stored(sandbox), 0);
+
+    // Activated as the line says (--force answers its question, no terminal here), the project takes the package.
+    const activated = await runProductionProcess(sandbox, [...activate.split(" ").slice(1), "--force"], "old");
+    equal(activated.code, 0, activated.stderr);
+    const again = await runProductionProcess(sandbox, CORE_ARGS, "old");
+    deepEqual([again.code, again.stderr], [0, ""]);
   });
 });
 

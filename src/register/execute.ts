@@ -16,7 +16,8 @@ import {
   UPLOAD_INTERRUPTED,
   UPLOADED,
 } from "./jobs.ts";
-import { entryFor } from "./entries.ts";
+import { entryFor, type RegisterEntry } from "./entries.ts";
+import { type ProjectRefusal, projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
 import { outcomeEntries } from "./report.ts";
 import { runGraph } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
@@ -31,14 +32,20 @@ export { prepareCreates } from "./create_entity.ts";
  *
  * What no create survives (the upload failed, the admin is unreachable, …) is not thrown: it is kept as
  * `run.error`, starts nothing new, and the rows say what was and was not registered before it, so that
- * the caller can show them and then fail.
+ * the caller can show them and then fail. So is the admin's refusal of the project or domain, continue-on-error
+ * or not: every create goes there, so none can succeed after it (a {@link ProjectRefusedError}).
  */
 export async function executePlan(client: AdminClient, plan: JobPlan, run: RegisterRun): Promise<void> {
   const started = run.now();
   let done = 0;
+  let refusal: ProjectRefusal | undefined;
   const create = async (entity: Exclude<RegisterJob, SourceUpload>): Promise<JobResult> => {
     const entry = await createEntity(client.admin, entity, run.options);
     run.deps.onProgress?.({ phase: "create", done: ++done, total: plan.order.length });
+    if (entry.status === "Failed" && !refusal) {
+      refusal = projectRefusalOf(entry.info, entry.id ?? run.options);
+      if (refusal) fatal.abort();
+    }
     return entry;
   };
   // A fatal error stops scheduling as the caller's signal does, but the run is not `interrupted`.
@@ -67,7 +74,29 @@ export async function executePlan(client: AdminClient, plan: JobPlan, run: Regis
   });
   run.timings.registerMs = run.now() - started;
   run.interrupted = run.signal?.aborted ?? false;
-  run.entries.push(...outcomeEntries(plan.order, outcomes, run.startedMs, run.interrupted));
+  const stoppedInfo = refusal && refusalInfo(refusal);
+  const entries = outcomeEntries(plan.order, outcomes, run.startedMs, run.interrupted, stoppedInfo);
+  run.entries.push(...entries);
+  if (refusal && !run.interrupted) run.error ??= await refusalError(client, refusal, run.entries);
+}
+
+/** The error of a registration the admin refused for its project or domain, naming the admin's domains if that was it. */
+async function refusalError(
+  client: AdminClient,
+  refusal: ProjectRefusal,
+  entries: readonly RegisterEntry[],
+): Promise<ProjectRefusedError> {
+  let domains: string[] = [];
+  if (refusal.reason === "unknownDomain") {
+    try {
+      // Every project answers with the system's domains.
+      domains = (await client.admin.getProject({ id: refusal.project })).domains.map((domain) => domain.id);
+    } catch {
+      // Only a hint: the refusal is said all the same.
+    }
+  }
+  const notRegistered = entries.filter((entry) => entry.status !== "Success").length;
+  return new ProjectRefusedError(refusal, notRegistered, entries.length, domains);
 }
 
 /** The upload job: sends the source, then fills its location into the tasks that wait for it. */

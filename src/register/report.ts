@@ -34,13 +34,14 @@ export function finishReport(run: RegisterRun): RegisterReport {
 
 /**
  * The rows of `order` from how their jobs ended: a create's own row with its timing, or why it was
- * skipped (what it waited on, an interruption, or a stop after a failure).
+ * skipped (what it waited on, an interruption, or a stop: `stoppedInfo` says why, after a failure by default).
  */
 export function outcomeEntries(
   order: readonly RegistrationEntity[],
   outcomes: ReadonlyMap<RegisterJob, JobOutcome<RegisterJob, JobResult>>,
   started: number,
   aborted: boolean,
+  stoppedInfo: string = INFO.stopped,
 ): RegisterEntry[] {
   const byEntity = new Map<RegistrationEntity, RegisterEntry>();
   const entryOf = (entity: RegistrationEntity): RegisterEntry => {
@@ -71,7 +72,7 @@ export function outcomeEntries(
         break;
       }
       case "notStarted":
-        entry = entryFor(entity, "Skipped", aborted ? INFO.interrupted : INFO.stopped);
+        entry = entryFor(entity, "Skipped", aborted ? INFO.interrupted : stoppedInfo);
         break;
     }
     byEntity.set(entity, entry);

@@ -1,0 +1,48 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { ExitCode } from "../errors.ts";
+import { projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
+
+const id = { project: "ml", domain: "qa" };
+const due = (message: string) => `Error registering file due to ${message}`;
+
+Deno.test("projectRefusalOf reads FlyteAdmin's three refusals, taking what the message leaves out from the id", () => {
+  const notFound = "failed to validate that project [nope] and domain [development] are registered, " +
+    "err: [project [nope] not found]";
+  deepEqual(projectRefusalOf(due(notFound), id), {
+    reason: "projectNotFound",
+    project: "nope",
+    domain: "development",
+  });
+  deepEqual(projectRefusalOf(due("project [old] is not active"), id), {
+    reason: "projectNotActive",
+    project: "old",
+    domain: "qa",
+  });
+  deepEqual(projectRefusalOf(due("domain [qa] is unrecognized by system"), id), {
+    reason: "unknownDomain",
+    project: "ml",
+    domain: "qa",
+  });
+});
+
+Deno.test("projectRefusalOf: a project the admin could not read for another reason, or another failure, is no refusal", () => {
+  const dbDown = "failed to validate that project [ml] and domain [qa] are registered, err: [connection refused]";
+  equal(projectRefusalOf(due(dbDown), id), undefined);
+  equal(projectRefusalOf(due("task with different structure already exists"), id), undefined);
+});
+
+Deno.test("ProjectRefusedError: one line of what was refused, how much was not registered, and what to do (exit 1)", () => {
+  const missing = new ProjectRefusedError({ reason: "projectNotFound", project: "ml", domain: "qa" }, 3, 3);
+  equal(
+    missing.message,
+    'project "ml" does not exist on the admin: none of the 3 files was registered; ' +
+      "create it with: fctl create project --id ml --name ml",
+  );
+  equal(missing.exitCode, ExitCode.Failed);
+  const domain = new ProjectRefusedError({ reason: "unknownDomain", project: "ml", domain: "qa" }, 2, 5, ["dev"]);
+  equal(
+    domain.message,
+    'domain "qa" is not one the admin has (dev): 2 of 5 files were not registered; register into one of its domains with -d',
+  );
+  equal(refusalInfo(domain.refusal), "Not registered: the admin has no domain qa");
+});
