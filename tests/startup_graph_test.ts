@@ -127,3 +127,31 @@ Deno.test("a command's run loads its context and the configuration loader in one
   );
   deepEqual(graph.filter((s) => /node_modules|proto\/gen/.test(s)), [], "still no package and no descriptor");
 });
+
+Deno.test("a registration asks for its source's upload location before any of flyteidl's generated files loads", async () => {
+  // Evaluating a generated file builds its descriptors (a package's entities need tens of ms of a cold process): what
+  // `register files` and `register examples` load before the call is asked for must build none, so that the call
+  // leaves sooner and the building overlaps its round trip. What they load then: the command, the registration, its
+  // outcome and runner modules, and the upload's module, which asks for the location (the call's own service loads
+  // inside the admin client, on its way out).
+  const before = [
+    "src/cli/commands/register_files.ts",
+    "src/cli/commands/register_examples.ts",
+    "src/register/register_files.ts",
+    "src/register/register_examples.ts",
+    "src/register/upload.ts",
+    "src/cli/register_outcome.ts",
+    "src/cli/run_registration.ts",
+  ];
+  for (const module of before) {
+    const graph = [...await staticGraph(new URL(`../${module}`, import.meta.url).href)];
+    assert(graph.some((s) => s.endsWith(module)), `the walk starts at ${module}`);
+    deepEqual(graph.filter((s) => /proto\/gen\//.test(s)), [], module);
+  }
+  // The steps that decode, check and send load on demand, behind literal specifiers, so the check can fail.
+  const all = [...await staticGraph(new URL("../src/register/register_files.ts", import.meta.url).href, true)];
+  for (const module of ["src/register/check_and_send.ts", "src/register/classify.ts", "src/register/execute.ts"]) {
+    assert(all.some((s) => s.endsWith(module)), `${module} behind a dynamic import`);
+  }
+  assert(all.some((s) => s.endsWith("proto/gen/flyteidl/admin/task_pb.ts")), "the descriptors behind them");
+});

@@ -1,30 +1,18 @@
 /**
  * The check step of a registration: everything that can be checked locally, before anything is
- * uploaded or created, so that a bad package does not end up half registered.
+ * uploaded or created, so that a bad package does not end up half registered. It decodes, so it loads flyteidl's
+ * generated descriptors; what a registration needs before that (its options, its source) is in `check_options.ts`
+ * and `package_sources.ts`.
  *
  * @module
  */
-import { InvalidOptionError, quote, UsageError } from "../errors.ts";
+import { quote } from "../errors.ts";
 import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
 import { assertVersioned, hydrateEntityInPlace } from "./hydrate.ts";
-import { type CheckedOptions, DEFAULT_CONCURRENCY, type RegisterFilesOptions } from "./options.ts";
-import {
-  type MemberInMemory,
-  type MemberNameOnly,
-  type MemberOnDisk,
-  type PackageMember,
-  readMemberBytes,
-} from "./package/members.ts";
+import type { CheckedOptions } from "./options.ts";
+import { type PackageMember, readMemberBytes } from "./package/members.ts";
+import { packageSources } from "./package_sources.ts";
 import type { RegisterEntry } from "./entries.ts";
-
-/**
- * A fast-registration source: in memory when small, else in the private temp dir; only its name when the
- * registration uploads nothing (see {@link KeptSource}).
- */
-export type SourceMember = MemberInMemory | MemberOnDisk | MemberNameOnly;
-
-/** A fast-registration source with its bytes, as a registration that uploads it has it. */
-export type KeptSource = MemberInMemory | MemberOnDisk;
 
 /** A package decoded and hydrated. */
 export interface CheckedPackage {
@@ -32,49 +20,6 @@ export interface CheckedPackage {
   entities: RegistrationEntity[];
   /** `Failed` entries for members that cannot be registered. */
   invalid: RegisterEntry[];
-}
-
-/**
- * The options with their defaults, once they are known to be usable.
- *
- * @throws {UsageError} no project, domain or paths
- * @throws {InvalidOptionError} a concurrency that is not a whole number of at least 1
- */
-export function checkOptions(options: RegisterFilesOptions): CheckedOptions {
-  if (options.paths.length === 0) throw new UsageError("no files given to register");
-  return checkSettings(options);
-}
-
-/**
- * What every registration needs whatever it registers: project, domain and concurrency (the default
- * filled in), and an empty version dropped. `registerExamples` checks these before asking GitHub anything.
- *
- * @throws {UsageError} no project or domain
- * @throws {InvalidOptionError} a concurrency that is not a whole number of at least 1
- */
-export function checkSettings<T extends Omit<RegisterFilesOptions, "paths">>(
-  options: T,
-): T & { concurrency: number } {
-  if (options.project === "") throw new UsageError("project is required (-p/--project)");
-  if (options.domain === "") throw new UsageError("domain is required (-d/--domain)");
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidOptionError(`invalid concurrency ${quote(concurrency)}: expected a whole number of at least 1`, {
-      option: "concurrency",
-      value: concurrency,
-      expected: "a whole number of at least 1",
-    });
-  }
-  // An empty version (a config file's default) means "not given": entities keep the versions they have.
-  return { ...options, concurrency, version: options.version || undefined };
-}
-
-/**
- * The package's fast-registration sources (with their bytes, in memory or on disk, unless the registration
- * uploads nothing). More than one is an error, reported per source by {@link checkPackage}.
- */
-export function packageSources(members: readonly PackageMember[]): SourceMember[] {
-  return members.filter(isSource);
 }
 
 /**
@@ -126,21 +71,4 @@ export async function checkPackage(
 
 function sortedByName<M extends PackageMember>(members: readonly M[]): M[] {
   return [...members].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** Whether a member is a fast-registration source whose bytes were kept (a fast source's always are). */
-function isSource(member: PackageMember): member is SourceMember {
-  return memberRole(member.name).role === "fastSource";
-}
-
-/**
- * The source's bytes, for its upload: a registration that sends reads its package with the source's bytes kept.
- *
- * @throws {Error} the source was read without its bytes (a registration that sends must keep them)
- */
-export function keptSource(source: SourceMember): KeptSource {
-  if (source.bytes === undefined && source.path === undefined) {
-    throw new Error(`the fast-registration source ${quote(source.name)} was read without its bytes`);
-  }
-  return source as KeptSource;
 }

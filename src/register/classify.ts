@@ -2,7 +2,7 @@
  * Telling the members of a serialized Flyte package apart and decoding the entity files.
  *
  * pyflyte names files `<index>_<entity name>_<kind>.pb` with kind 1 = TaskSpec, 2 = WorkflowSpec,
- * 3 = LaunchPlan. The suffix only says which message to try first: protobuf decoding is lenient
+ * 3 = LaunchPlan (`member_role.ts`). The suffix only says which message to try first: protobuf decoding is lenient
  * (one message's bytes often decode "successfully" as another), so a decoded message is accepted
  * only if its identifier is present and has the resource type that message kind carries.
  *
@@ -14,6 +14,11 @@ import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/
 import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError, quote } from "../errors.ts";
+import { memberRole } from "./member_role.ts";
+
+// Also here, beside decoding, for code that decodes anyway; what must not load the descriptors imports their modules.
+export { entityId } from "./entity_id.ts";
+export { type MemberRole, memberRole } from "./member_role.ts";
 
 /**
  * The three kinds of entity a package registers, in the order they depend on each other.
@@ -35,27 +40,6 @@ export type RegistrationEntity =
   | { kind: "task"; name: string; spec: TaskSpec }
   | { kind: "workflow"; name: string; spec: WorkflowSpec }
   | { kind: "launchPlan"; name: string; spec: LaunchPlan };
-
-/** What a package member is, judged by its name alone. */
-export type MemberRole =
-  /** A serialized entity; `expected` is the kind its pyflyte suffix names, if it has one. */
-  | { role: "entity"; expected?: EntityKind }
-  /** The fast-registration source archive (`fast<digest>.tar.gz`). */
-  | { role: "fastSource" }
-  /** Anything else (`.DS_Store`, READMEs, …). */
-  | { role: "other" };
-
-const SUFFIX_KINDS: Record<string, EntityKind> = { "1": "task", "2": "workflow", "3": "launchPlan" };
-
-/** Classifies a package member by its name (any directories in front are ignored). */
-export function memberRole(name: string): MemberRole {
-  const base = name.slice(name.lastIndexOf("/") + 1);
-  if (/^fast.*\.tar\.gz$/.test(base)) return { role: "fastSource" };
-  // macOS tar adds AppleDouble `._x.pb` shadows of real files; they are metadata, not entities.
-  if (!base.endsWith(".pb") || base.startsWith("._")) return { role: "other" };
-  const suffix = /_([123])\.pb$/.exec(base)?.[1];
-  return { role: "entity", expected: suffix === undefined ? undefined : SUFFIX_KINDS[suffix] };
-}
 
 interface Decoder {
   kind: EntityKind;
@@ -121,16 +105,4 @@ export function decodeEntity(name: string, bytes: Uint8Array): RegistrationEntit
     }
   }
   throw new OperationError(`cannot decode ${quote(name)}: ${reasons.join("; ")}`);
-}
-
-/** The identifier an entity is registered under (before hydration it may hold placeholders). */
-export function entityId(entity: RegistrationEntity): Identifier | undefined {
-  switch (entity.kind) {
-    case "task":
-      return entity.spec.template?.id;
-    case "workflow":
-      return entity.spec.template?.id;
-    case "launchPlan":
-      return entity.spec.id;
-  }
 }

@@ -6,7 +6,8 @@
  * @module
  */
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import type { EntityKind, RegistrationEntity } from "./classify.ts";
+import { entityId } from "./entity_id.ts";
 
 /**
  * Outcome of one file, as the results table shows it.

@@ -5,7 +5,7 @@
  * @module
  */
 import type { RegistrationEntity } from "./classify.ts";
-import type { KeptSource } from "./check.ts";
+import type { KeptSource } from "./package_sources.ts";
 import { usesSourceLocation } from "./hydrate.ts";
 import { planRegistration } from "./plan.ts";
 import type { RegisterEntry } from "./entries.ts";

@@ -8,7 +8,7 @@ import { checkAssetUrls } from "../github/asset_url.ts";
 import { archiveAssets, type ReleaseAsset, resolveRelease } from "../github/release.ts";
 import { withGitHubToken } from "../github/token_scope.ts";
 import { createHttpClient, type HttpClient } from "../http/http_client.ts";
-import { checkSettings } from "./check.ts";
+import { checkSettings } from "./check_options.ts";
 import {
   type AdminClientSource,
   type RegisterDeps,

@@ -12,16 +12,19 @@
  *   sends something, so a dry run never loads Connect or the HTTP client;
  * - report (`report.ts`): a row per file.
  *
+ * This module reads the package and asks for the source's upload location; the steps (`check_and_send.ts`) load
+ * once that call has been asked for. Nothing this module loads beforehand evaluates flyteidl's generated files:
+ * decoding needs their descriptors, and building them (tens of ms of a cold process) overlaps the call's round
+ * trip, instead of holding back the package's reading and the call.
+ *
  * @module
  */
-import type { AdminClient } from "../admin/client.ts";
-import { checkOptions, checkPackage, type KeptSource, keptSource, packageSources } from "./check.ts";
-import { type JobPlan, planJobs, type SourceUpload } from "./jobs.ts";
-import { UsageError } from "../errors.ts";
+import type { AskedSource, Sender } from "./check_and_send.ts";
+import { checkOptions } from "./check_options.ts";
 import type { AdminClientSource, CheckedOptions, RegisterDeps, RegisterFilesOptions } from "./options.ts";
 import { type PackageMember, withPackageMembers } from "./package/members.ts";
-import { INFO, type RegisterReport, skippedEntries } from "./entries.ts";
-import { finishReport } from "./report.ts";
+import { type KeptSource, keptSource, packageSources } from "./package_sources.ts";
+import type { RegisterReport } from "./entries.ts";
 import { type RegisterRun, startRun } from "./run_state.ts";
 import type { UploadSourceOptions } from "./upload.ts";
 
@@ -80,7 +83,7 @@ export async function registerFiles(
   // First, as when the caller makes the client itself: a client that cannot be made is the first error.
   const client = options.dryRun ? undefined : typeof admin === "function" ? await admin() : admin;
   const run = startRun(checkOptions(options), signal, deps);
-  let sender: Sender | undefined;
+  let sender: Omit<Sender, "execute"> | undefined;
   if (client) {
     // Connecting (TCP, TLS, HTTP/2) overlaps reading the package; a failure surfaces only once the package
     // has been checked (the upload location asked for meanwhile reports it when the upload awaits it).
@@ -100,16 +103,9 @@ export async function registerFiles(
   );
 }
 
-/**
- * What a registration that sends something sends with. A dry run loads neither of its modules: the upload's
- * loads while the package is read, the execute step's once the upload location has been asked for, so that it
- * loads during that round trip instead of before it. Static specifiers, so that `deno compile` and
- * `deno publish` see them.
- */
-interface Sender {
-  client: AdminClient;
-  /** The upload (`node:crypto`, the HTTP client, Connect's errors). */
-  upload: Promise<typeof import("./upload.ts")>;
+/** The check, plan, execute and report steps: flyteidl's descriptors, and protobuf-es to decode with. */
+function loadSteps(): Promise<typeof import("./check_and_send.ts")> {
+  return import("./check_and_send.ts");
 }
 
 /** The execute step's module: the creates' requests and their scheduling. */
@@ -130,76 +126,38 @@ async function turnsOfTheEventLoop(turns: number): Promise<void> {
   for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Check → plan → execute → report, on the members of the package; no `sender` in a dry run. */
+/**
+ * Asks for the source's upload location, then loads the steps and runs them on the members of the package; no
+ * `sender` in a dry run.
+ */
 async function registerMembers(
   members: readonly PackageMember[],
   run: RegisterRun,
-  sender: Sender | undefined,
+  sender: Omit<Sender, "execute"> | undefined,
 ): Promise<RegisterReport> {
-  const { options } = run;
-  // The upload location is asked for first, before the package is checked and before the creates' module
-  // loads, so that its round trip overlaps both; it changes nothing on the admin's side. The bytes are sent
-  // only once the package is sound.
+  // The upload location is asked for first, before the steps' modules load and the package is checked, so that
+  // its round trip overlaps them; it changes nothing on the admin's side. The bytes are sent only once the package
+  // is sound. A package with more than one source asks for nothing: the check refuses it.
   const sources = packageSources(members);
   const source = sources.length === 1 ? sources[0] : undefined;
-  const upload = source && sender ? keptSource(source) : undefined;
-  const requested = upload && sender
-    ? (await sender.upload).requestUploadLocation(sender.client, sourceUploadOptions(upload, run), run.signal)
+  const member = source && sender ? keptSource(source) : undefined;
+  const requested = member && sender
+    ? (await sender.upload).requestUploadLocation(sender.client, sourceUploadOptions(member, run), run.signal)
     : undefined;
-  // The call leaves through a few turns of the event loop; the checks below would hold it back as long as they run.
-  if (requested) await turnsOfTheEventLoop(CALL_TURNS);
-  const execute = sender && loadExecute();
-  // Observed when awaited; a package that fails its checks must not leave it rejected unobserved.
-  execute?.catch(() => {});
   try {
-    const { entities, invalid } = await checkPackage(members, options);
-    run.entries.push(...invalid);
-    if (source) run.source = { name: source.name };
-    const plan = planJobs(entities, requested && { kind: "source", member: upload!, requested });
-    const refused = invalid.length > 0 && !options.continueOnError;
-    const sending = refused || !sender ? undefined : await execute;
-    if (sending && plan.upload) {
-      // While the upload location is on its way: what the first create of each kind and the upload would
-      // otherwise set up on their way out.
-      sending.prepareCreates(plan.order);
-      void (await sender!.upload).loadFetch();
-    }
-    // Where the source goes is decided as part of preparing: the creates start right after.
-    const goOn = sending !== undefined && (!plan.upload || await decideRoute(plan.upload, plan, run));
-    run.timings.prepareMs = run.now() - run.startedMs;
-    if (refused) {
-      run.entries.push(...skippedEntries(plan.order, INFO.invalidPackage));
-    } else if (!sender || !sending) {
-      run.entries.push(...skippedEntries(plan.order, INFO.dryRun));
-    } else if (goOn) {
-      await sending.executePlan(sender.client, plan, run);
-    }
-    return finishReport(run);
+    // The call leaves through a few turns of the event loop; loading the steps' modules (building the descriptors)
+    // and the checks would hold it back as long as they run.
+    if (requested) await turnsOfTheEventLoop(CALL_TURNS);
+    const steps = loadSteps();
+    const execute = sender && loadExecute();
+    // Observed when awaited; a package that fails its checks must not leave it rejected unobserved.
+    execute?.catch(() => {});
+    const asked: AskedSource | undefined = source &&
+      { source, ...(member && requested ? { upload: { member, requested } } : {}) };
+    return await (await steps).checkAndSend(members, run, sender && execute && { ...sender, execute }, asked);
   } finally {
     // A package that failed its checks, or a registration that stopped, leaves no call or retry behind.
     requested?.cancel();
-  }
-}
-
-/**
- * Decides where the source goes before the first create: the admin's answer, and with no upload location the
- * storage, opened and checked. Whether the registration goes on. A storage that cannot take the source is a
- * configuration error, thrown (nothing was created); a failed call stops the registration as the report's
- * error, every entity not registered, as does an interruption.
- *
- * @throws {UsageError} the storage cannot take the source
- */
-async function decideRoute(upload: SourceUpload, plan: JobPlan, run: RegisterRun): Promise<boolean> {
-  try {
-    await upload.requested.route();
-    return true;
-  } catch (err) {
-    if (err instanceof UsageError && !run.signal?.aborted) throw err;
-    const why = run.signal?.aborted ? INFO.interrupted : `Not registered: ${upload.member.name} could not be uploaded`;
-    run.interrupted = run.signal?.aborted ?? false;
-    if (!run.interrupted) run.error = err instanceof Error ? err : new Error(String(err));
-    run.entries.push(...skippedEntries(plan.order, why));
-    return false;
   }
 }
 

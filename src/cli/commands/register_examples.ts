@@ -22,7 +22,6 @@ const FLAGS = [
 function load() {
   return Promise.all([
     import("../../register/register_examples.ts"),
-    import("../register_report.ts"),
     import("../register_outcome.ts"),
     import("../run_registration.ts"),
   ]);
@@ -78,7 +77,7 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
     // them, the connection's own few modules would wait for theirs. A dry run connects to nothing. A client that
     // cannot be made is still reported where the registration makes it, first.
     if (!settings.dryRun) await ctx.admin({ connectNow: true }).catch(() => {});
-    const [{ registerExamples }, { renderExamplesReport }, { examplesFailures }, { runRegistration }] = await load();
+    const [{ registerExamples }, { examplesFailures }, { runRegistration }] = await load();
     // Hidden from every output and log line, whatever echoes it (a GitHub error, a debug record).
     ctx.secrets.add(ctx.env["GITHUB_TOKEN"]);
     await runRegistration(ctx, concurrencyText, {
@@ -89,7 +88,9 @@ export const REGISTER_EXAMPLES_COMMAND = leafCommand({
           githubToken: ctx.env["GITHUB_TOKEN"] || undefined,
           onRelease: (tag, assets) => announceRelease(ctx, tag, assets),
         }),
-      render: renderExamplesReport,
+      // Loaded once there is a report, as by `register files`: its descriptors must not be built before the
+      // registrations have asked for their sources' upload locations.
+      render: async (...args) => (await import("../register_report.ts")).renderExamplesReport(...args),
       wide,
       failedMessage: (report) =>
         `${report.failed} ${report.failed === 1 ? "file" : "files"} of release ${report.release} failed to register`,

@@ -21,7 +21,6 @@ const FLAGS = [
 function load() {
   return Promise.all([
     import("../../register/register_files.ts"),
-    import("../register_report.ts"),
     import("../register_outcome.ts"),
     import("../run_registration.ts"),
   ]);
@@ -64,10 +63,12 @@ export const REGISTER_FILES_COMMAND = leafCommand({
     // them; one that cannot be made is reported where the registration asks for it, as before. A dry run makes it only
     // to download an archive: one of local files never loads it (its bad settings are still refused first).
     if (!settings.dryRun) ctx.http().catch(() => {});
-    const [{ registerFiles }, { renderReport }, { failuresOf }, { runRegistration }] = await load();
+    const [{ registerFiles }, { failuresOf }, { runRegistration }] = await load();
     await runRegistration(ctx, concurrencyText, {
       register: (deps) => registerFiles(() => ctx.admin(), { paths, project, domain, ...settings }, ctx.signal, deps),
-      render: renderReport,
+      // Loaded once there is a report: it writes identifiers through flyteidl's generated descriptors, which must not
+      // be built before the registration has asked for its source's upload location.
+      render: async (...args) => (await import("../register_report.ts")).renderReport(...args),
       wide,
       failedMessage: (report) => `${report.failed} of ${report.entries.length} files failed to register`,
       failures: (report) => failuresOf(report.entries),

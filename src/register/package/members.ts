@@ -18,7 +18,7 @@ import {
   withArchiveEntries,
 } from "./archive.ts";
 import { type DownloadDeps, isStorageReference, isUrl, withDownloadedArchive, withStoredArchive } from "./download.ts";
-import { memberRole } from "../classify.ts";
+import { memberRole } from "../member_role.ts";
 import { shownUrl } from "../../log/shown_url.ts";
 import type { FileDigest } from "../upload.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
