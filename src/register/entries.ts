@@ -132,8 +132,8 @@ export interface RegisterReport {
   dryRun: boolean;
   /**
    * What stopped the registration as a whole after it had started sending (the admin unreachable, the
-   * source upload failed); the entries say what was and was not registered before it. A caller shows
-   * them, then fails with this error.
+   * source upload failed, the admin refused the project or domain: an `OperationError` saying what to do); the
+   * entries say what was and was not registered before it. A caller shows them, then fails with this error.
    */
   error?: Error;
   /** How long each phase took. */
