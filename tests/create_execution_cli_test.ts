@@ -272,6 +272,30 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
   });
 });
 
+Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);
+    // An admin that would take a minute to answer the lookup: Ctrl-C must not wait for it.
+    sandbox.setLatency(60_000);
+    sandbox.clearRequests();
+    const interrupt = new AbortController();
+    const started = Date.now();
+    const running = runFctl(["create", "execution", "--execFile", `${dir}/spec.yaml`, ...endpoint], {
+      signal: interrupt.signal,
+    });
+    while (!sandbox.requests.some((r) => r.method === "GetTask")) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    interrupt.abort();
+    const run = await running;
+    equal(run.code, 130, run.stderr);
+    equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    ok(Date.now() - started < 30_000, "the lookup was waited out");
+    sandbox.setLatency(0);
+    equal(sandbox.requests.filter((r) => r.method === "CreateExecution").length, 0);
+  });
+});
+
 Deno.test("create execution: --storage.allow-local-fallback is refused for an admin not on this machine, before any call", async () => {
   const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
   try {

@@ -206,7 +206,8 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
   if (spec.task) {
     // The task as its table reads it, and each input's type from what the row leaves out (a variable's `type`): the
     // descriptors of a task's whole tree (its template, its closure) are not built before the call goes out.
-    const result = await runTaskRowQuery(client, taskQuery({ project, domain, name: spec.task, ...versionOptions }));
+    const query = taskQuery({ project, domain, name: spec.task, ...versionOptions });
+    const result = await runTaskRowQuery(client, query, signal);
     if (result.kind !== "one") throw new Error("a query for one task version returned a list");
     const { LiteralTypeSchema } = await import("../../proto/gen/flyteidl/core/types_pb.ts");
     const rows = result.task.closure?.compiledTask?.template?.interface?.inputs?.variables ?? {};
