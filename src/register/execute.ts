@@ -77,7 +77,7 @@ export async function executePlan(client: AdminClient, plan: JobPlan, run: Regis
   const stoppedInfo = refusal && refusalInfo(refusal);
   const entries = outcomeEntries(plan.order, outcomes, run.startedMs, run.interrupted, stoppedInfo);
   run.entries.push(...entries);
-  if (refusal && !run.interrupted) run.error ??= await refusalError(client, refusal, run.entries);
+  if (refusal && !run.interrupted) run.error ??= await refusalError(client, refusal, run.entries, run.signal);
 }
 
 /** The error of a registration the admin refused for its project or domain, naming the admin's domains if that was it. */
@@ -85,12 +85,15 @@ async function refusalError(
   client: AdminClient,
   refusal: ProjectRefusal,
   entries: readonly RegisterEntry[],
+  signal: AbortSignal | undefined,
 ): Promise<ProjectRefusedError> {
   let domains: string[] = [];
   if (refusal.reason === "unknownDomain") {
     try {
       // Every project answers with the system's domains.
-      domains = (await client.admin.getProject({ id: refusal.project })).domains.map((domain) => domain.id);
+      // Ctrl-C does not wait for it.
+      const project = await client.admin.getProject({ id: refusal.project }, { signal });
+      domains = project.domains.map((domain) => domain.id);
     } catch {
       // Only a hint: the refusal is said all the same.
     }
