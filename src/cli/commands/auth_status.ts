@@ -43,6 +43,8 @@ export const AUTH_STATUS_COMMAND = leafCommand({
       now: () => ctx.clock.now().getTime(),
       signal: ctx.signal,
     });
+    // authStatus reports a failed UserInfo as the identity's absence; one that Ctrl-C cancelled is the run's end.
+    ctx.signal.throwIfAborted();
     await render(ctx.io, format, {
       columns: [
         { header: "ENDPOINT", cell: (row: AuthStatus) => row.endpoint },

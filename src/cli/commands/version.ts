@@ -56,6 +56,8 @@ export const VERSION_COMMAND = leafCommand({
         const { controlPlaneVersion: v } = await admin.admin.getVersion({}, { signal: ctx.signal });
         rows.push(versionRow(CONTROL_PLANE_APP, v?.Version ?? "", v?.Build ?? "", v?.BuildTime ?? ""));
       } catch (err) {
+        // Ctrl-C ends the run here: no table, fctl's own row included.
+        if (ctx.signal.aborted) throw err;
         failure = err;
       }
     }
