@@ -71,9 +71,11 @@ export class ProjectRefusedError extends OperationError {
    * unknown domain).
    */
   constructor(refusal: ProjectRefusal, notRegistered: number, total: number, domains: readonly string[] = []) {
-    const what = notRegistered === total
-      ? `none of the ${total === 1 ? "file" : `${total} files`} was registered`
-      : `${notRegistered} of ${total} files were not registered`;
+    const what = total === 1
+      ? "the file was not registered"
+      : notRegistered === total
+      ? `none of the ${total} files was registered`
+      : `${notRegistered} of ${total} files ${notRegistered === 1 ? "was" : "were"} not registered`;
     const { project, domain } = refusal;
     let message: string;
     switch (refusal.reason) {

@@ -45,4 +45,16 @@ Deno.test("ProjectRefusedError: one line of what was refused, how much was not r
     'domain "qa" is not one the admin has (dev): 2 of 5 files were not registered; register into one of its domains with -d',
   );
   equal(refusalInfo(domain.refusal), "Not registered: the admin has no domain qa");
+  // A package of one file, and one file of several, in plain English.
+  const archived = { reason: "projectNotActive", project: "ml", domain: "qa" } as const;
+  equal(
+    new ProjectRefusedError(archived, 1, 1).message,
+    'project "ml" is not active (archived) on the admin: the file was not registered; ' +
+      "activate it with: fctl update project ml --activate",
+  );
+  equal(
+    new ProjectRefusedError(archived, 1, 4).message,
+    'project "ml" is not active (archived) on the admin: 1 of 4 files was not registered; ' +
+      "activate it with: fctl update project ml --activate",
+  );
 });
