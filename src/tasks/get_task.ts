@@ -152,7 +152,7 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
 }
 
 /**
- * Reads tasks from the admin service.
+ * Reads tasks from the admin service; `signal` cancels the calls.
  *
  * ```ts
  * import { connect, getTask } from "@fctl/fctl";
@@ -168,8 +168,8 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
  *   `GetTask` found no such version
  * @throws {AdminError} any other call the admin refused, or that could not be made
  */
-export function getTask(client: AdminClient, options: GetTaskOptions): Promise<GetTaskResult> {
-  return runTaskQuery(client, taskQuery(options));
+export function getTask(client: AdminClient, options: GetTaskOptions, signal?: AbortSignal): Promise<GetTaskResult> {
+  return runTaskQuery(client, taskQuery(options), signal);
 }
 
 /**
