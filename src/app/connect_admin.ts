@@ -10,7 +10,7 @@ import { reachedInsecurely } from "../admin/endpoint.ts";
 import { adminSessions, handleArrivedIo, openAhead } from "../admin/sessions.ts";
 import type { InteractiveIo } from "../auth/interactive.ts";
 import type { AuthSession } from "../auth/deferred_session.ts";
-import { type AuthSettings, authSettings } from "../auth/settings.ts";
+import { type AuthSettings, authSettings, cachesTokens } from "../auth/settings.ts";
 import { endpointKey } from "../auth/token_file.ts";
 import type { TokenStore } from "../auth/tokens.ts";
 import type { LoadedConfig } from "../config/load.ts";
@@ -129,8 +129,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
     logger: log,
   });
   const session = deferredAuthSession({
-    // ExternalCommand's tokens are never stored: the command is their cache.
-    tokenStore: settings.authType === "ExternalCommand" ? undefined : store,
+    tokenStore: cachesTokens(settings) ? store : undefined,
     load: async () =>
       (await import("../auth/interceptor.ts")).authSession({
         settings,

@@ -13,7 +13,7 @@ import { deferredAuthSession } from "./deferred_session.ts";
 import { type AuthInterceptorOptions, authSession } from "./interceptor.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import type { CommandRunner } from "./external_command.ts";
-import type { AuthSettings } from "./settings.ts";
+import { type AuthSettings, cachesTokens } from "./settings.ts";
 import type { Token, TokenStore } from "./tokens.ts";
 
 /** The settings of an empty configuration (see `src/config/schema.ts`). */
@@ -77,7 +77,7 @@ export function authedClient(
   let sessionLoads = 0;
   // As fctl builds it (src/app/connect_admin.ts): the auth session loads on first need.
   const { interceptor: auth } = deferredAuthSession({
-    tokenStore: authSettings.authType === "ExternalCommand" ? undefined : extra.tokenStore,
+    tokenStore: cachesTokens(authSettings) ? extra.tokenStore : undefined,
     load: () => {
       sessionLoads++;
       return Promise.resolve(authSession(sessionOptions));

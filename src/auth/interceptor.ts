@@ -24,7 +24,7 @@ import { Discovery } from "./discovery.ts";
 import { checkHeaderToken, headerTokenProblem } from "./header_token.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { InteractiveIo } from "./interactive.ts";
-import type { AuthSettings } from "./settings.ts";
+import { type AuthSettings, cachesTokens } from "./settings.ts";
 import { type AuthSession, isDiscoveryCall, type NextCall } from "./deferred_session.ts";
 import { type Token, TokenManager, type TokenSource, type TokenStore } from "./tokens.ts";
 
@@ -59,8 +59,6 @@ export interface AuthInterceptorOptions {
   /** Milliseconds since the epoch; default `Date.now`. */
   now?: () => number;
 }
-
-export type { AuthSession } from "./deferred_session.ts";
 
 /** The auth of one admin client: its interceptor and its flow, sharing one token. */
 export function authSession(options: AuthInterceptorOptions): AuthSession {
@@ -97,7 +95,7 @@ export function authSession(options: AuthInterceptorOptions): AuthSession {
     secrets: options.secrets,
     refreshWindowMs: settings.refreshWindowMs,
     now,
-    store: settings.authType === "ExternalCommand" ? undefined : sendableTokens(options.tokenStore),
+    store: cachesTokens(settings) ? sendableTokens(options.tokenStore) : undefined,
   });
   /**
    * Puts `token` in the call's headers, and returns the header's name. The headers are the call's own (Connect

@@ -57,6 +57,14 @@ export interface AuthSettings {
 }
 
 /**
+ * Whether the flow's tokens are kept in the token cache between runs: ExternalCommand's never are, its command
+ * being their cache: the auth session neither stores nor reads them, and the deferred session looks for none.
+ */
+export function cachesTokens(settings: Pick<AuthSettings, "authType">): boolean {
+  return settings.authType !== "ExternalCommand";
+}
+
+/**
  * The auth settings of a configuration; `admin.insecure` is how the admin client connects, which the configuration
  * alone does not say (an `http://` endpoint implies it, unless `admin.insecure` is set either way).
  */
