@@ -101,7 +101,7 @@ export {
   type RegisterStatus,
   type RegisterTimings,
 } from "./src/register/register_files.ts";
-export type { EntityKind } from "./src/register/classify.ts";
+export type { EntityKind } from "./src/register/member_role.ts";
 export type { HydrateOptions } from "./src/register/hydrate.ts";
 export type { DownloadDeps, DownloadProgress, PackageReadDeps } from "./src/register/register_files.ts";
 export {

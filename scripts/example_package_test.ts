@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
-import { decodeEntity, entityId, type RegistrationEntity } from "../src/register/classify.ts";
+import { decodeEntity, type RegistrationEntity } from "../src/register/classify.ts";
+import { entityId } from "../src/register/entity_id.ts";
 import { withExtractedArchive } from "../src/register/package/archive.ts";
 import { buildExamplePackage } from "./example_package.ts";
 

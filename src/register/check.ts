@@ -7,7 +7,8 @@
  * @module
  */
 import { quote } from "../errors.ts";
-import { decodeEntity, memberRole, type RegistrationEntity } from "./classify.ts";
+import { decodeEntity, type RegistrationEntity } from "./classify.ts";
+import { memberRole } from "./member_role.ts";
 import { assertVersioned, hydrateEntityInPlace } from "./hydrate.ts";
 import type { CheckedOptions } from "./options.ts";
 import { type PackageMember, readMemberBytes } from "./package/members.ts";

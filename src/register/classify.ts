@@ -1,8 +1,9 @@
 /**
- * Telling the members of a serialized Flyte package apart and decoding the entity files.
+ * Decoding the entity files of a serialized Flyte package (what each member is, by its name alone, is
+ * `member_role.ts`, which loads no descriptors).
  *
  * pyflyte names files `<index>_<entity name>_<kind>.pb` with kind 1 = TaskSpec, 2 = WorkflowSpec,
- * 3 = LaunchPlan (`member_role.ts`). The suffix only says which message to try first: protobuf decoding is lenient
+ * 3 = LaunchPlan. The suffix only says which message to try first: protobuf decoding is lenient
  * (one message's bytes often decode "successfully" as another), so a decoded message is accepted
  * only if its identifier is present and has the resource type that message kind carries.
  *
@@ -14,26 +15,7 @@ import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/
 import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError, quote } from "../errors.ts";
-import { memberRole } from "./member_role.ts";
-
-// Also here, beside decoding, for code that decodes anyway; what must not load the descriptors imports their modules.
-export { entityId } from "./entity_id.ts";
-export { type MemberRole, memberRole } from "./member_role.ts";
-
-/**
- * The three kinds of entity a package registers, in the order they depend on each other.
- *
- * ```ts
- * import { connect, type EntityKind, registerFiles } from "@fctl/fctl";
- *
- * await using flyte = await connect();
- * const options = { paths: ["package.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
- * const report = await registerFiles(flyte.client, options);
- * const launchPlans = report.entries.filter((entry) => entry.kind === ("launchPlan" satisfies EntityKind));
- * console.log(launchPlans.map((entry) => entry.id?.name));
- * ```
- */
-export type EntityKind = "task" | "workflow" | "launchPlan";
+import { type EntityKind, memberRole } from "./member_role.ts";
 
 /** A decoded entity file. `name` is the file's name as the user knows it (archive-relative). */
 export type RegistrationEntity =

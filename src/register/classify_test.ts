@@ -1,6 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws as assertThrows } from "node:assert/strict";
 import { OperationError } from "../errors.ts";
-import { decodeEntity, entityId, memberRole } from "./classify.ts";
+import { decodeEntity } from "./classify.ts";
+import { entityId } from "./entity_id.ts";
+import { memberRole } from "./member_role.ts";
 import { withExtractedArchive } from "./package/archive.ts";
 import { fixture } from "./_test_helpers.ts";
 

@@ -14,7 +14,8 @@ import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen
 import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { type AdminServiceClient, loadAdminMethods } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
-import { entityId, type RegistrationEntity } from "./classify.ts";
+import type { RegistrationEntity } from "./classify.ts";
+import { entityId } from "./entity_id.ts";
 import { entryFor, INFO, type RegisterEntry } from "./entries.ts";
 import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
 

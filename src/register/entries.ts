@@ -6,7 +6,8 @@
  * @module
  */
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { EntityKind, RegistrationEntity } from "./classify.ts";
+import type { RegistrationEntity } from "./classify.ts";
+import type { EntityKind } from "./member_role.ts";
 import { entityId } from "./entity_id.ts";
 
 /**

@@ -19,7 +19,9 @@ import { IdentitySchema, SecurityContextSchema } from "../../proto/gen/flyteidl/
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
 import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
-import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import type { RegistrationEntity } from "./classify.ts";
+import { entityId } from "./entity_id.ts";
+import type { EntityKind } from "./member_role.ts";
 import { quote, UsageError } from "../errors.ts";
 
 // pyflyte's placeholders; flytectl matches them exactly, spaces included, and so do we.

@@ -7,7 +7,21 @@
  *
  * @module
  */
-import type { EntityKind } from "./classify.ts";
+
+/**
+ * The three kinds of entity a package registers, in the order they depend on each other.
+ *
+ * ```ts
+ * import { connect, type EntityKind, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const options = { paths: ["package.tgz"], archive: true, project: "p", domain: "d", version: "v1" };
+ * const report = await registerFiles(flyte.client, options);
+ * const launchPlans = report.entries.filter((entry) => entry.kind === ("launchPlan" satisfies EntityKind));
+ * console.log(launchPlans.map((entry) => entry.id?.name));
+ * ```
+ */
+export type EntityKind = "task" | "workflow" | "launchPlan";
 
 /** What a package member is, judged by its name alone. */
 export type MemberRole =

@@ -11,7 +11,9 @@
  * @module
  */
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { entityId, type EntityKind, type RegistrationEntity } from "./classify.ts";
+import type { RegistrationEntity } from "./classify.ts";
+import { entityId } from "./entity_id.ts";
+import type { EntityKind } from "./member_role.ts";
 import { forEachIdentifier } from "./hydrate.ts";
 
 /** Stages of entities; each stage depends only on the stages before it. */

@@ -27,7 +27,7 @@ import {
   withArchiveEntries,
   withStreamedArchiveEntries,
 } from "./archive.ts";
-import { memberRole } from "../classify.ts";
+import { memberRole } from "../member_role.ts";
 import { fixture } from "../_test_helpers.ts";
 import { deliver, type Ending, within } from "./_test_streams.ts";
 
