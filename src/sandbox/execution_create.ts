@@ -59,7 +59,7 @@ export function validateCreateRequest(request: ExecutionCreateRequest, projects:
       throw invalid(`invalid name format: ${name}, does not match regex '^[a-z][a-z\\-0-9]*$'`);
     }
   }
-  projects.requireActive(request.project, request.domain);
+  projects.requireProjectAndDomain(request.project, request.domain);
   if (!request.spec) throw missing("spec");
   const entity = request.spec.launchPlan;
   if (!entity) throw missing("id");

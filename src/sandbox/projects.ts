@@ -4,7 +4,7 @@
  * hides ARCHIVED projects only when the request has no filters, sorts by identifier unless asked otherwise, and
  * gives a next token exactly when a page is full. Every project answers with the system-wide domains.
  * A fresh table holds what a fresh Flyte sandbox/demo cluster's FlyteAdmin seeds (`flytesnacks`), and
- * {@link ProjectTable.requireActive} is FlyteAdmin's ValidateProjectAndDomain, which every create calls.
+ * {@link ProjectTable.requireProjectAndDomain} is FlyteAdmin's ValidateProjectAndDomain, which every create calls.
  *
  * @module
  */
@@ -76,16 +76,17 @@ function validateProject(project: Project): void {
 /**
  * The registered projects, in registration order (their creation order): a fresh table holds the demo cluster's
  * seed, `flytesnacks`. A sandbox's is its store's `projects`; RegisterProject, GetProject, UpdateProject and
- * ListProjects serve it, and every create checks its project and domain with {@link ProjectTable.requireActive}.
+ * ListProjects serve it, and every create checks its project and domain with
+ * {@link ProjectTable.requireProjectAndDomain}.
  *
  * ```ts
  * import { startSandbox } from "@fctl/fctl/testing";
  *
  * const sandbox = await startSandbox();
  * sandbox.store.addProject({ id: "ml", name: "ml" });
- * sandbox.store.projects.requireActive("ml", "staging"); // passes
+ * sandbox.store.projects.requireProjectAndDomain("ml", "staging"); // passes
  * try {
- *   sandbox.store.projects.requireActive("ml", "qa");
+ *   sandbox.store.projects.requireProjectAndDomain("ml", "qa");
  * } catch (err) {
  *   console.log((err as Error).message); // [invalid_argument] domain [qa] is unrecognized by system
  * }
@@ -106,7 +107,7 @@ export class ProjectTable {
    * the project must exist and be ACTIVE (anything else, ARCHIVED included, is "not active", with an
    * InactiveProject detail), and the domain must be one of the system's.
    */
-  requireActive(projectId: string, domainId: string): void {
+  requireProjectAndDomain(projectId: string, domainId: string): void {
     const found = this.#projects.get(projectId);
     if (!found) {
       throw invalid(

@@ -199,7 +199,7 @@ export class SandboxStore {
   addTask(init: TaskInit): Task {
     const request = create(TaskCreateRequestSchema, init);
     const id = requireIdOf("task", request.id);
-    this.projects.requireActive(id.project, id.domain);
+    this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
     this.#tasks.assertNew(id, spec);
@@ -216,7 +216,7 @@ export class SandboxStore {
   addWorkflow(init: WorkflowInit): Workflow {
     const request = create(WorkflowCreateRequestSchema, init);
     const id = requireIdOf("workflow", request.id);
-    this.projects.requireActive(id.project, id.domain);
+    this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
     this.#workflows.assertNew(id, spec);
@@ -240,7 +240,7 @@ export class SandboxStore {
     // FlyteAdmin checks the workflow's identifier and looks the workflow up before it validates the launch plan.
     const workflow = this.#workflows.get(requireIdOf("workflow", request.spec?.workflowId)).message;
     const id = requireIdOf("launch plan", request.id);
-    this.projects.requireActive(id.project, id.domain);
+    this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
     this.#launchPlans.assertNew(id, spec);
     const createdNs = this.#clock();
