@@ -4,7 +4,7 @@
  * admin has received the call; the run exits 130 with one line on stderr and nothing on stdout, well before the
  * admin would have answered, and nothing is changed.
  */
-import { equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
@@ -42,15 +42,16 @@ interface Case {
   args: string[];
   /**
    * The RPC during which the run is interrupted (`*`: any), once the admin has received it; the admin is slow to
-   * answer every call from the start (see {@link after}).
+   * answer every call from the start, or from the call after {@link after}.
    */
   method: string;
-  /**
-   * A call the admin answers at once first (the admin is slow only once it has received this one): for a call
-   * that comes after others, such as a wait's later polls.
-   */
+  /** A call the admin answers at once: every call it receives after this one is slow (a command's later calls). */
   after?: string;
   env?: Record<string, string>;
+  /** What the run printed before the interrupted call (default nothing). */
+  stdout?: string | RegExp;
+  /** Its one line on stderr (default `Error: interrupted`). */
+  stderr?: RegExp;
 }
 
 /** What an interrupted run did. */
@@ -71,53 +72,74 @@ async function until(done: () => boolean, exited: () => boolean, what: () => Pro
   }
 }
 
+/**
+ * Makes the admin slow from the first call it receives after a call of `after`: the sandbox records each call, then
+ * reads its latency, so a latency set as the call is recorded is that call's. Returns the undoing.
+ */
+function slowAfter(sandbox: Sandbox, after: string): () => void {
+  const requests = sandbox.requests;
+  const push = requests.push;
+  let seen = false;
+  requests.push = function (...items) {
+    if (seen) sandbox.setLatency(ADMIN_LATENCY_MS);
+    seen ||= items.some((r) => r.method === after);
+    return push.apply(this, items);
+  };
+  return () => void (requests.push = push);
+}
+
 /** Runs `fctl <args>` as a fresh process and sends it one SIGINT once the admin has received the case's call. */
 async function interrupted(sandbox: Sandbox, { args, method, after, env }: Case): Promise<Interrupted> {
   sandbox.clearRequests();
   sandbox.setLatency(after ? 0 : ADMIN_LATENCY_MS);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args],
-    env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stdout = new Response(child.stdout).text();
-  const stderr = new Response(child.stderr).text();
-  let exited = false;
-  child.status.then(() => void (exited = true));
-  const seen = async () =>
-    `fctl ${args.join(" ")}: no ${method} call (the admin received ${
-      sandbox.requests.map((r) => r.method).join(", ") || "none"
-    }): ${await stderr}`;
-  let from = 0;
-  if (after) {
-    await until(() => sandbox.requests.some((r) => r.method === after), () => exited, seen);
-    sandbox.setLatency(ADMIN_LATENCY_MS);
-    from = sandbox.requests.length;
+  const undo = after ? slowAfter(sandbox, after) : () => {};
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args],
+      env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stdout = new Response(child.stdout).text();
+    const stderr = new Response(child.stderr).text();
+    let exited = false;
+    child.status.then(() => void (exited = true));
+    const received = () => sandbox.requests.map((r) => r.method);
+    // The calls the run may be interrupted in: every call from the first slow one.
+    const slow = () => {
+      const first = after ? received().indexOf(after) + 1 : 0;
+      return first > 0 || !after ? received().slice(first) : [];
+    };
+    await until(
+      () => slow().some((m) => method === "*" || m === method),
+      () => exited,
+      async () => `fctl ${args.join(" ")}: no slow ${method} call (received ${received().join(", ")}): ${await stderr}`,
+    );
+    const sent = performance.now();
+    child.kill("SIGINT");
+    const { code } = await child.status;
+    const tookMs = performance.now() - sent;
+    return { code, stdout: await stdout, stderr: await stderr, tookMs };
+  } finally {
+    undo();
   }
-  await until(
-    () => sandbox.requests.slice(from).some((r) => method === "*" || r.method === method),
-    () => exited,
-    seen,
-  );
-  const sent = performance.now();
-  child.kill("SIGINT");
-  const { code } = await child.status;
-  const tookMs = performance.now() - sent;
-  return { code, stdout: await stdout, stderr: await stderr, tookMs };
 }
 
-/** Each case's run ends at the interrupt: exit 130, one line on stderr, nothing on stdout, long before the admin answers. */
+/**
+ * Each case's run ends at the interrupt: exit 130, one line on stderr, nothing more on stdout, long before the admin
+ * answers.
+ */
 async function eachEndsAtOnce(sandbox: Sandbox, cases: readonly Case[]): Promise<void> {
   for (const c of cases) {
-    const what = `fctl ${c.args.slice(0, 3).join(" ")} … (in ${c.method})`;
+    const what = `fctl ${c.args.slice(0, 3).join(" ")} … (in ${c.method}${c.after ? ` after ${c.after}` : ""})`;
     const run = await interrupted(sandbox, c);
     equal(run.code, 130, `${what}: ${run.stderr}`);
+    match(run.stderr, c.stderr ?? /^Error: interrupted\n$/, what);
     equal(run.stderr.trim().split("\n").length, 1, `${what}: ${run.stderr}`);
-    match(run.stderr, /^Error: interrupted/, what);
-    equal(run.stdout, "", `${what}: printed`);
+    if (c.stdout instanceof RegExp) match(run.stdout, c.stdout, `${what}: printed`);
+    else equal(run.stdout, c.stdout ?? "", `${what}: printed`);
     ok(run.tookMs < EXIT_BOUND_MS, `${what}: exited ${Math.round(run.tookMs)} ms after SIGINT`);
   }
   sandbox.setLatency(0);
@@ -141,10 +163,10 @@ async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[])
       });
     });
     await Deno.writeTextFile(`${dir}/task.yaml`, `task: ${TASK}\n`);
-    await Deno.writeTextFile(
-      `${dir}/lp.yaml`,
-      `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 7\n  day_of_week: Tuesday\n`,
-    );
+    const lp = `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 7\n  day_of_week: Tuesday\n`;
+    await Deno.writeTextFile(`${dir}/lp.yaml`, lp);
+    await Deno.writeTextFile(`${dir}/task_v1.yaml`, `task: ${TASK}\nversion: v1\n`);
+    await Deno.writeTextFile(`${dir}/lp_v1.yaml`, `${lp}version: v1\n`);
     await Deno.writeTextFile(`${dir}/project.yaml`, "id: ml\nname: ml\n");
     await fn(sandbox, dir, [...SCOPE, "--admin.endpoint", sandbox.endpoint]);
   } finally {
@@ -211,19 +233,81 @@ Deno.test("Ctrl-C ends every command that changes something at once, and nothing
   });
 });
 
-Deno.test("Ctrl-C ends create execution --wait while a poll waits for the admin (exit 130, one line saying it goes on)", async () => {
+Deno.test("Ctrl-C ends a command at once in any of its later calls too, and nothing more is changed (exit 130, one line)", async () => {
   await withAdmin(async (sandbox, dir, endpoint) => {
+    const run = (...args: string[]) => [...args, ...endpoint];
+    const get = (kind: string, ...more: string[]) => run("get", kind, ...more);
+    const update = (kind: string, name: string, ...more: string[]) => run("update", kind, name, ...more, "--force");
+    // What an update shows before it applies the change.
+    const diff = /^The following changes are to be applied\.\n--- before\n\+\+\+ after\n[^]*\n$/;
     sandbox.store.executions.plan({ execution: "waited" }, { outcome: "never" });
-    const run = await interrupted(sandbox, {
-      args: ["create", "execution", "waited", "--execFile", `${dir}/lp.yaml`, "--wait", ...endpoint],
+    // Listed oldest first, the versions do not say which is the newest: the spec file asks for it.
+    const oldestFirst = ["--filter.asc", "--execFile"];
+    await eachEndsAtOnce(sandbox, [
+      { args: get("task", TASK, ...oldestFirst, `${dir}/task_spec.yaml`), after: "ListTasks", method: "ListTasks" },
+      {
+        args: get("launchplan", LAUNCH_PLAN, ...oldestFirst, `${dir}/lp_spec.yaml`),
+        after: "ListLaunchPlans",
+        method: "ListLaunchPlans",
+      },
+      { args: get("execution", EXECUTION, "--details"), after: "GetExecution", method: "ListNodeExecutions" },
+      { args: get("execution", EXECUTION, "--details"), after: "ListNodeExecutions", method: "*" },
+      {
+        args: run("create", "execution", "--execFile", `${dir}/task_v1.yaml`),
+        after: "GetTask",
+        method: "CreateExecution",
+      },
+      {
+        args: run("create", "execution", "--execFile", `${dir}/lp_v1.yaml`),
+        after: "GetLaunchPlan",
+        method: "CreateExecution",
+      },
+      {
+        args: update("execution", EXECUTION, "--archive"),
+        after: "GetExecution",
+        method: "UpdateExecution",
+        stdout: diff,
+      },
+      {
+        args: update("launchplan", LAUNCH_PLAN, "--version", "v1", "--activate"),
+        after: "GetLaunchPlan",
+        method: "UpdateLaunchPlan",
+        stdout: diff,
+      },
+      {
+        args: update("project", "flytesnacks", "--archive"),
+        after: "GetProject",
+        method: "UpdateProject",
+        stdout: diff,
+      },
+      {
+        args: update("task-meta", TASK, "--archive"),
+        after: "GetNamedEntity",
+        method: "UpdateNamedEntity",
+        stdout: diff,
+      },
       // The first poll is answered; the calls after it (its node count, the next poll) wait for a slow admin.
-      after: "GetExecution",
-      method: "*",
-    });
-    sandbox.setLatency(0);
-    equal(run.code, 130, run.stderr);
-    ok(run.tookMs < EXIT_BOUND_MS, `exited ${Math.round(run.tookMs)} ms after SIGINT`);
-    match(run.stderr, /\nError: interrupted: stopped waiting; execution waited goes on: terminate it with /);
+      {
+        args: run("create", "execution", "waited", "--execFile", `${dir}/lp_v1.yaml`, "--wait"),
+        after: "GetExecution",
+        method: "*",
+        stdout: `execution identifier project:"flytesnacks" domain:"development" name:"waited"\n`,
+        stderr:
+          /^Error: interrupted: stopped waiting; execution waited goes on: terminate it with fctl delete execution /,
+      },
+      // The first execution is terminated (and said so); the interrupt ends the second's call.
+      {
+        args: run("delete", "execution", EXECUTION, "another"),
+        after: "TerminateExecution",
+        method: "TerminateExecution",
+        stdout: `terminated ${EXECUTION}\n`,
+      },
+    ]);
+    for (const file of ["task_spec.yaml", "lp_spec.yaml"]) {
+      ok(!(await Deno.stat(`${dir}/${file}`).catch(() => undefined)), `${file} was written`);
+    }
+    const phases = sandbox.store.executions.summaries().map((e) => [e.name, e.phase]).sort();
+    deepEqual(phases, [[EXECUTION, "ABORTED"], ["waited", "RUNNING"]]);
   });
 });
 
