@@ -32,6 +32,10 @@ export interface AuthSession {
   interceptor: Interceptor;
   /** Runs the configured flow now, whatever the admin says, and keeps (and stores) its token. */
   login(): Promise<Token>;
+}
+
+/** The auth session itself, which {@link deferredAuthSession} loads: it also takes over a call already refused. */
+export interface LoadedAuthSession extends AuthSession {
   /**
    * Answers a unary call that was sent without a token and refused as UNAUTHENTICATED: gets a token (one fetch
    * shared by every call waiting for it) and sends the call once more with it.
@@ -47,7 +51,7 @@ export interface DeferredAuthOptions {
    */
   tokenStore?: TokenStore;
   /** Makes the auth session, once. */
-  load: () => Promise<AuthSession>;
+  load: () => Promise<LoadedAuthSession>;
 }
 
 /**
@@ -55,8 +59,8 @@ export interface DeferredAuthOptions {
  * as the real session sends it when no token is cached; once loaded, every call is the real session's.
  */
 export function deferredAuthSession(options: DeferredAuthOptions): AuthSession {
-  let session: AuthSession | undefined;
-  let loading: Promise<AuthSession> | undefined;
+  let session: LoadedAuthSession | undefined;
+  let loading: Promise<LoadedAuthSession> | undefined;
   const loaded = () => loading ??= options.load().then((made) => session = made);
   // Read once: whether a token for this client is cached (a failure to read it is the session's to handle).
   let cached: Promise<boolean> | undefined;
@@ -78,6 +82,5 @@ export function deferredAuthSession(options: DeferredAuthOptions): AuthSession {
   return {
     interceptor,
     login: async () => await (await loaded()).login(),
-    afterUnauthenticated: async (next, req) => await (await loaded()).afterUnauthenticated(next, req),
   };
 }

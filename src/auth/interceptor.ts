@@ -25,7 +25,7 @@ import { checkHeaderToken, headerTokenProblem } from "./header_token.ts";
 import type { CommandRunner } from "./external_command.ts";
 import type { InteractiveIo } from "./interactive.ts";
 import { type AuthSettings, cachesTokens } from "./settings.ts";
-import { type AuthSession, isDiscoveryCall, type NextCall } from "./deferred_session.ts";
+import { isDiscoveryCall, type LoadedAuthSession, type NextCall } from "./deferred_session.ts";
 import { type Token, TokenManager, type TokenSource, type TokenStore } from "./tokens.ts";
 
 /** What the auth interceptor uses. */
@@ -61,7 +61,7 @@ export interface AuthInterceptorOptions {
 }
 
 /** The auth of one admin client: its interceptor and its flow, sharing one token. */
-export function authSession(options: AuthInterceptorOptions): AuthSession {
+export function authSession(options: AuthInterceptorOptions): LoadedAuthSession {
   const { settings, logger: log } = options;
   const now = options.now ?? Date.now;
   const discovery = new Discovery({
