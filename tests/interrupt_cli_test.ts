@@ -5,9 +5,12 @@
  * admin would have answered, and nothing is changed.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { Code } from "@connectrpc/connect";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { BlobType_BlobDimensionality } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { withMuteServer } from "../src/http/_test_mute_server.ts";
 import { fctlMain, SUBPROCESS_HOME } from "./helpers.ts";
 import { registerCore, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -145,6 +148,27 @@ async function eachEndsAtOnce(sandbox: Sandbox, cases: readonly Case[]): Promise
   sandbox.setLatency(0);
 }
 
+/** Tasks taking a file (`f`) and a directory (`d`): copies of the core package's greet with those inputs. */
+async function registerBlobTasks(sandbox: Sandbox): Promise<void> {
+  const blob = (dimensionality: BlobType_BlobDimensionality) => ({
+    type: { type: { case: "blob" as const, value: { format: "", dimensionality } } },
+  });
+  const tasks: [string, object][] = [
+    ["test.file_task", { f: { ...blob(BlobType_BlobDimensionality.SINGLE), description: "f" } }],
+    ["test.dir_task", { d: { ...blob(BlobType_BlobDimensionality.MULTIPART), description: "d" } }],
+  ];
+  await withFullAdmin(sandbox, async (admin) => {
+    const scope = { project: "flytesnacks", domain: "development" };
+    const greet = await admin.getTask({ id: { resourceType: ResourceType.TASK, ...scope, name: TASK, version: "v1" } });
+    const { $typeName: _, ...template } = greet.closure!.compiledTask!.template!;
+    for (const [name, variables] of tasks) {
+      const id = { resourceType: ResourceType.TASK, ...scope, name, version: "b1" };
+      const taskInterface = { inputs: { variables }, outputs: template.interface?.outputs };
+      await admin.createTask({ id, spec: { template: { ...template, id, interface: taskInterface } as never } });
+    }
+  });
+}
+
 /** A sandbox with the core package, an execution that never ends, and spec files. */
 async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[]) => Promise<void>): Promise<void> {
   const sandbox = await startSandbox();
@@ -162,6 +186,18 @@ async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[])
         inputs: { literals: { a: integer(3), b: text("hi") } },
       });
     });
+    await registerBlobTasks(sandbox);
+    await Deno.mkdir(`${dir}/inputs/sub`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/inputs/a.txt`, "alpha\n");
+    await Deno.writeTextFile(`${dir}/inputs/sub/b.txt`, "beta\n");
+    await Deno.writeTextFile(
+      `${dir}/file_input.yaml`,
+      `task: test.file_task\nversion: b1\ninputs:\n  f: ${dir}/inputs/a.txt\n`,
+    );
+    await Deno.writeTextFile(
+      `${dir}/dir_input.yaml`,
+      `task: test.dir_task\nversion: b1\ninputs:\n  d: ${dir}/inputs\n`,
+    );
     await Deno.writeTextFile(`${dir}/task.yaml`, `task: ${TASK}\n`);
     const lp = `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 7\n  day_of_week: Tuesday\n`;
     await Deno.writeTextFile(`${dir}/lp.yaml`, lp);
@@ -286,6 +322,17 @@ Deno.test("Ctrl-C ends a command at once in any of its later calls too, and noth
         method: "UpdateNamedEntity",
         stdout: diff,
       },
+      // A local file or directory given as a blob input is uploaded before the execution is created.
+      {
+        args: run("create", "execution", "--execFile", `${dir}/file_input.yaml`),
+        after: "GetTask",
+        method: "CreateUploadLocation",
+      },
+      {
+        args: run("create", "execution", "--execFile", `${dir}/dir_input.yaml`),
+        after: "GetTask",
+        method: "CreateUploadLocation",
+      },
       // The first poll is answered; the calls after it (its node count, the next poll) wait for a slow admin.
       {
         args: run("create", "execution", "waited", "--execFile", `${dir}/lp_v1.yaml`, "--wait"),
@@ -330,6 +377,60 @@ Deno.test("Ctrl-C ends auth status while the admin is asked who you are, against
       { args: ["get", "task", ...secret], method: "ListTasks", env },
       { args: ["auth", "status", ...external], method: "UserInfo", env },
     ]);
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-C ends create execution at once while a local input is written to storage that does not answer", async () => {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-interrupt-storage-" });
+  try {
+    await registerCore(sandbox, ["v1"]);
+    await registerBlobTasks(sandbox);
+    await Deno.mkdir(`${dir}/inputs`);
+    await Deno.writeTextFile(`${dir}/inputs/a.txt`, "alpha\n");
+    await Deno.writeTextFile(
+      `${dir}/file.yaml`,
+      `task: test.file_task\nversion: b1\ninputs:\n  f: ${dir}/inputs/a.txt\n`,
+    );
+    await Deno.writeTextFile(`${dir}/dir.yaml`, `task: test.dir_task\nversion: b1\ninputs:\n  d: ${dir}/inputs\n`);
+    for (const spec of ["file.yaml", "dir.yaml"]) {
+      // The admin has no upload location to give, as one without a data proxy: local inputs go to the configured
+      // storage, here one that takes the connection and never answers.
+      sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
+      await withMuteServer(async (storage) => {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            ...["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), "create", "execution"],
+            ...["--execFile", `${dir}/${spec}`, ...SCOPE, "--admin.endpoint", sandbox.endpoint],
+            ...["--storage.type", "s3", "--storage.connection.endpoint", storage.url, "--storage.container", "inputs"],
+            ...["--storage.connection.auth-type", "accesskey", "--storage.connection.access-key", "key"],
+            ...["--storage.connection.secret-key", "not-a-secret"],
+          ],
+          env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1" },
+          clearEnv: true,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const stdout = new Response(child.stdout).text();
+        const stderr = new Response(child.stderr).text();
+        let exited = false;
+        child.status.then(() => void (exited = true));
+        await until(() => storage.connections() > 0, () => exited, async () => `${spec}: no upload: ${await stderr}`);
+        const sent = performance.now();
+        child.kill("SIGINT");
+        const { code } = await child.status;
+        const tookMs = performance.now() - sent;
+        equal(code, 130, `${spec}: ${await stderr}`);
+        equal(await stderr, "Error: interrupted\n", spec);
+        equal(await stdout, "", spec);
+        ok(tookMs < EXIT_BOUND_MS, `${spec}: exited ${Math.round(tookMs)} ms after SIGINT`);
+      });
+    }
+    equal(sandbox.store.executions.summaries().length, 0);
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
