@@ -1,8 +1,9 @@
 /**
  * Ctrl-C (SIGINT) ends every command that calls the admin at once, whatever call it is waiting on: a fresh fctl
- * process under the declared permissions, an admin that would take a minute to answer, one SIGINT as soon as the
- * admin has received the call; the run exits 130 with one line on stderr and nothing on stdout, well before the
- * admin would have answered, and nothing is changed.
+ * process under the declared permissions, an admin that would take a minute to answer (every call, or every call
+ * after a given one), one SIGINT as soon as the admin has received the call; the run exits 130 with one line on
+ * stderr, well before the admin would have answered, prints nothing but what it did before that call, and changes
+ * nothing more. Local inputs that create execution uploads, to the data proxy or to storage that never answers, too.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
@@ -66,13 +67,23 @@ interface Interrupted {
   tookMs: number;
 }
 
-/** Resolves once `done()` holds; throws, naming what the admin received, once `exited()` does or after a minute. */
-async function until(done: () => boolean, exited: () => boolean, what: () => Promise<string>): Promise<void> {
+/**
+ * Waits until `done()` holds, then sends `child` one SIGINT. Once `child` has exited, or after a minute, it is ended
+ * (if need be) and this throws with what it said and `why()`.
+ */
+async function interruptWhen(child: Deno.ChildProcess, done: () => boolean, why: () => string): Promise<void> {
+  let exited = false;
+  child.status.then(() => void (exited = true));
   const started = Date.now();
   while (!done()) {
-    if (exited() || Date.now() - started > 60_000) throw new Error(await what());
+    if (exited || Date.now() - started > 60_000) {
+      if (!exited) child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`not interrupted: ${why()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+  child.kill("SIGINT");
 }
 
 /**
@@ -107,21 +118,20 @@ async function interrupted(sandbox: Sandbox, { args, method, after, env }: Case)
     }).spawn();
     const stdout = new Response(child.stdout).text();
     const stderr = new Response(child.stderr).text();
-    let exited = false;
-    child.status.then(() => void (exited = true));
     const received = () => sandbox.requests.map((r) => r.method);
     // The calls the run may be interrupted in: every call from the first slow one.
     const slow = () => {
       const first = after ? received().indexOf(after) + 1 : 0;
       return first > 0 || !after ? received().slice(first) : [];
     };
-    await until(
+    await interruptWhen(
+      child,
       () => slow().some((m) => method === "*" || m === method),
-      () => exited,
-      async () => `fctl ${args.join(" ")}: no slow ${method} call (received ${received().join(", ")}): ${await stderr}`,
-    );
+      () => `fctl ${args.join(" ")}: no slow ${method} call (received ${received().join(", ")})`,
+    ).catch(async (err) => {
+      throw new Error(`${err.message}: ${await stderr}`);
+    });
     const sent = performance.now();
-    child.kill("SIGINT");
     const { code } = await child.status;
     const tookMs = performance.now() - sent;
     return { code, stdout: await stdout, stderr: await stderr, tookMs };
@@ -417,11 +427,10 @@ Deno.test("Ctrl-C ends create execution at once while a local input is written t
         }).spawn();
         const stdout = new Response(child.stdout).text();
         const stderr = new Response(child.stderr).text();
-        let exited = false;
-        child.status.then(() => void (exited = true));
-        await until(() => storage.connections() > 0, () => exited, async () => `${spec}: no upload: ${await stderr}`);
+        await interruptWhen(child, () => storage.connections() > 0, () => `${spec}: no upload`).catch(async (err) => {
+          throw new Error(`${err.message}: ${await stderr}`);
+        });
         const sent = performance.now();
-        child.kill("SIGINT");
         const { code } = await child.status;
         const tookMs = performance.now() - sent;
         equal(code, 130, `${spec}: ${await stderr}`);
