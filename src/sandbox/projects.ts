@@ -38,7 +38,7 @@ export const SANDBOX_DOMAINS = [
 /**
  * The projects a fresh demo cluster's FlyteAdmin has: its chart's `seedProjectsWithDetails`, created ACTIVE at start.
  */
-export const SEED_PROJECTS = [{
+const SEED_PROJECTS = [{
   id: "flytesnacks",
   name: "flytesnacks",
   description: "Default project setup.",
