@@ -30,8 +30,23 @@ function sink(stream: typeof Deno.stdout, onClosed: (err: Error) => void): TextS
   };
 }
 
-/** Reads stdin up to a line break, one byte at a time so nothing after the line is consumed. */
+/**
+ * Reads stdin up to a line break (a y/n answer). Ctrl-C ends the wait at once, as no answer (null): a read of stdin
+ * cannot be cancelled, and without this a run whose own listener saw the same Ctrl-C would still wait for Enter.
+ */
 async function readLine(): Promise<string | null> {
+  let onInterrupt = () => {};
+  const interrupted = new Promise<null>((resolve) => onInterrupt = () => resolve(null));
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    return await Promise.race([readLineOfStdin(), interrupted]);
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
+}
+
+/** Reads stdin up to a line break, one byte at a time so nothing after the line is consumed. */
+async function readLineOfStdin(): Promise<string | null> {
   const bytes: number[] = [];
   const buffer = new Uint8Array(1);
   for (;;) {
