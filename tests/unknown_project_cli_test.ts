@@ -81,6 +81,18 @@ Deno.test("register files into a project the admin does not have: one line namin
   });
 });
 
+Deno.test("register files into a project id the admin could never create: one line saying what a project id is, no create command, exit 1", async () => {
+  await withProductionSandbox(async (sandbox) => {
+    const result = await runProductionProcess(sandbox, CORE_ARGS, "My Proj");
+    deepEqual([result.code, result.stderr], [
+      1,
+      'Error: project "My Proj" does not exist on the admin: none of the 84 files was registered; ' +
+      "check -p: a project id is lower case letters, digits and '-' (not first or last), at most 63 characters\n",
+    ]);
+    equal(stored(sandbox), 0);
+  });
+});
+
 Deno.test("an archived project or an unknown domain stops the registration at the first refusal, --continueOnError or not", async () => {
   await withProductionSandbox(async (sandbox) => {
     await seedProjects(sandbox, [{ id: "old", archived: true }]);

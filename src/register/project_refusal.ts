@@ -23,6 +23,14 @@ const NOT_ACTIVE = /project \[(.*)\] is not active$/;
 const UNKNOWN_DOMAIN = /domain \[(.*)\] is unrecognized by system$/;
 
 /**
+ * What FlyteAdmin's RegisterProject accepts as a project id (a DNS-1123 label, at most 63 characters): a project
+ * named otherwise can never be created, so its refusal says what a project id is rather than how to create it.
+ */
+function creatableProjectId(id: string): boolean {
+  return id.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id);
+}
+
+/**
  * The refusal a failed row's info reports, if it is one. `id` is the row's identifier, for the project or domain the
  * admin's message does not name.
  */
@@ -81,7 +89,9 @@ export class ProjectRefusedError extends OperationError {
     switch (refusal.reason) {
       case "projectNotFound":
         message = `project ${quote(project)} does not exist on the admin: ${what}; ` +
-          `create it with: fctl create project --id ${project} --name ${project}`;
+          (creatableProjectId(project)
+            ? `create it with: fctl create project --id ${project} --name ${project}`
+            : "check -p: a project id is lower case letters, digits and '-' (not first or last), at most 63 characters");
         break;
       case "projectNotActive":
         message = `project ${quote(project)} is not active (archived) on the admin: ${what}; ` +

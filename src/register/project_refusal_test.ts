@@ -45,6 +45,12 @@ Deno.test("ProjectRefusedError: one line of what was refused, how much was not r
     'domain "qa" is not one the admin has (dev): 2 of 5 files were not registered; register into one of its domains with -d',
   );
   equal(refusalInfo(domain.refusal), "Not registered: the admin has no domain qa");
+  // A project id the admin would refuse to create: no command that cannot work, what a project id is instead.
+  equal(
+    new ProjectRefusedError({ reason: "projectNotFound", project: "My Proj", domain: "qa" }, 2, 2).message,
+    'project "My Proj" does not exist on the admin: none of the 2 files was registered; ' +
+      "check -p: a project id is lower case letters, digits and '-' (not first or last), at most 63 characters",
+  );
   // A package of one file, and one file of several, in plain English.
   const archived = { reason: "projectNotActive", project: "ml", domain: "qa" } as const;
   equal(
