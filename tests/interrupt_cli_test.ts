@@ -380,11 +380,20 @@ Deno.test("Ctrl-C ends auth status while the admin is asked who you are, against
       DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
       FLYTE_SECRET: SANDBOX_CLIENT.secret,
     };
+    // A HOME of its own: no token cached by an earlier case.
+    const fresh = (name: string) => ({ ...env, HOME: `${dir}/home-${name}` });
     const flags = [...SCOPE, "--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`];
     const secret = [...flags, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
     const external = [...flags, "--admin.authType", "ExternalCommand", "--admin.command", `${dir}/token.sh`];
     await eachEndsAtOnce(sandbox, [
       { args: ["get", "task", ...secret], method: "ListTasks", env },
+      // No token cached: the admin refuses the first ListTasks, and discovery's calls wait for a slow admin.
+      {
+        args: ["get", "task", ...secret],
+        after: "ListTasks",
+        method: "GetPublicClientConfig",
+        env: fresh("discovery"),
+      },
       { args: ["auth", "status", ...external], method: "UserInfo", env },
     ]);
   } finally {

@@ -11,8 +11,15 @@ import { type ConnectionDescription, mapAdminError } from "../admin/errors.ts";
 import { OperationError } from "../errors.ts";
 import type { AuthMetadataCalls } from "./discovery.ts";
 
-/** The AuthMetadataService calls discovery makes; a failure says discovery failed and why. */
-export function authMetadataCalls(transport: Transport, connection: ConnectionDescription): AuthMetadataCalls {
+/**
+ * The AuthMetadataService calls discovery makes; a failure says discovery failed and why. `signal` (the run's:
+ * Ctrl-C) ends them, retries included.
+ */
+export function authMetadataCalls(
+  transport: Transport,
+  connection: ConnectionDescription,
+  signal?: AbortSignal,
+): AuthMetadataCalls {
   const client = createClient(AuthMetadataService, transport);
   const mapped = async <T>(rpc: string, call: () => Promise<T>): Promise<T> => {
     try {
@@ -25,7 +32,7 @@ export function authMetadataCalls(transport: Transport, connection: ConnectionDe
     }
   };
   return {
-    getPublicClientConfig: () => mapped("GetPublicClientConfig", () => client.getPublicClientConfig({})),
-    getOAuth2Metadata: () => mapped("GetOAuth2Metadata", () => client.getOAuth2Metadata({})),
+    getPublicClientConfig: () => mapped("GetPublicClientConfig", () => client.getPublicClientConfig({}, { signal })),
+    getOAuth2Metadata: () => mapped("GetOAuth2Metadata", () => client.getOAuth2Metadata({}, { signal })),
   };
 }

@@ -44,7 +44,7 @@ export interface AuthInterceptorOptions {
   readTextFile: (path: string) => Promise<string>;
   /** Runs `admin.command` (ExternalCommand). */
   runCommand: CommandRunner;
-  /** The run's abort signal: Ctrl-C ends `admin.command` while it runs. */
+  /** The run's abort signal: Ctrl-C ends `admin.command` while it runs, and discovery's calls. */
   signal?: AbortSignal;
   /** Every secret and token is registered here before use. */
   secrets: { add(secret: string | undefined): void };
@@ -69,7 +69,7 @@ export function authSession(options: AuthInterceptorOptions): LoadedAuthSession 
     calls: async () => {
       const { authMetadataCalls } = await import("./admin_metadata.ts");
       const admin = options.admin();
-      return authMetadataCalls(admin.transport, admin.connection);
+      return authMetadataCalls(admin.transport, admin.connection, options.signal);
     },
     fetch: async () => withMaxBodyBytes((await options.http()).fetch, OAUTH_ANSWER_MAX_BYTES),
   });
