@@ -12,6 +12,7 @@ import { endpointUrl, parseEndpoint } from "./endpoint.ts";
 import type { ConnectionDescription } from "./errors.ts";
 import { tunnelConnection } from "./proxy_tunnel.ts";
 import { GuardedSessionManager } from "./session_guard.ts";
+import { turnsOfTheEventLoop } from "../event_loop.ts";
 
 /** Where an admin client's calls go, and the sessions that carry them. */
 export interface AdminSessions {
@@ -86,5 +87,5 @@ export async function openAhead(sessions: AdminSessions): Promise<void> {
  * completes during it then starts TLS at once instead of after all of the loading.
  */
 export function handleArrivedIo(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return turnsOfTheEventLoop(1);
 }

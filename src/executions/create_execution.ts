@@ -22,6 +22,7 @@ import type {
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import { RESOURCE_TYPE } from "../get/resource_type.ts";
 import type { LiteralType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { turnsOfTheEventLoop } from "../event_loop.ts";
 
 /**
  * Where {@link createExecution} uploads a local file or directory given as a blob input: the admin's data proxy when
@@ -188,7 +189,8 @@ export async function createExecution(
   // The request's JSON (a few ms for an execution's inputs) is made while the call is out, not before it.
   const created = client.admin.createExecution(request, call);
   created.catch(() => {});
-  await letCallGoOut(1);
+  // One turn lets the call go out before the JSON is made.
+  await turnsOfTheEventLoop(1);
   const json = toJson(schema, request);
   return { rpc: "CreateExecution", request: json, id: idOf(await created) };
 }
@@ -261,19 +263,9 @@ function typesOf(variables: Record<string, { type?: LiteralType }>): Record<stri
 }
 
 /**
- * Lets a call just made go out before the work that follows it, which can wait for it. On its way the call waits on
- * the event loop (its frames are written in a later turn; a client's first call reads the token cache before), and
- * work done in such a wait holds it back as long. `turns` turns of the event loop (about 2 ms each) let it go first,
- * as a registration lets its upload location call go before its checks: 3 for a first call, 1 for a later one.
- */
-async function letCallGoOut(turns: number): Promise<void> {
-  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
  * The request and its schema. What comes after the lookup of the task or launch plan loads in its round trip's wait
  * rather than after it: the modules that convert the inputs and build the request, and CreateExecution's descriptors.
- * They start once the lookup's own descriptors have loaded and the call has gone out (see {@link letCallGoOut}), so
+ * They start once the lookup's own descriptors have loaded and the call has gone out (three turns of the event loop, as a registration gives its upload location call: `event_loop.ts`), so
  * that loading them does not hold the call back.
  */
 async function executionCreateRequest(
@@ -291,7 +283,7 @@ async function executionCreateRequest(
   if (spec.task) await import("../../proto/gen/fctl/task_row_calls_pb.ts");
   else await import("../../proto/gen/fctl/launch_plan_row_calls_pb.ts");
   // Measured (a launch plan of 20 inputs): evaluated at once, the modules below held the lookup back about 10 ms.
-  await letCallGoOut(3);
+  await turnsOfTheEventLoop(3);
   const [
     { inputLiterals, unionLocalPaths },
     { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode },

@@ -29,6 +29,7 @@ import { type KeptSource, keptSource, packageSources } from "./package_sources.t
 import type { RegisterReport } from "./entries.ts";
 import { type RegisterRun, startRun } from "./run_state.ts";
 import type { UploadSourceOptions } from "./upload.ts";
+import { turnsOfTheEventLoop } from "../event_loop.ts";
 
 export {
   type AdminClientSource,
@@ -122,11 +123,6 @@ function loadExecute(): Promise<typeof import("./execute.ts")> {
  * 10–15 ms after with three turns, its round trip then overlapping the checks instead of following them.
  */
 const CALL_TURNS = 3;
-
-/** Resolves after `turns` turns of the event loop (timers, and I/O that completed meanwhile, run in each). */
-async function turnsOfTheEventLoop(turns: number): Promise<void> {
-  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /**
  * Asks for the source's upload location, then loads the steps and runs them on the members of the package; no
