@@ -4,8 +4,9 @@
  * One explicit run state (`run_state.ts`) goes through four steps, each in its own module:
  * - check (`check.ts`): every file decodes, every entity gets a version, so a bad package uploads
  *   and creates nothing; only the source's upload location, which changes nothing, is asked for
- *   meanwhile, and where the source goes is decided (the admin's data proxy, or storage whose settings
- *   are checked) before the first create, so that a storage mistake creates nothing;
+ *   before it (its round trip overlaps the check), and where the source goes is decided (the admin's data
+ *   proxy, or storage whose settings are checked) before the first create, so that a storage mistake creates
+ *   nothing;
  * - plan (`jobs.ts`): the creates in dependency order, and the source upload as a job that only the
  *   tasks carrying its location wait for;
  * - execute (`execute.ts`): the upload and the creates, concurrently; loaded only by a registration that
