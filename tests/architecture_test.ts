@@ -162,6 +162,9 @@ const SIDEWAYS: Record<string, string> = {
   "src/executions/ -> src/tasks/": "create execution reads the task it runs (its version and input types)",
   "src/executions/ -> src/launchplans/": "create execution reads the launch plan it runs (its version and input types)",
   "src/executions/ -> src/register/": "create execution uploads local blob inputs as fast registration uploads",
+  "src/executions/ -> src/projects/": "an execution refused for its project or domain says so as a registration does",
+  "src/register/ -> src/projects/":
+    "a registration refused for its project or domain says what to do about the project",
   "src/launchplans/ -> src/tasks/": "a launch plan's exec spec file is the task's format, with its defaults",
   "src/get/ -> src/tasks/": "literal values are shown as the exec spec writes them (its SpecValue type)",
   "src/register/ -> src/github/": "register examples downloads flytesnacks' release from GitHub",

@@ -161,18 +161,32 @@ Deno.test("create execution into an unknown or archived project or an unknown do
       ]);
       equal(written.code, 0, written.stderr);
       const create = ["create", "execution", "--execFile", execFile];
+      // As a registration says it: what was refused, that nothing was created, what to do.
       const cases: [string[], string][] = [
-        [["--targetProject", "nope"], UNKNOWN],
-        [["--targetProject", "old"], "project [old] is not active"],
-        [["--targetDomain", "qa"], "domain [qa] is unrecognized by system"],
+        [
+          ["--targetProject", "nope"],
+          'project "nope" does not exist on the admin: no execution was created; ' +
+          "create it with: fctl create project --id nope --name nope",
+        ],
+        [
+          ["--targetProject", "old"],
+          'project "old" is not active (archived) on the admin: no execution was created; ' +
+          "activate it with: fctl update project old --activate",
+        ],
+        [
+          ["--targetDomain", "qa"],
+          'domain "qa" is not one the admin has (development, staging, production): no execution was created; ' +
+          "create it in one of its domains with --targetDomain",
+        ],
+        [
+          ["--targetProject", "My Proj"],
+          'project "My Proj" does not exist on the admin: no execution was created; check --targetProject: ' +
+          "a project id is lower case letters, digits and '-' (not first or last), at most 63 characters",
+        ],
       ];
       for (const [flags, message] of cases) {
         const result = await runProductionProcess(sandbox, [...create, ...flags]);
-        deepEqual(
-          [result.code, result.stdout, result.stderr],
-          [1, "", `Error: CreateExecution failed: InvalidArgument: ${message}\n`],
-          flags.join(" "),
-        );
+        deepEqual([result.code, result.stdout, result.stderr], [1, "", `Error: ${message}\n`], flags.join(" "));
       }
       deepEqual(sandbox.store.executions.summaries(), []);
       // Reading a project the admin does not have is no error to FlyteAdmin: nothing is there.

@@ -9,6 +9,8 @@
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
 import { UsageError } from "../errors.ts";
+import { AdminError } from "../admin/errors.ts";
+import { domainsToName, projectRefusalOf, ProjectRefusedError } from "../projects/project_refusal.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { launchPlanQuery, runLaunchPlanRowQuery } from "../launchplans/get_launch_plan.ts";
@@ -150,7 +152,8 @@ export interface CreateExecutionResult {
  *   type; a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
- * @throws {AdminError} the admin refused the execution, or a call could not be made
+ * @throws {ProjectRefusedError} the admin refused the execution's project or domain (missing, archived, unknown)
+ * @throws {AdminError} the admin refused the execution otherwise, or a call could not be made
  */
 export async function createExecution(
   client: AdminClient,
@@ -192,7 +195,29 @@ export async function createExecution(
   // One turn lets the call go out before the JSON is made.
   await turnsOfTheEventLoop(1);
   const json = toJson(schema, request);
-  return { rpc: "CreateExecution", request: json, id: idOf(await created) };
+  const id = await created.catch(async (err) => {
+    throw await projectRefused(client, err, { project: request.project, domain: request.domain }, signal);
+  });
+  return { rpc: "CreateExecution", request: json, id: idOf(id) };
+}
+
+/**
+ * The admin's refusal of the execution's project or domain (missing, archived, unknown) as one line that says what
+ * to do, as a registration says it; any other error as it is.
+ */
+async function projectRefused(
+  client: AdminClient,
+  err: unknown,
+  target: { project: string; domain: string },
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const refusal = err instanceof AdminError ? projectRefusalOf(err.message, target) : undefined;
+  if (!refusal) return err;
+  const domains = await domainsToName(client, refusal, signal);
+  return new ProjectRefusedError(refusal, "no execution was created", domains, {
+    project: "--targetProject",
+    domainAdvice: "create it in one of its domains with --targetDomain",
+  });
 }
 
 /** The first of the values that is set: empty text counts as not set (generated files hold `""`). */

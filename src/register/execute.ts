@@ -17,7 +17,14 @@ import {
   UPLOADED,
 } from "./jobs.ts";
 import { entryFor, type RegisterEntry } from "./entries.ts";
-import { type ProjectRefusal, projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
+import {
+  domainsToName,
+  filesNotRegistered,
+  type ProjectRefusal,
+  projectRefusalOf,
+  ProjectRefusedError,
+  refusalInfo,
+} from "../projects/project_refusal.ts";
 import { outcomeEntries } from "./report.ts";
 import { runGraph } from "./run_graph.ts";
 import type { RegisterRun } from "./run_state.ts";
@@ -87,19 +94,10 @@ async function refusalError(
   entries: readonly RegisterEntry[],
   signal: AbortSignal | undefined,
 ): Promise<ProjectRefusedError> {
-  let domains: string[] = [];
-  if (refusal.reason === "unknownDomain") {
-    try {
-      // Every project answers with the system's domains.
-      // Ctrl-C does not wait for it.
-      const project = await client.admin.getProject({ id: refusal.project }, { signal });
-      domains = project.domains.map((domain) => domain.id);
-    } catch {
-      // Only a hint: the refusal is said all the same.
-    }
-  }
+  // Ctrl-C does not wait for the domains.
+  const domains = await domainsToName(client, refusal, signal);
   const notRegistered = entries.filter((entry) => entry.status !== "Success").length;
-  return new ProjectRefusedError(refusal, notRegistered, entries.length, domains);
+  return new ProjectRefusedError(refusal, filesNotRegistered(notRegistered, entries.length), domains);
 }
 
 /** The upload job: sends the source, then fills its location into the tasks that wait for it. */

@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { ExitCode } from "../errors.ts";
-import { projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
+import { filesNotRegistered, projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
 
 const id = { project: "ml", domain: "qa" };
 const due = (message: string) => `Error registering file due to ${message}`;
@@ -32,14 +32,21 @@ Deno.test("projectRefusalOf: a project the admin could not read for another reas
 });
 
 Deno.test("ProjectRefusedError: one line of what was refused, how much was not registered, and what to do (exit 1)", () => {
-  const missing = new ProjectRefusedError({ reason: "projectNotFound", project: "ml", domain: "qa" }, 3, 3);
+  const missing = new ProjectRefusedError(
+    { reason: "projectNotFound", project: "ml", domain: "qa" },
+    filesNotRegistered(3, 3),
+  );
   equal(
     missing.message,
     'project "ml" does not exist on the admin: none of the 3 files was registered; ' +
       "create it with: fctl create project --id ml --name ml",
   );
   equal(missing.exitCode, ExitCode.Failed);
-  const domain = new ProjectRefusedError({ reason: "unknownDomain", project: "ml", domain: "qa" }, 2, 5, ["dev"]);
+  const domain = new ProjectRefusedError(
+    { reason: "unknownDomain", project: "ml", domain: "qa" },
+    filesNotRegistered(2, 5),
+    ["dev"],
+  );
   equal(
     domain.message,
     'domain "qa" is not one the admin has (dev): 2 of 5 files were not registered; register into one of its domains with -d',
@@ -47,19 +54,20 @@ Deno.test("ProjectRefusedError: one line of what was refused, how much was not r
   equal(refusalInfo(domain.refusal), "Not registered: the admin has no domain qa");
   // A project id the admin would refuse to create: no command that cannot work, what a project id is instead.
   equal(
-    new ProjectRefusedError({ reason: "projectNotFound", project: "My Proj", domain: "qa" }, 2, 2).message,
+    new ProjectRefusedError({ reason: "projectNotFound", project: "My Proj", domain: "qa" }, filesNotRegistered(2, 2))
+      .message,
     'project "My Proj" does not exist on the admin: none of the 2 files was registered; ' +
       "check -p: a project id is lower case letters, digits and '-' (not first or last), at most 63 characters",
   );
   // A package of one file, and one file of several, in plain English.
   const archived = { reason: "projectNotActive", project: "ml", domain: "qa" } as const;
   equal(
-    new ProjectRefusedError(archived, 1, 1).message,
+    new ProjectRefusedError(archived, filesNotRegistered(1, 1)).message,
     'project "ml" is not active (archived) on the admin: the file was not registered; ' +
       "activate it with: fctl update project ml --activate",
   );
   equal(
-    new ProjectRefusedError(archived, 1, 4).message,
+    new ProjectRefusedError(archived, filesNotRegistered(1, 4)).message,
     'project "ml" is not active (archived) on the admin: 1 of 4 files was not registered; ' +
       "activate it with: fctl update project ml --activate",
   );

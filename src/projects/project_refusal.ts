@@ -2,10 +2,12 @@
  * FlyteAdmin's refusal of a create for its project or domain (its ValidateProjectAndDomain, which every create
  * calls before anything else): the project does not exist, is not active, or the domain is not one of the
  * system's. Every create of a registration goes to the same project and domain, so after one such refusal none
- * can succeed: the registration stops there, and says once what to do instead of a line per file.
+ * can succeed: the registration stops there, and says once what to do instead of a line per file. An execution
+ * created there is refused the same way, and says the same.
  *
  * @module
  */
+import type { AdminClient } from "../admin/client.ts";
 import { OperationError, quote } from "../errors.ts";
 
 /** What the admin refused: the project (missing or not active) or the domain. */
@@ -16,7 +18,8 @@ export interface ProjectRefusal {
 }
 
 // FlyteAdmin's messages (flyteadmin's ValidateProjectAndDomain and NewInactiveProjectError), each at the end of a
-// failed row's info. A project that could not be read for another reason (its database down) is no refusal.
+// failed row's info or of a call's error. A project that could not be read for another reason (its database down)
+// is no refusal.
 const NOT_FOUND =
   /failed to validate that project \[(.*)\] and domain \[(.*)\] are registered, err: \[project \[.*\] not found\]$/;
 const NOT_ACTIVE = /project \[(.*)\] is not active$/;
@@ -31,8 +34,8 @@ function creatableProjectId(id: string): boolean {
 }
 
 /**
- * The refusal a failed row's info reports, if it is one. `id` is the row's identifier, for the project or domain the
- * admin's message does not name.
+ * The refusal a failed row's info or a failed call's message reports, if it is one. `id` is the row's identifier (the
+ * call's project and domain), for the project or domain the admin's message does not name.
  */
 export function projectRefusalOf(info: string, id: { project: string; domain: string }): ProjectRefusal | undefined {
   let match = NOT_FOUND.exec(info);
@@ -56,9 +59,12 @@ export function refusalInfo(refusal: ProjectRefusal): string {
   }
 }
 
+/** How a registration's refusal names the flags that chose its project and domain. */
+const REGISTRATION_FLAGS = { project: "-p", domainAdvice: "register into one of its domains with -d" };
+
 /**
- * A registration the admin refused for its project or domain (exit 1). The message says what was refused, how much
- * was not registered, and what to do.
+ * A registration or an execution the admin refused for its project or domain (exit 1). The message says what was
+ * refused, what was not done, and what to do.
  *
  * ```ts
  * import { connect, OperationError, registerFiles } from "@fctl/fctl";
@@ -75,35 +81,64 @@ export class ProjectRefusedError extends OperationError {
   readonly refusal: ProjectRefusal;
 
   /**
-   * `notRegistered` of `total` files were not registered; `domains` are the admin's domains, when known (for an
-   * unknown domain).
+   * `notDone` says what was not done (`none of the 84 files was registered`); `domains` are the admin's domains,
+   * when known (for an unknown domain); `flags` name the flags that chose the project and the domain (default a
+   * registration's, `-p` and `-d`).
    */
-  constructor(refusal: ProjectRefusal, notRegistered: number, total: number, domains: readonly string[] = []) {
-    const what = total === 1
-      ? "the file was not registered"
-      : notRegistered === total
-      ? `none of the ${total} files was registered`
-      : `${notRegistered} of ${total} files ${notRegistered === 1 ? "was" : "were"} not registered`;
+  constructor(
+    refusal: ProjectRefusal,
+    notDone: string,
+    domains: readonly string[] = [],
+    flags: { project: string; domainAdvice: string } = REGISTRATION_FLAGS,
+  ) {
     const { project, domain } = refusal;
     let message: string;
     switch (refusal.reason) {
       case "projectNotFound":
-        message = `project ${quote(project)} does not exist on the admin: ${what}; ` +
+        message = `project ${quote(project)} does not exist on the admin: ${notDone}; ` +
           (creatableProjectId(project)
             ? `create it with: fctl create project --id ${project} --name ${project}`
-            : "check -p: a project id is lower case letters, digits and '-' (not first or last), at most 63 characters");
+            : `check ${flags.project}: a project id is lower case letters, digits and '-' (not first or last), at most 63 ` +
+              "characters");
         break;
       case "projectNotActive":
-        message = `project ${quote(project)} is not active (archived) on the admin: ${what}; ` +
+        message = `project ${quote(project)} is not active (archived) on the admin: ${notDone}; ` +
           `activate it with: fctl update project ${project} --activate`;
         break;
       case "unknownDomain":
         message = `domain ${quote(domain)} is not one the admin has` +
           (domains.length > 0 ? ` (${domains.join(", ")})` : "") +
-          `: ${what}; register into one of its domains with -d`;
+          `: ${notDone}; ${flags.domainAdvice}`;
         break;
     }
     super(message);
     this.refusal = refusal;
+  }
+}
+
+/** How much of a registration of `total` files was not registered (`notRegistered` of them), as its error says it. */
+export function filesNotRegistered(notRegistered: number, total: number): string {
+  return total === 1
+    ? "the file was not registered"
+    : notRegistered === total
+    ? `none of the ${total} files was registered`
+    : `${notRegistered} of ${total} files ${notRegistered === 1 ? "was" : "were"} not registered`;
+}
+
+/**
+ * The domains the admin has, to name in the refusal of an unknown domain; none when the refusal is another or they
+ * cannot be read (only a hint: the refusal is said all the same). Every project answers with the system's domains.
+ */
+export async function domainsToName(
+  client: AdminClient,
+  refusal: ProjectRefusal,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  if (refusal.reason !== "unknownDomain") return [];
+  try {
+    const project = await client.admin.getProject({ id: refusal.project }, { signal });
+    return project.domains.map((domain) => domain.id);
+  } catch {
+    return [];
   }
 }
