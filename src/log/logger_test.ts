@@ -100,6 +100,8 @@ Deno.test("urlPasswords: the password of every URL's user information, as writte
   assertEquals(urlPasswords("http://user:p%40ss@host:80 and https://a:b2c3@h/x"), ["p%40ss", "p@ss", "b2c3", "b2c3"]);
   assertEquals(urlPasswords("http://user@host, dns:///host:80, host:80"), []);
   assertEquals(urlPasswords("http://u:bad%zz@h"), ["bad%zz"]);
+  // A scheme in capitals or mixed case is a scheme all the same.
+  assertEquals(urlPasswords("HTTPS://user:Up1@host and S3+Http://u:mixed@h"), ["Up1", "Up1", "mixed", "mixed"]);
 });
 
 Deno.test("a huge message or field is cut, saying how much was left out; a secret across the cut is hidden first", () => {

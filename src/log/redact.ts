@@ -162,8 +162,12 @@ function base64Pieces(text: string): string[] {
   return [...pieces, ...pieces.map(base64Url)];
 }
 
-/** `scheme://user:password@`: the password of a URL's user information, up to the host. */
-const URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/gi;
+/**
+ * `scheme://user:password@`: the password of a URL's user information, up to the host. The scheme's letters are
+ * listed in both cases rather than with the `i` flag: the first case-insensitive expression a process compiles costs
+ * it a few tenths of a millisecond more, on every command with a URL among its options.
+ */
+const URL_PASSWORD = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/g;
 
 /**
  * The passwords written in URLs inside `text` (`http://user:PASSWORD@host`), as written and
