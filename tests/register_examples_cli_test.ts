@@ -232,6 +232,37 @@ Deno.test("register examples --version TAG resolves that release; a failing asse
   });
 });
 
+Deno.test("register examples into a project the admin does not have stops at the first asset, --continueOnError too", async () => {
+  await withFakeGitHub(async (github) => {
+    const sandbox = await startSandbox();
+    try {
+      for (const more of [[], ["--continueOnError"]]) {
+        sandbox.clearRequests();
+        const result = await runFctl(
+          ["register", "examples", ...more, "-p", "nope", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+          { env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN } },
+        );
+        const why = more.join(" ") || "no flag";
+        equal(result.code, 1, `${why}: ${result.stderr}`);
+        // Every asset goes to the same project: one line, naming the asset and what to do, nothing per file.
+        equal(
+          result.stderr,
+          'Error: cannot register asset "flytesnacks-core.tgz" of release "v1.2.3": project "nope" does not exist on the ' +
+            "admin: " +
+            "none of the 84 files was registered; create it with: fctl create project --id nope --name nope\n",
+          `${why}: ${JSON.stringify(result.stderr)}`,
+        );
+        // Only the first asset's first creates went out (those in flight when the refusal came); none of the next's.
+        assert(count(sandbox, "CreateTask") <= 39, `${why}: ${count(sandbox, "CreateTask")} CreateTask`);
+        equal(count(sandbox, "CreateUploadLocation"), 1, why);
+      }
+      equal(sandbox.store.tasks().length + sandbox.store.workflows().length + sandbox.store.launchPlans().length, 0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 Deno.test("register examples: unknown tag, rate limit (with reset time) and refused token are one clear error", async () => {
   await withSetup(async (sandbox, github, run) => {
     const missing = await run(["--version", "nope"]);

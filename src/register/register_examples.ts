@@ -4,6 +4,7 @@
  * @module
  */
 import { FctlError, OperationError, quote } from "../errors.ts";
+import { ProjectRefusedError } from "../projects/project_refusal.ts";
 import { checkAssetUrls } from "../github/asset_url.ts";
 import { archiveAssets, type ReleaseAsset, resolveRelease } from "../github/release.ts";
 import { withGitHubToken } from "../github/token_scope.ts";
@@ -234,7 +235,10 @@ async function registerAsset(
       result.interrupted = true;
       return "stop";
     }
-    if (report.error && (!options.continueOnError || !(report.error instanceof FctlError))) {
+    // The admin's refusal of the project or domain stops the release, --continueOnError or not: every asset goes there.
+    const stops = !options.continueOnError || !(report.error instanceof FctlError) ||
+      report.error instanceof ProjectRefusedError;
+    if (report.error && stops) {
       result.error = assetError(report.error, asset.name, release);
       return "stop";
     }
