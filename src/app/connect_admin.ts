@@ -130,7 +130,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   });
   const session = deferredAuthSession({
     tokenStore: cachesTokens(settings) ? store : undefined,
-    load: async () =>
+    load: async (tokenStore) =>
       (await import("../auth/interceptor.ts")).authSession({
         settings,
         admin: () => client,
@@ -142,7 +142,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
         secrets: deps.secrets,
         logger: log,
         interactive: deps.interactive,
-        tokenStore: store,
+        tokenStore,
       }),
   });
   // The identity-aware proxy's header goes on every call, discovery included, so it is the outermost.

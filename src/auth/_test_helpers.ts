@@ -78,9 +78,9 @@ export function authedClient(
   // As fctl builds it (src/app/connect_admin.ts): the auth session loads on first need.
   const { interceptor: auth } = deferredAuthSession({
     tokenStore: cachesTokens(authSettings) ? extra.tokenStore : undefined,
-    load: () => {
+    load: (tokenStore) => {
       sessionLoads++;
-      return Promise.resolve(authSession(sessionOptions));
+      return Promise.resolve(authSession({ ...sessionOptions, tokenStore }));
     },
   });
   const sessionOptions: AuthInterceptorOptions = {

@@ -2,7 +2,8 @@
  * The auth of an admin client until a token is known to be needed: the auth session itself (`interceptor.ts`:
  * the token manager, discovery, the flows) loads only when a token is stored for this endpoint, flow and client,
  * or when the admin answers a call UNAUTHENTICATED, or on `fctl auth login`. Against an admin without auth it
- * never loads: a call then costs one read of the token cache, once per client.
+ * never loads: a call then costs one read of the token cache, once per client. A cached token found by that read is
+ * the one the session starts from: the cache is not read a second time for it.
  *
  * @module
  */
@@ -50,8 +51,11 @@ export interface DeferredAuthOptions {
    * command is its cache), so that no call ever finds a token before the admin asks for one.
    */
   tokenStore?: TokenStore;
-  /** Makes the auth session, once. */
-  load: () => Promise<LoadedAuthSession>;
+  /**
+   * Makes the auth session, once, over `tokenStore`: {@link DeferredAuthOptions.tokenStore} itself, whose first
+   * `load` answers with what the deferred session read when that read found a token (or failed).
+   */
+  load: (tokenStore: TokenStore | undefined) => Promise<LoadedAuthSession>;
 }
 
 /**
@@ -59,15 +63,33 @@ export interface DeferredAuthOptions {
  * as the real session sends it when no token is cached; once loaded, every call is the real session's.
  */
 export function deferredAuthSession(options: DeferredAuthOptions): AuthSession {
+  const store = options.tokenStore;
+  // The read that found a token (or failed), handed to the session as its store's first answer.
+  let read: Promise<Token | undefined> | undefined;
+  const replaying: TokenStore | undefined = store && {
+    load: () => {
+      const first = read;
+      read = undefined;
+      return first ?? store.load();
+    },
+    save: (token) => store.save(token),
+  };
   let session: LoadedAuthSession | undefined;
   let loading: Promise<LoadedAuthSession> | undefined;
-  const loaded = () => loading ??= options.load().then((made) => session = made);
-  // Read once: whether a token for this client is cached (a failure to read it is the session's to handle).
+  const loaded = () => loading ??= options.load(replaying).then((made) => session = made);
+  // Read once: whether a token for this client is cached (a failure to read it is the session's to handle). Only a
+  // read that loads the session is replayed: after a refusal the session reads the cache afresh, for a token another
+  // process may have stored since.
   let cached: Promise<boolean> | undefined;
-  const tokenCached = () =>
-    cached ??= options.tokenStore
-      ? options.tokenStore.load().then((token) => token !== undefined, () => true)
-      : Promise.resolve(false);
+  const tokenCached = () => {
+    if (!store) return Promise.resolve(false);
+    return cached ??= (async () => {
+      const reading = store.load();
+      const found = await reading.then((token) => token !== undefined, () => true);
+      if (found) read = reading;
+      return found;
+    })();
+  };
   const interceptor: Interceptor = (next) => async (req) => {
     if (session) return await session.interceptor(next)(req);
     if (req.stream || isDiscoveryCall(req)) return await next(req);

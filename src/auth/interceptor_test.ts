@@ -104,12 +104,14 @@ Deno.test("auth: a token cached by an earlier run goes with the first call: no r
       first.close();
     }
     sandbox.clearRequests();
+    const readsBefore = store.loads;
     const next = authedClient(sandbox, fromEnv, SECRET_ENV, undefined, { tokenStore: store });
     try {
       await next.client.admin.listTasks(scope);
       deepEqual(methods(sandbox), ["ListTasks"]);
       deepEqual(grants(sandbox), ["client_credentials 200"], "the earlier run's grant only");
       equal(next.sessionLoads(), 1);
+      equal(store.loads - readsBefore, 1, "the cache read that found the token is the session's: one read");
     } finally {
       next.close();
     }
