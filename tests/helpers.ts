@@ -83,18 +83,29 @@ export function fctlMain(): Promise<string> {
   })();
 }
 
+/** The arguments of `deno` that run `fctl <args>` as a fresh process of the bundle under the declared permissions. */
+export async function fctlProcessArgs(args: string[]): Promise<string[]> {
+  return ["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args];
+}
+
 /**
- * Runs `fctl <args>` as a fresh process of the bundle ({@link fctlMain}) under the declared permissions (never -A),
- * with `env` as its whole environment besides HOME and NO_COLOR, and no stdin.
+ * `fctl <args>` as a fresh process of the bundle ({@link fctlMain}) under the declared permissions (never -A), with
+ * `env` as its whole environment besides HOME and NO_COLOR, no stdin, stdout and stderr piped: to spawn or run.
  */
-export async function runFctlProcess(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
-  const main = await fctlMain();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, main, ...args],
+export async function fctlProcess(args: string[], env: Record<string, string> = {}): Promise<Deno.Command> {
+  return new Deno.Command(Deno.execPath(), {
+    args: await fctlProcessArgs(args),
     env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "null",
-  }).output();
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/** Runs {@link fctlProcess} to its end. */
+export async function runFctlProcess(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const out = await (await fctlProcess(args, env)).output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }

@@ -9,10 +9,9 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { BlobType_BlobDimensionality } from "../proto/gen/flyteidl/core/types_pb.ts";
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { withMuteServer } from "../src/http/_test_mute_server.ts";
-import { fctlMain, SUBPROCESS_HOME } from "./helpers.ts";
+import { fctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 import { registerCore, withFullAdmin } from "./entity_fixtures.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
@@ -108,14 +107,7 @@ async function interrupted(sandbox: Sandbox, { args, method, after, env }: Case)
   sandbox.setLatency(after ? 0 : ADMIN_LATENCY_MS);
   const undo = after ? slowAfter(sandbox, after) : () => {};
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args],
-      env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", ...env },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = (await fctlProcess(args, env)).spawn();
     const stdout = new Response(child.stdout).text();
     const stderr = new Response(child.stderr).text();
     const received = () => sandbox.requests.map((r) => r.method);
@@ -420,20 +412,12 @@ Deno.test("Ctrl-C ends create execution at once while a local input is written t
       // storage, here one that takes the connection and never answers.
       sandbox.failNext("CreateUploadLocation", Code.Unimplemented);
       await withMuteServer(async (storage) => {
-        const child = new Deno.Command(Deno.execPath(), {
-          args: [
-            ...["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), "create", "execution"],
-            ...["--execFile", `${dir}/${spec}`, ...SCOPE, "--admin.endpoint", sandbox.endpoint],
-            ...["--storage.type", "s3", "--storage.connection.endpoint", storage.url, "--storage.container", "inputs"],
-            ...["--storage.connection.auth-type", "accesskey", "--storage.connection.access-key", "key"],
-            ...["--storage.connection.secret-key", "not-a-secret"],
-          ],
-          env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1" },
-          clearEnv: true,
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn();
+        const child = (await fctlProcess([
+          ...["create", "execution", "--execFile", `${dir}/${spec}`, ...SCOPE, "--admin.endpoint", sandbox.endpoint],
+          ...["--storage.type", "s3", "--storage.connection.endpoint", storage.url, "--storage.container", "inputs"],
+          ...["--storage.connection.auth-type", "accesskey", "--storage.connection.access-key", "key"],
+          ...["--storage.connection.secret-key", "not-a-secret"],
+        ])).spawn();
         const stdout = new Response(child.stdout).text();
         const stderr = new Response(child.stderr).text();
         await interruptWhen(child, () => storage.connections() > 0, () => `${spec}: no upload`).catch(async (err) => {

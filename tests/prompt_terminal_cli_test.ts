@@ -3,10 +3,9 @@
  * (util-linux `script`), answered, or interrupted by typing Ctrl-C, which the terminal turns into SIGINT.
  */
 import { equal, match, ok } from "node:assert/strict";
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { registerCore } from "./entity_fixtures.ts";
-import { fctlMain, SUBPROCESS_HOME } from "./helpers.ts";
+import { fctlProcessArgs, SUBPROCESS_HOME } from "./helpers.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
 
@@ -18,8 +17,7 @@ const shellQuoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
  * code and what the terminal showed; a run still going after `limitMs` is ended and reported as code -1.
  */
 async function answerOnTerminal(args: string[], keys: string, limitMs = 20_000) {
-  const command = [Deno.execPath(), "run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args]
-    .map(shellQuoted).join(" ");
+  const command = [Deno.execPath(), ...await fctlProcessArgs(args)].map(shellQuoted).join(" ");
   const child = new Deno.Command("script", {
     args: ["--quiet", "--return", "--command", command, "/dev/null"],
     env: { HOME: SUBPROCESS_HOME, NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", SHELL: "/bin/sh" },
