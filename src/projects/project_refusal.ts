@@ -20,10 +20,14 @@ export interface ProjectRefusal {
 // FlyteAdmin's messages (flyteadmin's ValidateProjectAndDomain and NewInactiveProjectError), each at the end of a
 // failed row's info or of a call's error. A project that could not be read for another reason (its database down)
 // is no refusal.
+// Bracketed names hold no bracket (a project or domain id cannot), so each part is matched in one pass: the text is
+// the admin's, and `.*` between literals would let a hostile message of a few kilobytes take seconds to match.
 const NOT_FOUND =
-  /failed to validate that project \[(.*)\] and domain \[(.*)\] are registered, err: \[project \[.*\] not found\]$/;
-const NOT_ACTIVE = /project \[(.*)\] is not active$/;
-const UNKNOWN_DOMAIN = /domain \[(.*)\] is unrecognized by system$/;
+  /failed to validate that project \[([^[\]]*)\] and domain \[([^[\]]*)\] are registered, err: \[project \[[^[\]]*\] not found\]$/;
+const NOT_ACTIVE = /project \[([^[\]]*)\] is not active$/;
+const UNKNOWN_DOMAIN = /domain \[([^[\]]*)\] is unrecognized by system$/;
+/** Longest refusal looked for: the messages above with project and domain ids of any length FlyteAdmin accepts. */
+const REFUSAL_TEXT_MAX = 1024;
 
 /**
  * What FlyteAdmin's RegisterProject accepts as a project id (a DNS-1123 label, at most 63 characters): a project
@@ -38,11 +42,13 @@ function creatableProjectId(id: string): boolean {
  * call's project and domain), for the project or domain the admin's message does not name.
  */
 export function projectRefusalOf(info: string, id: { project: string; domain: string }): ProjectRefusal | undefined {
-  let match = NOT_FOUND.exec(info);
+  // Each message ends the text, and is short: only its end is searched, however long the admin made the rest.
+  const end = info.slice(-REFUSAL_TEXT_MAX);
+  let match = NOT_FOUND.exec(end);
   if (match) return { reason: "projectNotFound", project: match[1], domain: match[2] };
-  match = NOT_ACTIVE.exec(info);
+  match = NOT_ACTIVE.exec(end);
   if (match) return { reason: "projectNotActive", project: match[1], domain: id.domain };
-  match = UNKNOWN_DOMAIN.exec(info);
+  match = UNKNOWN_DOMAIN.exec(end);
   if (match) return { reason: "unknownDomain", project: id.project, domain: match[1] };
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import { ExitCode } from "../errors.ts";
 import { filesNotRegistered, projectRefusalOf, ProjectRefusedError, refusalInfo } from "./project_refusal.ts";
 
@@ -23,6 +23,21 @@ Deno.test("projectRefusalOf reads FlyteAdmin's three refusals, taking what the m
     project: "ml",
     domain: "qa",
   });
+});
+
+Deno.test("projectRefusalOf: a hostile admin's long message is read in one pass, a refusal at its end still found", () => {
+  // Repeated starts of the refusal, never finished: with `.*` between its parts this took seconds per message.
+  const hostile = "failed to validate that project [" +
+    "] and domain [x] are registered, err: [project [".repeat(1_500) + "x";
+  const started = performance.now();
+  equal(projectRefusalOf(due(hostile), id), undefined);
+  const refusal = "project [old] is not active";
+  deepEqual(projectRefusalOf(due(hostile + ": " + refusal), id), {
+    reason: "projectNotActive",
+    project: "old",
+    domain: "qa",
+  });
+  assert(performance.now() - started < 2_000, "matched in one pass");
 });
 
 Deno.test("projectRefusalOf: a project the admin could not read for another reason, or another failure, is no refusal", () => {
