@@ -14,7 +14,7 @@ import { excerpt, printable } from "../output/printable.ts";
 import { refusal, shapeParameters, toToken } from "./client_secret.ts";
 import { type InteractiveFlowDeps, publicClientSession, refreshPublic } from "./public_client.ts";
 import type { Token, TokenSource } from "./tokens.ts";
-import { withoutIdToken } from "./token_response.ts";
+import { asRfc8628DeviceAuthorization, withoutIdToken } from "./token_response.ts";
 
 /** How much slower polling gets after each `slow_down` (RFC 8628 §3.5). */
 const SLOW_DOWN_MS = 5_000;
@@ -80,7 +80,11 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       try {
         const params = await shapeParameters(settings, deps.discovery);
         const response = await oauth.deviceAuthorizationRequest(as, client, oauth.None(), params, options);
-        authorization = await oauth.processDeviceAuthorizationResponse(as, client, response);
+        authorization = await oauth.processDeviceAuthorizationResponse(
+          as,
+          client,
+          await asRfc8628DeviceAuthorization(response),
+        );
       } catch (err) {
         throw new OperationError(
           `device authorization request to ${endpoint} for client ${quote(client.client_id)} failed: ${await refusal(

@@ -6,7 +6,8 @@
  * given, its signing algorithm against the client's or the server's announced one (else RS256), which
  * Flyte's AuthMetadataService does not relay: a provider signing with HS256, ES256 or PS256, or answering a
  * malformed id_token, would fail every sign-in over a token fctl throws away. The library has no option to
- * skip that check, so the id_token is taken out before the library sees the answer.
+ * skip that check, so the id_token is taken out before the library sees the answer. A device authorization
+ * answer is likewise put in RFC 8628's words (Google's and Azure AD v1's are not) before the library reads it.
  *
  * @module
  */
@@ -33,4 +34,39 @@ export async function withoutIdToken(response: Response): Promise<Response> {
   // The body is shorter now; its length is the new Response's to say.
   headers.delete("content-length");
   return new Response(JSON.stringify(rest), { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A decimal number of seconds, as some providers write them in strings (`"900"`). */
+const SECONDS_TEXT = /^\d+$/;
+
+/**
+ * `response`, a device authorization answer (RFC 8628 §3.2), in RFC 8628's words for oauth4webapi, which knows only
+ * those: Google names the verification URI `verification_url`, and Azure AD's v1.0 endpoint does too, with
+ * `expires_in` and `interval` as strings of digits (flytectl's HTTP library takes both). `response` itself when there
+ * is nothing to reword: an error answer, a body that is not a JSON object, or one already in RFC 8628's words.
+ */
+export async function asRfc8628DeviceAuthorization(response: Response): Promise<Response> {
+  if (response.status !== 200 || response.bodyUsed) return response;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return response;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return response;
+  const reworded: Record<string, unknown> = { ...body };
+  if (reworded.verification_uri === undefined && typeof reworded.verification_url === "string") {
+    reworded.verification_uri = reworded.verification_url;
+  }
+  for (const name of ["expires_in", "interval"]) {
+    const value = reworded[name];
+    if (typeof value === "string" && SECONDS_TEXT.test(value)) reworded[name] = Number(value);
+  }
+  if (Object.keys(reworded).every((key) => reworded[key] === (body as Record<string, unknown>)[key])) {
+    return response;
+  }
+  await response.body?.cancel();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(reworded), { status: response.status, statusText: response.statusText, headers });
 }

@@ -3,7 +3,8 @@
  * endpoint of the authorization code grant with PKCE S256 (RFC 6749 §4.1, RFC 7636), which signs in a
  * configured test user without asking and redirects to the registered redirect URI (or refuses, when told
  * to), and the device authorization grant (RFC 8628): codes that stay pending for a number of polls, answer
- * `slow_down` once if told to, then are approved, denied or expire.
+ * `slow_down` once if told to, then are approved, denied or expire. The device authorization answer is worded as
+ * a provider words it: RFC 8628's, Google's or Azure AD v1's.
  *
  * @module
  */
@@ -33,6 +34,12 @@ export interface DeviceFlowBehaviour {
   expiresInSeconds?: number;
   /** Whether the answer carries `verification_uri_complete`; default true. */
   completeUri?: boolean;
+  /**
+   * How the device authorization answer is worded; default `rfc8628`. `google`: `verification_url` instead of
+   * `verification_uri` (Google's device flow); `azure-v1`: that too, with `expires_in` and `interval` as strings of
+   * digits and a `message` to show (Azure AD's v1.0 endpoint). Neither carries `verification_uri_complete`.
+   */
+  dialect?: "rfc8628" | "google" | "azure-v1";
 }
 
 /**
@@ -199,6 +206,22 @@ export class InteractiveGrants {
     });
     const verification = `${base}/oauth2/device`;
     const interval = behaviour.intervalSeconds === undefined ? 5 : behaviour.intervalSeconds;
+    const dialect = behaviour.dialect ?? "rfc8628";
+    if (dialect !== "rfc8628") {
+      const strings = dialect === "azure-v1";
+      const number = (value: number) => strings ? String(value) : value;
+      return {
+        status: 200,
+        body: {
+          device_code: deviceCode,
+          user_code: code,
+          verification_url: verification,
+          expires_in: number(expiresIn),
+          ...(interval === null ? {} : { interval: number(interval) }),
+          ...(strings ? { message: `To sign in, open ${verification} and enter the code ${code}.` } : {}),
+        },
+      };
+    }
     return {
       status: 200,
       body: {

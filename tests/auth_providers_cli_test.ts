@@ -1,0 +1,55 @@
+/**
+ * Sign-ins against what real identity providers send, as fresh fctl processes under the declared permissions
+ * against a production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): the
+ * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too).
+ */
+import { equal, match } from "node:assert/strict";
+import { type ProductionProfile, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { runFctlProcess, type RunResult } from "./helpers.ts";
+import { taskSpec } from "./task_fixtures.ts";
+
+interface Production {
+  sandbox: Sandbox;
+  /** `get task core.sub.process` with the endpoint and the test CA. */
+  get: string[];
+  /** Runs fctl with a `HOME` of its own (no token cached by another run). */
+  run(args: string[]): Promise<RunResult>;
+}
+
+async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ production: profile });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-providers-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+    const get = [
+      ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
+      ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
+    ];
+    const run = async (args: string[]) => runFctlProcess(args, { HOME: await Deno.makeTempDir({ dir }) });
+    await fn({ sandbox, get, run });
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** DeviceFlow, polling every 20 ms when the server names no interval. */
+const DEVICE_FLOW = ["--admin.authType", "DeviceFlow", "--admin.deviceFlowConfig.pollInterval", "20ms"];
+
+Deno.test("fctl DeviceFlow against Google's and Azure AD v1's device answers (verification_url, numbers as strings) signs in", async () => {
+  await withProduction({}, async ({ sandbox, get, run }) => {
+    for (const dialect of ["google", "azure-v1"] as const) {
+      sandbox.auth!.interactive.deviceFlow = { dialect, intervalSeconds: dialect === "google" ? null : 1 };
+      const result = await run([...get, ...DEVICE_FLOW]);
+      equal(result.code, 0, `${dialect}: ${result.stderr}`);
+      equal(JSON.parse(result.stdout).id.version, "v7");
+      match(
+        result.stderr,
+        /^Sign in to continue: visit https:\/\/127\.0\.0\.1:\d+\/oauth2\/device and enter the code [B-Z]{4}-[B-Z]{4} \(waiting 10m0s\)\n$/,
+        dialect,
+      );
+    }
+  });
+});
