@@ -1,7 +1,8 @@
 /**
  * Sign-ins against what real identity providers send, as fresh fctl processes under the declared permissions
  * against a production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): the
- * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too).
+ * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too); a provider
+ * without a default audience, where DeviceFlow must ask for the one the admin advertises.
  */
 import { equal, match } from "node:assert/strict";
 import { type ProductionProfile, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
@@ -38,6 +39,8 @@ async function withProduction(profile: ProductionProfile, fn: (p: Production) =>
 /** DeviceFlow, polling every 20 ms when the server names no interval. */
 const DEVICE_FLOW = ["--admin.authType", "DeviceFlow", "--admin.deviceFlowConfig.pollInterval", "20ms"];
 
+const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
 Deno.test("fctl DeviceFlow against Google's and Azure AD v1's device answers (verification_url, numbers as strings) signs in", async () => {
   await withProduction({}, async ({ sandbox, get, run }) => {
     for (const dialect of ["google", "azure-v1"] as const) {
@@ -51,5 +54,20 @@ Deno.test("fctl DeviceFlow against Google's and Azure AD v1's device answers (ve
         dialect,
       );
     }
+  });
+});
+
+Deno.test("fctl DeviceFlow asks for the audience the admin advertises, as flytectl does: a provider without a default audience signs in to the admin", async () => {
+  const audience = "https://flyte.example.com/api";
+  await withProduction({ audience, deviceFlow: { audience, intervalSeconds: null } }, async ({ sandbox, get, run }) => {
+    const result = await run([...get, ...DEVICE_FLOW]);
+    equal(result.code, 0, result.stderr);
+    equal(JSON.parse(result.stdout).id.version, "v7");
+    equal(sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`).join(), `${DEVICE_CODE_GRANT} 200`);
+
+    // admin.audience, when set, is what is asked for: here the provider's own, which the admin refuses.
+    const own = await run([...get, ...DEVICE_FLOW, "--admin.audience", "https://idp.example.com/userinfo"]);
+    equal(own.code, 1);
+    match(own.stderr, /ListTasks failed: Unauthenticated: the bearer token is invalid, expired or revoked/);
   });
 });

@@ -61,15 +61,25 @@ export async function readClientSecret(
   return text.trim();
 }
 
-/** The scope and audience of every token request: configured, else advertised by the admin. */
-export async function shapeParameters(settings: AuthSettings, discovery: Discovery): Promise<URLSearchParams> {
+/**
+ * The scope and audience of every token request: configured, else advertised by the admin. The advertised audience
+ * is asked for with `admin.useAudienceFromAdmin`, or when none is configured and `advertisedAudience` (DeviceFlow:
+ * flytectl's device flow always asks for the admin's, and a provider with no default audience, Auth0's say, answers
+ * a token for its own use without it, which the admin refuses).
+ */
+export async function shapeParameters(
+  settings: AuthSettings,
+  discovery: Discovery,
+  advertisedAudience = false,
+): Promise<URLSearchParams> {
   const params = new URLSearchParams();
   let scopes = settings.scopes;
   let audience = settings.audience;
-  if (scopes.length === 0 || settings.useAudienceFromAdmin) {
+  const audienceFromAdmin = settings.useAudienceFromAdmin || (advertisedAudience && !audience);
+  if (scopes.length === 0 || audienceFromAdmin) {
     const advertised = await discovery.publicClientConfig();
     if (scopes.length === 0) scopes = advertised.scopes;
-    if (settings.useAudienceFromAdmin && advertised.audience) audience = advertised.audience;
+    if (audienceFromAdmin && advertised.audience) audience = advertised.audience;
   }
   if (scopes.length > 0) params.set("scope", scopes.join(" "));
   if (audience) params.set("audience", audience);

@@ -78,7 +78,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       const endpoint = as.device_authorization_endpoint!.replace(/[?#].*$/, "");
       let authorization: oauth.DeviceAuthorizationResponse;
       try {
-        const params = await shapeParameters(settings, deps.discovery);
+        const params = await shapeParameters(settings, deps.discovery, true);
         const response = await oauth.deviceAuthorizationRequest(as, client, oauth.None(), params, options);
         authorization = await oauth.processDeviceAuthorizationResponse(
           as,

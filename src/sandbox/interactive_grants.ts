@@ -40,6 +40,11 @@ export interface DeviceFlowBehaviour {
    * digits and a `message` to show (Azure AD's v1.0 endpoint). Neither carries `verification_uri_complete`.
    */
   dialect?: "rfc8628" | "google" | "azure-v1";
+  /**
+   * The audience of the admin's API at a provider that has no default one (Auth0's, say): a device code requested
+   * without it brings a token for the provider's own use, which the admin refuses. Default none: any token works.
+   */
+  audience?: string;
 }
 
 /**
@@ -89,10 +94,15 @@ interface DeviceCode {
   polls: number;
   slowedDown: boolean;
   behaviour: DeviceFlowBehaviour;
+  /** The audience the device authorization request asked for, if any. */
+  audience?: string;
 }
 
-/** What a token request for an interactive grant comes to: a user to issue a token to, or an OAuth error. */
-export type GrantOutcome = { user: string } | { error: string; description: string };
+/**
+ * What a token request for an interactive grant comes to: a user to issue a token to (`foreign`: one the admin
+ * refuses, for another audience), or an OAuth error.
+ */
+export type GrantOutcome = { user: string; foreign?: boolean } | { error: string; description: string };
 
 /** Random URL-safe text, 32 bytes of entropy. */
 export function randomText(prefix: string): string {
@@ -203,6 +213,7 @@ export class InteractiveGrants {
       polls: 0,
       slowedDown: false,
       behaviour,
+      audience: form.get("audience") ?? undefined,
     });
     const verification = `${base}/oauth2/device`;
     const interval = behaviour.intervalSeconds === undefined ? 5 : behaviour.intervalSeconds;
@@ -260,7 +271,8 @@ export class InteractiveGrants {
     if (outcome === "expire") return expired();
     this.#devices.delete(deviceCode);
     if (outcome === "deny") return { error: "access_denied", description: "the user refused the sign-in" };
-    return { user: entry.user };
+    const foreign = behaviour.audience !== undefined && entry.audience !== behaviour.audience;
+    return foreign ? { user: entry.user, foreign } : { user: entry.user };
   }
 }
 

@@ -86,8 +86,15 @@ export class TokenIssuer {
     return Object.hasOwn(this.#options.clients, clientId) && this.#options.clients[clientId] === secret;
   }
 
-  /** Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`. */
-  issue(clientId: string, refreshed = false): { accessToken: string; refreshToken?: string; expiresIn: number } {
+  /**
+   * Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`;
+   * `foreign`: for another audience than the admin's, which the admin refuses (a refresh gets no better one).
+   */
+  issue(
+    clientId: string,
+    refreshed = false,
+    foreign = false,
+  ): { accessToken: string; refreshToken?: string; expiresIn: number } {
     const expiresIn = this.#options.tokenLifetimeSeconds;
     const now = this.#options.now().getTime();
     const accessToken = this.#options.accessTokens === "jwt"
@@ -101,8 +108,8 @@ export class TokenIssuer {
         jti: randomText(""),
       }, "at+jwt")
       : randomText("at-");
-    this.#access.set(accessToken, { clientId, expiresAt: now + expiresIn * 1000 });
-    if (!this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
+    if (!foreign) this.#access.set(accessToken, { clientId, expiresAt: now + expiresIn * 1000 });
+    if (foreign || !this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
       return { accessToken, expiresIn };
     }
     const refreshToken = randomText("rt-");
@@ -274,6 +281,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   }
   const clientId = client?.id ?? publicId!;
   let subject = clientId;
+  let foreign = false;
   if (grantType === "refresh_token") {
     if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", clientId)) {
       return answer(oauthError(400, "invalid_grant", "the refresh token is invalid, expired or revoked"));
@@ -287,11 +295,12 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
       : await interactive.redeemCode(form, clientId);
     if ("error" in outcome) return answer(oauthError(400, outcome.error, outcome.description));
     subject = outcome.user;
+    foreign = outcome.foreign ?? false;
   } else if (grantType !== "client_credentials" || !client) {
     const error = grantType === "client_credentials" ? "unauthorized_client" : "unsupported_grant_type";
     return answer(oauthError(400, error, `grant type "${grantType}" is not supported for this client`));
   }
-  const token = issuer.issue(clientId, grantType === "refresh_token");
+  const token = issuer.issue(clientId, grantType === "refresh_token", foreign);
   const idToken = idTokenOf(options, grantType, clientId, subject);
   return answer(json(200, {
     access_token: token.accessToken,
