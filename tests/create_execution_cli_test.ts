@@ -272,6 +272,42 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
   });
 });
 
+Deno.test("create execution: a required input left out is one line naming it, exit 2, nothing created (--dryRun too)", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/missing.yaml`;
+    // The launch plan defaults `am` only: `day_of_week` and `number` are required, as FlyteAdmin's expected inputs say.
+    const cases: [string, string][] = [
+      [
+        `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 3\n`,
+        `Error: inputs.day_of_week: required input not set: launch plan "${LAUNCH_PLAN}" version v1 has no default ` +
+        `for it; give it a value in "${file}"`,
+      ],
+      [
+        `workflow: ${LAUNCH_PLAN}\ninputs: {}\n`,
+        `Error: inputs: required inputs not set: day_of_week, number: launch plan "${LAUNCH_PLAN}" version v1 has no ` +
+        `default for them; give them values in "${file}"`,
+      ],
+      [
+        `task: ${TASK}\ninputs:\n  am: true\n  day_of_week: Monday\n`,
+        `Error: inputs.number: required input not set: every input of task "${TASK}" version v1 is required; give it ` +
+        `a value in "${file}"`,
+      ],
+    ];
+    for (const [text, line] of cases) {
+      await Deno.writeTextFile(file, text);
+      for (const dryRun of [[], ["--dryRun"]]) {
+        sandbox.requests.length = 0;
+        const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint, ...dryRun]);
+        equal(run.code, 2, `${text}: ${run.stderr}`);
+        deepEqual(run.stderr.trim().split("\n"), [line]);
+        equal(run.stdout, "");
+        deepEqual(createRequests(sandbox), [], text);
+      }
+    }
+    equal(sandbox.store.executions.summaries().length, 0);
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

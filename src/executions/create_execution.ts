@@ -149,7 +149,7 @@ export interface CreateExecutionResult {
  * ```
  *
  * @throws {UsageError} no spec, relaunch or recover; an input that is not one of the entity's, or of the wrong
- *   type; a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
+ *   type; a required input left out (a task's every input, a launch plan's inputs without a default); a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
  * @throws {ProjectRefusedError} the admin refused the execution's project or domain (missing, archived, unknown)
@@ -253,6 +253,8 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
       },
       version: result.task.id?.version ?? "",
       types: typesOf(variables),
+      // FlyteAdmin runs a task through a launch plan it makes with every task input required.
+      required: Object.keys(variables),
       given: version,
     };
   }
@@ -272,6 +274,9 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
     },
     version: result.launchPlan.id?.version ?? "",
     types: typesOf(Object.fromEntries(Object.entries(parameters).map(([k, p]) => [k, p.var ?? {}]))),
+    // FlyteAdmin's expected inputs: an input marked required has no default the execution could take.
+    required: Object.entries(parameters).filter(([, p]) => p.behavior.case === "required" && p.behavior.value)
+      .map(([name]) => name),
     given: version,
   };
 }
@@ -312,10 +317,12 @@ async function executionCreateRequest(
   const [
     { inputLiterals, unionLocalPaths },
     { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode },
+    { checkRequiredInputs },
   ] = await Promise
     .all([
       import("./literals.ts"),
       import("../../proto/gen/flyteidl/admin/execution_pb.ts"),
+      import("./required_inputs.ts"),
       options.dryRun ? undefined : loadAdminMethods(["createExecution"]),
       // The launch plan's default inputs are decoded with these (see launch_plan_inputs.ts).
       spec.task ? undefined : import("../../proto/gen/flyteidl/core/interface_pb.ts"),
@@ -330,6 +337,7 @@ async function executionCreateRequest(
     oldDataclassFormat: options.oldDataclassFormat,
     localPathKinds,
   });
+  checkRequiredInputs(spec.inputs, spec.file, found);
   const target = {
     project: firstSet(options.targetProject, spec.targetProject) ?? options.project,
     domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
