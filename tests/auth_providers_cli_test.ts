@@ -71,3 +71,18 @@ Deno.test("fctl DeviceFlow asks for the audience the admin advertises, as flytec
     match(own.stderr, /ListTasks failed: Unauthenticated: the bearer token is invalid, expired or revoked/);
   });
 });
+
+Deno.test("fctl DeviceFlow against a provider under load: a busy device authorization is asked again, busy polls (429, 503 with Retry-After) are polled again", async () => {
+  await withProduction({}, async ({ sandbox, get, run }) => {
+    for (const status of [429, 503]) {
+      const busy = { authorizations: 1, polls: 2, status, retryAfterSeconds: 0 };
+      sandbox.auth!.interactive.deviceFlow = { intervalSeconds: null, busy };
+      sandbox.auth!.tokenRequests.splice(0);
+      const result = await run([...get, ...DEVICE_FLOW]);
+      equal(result.code, 0, `${status}: ${result.stderr}`);
+      equal(JSON.parse(result.stdout).id.version, "v7");
+      equal(sandbox.auth!.tokenRequests.map((r) => r.status).join(), `${status},${status},200`);
+      equal(busy.authorizations, 0, "the busy device authorization was asked again");
+    }
+  });
+});

@@ -2,7 +2,8 @@
  * DeviceFlow: the device authorization grant (RFC 8628) for the admin's public client. The verification URI
  * and user code (and the complete URI when the server gives one) are printed to stderr; the token endpoint
  * is polled at the server's interval, else `admin.deviceFlowConfig.pollInterval`, 5 s slower after each
- * `slow_down`, until approval, denial, expiry or `admin.deviceFlowConfig.timeout`. The device code is a
+ * `slow_down`, until approval, denial, expiry or `admin.deviceFlowConfig.timeout`; a poll answered as a busy
+ * server answers (429, 503…) is made again after its `Retry-After`. The device code is a
  * secret; the user code is meant to be shown. A refresh token, when there is one, spares the sign-in.
  *
  * @module
@@ -11,6 +12,7 @@ import * as oauth from "oauth4webapi";
 import { formatDuration } from "../config/duration.ts";
 import { OperationError, quote } from "../errors.ts";
 import { excerpt, printable } from "../output/printable.ts";
+import { REPEATABLE, RETRYABLE_STATUSES, retryAfterMs } from "../http/retry.ts";
 import { refusal, shapeParameters, toToken } from "./client_secret.ts";
 import { type InteractiveFlowDeps, publicClientSession, refreshPublic } from "./public_client.ts";
 import type { Token, TokenSource } from "./tokens.ts";
@@ -79,7 +81,13 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       let authorization: oauth.DeviceAuthorizationResponse;
       try {
         const params = await shapeParameters(settings, deps.discovery, true);
-        const response = await oauth.deviceAuthorizationRequest(as, client, oauth.None(), params, options);
+        // Asking again spends nothing (an unused device code expires), so a busy server is asked again.
+        const repeatable: oauth.TokenEndpointRequestOptions = {
+          ...options,
+          [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>) =>
+            deps.fetch(url, { ...init, [REPEATABLE]: true } as RequestInit),
+        };
+        const response = await oauth.deviceAuthorizationRequest(as, client, oauth.None(), params, repeatable);
         authorization = await oauth.processDeviceAuthorizationResponse(
           as,
           client,
@@ -105,10 +113,12 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
         ? authorization.interval * 1000
         : settings.devicePollIntervalMs;
       const deadline = deps.now() + timeoutMs;
+      // The wait before the next poll: the interval, or what a busy server asked for.
+      let waitMs = intervalMs;
       for (;;) {
         const left = deadline - deps.now();
-        await deps.sleep(Math.max(0, Math.min(intervalMs, left)), deps.signal);
-        if (intervalMs > left) {
+        await deps.sleep(Math.max(0, Math.min(waitMs, left)), deps.signal);
+        if (waitMs > left) {
           throw new OperationError(
             `the sign-in with code ${userCode} was not approved within ${
               formatDuration(timeoutMs)
@@ -126,9 +136,18 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
           return toToken(await oauth.processDeviceCodeResponse(as, client, await withoutIdToken(response)), deps.now());
         } catch (err) {
           const error = err instanceof oauth.ResponseBodyError ? err.error : undefined;
+          waitMs = intervalMs;
           if (error === "authorization_pending") continue;
           if (error === "slow_down") {
-            intervalMs += SLOW_DOWN_MS;
+            waitMs = intervalMs += SLOW_DOWN_MS;
+            continue;
+          }
+          const busy = busyAnswer(err);
+          if (busy) {
+            // The user may be approving the code right now: a provider's rate limit or a passing failure of the
+            // proxy in front of it is no reason to make them start again.
+            waitMs = Math.max(intervalMs, retryAfterMs(busy.headers.get("retry-after")) ?? 0);
+            await busy.body?.cancel().catch(() => {});
             continue;
           }
           if (error === "expired_token") {
@@ -145,4 +164,17 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       }
     },
   };
+}
+
+/**
+ * The answer of a poll that failed as a busy server's or its proxy's do (a status of {@link RETRYABLE_STATUSES}: a
+ * rate limit, a gateway's failure), whatever its body; undefined for any other failure.
+ */
+function busyAnswer(err: unknown): Response | undefined {
+  const response = err instanceof oauth.ResponseBodyError
+    ? err.response
+    : err instanceof oauth.OperationProcessingError && err.cause instanceof Response
+    ? err.cause
+    : undefined;
+  return response && RETRYABLE_STATUSES.has(response.status) ? response : undefined;
 }

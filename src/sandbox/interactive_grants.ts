@@ -45,6 +45,34 @@ export interface DeviceFlowBehaviour {
    * without it brings a token for the provider's own use, which the admin refuses. Default none: any token works.
    */
   audience?: string;
+  /**
+   * Requests answered as a provider under load does, before anything else: the next `authorizations` device
+   * authorization requests and the first `polls` polls of each device code get `status` (default 429: Okta's rate
+   * limit answer, JSON without an OAuth `error`; 5xx: a proxy's text page), with `Retry-After` when given.
+   */
+  busy?: { authorizations?: number; polls?: number; status?: number; retryAfterSeconds?: number };
+}
+
+/** A busy answer (see {@link DeviceFlowBehaviour.busy}). */
+export interface BusyAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What a provider under load answers, `status` and `Retry-After` as `busy` says. */
+function busyAnswer(busy: NonNullable<DeviceFlowBehaviour["busy"]>): BusyAnswer {
+  const status = busy.status ?? 429;
+  const headers: Record<string, string> = busy.retryAfterSeconds === undefined
+    ? {}
+    : { "retry-after": String(busy.retryAfterSeconds) };
+  if (status === 429) {
+    headers["content-type"] = "application/json";
+    const body = { errorCode: "E0000047", errorSummary: "API call exceeded rate limit due to too many requests." };
+    return { status, body: JSON.stringify(body), headers };
+  }
+  headers["content-type"] = "text/plain";
+  return { status, body: "upstream connect error or disconnect/reset before headers\n", headers };
 }
 
 /**
@@ -92,6 +120,8 @@ interface DeviceCode {
   user: string;
   expiresAt: number;
   polls: number;
+  /** Polls answered busy so far. */
+  busyPolls: number;
   slowedDown: boolean;
   behaviour: DeviceFlowBehaviour;
   /** The audience the device authorization request asked for, if any. */
@@ -102,7 +132,10 @@ interface DeviceCode {
  * What a token request for an interactive grant comes to: a user to issue a token to (`foreign`: one the admin
  * refuses, for another audience), or an OAuth error.
  */
-export type GrantOutcome = { user: string; foreign?: boolean } | { error: string; description: string };
+export type GrantOutcome =
+  | { user: string; foreign?: boolean }
+  | { error: string; description: string }
+  | { busy: BusyAnswer };
 
 /** Random URL-safe text, 32 bytes of entropy. */
 export function randomText(prefix: string): string {
@@ -196,7 +229,15 @@ export class InteractiveGrants {
   }
 
   /** The device authorization endpoint (POST), for the public client. */
-  deviceAuthorization(form: URLSearchParams, base: string): { status: number; body: Record<string, unknown> } {
+  deviceAuthorization(
+    form: URLSearchParams,
+    base: string,
+  ): { status: number; body: Record<string, unknown> } | { busy: BusyAnswer } {
+    const busy = this.behaviour.deviceFlow.busy;
+    if (busy?.authorizations) {
+      busy.authorizations--;
+      return { busy: busyAnswer(busy) };
+    }
     const clientId = form.get("client_id") ?? "";
     if (!this.isPublic(clientId)) {
       return { status: 401, body: { error: "invalid_client", error_description: `unknown client "${clientId}"` } };
@@ -211,6 +252,7 @@ export class InteractiveGrants {
       user: this.behaviour.user,
       expiresAt: this.#now().getTime() + expiresIn * 1000,
       polls: 0,
+      busyPolls: 0,
       slowedDown: false,
       behaviour,
       audience: form.get("audience") ?? undefined,
@@ -259,6 +301,10 @@ export class InteractiveGrants {
       return { error: "expired_token", description: "the device code expired" };
     };
     if (this.#now().getTime() >= entry.expiresAt) return expired();
+    if (entry.busyPolls < (behaviour.busy?.polls ?? 0)) {
+      entry.busyPolls++;
+      return { busy: busyAnswer(behaviour.busy!) };
+    }
     if (entry.polls < (behaviour.pendingPolls ?? 0)) {
       entry.polls++;
       return { error: "authorization_pending", description: "the user has not approved the sign-in yet" };

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type InteractiveGrants, randomText } from "./interactive_grants.ts";
+import { type BusyAnswer, type InteractiveGrants, randomText } from "./interactive_grants.ts";
 import { type JwtAlgorithm, JwtSigner } from "./jwt.ts";
 
 /**
@@ -206,6 +206,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
   });
 
+const busyResponse = (busy: BusyAnswer) => new Response(busy.body, { status: busy.status, headers: busy.headers });
+
 const oauthError = (status: number, error: string, description: string) =>
   json(status, { error, error_description: description });
 
@@ -293,6 +295,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     const outcome = grantType === DEVICE_CODE_GRANT
       ? interactive.pollDevice(form, clientId)
       : await interactive.redeemCode(form, clientId);
+    if ("busy" in outcome) return answer(busyResponse(outcome.busy));
     if ("error" in outcome) return answer(oauthError(400, outcome.error, outcome.description));
     subject = outcome.user;
     foreign = outcome.foreign ?? false;
@@ -314,7 +317,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
 
 async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {
   const answer = options.interactive.deviceAuthorization(new URLSearchParams(await request.text()), base);
-  return json(answer.status, answer.body);
+  return "busy" in answer ? busyResponse(answer.busy) : json(answer.status, answer.body);
 }
 
 async function revocationEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
