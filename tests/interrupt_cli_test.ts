@@ -203,7 +203,11 @@ async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[])
     await Deno.writeTextFile(`${dir}/task.yaml`, `task: ${TASK}\n`);
     const lp = `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 7\n  day_of_week: Tuesday\n`;
     await Deno.writeTextFile(`${dir}/lp.yaml`, lp);
-    await Deno.writeTextFile(`${dir}/task_v1.yaml`, `task: ${TASK}\nversion: v1\n`);
+    // Every input of a task is required: without them the run would stop before CreateExecution.
+    await Deno.writeTextFile(
+      `${dir}/task_v1.yaml`,
+      `task: ${TASK}\nversion: v1\ninputs:\n  am: true\n  day_of_week: Monday\n  number: 1\n`,
+    );
     await Deno.writeTextFile(`${dir}/lp_v1.yaml`, `${lp}version: v1\n`);
     await Deno.writeTextFile(`${dir}/project.yaml`, "id: ml\nname: ml\n");
     await fn(sandbox, dir, [...SCOPE, "--admin.endpoint", sandbox.endpoint]);
