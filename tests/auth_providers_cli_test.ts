@@ -2,10 +2,11 @@
  * Sign-ins against what real identity providers send, as fresh fctl processes under the declared permissions
  * against a production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): the
  * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too); a provider
- * without a default audience, where DeviceFlow must ask for the one the admin advertises.
+ * without a default audience, where DeviceFlow must ask for the one the admin advertises; a provider under load, or
+ * the proxy in front of it answering its own pages.
  */
 import { equal, match } from "node:assert/strict";
-import { type ProductionProfile, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { runFctlProcess, type RunResult } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 
@@ -28,7 +29,8 @@ async function withProduction(profile: ProductionProfile, fn: (p: Production) =>
       ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
       ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
     ];
-    const run = async (args: string[]) => runFctlProcess(args, { HOME: await Deno.makeTempDir({ dir }) });
+    const run = async (args: string[]) =>
+      runFctlProcess(args, { HOME: await Deno.makeTempDir({ dir }), FLYTE_SECRET: SANDBOX_CLIENT.secret });
     await fn({ sandbox, get, run });
   } finally {
     await sandbox.close();
@@ -84,5 +86,29 @@ Deno.test("fctl DeviceFlow against a provider under load: a busy device authoriz
       equal(sandbox.auth!.tokenRequests.map((r) => r.status).join(), `${status},${status},200`);
       equal(busy.authorizations, 0, "the busy device authorization was asked again");
     }
+  });
+});
+
+Deno.test("fctl ClientSecret whose token endpoint's proxy answers its HTML page, and DeviceFlow rate-limited to the end: one line with what the page or body says", async () => {
+  await withProduction({}, async ({ sandbox, get, run }) => {
+    sandbox.auth!.failNextTokenRequests(2, 502);
+    const secret = ["--admin.clientSecretEnvVar", "FLYTE_SECRET", "--admin.maxRetries", "2"];
+    const gateway = await run([...get, ...secret]);
+    equal(gateway.code, 1);
+    equal(gateway.stdout, "");
+    equal(
+      gateway.stderr,
+      `Error: token request to ${sandbox.auth!.tokenEndpoint} for client "flytepropeller" failed: ` +
+        `an HTML page titled "502 Bad Gateway" (HTTP 502)\n`,
+    );
+
+    // Okta's rate limit answer is JSON without OAuth's error: its summary says what happened.
+    sandbox.auth!.interactive.deviceFlow = { busy: { authorizations: 9, status: 429 } };
+    const limited = await run([...get, ...DEVICE_FLOW, "--admin.maxRetries", "1"]);
+    equal(limited.code, 1);
+    match(
+      limited.stderr,
+      /^Error: device authorization request to \S+ for client "flytectl" failed: API call exceeded rate limit due to too many requests\. \(HTTP 429\)\n$/,
+    );
   });
 });

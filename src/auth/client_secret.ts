@@ -114,18 +114,55 @@ export async function refusal(err: unknown): Promise<string> {
 /** Longest piece of a non-OAuth error body quoted in a message. */
 const MAX_BODY_QUOTE = 200;
 
-/** What an answer's body says: OAuth's `error: error_description` when it is JSON, else its first words. */
+/**
+ * The members that say what went wrong in JSON error bodies that are not OAuth's, in order: Okta's rate limit and API
+ * errors (`errorSummary`), RFC 9457 problem details (`detail`, `title`), and the common `message`.
+ */
+const JSON_REASONS = ["errorSummary", "error_message", "detail", "message", "title"] as const;
+
+/**
+ * What an answer's body says: OAuth's `error: error_description` when it is JSON (else another service's description
+ * of the error, see {@link JSON_REASONS}); an HTML page (the proxy in front of the server answered) by its title or
+ * its text; else its first words.
+ */
 async function answerReason(response: Response): Promise<string> {
   const text = await response.text().catch(() => "");
   try {
-    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    const body = JSON.parse(text) as Record<string, unknown>;
     const parts = [body.error, body.error_description].filter((part) => typeof part === "string" && part);
     if (parts.length > 0) return excerpt(parts.join(": "));
+    const reason = JSON_REASONS.map((name) => body[name]).find((value) => typeof value === "string" && value.trim());
+    if (typeof reason === "string") return excerpt(reason.replace(/\s+/g, " ").trim());
   } catch {
     // Not JSON: quoted as text below.
   }
+  if (/html/i.test(response.headers.get("content-type") ?? "") || /^\s*<(!doctype\s+html|html)\b/i.test(text)) {
+    return htmlReason(text);
+  }
   return excerpt(text.replace(/\s+/g, " "), MAX_BODY_QUOTE);
 }
+
+/** What an HTML page says: its title, else its text without markup. */
+function htmlReason(page: string): string {
+  const words = (html: string) =>
+    html.replace(/<[^>]*>/g, " ").replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => HTML_ENTITIES[name])
+      .replace(/\s+/g, " ").trim();
+  const title = words(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? "");
+  if (title) return `an HTML page titled ${quote(excerpt(title, MAX_BODY_QUOTE))}`;
+  const body = /<body[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(page)?.[1] ?? page;
+  const text = words(body.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " "));
+  return text ? `an HTML page: ${excerpt(text, MAX_BODY_QUOTE)}` : "an HTML page";
+}
+
+/** The entities of an error page's text worth reading as characters. */
+const HTML_ENTITIES: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  "#39": "'",
+  nbsp: " ",
+};
 
 /** The ClientSecret token source. */
 export function clientSecretSource(deps: ClientSecretDeps): TokenSource {

@@ -16,7 +16,20 @@ Deno.test("refusal: an answer outside OAuth's error statuses says its status and
   const busy = Response.json({ error: "temporarily_unavailable", error_description: "busy" }, { status: 503 });
   equal(await refusal(unexpected(busy)), "temporarily_unavailable: busy (HTTP 503)");
   const gateway = new Response("<html>\n  502 Bad Gateway\n</html>", { status: 502 });
-  equal(await refusal(unexpected(gateway)), "<html> 502 Bad Gateway </html> (HTTP 502)");
+  equal(await refusal(unexpected(gateway)), "an HTML page: 502 Bad Gateway (HTTP 502)");
+  const titled = new Response("<html><head><title>Access &amp; Denied</title></head><body>x</body></html>", {
+    status: 403,
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+  equal(await refusal(unexpected(titled)), 'an HTML page titled "Access & Denied" (HTTP 403)');
+  const problem = Response.json({ type: "about:blank", title: "Too Many Requests", detail: "retry in 5 s" }, {
+    status: 429,
+  });
+  equal(await refusal(unexpected(problem)), "retry in 5 s (HTTP 429)");
+  equal(
+    await refusal(unexpected(new Response("Service Unavailable\n", { status: 503 }))),
+    "Service Unavailable (HTTP 503)",
+  );
   equal(await refusal(unexpected(new Response(null, { status: 500 }))), "unexpected answer (HTTP 500)");
 });
 

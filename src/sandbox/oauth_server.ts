@@ -166,7 +166,10 @@ export interface OAuthServerOptions {
   interactive: InteractiveGrants;
   /** Every token request is appended here. */
   requests: TokenRequestRecord[];
-  /** Statuses the next token requests are answered with, in order, before anything else is looked at. */
+  /**
+   * Statuses the next token requests are answered with, in order, before anything else is looked at: 502 and 504 as
+   * the HTML page of the proxy in front, others as OAuth's `temporarily_unavailable`.
+   */
   faults?: number[];
   /** The id_token of every grant's answers (`none`: no id_token); default {@link DEFAULT_ID_TOKENS}, per grant. */
   idToken?: IdTokenKind | "none";
@@ -205,6 +208,16 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     status,
     headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
   });
+
+const GATEWAY_REASONS: Readonly<Record<number, string>> = { 502: "Bad Gateway", 504: "Gateway Time-out" };
+
+/** The page nginx answers for a failure of the server behind it (502, 504). */
+const gatewayPage = (status: number) => {
+  const title = `${status} ${GATEWAY_REASONS[status]}`;
+  const page = `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+    "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+  return new Response(page, { status, headers: { "content-type": "text/html" } });
+};
 
 const busyResponse = (busy: BusyAnswer) => new Response(busy.body, { status: busy.status, headers: busy.headers });
 
@@ -273,6 +286,8 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   };
   const fault = options.faults?.shift();
   if (fault !== undefined) {
+    // A gateway's failure comes from the proxy in front of the server, as its HTML page; the server's own, as OAuth's.
+    if (fault === 502 || fault === 504) return answer(gatewayPage(fault));
     return answer(oauthError(fault, "temporarily_unavailable", "the authorization server is busy; try again"));
   }
   const { issuer, interactive } = options;

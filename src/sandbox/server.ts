@@ -149,7 +149,7 @@ export interface SandboxAuth {
   revokeAll(options?: { refreshTokens?: boolean }): void;
   /**
    * The next `count` (default 1) token requests are answered `status` (default 503) with OAuth's
-   * `temporarily_unavailable`, and recorded; nothing is issued.
+   * `temporarily_unavailable` (502 and 504: the HTML page of the proxy in front), and recorded; nothing is issued.
    */
   failNextTokenRequests(count?: number, status?: number): void;
   /**
