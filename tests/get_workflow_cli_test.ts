@@ -231,6 +231,35 @@ Deno.test("get workflow: bad input is one usage line before any call; an unknown
   });
 });
 
+Deno.test("get workflow|launchplan NAME: a filter or page that leaves out every version says so, not 'not found'", async () => {
+  await withCore(async (_sandbox, endpoint) => {
+    const where = 'in project "flytesnacks", domain "development"';
+    const cases: [string[], string][] = [
+      [
+        ["workflow", WF, "--filter.fieldSelector", "version=zz"],
+        `Error: no version of workflow "${WF}" ${where} matches the filter eq(version,zz)`,
+      ],
+      [
+        ["workflow", WF, "--filter.limit", "1", "--filter.page", "3"],
+        `Error: no version of workflow "${WF}" ${where} is on page 3 (1 per page)`,
+      ],
+      [
+        ["launchplan", WF, "--filter.fieldSelector", "version=v1", "--filter.limit", "1", "--filter.page", "2"],
+        `Error: no version of launch plan "${WF}" ${where} matching the filter eq(version,v1) is on page 2 (1 per page)`,
+      ],
+      [
+        ["launchplan", WF, "--latest", "--filter.fieldSelector", "version=zz"],
+        `Error: no version of launch plan "${WF}" ${where} matches the filter eq(version,zz)`,
+      ],
+      [["workflow", "nope", "--filter.page", "2"], `Error: workflow "nope" not found ${where}`],
+    ];
+    for (const [args, line] of cases) {
+      const result = await runFctlProcess(["get", ...args, ...endpoint]);
+      deepEqual([result.code, result.stdout, result.stderr], [1, "", line + "\n"], args.join(" "));
+    }
+  });
+});
+
 Deno.test("get workflow: a full page tells a terminal there may be more", async () => {
   await withCore(async (sandbox, endpoint) => {
     const io = { ...captureIo(), stderrIsTerminal: true };

@@ -250,7 +250,8 @@ export type VersionsResult<T> = ListPage<T> | { kind: "one"; item: T };
 /**
  * Reads versions: with a name and a version (and not `latest`) that version (Get); with `latest` the newest by
  * creation time (a list of one, honouring the filters); else a page of the listing. A name without any version
- * is a {@link NotFoundError} naming the name, project and domain.
+ * is a {@link NotFoundError} naming the name, project and domain; one whose versions the filters or the page all
+ * leave out (one more call finds a version) is a {@link NotFoundError} that says so, naming the filter or the page.
  */
 export async function readVersions<T, K extends VersionedKind>(
   kind: K,
@@ -276,10 +277,29 @@ export async function readVersions<T, K extends VersionedKind>(
   }, { signal });
   const items = response[kind.items as K["items"]];
   if (name && items.length === 0) {
-    // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such entity.
-    const missing = `${kind.noun} ${quote(name)} not found in project ${quote(project)}, domain ${quote(domain)}`;
+    // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such entity. Unless
+    // the filters or the page left every version out: then one more call tells which, for the message.
+    const where = `in project ${quote(project)}, domain ${quote(domain)}`;
+    const page = query.latest ? 1 : query.page;
+    const narrowed = query.filters !== "" || page > 1;
+    const any = narrowed
+      ? await list.call(calls, {
+        id: { project, domain, name },
+        filters: "",
+        ...pageRequest({}, { limit: 1, page: 1 }, true),
+      }, { signal })
+      : undefined;
     const listRpc = kind.list[0].toUpperCase() + kind.list.slice(1);
-    throw new NotFoundError(listRpc, missing, missing);
+    if (!any || any[kind.items as K["items"]].length === 0) {
+      const missing = `${kind.noun} ${quote(name)} not found ${where}`;
+      throw new NotFoundError(listRpc, missing, missing);
+    }
+    const filter = query.filters ? `the filter ${query.filters}` : "";
+    const none = page > 1
+      ? `no version of ${kind.noun} ${quote(name)} ${where}${filter ? ` matching ${filter}` : ""} is on page ${page} ` +
+        `(${query.limit} per page)`
+      : `no version of ${kind.noun} ${quote(name)} ${where} matches ${filter}`;
+    throw new NotFoundError(listRpc, none, none);
   }
   if (query.latest) return { kind: "one", item: items[0] };
   return listPage(items, response.token, query.limit);
