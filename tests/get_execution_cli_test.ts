@@ -13,7 +13,7 @@ import type { TaskExecutionListRequest } from "../proto/gen/flyteidl/admin/task_
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../src/sandbox/mod.ts";
-import { runFctl } from "./helpers.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
@@ -187,6 +187,41 @@ Deno.test("get execution: bad input is one usage line before any call; a missing
     equal(node.code, 1);
     equal(node.stdout, "");
     match(node.stderr, /^Error: node "n9" not found in execution "run-a": its nodes are start-node, n0/);
+  });
+});
+
+Deno.test("get: a page size or page beyond what FlyteAdmin's request can carry is one usage line, exit 2, no call", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await createExecutions(sandbox, ["run-a"]);
+    sandbox.clearRequests();
+    const limit = "expected a whole number from 1 to 4294967295 (FlyteAdmin's page size is a uint32)";
+    const page = (max: string, size: string) =>
+      `expected a whole number from 1 to ${max} with --filter.limit ${size} (the page's offset is at most ` +
+      "9007199254740991)";
+    const cases: [string[], string][] = [
+      [["execution", "--filter.limit", "4294967296"], `invalid value "4294967296" for --filter.limit: ${limit}`],
+      [["project", "--filter.limit", "99999999999"], `invalid value "99999999999" for --filter.limit: ${limit}`],
+      [
+        ["execution", "--filter.limit", "4294967295", "--filter.page", "9007199254740991"],
+        `invalid value "9007199254740991" for --filter.page: ${page("2097153", "4294967295")}`,
+      ],
+      [
+        ["workflow", "--filter.page", "9007199254740991"],
+        `invalid value "9007199254740991" for --filter.page: ${page("90071992547410", "100")}`,
+      ],
+      [
+        ["launchplan", WF, "--filter.limit", "4294967296"],
+        `invalid value "4294967296" for --filter.limit: ${limit}`,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runFctlProcess(["get", ...args, ...endpoint]);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", `Error: ${message}\n`], args.join(" "));
+    }
+    deepEqual(sandbox.requests, [], "no request was made");
+    const largest = await runFctlProcess(["get", "execution", "--filter.limit", "4294967295", ...endpoint]);
+    equal(largest.code, 0, largest.stderr);
+    deepEqual(calls(sandbox), [list(4294967295)]);
   });
 });
 

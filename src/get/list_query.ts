@@ -56,10 +56,14 @@ export interface Paging {
   readonly page: number;
 }
 
+/** The largest page size a list request can carry: its `limit` is a uint32. */
+const MAX_LIMIT = 4294967295;
+
 /**
  * `limit` and `page` checked (defaults 100 and 1).
  *
- * @throws {InvalidOptionError} either below 1 or not a whole number
+ * @throws {InvalidOptionError} either below 1 or not a whole number; a limit over 4294967295 (a uint32); a page
+ *   whose offset, `(page - 1) * limit`, is past `Number.MAX_SAFE_INTEGER`
  */
 export function checkPaging(options: ListOptions): Paging {
   const limit = options.limit ?? 100;
@@ -72,11 +76,30 @@ export function checkPaging(options: ListOptions): Paging {
       expected: wholeNumber,
     });
   }
+  // The request's `limit` is a uint32: a larger one cannot be sent at all.
+  if (limit > MAX_LIMIT) {
+    throw new InvalidOptionError(`invalid limit ${quote(limit)}: must be at most ${MAX_LIMIT}`, {
+      option: "limit",
+      value: limit,
+      expected: `a whole number from 1 to ${MAX_LIMIT} (FlyteAdmin's page size is a uint32)`,
+    });
+  }
   if (!Number.isSafeInteger(page) || page < 1) {
     throw new InvalidOptionError(`invalid page ${quote(page)}: must be 1 or more`, {
       option: "page",
       value: page,
       expected: wholeNumber,
+    });
+  }
+  // The page's offset goes as the token's digits: past the largest exact integer it would be written with an
+  // exponent, which FlyteAdmin refuses as a token.
+  const maxPage = Math.floor(Number.MAX_SAFE_INTEGER / limit) + 1;
+  if (page > maxPage) {
+    throw new InvalidOptionError(`invalid page ${quote(page)}: must be at most ${maxPage} with limit ${limit}`, {
+      option: "page",
+      value: page,
+      expected: `a whole number from 1 to ${maxPage} with --filter.limit ${limit} (the page's offset is at most ` +
+        `${Number.MAX_SAFE_INTEGER})`,
     });
   }
   return { limit, page };
