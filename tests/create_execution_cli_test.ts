@@ -308,6 +308,32 @@ Deno.test("create execution: a required input left out is one line naming it, ex
   });
 });
 
+Deno.test("create execution: a name FlyteAdmin refuses is one line before any call, exit 2 (relaunch, recover, --dryRun)", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 3\n  day_of_week: Monday\n`);
+    const rule = 'a letter, then letters, digits and "-", at most 63 characters (FlyteAdmin\'s execution names)';
+    const long = "a".repeat(64);
+    const cases: [string[], string][] = [
+      [["Bad_Name", "--execFile", file], `Error: invalid execution name "Bad_Name": expected ${rule}`],
+      [["1abc", "--execFile", file, "--dryRun"], `Error: invalid execution name "1abc": expected ${rule}`],
+      [[long, "--execFile", file], `Error: invalid execution name "${long}": expected ${rule}`],
+      [["ünï", "--relaunch", "first"], `Error: invalid execution name "ünï": expected ${rule}`],
+      [["a.b", "--recover", "first"], `Error: invalid execution name "a.b": expected ${rule}`],
+    ];
+    for (const [args, line] of cases) {
+      sandbox.requests.length = 0;
+      const run = await runFctlProcess(["create", "execution", ...args, ...endpoint]);
+      deepEqual([run.code, run.stdout, run.stderr], [2, "", `${line}\n`], args.join(" "));
+      deepEqual(sandbox.requests, [], args.join(" "));
+    }
+    // FlyteAdmin checks the name lowercased: capitals pass.
+    const capitals = await runFctlProcess(["create", "execution", "Run-1", "--execFile", file, ...endpoint]);
+    equal(capitals.code, 0, capitals.stderr);
+    equal(capitals.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"Run-1"\n');
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

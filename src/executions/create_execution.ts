@@ -8,7 +8,7 @@
  */
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
-import { UsageError } from "../errors.ts";
+import { quote, UsageError } from "../errors.ts";
 import { AdminError } from "../admin/errors.ts";
 import { domainsToName, projectRefusalOf, ProjectRefusedError } from "../projects/project_refusal.ts";
 import type { HttpClient } from "../http/http_client.ts";
@@ -148,7 +148,8 @@ export interface CreateExecutionResult {
  * console.log(id?.name);
  * ```
  *
- * @throws {UsageError} no spec, relaunch or recover; an input that is not one of the entity's, or of the wrong
+ * @throws {UsageError} a name FlyteAdmin refuses (a letter, then letters, digits and `-`, at most 63
+ *   characters); no spec, relaunch or recover; an input that is not one of the entity's, or of the wrong
  *   type; a required input left out (a task's every input, a launch plan's inputs without a default); a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
@@ -161,6 +162,7 @@ export async function createExecution(
 ): Promise<CreateExecutionResult> {
   const { project, domain, signal } = options;
   const call = { signal };
+  if (options.name) checkExecutionName(options.name);
   if (options.relaunch) {
     const { ExecutionRelaunchRequestSchema } = await import("../../proto/gen/flyteidl/admin/execution_pb.ts");
     const request = create(ExecutionRelaunchRequestSchema, {
@@ -218,6 +220,23 @@ async function projectRefused(
     project: "--targetProject",
     domainAdvice: "create it in one of its domains with --targetDomain",
   });
+}
+
+/** FlyteAdmin's rule for an execution's name, which it checks lowercased (`CheckValidExecutionID`). */
+const EXECUTION_NAME = /^[a-z][a-z\-0-9]*$/;
+const EXECUTION_NAME_LENGTH = 63;
+
+/**
+ * Refuses a name FlyteAdmin would refuse, before anything is read, uploaded or created (a dry run too).
+ *
+ * @throws {UsageError} naming the name and the rule
+ */
+function checkExecutionName(name: string): void {
+  if (name.length <= EXECUTION_NAME_LENGTH && EXECUTION_NAME.test(name.toLowerCase())) return;
+  throw new UsageError(
+    `invalid execution name ${quote(name)}: expected a letter, then letters, digits and "-", at most ` +
+      `${EXECUTION_NAME_LENGTH} characters (FlyteAdmin's execution names)`,
+  );
 }
 
 /** The first of the values that is set: empty text counts as not set (generated files hold `""`). */
