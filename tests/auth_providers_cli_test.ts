@@ -3,7 +3,7 @@
  * against a production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): the
  * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too); a provider
  * without a default audience, where DeviceFlow must ask for the one the admin advertises; a provider under load, or
- * the proxy in front of it answering its own pages.
+ * the proxy in front of it answering its own pages; tokens shorter-lived than the flows' refresh time.
  */
 import { equal, match } from "node:assert/strict";
 import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
@@ -14,8 +14,10 @@ interface Production {
   sandbox: Sandbox;
   /** `get task core.sub.process` with the endpoint and the test CA. */
   get: string[];
-  /** Runs fctl with a `HOME` of its own (no token cached by another run). */
-  run(args: string[]): Promise<RunResult>;
+  /** Runs fctl with a `HOME` of its own (no token cached by another run), or `home`. */
+  run(args: string[], home?: string): Promise<RunResult>;
+  /** A directory removed at the end. */
+  dir: string;
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
@@ -29,9 +31,9 @@ async function withProduction(profile: ProductionProfile, fn: (p: Production) =>
       ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
       ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
     ];
-    const run = async (args: string[]) =>
-      runFctlProcess(args, { HOME: await Deno.makeTempDir({ dir }), FLYTE_SECRET: SANDBOX_CLIENT.secret });
-    await fn({ sandbox, get, run });
+    const run = async (args: string[], home?: string) =>
+      runFctlProcess(args, { HOME: home ?? await Deno.makeTempDir({ dir }), FLYTE_SECRET: SANDBOX_CLIENT.secret });
+    await fn({ sandbox, get, run, dir });
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
@@ -110,5 +112,20 @@ Deno.test("fctl ClientSecret whose token endpoint's proxy answers its HTML page,
       limited.stderr,
       /^Error: device authorization request to \S+ for client "flytectl" failed: API call exceeded rate limit due to too many requests\. \(HTTP 429\)\n$/,
     );
+  });
+});
+
+Deno.test("fctl DeviceFlow and Pkce tokens that live no longer than the refresh time (Keycloak's 5 minutes) are used from the cache, not renewed at once", async () => {
+  const profile = { tokenLifetimeSeconds: 300, refreshTokens: false, deviceFlow: { intervalSeconds: null } };
+  await withProduction(profile, async ({ sandbox, get, run, dir }) => {
+    const home = await Deno.makeTempDir({ dir });
+    const first = await run([...get, ...DEVICE_FLOW], home);
+    equal(first.code, 0, first.stderr);
+    match(first.stderr, /^Sign in to continue: /);
+    const again = await run([...get, ...DEVICE_FLOW], home);
+    equal(again.code, 0, again.stderr);
+    equal(again.stderr, "", "the cached token, still valid for minutes, is used: no new sign-in");
+    equal(JSON.parse(again.stdout).id.version, "v7");
+    equal(sandbox.auth!.tokenRequests.length, 1);
   });
 });

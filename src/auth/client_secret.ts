@@ -252,5 +252,6 @@ export function toToken(response: oauth.TokenEndpointResponse, now: number): Tok
     accessToken: response.access_token,
     refreshToken: response.refresh_token,
     expiresAt: typeof response.expires_in === "number" ? now + response.expires_in * 1000 : undefined,
+    ...(typeof response.expires_in === "number" ? { receivedAt: now } : {}),
   };
 }

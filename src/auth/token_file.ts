@@ -42,6 +42,7 @@ interface TokenFile {
   accessToken: string;
   refreshToken?: string;
   expiresAt?: number;
+  receivedAt?: number;
   metadataKey?: string;
 }
 
@@ -74,6 +75,7 @@ function parse(text: string, key: TokenKey): Token | undefined {
     refreshToken: typeof data.refreshToken === "string" ? data.refreshToken : undefined,
     expiresAt: typeof data.expiresAt === "number" ? data.expiresAt : undefined,
     metadataKey: typeof data.metadataKey === "string" ? data.metadataKey : undefined,
+    ...(typeof data.receivedAt === "number" ? { receivedAt: data.receivedAt } : {}),
   };
 }
 

@@ -26,7 +26,13 @@ Deno.test("token file: what is saved is loaded, in a 0600 file of a 0700 directo
     const { log } = logger();
     const store = fileTokenStore({ home, key, logger: log });
     equal(await store.load(), undefined);
-    const token = { accessToken: "at-1", refreshToken: "rt-1", expiresAt: 1_900_000_000_000, metadataKey: "x-auth" };
+    const token = {
+      accessToken: "at-1",
+      refreshToken: "rt-1",
+      expiresAt: 1_900_000_000_000,
+      metadataKey: "x-auth",
+      receivedAt: 1_899_999_700_000,
+    };
     await store.save(token);
     deepEqual(await store.load(), token);
     await store.save({ accessToken: "at-2" });

@@ -14,6 +14,8 @@ export interface Token {
   refreshToken?: string;
   /** Milliseconds since the epoch; absent when the source does not say (the token is used until rejected). */
   expiresAt?: number;
+  /** When it was received (milliseconds since the epoch), with {@link expiresAt}: its lifetime bounds the refresh window. */
+  receivedAt?: number;
   /** The metadata key it was sent in, so that a stored token needs no discovery. */
   metadataKey?: string;
 }
@@ -154,7 +156,15 @@ export class TokenManager {
     this.#current = token;
   }
 
+  /**
+   * Whether `token` is used as it is: it does not expire within the refresh window, which is at most half its
+   * lifetime. A window as long as the lifetime (Pkce's and DeviceFlow's 5 minutes of `refreshTime`, Keycloak's
+   * 5-minute tokens) would renew every token as soon as it came: a refresh per call, or a sign-in per run.
+   */
   #fresh(token: Token): boolean {
-    return token.expiresAt === undefined || this.#options.now() + this.#options.refreshWindowMs < token.expiresAt;
+    if (token.expiresAt === undefined) return true;
+    const lifetimeMs = token.receivedAt === undefined ? Infinity : token.expiresAt - token.receivedAt;
+    const windowMs = Math.min(this.#options.refreshWindowMs, lifetimeMs / 2);
+    return this.#options.now() + windowMs < token.expiresAt;
   }
 }

@@ -90,3 +90,22 @@ Deno.test("tokens: login runs the flow even when the store holds a fresh token a
   equal((await manager.replace(await manager.upFront())).accessToken, "renewed-elsewhere");
   equal(seen.length, 1, "no second flow");
 });
+
+Deno.test("tokens: the refresh window is at most half a token's lifetime: a 5-minute token with a 5-minute window is used, then renewed", async () => {
+  let now = 1_000_000;
+  let n = 0;
+  const manager = new TokenManager({
+    source: () =>
+      Promise.resolve({
+        fetch: () => Promise.resolve({ accessToken: `token-number-${++n}`, expiresAt: now + 300_000, receivedAt: now }),
+      }),
+    secrets: new Redactor(),
+    refreshWindowMs: 300_000,
+    now: () => now,
+  });
+  const first = await manager.replace(undefined);
+  now += 149_000;
+  equal(await manager.upFront(), first, "within the first half of its life");
+  now += 2_000;
+  equal((await manager.upFront())?.accessToken, "token-number-2", "renewed in the second half");
+});
