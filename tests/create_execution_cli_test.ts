@@ -334,6 +334,25 @@ Deno.test("create execution: a name FlyteAdmin refuses is one line before any ca
   });
 });
 
+Deno.test("create execution: a name already taken is one line naming it, exit 1 (spec file, relaunch, recover)", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(
+      file,
+      `workflow: ${LAUNCH_PLAN}\nversion: v1\ninputs:\n  number: 3\n  day_of_week: Monday\n`,
+    );
+    equal((await runFctlProcess(["create", "execution", "taken", "--execFile", file, ...endpoint])).code, 0);
+    const line =
+      'Error: execution "taken" already exists in project "flytesnacks", domain "development": give the new ' +
+      "one another name, or none for the admin to choose one";
+    for (const args of [["--execFile", file], ["--relaunch", "taken"], ["--recover", "taken"]]) {
+      const run = await runFctlProcess(["create", "execution", "taken", ...args, ...endpoint]);
+      deepEqual([run.code, run.stdout, run.stderr], [1, "", `${line}\n`], args.join(" "));
+    }
+    equal(sandbox.store.executions.summaries().length, 1);
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

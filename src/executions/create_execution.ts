@@ -154,7 +154,8 @@ export interface CreateExecutionResult {
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
  * @throws {ProjectRefusedError} the admin refused the execution's project or domain (missing, archived, unknown)
- * @throws {AdminError} the admin refused the execution otherwise, or a call could not be made
+ * @throws {AdminError} the admin refused the execution otherwise (a name already taken: status `AlreadyExists`, the
+ *   message naming the execution), or a call could not be made
  */
 export async function createExecution(
   client: AdminClient,
@@ -172,7 +173,10 @@ export async function createExecution(
     });
     const json = toJson(ExecutionRelaunchRequestSchema, request);
     if (options.dryRun) return { rpc: "RelaunchExecution", request: json };
-    return { rpc: "RelaunchExecution", request: json, id: idOf(await client.admin.relaunchExecution(request, call)) };
+    const created = await client.admin.relaunchExecution(request, call).catch((err) => {
+      throw nameTaken(err, { project, domain, name: request.name });
+    });
+    return { rpc: "RelaunchExecution", request: json, id: idOf(created) };
   }
   if (options.recover) {
     const { ExecutionRecoverRequestSchema } = await import("../../proto/gen/flyteidl/admin/execution_pb.ts");
@@ -182,7 +186,10 @@ export async function createExecution(
     });
     const json = toJson(ExecutionRecoverRequestSchema, request);
     if (options.dryRun) return { rpc: "RecoverExecution", request: json };
-    return { rpc: "RecoverExecution", request: json, id: idOf(await client.admin.recoverExecution(request, call)) };
+    const created = await client.admin.recoverExecution(request, call).catch((err) => {
+      throw nameTaken(err, { project, domain, name: request.name });
+    });
+    return { rpc: "RecoverExecution", request: json, id: idOf(created) };
   }
   if (!options.spec) {
     throw new UsageError(
@@ -198,7 +205,10 @@ export async function createExecution(
   await turnsOfTheEventLoop(1);
   const json = toJson(schema, request);
   const id = await created.catch(async (err) => {
-    throw await projectRefused(client, err, { project: request.project, domain: request.domain }, signal);
+    throw nameTaken(
+      await projectRefused(client, err, { project: request.project, domain: request.domain }, signal),
+      request,
+    );
   });
   return { rpc: "CreateExecution", request: json, id: idOf(id) };
 }
@@ -220,6 +230,18 @@ async function projectRefused(
     project: "--targetProject",
     domainAdvice: "create it in one of its domains with --targetDomain",
   });
+}
+
+/**
+ * The admin's ALREADY_EXISTS for a name the caller gave as one line naming the execution (FlyteAdmin says only
+ * `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`); any other
+ * error as it is.
+ */
+function nameTaken(err: unknown, id: { project: string; domain: string; name: string }): unknown {
+  if (!(err instanceof AdminError) || err.status !== "AlreadyExists" || !id.name) return err;
+  const message = `execution ${quote(id.name)} already exists in project ${quote(id.project)}, domain ` +
+    `${quote(id.domain)}: give the new one another name, or none for the admin to choose one`;
+  return new AdminError(err.status, err.rpc, err.serverMessage, message, { cause: err });
 }
 
 /** FlyteAdmin's rule for an execution's name, which it checks lowercased (`CheckValidExecutionID`). */
