@@ -353,6 +353,20 @@ Deno.test("create execution: a name already taken is one line naming it, exit 1 
   });
 });
 
+Deno.test("create execution --relaunch|--recover of an execution that does not exist: one line naming it, exit 1", async () => {
+  await withCore(async (_sandbox, endpoint) => {
+    for (const flag of ["--relaunch", "--recover"]) {
+      const run = await runFctlProcess(["create", "execution", flag, "nope", ...endpoint]);
+      const verb = flag.slice(2);
+      deepEqual([run.code, run.stdout, run.stderr], [
+        1,
+        "",
+        `Error: cannot ${verb}: execution "nope" not found in project "flytesnacks", domain "development"\n`,
+      ], flag);
+    }
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

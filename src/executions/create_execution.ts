@@ -9,7 +9,7 @@
 import { create, type JsonValue, toJson } from "@bufbuild/protobuf";
 import type { AdminClient } from "../admin/client.ts";
 import { quote, UsageError } from "../errors.ts";
-import { AdminError } from "../admin/errors.ts";
+import { AdminError, NotFoundError } from "../admin/errors.ts";
 import { domainsToName, projectRefusalOf, ProjectRefusedError } from "../projects/project_refusal.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import type { ObjectStore } from "../storage/store.ts";
@@ -18,6 +18,7 @@ import { defaultInputsOf } from "../launchplans/launch_plan_inputs.ts";
 import { runTaskRowQuery, taskQuery } from "../tasks/get_task.ts";
 import { leftOutField } from "../get/left_out_field.ts";
 import type { ExecutionSpec } from "./spec_file.ts";
+import { type ExecutionName, missingExecution } from "./get_execution.ts";
 import type {
   ExecutionCreateRequest,
   ExecutionCreateRequestSchema,
@@ -174,7 +175,11 @@ export async function createExecution(
     const json = toJson(ExecutionRelaunchRequestSchema, request);
     if (options.dryRun) return { rpc: "RelaunchExecution", request: json };
     const created = await client.admin.relaunchExecution(request, call).catch((err) => {
-      throw nameTaken(err, { project, domain, name: request.name });
+      throw nameTaken(missingSource(err, "relaunch", { project, domain, name: options.relaunch! }), {
+        project,
+        domain,
+        name: request.name,
+      });
     });
     return { rpc: "RelaunchExecution", request: json, id: idOf(created) };
   }
@@ -187,7 +192,11 @@ export async function createExecution(
     const json = toJson(ExecutionRecoverRequestSchema, request);
     if (options.dryRun) return { rpc: "RecoverExecution", request: json };
     const created = await client.admin.recoverExecution(request, call).catch((err) => {
-      throw nameTaken(err, { project, domain, name: request.name });
+      throw nameTaken(missingSource(err, "recover", { project, domain, name: options.recover! }), {
+        project,
+        domain,
+        name: request.name,
+      });
     });
     return { rpc: "RecoverExecution", request: json, id: idOf(created) };
   }
@@ -230,6 +239,12 @@ async function projectRefused(
     project: "--targetProject",
     domainAdvice: "create it in one of its domains with --targetDomain",
   });
+}
+
+/** The admin's NOT_FOUND for the execution to relaunch or recover as one line naming it; any other error as it is. */
+function missingSource(err: unknown, verb: "relaunch" | "recover", id: ExecutionName): unknown {
+  if (!(err instanceof AdminError) || err.status !== "NotFound") return err;
+  return new NotFoundError(err.rpc, err.serverMessage, `cannot ${verb}: ${missingExecution(id)}`, { cause: err });
 }
 
 /**
