@@ -129,3 +129,16 @@ Deno.test("fctl DeviceFlow and Pkce tokens that live no longer than the refresh 
     equal(sandbox.auth!.tokenRequests.length, 1);
   });
 });
+
+Deno.test("fctl ClientSecret against an application set up for client_secret_post (Okta, Auth0) signs in, as flytectl's HTTP library does: Basic refused, the form accepted", async () => {
+  await withProduction({ clientAuthentication: "client_secret_post" }, async ({ sandbox, get, run }) => {
+    const result = await run([...get, "--admin.clientSecretEnvVar", "FLYTE_SECRET", "--logger.level", "5"]);
+    equal(result.code, 0, result.stderr);
+    equal(JSON.parse(result.stdout).id.version, "v7");
+    equal(
+      sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`).join(),
+      "client_credentials 401,client_credentials 200",
+    );
+    equal(result.stderr.includes(SANDBOX_CLIENT.secret), false);
+  });
+});

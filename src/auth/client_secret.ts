@@ -1,7 +1,7 @@
 /**
  * ClientSecret: the OAuth 2 client credentials grant (RFC 6749 §4.4) with `admin.clientId` and its secret,
- * authenticated by HTTP Basic, through the run's HTTP client (CA, proxy) with oauth4webapi. A previous token's
- * refresh token is used first when there is one.
+ * authenticated by HTTP Basic (in the form when Basic is refused: client_secret_post), through the run's HTTP
+ * client (CA, proxy) with oauth4webapi. A previous token's refresh token is used first when there is one.
  *
  * @module
  */
@@ -167,6 +167,9 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
 /** The ClientSecret token source. */
 export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
   const { settings, discovery } = deps;
+  // Whether the token endpoint took the secret in the form after refusing it by HTTP Basic: then, for this process,
+  // the form it is.
+  let inForm = false;
   return {
     async fetch(previous: Token | undefined, renewedElsewhere?: () => Promise<Token | undefined>): Promise<Token> {
       const secret = await readClientSecret(deps);
@@ -178,7 +181,7 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
         token_endpoint: server.tokenEndpoint,
       };
       const client: oauth.Client = { client_id: settings.clientId };
-      const auth = oauth.ClientSecretBasic(secret);
+      const auth = inForm ? oauth.ClientSecretPost(secret) : oauth.ClientSecretBasic(secret);
       const options: oauth.TokenEndpointRequestOptions = {
         // fetch accepts what oauth4webapi passes (a URL string and a RequestInit-shaped object).
         [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>) =>
@@ -197,12 +200,24 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
         [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"POST", URLSearchParams>) =>
           deps.fetch(url, { ...init, [REPEATABLE]: true } as RequestInit),
       };
-      try {
+      const grant = async (auth: oauth.ClientAuth) => {
         const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, repeatable);
         return toToken(
           await oauth.processClientCredentialsResponse(as, client, await withoutIdToken(response)),
           deps.now(),
         );
+      };
+      try {
+        try {
+          return await grant(auth);
+        } catch (err) {
+          if (inForm || !refusedClient(err)) throw err;
+          // An application set up for client_secret_post (Okta's and Auth0's can be) refuses Basic as it would a
+          // wrong secret; flytectl's HTTP library then sends the secret in the form, and so does fctl.
+          const token = await grant(oauth.ClientSecretPost(secret));
+          inForm = true;
+          return token;
+        }
       } catch (err) {
         throw new OperationError(
           `token request to ${where} for client ${quote(settings.clientId)} failed: ${await refusal(err)}`,
@@ -211,6 +226,12 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
       }
     },
   };
+}
+
+/** Whether the token endpoint refused the client's authentication (`invalid_client`, or a 401 with a challenge). */
+function refusedClient(err: unknown): boolean {
+  return (err instanceof oauth.ResponseBodyError && err.error === "invalid_client") ||
+    (err instanceof oauth.WWWAuthenticateChallengeError && err.status === 401);
 }
 
 /**

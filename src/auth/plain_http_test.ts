@@ -123,9 +123,11 @@ Deno.test("plain http: admin.allowInsecureTokenEndpoint sends them there, as ask
       OperationError,
       /^token request to http:\/\/127\.0\.0\.1:\d+\/oauth2\/token for client "flytepropeller" failed: invalid_client/,
     );
-    equal(server.requests.length, 1, "the one refusal is kept");
+    // HTTP Basic, then the form (client_secret_post); the refusal is kept for the second call.
+    equal(server.requests.length, 2, "the one refusal is kept");
     equal(server.requests[0].method, "POST");
     match(server.requests[0].authorization, /^Basic /);
+    match(server.requests[1].body, /(^|&)client_secret=/);
   });
 });
 

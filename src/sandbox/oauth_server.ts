@@ -57,8 +57,16 @@ export interface TokenIssuerOptions {
   rotateRefreshTokens: boolean;
   /** Access tokens as opaque random strings (default) or as RS256-signed JWTs (RFC 9068). */
   accessTokens?: "opaque" | "jwt";
+  /**
+   * The one way confidential clients may authenticate, as an Okta or Auth0 application is set up with one (another
+   * is refused `invalid_client`); default either.
+   */
+  clientAuthentication?: ClientAuthentication;
   now: () => Date;
 }
+
+/** How a confidential client authenticates at the token endpoint (RFC 6749 §2.3.1). */
+export type ClientAuthentication = "client_secret_basic" | "client_secret_post";
 
 /** An issued access token. */
 interface AccessToken {
@@ -81,9 +89,10 @@ export class TokenIssuer {
     this.#options = options;
   }
 
-  /** Whether `secret` is the secret of the registered client `clientId`. */
-  authenticates(clientId: string, secret: string): boolean {
-    return Object.hasOwn(this.#options.clients, clientId) && this.#options.clients[clientId] === secret;
+  /** Whether `secret` is the secret of the registered client `clientId`, sent by an accepted `method`. */
+  authenticates(clientId: string, secret: string, method?: ClientAuthentication): boolean {
+    const accepted = method === undefined || (this.#options.clientAuthentication ?? method) === method;
+    return accepted && Object.hasOwn(this.#options.clients, clientId) && this.#options.clients[clientId] === secret;
   }
 
   /**
@@ -247,7 +256,10 @@ export function authorizationServerMetadata(base: string) {
 }
 
 /** The client id and secret of a request: HTTP Basic (RFC 6749 §2.3.1, form-encoded parts), else the form. */
-function clientCredentials(request: Request, form: URLSearchParams): { id: string; secret: string } | undefined {
+function clientCredentials(
+  request: Request,
+  form: URLSearchParams,
+): { id: string; secret: string; method: ClientAuthentication } | undefined {
   const header = request.headers.get("authorization") ?? "";
   const basic = /^Basic\s+(\S+)$/i.exec(header);
   if (basic) {
@@ -260,11 +272,11 @@ function clientCredentials(request: Request, form: URLSearchParams): { id: strin
     const colon = decoded.indexOf(":");
     if (colon < 0) return undefined;
     const part = (text: string) => decodeURIComponent(text.replace(/\+/g, " "));
-    return { id: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+    return { id: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)), method: "client_secret_basic" };
   }
   const id = form.get("client_id");
   const secret = form.get("client_secret");
-  return id !== null && secret !== null ? { id, secret } : undefined;
+  return id !== null && secret !== null ? { id, secret, method: "client_secret_post" } : undefined;
 }
 
 async function tokenEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
@@ -293,7 +305,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   const { issuer, interactive } = options;
   // A confidential client authenticates; the public client of the interactive grants names itself.
   const publicId = client ? undefined : form.get("client_id") ?? "";
-  if (client ? !issuer.authenticates(client.id, client.secret) : !interactive.isPublic(publicId!)) {
+  if (client ? !issuer.authenticates(client.id, client.secret, client.method) : !interactive.isPublic(publicId!)) {
     return answer(oauthError(401, "invalid_client", "client authentication failed"));
   }
   const clientId = client?.id ?? publicId!;

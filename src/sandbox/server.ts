@@ -57,6 +57,11 @@ export interface ProductionProfile {
   /** Access tokens as opaque random strings (default) or as signed JWTs (RFC 9068), as many providers issue them. */
   accessTokens?: "opaque" | "jwt";
   /**
+   * The one way confidential clients may authenticate at the token endpoint, as an Okta or Auth0 application is set
+   * up with one (another is refused `invalid_client`); default either.
+   */
+  clientAuthentication?: "client_secret_basic" | "client_secret_post";
+  /**
    * The OpenID Connect id_token of every grant's token answers: signed with one of these algorithms, `malformed`
    * (not a JWT), or `none`. Default: HS256 for the authorization code grant, ES256 for the device code grant, none
    * for the others; an admin's clients never learn the algorithm.
@@ -333,6 +338,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     refreshTokens: profile.refreshTokens ?? true,
     rotateRefreshTokens: profile.rotateRefreshTokens ?? true,
     accessTokens: profile.accessTokens,
+    clientAuthentication: profile.clientAuthentication,
     now,
   });
   const tokenRequests: TokenRequestRecord[] = [];
