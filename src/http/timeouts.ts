@@ -4,7 +4,7 @@
  * uploads take long, but never stop for long), and an optional one for the whole call
  * (`storage.defaultHttpClient.timeout`, as flytectl's key bounds its storage client's calls). An answer read whole
  * and bounded (a call with `maxBodyBytes`: token, discovery, GitHub API) is due whole within the headers' limit: a
- * small answer that trickles is a stalled one.
+ * small answer that trickles is a stalled one. So is an error answer's body (read only for its message, and cut).
  *
  * A request's body is watched as `fetch` reads it: a large one (an upload) may take long to send, so its
  * response headers are timed from its end, and a stall while sending it is a stall like one in a response.
@@ -94,7 +94,7 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
       )
       : undefined;
     // An answer read whole and bounded is small: all of it is due within the headers' limit, from the start.
-    const wholeAnswerMs = (init as { maxBodyBytes?: unknown } | undefined)?.maxBodyBytes !== undefined ? headersMs : 0;
+    const readWhole = (init as { maxBodyBytes?: unknown } | undefined)?.maxBodyBytes !== undefined;
     const started = performance.now();
     let wholeAnswer: ReturnType<typeof setTimeout> | undefined;
     // Set once the response's headers are in, or the call is over: the request body's progress then times nothing.
@@ -143,10 +143,14 @@ export function fetchWithTimeouts(inner: typeof fetch, timeouts: HttpTimeouts): 
       done();
       return response;
     }
+    // So is an error answer, read only for its message and cut at 64 KiB (`bounded_body.ts`): one that trickles would
+    // otherwise hold the call for as long as a server likes, each byte restarting http.idleTimeout. Its body is timed
+    // from its headers: they may come after a long upload.
+    const wholeAnswerMs = readWhole || !response.ok ? headersMs : 0;
     if (wholeAnswerMs > 0) {
       wholeAnswer = setTimeout(
         () => expire(`no complete answer within ${formatDuration(wholeAnswerMs)} (http.headersTimeout)`),
-        Math.max(0, wholeAnswerMs - (performance.now() - started)),
+        readWhole ? Math.max(0, wholeAnswerMs - (performance.now() - started)) : wholeAnswerMs,
       );
     }
     const reader = abortableReader(response.body, controller.signal);

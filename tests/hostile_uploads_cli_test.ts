@@ -1,0 +1,202 @@
+/**
+ * Where fast registration's source goes, hostile or broken: a signed upload URL (the production-shaped admin's data
+ * proxy hands out `https://` ones; a CONNECT proxy given as `admin.httpProxyURL` sends their tunnel to a raw TLS
+ * server of the test, trusted through the same CA file) and an S3 endpoint (an admin without DataProxy). Their
+ * answers never end, trickle, or echo the request's credentials. Each run is a fresh fctl process under the declared
+ * permissions, guarded in time and memory: it must end with one line and its exit code, print no credential, even at
+ * `--logger.level 5`, and leave no temp dir behind.
+ */
+import { equal, ok } from "node:assert/strict";
+import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { createTestCertificates, type TestCertificates } from "../src/sandbox/test_ca.ts";
+import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
+import { fixture } from "./helpers.ts";
+
+const encoder = new TextEncoder();
+
+/** What a raw server does with a connection, given the request's head (its request line and headers). */
+type Respond = (conn: Deno.Conn, head: string) => Promise<void>;
+
+/** The request line and headers of the next request on `conn` (at most 64 KiB of them). */
+async function readHead(conn: Deno.Conn): Promise<string> {
+  const buffer = new Uint8Array(16 * 1024);
+  let head = "";
+  while (!head.includes("\r\n\r\n") && head.length < 64 * 1024) {
+    const read = await conn.read(buffer);
+    if (read === null) break;
+    head += new TextDecoder().decode(buffer.subarray(0, read));
+  }
+  return head.slice(0, head.indexOf("\r\n\r\n") + 2);
+}
+
+/** A server that writes raw HTTP/1.1 (over TLS with `tls`); every connection is closed with it. */
+interface RawServer {
+  port: number;
+  /** The heads of the requests it was sent. */
+  heads: string[];
+  /** Resolves at the first request. */
+  asked: Promise<void>;
+  close(): void;
+}
+
+function startRawServer(respond: Respond, tls?: TestCertificates): RawServer {
+  const listener = tls
+    ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: tls.cert, key: tls.key })
+    : Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns = new Set<Deno.Conn>();
+  const heads: string[] = [];
+  const asked = Promise.withResolvers<void>();
+  (async () => {
+    for await (const conn of listener) {
+      conns.add(conn);
+      (async () => {
+        const head = await readHead(conn);
+        heads.push(head);
+        asked.resolve();
+        await respond(conn, head);
+      })().catch(() => {}).finally(() => closeQuietly(conn, conns));
+    }
+  })().catch(() => {});
+  return {
+    port: listener.addr.port,
+    heads,
+    asked: asked.promise,
+    close() {
+      listener.close();
+      for (const conn of conns) closeQuietly(conn, conns);
+    },
+  };
+}
+
+function closeQuietly(conn: Deno.Conn, conns: Set<Deno.Conn>): void {
+  conns.delete(conn);
+  try {
+    conn.close();
+  } catch {
+    // Closed already.
+  }
+}
+
+/** An answer's head: the status line, `headers` and the blank line. */
+const head = (status: string, headers: string[] = []) =>
+  encoder.encode(`HTTP/1.1 ${status}\r\n${[...headers, "connection: close"].join("\r\n")}\r\n\r\n`);
+
+/** Answers `status` and `body` whole. */
+const answer = (status: string, body: string, headers: string[] = []): Respond => async (conn) => {
+  await conn.write(head(status, [...headers, `content-length: ${encoder.encode(body).length}`]));
+  await conn.write(encoder.encode(body));
+};
+
+/** Answers `status`, then a byte every 200 ms, without end (until the client goes). */
+const trickle = (status: string): Respond => async (conn) => {
+  await conn.write(head(status, ["content-type: application/xml"]));
+  await conn.write(encoder.encode("<Error><Code>AccessDenied</Code><Message>"));
+  for (;;) {
+    await conn.write(encoder.encode("."));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
+/** A CONNECT proxy that tunnels to the port `route` picks for the one asked for, on loopback. */
+function startConnectProxy(route: (port: number) => number): { url: string; close(): void } {
+  const conns = new Set<Deno.Conn>();
+  const server = startRawServer(async (conn, request) => {
+    const target = /^CONNECT 127\.0\.0\.1:(\d+) /.exec(request);
+    if (!target) return await answer("400 Bad Request", "CONNECT only")(conn, request);
+    const upstream = await Deno.connect({ hostname: "127.0.0.1", port: route(Number(target[1])) });
+    conns.add(upstream);
+    await conn.write(encoder.encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+    await Promise.allSettled([conn.readable.pipeTo(upstream.writable), upstream.readable.pipeTo(conn.writable)]);
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    close() {
+      server.close();
+      for (const conn of conns) closeQuietly(conn, conns);
+    },
+  };
+}
+
+/** What a test gets: a way to run `register files` of a package with a source, and what the servers saw. */
+interface Setup {
+  /** Runs `register files --archive flytesnacks-core.tgz` with `extra` flags, guarded. */
+  register(extra: string[], options?: GuardedOptions): Promise<GuardedRun>;
+  /** The hostile server. */
+  server: RawServer;
+  /** The private temp dir the runs have as TMPDIR: empty after every run. */
+  tmp: string;
+}
+
+/** The longest any of these runs may take: far longer than the 3 s limits they are given. */
+const TIME_LIMIT_MS = 60_000;
+
+/**
+ * A production-shaped admin with a data proxy whose signed `https://` upload URLs are answered by a raw TLS server
+ * responding with `respond`: the runs reach the upload URL through a CONNECT proxy (`admin.httpProxyURL`) that sends
+ * that tunnel to the hostile server and every other (token requests) where it was asked to go.
+ */
+async function withHostileUploadUrl(respond: Respond, fn: (setup: Setup) => Promise<void>): Promise<void> {
+  const certificates = await createTestCertificates();
+  const server = startRawServer(respond, certificates);
+  const sandbox = await startSandbox({ production: true });
+  const issuerPort = Number(new URL(sandbox.auth!.issuer).port);
+  const proxy = startConnectProxy((port) => port === sandbox.port || port === issuerPort ? port : server.port);
+  const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-upload-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, `${sandbox.caCertificate!}${certificates.caCert}`);
+    await Deno.mkdir(`${dir}/tmp`);
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
+    flags.push("--admin.httpProxyURL", proxy.url);
+    const env = { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
+    const register = (extra: string[], options?: GuardedOptions) =>
+      guardedFctl(
+        ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
+        env,
+        TIME_LIMIT_MS,
+        options,
+      );
+    await fn({ register, server, tmp: `${dir}/tmp` });
+  } finally {
+    proxy.close();
+    server.close();
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Nothing left in the runs' temp dir. */
+async function assertNothingLeft(tmp: string, label: string): Promise<void> {
+  const left = await Array.fromAsync(Deno.readDir(tmp), (entry) => entry.name);
+  equal(left.length, 0, `${label}: left ${left.join(", ")}`);
+}
+
+const SHORT_LIMITS = ["--http.headersTimeout", "3s", "--http.idleTimeout", "3s"];
+
+Deno.test("a signed upload URL refusing the source with an error body that trickles: exit 1 once http.headersTimeout has passed, or at once on Ctrl-C", async () => {
+  await withHostileUploadUrl(trickle("403 Forbidden"), async ({ register, server, tmp }) => {
+    // Before, each byte restarted http.idleTimeout: a byte every 200 ms kept the upload waiting for ever.
+    const limited = await register(SHORT_LIMITS);
+    assertFailedWith(
+      limited,
+      /^Error: PUT https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ timed out: no complete answer within 3s \(http\.headersTimeout\)\n$/,
+    );
+    await assertNothingLeft(tmp, "timed out");
+    // With the default limits (a minute), Ctrl-C while the body trickles ends the run at once.
+    const asked = server.heads.length;
+    const interrupted = await register([], {
+      interruptWhen: (async () => {
+        while (server.heads.length === asked) await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      })(),
+    });
+    equal(interrupted.code, 130, described(interrupted));
+    equal(
+      interrupted.stderr,
+      "Error: interrupted; the report above shows what was and was not registered\n",
+      described(interrupted),
+    );
+    ok(interrupted.ms < 30_000, described(interrupted));
+    await assertNothingLeft(tmp, "interrupted");
+  });
+});
