@@ -367,6 +367,21 @@ Deno.test("create execution --relaunch|--recover of an execution that does not e
   });
 });
 
+Deno.test("create execution: a spec file of two YAML documents is one line saying where the second starts", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/two.yaml`;
+    await Deno.writeTextFile(file, `task: ${TASK}\n---\ntask: other\n`);
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    deepEqual([run.code, run.stdout, run.stderr], [
+      2,
+      "",
+      `Error: exec file "${file}" is not valid YAML: a second document starts at line 2, column 1; an exec file is ` +
+      "one document\n",
+    ]);
+    deepEqual(sandbox.requests, []);
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

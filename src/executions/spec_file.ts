@@ -143,6 +143,15 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
   // duplicate check is quadratic; the walk below does it in one pass.
   const doc = yaml.parseDocument(text, { version: "1.1", intAsBigInt: true, uniqueKeys: false, lineCounter });
   if (doc.errors.length > 0) {
+    const [error] = doc.errors;
+    // The parser's own words for this one tell a programmer to call another function.
+    if (error.code === "MULTIPLE_DOCS") {
+      const at = error.linePos?.[0];
+      const where = at ? ` at line ${at.line}, column ${at.col}` : "";
+      throw new UsageError(
+        `exec file ${quote(file)} is not valid YAML: a second document starts${where}; an exec file is one document`,
+      );
+    }
     // The parser's message goes on to show the line itself: only its first line is kept.
     throw new UsageError(
       `exec file ${quote(file)} is not valid YAML: ${
