@@ -142,3 +142,26 @@ Deno.test("fctl ClientSecret against an application set up for client_secret_pos
     equal(result.stderr.includes(SANDBOX_CLIENT.secret), false);
   });
 });
+
+Deno.test("fctl with admin.authorizationServerUrl at a provider that serves only OpenID Connect's metadata (Azure AD, Google) reads it there", async () => {
+  await withProduction({ metadataDocuments: "openid" }, async ({ sandbox, get, run }) => {
+    const issuer = [
+      "--admin.authorizationServerUrl",
+      sandbox.auth!.issuer,
+      "--admin.clientSecretEnvVar",
+      "FLYTE_SECRET",
+    ];
+    const result = await run([...get, ...issuer]);
+    equal(result.code, 0, result.stderr);
+    equal(JSON.parse(result.stdout).id.version, "v7");
+
+    const nowhere = await run([...get, ...issuer.slice(0, 1), `${sandbox.auth!.issuer}/nowhere`, ...issuer.slice(2)]);
+    equal(nowhere.code, 1);
+    equal(
+      nowhere.stderr,
+      `Error: cannot read the authorization server metadata at ${
+        sandbox.auth!.issuer
+      }/nowhere/.well-known/oauth-authorization-server: HTTP 404 (nor at .../.well-known/openid-configuration: HTTP 404)\n`,
+    );
+  });
+});

@@ -166,8 +166,9 @@ export class Discovery {
   }
 
   /**
-   * The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it; never over plain HTTP
-   * unless credentials may go that way too: whoever rewrites it chooses where they go.
+   * The metadata at `<url>/.well-known/oauth-authorization-server`, as flytectl reads it, else (answered 404) at
+   * `<url>/.well-known/openid-configuration`; never over plain HTTP unless credentials may go that way too:
+   * whoever rewrites it chooses where they go.
    */
   async #wellKnown(base: string): Promise<AuthorizationServerInfo> {
     refusePlainHttp(
@@ -178,7 +179,6 @@ export class Discovery {
       },
       this.#deps.settings,
     );
-    const url = wellKnownUrl(base, false);
     const shown = wellKnownUrl(base, true);
     const fetch = await this.#deps.fetch();
     let body: {
@@ -187,14 +187,33 @@ export class Discovery {
       authorization_endpoint?: unknown;
       device_authorization_endpoint?: unknown;
     };
-    try {
+    const read = async (url: string) => {
       const response = await fetch(url, { headers: { accept: "application/json" } });
       if (!response.ok) {
         await response.body?.cancel();
-        throw new Error(`HTTP ${response.status}`);
+        throw new MetadataStatus(response.status);
       }
-      body = await response.json();
+      return await response.json();
+    };
+    try {
+      try {
+        body = await read(wellKnownUrl(base, false));
+      } catch (err) {
+        // Azure AD and Google publish only OpenID Connect's discovery document, which names the same endpoints.
+        if (!(err instanceof MetadataStatus && err.status === 404)) throw err;
+        try {
+          body = await read(wellKnownUrl(base, false, OPENID_CONFIGURATION));
+        } catch (openIdErr) {
+          const reason = `${describeFetchFailure(err)} (nor at .../${OPENID_CONFIGURATION}: ${
+            describeFetchFailure(openIdErr)
+          })`;
+          throw new OperationError(`cannot read the authorization server metadata at ${shown}: ${reason}`, {
+            cause: openIdErr,
+          });
+        }
+      }
     } catch (err) {
+      if (err instanceof OperationError) throw err;
       const reason = describeFetchFailure(err);
       throw new OperationError(`cannot read the authorization server metadata at ${shown}: ${reason}`, {
         cause: err,
@@ -213,12 +232,25 @@ export class Discovery {
   }
 }
 
+/** RFC 8414's well-known name of an authorization server's metadata. */
+const OAUTH_AUTHORIZATION_SERVER = ".well-known/oauth-authorization-server";
+
+/** OpenID Connect Discovery's well-known name of a provider's metadata (the same endpoints, more besides). */
+const OPENID_CONFIGURATION = ".well-known/openid-configuration";
+
+/** A metadata document answered with an HTTP error status. */
+class MetadataStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
 /**
- * Where the metadata of the authorization server at `base` is; `shown`: as messages say it, without the query or
- * user information of `base`.
+ * Where the metadata of the authorization server at `base` is (`name`: RFC 8414's well-known name, or OpenID
+ * Connect's); `shown`: as messages say it, without the query or user information of `base`.
  */
-function wellKnownUrl(base: string, shown: boolean): string {
-  return `${(shown ? shownUrl(base) : base).replace(/\/+$/, "")}/.well-known/oauth-authorization-server`;
+function wellKnownUrl(base: string, shown: boolean, name = OAUTH_AUTHORIZATION_SERVER): string {
+  return `${(shown ? shownUrl(base) : base).replace(/\/+$/, "")}/${name}`;
 }
 
 /**

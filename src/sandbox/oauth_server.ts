@@ -182,6 +182,12 @@ export interface OAuthServerOptions {
   faults?: number[];
   /** The id_token of every grant's answers (`none`: no id_token); default {@link DEFAULT_ID_TOKENS}, per grant. */
   idToken?: IdTokenKind | "none";
+  /**
+   * Where the server's metadata is: `both` (default; RFC 8414's `/.well-known/oauth-authorization-server` and OpenID
+   * Connect's `/.well-known/openid-configuration`, as Okta and Keycloak serve it), or `openid` alone (Azure AD's and
+   * Google's).
+   */
+  metadataDocuments?: "both" | "openid";
   now: () => Date;
 }
 
@@ -362,7 +368,9 @@ export async function startOAuthServer(options: OAuthServerOptions): Promise<OAu
   let base = "";
   const handler = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url);
-    if (pathname === "/.well-known/oauth-authorization-server" && request.method === "GET") {
+    const oauthMetadata = pathname === "/.well-known/oauth-authorization-server" &&
+      (options.metadataDocuments ?? "both") === "both";
+    if ((oauthMetadata || pathname === "/.well-known/openid-configuration") && request.method === "GET") {
       return json(200, authorizationServerMetadata(base));
     }
     if (pathname === "/oauth2/token" && request.method === "POST") return await tokenEndpoint(request, options);

@@ -62,6 +62,11 @@ export interface ProductionProfile {
    */
   clientAuthentication?: "client_secret_basic" | "client_secret_post";
   /**
+   * Where the authorization server's metadata is: `both` (default: RFC 8414's and OpenID Connect's well-known
+   * documents), or `openid` alone (`/.well-known/openid-configuration`, as Azure AD and Google serve it).
+   */
+  metadataDocuments?: "both" | "openid";
+  /**
    * The OpenID Connect id_token of every grant's token answers: signed with one of these algorithms, `malformed`
    * (not a JWT), or `none`. Default: HS256 for the authorization code grant, ES256 for the device code grant, none
    * for the others; an admin's clients never learn the algorithm.
@@ -363,6 +368,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     requests: tokenRequests,
     faults: tokenFaults,
     idToken: profile.idToken,
+    metadataDocuments: profile.metadataDocuments,
     now,
   });
   const advertised: AdvertisedAuth = {
