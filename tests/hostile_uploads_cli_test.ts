@@ -6,10 +6,17 @@
  * permissions, guarded in time and memory: it must end with one line and its exit code, print no credential, even at
  * `--logger.level 5`, and leave no temp dir behind.
  */
-import { equal, ok } from "node:assert/strict";
+import { equal, match, ok } from "node:assert/strict";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { createTestCertificates, type TestCertificates } from "../src/sandbox/test_ca.ts";
-import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
+import {
+  assertFailedWith,
+  described,
+  guardedFctl,
+  type GuardedOptions,
+  type GuardedRun,
+  MEMORY_LIMIT_MIB,
+} from "./guarded_fctl.ts";
 import { fixture } from "./helpers.ts";
 
 const encoder = new TextEncoder();
@@ -85,6 +92,13 @@ const head = (status: string, headers: string[] = []) =>
 const answer = (status: string, body: string, headers: string[] = []): Respond => async (conn) => {
   await conn.write(head(status, [...headers, `content-length: ${encoder.encode(body).length}`]));
   await conn.write(encoder.encode(body));
+};
+
+/** Answers `status`, then a body without end, as fast as it is read (until the client goes). */
+const endless = (status: string): Respond => async (conn) => {
+  await conn.write(head(status));
+  const chunk = new Uint8Array(64 * 1024).fill(0x61);
+  for (;;) await conn.write(chunk);
 };
 
 /** Answers `status`, then a byte every 200 ms, without end (until the client goes). */
@@ -199,4 +213,19 @@ Deno.test("a signed upload URL refusing the source with an error body that trick
     ok(interrupted.ms < 30_000, described(interrupted));
     await assertNothingLeft(tmp, "interrupted");
   });
+});
+
+Deno.test("a signed upload URL accepting the source with a body without end, or one that trickles: the upload is done at its status, memory bounded", async () => {
+  for (const [kind, respond] of [["without end", endless("200 OK")], ["trickling", trickle("200 OK")]] as const) {
+    await withHostileUploadUrl(respond, async ({ register, server, tmp }) => {
+      // Before, the answer was read whole: into memory until the guard killed the run, or for ever.
+      const run = await register([]);
+      equal(run.killed, undefined, `${kind}: ${described(run)}`);
+      equal(run.code, 0, `${kind}: ${described(run)}`);
+      ok(run.peakMib < MEMORY_LIMIT_MIB, `${kind}: ${described(run)}`);
+      match(run.stdout, /\| Success \|/, kind);
+      ok(server.heads.some((request) => request.startsWith("PUT ")), `${kind}: the source was PUT`);
+      await assertNothingLeft(tmp, kind);
+    });
+  }
 });

@@ -52,7 +52,7 @@ export interface PutInit {
 const MAX_ERROR_BODY = 300;
 
 /**
- * PUTs `body` to `url` with its size as `Content-Length`; resolves on any 2xx response.
+ * PUTs `body` to `url` with its size as `Content-Length`; resolves on any 2xx response, whose body is not read.
  *
  * @throws {OperationError} on a non-2xx response or a network failure; the message names the
  *   URL without its query string, which holds the signature, and the failure's cause
@@ -81,11 +81,16 @@ export async function putWithContentLength(
     if (init.signal?.aborted) throw init.signal.reason;
     throw new OperationError(failed(describeFetchFailure(err)), { cause: err });
   }
-  const text = await response.text();
-  if (response.status < 200 || response.status > 299) {
-    const detail = text.trim().replace(/\s+/g, " ").slice(0, MAX_ERROR_BODY);
-    throw new OperationError(failed(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`));
+  if (response.status >= 200 && response.status <= 299) {
+    // Uploaded: what the answer says besides its status is not read. A body that never ends (or trickles) would
+    // otherwise be read into memory for as long as the server sends it.
+    await response.body?.cancel().catch(() => {});
+    return;
   }
+  // An error answer's body is cut at 64 KiB and due within http.headersTimeout (the HTTP client's bounds).
+  const text = await response.text();
+  const detail = text.trim().replace(/\s+/g, " ").slice(0, MAX_ERROR_BODY);
+  throw new OperationError(failed(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`));
 }
 
 /**
