@@ -382,6 +382,20 @@ Deno.test("create execution: a spec file of two YAML documents is one line sayin
   });
 });
 
+Deno.test("create execution: an enum input given null (or nothing) takes the enum's first value, as flytectl", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const colour = { type: { case: "enumType" as const, value: { values: ["RED", "GREEN"] } } };
+    await registerTask(sandbox, "test.enum_task", "e1", { colour: { type: colour, description: "colour" } });
+    for (const [name, value] of [["null-colour", "null"], ["empty-colour", ""], ["green", "GREEN"]]) {
+      const file = `${dir}/${name}.yaml`;
+      await Deno.writeTextFile(file, `task: test.enum_task\nversion: e1\ninputs:\n  colour: ${value}\n`);
+      const run = await runFctlProcess(["create", "execution", name, "--execFile", file, ...endpoint]);
+      equal(run.code, 0, run.stderr);
+      sameLiterals(await storedInputs(sandbox, name), { colour: str(name === "green" ? "GREEN" : "RED") });
+    }
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

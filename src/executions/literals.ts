@@ -417,6 +417,10 @@ class LiteralConverter {
         return create(LiteralSchema, { value: { case: "map", value: { literals } } });
       }
       case "enumType": {
+        // flytectl takes null (a key with nothing after it) as the enum's first value, as its exec files write it.
+        if (value.kind === "null" && t.value.values.length > 0) {
+          return primitiveLiteral({ case: "stringValue", value: t.value.values[0] });
+        }
         const text = value.kind === "list" || value.kind === "map" || value.kind === "null" ? undefined : value.text;
         if (text === undefined || !t.value.values.includes(text)) {
           throw new LiteralValueError(
