@@ -192,7 +192,11 @@ Deno.test("admin.proxyCommand: its token goes as proxy-authorization on every ca
 
     const noProxy = await run(get);
     equal(noProxy.code, 1);
-    match(noProxy.stderr, /PermissionDenied: the identity-aware proxy requires a proxy-authorization header/);
+    // The proxy refuses discovery too, which FlyteAdmin answers without credentials: admin.authType cannot help.
+    match(
+      noProxy.stderr,
+      /^Error: cannot discover the admin service's auth settings: connection to \S+ \(insecure: false, auth: ClientSecret\): GetOAuth2Metadata failed: Unauthenticated: Invalid IAP credentials: empty token \(FlyteAdmin answers GetOAuth2Metadata without credentials: something in front of it, such as an identity-aware proxy, asks for its own; see admin.proxyCommand\)\n$/,
+    );
 
     const failing = await file(
       "proxy-fail.sh",

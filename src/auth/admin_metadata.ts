@@ -7,13 +7,16 @@
  */
 import { createClient, type Transport } from "@connectrpc/connect";
 import { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
-import { type ConnectionDescription, mapAdminError } from "../admin/errors.ts";
+import { AdminError, type ConnectionDescription, mapAdminError } from "../admin/errors.ts";
 import { OperationError } from "../errors.ts";
 import type { AuthMetadataCalls } from "./discovery.ts";
 
+/** The statuses of a call refused for its credentials. */
+const REFUSALS: ReadonlySet<string> = new Set(["Unauthenticated", "PermissionDenied"]);
+
 /**
- * The AuthMetadataService calls discovery makes; a failure says discovery failed and why. `signal` (the run's:
- * Ctrl-C) ends them, retries included.
+ * The AuthMetadataService calls discovery makes; a failure says discovery failed and why (refused for credentials:
+ * by something in front of the admin). `signal` (the run's: Ctrl-C) ends them, retries included.
  */
 export function authMetadataCalls(
   transport: Transport,
@@ -26,9 +29,14 @@ export function authMetadataCalls(
       return await call();
     } catch (err) {
       const mappedErr = mapAdminError(err, rpc, connection);
-      throw new OperationError(`cannot discover the admin service's auth settings: ${mappedErr.message}`, {
-        cause: err,
-      });
+      let message = mappedErr.message;
+      if (mappedErr instanceof AdminError && REFUSALS.has(mappedErr.status)) {
+        // Not the admin's refusal: FlyteAdmin serves AuthMetadataService to anyone, so no admin.authType can help.
+        const hint = `(FlyteAdmin answers ${rpc} without credentials: something in front of it, such as an ` +
+          "identity-aware proxy, asks for its own; see admin.proxyCommand)";
+        message = `${message.replace(/ \(check admin\.authType and its credentials\)$/, "")} ${hint}`;
+      }
+      throw new OperationError(`cannot discover the admin service's auth settings: ${message}`, { cause: err });
     }
   };
   return {

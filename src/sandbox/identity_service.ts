@@ -24,11 +24,19 @@ export function createIdentityService(
   };
 }
 
-/** Rejects every call whose `proxy-authorization` is not `expected`, as an identity-aware proxy does. */
+/**
+ * Rejects every call whose `proxy-authorization` is not `expected`, as an identity-aware proxy (GCP's IAP) does:
+ * HTTP 401 before the admin sees the call, which a gRPC client reads as UNAUTHENTICATED, whatever the service
+ * (AuthMetadataService, which FlyteAdmin serves without credentials, included).
+ */
 export function requireProxyAuthorization(expected: string): Interceptor {
   return (next) => async (request) => {
-    if (request.header.get("proxy-authorization") !== expected) {
-      throw new ConnectError("the identity-aware proxy requires a proxy-authorization header", Code.PermissionDenied);
+    const value = request.header.get("proxy-authorization");
+    if (value !== expected) {
+      throw new ConnectError(
+        `Invalid IAP credentials: ${value ? "invalid token" : "empty token"}`,
+        Code.Unauthenticated,
+      );
     }
     return await next(request);
   };
