@@ -229,3 +229,31 @@ Deno.test("a signed upload URL accepting the source with a body without end, or 
     });
   }
 });
+
+Deno.test("a signed upload URL refusing the source with an error that echoes the URL's token and a signature: shown without them, at every log level", async () => {
+  const echo: Respond = (conn, request) => {
+    const target = request.split(" ")[1];
+    const token = new URL(target, "https://upload.invalid").searchParams.get("token") ?? "";
+    const body = `<?xml version="1.0"?><Error><Code>SignatureDoesNotMatch</Code>` +
+      `<SignatureProvided>${token}</SignatureProvided><Message>token ${token} (as a form: ` +
+      `token=${encodeURIComponent(token)}) refused for ?${target.split("?")[1]}</Message></Error>`;
+    return answer("403 Forbidden", body, ["content-type: application/xml"])(conn, request);
+  };
+  await withHostileUploadUrl(echo, async ({ register, server, tmp }) => {
+    for (const level of ["3", "5"]) {
+      const run = await register(["--logger.level", level, "--logger.formatter.type", "text"]);
+      const token = /[?&]token=([^&\s]+)/.exec(server.heads.find((request) => request.startsWith("PUT "))!)![1];
+      ok(token.length >= 16, `the signed URL carries a token: ${token}`);
+      equal(run.code, 1, described(run));
+      // Before, the refusal was quoted as it came: the token three times.
+      for (const output of [run.stdout, run.stderr]) ok(!output.includes(token), `level ${level}: ${described(run)}`);
+      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
+      equal(error.length, 1, described(run));
+      match(
+        error[0],
+        /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ failed: HTTP 403: <\?xml version="1\.0"\?><Error><Code>SignatureDoesNotMatch<\/Code><SignatureProvided>\[redacted\]<\/SignatureProvided><Message>token \[redacted\] \(as a form: token=\[redacted\]\) refused for \?token=\[redacted\]<\/Message><\/Error>$/,
+      );
+      await assertNothingLeft(tmp, `level ${level}`);
+    }
+  });
+});

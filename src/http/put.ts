@@ -24,6 +24,8 @@
 import { OperationError, quote } from "../errors.ts";
 import type { StoreSource } from "../storage/store.ts";
 import { describeFetchFailure } from "./fetch_error.ts";
+import { excerpt } from "../output/printable.ts";
+import { hideSignatures, signedUrlRedactor } from "./url_secrets.ts";
 import { redactUrl } from "../log/shown_url.ts";
 import { StreamedBlob } from "./streamed_blob.ts";
 
@@ -48,14 +50,15 @@ export interface PutInit {
   signal?: AbortSignal;
 }
 
-/** Longest piece of an error response body quoted in a message. */
+/** Longest piece of an error response body quoted in a message (cut between words, as every server's text is). */
 const MAX_ERROR_BODY = 300;
 
 /**
  * PUTs `body` to `url` with its size as `Content-Length`; resolves on any 2xx response, whose body is not read.
  *
  * @throws {OperationError} on a non-2xx response or a network failure; the message names the
- *   URL without its query string, which holds the signature, and the failure's cause
+ *   URL without its query string, which holds the signature, and the failure's cause (an error answer's first words,
+ *   without the URL's signature or token should it echo them)
  */
 export async function putWithContentLength(
   httpFetch: typeof fetch,
@@ -89,7 +92,9 @@ export async function putWithContentLength(
   }
   // An error answer's body is cut at 64 KiB and due within http.headersTimeout (the HTTP client's bounds).
   const text = await response.text();
-  const detail = text.trim().replace(/\s+/g, " ").slice(0, MAX_ERROR_BODY);
+  // A store may echo the URL's signature or token back: they are hidden, as the run's own secrets are.
+  const redactor = signedUrlRedactor(target);
+  const detail = excerpt(text, MAX_ERROR_BODY, { redact: (quoted) => hideSignatures(redactor.redact(quoted)) });
   throw new OperationError(failed(`HTTP ${response.status}${detail ? `: ${detail}` : ""}`));
 }
 
