@@ -10,7 +10,7 @@ import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/fly
 import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
 import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { runFctl } from "./helpers.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
@@ -101,6 +101,22 @@ Deno.test("get launchplan: bad input is one usage line before any call; an unkno
       1,
       'Error: launch plan "nope" not found in project "flytesnacks", domain "development"\n',
     ]);
+  });
+});
+
+Deno.test("get launchplan --workflow: an empty name or one FlyteAdmin's filters cannot carry is refused naming --workflow", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    const cannot = 'a workflow name without "," or "+" (FlyteAdmin\'s filters cannot express them)';
+    const cases: [string, string][] = [
+      ["", 'Error: invalid value "" for --workflow: expected a workflow name'],
+      ["a,b", `Error: invalid value "a,b" for --workflow: expected ${cannot}`],
+      ["a+b", `Error: invalid value "a+b" for --workflow: expected ${cannot}`],
+    ];
+    for (const [workflow, line] of cases) {
+      const result = await runFctlProcess(["get", "launchplan", "--workflow", workflow, ...endpoint]);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", line + "\n"], workflow);
+    }
+    deepEqual(sandbox.requests, [], "no request was made");
   });
 });
 

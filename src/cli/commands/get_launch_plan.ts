@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { quote, UsageError } from "../../errors.ts";
 import type { GetLaunchPlanOptions } from "../../launchplans/get_launch_plan.ts";
 import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
@@ -79,6 +79,7 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     const { project, domain } = projectDomain(config);
     checkFormat(config.output, false);
     if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
+    checkWorkflowFlag(flags.workflow);
     return {
       query: {
         project,
@@ -140,3 +141,19 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
     if (result.kind === "list") hintNextPage(ctx, result.hasMore, "launch plans", query.page);
   },
 });
+
+/**
+ * Refuses a `--workflow` that cannot become the selector `workflow.name=W` before any call: an empty one, and one
+ * holding "," or "+", which FlyteAdmin's filter strings cannot carry (the field selector's own refusal would name a
+ * selector the user never wrote).
+ */
+function checkWorkflowFlag(workflow: string | undefined): void {
+  if (workflow === undefined) return;
+  if (workflow === "") throw new UsageError('invalid value "" for --workflow: expected a workflow name');
+  if (/[,+]/.test(workflow)) {
+    throw new UsageError(
+      `invalid value ${quote(workflow)} for --workflow: expected a workflow name without "," or "+" ` +
+        "(FlyteAdmin's filters cannot express them)",
+    );
+  }
+}
