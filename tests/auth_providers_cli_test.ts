@@ -1,7 +1,8 @@
 /**
  * Sign-ins against what real identity providers send, as fresh fctl processes under the declared permissions
  * against a production-shaped admin (the sandbox's production profile: TLS from a test CA, OAuth enforced): the
- * device authorization answers of Google (`verification_url`) and Azure AD v1 (numbers as strings too); a provider
+ * device authorization answers of Google (`verification_url`), Azure AD v1 (numbers as strings too) and older Dex
+ * (no JSON content type, `authorization_pending` as HTTP 401); a provider
  * without a default audience, where DeviceFlow must ask for the one the admin advertises; a provider under load, or
  * the proxy in front of it answering its own pages; tokens shorter-lived than the flows' refresh time.
  */
@@ -45,10 +46,11 @@ const DEVICE_FLOW = ["--admin.authType", "DeviceFlow", "--admin.deviceFlowConfig
 
 const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
-Deno.test("fctl DeviceFlow against Google's and Azure AD v1's device answers (verification_url, numbers as strings) signs in", async () => {
+Deno.test("fctl DeviceFlow against Google's, Azure AD v1's and Dex's device answers (verification_url, numbers as strings, text/plain, pending as 401) signs in", async () => {
   await withProduction({}, async ({ sandbox, get, run }) => {
-    for (const dialect of ["google", "azure-v1"] as const) {
-      sandbox.auth!.interactive.deviceFlow = { dialect, intervalSeconds: dialect === "google" ? null : 1 };
+    for (const dialect of ["google", "azure-v1", "dex"] as const) {
+      const intervalSeconds = dialect === "azure-v1" ? 1 : null;
+      sandbox.auth!.interactive.deviceFlow = { dialect, intervalSeconds, pendingPolls: 1, completeUri: false };
       const result = await run([...get, ...DEVICE_FLOW]);
       equal(result.code, 0, `${dialect}: ${result.stderr}`);
       equal(JSON.parse(result.stdout).id.version, "v7");

@@ -37,9 +37,11 @@ export interface DeviceFlowBehaviour {
   /**
    * How the device authorization answer is worded; default `rfc8628`. `google`: `verification_url` instead of
    * `verification_uri` (Google's device flow); `azure-v1`: that too, with `expires_in` and `interval` as strings of
-   * digits and a `message` to show (Azure AD's v1.0 endpoint). Neither carries `verification_uri_complete`.
+   * digits and a `message` to show (Azure AD's v1.0 endpoint). Neither carries `verification_uri_complete`. `dex`:
+   * RFC 8628's words as Dex before 2.37 answers them, with no JSON content type (its Go server sniffs `text/plain`),
+   * and `authorization_pending` answered HTTP 401.
    */
-  dialect?: "rfc8628" | "google" | "azure-v1";
+  dialect?: "rfc8628" | "google" | "azure-v1" | "dex";
   /**
    * The audience of the admin's API at a provider that has no default one (Auth0's, say): a device code requested
    * without it brings a token for the provider's own use, which the admin refuses. Default none: any token works.
@@ -134,7 +136,7 @@ interface DeviceCode {
  */
 export type GrantOutcome =
   | { user: string; foreign?: boolean }
-  | { error: string; description: string }
+  | { error: string; description: string; status?: number }
   | { busy: BusyAnswer };
 
 /** Random URL-safe text, 32 bytes of entropy. */
@@ -232,7 +234,7 @@ export class InteractiveGrants {
   deviceAuthorization(
     form: URLSearchParams,
     base: string,
-  ): { status: number; body: Record<string, unknown> } | { busy: BusyAnswer } {
+  ): { status: number; body: Record<string, unknown>; contentType?: string } | { busy: BusyAnswer } {
     const busy = this.behaviour.deviceFlow.busy;
     if (busy?.authorizations) {
       busy.authorizations--;
@@ -260,7 +262,7 @@ export class InteractiveGrants {
     const verification = `${base}/oauth2/device`;
     const interval = behaviour.intervalSeconds === undefined ? 5 : behaviour.intervalSeconds;
     const dialect = behaviour.dialect ?? "rfc8628";
-    if (dialect !== "rfc8628") {
+    if (dialect === "google" || dialect === "azure-v1") {
       const strings = dialect === "azure-v1";
       const number = (value: number) => strings ? String(value) : value;
       return {
@@ -287,6 +289,7 @@ export class InteractiveGrants {
         expires_in: expiresIn,
         ...(interval === null ? {} : { interval }),
       },
+      ...(dialect === "dex" ? { contentType: "text/plain; charset=utf-8" } : {}),
     };
   }
 
@@ -307,7 +310,8 @@ export class InteractiveGrants {
     }
     if (entry.polls < (behaviour.pendingPolls ?? 0)) {
       entry.polls++;
-      return { error: "authorization_pending", description: "the user has not approved the sign-in yet" };
+      const status = behaviour.dialect === "dex" ? 401 : 400;
+      return { error: "authorization_pending", description: "the user has not approved the sign-in yet", status };
     }
     if (behaviour.slowDown && !entry.slowedDown) {
       entry.slowedDown = true;

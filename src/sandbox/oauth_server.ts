@@ -329,7 +329,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
       ? interactive.pollDevice(form, clientId)
       : await interactive.redeemCode(form, clientId);
     if ("busy" in outcome) return answer(busyResponse(outcome.busy));
-    if ("error" in outcome) return answer(oauthError(400, outcome.error, outcome.description));
+    if ("error" in outcome) return answer(oauthError(outcome.status ?? 400, outcome.error, outcome.description));
     subject = outcome.user;
     foreign = outcome.foreign ?? false;
   } else if (grantType !== "client_credentials" || !client) {
@@ -350,7 +350,9 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
 
 async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {
   const answer = options.interactive.deviceAuthorization(new URLSearchParams(await request.text()), base);
-  return "busy" in answer ? busyResponse(answer.busy) : json(answer.status, answer.body);
+  if ("busy" in answer) return busyResponse(answer.busy);
+  const contentType = answer.contentType ? { "content-type": answer.contentType } : {};
+  return json(answer.status, answer.body, contentType);
 }
 
 async function revocationEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
