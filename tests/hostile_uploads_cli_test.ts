@@ -257,3 +257,76 @@ Deno.test("a signed upload URL refusing the source with an error that echoes the
     }
   });
 });
+
+/** The access key of the S3 runs: a secret of the run, hidden wherever a server echoes it. */
+const ACCESS_KEY = "AKIDHOSTILETEST00001";
+
+/**
+ * A production-shaped admin without DataProxy, and an S3 endpoint (plain HTTP) that finds the bucket (HEAD) and answers
+ * everything else with `respond`: the source goes there.
+ */
+async function withHostileS3(respond: Respond, fn: (setup: Setup) => Promise<void>): Promise<void> {
+  const server = startRawServer((conn, request) =>
+    request.startsWith("HEAD ") ? answer("200 OK", "")(conn, request) : respond(conn, request)
+  );
+  const sandbox = await startSandbox({ production: true, dataProxy: false });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-s3-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    await Deno.mkdir(`${dir}/tmp`);
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
+    flags.push("--storage.type", "s3", "--storage.container", "fctl-fast");
+    flags.push("--storage.connection.endpoint", `http://127.0.0.1:${server.port}`);
+    flags.push("--storage.connection.auth-type", "accesskey", "--storage.connection.access-key", ACCESS_KEY);
+    const env = {
+      HOME: `${dir}/home`,
+      TMPDIR: `${dir}/tmp`,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+      FCTL_STORAGE_CONNECTION_SECRET_KEY: "hostile-test-secret-key",
+    };
+    const register = (extra: string[], options?: GuardedOptions) =>
+      guardedFctl(
+        ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
+        env,
+        TIME_LIMIT_MS,
+        options,
+      );
+    await fn({ register, server, tmp: `${dir}/tmp` });
+  } finally {
+    server.close();
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("an S3 endpoint answering the upload with a body without end, or one that trickles (200 or 403): exit 1 naming the call and the bound, memory bounded", async () => {
+  const cannotWrite = String
+    .raw`^Error: cannot write "s3:\/\/fctl-fast\/fast\/v1-fast\w+\.tar\.gz": PUT http:\/\/127\.0\.0\.1:\d+\/fctl-fast\/fast\/v1-fast\w+\.tar\.gz`;
+  const cases: [string, Respond, RegExp][] = [
+    [
+      "200 without end",
+      endless("200 OK"),
+      new RegExp(`${cannotWrite} answered more than 1 MiB, the most fctl reads of this answer\n$`),
+    ],
+    [
+      "200 trickling",
+      trickle("200 OK"),
+      new RegExp(`${cannotWrite} timed out: no complete answer within 3s \\(http\\.headersTimeout\\)\n$`),
+    ],
+    [
+      "403 trickling",
+      trickle("403 Forbidden"),
+      new RegExp(`${cannotWrite} timed out: no complete answer within 3s \\(http\\.headersTimeout\\)\n$`),
+    ],
+  ];
+  for (const [kind, respond, line] of cases) {
+    await withHostileS3(respond, async ({ register, server, tmp }) => {
+      // Before, the SDK read the answer whole: into memory until the guard killed the run, or for ever; a 403 that
+      // trickled ended at http.headersTimeout with the SDK's "Deserialization error" line after fctl's.
+      assertFailedWith(await register(SHORT_LIMITS), line);
+      ok(server.heads.some((request) => request.startsWith("PUT ")), `${kind}: the source was PUT`);
+      await assertNothingLeft(tmp, kind);
+    });
+  }
+});

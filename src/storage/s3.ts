@@ -23,7 +23,8 @@ import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import { Buffer } from "node:buffer";
 import { OperationError, quote } from "../errors.ts";
 import { formatLimit } from "../fs/read_bounded.ts";
-import { ERROR_BODY_MAX_BYTES } from "../http/bounded_body.ts";
+import { ERROR_BODY_MAX_BYTES, HttpBodyTooLargeError, type HttpRequestInit } from "../http/bounded_body.ts";
+import { HttpTimeoutError } from "../http/timeouts.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 import { SizedFileBody } from "../http/put.ts";
 import {
@@ -54,6 +55,9 @@ export function openS3Store(settings: S3Settings, deps: S3StoreDeps = {}): Objec
  */
 const fctlUserAgent: NonNullable<S3ClientConfig["defaultUserAgentProvider"]> = () =>
   Promise.resolve([["fctl"], ["lang/js"]]);
+
+/** The most read of an S3 answer other than an object's bytes (an upload's, a bucket's); real ones are a few KiB. */
+const S3_ANSWER_MAX_BYTES = 1024 * 1024;
 
 /** The SDK's service errors carry the HTTP status here. */
 interface ServiceError extends Error {
@@ -86,7 +90,14 @@ class S3Store implements ObjectStore {
       const signals = [init?.signal, input instanceof Request ? input.signal : undefined]
         .filter((s): s is AbortSignal => s !== undefined && s !== null);
       if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
-      return baseFetch(input, { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined });
+      const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+      // Only an object's GET is streamed; the SDK reads every other answer whole (a PUT's, a bucket check's), so
+      // it is bounded, and due whole within http.headersTimeout: one without end would fill memory, one that
+      // trickles would never end.
+      const maxBodyBytes = method === "GET" ? undefined : S3_ANSWER_MAX_BYTES;
+      const bounded: HttpRequestInit = { ...init, signal: signals.length > 0 ? AbortSignal.any(signals) : undefined };
+      if (maxBodyBytes !== undefined) bounded.maxBodyBytes = maxBodyBytes;
+      return baseFetch(input, bounded);
     };
     const config: S3ClientConfig & { clientConfig: Pick<S3ClientConfig, "defaultUserAgentProvider"> } = {
       region: settings.region,
@@ -225,6 +236,11 @@ class S3Store implements ObjectStore {
       return await fn();
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
+      // An answer over its bound or its time: the HTTP client's one line, without what the SDK appends to an error
+      // met while reading an answer (a line of its own: "Deserialization error: to see the raw response, …").
+      if (err instanceof HttpTimeoutError || err instanceof HttpBodyTooLargeError) {
+        throw new OperationError(`cannot ${what} ${quote(ref)}: ${err.message.split("\n")[0]}`, { cause: err });
+      }
       if (err instanceof OperationError) throw err;
       throw new OperationError(`cannot ${what} ${quote(ref)}: ${this.#describe(err)}`, { cause: err });
     }
