@@ -351,8 +351,8 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
 async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {
   const answer = options.interactive.deviceAuthorization(new URLSearchParams(await request.text()), base);
   if ("busy" in answer) return busyResponse(answer.busy);
-  const contentType = answer.contentType ? { "content-type": answer.contentType } : {};
-  return json(answer.status, answer.body, contentType);
+  const headers: Record<string, string> = answer.contentType ? { "content-type": answer.contentType } : {};
+  return json(answer.status, answer.body, headers);
 }
 
 async function revocationEndpoint(request: Request, options: OAuthServerOptions): Promise<Response> {
