@@ -41,6 +41,7 @@ export { createAdminClient } from "./src/lib/admin_client.ts";
 export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";
 export type {
+  AdminRegistrationClient,
   AdminRowsClient,
   AdminServiceClient,
   CallOptions,

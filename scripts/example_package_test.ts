@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { decodeEntity, type RegistrationEntity } from "../src/register/classify.ts";
+import { wholeEntity } from "../src/register/_test_helpers.ts";
 import { entityId } from "../src/register/entity_id.ts";
 import { withExtractedArchive } from "../src/register/package/archive.ts";
 import { buildExamplePackage } from "./example_package.ts";
@@ -41,7 +42,8 @@ Deno.test("the example package is laid out like pyflyte's: 3 tasks, 1 workflow, 
         "{{ registration.version }}",
       ]);
     }
-    const [fetch, convert, , workflow, launchPlan] = entities;
+    // What registration does not read, read from flyteidl's whole messages of the same bytes.
+    const [fetch, convert, , workflow, launchPlan] = entities.map(wholeEntity);
     assert(fetch.kind === "task" && convert.kind === "task");
     const inputs = fetch.spec.template?.interface?.inputs?.variables ?? {};
     assertEquals(inputs.day?.type?.type, { case: "simple", value: SimpleType.INTEGER });

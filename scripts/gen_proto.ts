@@ -64,22 +64,31 @@ const CLIENT_FILES = [
   "fctl/launch_plan_row_calls.proto",
   "fctl/workflow_row_calls.proto",
   "fctl/execution_row_calls.proto",
+  "fctl/registration_calls.proto",
+  "fctl/upload_location_calls.proto",
 ];
 
 /**
- * The rows the `*_row_calls.proto` files answer into (see proto/client/fctl/rows/common_rows.proto): plain
- * messages, in every client workspace, generated with the first client file that imports them.
+ * The messages of fctl's own client files: the rows the `*_row_calls.proto` files answer into (see
+ * proto/client/fctl/rows/common_rows.proto) and the entities `register` creates (registration/entities.proto).
+ * Plain messages, in every client workspace, generated with the first client file that imports them.
  */
-const ROW_FILES = [
+const MESSAGE_FILES = [
   "fctl/rows/common_rows.proto",
   "fctl/rows/task_rows.proto",
   "fctl/rows/launch_plan_rows.proto",
   "fctl/rows/workflow_rows.proto",
   "fctl/rows/execution_rows.proto",
+  "fctl/registration/entities.proto",
 ];
 
-/** The flyteidl file that declares what fctl's client protos declare again (see proto/buf.client.yaml). */
-const REDECLARED = "service/admin.proto";
+/**
+ * The flyteidl file that declares what a client file of fctl's declares again (see proto/buf.client.yaml): the
+ * DataProxyService's upload call and its messages, or else AdminService.
+ */
+function redeclared(clientFile: string): string {
+  return clientFile === "fctl/upload_location_calls.proto" ? "service/dataproxy.proto" : "service/admin.proto";
+}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -158,12 +167,15 @@ async function generate(outDir: string): Promise<void> {
       const clientWork = await Deno.makeTempDir({ prefix: "fctl-proto-client-" });
       clientWorks.push(clientWork);
       // The imports it generates again are those of the first run, byte for byte; only its own file is kept.
-      await bufGenerate(clientWork, "buf.client.yaml", [join("client", file)], [REDECLARED], [file, ...ROW_FILES]);
-      for (const kept of [file, ...ROW_FILES]) {
+      await bufGenerate(clientWork, "buf.client.yaml", [join("client", file)], [redeclared(file)], [
+        file,
+        ...MESSAGE_FILES,
+      ]);
+      for (const kept of [file, ...MESSAGE_FILES]) {
         const generated = kept.replace(/\.proto$/, "_pb.ts");
         const from = join(clientWork, "gen", generated);
         const to = join(work, "gen", generated);
-        // A row file is generated only where a client file imports it, and kept from the first.
+        // A message file is generated only where a client file imports it, and kept from the first.
         if (!(await exists(from)) || await exists(to)) continue;
         await Deno.mkdir(dirname(to), { recursive: true });
         await Deno.rename(from, to);

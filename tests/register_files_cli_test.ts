@@ -7,9 +7,8 @@ import { Code } from "@connectrpc/connect";
 import { packTar } from "modern-tar";
 import { parse as parseYaml } from "yaml";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { toBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
-import { decodeEntity } from "../src/register/classify.ts";
 import { createHttpClient, type HttpClient } from "../src/http/http_client.ts";
 import type { CliDeps } from "../src/cli/context.ts";
 import { runCli } from "../src/cli/run.ts";
@@ -64,10 +63,10 @@ Deno.test("a changed spec under an existing version is Failed with the server's 
     const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-" });
     try {
       // Same task name and version, different content: the admin refuses it.
-      const entity = decodeEntity("x_1.pb", await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb")));
-      assert(entity.kind === "task" && entity.spec.template);
-      entity.spec.template.type = "changed-type";
-      await Deno.writeFile(`${dir}/69_core.flyte_basics.lp.greet_1.pb`, toBinary(TaskSpecSchema, entity.spec));
+      const spec = fromBinary(TaskSpecSchema, await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb")));
+      assert(spec.template);
+      spec.template.type = "changed-type";
+      await Deno.writeFile(`${dir}/69_core.flyte_basics.lp.greet_1.pb`, toBinary(TaskSpecSchema, spec));
       const result = await run(["register", "files", `${dir}/69_core.flyte_basics.lp.greet_1.pb`, "--version", "v1"]);
       equal(result.code, 1);
       match(result.stdout, /\| Failed +\| Error registering file due to .*different structure already exists/);
@@ -441,11 +440,11 @@ Deno.test("on a terminal of 80 and 120 columns no header and no failure reason i
     // A long path, as a package's members have: the table must still show why the file failed.
     const dir = await Deno.makeTempDir({ prefix: "fctl-cli-test-a-directory-with-a-rather-long-name-" });
     try {
-      const entity = decodeEntity(greet, await Deno.readFile(fixture(greet)));
-      assert(entity.kind === "task" && entity.spec.template);
-      entity.spec.template.type = "changed-type";
+      const spec = fromBinary(TaskSpecSchema, await Deno.readFile(fixture(greet)));
+      assert(spec.template);
+      spec.template.type = "changed-type";
       const path = `${dir}/${greet}`;
-      await Deno.writeFile(path, toBinary(TaskSpecSchema, entity.spec));
+      await Deno.writeFile(path, toBinary(TaskSpecSchema, spec));
       const reason = "Error registering file due to task with different structure already exists";
       for (const columns of [80, 120]) {
         const result = await run(["register", "files", path, "--version", "v1"], {

@@ -6,7 +6,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { moduleGraph } from "../../scripts/module_graph.ts";
-import type { DescService } from "@bufbuild/protobuf";
+import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { AdminService as FctlAdminService } from "../../proto/gen/fctl/admin_calls_pb.ts";
 import { AdminService as TaskCalls } from "../../proto/gen/fctl/task_calls_pb.ts";
 import { AdminService as WorkflowCalls } from "../../proto/gen/fctl/workflow_calls_pb.ts";
@@ -18,6 +18,7 @@ import { AdminService as ProjectCalls } from "../../proto/gen/fctl/project_calls
 import { AdminService as VersionCalls } from "../../proto/gen/fctl/version_calls_pb.ts";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
+import { DataProxyService as UploadLocationCalls } from "../../proto/gen/fctl/upload_location_calls_pb.ts";
 import { ADMIN_METHOD_FILES, DATA_PROXY_METHOD_FILES } from "./client.ts";
 
 /** `part`'s methods are `whole`'s: same service, names, kinds and the very message descriptors. */
@@ -71,6 +72,39 @@ Deno.test("each kind's calls are fctl's AdminService's, and the client takes eac
   deepEqual(Object.keys(DATA_PROXY_METHOD_FILES).sort(), DataProxyService.methods.map((m) => m.localName).sort());
 });
 
+/** A message's fields as the wire and TypeScript see them: number, name, kind, type, and the message held. */
+function fieldsOf(message: DescMessage): unknown[] {
+  return message.fields.map((f) => [
+    f.number,
+    f.name,
+    f.localName,
+    f.fieldKind,
+    f.scalar,
+    f.message?.typeName,
+    f.fieldKind === "map" ? [f.mapKey, f.mapKind] : undefined,
+    f.fieldKind === "list" ? f.listKind : undefined,
+    f.oneof?.name,
+  ]);
+}
+
+Deno.test("the upload call is flyteidl's CreateUploadLocation: the same path and its messages declared again whole", () => {
+  equal(UploadLocationCalls.typeName, DataProxyService.typeName);
+  deepEqual(UploadLocationCalls.methods.map((m) => m.name), ["CreateUploadLocation"]);
+  const [ours, theirs] = [UploadLocationCalls.methods[0], DataProxyService.method.createUploadLocation];
+  equal(ours.methodKind, theirs.methodKind);
+  for (const [mine, flyteidl] of [[ours.input, theirs.input], [ours.output, theirs.output]]) {
+    equal(mine.typeName, flyteidl.typeName);
+    deepEqual(fieldsOf(mine), fieldsOf(flyteidl), mine.typeName);
+  }
+  // Told apart from another message: the check compares fields, not names.
+  ok(JSON.stringify(fieldsOf(ours.input)) !== JSON.stringify(fieldsOf(theirs.output)));
+  equal(DATA_PROXY_METHOD_FILES.createUploadLocation, "uploadLocation");
+  deepEqual(
+    Object.entries(DATA_PROXY_METHOD_FILES).filter(([, file]) => file === "uploadLocation").map(([m]) => m),
+    ["createUploadLocation"],
+  );
+});
+
 Deno.test("a kind's calls load the descriptors of its messages, not those of the other kinds", async () => {
   const href = (file: string) => new URL(`../../proto/gen/fctl/${file}`, import.meta.url);
   const loads = async (file: string) => [...(await moduleGraph(href(file))).reachable()];
@@ -97,6 +131,7 @@ Deno.test("the admin client loads fctl's AdminService, not flyteidl's whole one,
   const files = [
     ...Object.values(CALL_FILES).map((service) => `${service.file.name}_pb.ts`),
     "flyteidl/service/dataproxy_pb.ts",
+    "fctl/upload_location_calls_pb.ts",
   ];
   for (const file of files) {
     ok(all.some((s) => s.endsWith(`/proto/gen/${file}`)), `the walk sees ${file}`);

@@ -28,9 +28,21 @@ import { userAgentInterceptor } from "./user_agent.ts";
 import { type AdminSessions, adminSessions } from "./sessions.ts";
 import type { AdminClientOptions } from "./client_options.ts";
 import { DEFAULT_MAX_MESSAGE_SIZE } from "../config/schema.ts";
-import type { AdminRowsClient, AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+import type {
+  AdminRegistrationClient,
+  AdminRowsClient,
+  AdminServiceClient,
+  CallOptions,
+  DataProxyServiceClient,
+} from "./service_clients.ts";
 
-export type { AdminRowsClient, AdminServiceClient, CallOptions, DataProxyServiceClient } from "./service_clients.ts";
+export type {
+  AdminRegistrationClient,
+  AdminRowsClient,
+  AdminServiceClient,
+  CallOptions,
+  DataProxyServiceClient,
+} from "./service_clients.ts";
 export type { AdminClientOptions } from "./client_options.ts";
 
 /**
@@ -67,6 +79,11 @@ export interface AdminClient {
    * same calls as {@link admin}'s, on the same connection).
    */
   rows: AdminRowsClient;
+  /**
+   * The creates of `register`, with the entities it reads: only the fields registration reads or fills in are
+   * declared, the rest travel as unknown fields (the same calls as {@link admin}'s, on the same connection).
+   */
+  registration: AdminRegistrationClient;
   /** Where the connection goes, for messages. */
   connection: ConnectionDescription;
   /**
@@ -142,13 +159,21 @@ export const ADMIN_METHOD_FILES: Readonly<Record<keyof Client<typeof AdminServic
   getVersion: "version",
 };
 
-const DATA_PROXY_FILES: ServiceFiles<"dataProxy"> = {
+/**
+ * DataProxyService's files: the upload call alone (proto/client/fctl/upload_location_calls.proto, its messages
+ * declared again whole), as registration and `create execution` upload, and flyteidl's file for the rest, whose
+ * messages import flyteidl's literals.
+ */
+const DATA_PROXY_FILES: ServiceFiles<"uploadLocation" | "dataProxy"> = {
+  uploadLocation: async () => (await import("../../proto/gen/fctl/upload_location_calls_pb.ts")).DataProxyService,
   dataProxy: async () => (await import("../../proto/gen/flyteidl/service/dataproxy_pb.ts")).DataProxyService,
 };
 
 /** The file each DataProxyService method is loaded from. */
-export const DATA_PROXY_METHOD_FILES: Readonly<Record<keyof Client<typeof DataProxyService>, "dataProxy">> = {
-  createUploadLocation: "dataProxy",
+export const DATA_PROXY_METHOD_FILES: Readonly<
+  Record<keyof Client<typeof DataProxyService>, keyof typeof DATA_PROXY_FILES>
+> = {
+  createUploadLocation: "uploadLocation",
   createDownloadLocation: "dataProxy",
   createDownloadLink: "dataProxy",
   getData: "dataProxy",
@@ -176,6 +201,32 @@ export const ROW_METHOD_FILES: Readonly<Record<keyof AdminRowsClient, keyof type
   getExecution: "executions",
   listExecutions: "executions",
 };
+
+/**
+ * The creates of `register` (proto/client/fctl/registration_calls.proto): AdminService declared again with the
+ * entities of registration/entities.proto, so that registering builds no descriptor of flyteidl's specs.
+ */
+const REGISTRATION_FILES: ServiceFiles<"registration"> = {
+  registration: async () => (await import("../../proto/gen/fctl/registration_calls_pb.ts")).AdminService,
+};
+
+/** The file each registration call is loaded from; a test checks that it declares its methods as flyteidl does. */
+export const REGISTRATION_METHOD_FILES: Readonly<Record<keyof AdminRegistrationClient, "registration">> = {
+  createTask: "registration",
+  createWorkflow: "registration",
+  createLaunchPlan: "registration",
+};
+
+/**
+ * Loads now the service descriptors of the registration calls (see {@link loadAdminMethods}). Never rejects.
+ *
+ * ```ts ignore
+ * await loadRegistrationMethods();
+ * ```
+ */
+export async function loadRegistrationMethods(): Promise<void> {
+  await REGISTRATION_FILES.registration().catch(() => {});
+}
 
 /**
  * Loads now the service descriptors that the first call of each of `methods` would load (a few ms each, on that
@@ -265,7 +316,7 @@ export function createAdminClient(
       transport,
       connection,
     ),
-    dataProxy: lazyClient<Client<typeof DataProxyService>, "dataProxy">(
+    dataProxy: lazyClient<Client<typeof DataProxyService>, keyof typeof DATA_PROXY_FILES>(
       DATA_PROXY_METHOD_FILES,
       DATA_PROXY_FILES,
       transport,
@@ -274,6 +325,12 @@ export function createAdminClient(
     // The row calls files declare AdminService again, one kind each: service_clients_test.ts checks that
     // AdminRowsClient has each file's methods as Connect types them.
     rows: lazyClient<AdminRowsClient, keyof typeof ROW_FILES>(ROW_METHOD_FILES, ROW_FILES, transport, connection),
+    registration: lazyClient<AdminRegistrationClient, "registration">(
+      REGISTRATION_METHOD_FILES,
+      REGISTRATION_FILES,
+      transport,
+      connection,
+    ),
     connection,
     transport,
     connect: () => manager.connect(),

@@ -9,6 +9,14 @@
 import type { MessageInit } from "./message_init.ts";
 import type { ObjectGetRequestRow, ResourceListRequestRow } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import type { TaskRow, TaskRowList } from "../../proto/gen/fctl/rows/task_rows_pb.ts";
+import type {
+  RegistrationLaunchPlanCreateRequest,
+  RegistrationLaunchPlanCreateResponse,
+  RegistrationTaskCreateRequest,
+  RegistrationTaskCreateResponse,
+  RegistrationWorkflowCreateRequest,
+  RegistrationWorkflowCreateResponse,
+} from "../../proto/gen/fctl/registration/entities_pb.ts";
 import type { LaunchPlanRow, LaunchPlanRowList } from "../../proto/gen/fctl/rows/launch_plan_rows_pb.ts";
 import type { WorkflowRow, WorkflowRowList } from "../../proto/gen/fctl/rows/workflow_rows_pb.ts";
 import type {
@@ -290,4 +298,35 @@ export interface AdminRowsClient {
   getExecution(request: MessageInit<WorkflowExecutionGetRequestRow>, options?: CallOptions): Promise<ExecutionRow>;
   /** Executions of a project and domain, as `fctl get execution`'s table shows them. */
   listExecutions(request: MessageInit<ResourceListRequestRow>, options?: CallOptions): Promise<ExecutionRowList>;
+}
+
+/**
+ * The creates `register` sends: the same RPCs as {@link AdminServiceClient}'s methods of the same names, with
+ * the entities of proto/client/fctl/registration/, which declare only the fields registration reads or fills in
+ * and carry every other field of an entity as unknown fields, so what is sent is the whole entity.
+ *
+ * ```ts
+ * import { connect } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const id = { resourceType: 1, project: "flytesnacks", domain: "development", name: "noop", version: "v1" };
+ * await flyte.client.registration.createTask({ id, spec: { template: { id } } });
+ * ```
+ */
+export interface AdminRegistrationClient {
+  /** CreateTask. */
+  createTask(
+    request: MessageInit<RegistrationTaskCreateRequest>,
+    options?: CallOptions,
+  ): Promise<RegistrationTaskCreateResponse>;
+  /** CreateWorkflow. */
+  createWorkflow(
+    request: MessageInit<RegistrationWorkflowCreateRequest>,
+    options?: CallOptions,
+  ): Promise<RegistrationWorkflowCreateResponse>;
+  /** CreateLaunchPlan. */
+  createLaunchPlan(
+    request: MessageInit<RegistrationLaunchPlanCreateRequest>,
+    options?: CallOptions,
+  ): Promise<RegistrationLaunchPlanCreateResponse>;
 }

@@ -13,7 +13,13 @@ import type { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row
 import type { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
 import type { AdminService as WorkflowRowCalls } from "../../proto/gen/fctl/workflow_row_calls_pb.ts";
 import type { AdminService as ExecutionRowCalls } from "../../proto/gen/fctl/execution_row_calls_pb.ts";
-import type { AdminRowsClient, AdminServiceClient, DataProxyServiceClient } from "./service_clients.ts";
+import type { AdminService as RegistrationCalls } from "../../proto/gen/fctl/registration_calls_pb.ts";
+import type {
+  AdminRegistrationClient,
+  AdminRowsClient,
+  AdminServiceClient,
+  DataProxyServiceClient,
+} from "./service_clients.ts";
 import type { MessageInit } from "./message_init.ts";
 import type { TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 
@@ -86,9 +92,22 @@ const rowsTypes: Matches<AdminRowsClient, RowCalls> = {
   getExecution: [true, true],
   listExecutions: [true, true],
 };
+const registrationMethods: Same<keyof AdminRegistrationClient, keyof Client<typeof RegistrationCalls>> = true;
+const registrationTypes: Matches<AdminRegistrationClient, Client<typeof RegistrationCalls>> = {
+  createTask: [true, true],
+  createWorkflow: [true, true],
+  createLaunchPlan: [true, true],
+};
 const sameInit: Same<MessageInit<TaskCreateRequest>, MessageInitShape<typeof TaskCreateRequestSchema>> = true;
 
-Deno.test("AdminServiceClient, DataProxyServiceClient and AdminRowsClient have Connect's methods, requests and responses", () => {
-  deepEqual([adminMethods, dataProxyMethods, rowsMethods, sameInit], [true, true, true, true]);
-  deepEqual(Object.keys(adminTypes).length + Object.keys(dataProxyTypes).length + Object.keys(rowsTypes).length, 42);
+Deno.test("AdminServiceClient, DataProxyServiceClient, AdminRowsClient and AdminRegistrationClient have Connect's methods, requests and responses", () => {
+  deepEqual([adminMethods, dataProxyMethods, rowsMethods, registrationMethods, sameInit], [
+    true,
+    true,
+    true,
+    true,
+    true,
+  ]);
+  const typed = [adminTypes, dataProxyTypes, rowsTypes, registrationTypes].map((types) => Object.keys(types).length);
+  deepEqual(typed, [30, 4, 8, 3]);
 });

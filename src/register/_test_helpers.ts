@@ -6,6 +6,16 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packTar, type TarEntry } from "modern-tar";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { type TaskSpec, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import {
+  RegistrationLaunchPlanSchema,
+  RegistrationTaskSpecSchema,
+  RegistrationWorkflowSpecSchema,
+} from "../../proto/gen/fctl/registration/entities_pb.ts";
+import type { RegistrationEntity } from "./classify.ts";
 
 /** Path of a file from flytectl's test data (see `../shared/fixtures/flytectl/README.md`). */
 export function fixture(name: string): string {
@@ -37,4 +47,40 @@ export async function extractionDirs(): Promise<Set<string>> {
     }
   }
   return names;
+}
+
+/** An entity as flyteidl's whole message, for a test to read or change what registration does not declare. */
+export type WholeEntity =
+  | { kind: "task"; name: string; spec: TaskSpec }
+  | { kind: "workflow"; name: string; spec: WorkflowSpec }
+  | { kind: "launchPlan"; name: string; spec: LaunchPlan };
+
+/** `entity` as flyteidl's whole message: what its bytes (with the fields registration does not declare) say. */
+export function wholeEntity(entity: RegistrationEntity): WholeEntity {
+  switch (entity.kind) {
+    case "task":
+      return { ...entity, spec: fromBinary(TaskSpecSchema, toBinary(RegistrationTaskSpecSchema, entity.spec)) };
+    case "workflow":
+      return {
+        ...entity,
+        spec: fromBinary(WorkflowSpecSchema, toBinary(RegistrationWorkflowSpecSchema, entity.spec)),
+      };
+    case "launchPlan":
+      return { ...entity, spec: fromBinary(LaunchPlanSchema, toBinary(RegistrationLaunchPlanSchema, entity.spec)) };
+  }
+}
+
+/** A whole flyteidl entity as registration reads it: the entity of the same bytes. */
+export function registrationEntity(entity: WholeEntity): RegistrationEntity {
+  switch (entity.kind) {
+    case "task":
+      return { ...entity, spec: fromBinary(RegistrationTaskSpecSchema, toBinary(TaskSpecSchema, entity.spec)) };
+    case "workflow":
+      return {
+        ...entity,
+        spec: fromBinary(RegistrationWorkflowSpecSchema, toBinary(WorkflowSpecSchema, entity.spec)),
+      };
+    case "launchPlan":
+      return { ...entity, spec: fromBinary(RegistrationLaunchPlanSchema, toBinary(LaunchPlanSchema, entity.spec)) };
+  }
 }

@@ -10,18 +10,26 @@
  * @module
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { type TaskSpec, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import {
+  type RegistrationLaunchPlan,
+  RegistrationLaunchPlanSchema,
+  type RegistrationTaskSpec,
+  RegistrationTaskSpecSchema,
+  type RegistrationWorkflowSpec,
+  RegistrationWorkflowSpecSchema,
+} from "../../proto/gen/fctl/registration/entities_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError, quote } from "../errors.ts";
 import { type EntityKind, memberRole } from "./member_role.ts";
 
-/** A decoded entity file. `name` is the file's name as the user knows it (archive-relative). */
+/**
+ * A decoded entity file. `name` is the file's name as the user knows it (archive-relative). The spec holds the
+ * fields registration reads or fills in; the others are kept as they came (proto/client/fctl/registration/).
+ */
 export type RegistrationEntity =
-  | { kind: "task"; name: string; spec: TaskSpec }
-  | { kind: "workflow"; name: string; spec: WorkflowSpec }
-  | { kind: "launchPlan"; name: string; spec: LaunchPlan };
+  | { kind: "task"; name: string; spec: RegistrationTaskSpec }
+  | { kind: "workflow"; name: string; spec: RegistrationWorkflowSpec }
+  | { kind: "launchPlan"; name: string; spec: RegistrationLaunchPlan };
 
 interface Decoder {
   kind: EntityKind;
@@ -34,7 +42,7 @@ const DECODERS: readonly Decoder[] = [
     kind: "task",
     message: "TaskSpec",
     decode(name, bytes) {
-      const spec = fromBinary(TaskSpecSchema, bytes);
+      const spec = fromBinary(RegistrationTaskSpecSchema, bytes);
       requireId(spec.template?.id, ResourceType.TASK, "template.id");
       return { kind: "task", name, spec };
     },
@@ -43,7 +51,7 @@ const DECODERS: readonly Decoder[] = [
     kind: "workflow",
     message: "WorkflowSpec",
     decode(name, bytes) {
-      const spec = fromBinary(WorkflowSpecSchema, bytes);
+      const spec = fromBinary(RegistrationWorkflowSpecSchema, bytes);
       requireId(spec.template?.id, ResourceType.WORKFLOW, "template.id");
       return { kind: "workflow", name, spec };
     },
@@ -52,7 +60,7 @@ const DECODERS: readonly Decoder[] = [
     kind: "launchPlan",
     message: "LaunchPlan",
     decode(name, bytes) {
-      const spec = fromBinary(LaunchPlanSchema, bytes);
+      const spec = fromBinary(RegistrationLaunchPlanSchema, bytes);
       requireId(spec.id, ResourceType.LAUNCH_PLAN, "id");
       if (spec.spec === undefined) throw new Error("it has no spec");
       return { kind: "launchPlan", name, spec };

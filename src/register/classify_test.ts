@@ -4,7 +4,7 @@ import { decodeEntity } from "./classify.ts";
 import { entityId } from "./entity_id.ts";
 import { memberRole } from "./member_role.ts";
 import { withExtractedArchive } from "./package/archive.ts";
-import { fixture } from "./_test_helpers.ts";
+import { fixture, wholeEntity } from "./_test_helpers.ts";
 
 Deno.test("memberRole reads pyflyte's suffixes, the fast source and everything else", () => {
   assertEquals(memberRole("014_a.b.t1_1.pb"), { role: "entity", expected: "task" });
@@ -23,7 +23,9 @@ Deno.test("decodes the greet TaskSpec fixture", async () => {
   assertEquals(entity.name, name);
   assertEquals(entityId(entity)?.name, "core.flyte_basics.lp.greet");
   assertEquals(entityId(entity)?.version, "{{ registration.version }}");
-  assertEquals(Object.keys(entity.spec.template?.interface?.inputs?.variables ?? {}).sort(), [
+  const whole = wholeEntity(entity);
+  assert(whole.kind === "task");
+  assertEquals(Object.keys(whole.spec.template?.interface?.inputs?.variables ?? {}).sort(), [
     "am",
     "day_of_week",
     "number",
@@ -36,9 +38,10 @@ Deno.test("decodes the scheduled LaunchPlan fixture", async () => {
   assert(entity.kind === "launchPlan");
   assertEquals(entity.spec.id?.name, "my_cron_scheduled_lp");
   assertEquals(entity.spec.spec?.workflowId?.name, "core.scheduled_workflows.lp_schedules.date_formatter_wf");
-  const schedule = entity.spec.spec?.entityMetadata?.schedule;
-  assertEquals(schedule?.kickoffTimeInputArg, "kickoff_time");
-  assertEquals(schedule?.ScheduleExpression.case, "cronSchedule");
+  assertEquals(entity.spec.spec?.entityMetadata?.schedule?.kickoffTimeInputArg, "kickoff_time");
+  const whole = wholeEntity(entity);
+  assert(whole.kind === "launchPlan");
+  assertEquals(whole.spec.spec?.entityMetadata?.schedule?.ScheduleExpression.case, "cronSchedule");
 });
 
 Deno.test("the content decides when the suffix is wrong or missing", async () => {

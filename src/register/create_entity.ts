@@ -6,18 +6,25 @@
  */
 import { create as createMessage, type DescMessage, toBinary } from "@bufbuild/protobuf";
 import {
-  type LaunchPlanCreateRequest,
-  LaunchPlanCreateRequestSchema,
-  LaunchPlanState,
-} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
-import { type TaskCreateRequest, TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { type WorkflowCreateRequest, WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import { type AdminServiceClient, loadAdminMethods } from "../admin/client.ts";
+  type RegistrationLaunchPlanCreateRequest,
+  RegistrationLaunchPlanCreateRequestSchema,
+  type RegistrationTaskCreateRequest,
+  RegistrationTaskCreateRequestSchema,
+  type RegistrationWorkflowCreateRequest,
+  RegistrationWorkflowCreateRequestSchema,
+} from "../../proto/gen/fctl/registration/entities_pb.ts";
+import { type AdminClient, loadRegistrationMethods } from "../admin/client.ts";
 import { AdminError } from "../admin/errors.ts";
 import type { RegistrationEntity } from "./classify.ts";
 import { entityId } from "./entity_id.ts";
 import { entryFor, INFO, type RegisterEntry } from "./entries.ts";
 import { hasSchedule, missingScheduledInputs, missingScheduledInputsMessage } from "./schedule_check.ts";
+
+/**
+ * flyteidl.admin.LaunchPlanState.ACTIVE: the enum's number, so that activating a launch plan loads no launch plan
+ * descriptor beyond the update call's own (entities_test.ts checks it against flyteidl's enum).
+ */
+export const LAUNCH_PLAN_ACTIVE = 1;
 
 /** gRPC statuses after which no further create can succeed: stop instead of failing every file. */
 const FATAL_STATUSES = new Set(["Unavailable", "Unauthenticated", "PermissionDenied", "Canceled", "DeadlineExceeded"]);
@@ -30,35 +37,42 @@ export interface CreateOptions {
 
 /** An entity's create request, by the entity's kind. */
 type CreateRequest =
-  | { kind: "task"; message: TaskCreateRequest }
-  | { kind: "workflow"; message: WorkflowCreateRequest }
-  | { kind: "launchPlan"; message: LaunchPlanCreateRequest };
+  | { kind: "task"; message: RegistrationTaskCreateRequest }
+  | { kind: "workflow"; message: RegistrationWorkflowCreateRequest }
+  | { kind: "launchPlan"; message: RegistrationLaunchPlanCreateRequest };
+
+/**
+ * The clients an entity's RPCs go through: its create through `registration` (the entity as registration
+ * decoded it, every field it did not read sent back as it came), the schedule check and activation of a
+ * launch plan through `admin`.
+ */
+export type EntityClients = Pick<AdminClient, "admin" | "registration">;
 
 /** The create request of an entity, by its kind. */
 function createRequest(entity: RegistrationEntity): CreateRequest {
   const id = entityId(entity);
   switch (entity.kind) {
     case "task":
-      return { kind: "task", message: createMessage(TaskCreateRequestSchema, { id, spec: entity.spec }) };
+      return { kind: "task", message: createMessage(RegistrationTaskCreateRequestSchema, { id, spec: entity.spec }) };
     case "workflow":
-      return { kind: "workflow", message: createMessage(WorkflowCreateRequestSchema, { id, spec: entity.spec }) };
+      return {
+        kind: "workflow",
+        message: createMessage(RegistrationWorkflowCreateRequestSchema, { id, spec: entity.spec }),
+      };
     case "launchPlan":
       return {
         kind: "launchPlan",
-        message: createMessage(LaunchPlanCreateRequestSchema, { id, spec: entity.spec.spec }),
+        message: createMessage(RegistrationLaunchPlanCreateRequestSchema, { id, spec: entity.spec.spec }),
       };
   }
 }
 
 /** The schema of each kind's create request. */
 const REQUEST_SCHEMAS: Record<CreateRequest["kind"], DescMessage> = {
-  task: TaskCreateRequestSchema,
-  workflow: WorkflowCreateRequestSchema,
-  launchPlan: LaunchPlanCreateRequestSchema,
+  task: RegistrationTaskCreateRequestSchema,
+  workflow: RegistrationWorkflowCreateRequestSchema,
+  launchPlan: RegistrationLaunchPlanCreateRequestSchema,
 };
-
-/** The RPC that creates each kind. */
-const CREATE_METHODS = { task: "createTask", workflow: "createWorkflow", launchPlan: "createLaunchPlan" } as const;
 
 /**
  * What the first create of each kind would set up on its way out, done now, for a registration waiting on the
@@ -71,7 +85,7 @@ export function prepareCreates(entities: readonly RegistrationEntity[]): void {
   const firsts = new Map<RegistrationEntity["kind"], RegistrationEntity>();
   for (const entity of entities) if (!firsts.has(entity.kind)) firsts.set(entity.kind, entity);
   // Loading first: the modules are read while the requests are encoded.
-  void loadAdminMethods([...firsts.keys()].map((kind) => CREATE_METHODS[kind]));
+  void loadRegistrationMethods();
   for (const entity of firsts.values()) {
     try {
       const { kind, message } = createRequest(entity);
@@ -90,16 +104,16 @@ export function prepareCreates(entities: readonly RegistrationEntity[]): void {
  * says truthfully what was registered.
  */
 export async function createEntity(
-  admin: AdminServiceClient,
+  clients: EntityClients,
   entity: RegistrationEntity,
   options: CreateOptions,
 ): Promise<RegisterEntry> {
   try {
-    const existed = await create(admin, createRequest(entity));
+    const existed = await create(clients, createRequest(entity));
     let info: string = existed ? INFO.alreadyExists : INFO.registered;
     if (entity.kind === "launchPlan" && options.enableSchedule && hasSchedule(entity.spec.spec)) {
       // Also after AlreadyExists: re-running with --enableSchedule should leave the schedule on.
-      await admin.updateLaunchPlan({ id: entityId(entity), state: LaunchPlanState.ACTIVE });
+      await clients.admin.updateLaunchPlan({ id: entityId(entity), state: LAUNCH_PLAN_ACTIVE });
       info = `${info}; ${INFO.activated}`;
     }
     return entryFor(entity, "Success", info);
@@ -113,14 +127,14 @@ export async function createEntity(
 class ScheduleError extends Error {}
 
 /** Sends the create; resolves to whether an identical entity already existed. */
-async function create(admin: AdminServiceClient, request: CreateRequest): Promise<boolean> {
+async function create({ admin, registration }: EntityClients, request: CreateRequest): Promise<boolean> {
   try {
     switch (request.kind) {
       case "task":
-        await admin.createTask(request.message);
+        await registration.createTask(request.message);
         break;
       case "workflow":
-        await admin.createWorkflow(request.message);
+        await registration.createWorkflow(request.message);
         break;
       case "launchPlan": {
         const spec = request.message.spec;
@@ -129,7 +143,7 @@ async function create(admin: AdminServiceClient, request: CreateRequest): Promis
           const missing = missingScheduledInputs(spec, workflow);
           if (missing.length > 0) throw new ScheduleError(missingScheduledInputsMessage(missing));
         }
-        await admin.createLaunchPlan(request.message);
+        await registration.createLaunchPlan(request.message);
         break;
       }
     }

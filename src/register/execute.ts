@@ -47,7 +47,7 @@ export async function executePlan(client: AdminClient, plan: JobPlan, run: Regis
   let done = 0;
   let refusal: ProjectRefusal | undefined;
   const create = async (entity: Exclude<RegisterJob, SourceUpload>): Promise<JobResult> => {
-    const entry = await createEntity(client.admin, entity, run.options);
+    const entry = await createEntity(client, entity, run.options);
     run.deps.onProgress?.({ phase: "create", done: ++done, total: plan.order.length });
     if (entry.status === "Failed" && !refusal) {
       refusal = projectRefusalOf(entry.info, entry.id ?? run.options);

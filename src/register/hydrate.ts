@@ -11,14 +11,20 @@
  * @module
  */
 import { clone, create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
-import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
-import { AuthRoleSchema, RawOutputDataConfigSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
-import { IdentitySchema, SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
+import {
+  RegistrationAuthRoleSchema,
+  RegistrationIdentitySchema,
+  type RegistrationLaunchPlan,
+  RegistrationLaunchPlanSchema,
+  type RegistrationNode as Node,
+  RegistrationRawOutputDataConfigSchema,
+  RegistrationSecurityContextSchema,
+  RegistrationTaskSpecSchema,
+  type RegistrationTaskTemplate as TaskTemplate,
+  RegistrationWorkflowSpecSchema,
+  type RegistrationWorkflowTemplate as WorkflowTemplate,
+} from "../../proto/gen/fctl/registration/entities_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
-import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import type { RegistrationEntity } from "./classify.ts";
 import { entityId } from "./entity_id.ts";
 import type { EntityKind } from "./member_role.ts";
@@ -127,8 +133,7 @@ function forEachNodeIdentifier(node: Node, visit: (id: Identifier) => void): voi
     case "arrayNode":
       if (target.value.node) forEachNodeIdentifier(target.value.node, visit);
       return;
-    case "gateNode":
-    case undefined:
+    case undefined: // a gate node (no reference), or no target
       return;
   }
 }
@@ -186,11 +191,11 @@ function taskArgs(template: TaskTemplate): readonly string[] {
 function cloneEntity(entity: RegistrationEntity): RegistrationEntity {
   switch (entity.kind) {
     case "task":
-      return { ...entity, spec: clone(TaskSpecSchema, entity.spec) };
+      return { ...entity, spec: clone(RegistrationTaskSpecSchema, entity.spec) };
     case "workflow":
-      return { ...entity, spec: clone(WorkflowSpecSchema, entity.spec) };
+      return { ...entity, spec: clone(RegistrationWorkflowSpecSchema, entity.spec) };
     case "launchPlan":
-      return { ...entity, spec: clone(LaunchPlanSchema, entity.spec) };
+      return { ...entity, spec: clone(RegistrationLaunchPlanSchema, entity.spec) };
   }
 }
 
@@ -241,22 +246,25 @@ function isJsonObject(value: JsonValue): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function hydrateLaunchPlan(plan: LaunchPlan, options: HydrateOptions): void {
+function hydrateLaunchPlan(plan: RegistrationLaunchPlan, options: HydrateOptions): void {
   const spec = plan.spec;
   if (!spec) return;
   const iamRole = options.assumableIamRole ?? "";
   const serviceAccount = options.k8sServiceAccount ?? "";
   if (iamRole !== "" || serviceAccount !== "") {
     // auth_role is deprecated but older admins still read it; security_context is the current field.
-    spec.authRole = create(AuthRoleSchema, { assumableIamRole: iamRole, kubernetesServiceAccount: serviceAccount });
+    spec.authRole = create(RegistrationAuthRoleSchema, {
+      assumableIamRole: iamRole,
+      kubernetesServiceAccount: serviceAccount,
+    });
     // Unlike flytectl, keep the secrets and tokens the launch plan already asks for.
-    spec.securityContext ??= create(SecurityContextSchema);
-    spec.securityContext.runAs ??= create(IdentitySchema);
+    spec.securityContext ??= create(RegistrationSecurityContextSchema);
+    spec.securityContext.runAs ??= create(RegistrationIdentitySchema);
     spec.securityContext.runAs.iamRole = iamRole;
     spec.securityContext.runAs.k8sServiceAccount = serviceAccount;
   }
   if (options.outputLocationPrefix) {
-    spec.rawOutputDataConfig = create(RawOutputDataConfigSchema, {
+    spec.rawOutputDataConfig = create(RegistrationRawOutputDataConfigSchema, {
       outputLocationPrefix: options.outputLocationPrefix,
     });
   }

@@ -1,7 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws as assertThrows } from "node:assert/strict";
 import { create, equals, type MessageInitShape } from "@bufbuild/protobuf";
 import { TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { K8sPodSchema } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
 import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type Identifier, type IdentifierSchema, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -17,7 +16,8 @@ import {
   unversionedEntities,
   usesSourceLocation,
 } from "./hydrate.ts";
-import { fixture } from "./_test_helpers.ts";
+import { RegistrationK8sPodSchema } from "../../proto/gen/fctl/registration/entities_pb.ts";
+import { fixture, registrationEntity, wholeEntity } from "./_test_helpers.ts";
 
 const P = "{{ registration.project }}";
 const D = "{{ registration.domain }}";
@@ -102,7 +102,7 @@ function everyPlaceWorkflow(): RegistrationEntity {
       failureNode: taskNode("inner-failure", placeholders(ResourceType.TASK, "t.inner.failure")),
     }],
   });
-  return { kind: "workflow", name: "wf_2.pb", spec };
+  return registrationEntity({ kind: "workflow", name: "wf_2.pb", spec });
 }
 
 function identifiers(entity: RegistrationEntity): Identifier[] {
@@ -141,9 +141,9 @@ Deno.test("hydration fills placeholders and empty values everywhere, leaves conc
     const expected = id.name === "t.external" ? `other/prod/t.external@v1` : `proj/dev/${id.name}@v2`;
     assertEquals(summary(id), expected);
   }
-  const fresh = everyPlaceWorkflow();
-  assert(original.kind === "workflow" && fresh.kind === "workflow");
-  assert(equals(WorkflowSpecSchema, original.spec, fresh.spec), "the input is unchanged");
+  const [before, after] = [wholeEntity(everyPlaceWorkflow()), wholeEntity(original)];
+  assert(before.kind === "workflow" && after.kind === "workflow");
+  assert(equals(WorkflowSpecSchema, before.spec, after.spec), "the input is unchanged");
 });
 
 Deno.test("force replaces every version, even concrete ones, but not concrete projects", () => {
@@ -169,11 +169,12 @@ Deno.test("without a version, placeholders and empty versions are reported as un
 Deno.test("hydrates the greet task fixture's identifier and sets nothing else", async () => {
   const name = "69_core.flyte_basics.lp.greet_1.pb";
   const entity = decodeEntity(name, await Deno.readFile(fixture(name)));
-  const hydrated = hydrateEntity(entity, OPTIONS);
-  assert(hydrated.kind === "task" && entity.kind === "task");
+  const hydrated = wholeEntity(hydrateEntity(entity, OPTIONS));
+  const original = wholeEntity(entity);
+  assert(hydrated.kind === "task" && original.kind === "task");
   assertEquals(summary(hydrated.spec.template!.id!), "proj/dev/core.flyte_basics.lp.greet@v2");
-  hydrated.spec.template!.id = entity.spec.template!.id;
-  assert(equals(TaskSpecSchema, hydrated.spec, entity.spec));
+  hydrated.spec.template!.id = original.spec.template!.id;
+  assert(equals(TaskSpecSchema, hydrated.spec, original.spec));
 });
 
 function fastTask(args: string[], podArgs?: string[]): RegistrationEntity {
@@ -188,7 +189,7 @@ function fastTask(args: string[], podArgs?: string[]): RegistrationEntity {
         : { case: "container", value: { image: "img", args } },
     },
   });
-  return { kind: "task", name: "fast_1.pb", spec };
+  return registrationEntity({ kind: "task", name: "fast_1.pb", spec });
 }
 
 Deno.test("container args: exact placeholders become the source location and destination directory", () => {
@@ -245,7 +246,7 @@ Deno.test("a task uses the source location exactly when filling it in would repl
   assert(mixed.kind === "task" && mixed.spec.template);
   mixed.spec.template.target = {
     case: "k8sPod",
-    value: create(K8sPodSchema, { podSpec: { containers: [{ args: ["{{ .remote_package_path }}", 1] }] } }),
+    value: create(RegistrationK8sPodSchema, { podSpec: { containers: [{ args: ["{{ .remote_package_path }}", 1] }] } }),
   };
   assert(!usesSourceLocation(mixed));
 });
@@ -258,7 +259,7 @@ function launchPlan(): RegistrationEntity {
       securityContext: { secrets: [{ group: "g", key: "k" }] },
     },
   });
-  return { kind: "launchPlan", name: "lp_3.pb", spec };
+  return registrationEntity({ kind: "launchPlan", name: "lp_3.pb", spec });
 }
 
 Deno.test("launch plans: id and workflow id, IAM role, service account and output prefix", () => {
@@ -276,7 +277,9 @@ Deno.test("launch plans: id and workflow id, IAM role, service account and outpu
   assertEquals(spec.authRole?.kubernetesServiceAccount, "sa");
   assertEquals(spec.securityContext?.runAs?.iamRole, "arn:aws:iam::1:role/r");
   assertEquals(spec.securityContext?.runAs?.k8sServiceAccount, "sa");
-  assertEquals(spec.securityContext?.secrets.map((s) => s.key), ["k"], "keeps the secrets it had");
+  const whole = wholeEntity(hydrated);
+  assert(whole.kind === "launchPlan");
+  assertEquals(whole.spec.spec?.securityContext?.secrets.map((s) => s.key), ["k"], "keeps the secrets it had");
   assertEquals(spec.rawOutputDataConfig?.outputLocationPrefix, "s3://out");
 
   const untouched = hydrateEntity(launchPlan(), OPTIONS);

@@ -8,7 +8,7 @@ import { decodeEntity, type RegistrationEntity } from "./classify.ts";
 import { hydrateEntityInPlace } from "./hydrate.ts";
 import { withPackageMembers } from "./package/members.ts";
 import { planRegistration } from "./plan.ts";
-import { fixture } from "./_test_helpers.ts";
+import { fixture, registrationEntity } from "./_test_helpers.ts";
 
 const id = (resourceType: ResourceType, name: string): MessageInitShape<typeof IdentifierSchema> => ({
   resourceType,
@@ -18,46 +18,49 @@ const id = (resourceType: ResourceType, name: string): MessageInitShape<typeof I
   version: "v",
 });
 
-const task = (file: string, name: string): RegistrationEntity => ({
-  kind: "task",
-  name: file,
-  spec: create(TaskSpecSchema, { template: { id: id(ResourceType.TASK, name) } }),
-});
+const task = (file: string, name: string): RegistrationEntity =>
+  registrationEntity({
+    kind: "task",
+    name: file,
+    spec: create(TaskSpecSchema, { template: { id: id(ResourceType.TASK, name) } }),
+  });
 
-const workflow = (file: string, name: string, tasks: string[], launchPlans: string[] = []): RegistrationEntity => ({
-  kind: "workflow",
-  name: file,
-  spec: create(WorkflowSpecSchema, {
-    template: {
-      id: id(ResourceType.WORKFLOW, name),
-      nodes: [
-        ...tasks.map((t) => ({
-          id: t,
-          target: {
-            case: "taskNode" as const,
-            value: { reference: { case: "referenceId" as const, value: id(ResourceType.TASK, t) } },
-          },
-        })),
-        ...launchPlans.map((lp) => ({
-          id: lp,
-          target: {
-            case: "workflowNode" as const,
-            value: { reference: { case: "launchplanRef" as const, value: id(ResourceType.LAUNCH_PLAN, lp) } },
-          },
-        })),
-      ],
-    },
-  }),
-});
+const workflow = (file: string, name: string, tasks: string[], launchPlans: string[] = []): RegistrationEntity =>
+  registrationEntity({
+    kind: "workflow",
+    name: file,
+    spec: create(WorkflowSpecSchema, {
+      template: {
+        id: id(ResourceType.WORKFLOW, name),
+        nodes: [
+          ...tasks.map((t) => ({
+            id: t,
+            target: {
+              case: "taskNode" as const,
+              value: { reference: { case: "referenceId" as const, value: id(ResourceType.TASK, t) } },
+            },
+          })),
+          ...launchPlans.map((lp) => ({
+            id: lp,
+            target: {
+              case: "workflowNode" as const,
+              value: { reference: { case: "launchplanRef" as const, value: id(ResourceType.LAUNCH_PLAN, lp) } },
+            },
+          })),
+        ],
+      },
+    }),
+  });
 
-const launchPlan = (file: string, name: string, wf: string): RegistrationEntity => ({
-  kind: "launchPlan",
-  name: file,
-  spec: create(LaunchPlanSchema, {
-    id: id(ResourceType.LAUNCH_PLAN, name),
-    spec: { workflowId: id(ResourceType.WORKFLOW, wf) },
-  }),
-});
+const launchPlan = (file: string, name: string, wf: string): RegistrationEntity =>
+  registrationEntity({
+    kind: "launchPlan",
+    name: file,
+    spec: create(LaunchPlanSchema, {
+      id: id(ResourceType.LAUNCH_PLAN, name),
+      spec: { workflowId: id(ResourceType.WORKFLOW, wf) },
+    }),
+  });
 
 const names = (stages: RegistrationEntity[][]) => stages.map((s) => s.map((e) => e.name));
 
@@ -111,32 +114,33 @@ Deno.test("an entity serialized twice: its dependents wait for the first copy, t
 });
 
 /** A parent workflow that embeds `child` in its `sub_workflows` and runs it through a sub-workflow node. */
-const parentEmbedding = (file: string, child: string, childTask: string): RegistrationEntity => ({
-  kind: "workflow",
-  name: file,
-  spec: create(WorkflowSpecSchema, {
-    template: {
-      id: id(ResourceType.WORKFLOW, "parent"),
-      nodes: [{
-        id: "n0",
-        target: {
-          case: "workflowNode",
-          value: { reference: { case: "subWorkflowRef", value: id(ResourceType.WORKFLOW, child) } },
-        },
+const parentEmbedding = (file: string, child: string, childTask: string): RegistrationEntity =>
+  registrationEntity({
+    kind: "workflow",
+    name: file,
+    spec: create(WorkflowSpecSchema, {
+      template: {
+        id: id(ResourceType.WORKFLOW, "parent"),
+        nodes: [{
+          id: "n0",
+          target: {
+            case: "workflowNode",
+            value: { reference: { case: "subWorkflowRef", value: id(ResourceType.WORKFLOW, child) } },
+          },
+        }],
+      },
+      subWorkflows: [{
+        id: id(ResourceType.WORKFLOW, child),
+        nodes: [{
+          id: "n0",
+          target: {
+            case: "taskNode",
+            value: { reference: { case: "referenceId", value: id(ResourceType.TASK, childTask) } },
+          },
+        }],
       }],
-    },
-    subWorkflows: [{
-      id: id(ResourceType.WORKFLOW, child),
-      nodes: [{
-        id: "n0",
-        target: {
-          case: "taskNode",
-          value: { reference: { case: "referenceId", value: id(ResourceType.TASK, childTask) } },
-        },
-      }],
-    }],
-  }),
-});
+    }),
+  });
 
 Deno.test("a workflow does not wait for the sub-workflows it embeds, only for what they use", () => {
   const t = task("01_t_1.pb", "t");

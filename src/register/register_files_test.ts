@@ -10,9 +10,8 @@ import { dirname } from "node:path";
 import { type AdminClient, createAdminClient } from "../admin/client.ts";
 import { UsageError } from "../errors.ts";
 import { type Sandbox, startSandbox } from "../sandbox/mod.ts";
-import { toBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type TaskCreateRequest, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { decodeEntity } from "./classify.ts";
 import { buildExamplePackage } from "../../scripts/example_package.ts";
 import {
   registerFiles,
@@ -209,10 +208,9 @@ Deno.test("a different entity under an existing id fails with the admin's messag
     const bytes = await Deno.readFile(fixture("69_core.flyte_basics.lp.greet_1.pb"));
     const dir = await Deno.makeTempDir({ prefix: "fctl-register-test-" });
     try {
-      const entity = decodeEntity("x_1.pb", bytes);
-      assert(entity.kind === "task");
-      entity.spec.template!.id!.name = "recipes.core.basic.basic_workflow.t1";
-      await Deno.writeFile(`${dir}/x_1.pb`, toBinary(TaskSpecSchema, entity.spec));
+      const spec = fromBinary(TaskSpecSchema, bytes);
+      spec.template!.id!.name = "recipes.core.basic.basic_workflow.t1";
+      await Deno.writeFile(`${dir}/x_1.pb`, toBinary(TaskSpecSchema, spec));
       const clash = await register(client, { paths: [`${dir}/x_1.pb`], archive: false });
       assertEquals(clash.entries[0].status, "Failed");
       assert(clash.entries[0].info.includes("different structure already exists"), clash.entries[0].info);

@@ -3,7 +3,7 @@
  * asserting exactly what reaches the admin service.
  */
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { AdminClient } from "../admin/client.ts";
 import { OperationError } from "../errors.ts";
@@ -14,7 +14,6 @@ import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { TaskCreateRequest } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { MemStore } from "../storage/mod.ts";
-import { decodeEntity } from "./classify.ts";
 import {
   DEFAULT_CONCURRENCY,
   registerFiles,
@@ -234,9 +233,8 @@ function seedScheduledWorkflow(sandbox: Sandbox): void {
 
 /** The fixture with a default for `name`, written to a temp file. */
 async function scheduledWithDefault(dir: string): Promise<string> {
-  const entity = decodeEntity("x_3.pb", await Deno.readFile(fixture("152_my_cron_scheduled_lp_3.pb")));
-  assert(entity.kind === "launchPlan");
-  const parameter = entity.spec.spec!.defaultInputs!.parameters["name"];
+  const plan = fromBinary(LaunchPlanSchema, await Deno.readFile(fixture("152_my_cron_scheduled_lp_3.pb")));
+  const parameter = plan.spec!.defaultInputs!.parameters["name"];
   parameter.behavior = {
     case: "default",
     value: create(LiteralSchema, {
@@ -247,7 +245,7 @@ async function scheduledWithDefault(dir: string): Promise<string> {
     }),
   };
   const path = `${dir}/152_my_cron_scheduled_lp_3.pb`;
-  await Deno.writeFile(path, toBinary(LaunchPlanSchema, entity.spec));
+  await Deno.writeFile(path, toBinary(LaunchPlanSchema, plan));
   return path;
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { RegistrationLaunchPlanSpec as LaunchPlanSpec } from "../../proto/gen/fctl/registration/entities_pb.ts";
 import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 
 /** Whether a launch plan spec carries a schedule (only those are checked and activated). */

@@ -16,6 +16,7 @@ import {
 } from "../../proto/gen/flyteidl/core/compiler_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { decodeEntity } from "../register/classify.ts";
+import { wholeEntity } from "../register/_test_helpers.ts";
 import { compileWorkflow } from "../sandbox/compile.ts";
 
 /** Path of a file of the shared fixtures. */
@@ -34,7 +35,7 @@ async function readPackage(name: string) {
   const launchPlans = new Map<string, LaunchPlan>();
   for (const entry of await unpackTar(tar)) {
     if (!entry.header.name.endsWith(".pb") || !entry.data) continue;
-    const entity = decodeEntity(entry.header.name, entry.data);
+    const entity = wholeEntity(decodeEntity(entry.header.name, entry.data));
     if (entity.kind === "task") tasks.set(key(entity.spec.template?.id), entity.spec);
     if (entity.kind === "workflow") workflows.set(key(entity.spec.template?.id), entity.spec);
     if (entity.kind === "launchPlan") launchPlans.set(key(entity.spec.id), entity.spec);
