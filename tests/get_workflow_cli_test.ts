@@ -260,6 +260,25 @@ Deno.test("get workflow|launchplan NAME: a filter or page that leaves out every 
   });
 });
 
+Deno.test("get task|workflow|launchplan|execution: an empty name or --version is a usage line, not every entity", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    const cases: [string[], string][] = [
+      [["task", ""], 'Error: invalid task name "": expected a task name'],
+      [["workflow", ""], 'Error: invalid workflow name "": expected a workflow name'],
+      [["launchplan", " "], 'Error: invalid launch plan name " ": expected a launch plan name'],
+      [["execution", ""], 'Error: invalid execution name "": expected an execution name'],
+      [["task", "--version", ""], 'Error: invalid value "" for --version: expected a version'],
+      [["workflow", WF, "--version", ""], 'Error: invalid value "" for --version: expected a version'],
+      [["launchplan", "--version", ""], 'Error: invalid value "" for --version: expected a version'],
+    ];
+    for (const [args, line] of cases) {
+      const result = await runFctlProcess(["get", ...args, ...endpoint]);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", line + "\n"], args.join(" "));
+    }
+    deepEqual(sandbox.requests, [], "no request was made");
+  });
+});
+
 Deno.test("get workflow: a full page tells a terminal there may be more", async () => {
   await withCore(async (sandbox, endpoint) => {
     const io = { ...captureIo(), stderrIsTerminal: true };

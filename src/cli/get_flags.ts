@@ -10,6 +10,7 @@ import type { CliContext } from "./context.ts";
 import { type FlagOfOption, wholeNumber } from "./flag_values.ts";
 import type { ListOptions } from "../get/list_query.ts";
 import { printNote } from "../output/print.ts";
+import { quote, UsageError } from "../errors.ts";
 
 /** `--filter.*`, with an example selector for the entity and the listing's default sort key. */
 export function filterFlags(selectorExample: string, defaultSortKey = "created_at") {
@@ -58,5 +59,19 @@ export function pagingFlags(flags: FilterFlagValues): Record<string, FlagOfOptio
 export function hintNextPage(ctx: CliContext, hasMore: boolean, plural: string, page: number): void {
   if (hasMore && ctx.io.stderrIsTerminal) {
     printNote(ctx.io, `a full page: there may be more ${plural}; add --filter.page ${page + 1} for the next`);
+  }
+}
+
+/**
+ * Refuses an empty name argument and an empty `--version` before any call: `fctl get workflow "$NAME"` with
+ * `NAME` unset would otherwise list every entity of the project and domain, and `--version ""` be ignored.
+ */
+export function checkNameAndVersion(noun: string, name: string | undefined, version?: string): void {
+  if (name !== undefined && name.trim() === "") {
+    const article = /^[aeiou]/.test(noun) ? "an" : "a";
+    throw new UsageError(`invalid ${noun} name ${quote(name)}: expected ${article} ${noun} name`);
+  }
+  if (version !== undefined && version.trim() === "") {
+    throw new UsageError(`invalid value ${quote(version)} for --version: expected a version`);
   }
 }

@@ -10,7 +10,7 @@ import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
-import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get execution`. */
@@ -85,6 +85,7 @@ export const GET_EXECUTION_COMMAND: CommandSpec = leafCommand({
   ],
   options({ args: [name], flags, globals: { config } }): GetExecutionCommandOptions {
     const { project, domain } = projectDomain(config);
+    checkNameAndVersion("execution", name);
     const details = flags.details === true || flags.nodeID !== undefined;
     if (details && !name) {
       throw new UsageError(`--${flags.nodeID !== undefined ? "nodeID" : "details"} needs an execution name`);

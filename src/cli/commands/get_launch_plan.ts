@@ -11,7 +11,7 @@ import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
-import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get launchplan`. */
@@ -77,6 +77,7 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
   ],
   options({ args: [name], flags, globals: { config } }): GetLaunchPlanCommandOptions {
     const { project, domain } = projectDomain(config);
+    checkNameAndVersion("launch plan", name, flags.version);
     checkFormat(config.output, false);
     if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
     checkWorkflowFlag(flags.workflow);

@@ -11,7 +11,7 @@ import type { GetTaskOptions } from "../../tasks/get_task.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
-import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
@@ -88,6 +88,7 @@ export function taskCommand(description: string): CommandSpec {
     ],
     options({ args: [name], flags, globals: { config } }): GetTaskCommandOptions {
       const { project, domain } = projectDomain(config);
+      checkNameAndVersion("task", name, flags.version);
       checkFormat(config.output, false);
       if (flags.execFile === "") throw new UsageError('invalid value "" for --execFile: expected a file path');
       return {

@@ -11,7 +11,7 @@ import { checkFormat } from "../../output/check_format.ts";
 import type { GetWorkflowOptions, GetWorkflowResult } from "../../workflows/get_workflow.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import type { CliContext } from "../context.ts";
-import { filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The workflow names of a project and domain, as either read returns them. */
@@ -58,6 +58,7 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
   ],
   options({ args: [name], flags, globals: { config } }): GetWorkflowCommandOptions {
     const { project, domain } = projectDomain(config);
+    checkNameAndVersion("workflow", name, flags.version);
     const format = config.output;
     const graph = format === "DOT" || format === "DOTURL" || format === "SVG";
     // Only one workflow has a graph: the names of a project have none.
