@@ -330,3 +330,32 @@ Deno.test("an S3 endpoint answering the upload with a body without end, or one t
     });
   }
 });
+
+Deno.test("an S3 refusal that echoes the request's Authorization header and access key: shown without the signature or the key, at every log level", async () => {
+  const echo: Respond = (conn, request) => {
+    const authorization = /^authorization: (.*)$/im.exec(request)?.[1].trim() ?? "";
+    const body = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code>` +
+      `<Message>The request signature we calculated does not match ${authorization}</Message>` +
+      `<AWSAccessKeyId>${ACCESS_KEY}</AWSAccessKeyId><SignatureProvided>${authorization}</SignatureProvided></Error>`;
+    return answer("403 Forbidden", body, ["content-type: application/xml"])(conn, request);
+  };
+  await withHostileS3(echo, async ({ register, server, tmp }) => {
+    for (const level of ["3", "5"]) {
+      const run = await register(["--logger.level", level, "--logger.formatter.type", "text"]);
+      const put = server.heads.find((request) => request.startsWith("PUT "))!;
+      const signature = /Signature=([0-9a-f]{64})/.exec(put)![1];
+      equal(run.code, 1, described(run));
+      // Before, the SDK's message (the error document's) was shown as it came: the signature twice.
+      for (const output of [run.stdout, run.stderr]) {
+        ok(!output.includes(signature) && !output.includes(ACCESS_KEY), `level ${level}: ${described(run)}`);
+      }
+      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
+      equal(error.length, 1, described(run));
+      match(
+        error[0],
+        /^Error: cannot write "s3:\/\/fctl-fast\/fast\/v1-fast\w+\.tar\.gz": SignatureDoesNotMatch: The request signature we calculated does not match AWS4-HMAC-SHA256 Credential=\[redacted\]\/\d{8}\/us-east-1\/s3\/aws4_request, SignedHeaders=\S+, Signature=\[redacted\] \(HTTP 403\)$/,
+      );
+      await assertNothingLeft(tmp, `level ${level}`);
+    }
+  });
+});

@@ -25,6 +25,7 @@ import { OperationError, quote } from "../errors.ts";
 import { formatLimit } from "../fs/read_bounded.ts";
 import { ERROR_BODY_MAX_BYTES, HttpBodyTooLargeError, type HttpRequestInit } from "../http/bounded_body.ts";
 import { HttpTimeoutError } from "../http/timeouts.ts";
+import { hideSignatures } from "../http/url_secrets.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
 import { SizedFileBody } from "../http/put.ts";
 import {
@@ -272,7 +273,8 @@ class S3Store implements ObjectStore {
       const message = error.message && error.message !== error.name && error.message !== "UnknownError"
         ? `: ${error.message}`
         : "";
-      return `${error.name}${message} (HTTP ${status})`;
+      // The message may quote the refused request's signature (SignatureDoesNotMatch).
+      return hideSignatures(`${error.name}${message} (HTTP ${status})`);
     }
     return describeFetchFailure(err);
   }
