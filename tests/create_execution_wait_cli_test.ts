@@ -5,7 +5,8 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { runFctl } from "./helpers.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
+import { Code } from "@connectrpc/connect";
 import { registerCore, runProductionProcess } from "./entity_fixtures.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
@@ -58,6 +59,21 @@ Deno.test("create execution --wait: bad --wait-timeout values and --dryRun are r
     equal(dry.code, 2, dry.stderr);
     equal(dry.stderr, "Error: --wait and --wait-timeout cannot be used with --dryRun: nothing is created\n");
     equal(sandbox.requests.length, 0);
+  });
+});
+
+Deno.test("create execution --wait: a poll the admin fails ends the wait saying the execution goes on, exit 1", async () => {
+  await withSpec(async (sandbox, args) => {
+    sandbox.failNext("GetExecution", Code.Internal);
+    const run = await runFctlProcess(args("lost", "--wait"));
+    equal(run.code, 1, run.stderr);
+    equal(run.stdout, ID_LINE("lost"));
+    const lines = run.stderr.trim().split("\n");
+    equal(lines.length, 2, run.stderr);
+    match(
+      lines[1],
+      /^Error: stopped waiting for execution lost, which goes on \(fctl get execution lost -p flytesnacks -d development shows it\): GetExecution failed: Internal: /,
+    );
   });
 });
 

@@ -7,6 +7,7 @@
  * @module
  */
 import type { AdminClient } from "../admin/client.ts";
+import { AdminError, NotFoundError } from "../admin/errors.ts";
 import { sleep as abortableSleep } from "../backoff.ts";
 import { ExitCode, FctlError, InterruptedError, OperationError } from "../errors.ts";
 import type { Execution } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
@@ -201,7 +202,8 @@ async function countNodes(
  * @throws {InterruptedError} the signal aborted: the message says the execution goes on and how to terminate it
  * @throws {WaitTimeoutError} `timeoutMs` passed first (the execution goes on)
  * @throws {NotFoundError} no such execution
- * @throws {AdminError} any other refusal, or a call that could not be made
+ * @throws {AdminError} a poll the admin refused otherwise, or that could not be made: the message says the wait
+ *   stopped and the execution goes on, then why
  */
 export async function waitForExecution(
   client: AdminClient,
@@ -248,6 +250,13 @@ export async function waitForExecution(
       throw new InterruptedError(
         `interrupted: stopped waiting; execution ${id.name} goes on: terminate it with ${terminateHint(id)}`,
       );
+    }
+    // A poll that failed ends the wait, not the execution: the line says so, then why, with the same status. An
+    // execution that is not there (a name never created) is said as it is.
+    if (err instanceof AdminError && !(err instanceof NotFoundError)) {
+      const message = `stopped waiting for execution ${id.name}, which goes on ` +
+        `(fctl get execution ${id.name} -p ${id.project} -d ${id.domain} shows it): ${err.message}`;
+      throw new AdminError(err.status, err.rpc, err.serverMessage, message, { cause: err });
     }
     throw err;
   }
