@@ -153,3 +153,31 @@ Deno.test("--admin.insecureSkipVerify warns at --logger.level 0 against a TLS ad
     await sandbox.close();
   }
 });
+
+Deno.test("config validate of a ~/.flyte/config.yaml shared with pyflyte (flytekit's images section) warns about nothing", async () => {
+  await withTempDir(async (dir) => {
+    const file = join(dir, "config.yaml");
+    await Deno.writeTextFile(
+      file,
+      [
+        "admin:",
+        "  endpoint: dns:///flyte.example.com",
+        "  authType: Pkce",
+        "  insecure: false",
+        "console:",
+        "  endpoint: https://flyte.example.com",
+        "logger:",
+        "  show-source: true",
+        "  level: 0",
+        "images:",
+        "  default: ghcr.io/flyteorg/flytekit:py3.11-latest",
+        "  spark: ghcr.io/flyteorg/flytekit:spark-latest",
+        "",
+      ].join("\n"),
+    );
+    const valid = await runFctlProcess(["config", "validate", "-c", file]);
+    equal(valid.code, 0, valid.stderr);
+    equal(valid.stderr, "");
+    match(valid.stdout, /^configuration is valid \(/);
+  });
+});

@@ -23,9 +23,11 @@ export const IGNORED_FLYTECTL_KEYS: readonly string[] = [
 
 /**
  * Keys whose value is a free-form mapping fctl accepts and ignores, whatever is below them: flytestdlib's
- * extra storage HTTP headers and the stow overrides of signed URLs.
+ * extra storage HTTP headers and the stow overrides of signed URLs, and flytekit's `images` (name → container
+ * image): pyflyte reads the same `~/.flyte/config.yaml`, whose other keys are flytectl's.
  */
 export const IGNORED_FLYTECTL_MAPPINGS: readonly string[] = [
   "storage.defaultHttpClient.headers",
   "storage.signedUrl.stowConfigOverride",
+  "images",
 ];
