@@ -396,6 +396,21 @@ Deno.test("create execution: an enum input given null (or nothing) takes the enu
   });
 });
 
+Deno.test("create execution: an input the launch plan fixes is refused saying it is fixed, exit 2, nothing created", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/fixed.yaml`;
+    await Deno.writeTextFile(file, "workflow: morning_greeting\ninputs:\n  day_of_week: Monday\n  am: false\n");
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    deepEqual([run.code, run.stdout, run.stderr], [
+      2,
+      "",
+      'Error: inputs.am: fixed by launch plan "morning_greeting" version v1, it cannot be set; valid inputs: ' +
+      "day_of_week, number\n",
+    ]);
+    deepEqual(createRequests(sandbox), []);
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

@@ -14,7 +14,7 @@ import { domainsToName, projectRefusalOf, ProjectRefusedError } from "../project
 import type { HttpClient } from "../http/http_client.ts";
 import type { ObjectStore } from "../storage/store.ts";
 import { launchPlanQuery, runLaunchPlanRowQuery } from "../launchplans/get_launch_plan.ts";
-import { defaultInputsOf } from "../launchplans/launch_plan_inputs.ts";
+import { defaultInputsOf, fixedInputNames } from "../launchplans/launch_plan_inputs.ts";
 import { runTaskRowQuery, taskQuery } from "../tasks/get_task.ts";
 import { leftOutField } from "../get/left_out_field.ts";
 import type { ExecutionSpec } from "./spec_file.ts";
@@ -311,6 +311,8 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
       types: typesOf(variables),
       // FlyteAdmin runs a task through a launch plan it makes with every task input required.
       required: Object.keys(variables),
+      // That launch plan fixes none.
+      fixed: () => Promise.resolve([] as string[]),
       given: version,
     };
   }
@@ -333,6 +335,8 @@ async function entity(client: AdminClient, options: CreateExecutionOptions, spec
     // FlyteAdmin's expected inputs: an input marked required has no default the execution could take.
     required: Object.entries(parameters).filter(([, p]) => p.behavior.case === "required" && p.behavior.value)
       .map(([name]) => name),
+    // Read only when an input is not one of the launch plan's (see fixedInputNames).
+    fixed: () => fixedInputNames(result.launchPlan.spec),
     given: version,
   };
 }
@@ -373,7 +377,7 @@ async function executionCreateRequest(
   const [
     { inputLiterals, unionLocalPaths },
     { ExecutionCreateRequestSchema: schema, ExecutionMetadata_ExecutionMode },
-    { checkRequiredInputs },
+    { checkFixedInputs, checkRequiredInputs },
   ] = await Promise
     .all([
       import("./literals.ts"),
@@ -389,6 +393,9 @@ async function executionCreateRequest(
   const localPathKinds = unionPaths.length > 0
     ? await (await import("./local_blobs.ts")).localPathKinds(unionPaths)
     : undefined;
+  if ([...spec.inputs.keys()].some((name) => !Object.hasOwn(found.types, name))) {
+    checkFixedInputs(spec.inputs, found, await found.fixed());
+  }
   const { literals, localBlobs } = inputLiterals(spec.inputs, found.types, {
     oldDataclassFormat: options.oldDataclassFormat,
     localPathKinds,

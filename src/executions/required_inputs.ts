@@ -1,6 +1,7 @@
 /**
- * The inputs an execution must be given: a spec that leaves one out is refused before anything is uploaded or
- * created, a dry run too. FlyteAdmin would refuse the execution itself (`expected_inputs <name> missing`), in its own
+ * The inputs an execution must be given, and those it may not: a spec that leaves out a required one, or sets one
+ * its launch plan fixes, is refused before anything is uploaded or created, a dry run too. FlyteAdmin would refuse
+ * the execution itself (`expected_inputs <name> missing`, `fixed_inputs <name> cannot be overridden`), in its own
  * words, after the uploads.
  *
  * @module
@@ -45,5 +46,26 @@ export function checkRequiredInputs(
   throw new LiteralValueError(
     "inputs",
     `required inputs not set: ${missing.join(", ")}: ${why}; give them values in ${quote(file)}`,
+  );
+}
+
+/**
+ * Refuses `inputs` when they set one of `fixed` (the inputs the launch plan fixes), on one line naming it and the
+ * inputs that can be set.
+ *
+ * @throws {LiteralValueError} naming the fixed input
+ */
+export function checkFixedInputs(
+  inputs: ReadonlyMap<string, InputValue>,
+  entity: RequiredInputs & { types: Readonly<Record<string, unknown>> },
+  fixed: readonly string[],
+): void {
+  const name = [...inputs.keys()].find((key) => fixed.includes(key));
+  if (name === undefined) return;
+  const names = Object.keys(entity.types).sort();
+  const valid = names.length > 0 ? `valid inputs: ${names.join(", ")}` : "it takes no inputs";
+  throw new LiteralValueError(
+    keyPath("inputs", name),
+    `fixed by launch plan ${quote(entity.id.name)} version ${entity.version}, it cannot be set; ${valid}`,
   );
 }

@@ -25,3 +25,15 @@ export async function defaultInputsOf(spec: LaunchPlanSpecRow | undefined): Prom
   const { ParameterMapSchema } = await import("../../proto/gen/flyteidl/core/interface_pb.ts");
   return leftOutField(spec, DEFAULT_INPUTS_FIELD, ParameterMapSchema) ?? create(ParameterMapSchema);
 }
+
+/** The number of `flyteidl.admin.LaunchPlanSpec.fixed_inputs`, which `LaunchPlanSpecRow` leaves out. */
+export const FIXED_INPUTS_FIELD = 4;
+
+/**
+ * The names of the inputs the launch plan whose spec row is `spec` fixes (`spec.fixedInputs`): no execution may set
+ * them. Decoded with flyteidl's `literals_pb.ts`, which the input conversion loads anyway.
+ */
+export async function fixedInputNames(spec: LaunchPlanSpecRow | undefined): Promise<string[]> {
+  const { LiteralMapSchema } = await import("../../proto/gen/flyteidl/core/literals_pb.ts");
+  return Object.keys(leftOutField(spec, FIXED_INPUTS_FIELD, LiteralMapSchema)?.literals ?? {});
+}
