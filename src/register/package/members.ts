@@ -22,6 +22,7 @@ import { memberRole } from "../member_role.ts";
 import { shownUrl } from "../../log/shown_url.ts";
 import type { FileDigest } from "../upload.ts";
 import { OperationError, quote, UsageError } from "../../errors.ts";
+import { formatLimit } from "../../fs/read_bounded.ts";
 
 export type { DownloadDeps, DownloadProgress } from "./download.ts";
 
@@ -100,12 +101,42 @@ export interface MemberNeeds {
   sourceBytes: boolean;
 }
 
-/** Where archive members' bytes go, decided by their names and sizes and by what the registration needs. */
-function readOptions(sourceInMemoryMaxBytes: number, needs: MemberNeeds): ReadArchiveOptions {
+/**
+ * Largest entity file (`.pb`) an archive may hold: each is read whole and decoded, and sent in one gRPC message, which
+ * FlyteAdmin refuses past 4 MiB by default. Its header says its size, so a larger one (a few KiB of gzip inflate to
+ * gigabytes) is refused before a byte of it is read.
+ */
+const ENTITY_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Most bytes of entity files one archive may hold: every one of them is read and decoded, and kept until the end. */
+const ENTITY_FILES_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Where the members of the archive `label` put their bytes, decided by their names and sizes and by what the
+ * registration needs; made for each archive (it counts the entity files' bytes).
+ *
+ * @throws {OperationError} from `placement`: an entity file over {@link ENTITY_FILE_MAX_BYTES}, or the archive's
+ *   entity files over {@link ENTITY_FILES_MAX_BYTES} in all
+ */
+function readOptions(label: string, sourceInMemoryMaxBytes: number, needs: MemberNeeds): ReadArchiveOptions {
+  let entityBytes = 0;
   return {
     placement(name: string, size: number): Placement {
       switch (memberRole(name).role) {
         case "entity":
+          if (size > ENTITY_FILE_MAX_BYTES) {
+            throw new OperationError(
+              `archive ${quote(label)} holds ${quote(name)}, an entity file of ${formatLimit(size)}: an entity ` +
+                `file may be at most ${formatLimit(ENTITY_FILE_MAX_BYTES)}`,
+            );
+          }
+          entityBytes += size;
+          if (entityBytes > ENTITY_FILES_MAX_BYTES) {
+            throw new OperationError(
+              `archive ${quote(label)} holds more than ${formatLimit(ENTITY_FILES_MAX_BYTES)} of entity files ` +
+                `(at ${quote(name)}): a package's entity files may be at most that much in all`,
+            );
+          }
           return "memory";
         case "fastSource":
           if (!needs.sourceBytes) return "skip";
@@ -155,13 +186,14 @@ export async function withPackageMembers<T>(
     }
     return await fn(members);
   }
-  const options = readOptions(deps.sourceInMemoryMaxBytes ?? SOURCE_IN_MEMORY_MAX_BYTES, needs);
+  const inMemoryMax = deps.sourceInMemoryMaxBytes ?? SOURCE_IN_MEMORY_MAX_BYTES;
   // Nest one extraction per archive so all are available at once (a package's entities may be split
   // across archives) and each temp dir is cleaned up by its own try/finally.
   const extract = async (index: number, members: PackageMember[]): Promise<T> => {
     if (index === paths.length) return await fn(members);
     signal?.throwIfAborted();
     const path = paths[index];
+    const options = readOptions(isUrl(path) ? shownUrl(path) : path, inMemoryMax, needs);
     const next = async (read: ReadArchive) => {
       requireEntities(path, read);
       return await extract(index + 1, [...members, ...read.entries.map(toMember)]);

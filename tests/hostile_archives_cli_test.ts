@@ -1,0 +1,153 @@
+/**
+ * Package archives given by URL that are built to hurt: a few MiB of gzip that inflate to gigabytes, in the archive
+ * itself or as the answer's `Content-Encoding`. Each run is a fresh fctl process under the declared permissions,
+ * against a production-shaped admin (TLS, OAuth), downloading from an HTTPS server trusted through the same CA file,
+ * guarded in time and memory: it must end with one line and its exit code, and leave nothing in its temp dir.
+ */
+import { equal, ok } from "node:assert/strict";
+import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { startTlsServer } from "../src/http/_test_tls.ts";
+import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
+
+const encoder = new TextEncoder();
+
+/** A ustar header block for a regular file `name` declaring `size` bytes. */
+function tarHeader(name: string, size: number): Uint8Array {
+  const block = new Uint8Array(512);
+  const field = (offset: number, text: string) => block.set(encoder.encode(text), offset);
+  field(0, name);
+  field(100, "0000644\0");
+  field(108, "0000000\0");
+  field(116, "0000000\0");
+  field(124, `${size.toString(8).padStart(11, "0")}\0`);
+  field(136, "00000000000\0");
+  field(148, "        ");
+  block[156] = "0".charCodeAt(0);
+  field(257, "ustar\u000000");
+  const sum = block.reduce((total, byte) => total + byte, 0);
+  field(148, `${sum.toString(8).padStart(6, "0")}\0 `);
+  return block;
+}
+
+/** The tar of `entries` (each a header, then that many zero bytes, padded to a block), gzipped as it is made. */
+async function gzippedTar(entries: { name: string; size: number }[]): Promise<Uint8Array> {
+  const zeros = new Uint8Array(1024 * 1024);
+  const pieces = entries.values();
+  let current: { left: number } | undefined;
+  const tar = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (current && current.left > 0) {
+        const size = Math.min(current.left, zeros.length);
+        current.left -= size;
+        controller.enqueue(zeros.subarray(0, size));
+        return;
+      }
+      const next = pieces.next();
+      if (next.done) {
+        controller.enqueue(new Uint8Array(1024));
+        controller.close();
+        return;
+      }
+      const { name, size } = next.value;
+      current = { left: Math.ceil(size / 512) * 512 };
+      controller.enqueue(tarHeader(name, size));
+    },
+  });
+  const { readable, writable } = new CompressionStream("gzip");
+  return await new Response(tar.pipeThrough({ readable, writable: writable as WritableStream<Uint8Array> })).bytes();
+}
+
+/** A served archive: its path and bytes, and the headers it is answered with. */
+interface Served {
+  path: string;
+  bytes: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** The longest any of these runs may take. */
+const TIME_LIMIT_MS = 60_000;
+
+/** Runs of `register files --archive URL` against a production-shaped admin, the archives on an HTTPS server. */
+async function withServedArchives(
+  served: Served[],
+  fn: (setup: {
+    register(path: string, options?: GuardedOptions): Promise<GuardedRun>;
+    asked: () => string[];
+    tmp: string;
+  }) => Promise<void>,
+): Promise<void> {
+  const server = await startTlsServer((request) => {
+    const found = served.find(({ path }) => new URL(request.url).pathname === path);
+    if (!found) return new Response("not found", { status: 404 });
+    return new Response(found.bytes.slice(), { headers: found.headers });
+  });
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-archive-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, `${sandbox.caCertificate!}${server.caCert}`);
+    await Deno.mkdir(`${dir}/tmp`);
+    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
+    const env = { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
+    await fn({
+      register: (path, options) =>
+        guardedFctl(
+          ["register", "files", "--archive", `${server.url}${path}?sig=s3cr3t`, "--version", "v1", ...flags],
+          env,
+          TIME_LIMIT_MS,
+          options,
+        ),
+      asked: () => server.seen.map((request) => new URL(request.url).pathname),
+      tmp: `${dir}/tmp`,
+    });
+  } finally {
+    await sandbox.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Nothing left in the runs' temp dir. */
+async function assertNothingLeft(tmp: string, label: string): Promise<void> {
+  const left = await Array.fromAsync(Deno.readDir(tmp), (entry) => entry.name);
+  equal(left.length, 0, `${label}: left ${left.join(", ")}`);
+}
+
+const GIB = 1024 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+Deno.test("a downloaded archive whose entity file inflates to 2 GiB, in the .tgz or as the answer's Content-Encoding: refused at its header, exit 1, memory bounded", async () => {
+  // About 2 MiB each: the .tgz, and the same bytes as a .tar whose answer says Content-Encoding: gzip.
+  const bomb = await gzippedTar([{ name: "core/big_task_1.pb", size: 2 * GIB }]);
+  const served = [
+    { path: "/bomb.tgz", bytes: bomb },
+    { path: "/bomb.tar", bytes: bomb, headers: { "content-encoding": "gzip" } },
+  ];
+  await withServedArchives(served, async ({ register, tmp }) => {
+    for (const { path } of served) {
+      // Before, the file went to disk (past the memory budget), then was read whole to decode it: the guard killed
+      // the run for its memory, with 2 GiB in its temp dir.
+      const run = await register(path);
+      assertFailedWith(
+        run,
+        new RegExp(
+          `^Error: archive "https://127\\.0\\.0\\.1:\\d+${path.replace(".", "\\.")}" holds "core/big_task_1\\.pb", ` +
+            "an entity file of 2048 MiB: an entity file may be at most 32 MiB\n$",
+        ),
+      );
+      ok(!run.stderr.includes("s3cr3t"), described(run));
+      await assertNothingLeft(tmp, path);
+    }
+  });
+});
+
+Deno.test("a downloaded archive whose entity files add up past 256 MiB: refused at the one that goes past, exit 1", async () => {
+  const entries = Array.from({ length: 9 }, (_, i) => ({ name: `core/task_${i}_1.pb`, size: 30 * MIB }));
+  await withServedArchives([{ path: "/many.tgz", bytes: await gzippedTar(entries) }], async ({ register, tmp }) => {
+    assertFailedWith(
+      await register("/many.tgz"),
+      /^Error: archive "https:\/\/127\.0\.0\.1:\d+\/many\.tgz" holds more than 256 MiB of entity files \(at "core\/task_8_1\.pb"\): a package's entity files may be at most that much in all\n$/,
+    );
+    await assertNothingLeft(tmp, "many.tgz");
+  });
+});
