@@ -6,6 +6,7 @@
  * mode), and at debug level no log line holds a URL's query or any byte of a file.
  */
 import { equal, match, ok as assert } from "node:assert/strict";
+import http2 from "node:http2";
 import { type PlainHttpServer, withPlainHttpServer } from "../src/auth/_test_plain_http_server.ts";
 import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
@@ -138,5 +139,51 @@ Deno.test("fctl with a token cache file open to other users makes it private; a 
     );
     equal(Deno.statSync(elsewhere).mode! & 0o777, 0o755, "the target's mode is unchanged");
     equal([...Deno.readDirSync(elsewhere)].length, 0, "nothing written there");
+  });
+});
+
+Deno.test("fctl never sends a token cached from a TLS admin over plaintext: with --admin.insecure at the same host and port, no cached token goes", async () => {
+  await withProduction({}, async ({ sandbox, dir, get, run }) => {
+    const home = `${dir}/home`;
+    await Deno.mkdir(home);
+    const first = await run(get, home);
+    equal(first.code, 0, first.stderr);
+    const tokens = `${home}/.flyte/fctl/tokens`;
+    const [name] = [...Deno.readDirSync(tokens)].map((e) => e.name);
+    const cached: string = JSON.parse(Deno.readTextFileSync(`${tokens}/${name}`)).accessToken;
+
+    // Whatever listens in plaintext where the admin was (a mistaken --admin.insecure, a server on the path) sees
+    // every header fctl sends.
+    const { port } = sandbox;
+    await sandbox.close();
+    const headers: string[] = [];
+    const server = http2.createServer((request, response) => {
+      headers.push(...Object.values(request.headers).map(String));
+      request.resume();
+      response.writeHead(200, { "content-type": "application/grpc" });
+      response.addTrailers({ "grpc-status": "16", "grpc-message": "no token" });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const plain = await run([...get, "--admin.insecure", "--admin.maxRetries", "1"], home);
+      equal(plain.code, 1);
+      assert(headers.length > 0, "the plaintext server was reached");
+      assert(!headers.some((value) => value.includes(cached)), "the cached token went over plaintext");
+
+      // A plaintext admin's tokens are kept apart from the TLS admin's; logout forgets both.
+      const plaintextName = name.replace(/^[^,]+/, encodeURIComponent(`http://127.0.0.1:${port}`));
+      Deno.copyFileSync(`${tokens}/${name}`, `${tokens}/${plaintextName}`);
+      const logout = await run(["auth", "logout", "--admin.endpoint", `dns:///127.0.0.1:${port}`], home);
+      equal(logout.code, 0, logout.stderr);
+      equal(
+        logout.stdout,
+        `removed the cached tokens for 127.0.0.1:${port}: ClientSecret/flytepropeller, ` +
+          "ClientSecret/flytepropeller (plaintext)\n",
+      );
+      equal([...Deno.readDirSync(tokens)].length, 0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -122,7 +122,7 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   const settings = authSettings(config, { insecure });
   const runCommand = commandRunner(deps.env);
   const home = deps.env["HOME"] || undefined;
-  const cacheKey = endpointKey(endpoint);
+  const cacheKey = endpointKey(endpoint, insecure);
   const store = fileTokenStore({
     home,
     key: { endpoint: cacheKey, authType: settings.authType, clientId: settings.clientId },

@@ -46,9 +46,13 @@ interface TokenFile {
   metadataKey?: string;
 }
 
-/** How the cache names an admin endpoint: `host:port`. */
-export function endpointKey(endpoint: { host: string; port: number | string }): string {
-  return `${endpoint.host}:${endpoint.port}`;
+/**
+ * How the cache names an admin endpoint: `host:port` when it is reached over TLS, `http://host:port` in plaintext
+ * (`insecure`). A token got over TLS is thus never sent in plaintext, where anyone on the path (or whatever listens
+ * at that address once `admin.insecure` is set by mistake) would read it; a plaintext admin's token is its own.
+ */
+export function endpointKey(endpoint: { host: string; port: number | string }, insecure = false): string {
+  return `${insecure ? "http://" : ""}${endpoint.host}:${endpoint.port}`;
 }
 
 /** The cache directory under `home`. */

@@ -28,9 +28,14 @@ export const AUTH_LOGOUT_COMMAND = leafCommand({
       import("../../admin/endpoint.ts"),
       import("../../auth/token_file.ts"),
     ]);
-    const endpoint = endpointKey(parseEndpoint(options.endpoint));
+    const parsed = parseEndpoint(options.endpoint);
+    const endpoint = endpointKey(parsed);
     const home = ctx.env["HOME"] || undefined;
-    const removed = home === undefined ? [] : await removeTokens(home, endpoint);
+    // Tokens are kept apart by how the admin was reached (TLS, or plaintext): both go.
+    const removed = home === undefined ? [] : [
+      ...await removeTokens(home, endpoint),
+      ...(await removeTokens(home, endpointKey(parsed, true))).map((flow) => `${flow} (plaintext)`),
+    ];
     printLine(
       ctx.io,
       removed.length === 0
