@@ -485,6 +485,34 @@ Deno.test("create execution: a local file given as a blob input is uploaded thro
   });
 });
 
+Deno.test("create execution --dryRun checks local blob paths as a run does: a bad one is one line, exit 2", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const blob = { type: { case: "blob", value: { format: "csv", dimensionality: 0 } } };
+    await registerTask(sandbox, "test.file_task", "f1", { f: { type: blob, description: "f" } });
+    sandbox.uploads.clear(); // the core package's fast-registration archive
+    const file = `${dir}/spec.yaml`;
+    const cases: [string, string][] = [
+      [`${dir}/missing.csv`, `Error: inputs.f: cannot upload "${dir}/missing.csv": no such file`],
+      [
+        dir,
+        `Error: inputs.f: "${dir}" is a directory, but the input takes a file (single blob); give a file or a remote URI`,
+      ],
+    ];
+    for (const [path, line] of cases) {
+      await Deno.writeTextFile(file, `task: test.file_task\ninputs:\n  f: ${path}\n`);
+      const run = await runFctlProcess(["create", "execution", "--execFile", file, "--dryRun", ...endpoint]);
+      deepEqual([run.code, run.stdout, run.stderr], [2, "", line + "\n"], path);
+    }
+    await Deno.writeTextFile(`${dir}/data.csv`, "a,b\n");
+    await Deno.writeTextFile(file, `task: test.file_task\ninputs:\n  f: ${dir}/data.csv\n`);
+    const good = await runFctlProcess(["create", "execution", "--execFile", file, "--dryRun", ...endpoint]);
+    equal(good.code, 0, good.stderr);
+    equal(JSON.parse(good.stdout).request.inputs.literals.f.scalar.blob.uri, `${dir}/data.csv`);
+    equal(sandbox.uploads.size, 0, "a dry run uploads nothing");
+    deepEqual(createRequests(sandbox), []);
+  });
+});
+
 Deno.test("create execution: a mapping for a struct input goes as MessagePack, which the admin takes for a struct", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const struct = { type: { case: "simple", value: SimpleType.STRUCT } };

@@ -99,7 +99,7 @@ export interface CreateExecutionOptions {
    * file; a directory input takes a directory, whose regular files go under one prefix with their relative paths
    * (the blob's URI), a few at a time; links are not followed out of it, and an empty one is refused. Every path is
    * checked before anything is uploaded, and a failed upload creates nothing. Unset, a local path is refused (the
-   * cluster cannot read it). Not used with `dryRun`.
+   * cluster cannot read it). With `dryRun` the paths are checked the same way and nothing is uploaded.
    */
   upload?: ExecutionUploadOptions;
   /** Build and return the request without sending it (the task or launch plan is still read). */
@@ -405,10 +405,12 @@ async function executionCreateRequest(
     project: firstSet(options.targetProject, spec.targetProject) ?? options.project,
     domain: firstSet(options.targetDomain, spec.targetDomain) ?? options.domain,
   };
-  if (localBlobs.length > 0 && !options.dryRun) {
+  if (localBlobs.length > 0) {
     // Loaded only for local paths: the uploads' code (storage, hashing, directories) is not every execution's.
-    const { uploadLocalBlobs } = await import("./local_blobs.ts");
-    await uploadLocalBlobs(client, localBlobs, target, options.upload, options.signal);
+    const { checkLocalBlobs, uploadLocalBlobs } = await import("./local_blobs.ts");
+    // A dry run checks the paths as a run would, and uploads nothing: its request keeps them.
+    if (options.dryRun) await checkLocalBlobs(localBlobs, options.upload !== undefined, options.signal);
+    else await uploadLocalBlobs(client, localBlobs, target, options.upload, options.signal);
   }
   // Told once the inputs are known good: a refused file stays one line.
   if (!found.given) options.onVersion?.(found.version);

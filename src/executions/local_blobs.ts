@@ -16,7 +16,7 @@ import type { LocalBlob, LocalPathKind } from "./literals.ts";
 import { type LocalDirectory, readLocalDirectory } from "./local_directory.ts";
 
 /** A local blob checked and ready to upload. */
-type Checked = { local: LocalBlob; directory?: LocalDirectory };
+export type Checked = { local: LocalBlob; directory?: LocalDirectory };
 
 /**
  * Uploads every local blob and points its literal there (`blob.uri`); each is checked before any is uploaded.
@@ -31,22 +31,7 @@ export async function uploadLocalBlobs(
   upload: Omit<DirectoryUploadTarget, "input" | "project" | "domain"> | undefined,
   signal?: AbortSignal,
 ): Promise<void> {
-  const checked: Checked[] = [];
-  // The same directory given twice is read (and uploaded) once.
-  const directories = new Map<string, LocalDirectory>();
-  for (const local of locals) {
-    const isDirectory = await checkLocalBlob(local, upload !== undefined);
-    if (!isDirectory) {
-      checked.push({ local });
-      continue;
-    }
-    let directory = directories.get(local.path);
-    if (!directory) {
-      directory = await readLocalDirectory(local.input, local.path, signal);
-      directories.set(local.path, directory);
-    }
-    checked.push({ local, directory });
-  }
+  const checked = await checkLocalBlobs(locals, upload !== undefined, signal);
   const uploaded = new Map<LocalDirectory, string>();
   for (const { local, directory } of checked) {
     if (directory) {
@@ -62,6 +47,36 @@ export async function uploadLocalBlobs(
     const file = await uploadFastSource(client, { ...upload, ...target, path: local.path, name }, signal);
     local.blob.uri = file.location;
   }
+}
+
+/**
+ * Checks every local blob as an upload would, uploading nothing (what a dry run does): each path exists and is what
+ * its input takes, each directory is listed and hashed. `uploading`: whether there is anywhere to upload to.
+ *
+ * @throws {UsageError} see {@link uploadLocalBlobs}
+ */
+export async function checkLocalBlobs(
+  locals: readonly LocalBlob[],
+  uploading: boolean,
+  signal?: AbortSignal,
+): Promise<Checked[]> {
+  const checked: Checked[] = [];
+  // The same directory given twice is read (and uploaded) once.
+  const directories = new Map<string, LocalDirectory>();
+  for (const local of locals) {
+    const isDirectory = await checkLocalBlob(local, uploading);
+    if (!isDirectory) {
+      checked.push({ local });
+      continue;
+    }
+    let directory = directories.get(local.path);
+    if (!directory) {
+      directory = await readLocalDirectory(local.input, local.path, signal);
+      directories.set(local.path, directory);
+    }
+    checked.push({ local, directory });
+  }
+  return checked;
 }
 
 /**
