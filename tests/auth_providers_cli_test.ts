@@ -133,15 +133,22 @@ Deno.test("fctl DeviceFlow and Pkce tokens that live no longer than the refresh 
 });
 
 Deno.test("fctl ClientSecret against an application set up for client_secret_post (Okta, Auth0) signs in, as flytectl's HTTP library does: Basic refused, the form accepted", async () => {
-  await withProduction({ clientAuthentication: "client_secret_post" }, async ({ sandbox, get, run }) => {
-    const result = await run([...get, "--admin.clientSecretEnvVar", "FLYTE_SECRET", "--logger.level", "5"]);
+  await withProduction({ clientAuthentication: "client_secret_post" }, async ({ sandbox, get, run, dir }) => {
+    const home = await Deno.makeTempDir({ dir });
+    const secret = ["--admin.clientSecretEnvVar", "FLYTE_SECRET", "--logger.level", "5"];
+    const result = await run([...get, ...secret], home);
     equal(result.code, 0, result.stderr);
     equal(JSON.parse(result.stdout).id.version, "v7");
-    equal(
-      sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`).join(),
-      "client_credentials 401,client_credentials 200",
-    );
+    const grants = () => sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`).join();
+    equal(grants(), "client_credentials 401,client_credentials 200");
     equal(result.stderr.includes(SANDBOX_CLIENT.secret), false);
+
+    // The next run's refresh of the cached token: refused by HTTP Basic, then the form spends the refresh token.
+    sandbox.auth!.revokeAll();
+    const refreshed = await run([...get, ...secret], home);
+    equal(refreshed.code, 0, refreshed.stderr);
+    equal(grants(), "client_credentials 401,client_credentials 200,refresh_token 401,refresh_token 200");
+    equal(refreshed.stderr.includes(SANDBOX_CLIENT.secret), false);
   });
 });
 

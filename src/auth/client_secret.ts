@@ -190,7 +190,16 @@ export function clientSecretSource(deps: ClientSecretDeps): TokenSource {
         [oauth.allowInsecureRequests]: server.tokenEndpoint.startsWith("http:"),
       };
       const where = shownUrl(server.tokenEndpoint);
-      const refreshed = await refreshGrant({ as, client, auth, options }, previous, deps.now, renewedElsewhere);
+      const otherAuth = inForm ? undefined : () => {
+        inForm = true;
+        return oauth.ClientSecretPost(secret);
+      };
+      const refreshed = await refreshGrant(
+        { as, client, auth, options, otherAuth },
+        previous,
+        deps.now,
+        renewedElsewhere,
+      );
       if (refreshed) return refreshed;
       const params = await shapeParameters(settings, discovery);
       // A client-credentials grant spends nothing: an authorization server failing in passing is asked again, as the
@@ -246,6 +255,11 @@ export async function refreshGrant(
     client: oauth.Client;
     auth: oauth.ClientAuth;
     options: oauth.TokenEndpointRequestOptions;
+    /**
+     * The client's other way to authenticate, tried once when `auth` is refused `invalid_client` (a refusal of the
+     * client spends no refresh token): ClientSecret's secret in the form.
+     */
+    otherAuth?: () => oauth.ClientAuth;
   },
   previous: Token | undefined,
   now: () => number,
@@ -253,14 +267,22 @@ export async function refreshGrant(
 ): Promise<Token | undefined> {
   if (!previous?.refreshToken) return undefined;
   const { as, client, auth, options } = grant;
-  try {
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken, options);
+  const refresh = async (auth: oauth.ClientAuth) => {
+    const response = await oauth.refreshTokenGrantRequest(as, client, auth, previous.refreshToken!, options);
     const refreshed = toToken(
       await oauth.processRefreshTokenResponse(as, client, await withoutIdToken(response)),
       now(),
     );
     // A server that does not rotate refresh tokens leaves the old one valid.
     return { ...refreshed, refreshToken: refreshed.refreshToken ?? previous.refreshToken };
+  };
+  try {
+    try {
+      return await refresh(auth);
+    } catch (err) {
+      if (!grant.otherAuth || !refusedClient(err)) throw err;
+      return await refresh(grant.otherAuth());
+    }
   } catch {
     // Refused: unless another process renewed the token with it, the flow's own way reports its own failure.
     return await renewedElsewhere?.();
