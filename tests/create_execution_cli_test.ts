@@ -367,7 +367,7 @@ Deno.test("create execution --relaunch|--recover of an execution that does not e
   });
 });
 
-Deno.test("create execution: a spec file of two YAML documents is one line saying where the second starts", async () => {
+Deno.test("create execution: a spec file of two YAML documents, or nested past the parser, is one line saying so", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const file = `${dir}/two.yaml`;
     await Deno.writeTextFile(file, `task: ${TASK}\n---\ntask: other\n`);
@@ -379,6 +379,11 @@ Deno.test("create execution: a spec file of two YAML documents is one line sayin
       "one document\n",
     ]);
     deepEqual(sandbox.requests, []);
+    // Nesting too deep for the YAML parser itself: said so, not as the parser's stack overflow.
+    await Deno.writeTextFile(file, `task: ${TASK}\ninputs:\n  x: ${"[".repeat(20000)}${"]".repeat(20000)}\n`);
+    const deep = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    equal(deep.code, 2, deep.stderr);
+    match(deep.stderr, /^Error: exec file ".*" is not valid YAML: nested too deeply at line 3, column \d+\n$/);
   });
 });
 

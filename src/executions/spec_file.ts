@@ -152,6 +152,12 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
         `exec file ${quote(file)} is not valid YAML: a second document starts${where}; an exec file is one document`,
       );
     }
+    // Nesting past what the parser's recursion takes is reported as the stack overflow it is: said as what it means.
+    if (error.message.startsWith("Maximum call stack size exceeded")) {
+      const at = error.linePos?.[0];
+      const where = at ? ` at line ${at.line}, column ${at.col}` : "";
+      throw new UsageError(`exec file ${quote(file)} is not valid YAML: nested too deeply${where}`);
+    }
     // The parser's message goes on to show the line itself: only its first line is kept.
     throw new UsageError(
       `exec file ${quote(file)} is not valid YAML: ${
