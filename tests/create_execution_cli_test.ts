@@ -387,16 +387,25 @@ Deno.test("create execution: a spec file of two YAML documents, or nested past t
   });
 });
 
-Deno.test("create execution: an enum input given null (or nothing) takes the enum's first value, as flytectl", async () => {
+Deno.test('create execution: null (or nothing) for an enum input is its first value, for a string input "", as flytectl', async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const colour = { type: { case: "enumType" as const, value: { values: ["RED", "GREEN"] } } };
-    await registerTask(sandbox, "test.enum_task", "e1", { colour: { type: colour, description: "colour" } });
-    for (const [name, value] of [["null-colour", "null"], ["empty-colour", ""], ["green", "GREEN"]]) {
+    const text = { type: { case: "simple" as const, value: SimpleType.STRING } };
+    await registerTask(sandbox, "test.enum_task", "e1", {
+      colour: { type: colour, description: "colour" },
+      label: { type: text, description: "label" },
+    });
+    const cases: [string, string, Record<string, Literal>][] = [
+      ["null-values", "colour: null\n  label: null", { colour: str("RED"), label: str("") }],
+      ["empty-values", "colour:\n  label:", { colour: str("RED"), label: str("") }],
+      ["given", "colour: GREEN\n  label: x", { colour: str("GREEN"), label: str("x") }],
+    ];
+    for (const [name, inputs, expected] of cases) {
       const file = `${dir}/${name}.yaml`;
-      await Deno.writeTextFile(file, `task: test.enum_task\nversion: e1\ninputs:\n  colour: ${value}\n`);
+      await Deno.writeTextFile(file, `task: test.enum_task\nversion: e1\ninputs:\n  ${inputs}\n`);
       const run = await runFctlProcess(["create", "execution", name, "--execFile", file, ...endpoint]);
       equal(run.code, 0, run.stderr);
-      sameLiterals(await storedInputs(sandbox, name), { colour: str(name === "green" ? "GREEN" : "RED") });
+      sameLiterals(await storedInputs(sandbox, name), expected);
     }
   });
 });

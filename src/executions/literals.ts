@@ -493,9 +493,8 @@ class LiteralConverter {
         return primitiveLiteral({ case: "floatValue", value: f });
       }
       case SimpleType.STRING:
-        if (value.kind === "null") {
-          throw new LiteralValueError(where, `null is not a string (write "" for an empty one)`);
-        }
+        // flytectl formats null as "" (REFERENCE 8.1): a key with nothing after it is an empty string.
+        if (value.kind === "null") return primitiveLiteral({ case: "stringValue", value: "" });
         if (!isScalar) throw fail();
         return primitiveLiteral({ case: "stringValue", value: value.kind === "string" ? value.value : value.text });
       case SimpleType.BOOLEAN: {
