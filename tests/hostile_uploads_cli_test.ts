@@ -359,3 +359,30 @@ Deno.test("an S3 refusal that echoes the request's Authorization header and acce
     }
   });
 });
+
+Deno.test("a signed upload URL redirecting the upload from https to plain http: not followed, nothing sent there, exit 1", async () => {
+  const plain = startRawServer(answer("200 OK", ""));
+  try {
+    const moved: Respond = (conn, request) =>
+      answer("307 Temporary Redirect", "", [`location: http://127.0.0.1:${plain.port}/moved?X-Amz-Signature=abc123`])(
+        conn,
+        request,
+      );
+    await withHostileUploadUrl(moved, async ({ register, tmp }) => {
+      const run = await register(["--logger.level", "5"]);
+      // Before, the source was PUT again, in the clear, to wherever the answer said.
+      equal(run.code, 1, described(run));
+      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
+      equal(error.length, 1, described(run));
+      match(
+        error[0],
+        /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to (https:\/\/127\.0\.0\.1:\d+\/[^?\s]+) failed: PUT \1 was redirected to http:\/\/127\.0\.0\.1:\d+\/moved: a redirect from https to plain http is not followed$/,
+      );
+      ok(!run.stderr.includes("abc123"), described(run));
+      equal(plain.heads.length, 0, `sent to the plain server: ${plain.heads.join(", ")}`);
+      await assertNothingLeft(tmp, "redirected");
+    });
+  } finally {
+    plain.close();
+  }
+});

@@ -12,6 +12,7 @@
  * - Limits: the time limits of every call (`timeouts.ts`), and what is read of an answer (`bounded_body.ts`): an
  *   answer read whole up to its call's `maxBodyBytes`, an error answer's body up to 64 KiB.
  * - Ending: the run's signal, a time limit or the caller's signal ends a call at once, a read of its body included.
+ * - Redirects: followed as `fetch` follows them, but never from `https://` to plain `http://` (`redirects.ts`).
  *
  * @module
  */
@@ -22,6 +23,7 @@ import { TRUST_CA_HINT } from "./fetch_error.ts";
 import { type PutInit, putWithContentLength } from "./put.ts";
 import { prefetching } from "./prefetch.ts";
 import { httpProxyFor } from "./proxy_env.ts";
+import { followingRedirects } from "./redirects.ts";
 import { type HttpRetryOptions, retryingFetch } from "./retry.ts";
 import { fetchWithTimeouts, type HttpTimeouts } from "./timeouts.ts";
 
@@ -140,8 +142,11 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     return fetch(input, { ...init, client: clientFor(url) });
   };
-  // Below the prefetch: a call started ahead is logged when its answer comes, taken over or not.
-  const proxiedFetch = options.debug ? loggedFetch(networkFetch, options.debug) : networkFetch;
+  // Below the prefetch: a call started ahead is logged when its answer comes, taken over or not. Redirects are
+  // followed below the log (one record per call, naming where it ended), each hop through its own URL's proxy, never
+  // from https to plain http.
+  const redirecting = followingRedirects(networkFetch);
+  const proxiedFetch = options.debug ? loggedFetch(redirecting, options.debug) : redirecting;
   const ahead = prefetching(proxiedFetch);
   const timed = fetchWithTimeouts(ahead.fetch, options.timeouts ?? {});
   const bounded = boundedBodies(timed);
