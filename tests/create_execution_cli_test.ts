@@ -576,6 +576,20 @@ Deno.test("create execution: --relaunch, --recover and --dryRun", async () => {
     equal(printed.rpc, "CreateExecution");
     equal(printed.request.inputs.literals.number.scalar.primitive.integer, "2");
     deepEqual(sandbox.requests.map((r) => r.method), ["GetTask"]);
+    // -o yaml: the same document as YAML.
+    const dryYaml = await runFctlProcess([
+      "create",
+      "execution",
+      "--execFile",
+      file,
+      ...endpoint,
+      "--dryRun",
+      "-o",
+      "yaml",
+    ]);
+    equal(dryYaml.code, 0, dryYaml.stderr);
+    match(dryYaml.stdout, /^rpc: CreateExecution\nrequest:\n/);
+    deepEqual((await import("yaml")).parse(dryYaml.stdout), printed);
     const relaunched = await runFctlProcess(["create", "execution", "again", "--relaunch", "first", ...endpoint]);
     equal(relaunched.code, 0, relaunched.stderr);
     equal(relaunched.stdout, 'execution identifier project:"flytesnacks" domain:"development" name:"again"\n');

@@ -44,7 +44,10 @@ export const CREATE_EXECUTION_FLAGS = [
     help: "an environment variable of the execution (repeatable; over the file's)",
     repeated: true,
   },
-  { long: "dryRun", help: "print the request as JSON and create nothing (the task or launch plan is still read)" },
+  {
+    long: "dryRun",
+    help: "print the request (JSON; -o yaml: YAML) and create nothing (the task or launch plan is still read)",
+  },
   {
     long: "wait",
     help: "wait for the execution to end, its progress on stderr: exit 0 if it succeeds, 1 if it fails or is aborted",
@@ -190,7 +193,10 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     // The document writers load only for what prints a document: the default line needs none.
     const documents = () => import("../../output/document.ts");
     if (!result.id) {
-      printText(ctx.io, (await documents()).renderJson({ rpc: result.rpc, request: result.request }));
+      // A dry run prints the request: as YAML with -o yaml, else as JSON.
+      const dry = { rpc: result.rpc, request: result.request };
+      if (format === "YAML") printText(ctx.io, await (await documents()).renderYaml(dry));
+      else printText(ctx.io, (await documents()).renderJson(dry));
       return;
     }
     const { project: p, domain: d, name: n } = result.id;
