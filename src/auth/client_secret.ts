@@ -142,16 +142,47 @@ async function answerReason(response: Response): Promise<string> {
   return excerpt(text.replace(/\s+/g, " "), MAX_BODY_QUOTE);
 }
 
-/** What an HTML page says: its title, else its text without markup. */
+/** How much of an HTML page is read for what it says: its title and first words are at its top. */
+const MAX_HTML = 16 * 1024;
+
+/**
+ * What an HTML page says: its title, else its text without markup (and without its scripts and styles). Found by
+ * plain scans of the page's first {@link MAX_HTML} characters: a page of unclosed tags costs no more than its length.
+ */
 function htmlReason(page: string): string {
-  const words = (html: string) =>
-    html.replace(/<[^>]*>/g, " ").replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => HTML_ENTITIES[name])
+  const head = page.slice(0, MAX_HTML);
+  const lower = head.toLowerCase();
+  const words = (html: string) => {
+    // A tag the cut at MAX_HTML left open is no text.
+    const open = html.lastIndexOf("<");
+    const whole = open > html.lastIndexOf(">") ? html.slice(0, open) : html;
+    return whole.replace(/<[^<>]*>/g, " ")
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => HTML_ENTITIES[name])
       .replace(/\s+/g, " ").trim();
-  const title = words(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(page)?.[1] ?? "");
+  };
+  const open = lower.indexOf("<title");
+  const start = open < 0 ? -1 : lower.indexOf(">", open);
+  const end = start < 0 ? -1 : lower.indexOf("</title", start);
+  const title = end < 0 ? "" : words(head.slice(start + 1, end));
   if (title) return `an HTML page titled ${quote(excerpt(title, MAX_BODY_QUOTE))}`;
-  const body = /<body[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(page)?.[1] ?? page;
-  const text = words(body.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " "));
+  const bodyAt = lower.indexOf("<body");
+  const text = words(withoutElements(head, lower, bodyAt < 0 ? 0 : bodyAt, ["script", "style"]));
   return text ? `an HTML page: ${excerpt(text, MAX_BODY_QUOTE)}` : "an HTML page";
+}
+
+/** `html` from `from` on, without the elements named (an unclosed one runs to the end); `lower`: it in lower case. */
+function withoutElements(html: string, lower: string, from: number, names: readonly string[]): string {
+  let kept = "";
+  let at = from;
+  for (;;) {
+    const next = names.map((name) => ({ name, open: lower.indexOf(`<${name}`, at) })).filter((e) => e.open >= 0)
+      .sort((a, b) => a.open - b.open)[0];
+    if (!next) return kept + html.slice(at);
+    kept += html.slice(at, next.open) + " ";
+    const close = lower.indexOf(`</${next.name}`, next.open);
+    if (close < 0) return kept;
+    at = close + next.name.length + 2;
+  }
 }
 
 /** The entities of an error page's text worth reading as characters. */

@@ -1,4 +1,4 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import * as oauth from "oauth4webapi";
 import { SANDBOX_CLIENT, startSandbox } from "../sandbox/mod.ts";
 import { authedClient } from "./_test_helpers.ts";
@@ -52,4 +52,21 @@ Deno.test("client secret: an id_token with every answer (any alg, even malformed
       await sandbox.close();
     }
   }
+});
+
+Deno.test("refusal: an HTML page of a megabyte of unclosed tags is read in time proportional to it", async () => {
+  for (const tag of ["<title>", "<script>", "<body><style>"]) {
+    const page = `<html>${tag.repeat((1 << 20) / tag.length)}`;
+    const started = performance.now();
+    const reason = await refusal(
+      unexpected(new Response(page, { status: 502, headers: { "content-type": "text/html" } })),
+    );
+    // Generous: a quadratic scan of this page takes minutes.
+    assert(performance.now() - started < 5_000, `${tag}: ${performance.now() - started} ms`);
+    equal(reason, "an HTML page (HTTP 502)");
+  }
+  const brackets = `<html>${"<".repeat(1 << 20)}`;
+  const started = performance.now();
+  await refusal(unexpected(new Response(brackets, { status: 502, headers: { "content-type": "text/html" } })));
+  assert(performance.now() - started < 5_000, `<: ${performance.now() - started} ms`);
 });
