@@ -174,3 +174,23 @@ Deno.test("fctl with admin.authorizationServerUrl at a provider that serves only
     );
   });
 });
+
+Deno.test("fctl ClientSecret and its refresh take the token answers of Keycloak, Azure AD v1 and Dex (another scope, times as strings, bearer in lower case)", async () => {
+  for (const tokenAnswers of ["keycloak", "azure-v1", "dex"] as const) {
+    await withProduction({ tokenAnswers, tokenLifetimeSeconds: 600 }, async ({ sandbox, get, run, dir }) => {
+      const home = await Deno.makeTempDir({ dir });
+      const secret = ["--admin.clientSecretEnvVar", "FLYTE_SECRET", "--admin.scopes", "all"];
+      const first = await run([...get, ...secret], home);
+      equal(first.code, 0, `${tokenAnswers}: ${first.stderr}`);
+      equal(JSON.parse(first.stdout).id.version, "v7");
+      sandbox.auth!.revokeAll();
+      const refreshed = await run([...get, ...secret], home);
+      equal(refreshed.code, 0, `${tokenAnswers}: ${refreshed.stderr}`);
+      equal(
+        sandbox.auth!.tokenRequests.map((r) => `${r.grantType} ${r.status}`).join(),
+        "client_credentials 200,refresh_token 200",
+        tokenAnswers,
+      );
+    });
+  }
+});

@@ -65,6 +65,14 @@ export interface TokenIssuerOptions {
   now: () => Date;
 }
 
+/**
+ * How a token answer is worded: `rfc6749` (`token_type` "Bearer", `expires_in` a number, `scope` as asked);
+ * `keycloak` (its realm's scopes whatever was asked, `refresh_expires_in`, `not-before-policy`); `azure-v1` (Azure AD
+ * v1.0: `expires_in` and its other times as strings of digits, a `resource`, no `scope`); `dex` (`token_type`
+ * "bearer" in lower case, no `scope`).
+ */
+export type TokenAnswerDialect = "rfc6749" | "keycloak" | "azure-v1" | "dex";
+
 /** How a confidential client authenticates at the token endpoint (RFC 6749 §2.3.1). */
 export type ClientAuthentication = "client_secret_basic" | "client_secret_post";
 
@@ -188,6 +196,8 @@ export interface OAuthServerOptions {
    * Google's).
    */
   metadataDocuments?: "both" | "openid";
+  /** How token answers are worded, see {@link TokenAnswerDialect}; default `rfc6749`. */
+  tokenAnswers?: TokenAnswerDialect;
   now: () => Date;
 }
 
@@ -340,12 +350,43 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   const idToken = idTokenOf(options, grantType, clientId, subject);
   return answer(json(200, {
     access_token: token.accessToken,
-    token_type: "Bearer",
-    expires_in: token.expiresIn,
+    ...tokenAnswerWords(options.tokenAnswers ?? "rfc6749", token.expiresIn, options.now(), form.get("scope")),
     ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
     ...(idToken ? { id_token: idToken } : {}),
-    ...(form.has("scope") ? { scope: form.get("scope") } : {}),
   }));
+}
+
+/**
+ * The members of a token answer besides its tokens, as `dialect` words them: `token_type`, `expires_in` (seconds
+ * from `now`) and `scope` (the asked one, or the provider's own), with what the provider adds.
+ */
+function tokenAnswerWords(dialect: TokenAnswerDialect, expiresIn: number, now: Date, scope: string | null) {
+  switch (dialect) {
+    case "rfc6749":
+      return { token_type: "Bearer", expires_in: expiresIn, ...(scope === null ? {} : { scope }) };
+    case "keycloak":
+      // The realm's default scopes, whatever was asked; a refresh expiry of 0 for a grant without refresh tokens.
+      return {
+        token_type: "Bearer",
+        expires_in: expiresIn,
+        refresh_expires_in: 0,
+        "not-before-policy": 0,
+        scope: "profile email",
+      };
+    case "azure-v1": {
+      const at = Math.floor(now.getTime() / 1000);
+      return {
+        token_type: "Bearer",
+        expires_in: String(expiresIn),
+        ext_expires_in: String(expiresIn),
+        expires_on: String(at + expiresIn),
+        not_before: String(at),
+        resource: "https://flyte.example.com",
+      };
+    }
+    case "dex":
+      return { token_type: "bearer", expires_in: expiresIn };
+  }
 }
 
 async function deviceAuthorizationEndpoint(request: Request, options: OAuthServerOptions, base: string) {

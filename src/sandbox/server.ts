@@ -67,6 +67,11 @@ export interface ProductionProfile {
    */
   metadataDocuments?: "both" | "openid";
   /**
+   * How token answers are worded: `rfc6749` (default), `keycloak` (its realm's scopes whatever was asked),
+   * `azure-v1` (times as strings of digits, no scope) or `dex` (`token_type` "bearer").
+   */
+  tokenAnswers?: "rfc6749" | "keycloak" | "azure-v1" | "dex";
+  /**
    * The OpenID Connect id_token of every grant's token answers: signed with one of these algorithms, `malformed`
    * (not a JWT), or `none`. Default: HS256 for the authorization code grant, ES256 for the device code grant, none
    * for the others; an admin's clients never learn the algorithm.
@@ -369,6 +374,7 @@ async function startProduction(profile: ProductionProfile, hostname: string, now
     faults: tokenFaults,
     idToken: profile.idToken,
     metadataDocuments: profile.metadataDocuments,
+    tokenAnswers: profile.tokenAnswers,
     now,
   });
   const advertised: AdvertisedAuth = {
