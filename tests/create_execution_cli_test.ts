@@ -425,6 +425,43 @@ Deno.test("create execution: an input the launch plan fixes is refused saying it
   });
 });
 
+Deno.test("create execution --task|--workflow: flytectl's flags name what runs, over the file's task or workflow", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, `task: ${TASK}\ninputs:\n  am: true\n  day_of_week: Monday\n  number: 1\n`);
+    const ran = async (flags: string[]) => {
+      sandbox.requests.length = 0;
+      const run = await runFctlProcess(["create", "execution", "--execFile", file, ...flags, ...endpoint]);
+      equal(run.code, 0, run.stderr);
+      const [request] = createRequests(sandbox) as { spec: { launchPlan: JsonValue } }[];
+      return request.spec.launchPlan;
+    };
+    const id = (resourceType: string, name: string) => ({
+      resourceType,
+      project: "flytesnacks",
+      domain: "development",
+      name,
+      version: "v1",
+    });
+    deepEqual(await ran(["--workflow", LAUNCH_PLAN]), id("LAUNCH_PLAN", LAUNCH_PLAN));
+    deepEqual(await ran(["--task", TASK]), id("TASK", TASK));
+    await Deno.writeTextFile(
+      file,
+      `workflow: ${LAUNCH_PLAN}\ninputs:\n  am: false\n  day_of_week: Monday\n  number: 1\n`,
+    );
+    deepEqual(await ran(["--task", TASK, "--version", "v1"]), id("TASK", TASK));
+    const cases: [string[], string][] = [
+      [["--task", TASK, "--workflow", LAUNCH_PLAN], "Error: --task and --workflow both name what runs: give one"],
+      [["--task", ""], 'Error: invalid value "" for --task: expected a task name'],
+      [["--workflow", ""], 'Error: invalid value "" for --workflow: expected a launch plan name'],
+    ];
+    for (const [flags, line] of cases) {
+      const run = await runFctlProcess(["create", "execution", "--execFile", file, ...flags, ...endpoint]);
+      deepEqual([run.code, run.stdout, run.stderr], [2, "", line + "\n"], flags.join(" "));
+    }
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

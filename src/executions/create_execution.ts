@@ -73,6 +73,10 @@ export interface CreateExecutionOptions {
   relaunch?: string;
   /** The failed execution to recover, reusing its succeeded nodes (RecoverExecution). */
   recover?: string;
+  /** The task to run, over the file's task or workflow (flytectl's `--task`); not with `workflow`. */
+  task?: string;
+  /** The launch plan to run, over the file's task or workflow (flytectl's `--workflow`); not with `task`. */
+  workflow?: string;
   /** Version of the task or launch plan (over the file's); neither: the newest. */
   version?: string;
   /** Project the execution is created in (over the file's; default `project`). */
@@ -205,7 +209,7 @@ export async function createExecution(
       "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
     );
   }
-  const { request, schema } = await executionCreateRequest(client, options, options.spec);
+  const { request, schema } = await executionCreateRequest(client, options, withEntity(options.spec, options));
   if (options.dryRun) return { rpc: "CreateExecution", request: toJson(schema, request) };
   // The request's JSON (a few ms for an execution's inputs) is made while the call is out, not before it.
   const created = client.admin.createExecution(request, call);
@@ -257,6 +261,21 @@ function nameTaken(err: unknown, id: { project: string; domain: string; name: st
   const message = `execution ${quote(id.name)} already exists in project ${quote(id.project)}, domain ` +
     `${quote(id.domain)}: give the new one another name, or none for the admin to choose one`;
   return new AdminError(err.status, err.rpc, err.serverMessage, message, { cause: err });
+}
+
+/**
+ * The spec with the task or launch plan the caller names over the file's (a task given replaces the file's
+ * workflow, and the other way round).
+ *
+ * @throws {UsageError} both a task and a launch plan named
+ */
+function withEntity(spec: ExecutionSpec, options: CreateExecutionOptions): ExecutionSpec {
+  if (options.task && options.workflow) {
+    throw new UsageError("--task and --workflow both name what runs: give one");
+  }
+  if (options.task) return { ...spec, task: options.task, workflow: undefined };
+  if (options.workflow) return { ...spec, task: undefined, workflow: options.workflow };
+  return spec;
 }
 
 /** FlyteAdmin's rule for an execution's name, which it checks lowercased (`CheckValidExecutionID`). */

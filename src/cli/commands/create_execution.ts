@@ -22,6 +22,8 @@ export const CREATE_EXECUTION_FLAGS = [
   },
   { long: "relaunch", value: "<execution>", help: "run this execution again with its inputs (wins over the others)" },
   { long: "recover", value: "<execution>", help: "recover this failed execution, reusing its succeeded nodes" },
+  { long: "task", value: "<name>", help: "the task to run (over the file's task or workflow)" },
+  { long: "workflow", value: "<name>", help: "the launch plan to run (over the file's task or workflow)" },
   {
     long: "version",
     value: "<version>",
@@ -128,12 +130,15 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     if (format !== "TABLE" && format !== "JSON" && format !== "YAML") {
       throw new UsageError(`output format ${format} is not available for create execution; use TABLE, JSON or YAML`);
     }
-    for (const flag of ["execFile", "relaunch", "recover"] as const) {
+    const expected = { execFile: "file path", relaunch: "execution name", recover: "execution name" } as const;
+    for (const flag of ["execFile", "relaunch", "recover", "task", "workflow"] as const) {
       if (flags[flag] === "") {
-        throw new UsageError(
-          `invalid value "" for --${flag}: expected a ${flag === "execFile" ? "file path" : "execution name"}`,
-        );
+        const what = flag === "task" ? "task name" : flag === "workflow" ? "launch plan name" : expected[flag];
+        throw new UsageError(`invalid value "" for --${flag}: expected a ${what}`);
       }
+    }
+    if (flags.task !== undefined && flags.workflow !== undefined) {
+      throw new UsageError("--task and --workflow both name what runs: give one");
     }
     if (!flags.execFile && !flags.relaunch && !flags.recover) {
       throw new UsageError(
@@ -149,6 +154,9 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
         name,
         relaunch: flags.relaunch,
         recover: flags.recover,
+        // flytectl's --task and --workflow, only when given.
+        ...(flags.task !== undefined ? { task: flags.task } : {}),
+        ...(flags.workflow !== undefined ? { workflow: flags.workflow } : {}),
         version: flags.version,
         targetProject: flags.targetProject,
         targetDomain: flags.targetDomain,
