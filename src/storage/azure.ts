@@ -8,11 +8,10 @@
  *
  * @module
  */
-import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
-import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe, watchedSource } from "./cloud_call.ts";
 import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
@@ -68,14 +67,15 @@ class AzureStore implements ObjectStore {
   }
 
   #context(verb: string, ref: string, signal?: AbortSignal): CallContext {
-    return { verb, ref, signal, timeoutMs: this.#settings.timeoutMs, secrets: this.#secrets };
+    const { timeoutMs, headersTimeoutMs: headersMs, idleTimeoutMs: idleMs } = this.#settings;
+    return { verb, ref, signal, timeoutMs, headersMs, idleMs, secrets: this.#secrets };
   }
 
   async writeFile(ref: string, source: StoreSource, signal?: AbortSignal): Promise<void> {
     const { container, key } = this.#resolve(ref);
     await this.#ensureContainer(container, signal);
     const blob = this.#service.getContainerClient(container).getBlockBlobClient(key);
-    await boundedCall(this.#context("write", ref, signal), async (abortSignal) => {
+    await boundedCall(this.#context("write", ref, signal), async (abortSignal, progress) => {
       const options: BlockBlobUploadOptions = {
         abortSignal,
         blobHTTPHeaders: {
@@ -85,12 +85,10 @@ class AzureStore implements ObjectStore {
         // One Put Blob with Content-MD5: the service refuses the blob when its bytes do not match.
         ...(source.md5 ? { transactionalContentMD5: source.md5 } : {}),
       };
-      if (source.bytes !== undefined) {
-        await blob.upload(source.bytes, source.bytes.byteLength, options);
-      } else {
-        // A factory, so a retried request reads the file again from its start; never read whole.
-        await blob.upload(() => createReadStream(source.path), source.size, options);
-      }
+      // A factory, so a retried request reads the body again from its start (a file is never read whole), watched as
+      // the client takes it: a service that stops taking it (or never answers) ends the call.
+      const size = source.bytes?.byteLength ?? source.size ?? 0;
+      await blob.upload(() => watchedSource(source, progress), size, options);
     });
   }
 

@@ -1,11 +1,18 @@
 /**
  * What the stow google and azure backends share around each call: a deadline from
- * `storage.defaultHttpClient.timeout` joined with the caller's signal, one-line failures that name the
- * reference and never a credential, and reading a whole object under `storage.limits.maxDownloadMBs`.
+ * `storage.defaultHttpClient.timeout` joined with the caller's signal, the HTTP client's stall limits (their SDKs
+ * make their own HTTP calls, which fctl's HTTP client does not time: without them a server that never answers hung
+ * the command), one-line failures that name the reference and never a credential, and reading a whole object under
+ * `storage.limits.maxDownloadMBs`.
  *
  * @module
  */
+import { Buffer } from "node:buffer";
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import { formatDuration as formatHttpLimit } from "../config/duration.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
+import type { StoreSource } from "./store.ts";
 
 /** How one call is bounded and described. */
 export interface CallContext {
@@ -19,27 +26,64 @@ export interface CallContext {
   timeoutMs: number;
   /** Credential values that must never appear in a message (keys, JSON, tokens). */
   secrets: readonly string[];
+  /**
+   * `http.headersTimeout` in ms, 0 or absent = none: the longest wait for the service's answer, from the call's start
+   * (connecting and signing in included) or, for a call that sends a body, from that body's end.
+   */
+  headersMs?: number;
+  /** `http.idleTimeout` in ms, 0 or absent = none: the longest the SDK takes nothing of a body it sends. */
+  idleMs?: number;
+}
+
+/** What a call that sends a body tells its watch (see {@link watchedSource}). */
+export interface CallProgress {
+  /** The SDK took a piece of the body. */
+  sending(): void;
+  /** The SDK took the body's last piece: the answer is due within `headersMs` from now. */
+  sent(): void;
 }
 
 /**
- * Runs `call` with a signal that aborts on the caller's signal or at the deadline, and settles as soon as that
+ * Runs `call` with a signal that aborts on the caller's signal, at the deadline or when the call stalls (no answer
+ * within `headersMs`, nothing of its body taken for `idleMs`: see {@link CallProgress}), and settles as soon as that
  * signal aborts even if the SDK does not stop at once. A failure becomes an {@link OperationError} naming the
- * verb and the reference; an abort by the caller rejects with the caller's reason.
+ * verb and the reference (and, for a stall, the limit); an abort by the caller rejects with the caller's reason.
  */
-export async function boundedCall<T>(context: CallContext, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function boundedCall<T>(
+  context: CallContext,
+  call: (signal: AbortSignal, progress: CallProgress) => Promise<T>,
+): Promise<T> {
   context.signal?.throwIfAborted();
   const deadline = context.timeoutMs > 0 ? AbortSignal.timeout(context.timeoutMs) : undefined;
-  const signals = [context.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
-  const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
+  const stall = new AbortController();
+  const signals = [context.signal, deadline, stall.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = AbortSignal.any(signals);
+  const headersMs = context.headersMs ?? 0;
+  const idleMs = context.idleMs ?? 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number, what: string) => {
+    clearTimeout(timer);
+    timer = ms > 0
+      ? setTimeout(() => stall.abort(new OperationError(`cannot ${context.verb} ${quote(context.ref)}: ${what}`)), ms)
+      : undefined;
+  };
+  const awaitAnswer = (after: string) =>
+    arm(headersMs, `no answer within ${formatHttpLimit(headersMs)}${after} (http.headersTimeout)`);
+  const progress: CallProgress = {
+    sending: () => arm(idleMs, `nothing of it sent for ${formatHttpLimit(idleMs)} (http.idleTimeout)`),
+    sent: () => awaitAnswer(" after it was sent"),
+  };
+  awaitAnswer("");
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    return await Promise.race([call(signal), aborted]);
+    return await Promise.race([call(signal, progress), aborted]);
   } catch (err) {
     if (context.signal?.aborted) throw context.signal.reason;
+    if (stall.signal.aborted) throw stall.signal.reason;
     if (deadline?.aborted) {
       throw new OperationError(
         `cannot ${context.verb} ${quote(context.ref)}: no answer within ${
@@ -51,6 +95,7 @@ export async function boundedCall<T>(context: CallContext, call: (signal: AbortS
     if (err instanceof FctlError) throw err;
     throw new OperationError(`cannot ${context.verb} ${quote(context.ref)}: ${describe(err, context.secrets)}`);
   } finally {
+    clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);
     // The race may have been lost by a call that still rejects later: nothing is waiting for it.
     aborted.catch(() => {});
@@ -73,4 +118,31 @@ export function describe(err: unknown, secrets: readonly string[]): string {
     if (secret.length >= 4) line = line.split(secret).join("[redacted]");
   }
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** Bytes of a body handed to an SDK at a time, so that its progress can be seen. */
+const SOURCE_PIECE_BYTES = 64 * 1024;
+
+/**
+ * `source` (bytes in memory, or a file, never read whole) as a Node stream an SDK reads, telling `progress` of each
+ * piece it takes and of the last: what lets {@link boundedCall} see a service that stops taking the body.
+ */
+export function watchedSource(source: StoreSource, progress: CallProgress): Readable {
+  async function* pieces(): AsyncGenerator<Buffer> {
+    if (source.bytes !== undefined) {
+      const bytes = source.bytes;
+      for (let offset = 0; offset < bytes.byteLength; offset += SOURCE_PIECE_BYTES) {
+        progress.sending();
+        const end = Math.min(offset + SOURCE_PIECE_BYTES, bytes.byteLength);
+        yield Buffer.from(bytes.buffer, bytes.byteOffset + offset, end - offset);
+      }
+    } else {
+      for await (const chunk of createReadStream(source.path, { highWaterMark: SOURCE_PIECE_BYTES })) {
+        progress.sending();
+        yield chunk as Buffer;
+      }
+    }
+    progress.sent();
+  }
+  return Readable.from(pieces(), { objectMode: false, highWaterMark: SOURCE_PIECE_BYTES });
 }

@@ -26,6 +26,9 @@ export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetc
     stowKind: config["storage.stow.kind"],
     stowConfig: config["storage.stow.config"],
     timeoutMs: config["storage.defaultHttpClient.timeout"],
+    // The stow google and azure SDKs make their own HTTP calls: they get the HTTP client's stall limits this way.
+    headersTimeoutMs: config["http.headersTimeout"],
+    idleTimeoutMs: config["http.idleTimeout"],
     cacheMaxSizeMbs: config["storage.cache.max_size_mbs"],
     cacheTargetGcPercent: config["storage.cache.target_gc_percent"],
     fetch: runtime.fetch,

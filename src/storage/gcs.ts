@@ -9,15 +9,14 @@
  *
  * @module
  */
-import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Buffer } from "node:buffer";
 import { type CreateWriteStreamOptions, Storage } from "@google-cloud/storage";
 import { type AuthClient, JWT, UserRefreshClient } from "google-auth-library";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
-import { boundedCall, type CallContext, describe } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe, watchedSource } from "./cloud_call.ts";
 import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
@@ -84,7 +83,8 @@ class GcsStore implements ObjectStore {
   }
 
   #context(verb: string, ref: string, signal?: AbortSignal): CallContext {
-    return { verb, ref, signal, timeoutMs: this.#settings.timeoutMs, secrets: this.#secrets };
+    const { timeoutMs, headersTimeoutMs: headersMs, idleTimeoutMs: idleMs } = this.#settings;
+    return { verb, ref, signal, timeoutMs, headersMs, idleMs, secrets: this.#secrets };
   }
 
   async writeFile(ref: string, source: StoreSource, signal?: AbortSignal): Promise<void> {
@@ -97,7 +97,7 @@ class GcsStore implements ObjectStore {
       // The service refuses the object when its bytes do not have this MD5.
       ...(source.md5 ? { md5Hash: Buffer.from(source.md5).toString("base64") } : {}),
     };
-    await boundedCall(this.#context("write", ref, signal), async (callSignal) => {
+    await boundedCall(this.#context("write", ref, signal), async (callSignal, progress) => {
       const file = client.bucket(container).file(key);
       const options: CreateWriteStreamOptions = {
         resumable: size > RESUMABLE_ABOVE_BYTES,
@@ -110,10 +110,8 @@ class GcsStore implements ObjectStore {
         // custom endpoint (it does not pass useAuthWithCustomEndpoint on); the session URI needs none.
         [options.uri] = await file.createResumableUpload({ metadata });
       }
-      const body = source.bytes !== undefined
-        ? Readable.from([Buffer.from(source.bytes)])
-        : createReadStream(source.path);
-      await pipeline(body, file.createWriteStream(options), { signal: callSignal });
+      // Watched as the client takes it: a service that stops taking it (or never answers) ends the call.
+      await pipeline(watchedSource(source, progress), file.createWriteStream(options), { signal: callSignal });
     });
   }
 

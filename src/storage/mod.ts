@@ -97,6 +97,8 @@ async function openStow(config: StorageConfig, multiContainer: boolean): Promise
         multiContainer,
         config: stowConfig,
         timeoutMs: config.timeoutMs ?? 0,
+        headersTimeoutMs: config.headersTimeoutMs,
+        idleTimeoutMs: config.idleTimeoutMs,
       };
       if (kind === "google") {
         const { openGcsStore } = await import("./gcs.ts");

@@ -133,6 +133,10 @@ export interface StowStoreSettings {
   config: Readonly<Record<string, string>>;
   /** `storage.defaultHttpClient.timeout` in ms, 0 = none: bounds each storage HTTP call. */
   timeoutMs: number;
+  /** `http.headersTimeout` in ms, 0 or absent = none: the longest wait for the service's answer to a call. */
+  headersTimeoutMs?: number;
+  /** `http.idleTimeout` in ms, 0 or absent = none: the longest the service takes nothing of a body sent to it. */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -183,6 +187,10 @@ export interface StorageConfig {
   stowConfig?: Readonly<Record<string, string>>;
   /** `storage.defaultHttpClient.timeout` in ms; 0 or absent: none. */
   timeoutMs?: number;
+  /** `http.headersTimeout` in ms, for the stow google and azure SDKs' own calls; 0 or absent: none. */
+  headersTimeoutMs?: number;
+  /** `http.idleTimeout` in ms, for the stow google and azure SDKs' own calls; 0 or absent: none. */
+  idleTimeoutMs?: number;
   /** `storage.cache.max_size_mbs`: size of the read cache in MiB; 0 or absent: none. */
   cacheMaxSizeMbs?: number;
   /** `storage.cache.target_gc_percent`: the cache is evicted down to this share of its size. */
