@@ -90,6 +90,15 @@ Deno.test("fctl DeviceFlow against a provider under load: a busy device authoriz
       equal(sandbox.auth!.tokenRequests.map((r) => r.status).join(), `${status},${status},200`);
       equal(busy.authorizations, 0, "the busy device authorization was asked again");
     }
+
+    // Busy to the end: the timeout says whose the wait was.
+    sandbox.auth!.interactive.deviceFlow = { intervalSeconds: null, busy: { polls: 1_000, status: 503 } };
+    const busy = await run([...get, ...DEVICE_FLOW, "--admin.deviceFlowConfig.timeout", "1s"]);
+    equal(busy.code, 1);
+    match(
+      busy.stderr,
+      /\nError: the sign-in with code [B-Z]{4}-[B-Z]{4} was not approved within 1s \(admin.deviceFlowConfig.timeout\); the token endpoint https:\/\/127\.0\.0\.1:\d+\/oauth2\/token answered the last poll HTTP 503 \(busy\)\n$/,
+    );
   });
 });
 

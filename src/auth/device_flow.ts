@@ -115,14 +115,19 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       const deadline = deps.now() + timeoutMs;
       // The wait before the next poll: the interval, or what a busy server asked for.
       let waitMs = intervalMs;
+      // The status of the last poll when a busy server answered it: then the wait was its, not the user's.
+      let busyStatus: number | undefined;
       for (;;) {
         const left = deadline - deps.now();
         await deps.sleep(Math.max(0, Math.min(waitMs, left)), deps.signal);
         if (waitMs > left) {
+          const busy = busyStatus === undefined
+            ? ""
+            : `; the token endpoint ${session.where} answered the last poll HTTP ${busyStatus} (busy)`;
           throw new OperationError(
             `the sign-in with code ${userCode} was not approved within ${
               formatDuration(timeoutMs)
-            } (admin.deviceFlowConfig.timeout)`,
+            } (admin.deviceFlowConfig.timeout)${busy}`,
           );
         }
         try {
@@ -137,6 +142,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
         } catch (err) {
           const error = err instanceof oauth.ResponseBodyError ? err.error : undefined;
           waitMs = intervalMs;
+          busyStatus = undefined;
           if (error === "authorization_pending") continue;
           if (error === "slow_down") {
             waitMs = intervalMs += SLOW_DOWN_MS;
@@ -147,6 +153,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
             // The user may be approving the code right now: a provider's rate limit or a passing failure of the
             // proxy in front of it is no reason to make them start again.
             waitMs = Math.max(intervalMs, retryAfterMs(busy.headers.get("retry-after")) ?? 0);
+            busyStatus = busy.status;
             await busy.body?.cancel().catch(() => {});
             continue;
           }
