@@ -225,6 +225,17 @@ Deno.test("get: a page size or page beyond what FlyteAdmin's request can carry i
   });
 });
 
+Deno.test("get execution --details of an execution with no nodes yet says so on stderr, stdout empty", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    sandbox.store.executions.plan({ execution: "waiting" }, { startAfter: 3_600_000, after: 3_600_000 });
+    await createExecutions(sandbox, ["waiting"]);
+    const tree = await runFctlProcess(["get", "execution", "waiting", "--details", ...endpoint]);
+    deepEqual([tree.code, tree.stdout, tree.stderr], [0, "", "execution waiting has no nodes yet\n"]);
+    const json = await runFctlProcess(["get", "execution", "waiting", "--details", "-o", "json", ...endpoint]);
+    deepEqual([json.code, json.stdout, json.stderr], [0, "[]\n", ""]);
+  });
+});
+
 Deno.test("get execution reads back executions driven to SUCCEEDED and FAILED by the clock, with --details", async () => {
   const clock = testClock();
   await withCore(async (sandbox, endpoint) => {

@@ -49,7 +49,7 @@ async function printDetails(
   nodeId: string | undefined,
   format: string,
 ) {
-  const [{ executionDetails }, view, { printText }] = await Promise.all([
+  const [{ executionDetails }, view, { printNote, printText }] = await Promise.all([
     import("../../executions/execution_details.ts"),
     import("../../executions/details_view.ts"),
     import("../../output/print.ts"),
@@ -61,7 +61,9 @@ async function printDetails(
     printText(ctx.io, format === "JSON" ? renderJson(doc) : await renderYaml(doc));
     return;
   }
-  printText(ctx.io, view.nodeDetailsText(nodes));
+  // An empty tree would print nothing at all: say why on stderr, stdout stays the (empty) tree.
+  if (nodes.length === 0) printNote(ctx.io, `execution ${id.name} has no nodes yet`);
+  else printText(ctx.io, view.nodeDetailsText(nodes));
 }
 
 /** `get execution`. */
