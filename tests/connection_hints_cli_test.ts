@@ -1,12 +1,13 @@
 /**
  * The hint that ends a connection error says what happened, as a fresh `fctl` process under the declared
  * permissions prints it: TLS spoken to a plaintext admin, plaintext to a TLS one, a certificate refused, an
- * UNAVAILABLE the admin sent itself, and a connection that could not be made. Only the last asks whether the
- * admin is running.
+ * UNAVAILABLE the admin sent itself, a redirect (a sign-in proxy in front of the admin), and a connection that
+ * could not be made. Only the last asks whether the admin is running.
  */
 import { equal, match, ok as assert } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { startSandbox } from "../src/sandbox/mod.ts";
+import { withRawServer } from "../src/admin/_test_raw_http2_server.ts";
 import { runFctlProcess } from "./helpers.ts";
 
 const CERT = new URL("../src/sandbox/testdata/localhost_cert.pem", import.meta.url).pathname;
@@ -80,4 +81,24 @@ Deno.test("hints: an UNAVAILABLE the admin sent says it answered; a refused conn
   const refused = errorLine(await runFctlProcess([...GET, "--admin.endpoint", endpoint]));
   match(refused, /ListTasks failed: Unavailable: connect ECONNREFUSED /);
   assert(refused.endsWith(` (is the admin service running at ${endpoint}?)`), refused);
+});
+
+Deno.test("hints: a redirect (a sign-in proxy in front of the admin) names where it goes, without its query", async () => {
+  const login = "https://login.example.com/oauth2/start";
+  const redirect = (stream: { respond(headers: Record<string, string | number>): void; end(body: string): void }) => {
+    stream.respond({ ":status": 302, location: `${login}?rd=%2F&state=s3cr3t-state`, "content-type": "text/html" });
+    stream.end(`<a href="${login}">Found</a>.`);
+  };
+  await withRawServer(redirect, async ({ endpoint, seen }) => {
+    const line = errorLine(await runFctlProcess([...GET, "--admin.endpoint", endpoint]));
+    equal(
+      line,
+      `Error: connection to ${endpoint} (insecure: true, auth: none): ListTasks failed: Unknown: HTTP 302, a ` +
+        `redirect to ${login} (something in front of the admin sends callers elsewhere, a sign-in page perhaps, ` +
+        "and a gRPC call cannot follow it: is admin.endpoint the admin's gRPC endpoint? An identity-aware proxy's " +
+        "credentials go in admin.proxyCommand)",
+    );
+    assert(!line.includes("s3cr3t"), line);
+    assert(seen.length >= 1);
+  });
 });

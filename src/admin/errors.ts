@@ -5,6 +5,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { FctlError, OperationError } from "../errors.ts";
+import { shownUrl } from "../log/shown_url.ts";
 
 /**
  * gRPC status names, as flyteidl and grpc-go spell them.
@@ -194,6 +195,8 @@ const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
  * What happened, for a failure whose hint depends on it (each has its own hint in {@link hintFor}):
  * - `answered`: the server sent the status itself (in gRPC headers or trailers): it is running and reachable;
  * - `httpStatus`: something at the endpoint answered an HTTP error status instead of gRPC's (a proxy, a load balancer);
+ * - `redirect`: something at the endpoint answered with an HTTP redirect, which a gRPC call cannot follow (a sign-in
+ *   proxy sending callers to its login page, an endpoint moved);
  * - `certificate`: TLS refused the server's certificate (the transport reports INTERNAL, as Connect's Node client does);
  * - `notTls`: TLS was spoken to a server that answered in plaintext;
  * - `unknownHost`: the endpoint's host name does not resolve;
@@ -201,7 +204,15 @@ const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
  * - `lost`: a connection was made, then closed before the answer (a reset, an HTTP/2 session error, a stream
  *   cancelled by the peer: the transport reports them UNAVAILABLE, as gRPC does).
  */
-type Happened = "answered" | "httpStatus" | "certificate" | "notTls" | "unknownHost" | "unreachable" | "lost";
+type Happened =
+  | "answered"
+  | "httpStatus"
+  | "redirect"
+  | "certificate"
+  | "notTls"
+  | "unknownHost"
+  | "unreachable"
+  | "lost";
 
 /** What happened in a failed call; undefined when the status alone says it. */
 function whatHappened(ce: ConnectError): Happened | undefined {
@@ -214,6 +225,8 @@ function whatHappened(ce: ConnectError): Happened | undefined {
   if (codes.some((c) => UNKNOWN_HOST_CODES.has(c))) return "unknownHost";
   if (codes.some((c) => UNREACHABLE_CODES.has(c))) return "unreachable";
   if (codes.some((c) => BROKEN_CONNECTION_CODES.has(c))) return "lost";
+  // Connect's error for an HTTP status other than 200 (UNKNOWN for a redirect), with the answer's headers.
+  if (/^HTTP 3\d\d$/.test(ce.rawMessage)) return "redirect";
   if (ce.code !== Code.Unavailable) return undefined;
   // Connect's error for an HTTP status other than 200, with the answer's headers.
   if (/^HTTP \d{3}$/.test(ce.rawMessage)) return "httpStatus";
@@ -247,7 +260,10 @@ export function mapAdminError(err: unknown, rpc: string, connection: ConnectionD
     ce = new ConnectError(`${prefix}${ce.rawMessage}`, Code.Unavailable, undefined, undefined, err);
   }
   const status = Code[ce.code] as GrpcStatus;
-  const serverMessage = ce.rawMessage.replace(/\s+/g, " ").trim();
+  let serverMessage = ce.rawMessage.replace(/\s+/g, " ").trim();
+  const location = happened === "redirect" ? ce.metadata.get("location") : null;
+  // Where it sends the call, without the query (a sign-in page's state or token).
+  if (location) serverMessage = `${serverMessage}, a redirect to ${shownUrl(location.replace(/\s+/g, " ").trim())}`;
   let message = `${rpc} failed: ${status}: ${serverMessage}`;
   if (CONNECTION_STATUSES.has(ce.code)) {
     const where = `connection to ${connection.endpoint} (insecure: ${connection.insecure}, auth: ${
@@ -271,6 +287,10 @@ function hintFor(code: Code, happened: Happened | undefined, connection: Connect
     case "unreachable":
     case "httpStatus":
       return ` (is the admin service running at ${connection.endpoint}?)`;
+    case "redirect":
+      return " (something in front of the admin sends callers elsewhere, a sign-in page perhaps, and a gRPC call " +
+        "cannot follow it: is admin.endpoint the admin's gRPC endpoint? An identity-aware proxy's credentials go in " +
+        "admin.proxyCommand)";
     case "lost":
       // Not "is it running?": something accepted the connection.
       return " (a server is there, but closed the connection: is admin.insecure right for it, and is this its " +
