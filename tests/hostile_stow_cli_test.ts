@@ -11,11 +11,14 @@ import { startFakeGcs } from "../src/storage/_test_gcs_server.ts";
 import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
 import { fixture } from "./helpers.ts";
 
+/** What the server writes for a request: all of an answer, or its start (`hold`: then nothing, the connection open). */
+type Written = string | { bytes: Uint8Array; hold: true };
+
 /**
  * A server that reads each request's head and answers those `answers` picks (by the request line), and never the
  * others; every connection is closed with it.
  */
-function startQuietServer(answers: (requestLine: string) => string | undefined) {
+function startQuietServer(answers: (requestLine: string) => Written | undefined) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const conns = new Set<Deno.Conn>();
   const lines: string[] = [];
@@ -36,6 +39,10 @@ function startQuietServer(answers: (requestLine: string) => string | undefined) 
         const answer = answers(line);
         if (answer === undefined) {
           asked.resolve();
+          return;
+        }
+        if (typeof answer !== "string") {
+          await conn.write(answer.bytes);
           return;
         }
         await conn.write(new TextEncoder().encode(answer));
@@ -65,10 +72,11 @@ function startQuietServer(answers: (requestLine: string) => string | undefined) 
 const ACCOUNT = "devstoreaccount1";
 const CREATED = "HTTP/1.1 201 Created\r\ncontent-length: 0\r\nx-ms-version: 2021-08-06\r\nconnection: close\r\n\r\n";
 
-/** Runs of `register files` of a package with a source, to stow storage as `stow` says, with `extra` flags. */
+/** Runs of `register files --archive ARCHIVE` (a package with a source), with stow storage as `stow` says. */
 async function withStow(
   stow: { kind: string; config: Record<string, string> },
   fn: (register: (extra: string[], options?: GuardedOptions) => Promise<GuardedRun>) => Promise<void>,
+  archive = fixture("flytesnacks-core.tgz"),
 ): Promise<void> {
   const sandbox = await startSandbox({ production: true, dataProxy: false });
   const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-stow-" });
@@ -84,7 +92,7 @@ async function withStow(
     const env = { HOME: `${dir}/home`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
     await fn((extra, options) =>
       guardedFctl(
-        ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
+        ["register", "files", "--archive", archive, "--version", "v1", ...flags, ...extra],
         env,
         60_000,
         options,
@@ -167,5 +175,45 @@ Deno.test("stow google whose storage endpoint never answers: exit 1 once http.he
   } finally {
     mute.close();
     await gcs.close();
+  }
+});
+
+Deno.test("register files --archive abfs://…: a blob whose download stops in the middle fails once http.idleTimeout has passed", async () => {
+  const archive = await Deno.readFile(fixture("flytesnacks-core.tgz"));
+  const headers = (status: string) =>
+    `HTTP/1.1 ${status}\r\ncontent-length: ${archive.length}\r\ncontent-type: application/octet-stream\r\n` +
+    'x-ms-blob-type: BlockBlob\r\nx-ms-version: 2021-08-06\r\netag: "0x8D0000000000001"\r\n\r\n';
+  const server = startQuietServer((line) => {
+    if (line.startsWith("HEAD ")) return `${headers("200 OK")}`;
+    if (line.startsWith("GET ")) {
+      // Its headers and half of the archive, then nothing.
+      const start = new TextEncoder().encode(headers("200 OK"));
+      const half = archive.subarray(0, Math.floor(archive.length / 2));
+      const bytes = new Uint8Array(start.length + half.length);
+      bytes.set(start);
+      bytes.set(half, start.length);
+      return { bytes, hold: true };
+    }
+    return undefined;
+  });
+  try {
+    const azure = {
+      kind: "azure",
+      config: {
+        account: ACCOUNT,
+        key: btoa("fctl-azure-account-key-0123456789abcdef"),
+        endpoint: `${server.url}/${ACCOUNT}`,
+      },
+    };
+    await withStow(azure, async (register) => {
+      // Before, the run waited for the rest for ever (until the guard killed it).
+      assertFailedWith(
+        await register(SHORT_LIMITS),
+        /^Error: cannot read "abfs:\/\/fctl-fast\/pkg\.tgz": no data for 3s in the middle of it \(http\.idleTimeout\)\n$/,
+      );
+      ok(server.lines.some((line) => line.startsWith(`GET /${ACCOUNT}/fctl-fast/pkg.tgz`)), server.lines.join());
+    }, "abfs://fctl-fast/pkg.tgz");
+  } finally {
+    server.close();
   }
 });

@@ -11,7 +11,7 @@
 import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
-import { boundedCall, type CallContext, describe, watchedSource } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe, streamIdle, watchedSource } from "./cloud_call.ts";
 import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
@@ -153,7 +153,7 @@ class AzureStore implements ObjectStore {
     }
     const body = response.readableStreamBody as Readable | undefined;
     if (body === undefined) throw new OperationError(`cannot read ${quote(ref)}: the service sent no body`);
-    return await firstChunkThenStream(body, onError);
+    return await firstChunkThenStream(body, onError, streamIdle(ref, this.#settings.idleTimeoutMs));
   }
 
   close(): void {

@@ -12,6 +12,7 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { formatDuration as formatHttpLimit } from "../config/duration.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
+import type { StreamIdle } from "./node_streams.ts";
 import type { StoreSource } from "./store.ts";
 
 /** How one call is bounded and described. */
@@ -145,4 +146,16 @@ export function watchedSource(source: StoreSource, progress: CallProgress): Read
     progress.sent();
   }
   return Readable.from(pieces(), { objectMode: false, highWaterMark: SOURCE_PIECE_BYTES });
+}
+
+/** The stall limit of a streamed read of `ref` after its first bytes (`http.idleTimeout`, in ms; 0 or absent: none). */
+export function streamIdle(ref: string, idleMs: number | undefined): StreamIdle {
+  const ms = idleMs ?? 0;
+  return {
+    ms,
+    error: () =>
+      new OperationError(
+        `cannot read ${quote(ref)}: no data for ${formatHttpLimit(ms)} in the middle of it (http.idleTimeout)`,
+      ),
+  };
 }

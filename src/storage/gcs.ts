@@ -16,7 +16,7 @@ import { type CreateWriteStreamOptions, Storage } from "@google-cloud/storage";
 import { type AuthClient, JWT, UserRefreshClient } from "google-auth-library";
 import { isNotFound, OperationError, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
-import { boundedCall, type CallContext, describe, watchedSource } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe, streamIdle, watchedSource } from "./cloud_call.ts";
 import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
 import { firstChunkThenStream } from "./node_streams.ts";
 import { cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
@@ -159,6 +159,7 @@ class GcsStore implements ObjectStore {
             signal?.aborted ? signal.reason : new OperationError(
               `cannot read ${quote(ref)}: ${describe(err, this.#secrets)}`,
             ),
+          streamIdle(ref, this.#settings.idleTimeoutMs),
         );
       } catch (err) {
         if (statusOf(err) === 404) throw noSuchObject(ref);

@@ -6,14 +6,25 @@
  */
 import type { Readable } from "node:stream";
 
+/** How long the rest of a stream may stall, and what that failure is. */
+export interface StreamIdle {
+  /** The longest wait for a chunk after the first (`http.idleTimeout`); 0: none. */
+  ms: number;
+  /** The stream's error once it has waited that long. */
+  error: () => unknown;
+}
+
 /**
  * Opens `node` and waits for its first chunk (so a refused request fails here, not in the consumer), then
  * returns a web stream of the rest. Cancelling the web stream destroys `node`; an error while streaming is
- * passed through `onError` first.
+ * passed through `onError` first. With `idle`, a wait for a later chunk past `idle.ms` destroys `node` and fails
+ * the stream with `idle.error()`: an SDK's download is not timed by fctl's HTTP client, and a service that stops
+ * in the middle of an object would otherwise hold its reader for ever.
  */
 export async function firstChunkThenStream(
   node: Readable,
   onError: (err: unknown) => unknown,
+  idle?: StreamIdle,
 ): Promise<ReadableStream<Uint8Array>> {
   const chunks = node[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
   let first: IteratorResult<Uint8Array>;
@@ -26,13 +37,26 @@ export async function firstChunkThenStream(
   let pending: IteratorResult<Uint8Array> | undefined = first;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let stall: unknown;
       try {
-        const next = pending ?? await chunks.next();
+        const stalled = new Promise<never>((_, reject) => {
+          if (idle && idle.ms > 0 && pending === undefined) {
+            timer = setTimeout(() => {
+              node.destroy();
+              reject(stall = idle.error());
+            }, idle.ms);
+          }
+        });
+        const next = pending ?? await Promise.race([chunks.next(), stalled]);
         pending = undefined;
         if (next.done) controller.close();
         else controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
       } catch (err) {
-        controller.error(onError(err));
+        // A stall is already said as the caller wants it.
+        controller.error(stall !== undefined && err === stall ? err : onError(err));
+      } finally {
+        clearTimeout(timer);
       }
     },
     cancel() {
