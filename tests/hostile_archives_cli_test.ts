@@ -151,3 +151,30 @@ Deno.test("a downloaded archive whose entity files add up past 256 MiB: refused 
     await assertNothingLeft(tmp, "many.tgz");
   });
 });
+
+Deno.test("Ctrl-C while a downloaded archive inflates to gigabytes (a source spooled to disk, or a member read past): exit 130 at once, nothing left", async () => {
+  const served = [
+    // An entity, then a source of 1 GiB, which goes to the temp dir as it inflates.
+    {
+      path: "/source.tgz",
+      bytes: await gzippedTar([{ name: "core/t_1.pb", size: 0 }, { name: "core/fast0a1b.tar.gz", size: GIB }]),
+    },
+    // A member of no role, of 1 GiB, read past.
+    { path: "/other.tgz", bytes: await gzippedTar([{ name: "core/blob.bin", size: GIB }]) },
+  ];
+  await withServedArchives(served, async ({ register, asked, tmp }) => {
+    for (const { path } of served) {
+      const before = asked().length;
+      const run = await register(path, {
+        interruptWhen: (async () => {
+          while (asked().length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        })(),
+      });
+      equal(run.code, 130, `${path}: ${described(run)}`);
+      equal(run.stderr, "Error: interrupted\n", `${path}: ${described(run)}`);
+      ok(run.ms < 30_000 && run.killed === undefined, `${path}: ${described(run)}`);
+      await assertNothingLeft(tmp, path);
+    }
+  });
+});
