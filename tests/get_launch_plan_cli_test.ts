@@ -3,7 +3,7 @@
  * `--workflow`, STATE and SCHEDULE, the flytesnacks core package registered and read back, `--execFile`, and one
  * fresh process against a production admin.
  */
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { parse } from "yaml";
 import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
@@ -158,6 +158,60 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
     match(rateTable.stdout, /\| rate\(5 MINUTE\) \|/);
     const json = JSON.parse((await runFctl(["get", "launchplan", WF, "--latest", "-o", "json", ...endpoint])).stdout);
     deepEqual([json.id.version, json.closure.state ?? "INACTIVE"], ["v2", "INACTIVE"]);
+  });
+});
+
+Deno.test("a launch plan registered without default inputs shows its workflow's unbound inputs as required, as FlyteAdmin's", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    const { fixture } = await import("./helpers.ts");
+    const registered = await runFctl([
+      "register",
+      "files",
+      "--archive",
+      fixture("valid-register.tgz"),
+      "--version",
+      "r1",
+      ...endpoint,
+    ]);
+    equal(registered.code, 0, registered.stderr);
+    // Its launch plan names no default input; its workflow takes `a` and `b`, which FlyteAdmin adds to the default
+    // inputs as required (ValidateLaunchPlan), and the closure's expected inputs are the same.
+    const name = "recipes.core.basic.basic_workflow.my_wf";
+    const shown = await runFctlProcess(["get", "launchplan", name, "--latest", "-o", "json", ...endpoint]);
+    equal(shown.code, 0, shown.stderr);
+    const lp = JSON.parse(shown.stdout);
+    const required = (name: string, simple: string) => ({
+      var: { type: { simple }, description: name },
+      required: true,
+    });
+    const parameters = { a: required("a", "INTEGER"), b: required("b", "STRING") };
+    deepEqual(lp.spec.defaultInputs, { parameters });
+    deepEqual(lp.closure.expectedInputs, { parameters });
+    const dir = await Deno.makeTempDir({ prefix: "fctl-lp-required-" });
+    try {
+      const file = `${dir}/exec.yaml`;
+      const written = await runFctlProcess(["get", "launchplan", name, "--execFile", file, ...endpoint]);
+      equal(written.code, 0, written.stderr);
+      ok(
+        (await Deno.readTextFile(file)).startsWith(
+          'iamRoleARN: ""\ninputs:\n  # required\n  a: 0\n  # required\n  b: ""\n',
+        ),
+      );
+      // The same registration again is the same launch plan: AlreadyExists, not a different structure.
+      const again = await runFctl([
+        "register",
+        "files",
+        "--archive",
+        fixture("valid-register.tgz"),
+        "--version",
+        "r1",
+        ...endpoint,
+      ]);
+      equal(again.code, 0, again.stderr);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+    sandbox.clearRequests();
   });
 });
 
