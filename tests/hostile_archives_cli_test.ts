@@ -6,6 +6,7 @@
  */
 import { equal, ok } from "node:assert/strict";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { packTar, type TarHeader } from "modern-tar";
 import { startTlsServer } from "../src/http/_test_tls.ts";
 import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
 
@@ -107,10 +108,10 @@ async function withServedArchives(
   }
 }
 
-/** Nothing left in the runs' temp dir. */
-async function assertNothingLeft(tmp: string, label: string): Promise<void> {
-  const left = await Array.fromAsync(Deno.readDir(tmp), (entry) => entry.name);
-  equal(left.length, 0, `${label}: left ${left.join(", ")}`);
+/** Nothing left in the runs' temp dir (or in `dir`, nothing but `expected`). */
+async function assertNothingLeft(dir: string, label: string, expected: string[] = []): Promise<void> {
+  const left = await Array.fromAsync(Deno.readDir(dir), (entry) => entry.name);
+  equal(left.sort().join(", "), expected.join(", "), `${label}: left in ${dir}`);
 }
 
 const GIB = 1024 * 1024 * 1024;
@@ -178,3 +179,55 @@ Deno.test("Ctrl-C while a downloaded archive inflates to gigabytes (a source spo
     }
   });
 });
+
+Deno.test("a downloaded archive with a path out of it, a link or a device: refused naming the entry, exit 1, nothing written", async () => {
+  const pb = new TextEncoder().encode("x");
+  const tgz = async (header: TarHeader) => {
+    const tar = await packTar([{ header: { name: "core/ok_1.pb", size: 1 }, body: pb }, {
+      header,
+      body: new Uint8Array(),
+    }]);
+    const { readable, writable } = new CompressionStream("gzip");
+    return await new Response(
+      new Blob([tar]).stream().pipeThrough({ readable, writable: writable as WritableStream<Uint8Array> }),
+    ).bytes();
+  };
+  const cases: [string, TarHeader, string][] = [
+    ["slip", { name: "../../escaped_1.pb", size: 0 }, `"../../escaped_1.pb": '..' path segments are not allowed`],
+    ["absolute", { name: "/tmp/escaped_1.pb", size: 0 }, `"/tmp/escaped_1.pb": absolute paths are not allowed`],
+    [
+      "symlink",
+      { name: "core/a_1.pb", type: "symlink", linkname: "/etc/passwd", size: 0 },
+      `"core/a_1.pb": symlink entries are not allowed, only regular files and directories`,
+    ],
+    [
+      "hardlink",
+      { name: "core/b_1.pb", type: "link", linkname: "/etc/passwd", size: 0 },
+      `"core/b_1.pb": link entries are not allowed, only regular files and directories`,
+    ],
+    [
+      "device",
+      { name: "core/c_1.pb", type: "character-device", size: 0 },
+      `"core/c_1.pb": character-device entries are not allowed, only regular files and directories`,
+    ],
+  ];
+  const served = await Promise.all(
+    cases.map(async ([name, header]) => ({ path: `/${name}.tgz`, bytes: await tgz(header) })),
+  );
+  await withServedArchives(served, async ({ register, tmp }) => {
+    for (const [name, , entry] of cases) {
+      const run = await register(`/${name}.tgz`);
+      assertFailedWith(
+        run,
+        new RegExp(
+          `^Error: archive "https://127\\.0\\.0\\.1:\\d+/${name}\\.tgz" has an unsafe entry ${escape(entry)}\n$`,
+        ),
+      );
+      await assertNothingLeft(tmp, name);
+      await assertNothingLeft(`${tmp}/..`, name, ["ca.pem", "tmp"]);
+    }
+  });
+});
+
+/** `text` as a regular expression matching it literally. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
