@@ -9,7 +9,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { fixture, runFctl } from "./helpers.ts";
+import { fixture, runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
@@ -102,6 +102,30 @@ Deno.test("delete execution: a finished or missing execution is named with why, 
     );
     deepEqual(terminations(sandbox).map((t) => (t as string[])[2]), ["done", "run-a", "ghost", "run-b"]);
   });
+});
+
+Deno.test("delete execution: a name with a line break or an escape is shown escaped on every line, never raw", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await registerCore(sandbox, ["v1"]);
+    const endpoint = [...SCOPE, "--admin.endpoint", sandbox.endpoint];
+    const names = ["a\nb", "c\x1b[31md"];
+    const run = await runFctlProcess(["delete", "execution", ...names, ...endpoint]);
+    equal(run.code, 1, run.stderr);
+    deepEqual(run.stderr.trim().split("\n"), [
+      'could not terminate a\\nb: execution "a\\nb" not found in project "flytesnacks", domain "development"',
+      'could not terminate c\\x1b[31md: execution "c\\u001b[31md" not found in project "flytesnacks", domain "development"',
+      "Error: 2 of 2 executions not terminated: a\\nb, c\\x1b[31md",
+    ]);
+    const dry = await runFctlProcess(["delete", "execution", ...names, "--dryRun", ...endpoint]);
+    equal(dry.code, 0, dry.stderr);
+    equal(
+      dry.stdout,
+      "would terminate a\\nb (dryRun: nothing sent)\nwould terminate c\\x1b[31md (dryRun: nothing sent)\n",
+    );
+  } finally {
+    await sandbox.close();
+  }
 });
 
 Deno.test("delete execution --dryRun sends nothing; bad input is a usage error before any call", async () => {

@@ -7,6 +7,7 @@
 import { OperationError, UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { printNote, printText } from "../../output/print.ts";
+import { printable } from "../../output/printable.ts";
 import { type ProjectDomain, projectDomain } from "../project_domain.ts";
 
 /** The local flags of `delete execution`. */
@@ -47,7 +48,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
   },
   async run(ctx, { project, domain, names, cause, dryRun }) {
     if (dryRun) {
-      for (const name of names) printText(ctx.io, `would terminate ${name} (dryRun: nothing sent)\n`);
+      for (const name of names) printText(ctx.io, `would terminate ${printable(name)} (dryRun: nothing sent)\n`);
       return;
     }
     const admin = await ctx.admin({ connectNow: true });
@@ -56,16 +57,21 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     for (const name of names) {
       try {
         await terminateExecution(admin, { project, domain, name }, { cause, signal: ctx.signal });
-        printText(ctx.io, `terminated ${name}\n`);
+        printText(ctx.io, `terminated ${printable(name)}\n`);
       } catch (err) {
         // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
         if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;
-        printNote(ctx.io, `could not terminate ${name}: ${err.message}`);
+        // A name is shown escaped: a line break or a terminal escape in it would split or drive the line.
+        printNote(ctx.io, `could not terminate ${printable(name)}: ${err.message}`);
         failed.push(name);
       }
     }
     if (failed.length > 0) {
-      throw new OperationError(`${failed.length} of ${names.length} executions not terminated: ${failed.join(", ")}`);
+      throw new OperationError(
+        `${failed.length} of ${names.length} executions not terminated: ${
+          failed.map((name) => printable(name)).join(", ")
+        }`,
+      );
     }
   },
 });
