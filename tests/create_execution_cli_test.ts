@@ -462,6 +462,27 @@ Deno.test("create execution --task|--workflow: flytectl's flags name what runs, 
   });
 });
 
+Deno.test("a version holding an escape sequence is shown escaped by --execFile's and create execution's notes", async () => {
+  const sandbox = await startSandbox();
+  const dir = await Deno.makeTempDir({ prefix: "fctl-create-execution-escape-" });
+  try {
+    // FlyteAdmin takes any version text; this one would turn a terminal red.
+    await registerCore(sandbox, ["v1\x1b[31m"]);
+    const endpoint = [...SCOPE, "--admin.endpoint", sandbox.endpoint];
+    const file = `${dir}/spec.yaml`;
+    const written = await runFctlProcess(["get", "launchplan", LAUNCH_PLAN, "--execFile", file, ...endpoint]);
+    equal(written.code, 0, written.stderr);
+    equal(written.stderr, `wrote the execution spec of ${LAUNCH_PLAN} version v1\\x1b[31m to ${file}\n`);
+    await Deno.writeTextFile(file, `workflow: ${LAUNCH_PLAN}\ninputs:\n  number: 1\n  day_of_week: Monday\n`);
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, "--dryRun", ...endpoint]);
+    equal(run.code, 0, run.stderr);
+    equal(run.stderr, "using version v1\\x1b[31m\n");
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

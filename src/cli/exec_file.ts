@@ -10,6 +10,7 @@ import type { Io } from "../output/io.ts";
 import { type ExecSpec, renderSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
 import { printNote, printNoteText } from "../output/print.ts";
+import { printable } from "../output/printable.ts";
 
 /**
  * What is at `path`: nothing, a directory, or something else. A link is looked at itself when `follow` is false
@@ -74,8 +75,9 @@ export async function execFileWriter<T extends Named>(
   const path = await prepareExecFile(io, file);
   return async (entity) => {
     await writeSpecText(path, await renderSpec(toSpec(entity, now())));
-    const id = `${entity.id?.name} version ${entity.id?.version}`;
-    printNote(io, `wrote the execution spec of ${id} to ${resolve(path)}`);
+    // The name and version are the admin's text: shown escaped, so that neither can drive the terminal.
+    const id = `${printable(entity.id?.name ?? "")} version ${printable(entity.id?.version ?? "")}`;
+    printNote(io, `wrote the execution spec of ${id} to ${printable(resolve(path))}`);
   };
 }
 
