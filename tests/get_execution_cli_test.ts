@@ -236,6 +236,20 @@ Deno.test("get execution --details of an execution with no nodes yet says so on 
   });
 });
 
+Deno.test("get execution --details shows the admin's text escaped: an error with an escape sequence or a bidi override", async () => {
+  let ms = START;
+  await withCore(async (sandbox, endpoint) => {
+    const message = "boom\x1b[31mred\u202eevil";
+    sandbox.store.executions.plan({ execution: "hostile" }, { outcome: "FAILED", after: 10, message });
+    await createExecutions(sandbox, ["hostile"]);
+    ms += 60_000;
+    const tree = await runFctlProcess(["get", "execution", "hostile", "--details", ...endpoint]);
+    equal(tree.code, 0, tree.stderr);
+    ok(!tree.stdout.includes("\x1b") && !tree.stdout.includes("\u202e"), tree.stdout);
+    match(tree.stdout, /error: USER:Unknown: boom\\x1b\[31mred\\u202eevil\n/);
+  }, { now: () => new Date(ms) });
+});
+
 Deno.test("get execution reads back executions driven to SUCCEEDED and FAILED by the clock, with --details", async () => {
   const clock = testClock();
   await withCore(async (sandbox, endpoint) => {

@@ -20,6 +20,7 @@ import { formatTimestamp } from "../output/timestamp.ts";
 import { durationText } from "./duration_text.ts";
 import type { NodeDetails } from "./execution_details.ts";
 import { literalMapDisplay } from "./literal_display.ts";
+import { printable } from "../output/printable.ts";
 
 /**
  * A node and what is below it as JSON: `{nodeExecution, childNodes, taskExecutions, inputs, outputs}`, each left
@@ -115,5 +116,7 @@ function nodeLines(node: NodeDetails): string[] {
  * ```
  */
 export function nodeDetailsText(nodes: readonly NodeDetails[]): string {
-  return nodes.flatMap(nodeLines).map((line) => line + "\n").join("");
+  // Every line holds the admin's text (ids, errors, log links, values): shown escaped, so that none drives the
+  // terminal or breaks the tree.
+  return nodes.flatMap(nodeLines).map((line) => printable(line) + "\n").join("");
 }
