@@ -9,6 +9,7 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { packTar, type TarHeader } from "modern-tar";
 import { startTlsServer } from "../src/http/_test_tls.ts";
 import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
+import { fixture } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -30,17 +31,17 @@ function tarHeader(name: string, size: number): Uint8Array {
   return block;
 }
 
-/** The tar of `entries` (each a header, then that many zero bytes, padded to a block), gzipped as it is made. */
+/** The tar of `entries` (each a header, then that many bytes "a", padded to a block), gzipped as it is made. */
 async function gzippedTar(entries: { name: string; size: number }[]): Promise<Uint8Array> {
-  const zeros = new Uint8Array(1024 * 1024);
+  const filler = new Uint8Array(1024 * 1024).fill(0x61);
   const pieces = entries.values();
   let current: { left: number } | undefined;
   const tar = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (current && current.left > 0) {
-        const size = Math.min(current.left, zeros.length);
+        const size = Math.min(current.left, filler.length);
         current.left -= size;
-        controller.enqueue(zeros.subarray(0, size));
+        controller.enqueue(filler.subarray(0, size));
         return;
       }
       const next = pieces.next();
@@ -61,7 +62,8 @@ async function gzippedTar(entries: { name: string; size: number }[]): Promise<Ui
 /** A served archive: its path and bytes, and the headers it is answered with. */
 interface Served {
   path: string;
-  bytes: Uint8Array;
+  /** The bytes, or a body made for each request (one without end). */
+  bytes: Uint8Array | (() => ReadableStream<Uint8Array>);
   headers?: Record<string, string>;
 }
 
@@ -80,7 +82,8 @@ async function withServedArchives(
   const server = await startTlsServer((request) => {
     const found = served.find(({ path }) => new URL(request.url).pathname === path);
     if (!found) return new Response("not found", { status: 404 });
-    return new Response(found.bytes.slice(), { headers: found.headers });
+    const body = found.bytes instanceof Uint8Array ? found.bytes.slice() : found.bytes();
+    return new Response(body, { headers: found.headers });
   });
   const sandbox = await startSandbox({ production: true });
   const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-archive-" });
@@ -231,3 +234,33 @@ Deno.test("a downloaded archive with a path out of it, a link or a device: refus
 
 /** `text` as a regular expression matching it literally. */
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+Deno.test("a downloaded archive followed by zeros without end, as they come or gzipped: registered, the download ended", async () => {
+  const tar = await Deno.readFile(fixture("valid-register.tar"));
+  /** The archive, then zeros as fast as they are read, until the client goes. */
+  const thenZeros = () => {
+    let sent = false;
+    const zeros = new Uint8Array(64 * 1024);
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(sent ? zeros : tar);
+        sent = true;
+      },
+    });
+  };
+  const gzipped = () => {
+    const { readable, writable } = new CompressionStream("gzip");
+    return thenZeros().pipeThrough({ readable, writable: writable as WritableStream<Uint8Array> });
+  };
+  const served = [{ path: "/zeros.tar", bytes: thenZeros }, { path: "/zeros.tgz", bytes: gzipped }];
+  await withServedArchives(served, async ({ register, tmp }) => {
+    for (const { path } of served) {
+      // Before, the tar decoder read the zeros after the archive's end for as long as they came: for ever.
+      const run = await register(path);
+      equal(run.killed, undefined, `${path}: ${described(run)}`);
+      equal(run.code, 0, `${path}: ${described(run)}`);
+      equal(run.stdout.match(/\| Success \|/g)?.length, 4, `${path}: ${run.stdout}`);
+      await assertNothingLeft(tmp, path);
+    }
+  });
+});

@@ -241,7 +241,7 @@ export async function withStreamedArchiveEntries<T>(
   return await withEntries(
     label,
     options,
-    (tempDir) => readEntries(tempDir, label, format, { bytes }, options, signal),
+    (tempDir) => readEntries(tempDir, label, format, { bytes, mayNotEnd: true }, options, signal),
     fn,
   );
 }
@@ -267,7 +267,20 @@ interface TarBytes {
   bytes: ReadableStream<Uint8Array>;
   /** Called once each view of `bytes` that reached an entry's body has been copied or written. */
   consumed?: (view: Uint8Array) => void;
+  /**
+   * `bytes` may never end (a download): a run of zero bytes longer than {@link ZERO_RUN_MAX_BYTES} ends the read.
+   */
+  mayNotEnd?: boolean;
 }
+
+/**
+ * The longest run of zero bytes a streamed archive is read through. A tar ends at two zero blocks, but the decoder
+ * reads on until its source ends, checking that only zeros follow (its padding, a few KiB): a server that sends zeros
+ * without end after a whole archive (or a gzip that inflates to them) would hold the registration for ever. A run this
+ * long is no archive's padding, nor any package member's content (its source is gzipped): the read ends there, as at
+ * the source's end (cleanly after the archive's end; truncated within it).
+ */
+const ZERO_RUN_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The private temp dir, made on first use: a package read wholly into memory never touches disk. */
 class TempDir {
@@ -300,7 +313,7 @@ async function readEntries(
   tempDir: TempDir,
   label: string,
   format: ArchiveFormat,
-  { bytes, consumed = () => {} }: TarBytes,
+  { bytes, consumed = () => {}, mayNotEnd = false }: TarBytes,
   options: ReadArchiveOptions,
   signal: AbortSignal | undefined,
 ): Promise<ArchiveEntry[]> {
@@ -310,7 +323,8 @@ async function readEntries(
   // once, not read on to its end or left waiting on a server that stalls. The caller's abort ends it
   // too, and the decoder then fails the entry body being read, so a read in progress ends with it.
   const stop = new AbortController();
-  const piped = bytes.pipeTo(decoder.writable, {
+  const source = mayNotEnd ? bytes.pipeThrough(endingAfterZeros(ZERO_RUN_MAX_BYTES)) : bytes;
+  const piped = source.pipeTo(decoder.writable, {
     signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
   });
   // Its failure is not lost: the decoder is aborted with the same error, which the entries then carry.
@@ -422,6 +436,20 @@ async function readAll(
   }
   if (filled !== size) throw new Error(`entry is shorter than its header's ${size} bytes`);
   return bytes;
+}
+
+/** A stream that passes its chunks on, and ends (cleanly) once they end in a run of zeros longer than `max` bytes. */
+function endingAfterZeros(max: number): TransformStream<Uint8Array, Uint8Array> {
+  let zeros = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      let end = chunk.length;
+      while (end > 0 && chunk[end - 1] === 0) end--;
+      zeros = end === 0 ? zeros + chunk.length : chunk.length - end;
+      controller.enqueue(chunk);
+      if (zeros > max) controller.terminate();
+    },
+  });
 }
 
 function gunzip(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
