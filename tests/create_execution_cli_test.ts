@@ -483,6 +483,30 @@ Deno.test("a version holding an escape sequence is shown escaped by --execFile's
   }
 });
 
+Deno.test("create execution: an integer input written with an exponent (1e3, 2.5E2) is that whole number, as flytectl reads it", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/spec.yaml`;
+    const spec = (number: string) => `task: ${TASK}\ninputs:\n  am: true\n  day_of_week: Monday\n  number: ${number}\n`;
+    for (const [name, number, expected] of [["thousand", "1e3", 1000n], ["quarter", "2.5E2", 250n]] as const) {
+      await Deno.writeTextFile(file, spec(number));
+      const run = await runFctlProcess(["create", "execution", name, "--execFile", file, ...endpoint]);
+      equal(run.code, 0, run.stderr);
+      ok(equals(LiteralSchema, (await storedInputs(sandbox, name)).number, int(expected)), number);
+    }
+    for (
+      const [number, line] of [
+        ["1.5e0", "Error: inputs.number: 1.5e0 is not an integer"],
+        ["1e30", "Error: inputs.number: 1e30 is out of range for an integer"],
+      ]
+    ) {
+      await Deno.writeTextFile(file, spec(number));
+      const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+      equal(run.code, 2, run.stderr);
+      ok(run.stderr.startsWith(line), run.stderr);
+    }
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

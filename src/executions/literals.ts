@@ -576,22 +576,46 @@ function localPath(uri: string): string | undefined {
   return REMOTE.test(uri) ? undefined : uri;
 }
 
-/** An integer from an int, a whole float written as one (`5.0`), or base-10 text. */
+/**
+ * An integer from an int, a whole float written as one (`5.0`), base-10 text, or decimal text with an exponent that
+ * is a whole number (`1e3`, `2.5E2`): flytectl reads those as the float they are and takes its whole value.
+ */
 function integerOf(value: InputValue): bigint | undefined {
   switch (value.kind) {
     case "int":
       return value.value;
-    case "float": {
-      const whole = /^([-+]?\d+)\.0*$/.exec(value.text.trim());
-      return whole ? BigInt(whole[1]) : undefined;
-    }
-    case "string": {
-      const text = value.text.trim();
-      return /^[-+]?\d+$/.test(text) ? BigInt(text) : undefined;
-    }
+    case "float":
+    case "string":
+      return wholeDecimal(value.text.trim());
     default:
       return undefined;
   }
+}
+
+/** The exponent past which a whole number is beyond int64 whatever its digits: its digits are not multiplied out. */
+const EXPONENT_BEYOND_INT64 = 40;
+
+/** Decimal text (`-12`, `5.0`, `2.5E2`) as the whole number it denotes, exactly; undefined if it is not one. */
+function wholeDecimal(text: string): bigint | undefined {
+  const parts = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text);
+  if (!parts || (parts[2] === "" && !parts[3])) return undefined;
+  const [, sign, whole, fraction = "", exponentText = "0"] = parts;
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, "") || "0";
+  const exponent = Number(exponentText) - fraction.length;
+  const negative = sign === "-";
+  if (/^0+$/.test(digits)) return 0n;
+  if (exponent >= 0) {
+    // Far past int64: the range check refuses it; its digits need not be made.
+    if (exponent + digits.length > EXPONENT_BEYOND_INT64) return negative ? -(10n ** 40n) : 10n ** 40n;
+    const n = BigInt(digits) * 10n ** BigInt(exponent);
+    return negative ? -n : n;
+  }
+  // A negative exponent leaves a whole number only when the digits it drops are zeros.
+  const dropped = -exponent;
+  if (dropped > digits.length) return /^0*$/.test(digits) ? 0n : undefined;
+  if (!/^0*$/.test(digits.slice(digits.length - dropped))) return undefined;
+  const n = BigInt(digits.slice(0, digits.length - dropped) || "0");
+  return negative ? -n : n;
 }
 
 const FLOAT_TEXT = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
