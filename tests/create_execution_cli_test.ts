@@ -507,6 +507,24 @@ Deno.test("create execution: an integer input written with an exponent (1e3, 2.5
   });
 });
 
+Deno.test("create execution: a float input written beyond a float64 (1e400) is refused, .inf is infinity", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const float = { type: { case: "simple" as const, value: SimpleType.FLOAT } };
+    await registerTask(sandbox, "test.float_task", "f1", { x: { type: float, description: "x" } });
+    const file = `${dir}/spec.yaml`;
+    await Deno.writeTextFile(file, "task: test.float_task\ninputs:\n  x: 1e400\n");
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    deepEqual([run.code, run.stderr], [
+      2,
+      "Error: inputs.x: 1e400 is not a float (a number such as 1.5, -2e-3 or .inf)\n",
+    ]);
+    await Deno.writeTextFile(file, "task: test.float_task\ninputs:\n  x: .inf\n");
+    const inf = await runFctlProcess(["create", "execution", "--execFile", file, "--dryRun", ...endpoint]);
+    equal(inf.code, 0, inf.stderr);
+    equal(JSON.parse(inf.stdout).request.inputs.literals.x.scalar.primitive.floatValue, "Infinity");
+  });
+});
+
 Deno.test("create execution: Ctrl-C while the task is looked up ends the run at once (exit 130), nothing created", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     await Deno.writeTextFile(`${dir}/spec.yaml`, `task: ${TASK}\nversion: v1\n`);

@@ -635,14 +635,17 @@ const SPECIAL_FLOATS: Readonly<Record<string, number>> = {
 
 /** A float from an int, a float, or number text (Go's ParseFloat forms and YAML's `.inf`/`.nan`). */
 function floatOf(value: InputValue): number | undefined {
+  // A number written out (not `.inf`) beyond a float64 is refused, as Go's ParseFloat refuses it for flytectl, rather
+  // than sent as infinity.
+  const finite = (n: number) => (Number.isFinite(n) ? n : undefined);
   switch (value.kind) {
     case "int":
-      return Number(value.value);
+      return finite(Number(value.value));
     case "float":
-      return value.value;
+      return FLOAT_TEXT.test(value.text.trim()) ? finite(value.value) : value.value;
     case "string": {
       const text = value.text.trim();
-      if (FLOAT_TEXT.test(text)) return Number(text);
+      if (FLOAT_TEXT.test(text)) return finite(Number(text));
       return SPECIAL_FLOATS[text.toLowerCase()];
     }
     default:
