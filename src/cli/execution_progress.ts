@@ -10,6 +10,7 @@ import { formatDuration } from "../config/duration.ts";
 import type { Io } from "../output/io.ts";
 import { truncateToWidth } from "../output/text_width.ts";
 import { printNote, printNoteText } from "../output/print.ts";
+import { printable } from "../output/printable.ts";
 
 /** The width assumed when the terminal's is unknown. */
 const DEFAULT_COLUMNS = 80;
@@ -28,7 +29,8 @@ export function progressLine(name: string, progress: ExecutionProgress): string 
     ? `, ${progress.running} running, ${progress.finished} finished nodes`
     : "";
   const elapsed = formatDuration(Math.floor(progress.elapsedMs / 1000) * 1000);
-  return `execution ${name}: ${progress.phase}${nodes}, ${elapsed}`;
+  // The name is the admin's (it may have chosen it): shown escaped, so that it cannot drive the terminal.
+  return `execution ${printable(name)}: ${progress.phase}${nodes}, ${elapsed}`;
 }
 
 /** A display of execution `name`'s progress on `io.stderr`, live when stderr is a terminal. */

@@ -78,3 +78,10 @@ Deno.test("execution progress on a terminal: clear removes a live line left by a
   display.clear();
   deepEqual(io.writes, ["\r\x1b[Kexecution run: RUNNING, 2 running, 1 finished nodes, 5s", "\r\x1b[K"]);
 });
+
+Deno.test("progressLine: a name from the admin holding an escape sequence or a line break is shown escaped", () => {
+  equal(
+    progressLine("a\x1b[2Jb\nc", progress("RUNNING", 0, 1, 0)),
+    "execution a\\x1b[2Jb\\nc: RUNNING, 1 running, 0 finished nodes, 0s",
+  );
+});
