@@ -8,6 +8,7 @@ import { equal, ok } from "node:assert/strict";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { packTar, type TarHeader } from "modern-tar";
 import { startTlsServer } from "../src/http/_test_tls.ts";
+import { createTestCertificates } from "../src/sandbox/test_ca.ts";
 import { assertFailedWith, described, guardedFctl, type GuardedOptions, type GuardedRun } from "./guarded_fctl.ts";
 import { fixture } from "./helpers.ts";
 
@@ -263,4 +264,49 @@ Deno.test("a downloaded archive followed by zeros without end, as they come or g
       await assertNothingLeft(tmp, path);
     }
   });
+});
+
+Deno.test("a download whose connection is closed in the middle: one line naming the download, not a broken archive, exit 1", async () => {
+  const tgz = await Deno.readFile(fixture("flytesnacks-core.tgz"));
+  // HTTP/1.1 over TLS, by hand: the length of the whole archive is promised, half of it sent, then the connection is
+  // closed.
+  const certificates = await createTestCertificates();
+  const listener = Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: certificates.cert, key: certificates.key });
+  const serving = (async () => {
+    for await (const conn of listener) {
+      await conn.read(new Uint8Array(64 * 1024)).catch(() => null);
+      const head = `HTTP/1.1 200 OK\r\ncontent-length: ${tgz.length}\r\nconnection: close\r\n\r\n`;
+      await conn.write(new TextEncoder().encode(head)).catch(() => 0);
+      await conn.write(tgz.subarray(0, tgz.length / 2)).catch(() => 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      conn.close();
+    }
+  })().catch(() => {});
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-hostile-archive-" });
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, `${sandbox.caCertificate!}${certificates.caCert}`);
+    await Deno.mkdir(`${dir}/tmp`);
+    const url = `https://127.0.0.1:${listener.addr.port}/half.tgz`;
+    const run = await guardedFctl(
+      [
+        ...["register", "files", "--archive", url, "--version", "v1", "-p", "flytesnacks", "-d", "development"],
+        ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
+        ...["--admin.clientSecretEnvVar", "FLYTE_SECRET"],
+      ],
+      { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp`, FLYTE_SECRET: SANDBOX_CLIENT.secret },
+      TIME_LIMIT_MS,
+    );
+    // Before: '"https://…/half.tgz" is not a valid gzip-compressed tar archive: error reading a body from connection'.
+    assertFailedWith(
+      run,
+      /^Error: cannot download "https:\/\/127\.0\.0\.1:\d+\/half\.tgz": error reading a body from connection\n$/,
+    );
+    await assertNothingLeft(`${dir}/tmp`, "half.tgz");
+  } finally {
+    listener.close();
+    await serving;
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

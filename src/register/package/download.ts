@@ -14,7 +14,7 @@ import {
 } from "./archive.ts";
 import type { HttpClient } from "../../http/http_client.ts";
 import { shownUrl } from "../../log/shown_url.ts";
-import { OperationError, quote, UsageError } from "../../errors.ts";
+import { FctlError, OperationError, quote, UsageError } from "../../errors.ts";
 import type { ObjectStore } from "../../storage/store.ts";
 
 /**
@@ -140,7 +140,7 @@ async function extractCounted<T>(
 ): Promise<T> {
   let received = 0;
   const report = deps.onDownloadProgress;
-  const counted = body.pipeThrough(
+  const counted = downloadErrorsWorded(shown, body).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         received += chunk.length;
@@ -153,4 +153,28 @@ async function extractCounted<T>(
     }),
   );
   return await withStreamedArchiveEntries(shown, format, counted, options, fn, signal);
+}
+
+/**
+ * `body`, whose failure while it is read (a connection closed before the promised length, a reset) is said as the
+ * download's, naming it: it would otherwise reach the archive's reader as a broken archive ("is not a valid tar
+ * archive: error reading a body from connection"). fctl's own failures (a time limit) are one line already.
+ */
+function downloadErrorsWorded(shown: string, body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (err) {
+        if (err instanceof FctlError) throw err;
+        const { describeFetchFailure } = await import("../../http/fetch_error.ts");
+        throw new OperationError(`cannot download ${quote(shown)}: ${describeFetchFailure(err)}`, { cause: err });
+      }
+      if (read.done) controller.close();
+      else controller.enqueue(read.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
