@@ -386,3 +386,20 @@ Deno.test("a signed upload URL redirecting the upload from https to plain http: 
     plain.close();
   }
 });
+
+Deno.test("a signed upload URL that closes the connection in the middle of the upload: tried again, then one line, exit 1", async () => {
+  // Reads the request's head and a piece of its body, then goes.
+  const closing: Respond = async (conn) => void await conn.read(new Uint8Array(4096));
+  await withHostileUploadUrl(closing, async ({ register, server, tmp }) => {
+    const run = await register(["--logger.level", "5"]);
+    equal(run.code, 1, described(run));
+    const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
+    equal(error.length, 1, described(run));
+    match(
+      error[0],
+      /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ failed: (connection closed before message completed|.*(reset|broken pipe).*)$/i,
+    );
+    equal(server.heads.filter((request) => request.startsWith("PUT ")).length, 4, "tried 4 times in all");
+    await assertNothingLeft(tmp, "closed");
+  });
+});
