@@ -80,17 +80,17 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
   "src/storage/local.ts": { uses: ["Deno", "node:path"], why: "the local-disk storage backend" },
   "src/storage/mem.ts": { uses: ["Deno"], why: "the in-memory storage backend reads the files it is given" },
   "src/storage/gcs.ts": {
-    uses: ["Deno", "node:fs", "node:stream", "node:stream/promises", "node:buffer"],
+    uses: ["Deno", "node:stream", "node:stream/promises", "node:buffer"],
     why: "the GCS client library reads and writes Node streams; application default credentials' file",
   },
   "src/storage/azure.ts": {
-    uses: ["node:fs", "node:stream"],
-    why: "the Azure client library uploads from Node streams of local files",
+    uses: ["node:stream"],
+    why: "the Azure client library downloads into Node streams",
   },
   "src/storage/s3.ts": { uses: ["node:buffer"], why: "the S3 client library's bodies are Buffers" },
   "src/storage/node_streams.ts": {
-    uses: ["node:stream"],
-    why: "converts between web streams and the libraries' Node streams",
+    uses: ["node:stream", "node:fs", "node:buffer"],
+    why: "converts between web streams and the libraries' Node streams; an upload's file or bytes as one",
   },
   "src/storage/from_config.ts": {
     uses: ["node:os", "node:path"],

@@ -11,9 +11,9 @@
 import type { Readable } from "node:stream";
 import { BlobServiceClient, type BlockBlobUploadOptions, StorageSharedKeyCredential } from "@azure/storage-blob";
 import { OperationError, quote, UsageError } from "../errors.ts";
-import { boundedCall, type CallContext, describe, streamIdle, watchedSource } from "./cloud_call.ts";
+import { boundedCall, type CallContext, describe, streamIdle } from "./cloud_call.ts";
 import { checkReadable, containerReference, noSuchObject, readAllBounded } from "./reference.ts";
-import { firstChunkThenStream } from "./node_streams.ts";
+import { firstChunkThenStream, watchedSource } from "./node_streams.ts";
 import { azureServiceUrl, cloudStowConfigProblems, cloudStowSecrets } from "./stow_config.ts";
 import { type ResolvedReference, resolveReference } from "./stow_reference.ts";
 import type { ObjectInfo, ObjectStore, StoreSource, StowStoreSettings } from "./store.ts";

@@ -7,13 +7,9 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
 import { formatDuration as formatHttpLimit } from "../config/duration.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
-import type { StreamIdle } from "./node_streams.ts";
-import type { StoreSource } from "./store.ts";
+import type { CallProgress, StreamIdle } from "./node_streams.ts";
 
 /** How one call is bounded and described. */
 export interface CallContext {
@@ -34,14 +30,6 @@ export interface CallContext {
   headersMs?: number;
   /** `http.idleTimeout` in ms, 0 or absent = none: the longest the SDK takes nothing of a body it sends. */
   idleMs?: number;
-}
-
-/** What a call that sends a body tells its watch (see {@link watchedSource}). */
-export interface CallProgress {
-  /** The SDK took a piece of the body. */
-  sending(): void;
-  /** The SDK took the body's last piece: the answer is due within `headersMs` from now. */
-  sent(): void;
 }
 
 /**
@@ -119,33 +107,6 @@ export function describe(err: unknown, secrets: readonly string[]): string {
     if (secret.length >= 4) line = line.split(secret).join("[redacted]");
   }
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-/** Bytes of a body handed to an SDK at a time, so that its progress can be seen. */
-const SOURCE_PIECE_BYTES = 64 * 1024;
-
-/**
- * `source` (bytes in memory, or a file, never read whole) as a Node stream an SDK reads, telling `progress` of each
- * piece it takes and of the last: what lets {@link boundedCall} see a service that stops taking the body.
- */
-export function watchedSource(source: StoreSource, progress: CallProgress): Readable {
-  async function* pieces(): AsyncGenerator<Buffer> {
-    if (source.bytes !== undefined) {
-      const bytes = source.bytes;
-      for (let offset = 0; offset < bytes.byteLength; offset += SOURCE_PIECE_BYTES) {
-        progress.sending();
-        const end = Math.min(offset + SOURCE_PIECE_BYTES, bytes.byteLength);
-        yield Buffer.from(bytes.buffer, bytes.byteOffset + offset, end - offset);
-      }
-    } else {
-      for await (const chunk of createReadStream(source.path, { highWaterMark: SOURCE_PIECE_BYTES })) {
-        progress.sending();
-        yield chunk as Buffer;
-      }
-    }
-    progress.sent();
-  }
-  return Readable.from(pieces(), { objectMode: false, highWaterMark: SOURCE_PIECE_BYTES });
 }
 
 /** The stall limit of a streamed read of `ref` after its first bytes (`http.idleTimeout`, in ms; 0 or absent: none). */

@@ -4,7 +4,10 @@
  *
  * @module
  */
-import type { Readable } from "node:stream";
+import { Buffer } from "node:buffer";
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import type { StoreSource } from "./store.ts";
 
 /** How long the rest of a stream may stall, and what that failure is. */
 export interface StreamIdle {
@@ -63,4 +66,39 @@ export async function firstChunkThenStream(
       node.destroy();
     },
   }, { highWaterMark: 0 });
+}
+
+/** What a call that sends a body tells its watch (see {@link watchedSource}; `boundedCall` times the call by it). */
+export interface CallProgress {
+  /** The SDK took a piece of the body. */
+  sending(): void;
+  /** The SDK took the body's last piece: the answer is due within `headersMs` from now. */
+  sent(): void;
+}
+
+/** Bytes of a body handed to an SDK at a time, so that its progress can be seen. */
+const SOURCE_PIECE_BYTES = 64 * 1024;
+
+/**
+ * `source` (bytes in memory, or a file, never read whole) as a Node stream an SDK reads, telling `progress` of each
+ * piece it takes and of the last: what lets {@link boundedCall} see a service that stops taking the body.
+ */
+export function watchedSource(source: StoreSource, progress: CallProgress): Readable {
+  async function* pieces(): AsyncGenerator<Buffer> {
+    if (source.bytes !== undefined) {
+      const bytes = source.bytes;
+      for (let offset = 0; offset < bytes.byteLength; offset += SOURCE_PIECE_BYTES) {
+        progress.sending();
+        const end = Math.min(offset + SOURCE_PIECE_BYTES, bytes.byteLength);
+        yield Buffer.from(bytes.buffer, bytes.byteOffset + offset, end - offset);
+      }
+    } else {
+      for await (const chunk of createReadStream(source.path, { highWaterMark: SOURCE_PIECE_BYTES })) {
+        progress.sending();
+        yield chunk as Buffer;
+      }
+    }
+    progress.sent();
+  }
+  return Readable.from(pieces(), { objectMode: false, highWaterMark: SOURCE_PIECE_BYTES });
 }
