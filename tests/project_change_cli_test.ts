@@ -147,6 +147,38 @@ Deno.test("update project changes only the fields named; both states or none is 
   });
 });
 
+Deno.test("create project refuses what FlyteAdmin would, before any call: a bad id, a long name or description", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    const idRule =
+      "a project id is lowercase letters, digits and '-', starting and ending with a letter or digit, at " +
+      "most 63 characters (an RFC 1123 label)";
+    // The id goes in as -p, as the production runs pass a project (create project takes it for --id).
+    const refusals: [string, string[], string][] = [
+      // A dry run said "skipping RegisterProject request (dryRun)" for an id no admin accepts.
+      ["Bad_Id", ["--name", "x", "--dryRun"], `invalid project id "Bad_Id": ${idRule}`],
+      ["-ml", ["--name", "x"], `invalid project id "-ml": ${idRule}`],
+      ["a".repeat(64), ["--name", "x"], `invalid project id "${"a".repeat(64)}": ${idRule}`],
+      ["ml", ["--name", "n".repeat(65)], "project name of 65 characters: at most 64"],
+      ["ml", ["--name", "x", "--description", "d".repeat(301)], "project description of 301 characters: at most 300"],
+    ];
+    for (const [id, args, message] of refusals) {
+      const result = await runProductionProcess(sandbox, ["create", "project", ...args], id);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", `Error: ${message}\n`]);
+    }
+    deepEqual(sandbox.requests.filter(({ method }) => method === "RegisterProject"), []);
+    // At the limits, the admin takes it.
+    const longest = await runProductionProcess(
+      sandbox,
+      ["create", "project", "--name", "n".repeat(64), "--description", "d".repeat(300)],
+      `a${"-".repeat(61)}z`,
+    );
+    deepEqual([longest.code, longest.stderr], [0, ""]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 Deno.test("production admin: create and update project as fresh processes (TLS, OAuth, declared permissions)", async () => {
   const sandbox = await startSandbox({ production: true });
   try {

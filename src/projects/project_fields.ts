@@ -16,6 +16,42 @@ export interface ProjectFields {
   state?: number;
 }
 
+/** FlyteAdmin's limits on a project (its ValidateProject), which it refuses a RegisterProject for breaking. */
+const PROJECT_ID_MAX = 63;
+const PROJECT_NAME_MAX = 64;
+const PROJECT_DESCRIPTION_MAX = 300;
+
+/**
+ * What FlyteAdmin accepts as a project id: a DNS-1123 label (lowercase letters, digits and '-', starting and ending
+ * with a letter or digit) of at most 63 characters. A project named otherwise can never be created.
+ */
+export function creatableProjectId(id: string): boolean {
+  return id.length <= PROJECT_ID_MAX && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id);
+}
+
+/**
+ * Refuses, before any call, a project FlyteAdmin would refuse to create: an id that is not a DNS-1123 label of at
+ * most 63 characters, a name over 64 characters, a description over 300 (a dry run included, which would
+ * otherwise report a project the admin can never create).
+ *
+ * @throws {UsageError} naming the value and the rule
+ */
+export function checkNewProject(project: { id: string; name: string; description?: string }): void {
+  if (!creatableProjectId(project.id)) {
+    throw new UsageError(
+      `invalid project id ${quote(project.id)}: a project id is lowercase letters, digits and '-', starting and ` +
+        `ending with a letter or digit, at most ${PROJECT_ID_MAX} characters (an RFC 1123 label)`,
+    );
+  }
+  if (project.name.length > PROJECT_NAME_MAX) {
+    throw new UsageError(`project name of ${project.name.length} characters: at most ${PROJECT_NAME_MAX}`);
+  }
+  const description = project.description ?? "";
+  if (description.length > PROJECT_DESCRIPTION_MAX) {
+    throw new UsageError(`project description of ${description.length} characters: at most ${PROJECT_DESCRIPTION_MAX}`);
+  }
+}
+
 /** `k=v,k2=v2` as labels; an empty text is no labels. */
 export function parseLabels(text: string): Record<string, string> {
   const labels: Record<string, string> = {};

@@ -9,6 +9,7 @@
  */
 import type { AdminClient } from "../admin/client.ts";
 import { OperationError, quote } from "../errors.ts";
+import { creatableProjectId } from "./project_fields.ts";
 
 /** What the admin refused: the project (missing or not active) or the domain. */
 export interface ProjectRefusal {
@@ -28,14 +29,6 @@ const NOT_ACTIVE = /project \[([^[\]]*)\] is not active$/;
 const UNKNOWN_DOMAIN = /domain \[([^[\]]*)\] is unrecognized by system$/;
 /** Longest refusal looked for: the messages above with project and domain ids of any length FlyteAdmin accepts. */
 const REFUSAL_TEXT_MAX = 1024;
-
-/**
- * What FlyteAdmin's RegisterProject accepts as a project id (a DNS-1123 label, at most 63 characters): a project
- * named otherwise can never be created, so its refusal says what a project id is rather than how to create it.
- */
-function creatableProjectId(id: string): boolean {
-  return id.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(id);
-}
 
 /**
  * The refusal a failed row's info or a failed call's message reports, if it is one. `id` is the row's identifier (the
@@ -102,6 +95,7 @@ export class ProjectRefusedError extends OperationError {
     switch (refusal.reason) {
       case "projectNotFound":
         message = `project ${quote(project)} does not exist on the admin: ${notDone}; ` +
+          // A project named otherwise can never be created: its refusal says what a project id is.
           (creatableProjectId(project)
             ? `create it with: fctl create project --id ${project} --name ${project}`
             : `check ${flags.project}: a project id is lower case letters, digits and '-' (not first or last), at most 63 ` +

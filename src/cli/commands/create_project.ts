@@ -7,7 +7,7 @@
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { printText } from "../../output/print.ts";
-import { parseLabels, type ProjectFields, readProjectFile } from "../../projects/project_fields.ts";
+import { checkNewProject, parseLabels, type ProjectFields, readProjectFile } from "../../projects/project_fields.ts";
 
 /** The fields a project command takes as flags. */
 export const PROJECT_FIELD_FLAGS = [
@@ -77,6 +77,8 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     if (!name) throw new UsageError("project name is a required flag: add --name <name> (or name in --file)");
     const labels = fields.labels ?? file.labels;
     const project = { id, name, description: fields.description ?? file.description, labels };
+    // What the admin would refuse is refused here, a dry run included.
+    checkNewProject(project);
     if (dryRun) {
       printText(ctx.io, `skipping RegisterProject request (dryRun): project ${id} not created\n`);
       return;
