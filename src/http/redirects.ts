@@ -5,7 +5,8 @@
  * first URL only). Each hop goes through the proxy that applies to its own URL; the rest is what `fetch` does: at most
  * {@link MAX_REDIRECTS} hops, `Authorization`, `Cookie` and `Proxy-Authorization` dropped on a hop to another origin,
  * a 303 (and a 301 or 302 of a POST) made a GET without its body, and a 307 or 308 sent again with its body when it can
- * be (not a stream, which the first hop read: that answer is the caller's as it came).
+ * be (not a stream, which the first hop read: that answer is the caller's as it came). A `Request` with a body is
+ * `fetch`'s to follow (see {@link followedByFetch}).
  *
  * @module
  */
@@ -35,6 +36,7 @@ export function followingRedirects(inner: typeof fetch): typeof fetch {
     const request = input instanceof Request ? input : undefined;
     if ((init?.redirect ?? request?.redirect ?? "follow") !== "follow") return await inner(input, init);
     let url = new URL(request?.url ?? String(input));
+    if (request?.body && init?.body === undefined) return await followedByFetch(inner, request, init, url);
     let method = (init?.method ?? request?.method ?? "GET").toUpperCase();
     let headers = new Headers(init?.headers ?? request?.headers);
     let body: BodyInit | null | undefined = init?.body ?? request?.body;
@@ -75,4 +77,25 @@ export function followingRedirects(inner: typeof fetch): typeof fetch {
     }
     return response;
   };
+}
+
+/**
+ * A `Request` with a body (the S3 SDK's uploads), whose redirects `fetch` follows itself: its body is a stream that
+ * the first hop reads, which `fetch` can send again (a `Blob`'s) where this module could not. A redirect from https to
+ * plain http is refused once the answer is in (the body may have gone there: fctl makes no such `Request` itself).
+ */
+async function followedByFetch(
+  inner: typeof fetch,
+  request: Request,
+  init: RequestInit | undefined,
+  url: URL,
+): Promise<Response> {
+  const response = await inner(request, init);
+  const to = URL.parse(response.url);
+  if (!response.redirected || url.protocol !== "https:" || to === null || to.protocol === "https:") return response;
+  await response.body?.cancel().catch(() => {});
+  throw new OperationError(
+    `${request.method} ${redactUrl(url)} was redirected to ${shownUrl(to.href)}: a redirect from https to plain ` +
+      "http is not followed",
+  );
 }
