@@ -158,7 +158,7 @@ Deno.test("stow azure that never answers, or answers the container's creation an
   }
 });
 
-Deno.test("stow google whose storage endpoint never answers: exit 1 once http.headersTimeout has passed", async () => {
+Deno.test("stow google whose storage endpoint never answers, or never answers the upload: exit 1 once http.headersTimeout has passed", async () => {
   // Tokens from a fake token endpoint (the credentials' token_uri); the storage API is mute.
   const gcs = await startFakeGcs();
   const mute = startQuietServer(() => undefined);
@@ -172,6 +172,25 @@ Deno.test("stow google whose storage endpoint never answers: exit 1 once http.he
       );
       ok(mute.lines.length > 0, "the storage API was asked");
     });
+    // The bucket is there; the upload is never answered.
+    const bucket = '{"kind":"storage#bucket","name":"fctl-fast"}';
+    const writeOnly = startQuietServer((line) =>
+      line.startsWith("GET /storage/v1/b/fctl-fast")
+        ? `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${bucket.length}\r\n\r\n${bucket}`
+        : undefined
+    );
+    try {
+      const config = { ...google.config, endpoint: writeOnly.url };
+      await withStow({ kind: "google", config }, async (register) => {
+        assertFailedWith(
+          await register(SHORT_LIMITS),
+          /^Error: cannot write "gs:\/\/fctl-fast\/fast\/v1-fast\w+\.tar\.gz": no answer within 3s after it was sent \(http\.headersTimeout\)\n$/,
+        );
+        ok(writeOnly.lines.some((line) => line.includes("/upload/storage/v1/b/fctl-fast/o")), writeOnly.lines.join());
+      });
+    } finally {
+      writeOnly.close();
+    }
   } finally {
     mute.close();
     await gcs.close();
