@@ -291,6 +291,11 @@ Deno.test("register examples: unknown tag, rate limit (with reset time) and refu
     github.failWith = { status: 401, body: JSON.stringify({ message: `Bad credentials ${TOKEN}` }) };
     const echoed = await run([]);
     equal(echoed.stderr, "Error: the GitHub API refused GITHUB_TOKEN (HTTP 401): Bad credentials [redacted]\n");
+    // Echoed where the message is cut: no part of it is shown (it was cut inside the token, leaving its start).
+    github.failWith = { status: 401, body: JSON.stringify({ message: `${"x".repeat(185)} ${TOKEN} and more` }) };
+    const cut = await run([]);
+    match(cut.stderr, /^Error: the GitHub API refused GITHUB_TOKEN \(HTTP 401\): x{185}… \(\d+ more characters\)\n$/);
+    assert(!cut.stderr.includes(TOKEN.slice(0, 6)), cut.stderr);
     equal(sandbox.requests.length, 0);
   });
 });

@@ -6,6 +6,7 @@
 import { OperationError, quote } from "../errors.ts";
 import { boundedBodies, HttpBodyTooLargeError, type HttpRequestInit } from "../http/bounded_body.ts";
 import { describeFetchFailure } from "../http/fetch_error.ts";
+import { excerpt } from "../output/printable.ts";
 
 /** GitHub's public API; `GITHUB_API_URL` overrides it (GitHub Enterprise, tests). */
 export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
@@ -152,11 +153,14 @@ function responseError(response: Response, text: string, what: string, options: 
   return new OperationError(`the GitHub API refused ${what} (HTTP ${status})${detail ? `: ${detail}` : ""}`);
 }
 
-/** GitHub's error bodies are `{"message": …}`; anything else is not worth quoting. */
+/**
+ * GitHub's error bodies are `{"message": …}`; anything else is not worth quoting. At most 200 characters, cut between
+ * words: a token the server echoes is hidden whole by the run's redactor, and a cut inside it would leave its start.
+ */
 function githubMessage(text: string): string {
   try {
     const message = (JSON.parse(text) as { message?: unknown }).message;
-    return typeof message === "string" ? message.slice(0, 200) : "";
+    return typeof message === "string" ? excerpt(message, 200) : "";
   } catch {
     return "";
   }
