@@ -9,6 +9,8 @@
  */
 import { formatDuration as formatHttpLimit } from "../config/duration.ts";
 import { FctlError, OperationError, quote } from "../errors.ts";
+import { hideSignatures } from "../http/url_secrets.ts";
+import { excerpt } from "../output/printable.ts";
 import type { CallProgress, StreamIdle } from "./node_streams.ts";
 
 /** How one call is bounded and described. */
@@ -98,7 +100,8 @@ function formatDuration(ms: number): string {
 
 /**
  * One line about `err`: its first line, with every secret replaced by `[redacted]` (an SDK may echo a key or a
- * token it was given back in a message; the cause chain is dropped for the same reason).
+ * token it was given back in a message; the cause chain is dropped for the same reason), and a request's signature
+ * (a SAS `sig`, `Signature=`) too; at most 300 characters, cut between words.
  */
 export function describe(err: unknown, secrets: readonly string[]): string {
   const raw = err instanceof Error ? err.message : String(err);
@@ -106,7 +109,8 @@ export function describe(err: unknown, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret.length >= 4) line = line.split(secret).join("[redacted]");
   }
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  // Cut between words: a credential the run's redactor hides whole (a token) must not be left cut at its start.
+  return excerpt(hideSignatures(line), 300);
 }
 
 /** The stall limit of a streamed read of `ref` after its first bytes (`http.idleTimeout`, in ms; 0 or absent: none). */
