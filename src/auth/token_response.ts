@@ -18,22 +18,10 @@
  * `id_token` member. The library then reports what is wrong with the rest as it would have.
  */
 export async function withoutIdToken(response: Response): Promise<Response> {
-  if (response.status !== 200 || response.bodyUsed) return response;
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.clone().text());
-  } catch {
-    return response;
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !Object.hasOwn(body, "id_token")) {
-    return response;
-  }
-  await response.body?.cancel();
-  const { id_token: _unused, ...rest } = body as Record<string, unknown>;
-  const headers = new Headers(response.headers);
-  // The body is shorter now; its length is the new Response's to say.
-  headers.delete("content-length");
-  return new Response(JSON.stringify(rest), { status: response.status, statusText: response.statusText, headers });
+  const body = await jsonObjectBody(response);
+  if (!body || !Object.hasOwn(body, "id_token")) return response;
+  const { id_token: _unused, ...rest } = body;
+  return await withBody(response, rest);
 }
 
 /** A decimal number of seconds, as some providers write them in strings (`"900"`). */
@@ -46,14 +34,8 @@ const SECONDS_TEXT = /^\d+$/;
  * is nothing to reword: an error answer, a body that is not a JSON object, or one already in RFC 8628's words.
  */
 export async function asRfc8628DeviceAuthorization(response: Response): Promise<Response> {
-  if (response.status !== 200 || response.bodyUsed) return response;
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.clone().text());
-  } catch {
-    return response;
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return response;
+  const body = await jsonObjectBody(response);
+  if (!body) return response;
   const reworded: Record<string, unknown> = { ...body };
   if (reworded.verification_uri === undefined && typeof reworded.verification_url === "string") {
     reworded.verification_uri = reworded.verification_url;
@@ -62,11 +44,32 @@ export async function asRfc8628DeviceAuthorization(response: Response): Promise<
     const value = reworded[name];
     if (typeof value === "string" && SECONDS_TEXT.test(value)) reworded[name] = Number(value);
   }
-  if (Object.keys(reworded).every((key) => reworded[key] === (body as Record<string, unknown>)[key])) {
-    return response;
+  if (Object.keys(reworded).every((key) => reworded[key] === body[key])) return response;
+  return await withBody(response, reworded);
+}
+
+/**
+ * The JSON object a successful answer holds, read from a copy (`response` stays unread); `undefined` for an error
+ * answer, a body already read, or one that is not a JSON object.
+ */
+async function jsonObjectBody(response: Response): Promise<Record<string, unknown> | undefined> {
+  if (response.status !== 200 || response.bodyUsed) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return undefined;
   }
+  return typeof body === "object" && body !== null && !Array.isArray(body)
+    ? body as Record<string, unknown>
+    : undefined;
+}
+
+/** Another Response with `response`'s status and headers and `body` as its JSON; `response`'s own is cancelled. */
+async function withBody(response: Response, body: Record<string, unknown>): Promise<Response> {
   await response.body?.cancel();
   const headers = new Headers(response.headers);
+  // The body's length changed; its length is the new Response's to say.
   headers.delete("content-length");
-  return new Response(JSON.stringify(reworded), { status: response.status, statusText: response.statusText, headers });
+  return new Response(JSON.stringify(body), { status: response.status, statusText: response.statusText, headers });
 }
