@@ -5,8 +5,7 @@
  * @module
  */
 import { equal, match, ok } from "node:assert/strict";
-import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { fctlMain, SUBPROCESS_HOME } from "./helpers.ts";
+import { fctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 
 /** Far above what any of these runs needs (about 150 MiB), far below what an unbounded read reaches in seconds. */
 export const MEMORY_LIMIT_MIB = 600;
@@ -91,14 +90,8 @@ export async function guardedFctl(
   options: GuardedOptions = {},
 ): Promise<GuardedRun> {
   const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...FCTL_RUN_FLAGS, await fctlMain(), ...args],
-    env: { DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`, NO_COLOR: "1", ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  // The code cache of the test processes' home, whatever HOME the run is given.
+  const child = (await fctlProcess(args, { DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`, ...env })).spawn();
   const stdout = new Response(child.stdout).text();
   const stderr = new Response(child.stderr).text();
   let killed: GuardedRun["killed"];
