@@ -6,6 +6,7 @@
  */
 import type { Io } from "../output/io.ts";
 import { printNoteText } from "../output/print.ts";
+import { printable } from "../output/printable.ts";
 import type { DownloadProgress } from "../register/register_files.ts";
 import type { RegisterProgress } from "../register/register_files.ts";
 
@@ -36,12 +37,13 @@ export function progressDisplay(io: Io, now: () => number = () => performance.no
     onDownloadProgress: (p) => {
       // Nothing received, nothing to say: "0 B" (of an empty body) is not progress.
       if (p.received === 0) return;
-      const name = p.url.slice(p.url.lastIndexOf("/") + 1);
+      // The URL and the package's member names are a server's to choose: shown escaped, never driving the terminal.
+      const name = printable(p.url.slice(p.url.lastIndexOf("/") + 1));
       const total = p.total ? ` of ${byteSize(p.total)}` : "";
       draw(`Downloading ${name}: ${byteSize(p.received)}${total}`, p.done);
     },
     onProgress: (p) => {
-      if (p.phase === "upload") draw(`Uploading ${p.name.slice(p.name.lastIndexOf("/") + 1)}…`, true);
+      if (p.phase === "upload") draw(`Uploading ${printable(p.name.slice(p.name.lastIndexOf("/") + 1))}…`, true);
       else draw(`Registering: ${p.done} of ${p.total}`, p.done === p.total);
     },
     clear: () => {

@@ -53,3 +53,19 @@ Deno.test("download progress: sizes in the unit that fits; nothing at all while 
     "\r\x1b[K",
   ]);
 });
+
+Deno.test("progress: a download's or source's name from a server or package is shown escaped, never drives the terminal", () => {
+  const io = terminal();
+  const display = progressDisplay(io, () => 0);
+  display.onDownloadProgress!({
+    url: "https://example.com/v1/core\x1b]0;pwned\x07.tgz",
+    received: 10,
+    total: 10,
+    done: true,
+  });
+  display.onProgress!({ phase: "upload", name: "pkg/fast\x1b[2J.tar.gz", done: false });
+  deepEqual(io.writes, [
+    "\r\x1b[KDownloading core\\x1b]0;pwned\\x07.tgz: 10 B of 10 B",
+    "\r\x1b[KUploading fast\\x1b[2J.tar.gz…",
+  ]);
+});

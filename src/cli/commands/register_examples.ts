@@ -9,6 +9,7 @@ import type { CliContext } from "../context.ts";
 import { projectDomain } from "../project_domain.ts";
 import { REGISTER_FLAGS, type RegisterCommandOptions, registerSettings } from "../register_options.ts";
 import { printNote } from "../../output/print.ts";
+import { printable } from "../../output/printable.ts";
 
 const FLAGS = [
   {
@@ -32,9 +33,14 @@ function load() {
  * record in the log wherever stderr goes.
  */
 function announceRelease(ctx: CliContext, tag: string, assets: readonly string[]): void {
-  const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
   ctx.logger.info("resolved the flytesnacks release", { release: tag, archives: assets.join(", ") });
-  if (ctx.io.stderrIsTerminal) printNote(ctx.io, `Registering flytesnacks release ${tag} (${archives})`);
+  if (ctx.io.stderrIsTerminal) printNote(ctx.io, releaseAnnouncement(tag, assets));
+}
+
+/** The line that names the release on a terminal; its tag is GitHub's answer's, shown escaped. */
+export function releaseAnnouncement(tag: string, assets: readonly string[]): string {
+  const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
+  return `Registering flytesnacks release ${printable(tag)} (${archives})`;
 }
 
 /** `register examples`. */

@@ -1,0 +1,24 @@
+import { deepEqual, throws } from "node:assert/strict";
+import { reportOutcome } from "./register_outcome.ts";
+import { releaseAnnouncement } from "./commands/register_examples.ts";
+
+Deno.test("the failed lines show a package member's name and the admin's reason escaped, never driving the terminal", () => {
+  const lines: string[] = [];
+  const io = { stderr: { write: (text: string) => void lines.push(text) } };
+  throws(
+    () =>
+      reportOutcome(io, { interrupted: false, failed: 1 }, "1 file failed to register", [
+        { name: "core/x\x1b]0;pwned\x07_1.pb", reason: "denied \x1b[2J\nagain" },
+      ]),
+    /1 file failed to register/,
+  );
+  deepEqual(lines, ["failed: core/x\\x1b]0;pwned\\x07_1.pb: denied \\x1b[2J again\n"]);
+});
+
+Deno.test("the release a terminal is told of shows GitHub's tag escaped", () => {
+  deepEqual(releaseAnnouncement("v1.2.3", ["a.tgz"]), "Registering flytesnacks release v1.2.3 (1 archive)");
+  deepEqual(
+    releaseAnnouncement("v1\x1b[31m", ["a.tgz", "b.tgz"]),
+    "Registering flytesnacks release v1\\x1b[31m (2 archives)",
+  );
+});
