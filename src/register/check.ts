@@ -1,8 +1,8 @@
 /**
- * The check step of a registration: everything that can be checked locally, before anything is
- * uploaded or created, so that a bad package does not end up half registered. It decodes, so it loads flyteidl's
- * generated descriptors; what a registration needs before that (its options, its source) is in `check_options.ts`
- * and `package_sources.ts`.
+ * The check step of a registration: everything that can be checked locally, before anything is uploaded or
+ * created, so that a bad package does not end up half registered. It decodes, so it loads the registration
+ * messages' generated descriptors (proto/client/fctl/registration/); what a registration needs before that (its
+ * options, its source) is in `check_options.ts` and `package_sources.ts`.
  *
  * @module
  */

@@ -1,8 +1,9 @@
 /**
  * A registration once its source's upload location has been asked for: check → plan → execute → report, on the
  * members of the package. `register_files.ts` imports it only then, because checking decodes the entities, which
- * needs flyteidl's generated descriptors: building them costs a cold process tens of milliseconds of CPU, which
- * then overlaps the call's round trip instead of coming before the package is even read.
+ * needs the registration messages' descriptors (proto/client/fctl/registration/) and protobuf-es to decode with:
+ * building them costs a cold process milliseconds of CPU, which then overlap the call's round trip instead of coming
+ * before the package is even read.
  *
  * @module
  */

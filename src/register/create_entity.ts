@@ -78,8 +78,8 @@ const REQUEST_SCHEMAS: Record<CreateRequest["kind"], DescMessage> = {
  * What the first create of each kind would set up on its way out, done now, for a registration waiting on the
  * network anyway (for its upload location): the create call's service descriptors are loaded, and the create
  * request of the first entity of each kind is built and encoded, then dropped (protobuf-es compiles a message
- * type's encoder on its first use, a few ms for a task's with the many messages a task spec holds, and the
- * creates share those encoders). Each round of creates then starts without that set-up.
+ * type's encoder on its first use, and the creates share those encoders). Each round of creates then starts
+ * without that set-up.
  */
 export function prepareCreates(entities: readonly RegistrationEntity[]): void {
   const firsts = new Map<RegistrationEntity["kind"], RegistrationEntity>();

@@ -1,7 +1,7 @@
 /**
  * The identifier an entity is registered under, for the rows of a report: a module of its own so that the
  * rows' module (`entries.ts`), which a registration loads before its package is decoded, does not load
- * `classify.ts` and with it flyteidl's generated descriptors.
+ * `classify.ts` and with it the registration messages' generated descriptors.
  *
  * @module
  */

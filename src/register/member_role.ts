@@ -1,6 +1,6 @@
 /**
  * What a package member is, judged by its name alone: what reading a package needs, without decoding anything
- * (`classify.ts`, which decodes, loads flyteidl's generated descriptors).
+ * (`classify.ts`, which decodes, loads the registration messages' generated descriptors).
  *
  * pyflyte names files `<index>_<entity name>_<kind>.pb` with kind 1 = TaskSpec, 2 = WorkflowSpec,
  * 3 = LaunchPlan.

@@ -14,9 +14,9 @@
  * - report (`report.ts`): a row per file.
  *
  * This module reads the package and asks for the source's upload location; the steps (`check_and_send.ts`) load
- * once that call has been asked for. Nothing this module loads beforehand evaluates flyteidl's generated files:
- * decoding needs their descriptors, and building them (tens of ms of a cold process) overlaps the call's round
- * trip, instead of holding back the package's reading and the call. Measured against an admin 50 ms away: the call
+ * once that call has been asked for. Nothing this module loads beforehand evaluates the registration messages'
+ * generated file: decoding needs its descriptors, and building them overlaps the call's round trip, instead of
+ * holding back the package's reading and the call. Measured against an admin 50 ms away: the call
  * leaves about 50 ms sooner and the first create about 25–35 ms sooner; the checks alone already outlasted the
  * round trip, so a registration on a busy two-core machine, bound by CPU, ends little sooner.
  *
@@ -107,7 +107,7 @@ export async function registerFiles(
   );
 }
 
-/** The check, plan, execute and report steps: flyteidl's descriptors, and protobuf-es to decode with. */
+/** The check, plan, execute and report steps: the registration messages, and protobuf-es to decode with. */
 function loadSteps(): Promise<typeof import("./check_and_send.ts")> {
   return import("./check_and_send.ts");
 }
