@@ -10,7 +10,6 @@ import type { Io } from "../output/io.ts";
 import { type ExecSpec, renderSpec } from "../tasks/exec_spec.ts";
 import { writeFileAtomic } from "../fs/write_atomic.ts";
 import { printNote, printNoteText } from "../output/print.ts";
-import { printable } from "../output/printable.ts";
 
 /**
  * What is at `path`: nothing, a directory, or something else. A link is looked at itself when `follow` is false
@@ -75,9 +74,11 @@ export async function execFileWriter<T extends Named>(
   const path = await prepareExecFile(io, file);
   return async (entity) => {
     await writeSpecText(path, await renderSpec(toSpec(entity, now())));
-    // The name and version are the admin's text: shown escaped, so that neither can drive the terminal.
-    const id = `${printable(entity.id?.name ?? "")} version ${printable(entity.id?.version ?? "")}`;
-    printNote(io, `wrote the execution spec of ${id} to ${printable(resolve(path))}`);
+    // The name and version are the admin's text; printNote shows them escaped.
+    printNote(
+      io,
+      `wrote the execution spec of ${entity.id?.name ?? ""} version ${entity.id?.version ?? ""} to ${resolve(path)}`,
+    );
   };
 }
 

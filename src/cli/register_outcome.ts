@@ -7,7 +7,6 @@
 import { InterruptedError, OperationError } from "../errors.ts";
 import type { Io } from "../output/io.ts";
 import { printNote } from "../output/print.ts";
-import { printable } from "../output/printable.ts";
 import type { RegisterExamplesReport } from "../register/register_examples.ts";
 import type { RegisterEntry } from "../register/register_files.ts";
 
@@ -56,8 +55,7 @@ export function reportOutcome(
   }
   if (outcome.failed > 0) {
     for (const { name, reason } of failures.slice(0, MAX_FAILURES_NAMED)) {
-      // A member's name is the package's and a reason the admin's: shown escaped, never driving the terminal.
-      printNote(io, `failed: ${printable(name)}: ${printable(reason.replace(/\s*\n\s*/g, " "))}`);
+      printNote(io, `failed: ${name}: ${reason.replace(/\s*\n\s*/g, " ")}`);
     }
     const more = failures.length - MAX_FAILURES_NAMED;
     if (more > 0) printNote(io, `failed: and ${more} more (the report above lists them)`);

@@ -1,6 +1,7 @@
 import { deepEqual, throws } from "node:assert/strict";
 import { reportOutcome } from "./register_outcome.ts";
 import { releaseAnnouncement } from "./commands/register_examples.ts";
+import { printNote } from "../output/print.ts";
 
 Deno.test("the failed lines show a package member's name and the admin's reason escaped, never driving the terminal", () => {
   const lines: string[] = [];
@@ -16,9 +17,12 @@ Deno.test("the failed lines show a package member's name and the admin's reason 
 });
 
 Deno.test("the release a terminal is told of shows GitHub's tag escaped", () => {
-  deepEqual(releaseAnnouncement("v1.2.3", ["a.tgz"]), "Registering flytesnacks release v1.2.3 (1 archive)");
-  deepEqual(
-    releaseAnnouncement("v1\x1b[31m", ["a.tgz", "b.tgz"]),
-    "Registering flytesnacks release v1\\x1b[31m (2 archives)",
-  );
+  const lines: string[] = [];
+  const io = { stderr: { write: (text: string) => void lines.push(text) } };
+  printNote(io, releaseAnnouncement("v1.2.3", ["a.tgz"]));
+  printNote(io, releaseAnnouncement("v1\x1b[31m", ["a.tgz", "b.tgz"]));
+  deepEqual(lines, [
+    "Registering flytesnacks release v1.2.3 (1 archive)\n",
+    "Registering flytesnacks release v1\\x1b[31m (2 archives)\n",
+  ]);
 });

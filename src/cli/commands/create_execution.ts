@@ -11,7 +11,6 @@ import type { CreateExecutionOptions } from "../../executions/create_execution.t
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { printNote, printText } from "../../output/print.ts";
-import { printable } from "../../output/printable.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `create execution`. */
@@ -197,7 +196,7 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       spec,
       oldDataclassFormat: oldFormat,
       // The admin's text: shown escaped, so that it cannot drive the terminal.
-      onVersion: (version) => printNote(ctx.io, `using version ${printable(version)}`),
+      onVersion: (version) => printNote(ctx.io, `using version ${version}`),
       signal: ctx.signal,
     }).finally(() => uploads.close());
     // The document writers load only for what prints a document: the default line needs none.

@@ -62,7 +62,7 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
         // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
         if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;
         // A name is shown escaped: a line break or a terminal escape in it would split or drive the line.
-        printNote(ctx.io, `could not terminate ${printable(name)}: ${err.message}`);
+        printNote(ctx.io, `could not terminate ${name}: ${err.message}`);
         failed.push(name);
       }
     }

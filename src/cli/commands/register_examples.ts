@@ -9,7 +9,6 @@ import type { CliContext } from "../context.ts";
 import { projectDomain } from "../project_domain.ts";
 import { REGISTER_FLAGS, type RegisterCommandOptions, registerSettings } from "../register_options.ts";
 import { printNote } from "../../output/print.ts";
-import { printable } from "../../output/printable.ts";
 
 const FLAGS = [
   {
@@ -37,10 +36,10 @@ function announceRelease(ctx: CliContext, tag: string, assets: readonly string[]
   if (ctx.io.stderrIsTerminal) printNote(ctx.io, releaseAnnouncement(tag, assets));
 }
 
-/** The line that names the release on a terminal; its tag is GitHub's answer's, shown escaped. */
+/** The line that names the release on a terminal (`printNote` shows GitHub's tag escaped). */
 export function releaseAnnouncement(tag: string, assets: readonly string[]): string {
   const archives = `${assets.length} ${assets.length === 1 ? "archive" : "archives"}`;
-  return `Registering flytesnacks release ${printable(tag)} (${archives})`;
+  return `Registering flytesnacks release ${tag} (${archives})`;
 }
 
 /** `register examples`. */
