@@ -169,6 +169,10 @@ export async function createExecution(
   const { project, domain, signal } = options;
   const call = { signal };
   if (options.name) checkExecutionName(options.name);
+  // A relaunch's or recovery's refusal: its source not found, or the new execution's name taken.
+  const rerunRefused = (verb: "relaunch" | "recover", source: string, name: string) => (err: unknown): never => {
+    throw nameTaken(missingSource(err, verb, { project, domain, name: source }), { project, domain, name });
+  };
   if (options.relaunch) {
     const { ExecutionRelaunchRequestSchema } = await import("../../proto/gen/flyteidl/admin/execution_pb.ts");
     const request = create(ExecutionRelaunchRequestSchema, {
@@ -178,13 +182,8 @@ export async function createExecution(
     });
     const json = toJson(ExecutionRelaunchRequestSchema, request);
     if (options.dryRun) return { rpc: "RelaunchExecution", request: json };
-    const created = await client.admin.relaunchExecution(request, call).catch((err) => {
-      throw nameTaken(missingSource(err, "relaunch", { project, domain, name: options.relaunch! }), {
-        project,
-        domain,
-        name: request.name,
-      });
-    });
+    const created = await client.admin.relaunchExecution(request, call)
+      .catch(rerunRefused("relaunch", options.relaunch, request.name));
     return { rpc: "RelaunchExecution", request: json, id: idOf(created) };
   }
   if (options.recover) {
@@ -195,13 +194,8 @@ export async function createExecution(
     });
     const json = toJson(ExecutionRecoverRequestSchema, request);
     if (options.dryRun) return { rpc: "RecoverExecution", request: json };
-    const created = await client.admin.recoverExecution(request, call).catch((err) => {
-      throw nameTaken(missingSource(err, "recover", { project, domain, name: options.recover! }), {
-        project,
-        domain,
-        name: request.name,
-      });
-    });
+    const created = await client.admin.recoverExecution(request, call)
+      .catch(rerunRefused("recover", options.recover, request.name));
     return { rpc: "RecoverExecution", request: json, id: idOf(created) };
   }
   if (!options.spec) {
