@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packTar, type TarEntry } from "modern-tar";
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { type DescMessage, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type TaskSpec, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type WorkflowSpec, WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { type LaunchPlan, LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
@@ -55,32 +55,23 @@ export type WholeEntity =
   | { kind: "workflow"; name: string; spec: WorkflowSpec }
   | { kind: "launchPlan"; name: string; spec: LaunchPlan };
 
+/** The message of each kind: flyteidl's whole one, and the one registration decodes into (same wire format). */
+export const ENTITY_SCHEMAS: Readonly<
+  Record<RegistrationEntity["kind"], { whole: DescMessage; registration: DescMessage }>
+> = {
+  task: { whole: TaskSpecSchema, registration: RegistrationTaskSpecSchema },
+  workflow: { whole: WorkflowSpecSchema, registration: RegistrationWorkflowSpecSchema },
+  launchPlan: { whole: LaunchPlanSchema, registration: RegistrationLaunchPlanSchema },
+};
+
 /** `entity` as flyteidl's whole message: what its bytes (with the fields registration does not declare) say. */
 export function wholeEntity(entity: RegistrationEntity): WholeEntity {
-  switch (entity.kind) {
-    case "task":
-      return { ...entity, spec: fromBinary(TaskSpecSchema, toBinary(RegistrationTaskSpecSchema, entity.spec)) };
-    case "workflow":
-      return {
-        ...entity,
-        spec: fromBinary(WorkflowSpecSchema, toBinary(RegistrationWorkflowSpecSchema, entity.spec)),
-      };
-    case "launchPlan":
-      return { ...entity, spec: fromBinary(LaunchPlanSchema, toBinary(RegistrationLaunchPlanSchema, entity.spec)) };
-  }
+  const { whole, registration } = ENTITY_SCHEMAS[entity.kind];
+  return { ...entity, spec: fromBinary(whole, toBinary(registration, entity.spec)) } as WholeEntity;
 }
 
 /** A whole flyteidl entity as registration reads it: the entity of the same bytes. */
 export function registrationEntity(entity: WholeEntity): RegistrationEntity {
-  switch (entity.kind) {
-    case "task":
-      return { ...entity, spec: fromBinary(RegistrationTaskSpecSchema, toBinary(TaskSpecSchema, entity.spec)) };
-    case "workflow":
-      return {
-        ...entity,
-        spec: fromBinary(RegistrationWorkflowSpecSchema, toBinary(WorkflowSpecSchema, entity.spec)),
-      };
-    case "launchPlan":
-      return { ...entity, spec: fromBinary(RegistrationLaunchPlanSchema, toBinary(LaunchPlanSchema, entity.spec)) };
-  }
+  const { whole, registration } = ENTITY_SCHEMAS[entity.kind];
+  return { ...entity, spec: fromBinary(registration, toBinary(whole, entity.spec)) } as RegistrationEntity;
 }

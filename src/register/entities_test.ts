@@ -14,13 +14,12 @@ import {
   RegistrationLaunchPlanCreateRequestSchema,
   RegistrationLaunchPlanSchema,
   RegistrationTaskCreateRequestSchema,
-  RegistrationTaskSpecSchema,
   RegistrationWorkflowCreateRequestSchema,
-  RegistrationWorkflowSpecSchema,
 } from "../../proto/gen/fctl/registration/entities_pb.ts";
-import { TaskCreateRequestSchema, TaskSpecSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { WorkflowCreateRequestSchema, WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { TaskCreateRequestSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { WorkflowCreateRequestSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import {
+  type LaunchPlan,
   LaunchPlanCreateRequestSchema,
   LaunchPlanSchema,
   LaunchPlanState,
@@ -32,7 +31,7 @@ import { decodeEntity, type RegistrationEntity } from "./classify.ts";
 import { LAUNCH_PLAN_ACTIVE } from "./create_entity.ts";
 import { entityId } from "./entity_id.ts";
 import { hydrateEntity, type HydrateOptions } from "./hydrate.ts";
-import { fixture } from "./_test_helpers.ts";
+import { ENTITY_SCHEMAS, fixture } from "./_test_helpers.ts";
 
 /** Every message a field of `message` holds, down the tree, `message` included. */
 function reachable(message: DescMessage, seen = new Set<string>()): Set<string> {
@@ -92,14 +91,8 @@ async function fixtureEntityFiles(): Promise<{ name: string; bytes: Uint8Array }
 
 /** The whole flyteidl message of an entity file's bytes, by the kind registration read it as. */
 function wholeOf(kind: RegistrationEntity["kind"], bytes: Uint8Array) {
-  switch (kind) {
-    case "task":
-      return { schema: TaskSpecSchema as DescMessage, message: fromBinary(TaskSpecSchema, bytes) };
-    case "workflow":
-      return { schema: WorkflowSpecSchema as DescMessage, message: fromBinary(WorkflowSpecSchema, bytes) };
-    case "launchPlan":
-      return { schema: LaunchPlanSchema as DescMessage, message: fromBinary(LaunchPlanSchema, bytes) };
-  }
+  const schema = ENTITY_SCHEMAS[kind].whole;
+  return { schema, message: fromBinary(schema, bytes) };
 }
 
 /** The create request registration sends for an entity, its bytes read back as flyteidl's request's spec. */
@@ -179,7 +172,7 @@ Deno.test("every fixture entity is sent as it came: flyteidl reads the same mess
     const entity = decodeEntity(name, bytes);
     kinds.add(entity.kind);
     const { schema, message } = wholeOf(entity.kind, bytes);
-    const again = fromBinary(schema, toBinary(REGISTRATION_SCHEMAS[entity.kind], entity.spec));
+    const again = fromBinary(schema, toBinary(ENTITY_SCHEMAS[entity.kind].registration, entity.spec));
     ok(equals(schema, again, message), `${name} reads the same`);
   }
   deepEqual([...kinds].sort(), ["launchPlan", "task", "workflow"]);
@@ -202,18 +195,11 @@ Deno.test("hydration changes only what it fills in: the rest of every fixture en
     const sent = sentSpec(hydrated);
     const { schema, message } = wholeOf(hydrated.kind, bytes);
     // A launch plan's create carries its id and spec, not the closure a package's file may hold.
-    if (message.$typeName === "flyteidl.admin.LaunchPlan") message.closure = undefined;
+    if (message.$typeName === "flyteidl.admin.LaunchPlan") (message as LaunchPlan).closure = undefined;
     notDeepEqual(sent, message, `${name}: hydration filled something in`);
     ok(equals(schema, withoutHydratedFields(sent!), withoutHydratedFields(message)), `${name}: the rest as it came`);
   }
 });
-
-/** The message registration decodes an entity file of each kind into. */
-const REGISTRATION_SCHEMAS: Record<RegistrationEntity["kind"], DescMessage> = {
-  task: RegistrationTaskSpecSchema,
-  workflow: RegistrationWorkflowSpecSchema,
-  launchPlan: RegistrationLaunchPlanSchema,
-};
 
 Deno.test("checking and creating a package builds no descriptor of flyteidl's task, workflow or launch plan specs", async () => {
   const loaded = new Set<string>();
