@@ -7,8 +7,7 @@ import { create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { VariableSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { VariableRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
-import { createAdminClient } from "../admin/client.ts";
-import { startSandbox } from "../sandbox/mod.ts";
+import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { registerCore } from "../../tests/entity_fixtures.ts";
 import { leftOutField } from "./left_out_field.ts";
 
@@ -41,9 +40,7 @@ Deno.test("a left-out field sent twice is merged as a decoder of the whole messa
 });
 
 Deno.test("every task's input types read from its row are the whole task's, got or listed", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
+  await withSandbox(async (sandbox, client) => {
     await registerCore(sandbox, ["v1"]);
     const request = { id: { project: "flytesnacks", domain: "development" }, limit: 100 };
     const [whole, rows] = [await client.admin.listTasks(request), await client.rows.listTasks(request)];
@@ -64,8 +61,5 @@ Deno.test("every task's input types read from its row are the whole task's, got 
       }
     }
     ok(typed > 10, `${typed} input types compared`);
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
+  });
 });
