@@ -161,6 +161,8 @@ Deno.test("create project refuses what FlyteAdmin would, before any call: a bad 
       ["a".repeat(64), ["--name", "x"], `invalid project id "${"a".repeat(64)}": ${idRule}`],
       ["ml", ["--name", "n".repeat(65)], "project name of 65 characters: at most 64"],
       ["ml", ["--name", "x", "--description", "d".repeat(301)], "project description of 301 characters: at most 300"],
+      // FlyteAdmin counts bytes: 40 letters é are 80.
+      ["ml", ["--name", "é".repeat(40)], "project name of 80 bytes in UTF-8: at most 64"],
     ];
     for (const [id, args, message] of refusals) {
       const result = await runProductionProcess(sandbox, ["create", "project", ...args], id);
@@ -194,6 +196,96 @@ Deno.test("production admin: create and update project as fresh processes (TLS, 
     const forced = await runProductionProcess(sandbox, ["update", "project", "--archive", "--force"], "snacks");
     deepEqual([forced.code, forced.stderr], [0, ""]);
     deepEqual(calls(sandbox).at(-1), ["UpdateProject", "snacks", "Snacks", "", {}, 1]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("project labels FlyteAdmin refuses are exit 2 before any call, from --labels or a file", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir();
+  try {
+    const keyRule =
+      "a label key is at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or " +
+      "digit, after an optional DNS subdomain and '/' (team, example.com/team)";
+    const valueRule = "a label value is empty, or at most 63 letters, digits, '-', '_' or '.', starting and ending " +
+      "with a letter or digit";
+    const file = async (name: string, text: string) => {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+      return `${dir}/${name}`;
+    };
+    const many = Array.from({ length: 17 }, (_, i) => `k${i}=v`).join(",");
+    const noValues = await file("no_values.yaml", "id: ml\nname: ML\nlabels:\n  team: ml\n");
+    const badValue = await file("bad_value.yaml", "id: ml\nname: ML\nlabels:\n  values:\n    team: ML team\n");
+    const listValue = await file("list_value.yaml", "id: ml\nname: ML\nlabels:\n  values:\n    team: [a]\n");
+    const refusals: [string[], string][] = [
+      [
+        ["create", "project", "--name", "x", "--labels", "team=ML team"],
+        `invalid value "team=ML team" for --labels: the value "ML team" of label "team" is not a label value: ` +
+        valueRule,
+      ],
+      [
+        ["create", "project", "--name", "x", "--labels", "BAD KEY=x"],
+        `invalid value "BAD KEY=x" for --labels: "BAD KEY" is not a label key: ${keyRule}`,
+      ],
+      [
+        ["update", "project", "--labels", "a/b/c=x", "--force"],
+        `invalid value "a/b/c=x" for --labels: "a/b/c" is not a label key: ${keyRule}`,
+      ],
+      [
+        ["create", "project", "--name", "x", "--labels", "team=a,team=b"],
+        `invalid value "team=a,team=b" for --labels: label "team" is given twice`,
+      ],
+      [
+        ["create", "project", "--name", "x", "--labels", many],
+        `invalid value "${many}" for --labels: 17 labels: at most 16`,
+      ],
+      [
+        ["create", "project", "--file", noValues],
+        `project file "${noValues}": labels has a key "team": labels are written labels: {values: {k: v}}`,
+      ],
+      [
+        ["create", "project", "--file", badValue],
+        `project file "${badValue}": the value "ML team" of label "team" is not a label value: ${valueRule}`,
+      ],
+      [
+        ["create", "project", "--file", listValue],
+        `project file "${listValue}": the value of label "team" is not a string`,
+      ],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await runProductionProcess(sandbox, args);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", `Error: ${message}\n`], args.join(" "));
+    }
+    deepEqual(sandbox.requests, []);
+    // A file's labels are taken as written: YAML 1.1's yes, y and n stay words, 1.0 stays 1.0.
+    const words = await file(
+      "words.yaml",
+      "id: words\nname: W\nlabels:\n  values:\n    n: yes\n    y: '1.0'\n    v: 1.0\n",
+    );
+    const created = await runProductionProcess(sandbox, ["create", "project", "--file", words]);
+    deepEqual([created.code, created.stderr], [0, ""]);
+    deepEqual(calls(sandbox).at(-1), ["RegisterProject", "words", "W", "", { n: "yes", y: "1.0", v: "1.0" }, 0]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await sandbox.close();
+  }
+});
+
+Deno.test("update project refuses a name or description FlyteAdmin would, before any call", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    const refusals: [string[], string][] = [
+      [["--name", "n".repeat(65)], "project name of 65 characters: at most 64"],
+      [["--description", "ü".repeat(151)], "project description of 302 bytes in UTF-8: at most 300"],
+    ];
+    for (const [args, message] of refusals) {
+      const result = await runProductionProcess(sandbox, ["update", "project", ...args, "--force"]);
+      deepEqual([result.code, result.stdout, result.stderr], [2, "", `Error: ${message}\n`]);
+    }
+    deepEqual(sandbox.requests, []);
+    const longest = await runProductionProcess(sandbox, ["update", "project", "--name", "é".repeat(32), "--force"]);
+    deepEqual([longest.code, longest.stderr], [0, ""]);
   } finally {
     await sandbox.close();
   }

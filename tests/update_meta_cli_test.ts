@@ -105,3 +105,20 @@ Deno.test("production admin: update workflow-meta as a fresh process (TLS, OAuth
     await sandbox.close();
   }
 });
+
+Deno.test("update *-meta refuses a description over 300 characters before any call, as FlyteAdmin's column does", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    for (const command of ["task-meta", "workflow-meta", "launchplan-meta"]) {
+      const result = await runProductionProcess(sandbox, ["update", command, WF, "--description", "d".repeat(301)]);
+      deepEqual([result.code, result.stdout, result.stderr], [
+        2,
+        "",
+        "Error: description of 301 characters: at most 300 (FlyteAdmin keeps no more)\n",
+      ]);
+    }
+    deepEqual(sandbox.requests, []);
+  } finally {
+    await sandbox.close();
+  }
+});

@@ -16,6 +16,7 @@ import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
+import { validateLabels } from "./labels.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import type { ProjectTable } from "./projects.ts";
 import type { SandboxStore } from "./store.ts";
@@ -74,33 +75,6 @@ export function validateCreateRequest(request: ExecutionCreateRequest, projects:
     );
   }
   validateLabels(request.spec.labels?.values ?? {});
-}
-
-/** FlyteAdmin's label limit, and Kubernetes' rules for label keys and values. */
-const MAX_LABELS = 16;
-const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_RULE = "alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character";
-
-/** Labels as FlyteAdmin checks them: at most 16, each key and value a valid Kubernetes label key and value. */
-function validateLabels(labels: Record<string, string>): void {
-  const entries = Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (entries.length > MAX_LABELS) throw invalid(`labels map cannot exceed ${MAX_LABELS} entries`);
-  for (const [key, value] of entries) {
-    const slash = key.lastIndexOf("/");
-    const [prefix, name] = slash === -1 ? ["", key] : [key.slice(0, slash), key.slice(slash + 1)];
-    if (slash !== -1 && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
-      throw invalid(
-        `invalid label key [${key}]: [prefix part must be a lowercase DNS subdomain of at most 253 characters]`,
-      );
-    }
-    if (name.length > MAX_NAME_LENGTH || !LABEL_NAME.test(name)) {
-      throw invalid(`invalid label key [${key}]: [name part must be at most 63 ${LABEL_RULE}]`);
-    }
-    if (value !== "" && (value.length > MAX_NAME_LENGTH || !LABEL_NAME.test(value))) {
-      throw invalid(`invalid label value [${value}]: [a label value must be empty or at most 63 ${LABEL_RULE}]`);
-    }
-  }
 }
 
 /** Resolves the launch plan (synthesizing one for a task) and the inputs; throws FlyteAdmin's errors. */

@@ -111,6 +111,20 @@ function requireExisting(
   if (!exists) throw new ConnectError(`missing named entity ${id.project}/${id.domain}/${id.name}`, Code.NotFound);
 }
 
+/** FlyteAdmin's ValidateNamedEntityIdentifier: the id, and each of its fields, present. */
+function requireNamedEntityId(
+  id: { project: string; domain: string; name: string } | undefined,
+): { project: string; domain: string; name: string } {
+  if (!id) throw invalid("missing id");
+  for (const field of ["project", "domain", "name"] as const) {
+    if (id[field] === "") throw invalid(`missing ${field}`);
+  }
+  return id;
+}
+
+/** The longest description FlyteAdmin's database keeps: its named_entity_metadata column is a varchar(300). */
+const DESCRIPTION_MAX = 300;
+
 /** The named-entity methods of the sandbox's AdminService. */
 export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
   const metadata = new NamedEntityMetadataTable();
@@ -118,19 +132,24 @@ export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
     listNamedEntities: (request) => listNamedEntities(store, metadata, request),
     // GetNamedEntity: a name with at least one version, with its metadata (ACTIVE and no description unless updated).
     getNamedEntity: (request) => {
-      const id = request.id;
       if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
-      if (!id || id.project === "" || id.domain === "" || id.name === "") throw invalid("missing id");
+      const id = requireNamedEntityId(request.id);
       requireExisting(store, request.resourceType, id);
       const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
       return { resourceType: request.resourceType, id, metadata: metadata.get(key) };
     },
     updateNamedEntity: (request) => {
-      const id = request.id;
       if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
-      if (!id || id.project === "" || id.domain === "" || id.name === "") throw invalid("missing id");
+      const id = requireNamedEntityId(request.id);
       if (!request.metadata) throw invalid("missing metadata");
       requireExisting(store, request.resourceType, id);
+      // Postgres counts a varchar's characters (code points); FlyteAdmin passes its refusal on as UNKNOWN.
+      if ([...request.metadata.description].length > DESCRIPTION_MAX) {
+        throw new ConnectError(
+          `failed database operation with value too long for type character varying(${DESCRIPTION_MAX})`,
+          Code.Unknown,
+        );
+      }
       const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
       metadata.set(key, { description: request.metadata.description, state: request.metadata.state });
       return {};

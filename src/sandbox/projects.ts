@@ -27,6 +27,7 @@ import {
   parseColumnFilters,
   parseOffset,
 } from "./column_filters.ts";
+import { validateLabels } from "./labels.ts";
 
 /** The domains FlyteAdmin's default configuration has, returned with every project. */
 export const SANDBOX_DOMAINS = [
@@ -54,20 +55,23 @@ function invalid(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
 }
 
-/** FlyteAdmin's ValidateProject: id present and a DNS-1123 label, name and description within their lengths, no domains. */
+/**
+ * FlyteAdmin's ValidateProject: id present, labels as FlyteAdmin takes them, the id a DNS-1123 label, name and
+ * description within their lengths, no domains.
+ */
 function validateProject(project: Project): void {
   if (project.id === "") throw invalid("missing project_id");
-  if (project.labels && Object.keys(project.labels.values).length > 16) {
-    throw invalid("labels map cannot exceed 16 entries");
-  }
+  validateLabels(project.labels?.values ?? {});
   if (project.id.length > 63 || !DNS_1123_LABEL.test(project.id)) {
     throw invalid(
       `invalid project id [${project.id}]: [a lowercase RFC 1123 label must consist of lower case alphanumeric ` +
         `characters or '-', and must start and end with an alphanumeric character]`,
     );
   }
-  if (project.name.length > 64) throw invalid("project_name cannot exceed 64 characters");
-  if (project.description.length > 300) throw invalid("project_description cannot exceed 300 characters");
+  // Go's len: bytes of UTF-8, not characters.
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  if (bytes(project.name) > 64) throw invalid("project_name cannot exceed 64 characters");
+  if (bytes(project.description) > 300) throw invalid("project_description cannot exceed 300 characters");
   if (project.domains.length > 0) {
     throw invalid("Domains are currently only set system wide. Please retry without domains included in your request.");
   }

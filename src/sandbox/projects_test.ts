@@ -186,3 +186,80 @@ Deno.test("named entities: one row per name, .flytegen names hidden without filt
     await sandbox.close();
   }
 });
+
+Deno.test("projects: labels FlyteAdmin refuses (a bad key or value, more than 16) and names over 64 bytes are refused", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      const refused = async (call: Promise<unknown>, message: string) => {
+        await rejects(call, (err) =>
+          err instanceof ConnectError && err.code === Code.InvalidArgument &&
+          err.rawMessage.startsWith(message));
+      };
+      const project = (values: Record<string, string>) => ({ id: "ml", name: "ml", labels: { values } });
+      await refused(admin.registerProject({ project: project({ "BAD KEY": "x" }) }), "invalid label key [BAD KEY]: ");
+      await refused(
+        admin.registerProject({ project: project({ team: "ML team" }) }),
+        "invalid label value [ML team]: ",
+      );
+      await refused(admin.registerProject({ project: project({ "a/b/c": "x" }) }), "invalid label key [a/b/c]: ");
+      const many = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]));
+      await refused(admin.registerProject({ project: project(many) }), "labels map cannot exceed 16 entries");
+      await refused(
+        admin.updateProject({ id: "flytesnacks", name: "flytesnacks", labels: { values: { team: "-x" } } }),
+        "invalid label value [-x]: ",
+      );
+      // What the rules allow: a prefixed key, an empty value, 16 labels.
+      const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, "v"]));
+      await admin.registerProject({ project: project({ ...sixteen }) });
+      await admin.updateProject({
+        id: "ml",
+        name: "ml",
+        labels: { values: { "example.com/team": "", "a_b.c": "X-1" } },
+      });
+      deepEqual((await admin.getProject({ id: "ml" })).labels?.values, { "example.com/team": "", "a_b.c": "X-1" });
+      // Lengths are Go's: bytes of UTF-8.
+      await refused(
+        admin.updateProject({ id: "ml", name: "é".repeat(33) }),
+        "project_name cannot exceed 64 characters",
+      );
+      await admin.updateProject({ id: "ml", name: "é".repeat(32) });
+    });
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("named entities: an update names the missing id field, and a description over 300 characters fails", async () => {
+  const sandbox = await startSandbox();
+  try {
+    sandbox.store.addTask(taskInit("a.task", "v1"));
+    await withFullAdmin(sandbox, async (admin) => {
+      const id = { project: "flytesnacks", domain: "development", name: "a.task" };
+      const refused = async (call: Promise<unknown>, status: Code, message: string) => {
+        await rejects(call, (err) => err instanceof ConnectError && err.code === status && err.rawMessage === message);
+      };
+      for (const field of ["project", "domain", "name"] as const) {
+        const metadata = { description: "", state: 0 };
+        const blank = { ...id, [field]: "" };
+        await refused(
+          admin.updateNamedEntity({ resourceType: 1, id: blank, metadata }),
+          Code.InvalidArgument,
+          `missing ${field}`,
+        );
+        await refused(admin.getNamedEntity({ resourceType: 1, id: blank }), Code.InvalidArgument, `missing ${field}`);
+      }
+      // The metadata column is a varchar(300): the database refuses more, and FlyteAdmin passes that on as UNKNOWN.
+      await refused(
+        admin.updateNamedEntity({ resourceType: 1, id, metadata: { description: "d".repeat(301) } }),
+        Code.Unknown,
+        "failed database operation with value too long for type character varying(300)",
+      );
+      // 300 characters fit, however many bytes they are.
+      await admin.updateNamedEntity({ resourceType: 1, id, metadata: { description: "é".repeat(300) } });
+      equal((await admin.getNamedEntity({ resourceType: 1, id })).metadata?.description, "é".repeat(300));
+    });
+  } finally {
+    await sandbox.close();
+  }
+});

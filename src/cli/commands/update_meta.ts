@@ -19,6 +19,9 @@ export const UPDATE_META_FLAGS = [
   ...UPDATE_FLAGS,
 ] as const satisfies readonly FlagSpec[];
 
+/** The longest description FlyteAdmin keeps (its named_entity_metadata column is a varchar(300)). */
+const DESCRIPTION_MAX = 300;
+
 /** The three kinds: command name, resource type (flyteidl's ResourceType number) and the noun shown. */
 const KINDS = [
   { command: "task-meta", resourceType: 1, noun: "task" },
@@ -56,6 +59,13 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
       }
       if (!flags.archive && !flags.activate && flags.description === undefined) {
         throw new UsageError("nothing to update: add --archive, --activate or --description");
+      }
+      // FlyteAdmin keeps a description in a column of 300 characters, and fails the update on a longer one.
+      const length = [...flags.description ?? ""].length;
+      if (length > DESCRIPTION_MAX) {
+        throw new UsageError(
+          `description of ${length} characters: at most ${DESCRIPTION_MAX} (FlyteAdmin keeps no more)`,
+        );
       }
       return {
         id: { project, domain, name },

@@ -9,7 +9,7 @@ import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { PROJECT_FIELD_FLAGS } from "./create_project.ts";
 import { printText } from "../../output/print.ts";
-import { parseLabels } from "../../projects/project_fields.ts";
+import { checkProjectFields, parseLabels } from "../../projects/project_fields.ts";
 
 /** The local flags of `update project`. */
 export const UPDATE_PROJECT_FLAGS = [
@@ -53,6 +53,8 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     if (!archive && !activate && [flags.name, flags.description, flags.labels].every((v) => v === undefined)) {
       throw new UsageError("nothing to update: add --archive, --activate, --name, --description or --labels");
     }
+    // What FlyteAdmin would refuse is refused before the project is read, a dry run included.
+    checkProjectFields({ name: flags.name, description: flags.description });
     return {
       id,
       state: archive ? "archive" : activate ? "activate" : undefined,
