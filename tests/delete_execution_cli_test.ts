@@ -3,7 +3,8 @@
  * execution named with why while the others are still terminated (exit 1), `--dryRun` sending nothing, and one
  * fresh process against a production admin.
  */
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepEqual, equal, match, rejects } from "node:assert/strict";
+import { Code } from "@connectrpc/connect";
 import type { ExecutionTerminateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
@@ -164,4 +165,35 @@ Deno.test("production admin: delete execution as a fresh process (TLS, OAuth cli
   } finally {
     await sandbox.close();
   }
+});
+
+Deno.test("delete execution: a failure not about one execution stops there, naming what was not terminated", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await startExecutions(sandbox, ["run-a", "run-b", "run-c"]);
+    // Every other TerminateExecution fails INTERNAL, starting with this one: fctl's first goes through, its second
+    // fails, and its third is never sent.
+    sandbox.failRatio("TerminateExecution", Code.Internal, 0.5);
+    await withFullAdmin(
+      sandbox,
+      (admin) =>
+        rejects(admin.terminateExecution({ id: { project: "flytesnacks", domain: "development", name: "x" } })),
+    );
+    sandbox.clearRequests();
+    const result = await runFctlProcess(["delete", "execution", "run-a", "run-b", "run-c", ...endpoint]);
+    equal(result.code, 1);
+    equal(result.stdout, "terminated run-a\n");
+    deepEqual(result.stderr.trim().split("\n").slice(0, 1), ["not terminated: run-b, run-c (stopped at run-b)"]);
+    match(result.stderr, /^Error: .*injected Internal for TerminateExecution/m);
+    deepEqual(terminations(sandbox).map((t) => (t as string[])[2]), ["run-a", "run-b"]);
+  });
+});
+
+Deno.test("delete execution: a name given twice is terminated once", async () => {
+  await withCore(async (sandbox, endpoint) => {
+    await startExecutions(sandbox, ["run-a", "run-b"]);
+    sandbox.clearRequests();
+    const result = await runFctlProcess(["delete", "execution", "run-a", "run-b", "run-a", ...endpoint]);
+    deepEqual([result.code, result.stdout, result.stderr], [0, "terminated run-a\nterminated run-b\n", ""]);
+    deepEqual(terminations(sandbox).map((t) => (t as string[])[2]), ["run-a", "run-b"]);
+  });
 });

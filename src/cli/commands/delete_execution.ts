@@ -1,6 +1,7 @@
 /**
  * `fctl delete execution|executions NAME…`: terminates running executions (TerminateExecution), one line per
- * execution; a refusal names the execution and why, and the others are still terminated (exit 1 at the end).
+ * execution; a refusal names the execution and why, and the others are still terminated (exit 1 at the end); any
+ * other failure stops there, naming every execution left running.
  *
  * @module
  */
@@ -46,7 +47,9 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     }
     return { project, domain, names, cause: flags.cause, dryRun: flags.dryRun === true };
   },
-  async run(ctx, { project, domain, names, cause, dryRun }) {
+  async run(ctx, { project, domain, names: given, cause, dryRun }) {
+    // A name given twice is terminated once: its second call would be refused, the execution being aborted already.
+    const names = [...new Set(given)];
     if (dryRun) {
       for (const name of names) printText(ctx.io, `would terminate ${printable(name)} (dryRun: nothing sent)\n`);
       return;
@@ -54,13 +57,18 @@ export const DELETE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     const admin = await ctx.admin({ connectNow: true });
     const { terminateExecution, isExecutionRefusal } = await import("../../executions/terminate_execution.ts");
     const failed: string[] = [];
-    for (const name of names) {
+    for (const [at, name] of names.entries()) {
       try {
         await terminateExecution(admin, { project, domain, name }, { cause, signal: ctx.signal });
         printText(ctx.io, `terminated ${printable(name)}\n`);
       } catch (err) {
-        // Only the admin's refusal of this one execution lets the others go on; anything else ends the command.
-        if (!isExecutionRefusal(err) || ctx.signal.aborted) throw err;
+        // Only the admin's refusal of this one execution lets the others go on; anything else ends the command,
+        // saying first which executions it leaves running (the ones refused, this one, and those not tried).
+        if (ctx.signal.aborted) throw err;
+        if (!isExecutionRefusal(err)) {
+          printNote(ctx.io, `not terminated: ${[...failed, ...names.slice(at)].join(", ")} (stopped at ${name})`);
+          throw err;
+        }
         // A name is shown escaped: a line break or a terminal escape in it would split or drive the line.
         printNote(ctx.io, `could not terminate ${name}: ${err.message}`);
         failed.push(name);
