@@ -135,7 +135,7 @@ Deno.test("update project changes only the fields named; both states or none is 
     for (
       const [args, message] of [
         [["ml", "--archive", "--activate"], "invalid state passed. Specify either activate or archive"],
-        [["ml"], "nothing to update: add --archive, --activate, --name, --description or --labels"],
+        [["ml"], "nothing to update: add --archive, --activate, --name, --description, --labels or --file"],
       ] as const
     ) {
       const result = await runFctl(["update", "project", ...args, ...endpoint]);
@@ -287,6 +287,55 @@ Deno.test("update project refuses a name or description FlyteAdmin would, before
     const longest = await runProductionProcess(sandbox, ["update", "project", "--name", "é".repeat(32), "--force"]);
     deepEqual([longest.code, longest.stderr], [0, ""]);
   } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("update project --file: the file's fields under the flags', an empty one unchanged, its state counting", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir();
+  try {
+    await seedProjects(sandbox, [{ id: "ml", name: "Machine learning", description: "models" }]);
+    const file = `${dir}/project.yaml`;
+    await Deno.writeTextFile(
+      file,
+      'id: ml\nname: ""\ndescription: features\nlabels:\n  values:\n    team: ml\nstate: 1\n',
+    );
+    // The id comes from the file; -p (flytesnacks here) gives way to it.
+    const updated = await runProductionProcess(sandbox, ["update", "project", "--file", file, "--force"]);
+    deepEqual([updated.code, updated.stderr], [0, ""]);
+    equal(
+      updated.stdout,
+      "The following changes are to be applied.\n--- before\n+++ after\n-description: models\n+description: features\n" +
+        "-labels: \n+labels: team=ml\n-state: ACTIVE\n+state: ARCHIVED\nproject ml updated\n",
+    );
+    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "ml", "Machine learning", "features", { team: "ml" }, 1]);
+    // A flag wins over the file: --activate over its state 1, --description over its description.
+    const flags = await runProductionProcess(sandbox, [
+      "update",
+      "project",
+      "--id",
+      "ml",
+      "--file",
+      file,
+      "--activate",
+      "--description",
+      "both",
+      "--force",
+    ]);
+    deepEqual([flags.code, flags.stderr], [0, ""]);
+    deepEqual(calls(sandbox).at(-1), ["UpdateProject", "ml", "Machine learning", "both", { team: "ml" }, 0]);
+    sandbox.clearRequests();
+    await Deno.writeTextFile(file, "id: ml\nname: ''\n");
+    const empty = await runProductionProcess(sandbox, ["update", "project", "--file", file, "--force"]);
+    deepEqual([empty.code, empty.stdout, empty.stderr], [
+      2,
+      "",
+      `Error: nothing to update: project file "${file}" names no name, description, labels or state, and no flag does\n`,
+    ]);
+    deepEqual(sandbox.requests, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
     await sandbox.close();
   }
 });

@@ -241,6 +241,8 @@ Deno.test("update project: the id (default -p), the state in either spelling, an
     command: ["update", "project"],
     options: {
       id: "ml",
+      project: "",
+      file: undefined,
       state: "archive",
       fields: { name: undefined, description: undefined, labels: { team: "ml" } },
       dryRun: false,
@@ -249,11 +251,17 @@ Deno.test("update project: the id (default -p), the state in either spelling, an
     warnings: [],
   });
   const fromP = await optionsOf(["update", "project", "-p", "ml", "--activate", "--description", "d", "--dryRun"]);
-  deepEqual([fromP.id, fromP.state, fromP.dryRun], ["ml", "activate", true]);
+  deepEqual([fromP.id, fromP.project, fromP.state, fromP.dryRun], [undefined, "ml", "activate", true]);
+  const byFlag = await optionsOf(["update", "project", "--id", "ml", "--file", "p.yaml"]);
+  deepEqual([byFlag.id, byFlag.file, byFlag.state], ["ml", "p.yaml", undefined]);
+  equal(
+    await usageError(["update", "project", "ml", "--id", "web", "--archive"]),
+    'both "ml" and --id "web" are passed: name one project',
+  );
   equal((await optionsOf(["update", "project", "ml", "--name", "ML"])).state, undefined);
   equal(
     await usageError(["update", "project", "--archive"]),
-    "project id wasn't passed: name the project, or add -p <id>",
+    "project id wasn't passed: name the project, or add -p <id> (or id in --file)",
   );
   equal(
     await usageError(["update", "project", "ml", "--archive", "--activateProject"]),
@@ -261,7 +269,7 @@ Deno.test("update project: the id (default -p), the state in either spelling, an
   );
   equal(
     await usageError(["update", "project", "ml"]),
-    "nothing to update: add --archive, --activate, --name, --description or --labels",
+    "nothing to update: add --archive, --activate, --name, --description, --labels or --file",
   );
 });
 
