@@ -79,7 +79,7 @@ Deno.test("get workflow sends flytectl's requests: names sorted by name, version
     [["get", "workflow"], [names()]],
     [["get", "workflows", "--filter.limit", "2", "--filter.page", "3"], [names(2, "4")]],
     [["get", "workflow", "--filter.asc=false"], [names(100, "", "", "name", DESC)]],
-    [["get", "workflow", "--filter.sortBy", "description"], [names(100, "", "", "description", DESC)]],
+    [["get", "workflow", "--filter.sortBy", "project"], [names(100, "", "", "project", DESC)]],
     [["get", "workflow", "--filter.fieldSelector", "name contains basic"], [names(100, "", "contains(name,basic)")]],
     [["get", "workflow", WF], [versions()]],
     [["get", "workflow", WF, "--filter.asc", "--filter.limit", "1"], [versions(1, "", "", "created_at", ASC)]],

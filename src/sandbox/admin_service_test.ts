@@ -57,7 +57,12 @@ Deno.test("ListTasks applies every filter function", async () => {
     assertEquals(await list("gte(created_at,2021-05-22T00:00:00Z)"), ["c@v7", "b@v1", "a@v3"]);
     assertEquals(await list("gt(created_at,2021-05-22T00:00:00Z)"), ["c@v7", "b@v1"]);
     assertEquals(await list("lt(task.created_at,2021-05-21T00:00:00Z)"), ["a@v1"]);
-    assertEquals(await list("lte(created_at,2021-05-21T02:00:00+02:00)"), ["a@v2", "a@v1"]);
+    assertEquals(await list("lte(created_at,2021-05-21T00:00:00Z)"), ["a@v2", "a@v1"]);
+    // FlyteAdmin splits terms on every "+", so a time with a "+" offset breaks its term.
+    const offset = await adminError(
+      client.admin.listTasks({ id: scope, limit: 1, filters: "lte(created_at,T+02:00)" }),
+    );
+    assertEquals([offset.status, offset.serverMessage], ["InvalidArgument", "invalid value for filters"]);
     assertEquals(await list("eq(created_at,2021-05-23T00:00:00Z)"), ["b@v1"]);
   }, dailyClock());
 });
@@ -65,13 +70,9 @@ Deno.test("ListTasks applies every filter function", async () => {
 Deno.test("ListTasks rejects an unknown filter function or field, naming it", async () => {
   await withSandbox(async (_sandbox, client) => {
     const fn = await adminError(client.admin.listTasks({ id: scope, limit: 1, filters: "regex(name,a)" }));
-    assertEquals(fn.status, "InvalidArgument");
-    assert(fn.serverMessage.includes(`"regex"`), fn.serverMessage);
+    assertEquals([fn.status, fn.serverMessage], ["InvalidArgument", "unrecognized filter function: regex"]);
     const field = await adminError(client.admin.listTasks({ id: scope, limit: 1, filters: "eq(task.owner,me)" }));
-    assertEquals([field.status, field.serverMessage], [
-      "InvalidArgument",
-      `unrecognized filter field "task.owner" for task`,
-    ]);
+    assertEquals([field.status, field.serverMessage], ["InvalidArgument", "'t.owner' is invalid filter"]);
   });
 });
 
@@ -87,7 +88,7 @@ Deno.test("ListTasks sorts newest first by default, and by any key either way", 
     assertEquals(await list("version", Sort_Direction.ASCENDING), ["a@v1", "b@v1", "a@v2", "a@v3", "c@v7"]);
     assertEquals(await list("name"), ["c@v7", "b@v1", "a@v3", "a@v2", "a@v1"]);
     const err = await adminError(client.admin.listTasks({ id: scope, limit: 1, sortBy: { key: "colour" } }));
-    assertEquals([err.status, err.serverMessage], ["InvalidArgument", `invalid sort key "colour"`]);
+    assertEquals([err.status, err.serverMessage], ["InvalidArgument", "invalid sort key 'colour'"]);
   }, dailyClock());
 });
 
@@ -116,10 +117,12 @@ Deno.test("ListTasks pages with offset tokens", async () => {
 Deno.test("ListTasks rejects limit 0 and a bad token", async () => {
   await withSandbox(async (_sandbox, client) => {
     const limit = await adminError(client.admin.listTasks({ id: scope, limit: 0 }));
-    assertEquals(limit.status, "InvalidArgument");
-    assert(limit.serverMessage.includes("limit must be > 0"), limit.serverMessage);
+    assertEquals([limit.status, limit.serverMessage], ["InvalidArgument", "invalid value for limit"]);
     const token = await adminError(client.admin.listTasks({ id: scope, limit: 1, token: "abc" }));
-    assertEquals([token.status, token.serverMessage], ["InvalidArgument", `invalid pagination token "abc"`]);
+    assertEquals([token.status, token.serverMessage], [
+      "InvalidArgument",
+      "invalid pagination token abc for ListTasks",
+    ]);
   });
 });
 

@@ -1,10 +1,14 @@
 /**
- * FlyteAdmin's list filter language: `eq(task.name,foo)+gte(created_at,2021-05-24T21:43:12Z)+value_in(version,a;b)`.
+ * The filter tables of the task and workflow listings: how each column of FlyteAdmin's `tasks` and `workflows`
+ * tables reads from a stored version. Filters, sort keys and their refusals are FlyteAdmin's, as for executions
+ * (see `execution_filters.ts`): a filter names a column of the table, with or without the entity's prefix
+ * (`task.name`, `name`), and anything else is refused as FlyteAdmin refuses it (`'t.owner' is invalid filter`).
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
-import { parseRfc3339 } from "./time.ts";
+import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type ColumnValue, type FilterTable, TASK_COLUMNS, WORKFLOW_COLUMNS } from "./execution_filters.ts";
 
 /**
  * The columns of a stored entity that filters and sorting can see.
@@ -29,95 +33,61 @@ export interface Row {
   createdNs: bigint;
 }
 
-/** The filter-language name of each entity's table, usable as a field prefix. */
-export type EntityTable = "task" | "workflow" | "launch_plan";
-
-/** A filter function FlyteAdmin accepts. */
-export type FilterFunction = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "contains" | "value_in";
-
-/** A field filters can name. */
-export type FilterField = "project" | "domain" | "name" | "version" | "created_at";
-
-/** One parsed term; `values` has one entry except for `value_in`. */
-export interface Filter {
-  fn: FilterFunction;
-  field: FilterField;
-  values: string[];
+/** A stored version as a listing sees it: the version and its row id (FlyteAdmin's `id` column, creation order). */
+export interface Listed<M> {
+  entry: Row & { message: M };
+  seq: number;
 }
 
-const FUNCTIONS = new Set<string>(["eq", "ne", "gt", "gte", "lt", "lte", "contains", "value_in"]);
-const FIELDS = new Set<string>(["project", "domain", "name", "version", "created_at"]);
-const TERM = /^([A-Za-z_]+)\(([^,()]+),(.*)\)$/s;
-/** Terms are joined by `+`; splitting only before `name(` keeps `+02:00` time offsets intact. */
-const SEPARATOR = /\)\+(?=[A-Za-z_]+\()/;
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
+/** Numbers a kind's stored versions, oldest first, as its table's ids do. */
+export function listed<M>(entries: (Row & { message: M })[]): Listed<M>[] {
+  return entries.map((entry, i) => ({ entry, seq: i + 1 }));
 }
 
-/** Parses a filter string (empty means no filters); throws INVALID_ARGUMENT naming what is wrong. */
-export function parseFilters(text: string, table: EntityTable): Filter[] {
-  const trimmed = text.trim();
-  if (trimmed === "") return [];
-  return trimmed.split(SEPARATOR).map((term, i, all) => parseTerm(i < all.length - 1 ? `${term})` : term, table));
-}
-
-function parseTerm(term: string, table: EntityTable): Filter {
-  const match = TERM.exec(term.trim());
-  if (!match) throw invalid(`invalid filter expression "${term}"`);
-  const [, fn, rawField, rawValue] = match;
-  if (!FUNCTIONS.has(fn)) throw invalid(`unrecognized filter function "${fn}" in "${term}"`);
-  const field = parseField(rawField.trim(), table);
-  const values = fn === "value_in" ? rawValue.split(";") : [rawValue];
-  if (field === "created_at") {
-    if (fn === "contains") throw invalid(`filter function "contains" does not apply to field "created_at"`);
-    for (const value of values) {
-      if (parseRfc3339(value) === undefined) throw invalid(`invalid RFC 3339 time "${value}" for created_at`);
-    }
-  }
-  return { fn: fn as FilterFunction, field, values };
-}
-
-function parseField(raw: string, table: EntityTable): FilterField {
-  const prefix = `${table}.`;
-  const field = raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
-  if (!FIELDS.has(field)) throw invalid(`unrecognized filter field "${raw}" for ${table}`);
-  return field as FilterField;
-}
-
-/** Whether a row satisfies every filter. */
-export function matchesAll(row: Row, filters: Filter[]): boolean {
-  return filters.every((filter) => matches(row, filter));
-}
-
-function matches(row: Row, filter: Filter): boolean {
-  if (filter.fn === "value_in") return filter.values.some((value) => compare(row, filter.field, value) === 0);
-  const value = filter.values[0];
-  if (filter.fn === "contains") return String(row[filter.field as Exclude<FilterField, "created_at">]).includes(value);
-  const order = compare(row, filter.field, value);
-  switch (filter.fn) {
-    case "eq":
-      return order === 0;
-    case "ne":
-      return order !== 0;
-    case "gt":
-      return order > 0;
-    case "gte":
-      return order >= 0;
-    case "lt":
-      return order < 0;
-    case "lte":
-      return order <= 0;
+/** The columns every versioned entity's table has; undefined for the others. */
+export function versionColumn<M>(row: Listed<M>, column: string, updatedNs?: bigint): ColumnValue | undefined {
+  switch (column) {
+    case "id":
+      return row.seq;
+    case "project":
+    case "domain":
+    case "name":
+    case "version":
+      return row.entry[column];
+    case "created_at":
+      return row.entry.createdNs;
+    case "updated_at":
+      return updatedNs ?? row.entry.createdNs;
+    case "deleted_at":
+      return null;
+    default:
+      return undefined;
   }
 }
 
-/** Sign of row[field] - value; times compare as instants, everything else as strings. */
-function compare(row: Row, field: FilterField, value: string): number {
-  if (field === "created_at") return sign(row.createdNs - (parseRfc3339(value) ?? 0n));
-  const actual = row[field];
-  return actual === value ? 0 : actual < value ? -1 : 1;
-}
+/** `tasks`. Columns the sandbox does not keep (closure, digest: bytes) are NULL and match no filter. */
+export const TASK_VERSIONS: FilterTable<Listed<Task>> = {
+  entity: "t",
+  prefix: "task",
+  columns: TASK_COLUMNS,
+  read(row, column) {
+    const shared = versionColumn(row, column);
+    if (shared !== undefined) return shared;
+    if (column === "type") return row.entry.message.closure?.compiledTask?.template?.type ?? "";
+    if (column === "short_description") return row.entry.message.shortDescription;
+    return null;
+  },
+};
 
-function sign(n: bigint): number {
-  return n === 0n ? 0 : n < 0n ? -1 : 1;
-}
+/** `workflows`. */
+export const WORKFLOW_VERSIONS: FilterTable<Listed<Workflow>> = {
+  entity: "w",
+  prefix: "workflow",
+  columns: WORKFLOW_COLUMNS,
+  read(row, column) {
+    const shared = versionColumn(row, column);
+    if (shared !== undefined) return shared;
+    if (column === "short_description") return row.entry.message.shortDescription;
+    return null;
+  },
+};

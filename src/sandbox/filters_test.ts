@@ -1,24 +1,36 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type EntityTable, matchesAll, parseFilters, type Row } from "./filters.ts";
+import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { matchesFilters, parseRequestFilters } from "./execution_filters.ts";
+import { type Listed, TASK_VERSIONS } from "./filters.ts";
 import { parseRfc3339 } from "./time.ts";
 
-const row: Row = {
-  project: "p",
-  domain: "d",
-  name: "core.flyte_basics.hello",
-  version: "v2",
-  createdNs: parseRfc3339("2021-05-24T21:43:12.5Z")!,
+const SCHEMA = { primary: TASK_VERSIONS, joins: [] };
+
+const row: Listed<Task> = {
+  seq: 7,
+  entry: {
+    project: "p",
+    domain: "d",
+    name: "core.flyte_basics.hello",
+    version: "v2",
+    createdNs: parseRfc3339("2021-05-24T21:43:12.5Z")!,
+    message: create(TaskSchema, {
+      shortDescription: "says hello",
+      closure: { compiledTask: { template: { type: "python-task" } } },
+    }),
+  },
 };
 
 function matches(filters: string): boolean {
-  return matchesAll(row, parseFilters(filters, "task"));
+  return matchesFilters(row, parseRequestFilters(filters, SCHEMA));
 }
 
-/** The message of the INVALID_ARGUMENT that parsing `filters` for `table` throws. */
-function invalid(filters: string, table: EntityTable = "task"): string {
+/** The message of the INVALID_ARGUMENT that parsing `filters` for the task listing throws. */
+function invalid(filters: string): string {
   try {
-    parseFilters(filters, table);
+    parseRequestFilters(filters, SCHEMA);
   } catch (err) {
     if (!(err instanceof ConnectError)) throw err;
     assertEquals(Code[err.code], "InvalidArgument");
@@ -27,46 +39,32 @@ function invalid(filters: string, table: EntityTable = "task"): string {
   throw new Error(`expected ${filters} to be rejected`);
 }
 
-Deno.test("parseFilters splits terms on + and strips the entity prefix", () => {
-  assertEquals(parseFilters("eq(task.name,foo)+value_in(version,a;b)", "task"), [
-    { fn: "eq", field: "name", values: ["foo"] },
-    { fn: "value_in", field: "version", values: ["a", "b"] },
-  ]);
+Deno.test("task filters name the tasks table's columns, with or without the task prefix", () => {
+  assertEquals(matches("eq(task.name,core.flyte_basics.hello)+value_in(version,v1;v2)"), true);
+  assertEquals(matches("eq(type,python-task)+contains(task.short_description,hello)"), true);
+  assertEquals(matches("eq(id,7)+gt(task.id,6)"), true);
+  assertEquals(matches("eq(project,p)+eq(domain,d)"), true);
 });
 
-Deno.test("parseFilters keeps + inside a time offset", () => {
-  assertEquals(parseFilters("gte(created_at,2021-05-24T23:43:12+02:00)+eq(name,x)", "task"), [
-    { fn: "gte", field: "created_at", values: ["2021-05-24T23:43:12+02:00"] },
-    { fn: "eq", field: "name", values: ["x"] },
-  ]);
+Deno.test("columns the sandbox keeps no value for are NULL and match nothing", () => {
+  assertEquals(matches("ne(digest,x)"), false);
+  assertEquals(matches("ne(closure,x)"), false);
+  assertEquals(matches("gte(deleted_at,2000-01-01T00:00:00Z)"), false);
 });
 
-Deno.test("parseFilters returns nothing for an empty string", () => {
-  assertEquals(parseFilters("  ", "workflow"), []);
+Deno.test("task filters refuse what FlyteAdmin refuses, in its words", () => {
+  assertEquals(invalid("eq(task.colour,red)"), "'t.colour' is invalid filter");
+  assertEquals(invalid("eq(launch_plan.version,v1)"), "'l' entity is not allowed in filters");
+  assertEquals(invalid("like(name,foo)"), "unrecognized filter function: like");
+  assertEquals(invalid("eq(name)"), "invalid value for filters");
+  assertEquals(invalid("gte(created_at,2021-05-24T23:43:12+02:00)"), "invalid value for filters");
+  assertEquals(
+    invalid("gt(created_at,yesterday)"),
+    `invalid time "yesterday" for created_at: an RFC 3339 time is expected`,
+  );
 });
 
-Deno.test("parseFilters accepts the launch_plan prefix for launch plans only", () => {
-  assertEquals(parseFilters("eq(launch_plan.version,v1)", "launch_plan"), [
-    { fn: "eq", field: "version", values: ["v1"] },
-  ]);
-  assertEquals(invalid("eq(launch_plan.version,v1)"), `unrecognized filter field "launch_plan.version" for task`);
-});
-
-Deno.test("parseFilters rejects an unknown function, naming it", () => {
-  assertEquals(invalid("like(name,foo)"), `unrecognized filter function "like" in "like(name,foo)"`);
-});
-
-Deno.test("parseFilters rejects an unknown field, naming it", () => {
-  assertEquals(invalid("eq(task.colour,red)"), `unrecognized filter field "task.colour" for task`);
-});
-
-Deno.test("parseFilters rejects malformed terms and bad times", () => {
-  assertEquals(invalid("eq(name)"), `invalid filter expression "eq(name)"`);
-  assertEquals(invalid("gt(created_at,yesterday)"), `invalid RFC 3339 time "yesterday" for created_at`);
-  assertEquals(invalid("contains(created_at,2021)"), `filter function "contains" does not apply to field "created_at"`);
-});
-
-Deno.test("string functions compare as strings", () => {
+Deno.test("string columns compare as strings", () => {
   assertEquals(matches("eq(name,core.flyte_basics.hello)"), true);
   assertEquals(matches("ne(name,core.flyte_basics.hello)"), false);
   assertEquals(matches("gt(version,v1)"), true);
@@ -77,11 +75,14 @@ Deno.test("string functions compare as strings", () => {
   assertEquals(matches("contains(name,advanced)"), false);
   assertEquals(matches("value_in(version,v1;v2;v3)"), true);
   assertEquals(matches("value_in(version,v1;v3)"), false);
+  assertEquals(matches("value_not_in(version,v1;v3)"), true);
+  assertEquals(matches("not_like(name,core.%)"), false);
 });
 
 Deno.test("created_at compares as an instant, whatever the offset or precision", () => {
   assertEquals(matches("eq(created_at,2021-05-24T21:43:12.500000000Z)"), true);
-  assertEquals(matches("eq(created_at,2021-05-24T23:43:12.5+02:00)"), true);
+  assertEquals(matches("eq(created_at,2021-05-24T23:43:12.5-00:00)"), false);
+  assertEquals(matches("eq(created_at,2021-05-24T20:43:12.5-01:00)"), true);
   assertEquals(matches("gt(created_at,2021-05-24T21:43:12Z)"), true);
   assertEquals(matches("lt(created_at,2021-05-24T21:43:13Z)"), true);
   assertEquals(matches("gte(created_at,2021-05-24T21:43:13Z)"), false);

@@ -1,53 +1,77 @@
 /**
- * The terms of a launch plan listing's filters that the launch plan table's columns cannot answer: FlyteAdmin joins
- * a launch plan to its workflow, so `eq(workflow.name,W)` (what `get launchplan --workflow W` sends) selects the
- * launch plans of workflow W, and `eq(state,1)` the active versions. The sandbox applies them to each launch plan's
- * `spec.workflowId` and `closure.state`, and leaves the rest to the launch plan table.
+ * The filter tables of the launch plan listing. FlyteAdmin joins each launch plan to its workflow, so a filter
+ * names a column of `launch_plans` (`state`, `schedule_type`, `launch_plan.version`) or, with the `workflow.`
+ * prefix, of `workflows` (`workflow.name`, what `get launchplan --workflow W` sends); any other entity is refused
+ * (`'t' entity is not allowed in filters`).
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import { type FilterSchema, type FilterTable, LAUNCH_PLAN_COLUMNS } from "./execution_filters.ts";
+import { type Listed, listed, type Row, versionColumn, WORKFLOW_VERSIONS } from "./filters.ts";
+import { timestampToNs } from "./time.ts";
 
-const TERM = /^([A-Za-z_]+)\(workflow\.(name|version|project|domain),(.*)\)$/s;
-/** A launch plan's state column (ACTIVE is 1): `state=1` lists the active versions. */
-const STATE_TERM = /^(eq|ne)\((?:launch_plan\.)?state,(\d+)\)$/;
-const SEPARATOR = /\)\+(?=[A-Za-z_]+\()/;
+/** A launch plan version with the workflow version it launches (the inner join's other side). */
+export interface ListedLaunchPlan extends Listed<LaunchPlan> {
+  workflow?: Listed<Workflow>;
+}
 
-/** The filters without their `workflow.*` terms, and the test those terms make of a launch plan. */
-export function splitWorkflowTerms(filters: string): { rest: string; matches: (launchPlan: LaunchPlan) => boolean } {
-  const trimmed = filters.trim();
-  if (trimmed === "") return { rest: "", matches: () => true };
-  const terms = trimmed.split(SEPARATOR).map((t, i, all) => (i < all.length - 1 ? `${t})` : t));
-  const tests: ((launchPlan: LaunchPlan) => boolean)[] = [];
-  const rest = terms.filter((term) => {
-    const state = STATE_TERM.exec(term.trim());
-    if (state) {
-      const wanted = Number(state[2]);
-      tests.push((lp) => ((lp.closure?.state ?? 0) === wanted) === (state[1] === "eq"));
-      return false;
-    }
-    const match = TERM.exec(term.trim());
-    if (!match) return true;
-    const [, fn, field, value] = match;
-    const actual = (lp: LaunchPlan) => lp.spec?.workflowId?.[field as "name" | "version" | "project" | "domain"] ?? "";
-    switch (fn) {
-      case "eq":
-        tests.push((lp) => actual(lp) === value);
-        break;
-      case "ne":
-        tests.push((lp) => actual(lp) !== value);
-        break;
-      case "contains":
-        tests.push((lp) => actual(lp).includes(value));
-        break;
-      case "value_in":
-        tests.push((lp) => value.split(";").includes(actual(lp)));
-        break;
+/** FlyteAdmin's `schedule_type` column: CRON for a cron expression or schedule, RATE for a rate, else NONE. */
+function scheduleType(launchPlan: LaunchPlan): string {
+  const expression = launchPlan.spec?.entityMetadata?.schedule?.ScheduleExpression;
+  if ((expression?.case === "cronExpression" && expression.value !== "") || expression?.case === "cronSchedule") {
+    return "CRON";
+  }
+  return expression?.case === "rate" ? "RATE" : "NONE";
+}
+
+/** `launch_plans`. Columns the sandbox does not keep (spec, closure, digest: bytes) are NULL. */
+export const LAUNCH_PLAN_VERSIONS: FilterTable<ListedLaunchPlan> = {
+  entity: "l",
+  prefix: "launch_plan",
+  columns: LAUNCH_PLAN_COLUMNS,
+  read(row, column) {
+    const launchPlan = row.entry.message;
+    const updatedAt = launchPlan.closure?.updatedAt;
+    const shared = versionColumn(row, column, updatedAt ? timestampToNs(updatedAt) : undefined);
+    if (shared !== undefined) return shared;
+    switch (column) {
+      case "state":
+        return launchPlan.closure?.state ?? 0;
+      case "workflow_id":
+        return row.workflow?.seq ?? null;
+      case "schedule_type":
+        return scheduleType(launchPlan);
+      case "launch_condition_type":
+        // SCHED exactly when the launch plan has a schedule, NULL otherwise, as FlyteAdmin stores it.
+        return scheduleType(launchPlan) === "NONE" ? null : "SCHED";
       default:
-        throw new ConnectError(`unrecognized filter function "${fn}" in "${term}"`, Code.InvalidArgument);
+        return null;
     }
-    return false;
-  });
-  return { rest: rest.join("+"), matches: (lp) => tests.every((test) => test(lp)) };
+  },
+};
+
+/** ListLaunchPlans' tables: launch plans, joined to their workflows. */
+export const LAUNCH_PLAN_SCHEMA: FilterSchema<ListedLaunchPlan> = {
+  primary: LAUNCH_PLAN_VERSIONS,
+  joins: [{
+    ...WORKFLOW_VERSIONS,
+    read: (row, column) => row.workflow ? WORKFLOW_VERSIONS.read(row.workflow, column) : undefined,
+  }],
+};
+
+function key(id: { project: string; domain: string; name: string; version: string } | undefined): string {
+  return JSON.stringify([id?.project, id?.domain, id?.name, id?.version]);
+}
+
+/** The launch plans, each with its workflow; one whose workflow is not stored is left out, as the inner join does. */
+export function listedLaunchPlans(
+  launchPlans: (Row & { message: LaunchPlan })[],
+  workflows: (Row & { message: Workflow })[],
+): ListedLaunchPlan[] {
+  const byId = new Map(listed(workflows).map((workflow) => [key(workflow.entry), workflow]));
+  return listed(launchPlans)
+    .map((row) => ({ ...row, workflow: byId.get(key(row.entry.message.spec?.workflowId)) }))
+    .filter((row) => row.workflow !== undefined);
 }

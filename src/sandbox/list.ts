@@ -1,24 +1,29 @@
 /**
- * The list semantics shared by ListTasks, ListWorkflows and ListLaunchPlans: scope, filters, sort and
- * offset tokens.
+ * The listings of versioned entities, ListTasks, ListWorkflows and ListLaunchPlans, and of their names,
+ * ListTaskIds, ListWorkflowIds and ListLaunchPlanIds, with FlyteAdmin's checks in its order and its messages:
+ * scope and limit, then filters (the names listings take none: FlyteAdmin ignores them), then the sort key (a
+ * column of the entity's table), then the offset token.
  *
  * @module
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type Sort, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
-import { type EntityTable, matchesAll, parseFilters, type Row } from "./filters.ts";
-
-/** The parts of ResourceListRequest and NamedEntityIdentifierListRequest that listing uses. */
-export interface ListQuery {
-  project: string;
-  domain: string;
-  /** Restricts to one entity name when not empty. */
-  name?: string;
-  limit: number;
-  token: string;
-  filters: string;
-  sortBy?: Sort;
-}
+import {
+  type NamedEntityIdentifierListRequest,
+  type ResourceListRequest,
+  type Sort,
+  Sort_Direction,
+} from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import {
+  type FilterSchema,
+  type FilterTable,
+  matchesFilters,
+  pageOf,
+  parseOffsetToken,
+  parseRequestFilters,
+  requireLimit,
+  sortComparator,
+} from "./execution_filters.ts";
+import type { Row } from "./filters.ts";
 
 /**
  * One page of results and the token of the next page: FlyteAdmin's rule, a token (the next offset) exactly when
@@ -29,47 +34,119 @@ export interface Page<T> {
   token: string;
 }
 
-type SortKey = "created_at" | "name" | "version" | "project" | "domain";
-const SORT_KEYS = new Set<string>(["created_at", "name", "version", "project", "domain"]);
-
 function invalid(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
 }
 
-/** Validates a query and returns the requested page of `rows`, in FlyteAdmin's order of checks. */
-export function listPage<T extends Row>(rows: Iterable<T>, query: ListQuery, table: EntityTable): Page<T> {
-  if (query.project === "") throw invalid("missing project");
-  if (query.domain === "") throw invalid("missing domain");
-  if (query.limit <= 0) throw invalid(`invalid value for limit: ${query.limit}: limit must be > 0`);
-  const offset = parseToken(query.token);
-  const filters = parseFilters(query.filters, table);
-  const compareRows = comparator(query.sortBy);
-  const matching = [...rows].filter((row) =>
-    row.project === query.project && row.domain === query.domain && (!query.name || row.name === query.name) &&
-    matchesAll(row, filters)
-  ).sort(compareRows);
-  const items = matching.slice(offset, offset + query.limit);
-  // As FlyteAdmin's list managers: `if len(results) == limit { token = offset + len(results) }`.
-  return { items, token: items.length === query.limit ? String(offset + items.length) : "" };
+/** What FlyteAdmin answers when its database refuses a query: UNKNOWN with Postgres's message. */
+export function databaseError(message: string): ConnectError {
+  return new ConnectError(`failed database operation with ${message}`, Code.Unknown);
 }
 
-/** Tokens are decimal offsets, as FlyteAdmin's are. */
-function parseToken(token: string): number {
-  if (token === "") return 0;
-  if (!/^\d+$/.test(token)) throw invalid(`invalid pagination token "${token}"`);
-  return Number(token);
+/** `read` of a table as a column's order; undefined reads sort as NULL (last ascending, as Postgres does). */
+function createdOrder<T>(table: FilterTable<T>, direction: number): (a: T, b: T) => number {
+  return (a, b) => {
+    const x = table.read(a, "created_at") ?? 0n;
+    const y = table.read(b, "created_at") ?? 0n;
+    return x === y ? 0 : direction * (x < y ? -1 : 1);
+  };
 }
 
-/** Sorts by the requested key (default newest first), then by creation time so pages are stable. */
-function comparator(sortBy: Sort | undefined): (a: Row, b: Row) => number {
-  const key = sortBy?.key || "created_at";
-  if (!SORT_KEYS.has(key)) throw invalid(`invalid sort key "${key}"`);
-  const direction = !sortBy || sortBy.direction === Sort_Direction.DESCENDING ? -1 : 1;
-  return (a, b) => direction * (compareKey(a, b, key as SortKey) || compareKey(a, b, "created_at"));
+/**
+ * The order of a listing: the requested column, ties newest first in the requested direction; without a sort,
+ * newest first. (FlyteAdmin leaves both to the database, which keeps no promise: this order is one it may give.)
+ */
+function listOrder<T>(sortBy: Sort | undefined, table: FilterTable<T>): (a: T, b: T) => number {
+  const byColumn = sortComparator(sortBy, table);
+  const direction = sortBy?.direction === Sort_Direction.ASCENDING ? 1 : -1;
+  const byCreation = createdOrder(table, direction);
+  return byColumn ? (a, b) => byColumn(a, b) || byCreation(a, b) : byCreation;
 }
 
-function compareKey(a: Row, b: Row, key: SortKey): number {
-  const x = key === "created_at" ? a.createdNs : a[key];
-  const y = key === "created_at" ? b.createdNs : b[key];
-  return x === y ? 0 : x < y ? -1 : 1;
+/** ListTasks, ListWorkflows, ListLaunchPlans (`method`) over `rows`, the kind's versions in creation order. */
+export function listVersions<T>(
+  rows: T[],
+  request: ResourceListRequest,
+  schema: FilterSchema<T>,
+  method: string,
+): Page<T> {
+  // FlyteAdmin's ValidateResourceListRequest.
+  if (!request.id) throw invalid("missing id");
+  const { project, domain, name } = request.id;
+  if (project === "") throw invalid("missing project");
+  if (domain === "") throw invalid("missing domain");
+  requireLimit(request.limit);
+  const filters = parseRequestFilters(request.filters, schema);
+  const order = listOrder(request.sortBy, schema.primary);
+  const offset = parseOffsetToken(request.token, method);
+  const read = (row: T, column: string) => schema.primary.read(row, column);
+  const matching = rows.filter((row) =>
+    read(row, "project") === project && read(row, "domain") === domain && (name === "" || read(row, "name") === name) &&
+    matchesFilters(row, filters)
+  );
+  return pageOf(matching.sort(order), offset, request.limit);
+}
+
+/** The columns a names listing groups by: the only ones its query can sort on. */
+const GROUPED = new Set(["project", "domain", "name"]);
+
+/** The database table of each names listing, as Postgres names it in errors. */
+const TABLES: Record<string, string> = { t: "tasks", w: "workflows", l: "launch_plans" };
+
+/**
+ * ListTaskIds (FlyteAdmin's ListUniqueTaskIdentifiers), ListWorkflowIds (ListWorkflowIdentifiers) and
+ * ListLaunchPlanIds over `names`, one row per name dated by its newest version. FlyteAdmin reads no filters here,
+ * takes any column of the entity's table as sort key, and its query, grouped by project, domain and name, then
+ * fails in the database for a key outside those three.
+ */
+export function listNames(
+  names: Row[],
+  request: NamedEntityIdentifierListRequest,
+  table: FilterTable<Row>,
+  method: "ListUniqueTaskIdentifiers" | "ListWorkflowIdentifiers" | "ListLaunchPlanIds",
+): Page<Row> {
+  const launchPlans = method === "ListLaunchPlanIds";
+  // ListLaunchPlanIds validates nothing before its query: its repository checks the limit and the scope later.
+  if (!launchPlans) {
+    if (request.project === "") throw invalid("missing project");
+    if (request.domain === "") throw invalid("missing domain");
+    requireLimit(request.limit);
+  }
+  const order = listOrder(request.sortBy, table);
+  const offset = launchPlans ? launchPlanIdsOffset(request.token) : parseOffsetToken(request.token, method);
+  if (launchPlans && request.limit === 0) throw invalid("missing and/or invalid parameters: limit");
+  if (launchPlans && request.project === "" && request.domain === "") {
+    throw invalid("missing and/or invalid parameters: filters");
+  }
+  const key = request.sortBy?.key;
+  if (key !== undefined && !GROUPED.has(key)) {
+    const column = `${TABLES[table.entity]}.${key}`;
+    throw databaseError(
+      `column "${column}" must appear in the GROUP BY clause or be used in an aggregate function`,
+    );
+  }
+  const matching = names.filter((row) =>
+    (request.project === "" || row.project === request.project) &&
+    (request.domain === "" || row.domain === request.domain)
+  );
+  return pageOf(matching.sort(order), offset, request.limit);
+}
+
+/** ListLaunchPlanIds' token check: FlyteAdmin's message there names no method. */
+function launchPlanIdsOffset(token: string): number {
+  try {
+    return parseOffsetToken(token, "ListLaunchPlanIds");
+  } catch {
+    throw invalid(`invalid pagination token ${token}`);
+  }
+}
+
+/** The table a names listing sorts: the kind's columns, read from a name's row. */
+export function namesTable(entity: "t" | "w" | "l", prefix: string, columns: ReadonlySet<string>): FilterTable<Row> {
+  return {
+    entity,
+    prefix,
+    columns,
+    read: (row, column) => column === "created_at" ? row.createdNs : GROUPED.has(column) ? row[column as "name"] : null,
+  };
 }

@@ -1,8 +1,10 @@
 /**
- * Named entities as FlyteAdmin lists them (named_entity_manager.go, validation/named_entity_validator.go): one row
- * per name of a resource type in a project and domain, with the name's metadata (description and state, ACTIVE
- * unless updated). ListNamedEntities with no filters hides the system-generated `.flytegen` names; a sort key
- * must be a named-entity column (there is no `created_at`); the next token comes exactly with a full page.
+ * Named entities as FlyteAdmin lists them: one row per name of a resource type in a project and domain, with the
+ * name's metadata (description and state, ACTIVE unless updated). ListNamedEntities with no filters hides the
+ * system-generated `.flytegen` names; filters name a named-entity column (`name`, `state`, `entities.name`) or one
+ * of its metadata's (`named_entity_metadata.created_at`); a sort key must be a named-entity column (there is no
+ * `created_at`), and only project, domain and name are ones FlyteAdmin's query can sort on; the next token comes
+ * exactly with a full page.
  *
  * @module
  */
@@ -15,19 +17,109 @@ import {
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { MessageInit } from "../admin/message_init.ts";
 import type { AdminServiceImpl } from "./admin_service_impl.ts";
+import { NAMED_ENTITY_COLUMNS, NAMED_ENTITY_METADATA_COLUMNS } from "./column_filters.ts";
 import {
-  columnComparator,
-  type Columns,
-  matchesColumns,
-  pageAt,
-  parseColumnFilters,
-  parseOffset,
-} from "./column_filters.ts";
+  type FilterSchema,
+  type FilterTable,
+  matchesFilters,
+  pageOf,
+  parseOffsetToken,
+  parseRequestFilters,
+  sortComparator,
+} from "./execution_filters.ts";
 import type { Row } from "./filters.ts";
+import { databaseError } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
 
-/** FlyteAdmin's `models.NamedEntityColumns`. */
-const COLUMNS = ["resource_type", "project", "domain", "name", "description", "state"] as const;
+/** A named entity's metadata, kept only once updated. */
+interface Metadata {
+  description: string;
+  state: NamedEntityState;
+}
+
+/** One listed name: the key, and its metadata when it has any. */
+interface NameRow {
+  resourceType: ResourceType;
+  project: string;
+  domain: string;
+  name: string;
+  metadata?: Metadata;
+}
+
+/**
+ * A state filter reads a name without metadata as ACTIVE (FlyteAdmin wraps the column in `COALESCE(state, 0)`);
+ * every other column of missing metadata is NULL and matches nothing.
+ */
+function metadataColumn(row: NameRow, column: string) {
+  if (column === "state") return row.metadata?.state ?? NamedEntityState.NAMED_ENTITY_ACTIVE;
+  if (!row.metadata) return null;
+  switch (column) {
+    case "description":
+      return row.metadata.description;
+    case "resource_type":
+      return row.resourceType;
+    case "project":
+    case "domain":
+    case "name":
+      return row[column];
+    default:
+      return null;
+  }
+}
+
+/** The named entities (the `entities` the listing's query builds): description and state come from the metadata. */
+const NAMED_ENTITY_TABLE: FilterTable<NameRow> = {
+  entity: "nen",
+  prefix: "entities",
+  columns: NAMED_ENTITY_COLUMNS,
+  read(row, column) {
+    switch (column) {
+      case "project":
+      case "domain":
+      case "name":
+        return row[column];
+      case "resource_type":
+        return row.resourceType;
+      default:
+        return metadataColumn(row, column);
+    }
+  },
+};
+
+const SCHEMA: FilterSchema<NameRow> = {
+  primary: NAMED_ENTITY_TABLE,
+  joins: [{
+    entity: "nem",
+    prefix: "named_entity_metadata",
+    columns: NAMED_ENTITY_METADATA_COLUMNS,
+    read: metadataColumn,
+  }],
+};
+
+function byName(a: NameRow, b: NameRow): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** The table each resource type's names come from, as Postgres names it. */
+const TABLES: Partial<Record<ResourceType, string>> = {
+  [ResourceType.TASK]: "tasks",
+  [ResourceType.WORKFLOW]: "workflows",
+  [ResourceType.LAUNCH_PLAN]: "launch_plans",
+};
+
+/**
+ * The database's refusal of a sort key that is a named-entity column but not one of the names' query: FlyteAdmin
+ * sorts the names (grouped by project, domain and name) of the resource type's table by it too.
+ */
+function sortKeyError(table: string, key: string) {
+  if (["project", "domain", "name"].includes(key)) return undefined;
+  if (table === "launch_plans" && key === "state") {
+    return databaseError(
+      `column "launch_plans.state" must appear in the GROUP BY clause or be used in an aggregate function`,
+    );
+  }
+  return databaseError(`column "${key}" does not exist`);
+}
 
 function invalid(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
@@ -49,6 +141,11 @@ export class NamedEntityMetadataTable {
     return this.#metadata.get(key) ?? { description: "", state: NamedEntityState.NAMED_ENTITY_ACTIVE };
   }
 
+  /** The metadata of a name that was updated; undefined for the others. */
+  find(key: string): { description: string; state: NamedEntityState } | undefined {
+    return this.#metadata.get(key);
+  }
+
   set(key: string, metadata: { description: string; state: NamedEntityState }): void {
     this.#metadata.set(key, metadata);
   }
@@ -60,7 +157,7 @@ function rowsOf(store: SandboxStore, type: ResourceType): Row[] {
   return store.launchPlanEntries();
 }
 
-/** ListNamedEntities over the store's versions. */
+/** ListNamedEntities over the store's versions, with FlyteAdmin's checks in its order. */
 export function listNamedEntities(
   store: SandboxStore,
   metadata: NamedEntityMetadataTable,
@@ -68,33 +165,44 @@ export function listNamedEntities(
 ): { entities: MessageInit<NamedEntity>[]; token: string } {
   if (request.project === "") throw invalid("missing project");
   if (request.domain === "") throw invalid("missing domain");
-  if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
+  if (request.resourceType === ResourceType.UNSPECIFIED) throw invalid("invalid value for resource_type");
   if (request.limit === 0) throw invalid("invalid value for limit");
   // "Add implicit filter to exclude system generated workflows".
   const filterText = request.filters === "" ? "not_like(name,.flytegen%)" : request.filters;
-  const filters = parseColumnFilters(filterText, "named_entity", COLUMNS);
-  const order = columnComparator<Columns>(request.sortBy, COLUMNS, { key: "name", direction: 1 });
-  const offset = parseOffset(request.token);
-  const names = new Map<string, Columns>();
+  const filters = parseRequestFilters(filterText, SCHEMA);
+  // Without a sort FlyteAdmin's order is the database's: by name is one it may give.
+  const order = sortComparator(request.sortBy, NAMED_ENTITY_TABLE) ?? byName;
+  const offset = parseOffsetToken(request.token, "ListNamedEntities");
+  const table = TABLES[request.resourceType];
+  if (!table) {
+    const type = ResourceType[request.resourceType] ?? String(request.resourceType);
+    throw invalid(`Cannot list entity names for resource type: ${type}`);
+  }
+  const refused = request.sortBy && sortKeyError(table, request.sortBy.key);
+  if (refused) throw refused;
+  // The names' query has only project, domain and name: a filter on the named entity's resource_type finds none.
+  if (filters.some((filter) => filter.table === NAMED_ENTITY_TABLE && filter.column === "resource_type")) {
+    throw databaseError("column entities.resource_type does not exist");
+  }
+  const names = new Map<string, NameRow>();
   for (const row of rowsOf(store, request.resourceType)) {
     if (row.project !== request.project || row.domain !== request.domain) continue;
     const key = NamedEntityMetadataTable.key(request.resourceType, row.project, row.domain, row.name);
-    const { description, state } = metadata.get(key);
+    const found = metadata.find(key);
     names.set(key, {
-      resource_type: request.resourceType,
+      resourceType: request.resourceType,
       project: row.project,
       domain: row.domain,
       name: row.name,
-      description,
-      state,
+      metadata: found,
     });
   }
-  const rows = [...names.values()].filter((row) => matchesColumns(row, filters)).sort(order);
-  const page = pageAt(rows, offset, request.limit);
+  const rows = [...names.values()].filter((row) => matchesFilters(row, filters)).sort(order);
+  const page = pageOf(rows, offset, request.limit);
   const entities = page.items.map((row) => ({
     resourceType: request.resourceType,
-    id: { project: String(row.project), domain: String(row.domain), name: String(row.name), org: request.org },
-    metadata: { description: String(row.description), state: Number(row.state) as NamedEntityState },
+    id: { project: row.project, domain: row.domain, name: row.name, org: request.org },
+    metadata: row.metadata ?? { description: "", state: NamedEntityState.NAMED_ENTITY_ACTIVE },
   }));
   return { entities, token: page.token };
 }

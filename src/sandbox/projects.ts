@@ -18,15 +18,17 @@ import {
   type ProjectListRequest,
   ProjectSchema,
 } from "../../proto/gen/flyteidl/admin/project_pb.ts";
+import { Sort_Direction, SortSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import type { AdminServiceImpl } from "./admin_service_impl.ts";
+import { pageAt, PROJECT_COLUMNS } from "./column_filters.ts";
 import {
-  columnComparator,
-  type Columns,
-  matchesColumns,
-  pageAt,
-  parseColumnFilters,
-  parseOffset,
-} from "./column_filters.ts";
+  type FilterTable,
+  matchesFilters,
+  parseOffsetToken,
+  parseRequestFilters,
+  sortComparator,
+} from "./execution_filters.ts";
+import { createMonotonicClock } from "./time.ts";
 import { validateLabels } from "./labels.ts";
 
 /** The domains FlyteAdmin's default configuration has, returned with every project. */
@@ -45,8 +47,39 @@ const SEED_PROJECTS = [{
   description: "Default project setup.",
 }] as const;
 
-/** The project table's columns (FlyteAdmin's `models.ProjectColumns`, as filters and sorting name them). */
-const COLUMNS = ["identifier", "name", "description", "state", "created_at"] as const;
+/** A stored project, its row id and its registration time. */
+interface StoredProject {
+  project: Project;
+  seq: number;
+  createdNs: bigint;
+}
+
+/** `projects`, as ListProjects' filters and sort keys read it; labels (bytes) are NULL to filters. */
+const PROJECT_TABLE: FilterTable<StoredProject> = {
+  entity: "p",
+  prefix: "project",
+  columns: PROJECT_COLUMNS,
+  read({ project, seq, createdNs }, column) {
+    switch (column) {
+      case "id":
+        return seq;
+      case "created_at":
+      case "updated_at":
+        return createdNs;
+      case "identifier":
+        return project.id;
+      case "name":
+      case "description":
+      case "state":
+        return project[column];
+      default:
+        return null;
+    }
+  },
+};
+
+/** ListProjects' order when the request names none. */
+const BY_IDENTIFIER = create(SortSchema, { key: "identifier", direction: Sort_Direction.ASCENDING });
 
 /** Kubernetes' DNS-1123 label, which FlyteAdmin requires of a project id. */
 const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -98,8 +131,8 @@ function validateProject(project: Project): void {
  * ```
  */
 export class ProjectTable {
-  readonly #projects = new Map<string, { project: Project; created: number }>();
-  #sequence = 0;
+  readonly #projects = new Map<string, StoredProject>();
+  readonly #clock = createMonotonicClock(() => new Date());
 
   /** A table holding the seed projects, ACTIVE. */
   constructor() {
@@ -137,7 +170,8 @@ export class ProjectTable {
     if (this.#projects.has(project.id)) {
       throw new ConnectError(`project [${project.id}] already exists`, Code.AlreadyExists);
     }
-    this.#projects.set(project.id, { project: this.#stored(project), created: this.#sequence++ });
+    const seq = this.#projects.size + 1;
+    this.#projects.set(project.id, { project: this.#stored(project), seq, createdNs: this.#clock() });
   }
 
   /** GetProject: NOT_FOUND naming the id. */
@@ -153,31 +187,21 @@ export class ProjectTable {
     existing.project = this.#stored(project);
   }
 
-  /** ListProjects. */
+  /** ListProjects: filters, sort key and token checked in FlyteAdmin's order; a limit of 0 lists everything. */
   list(request: ProjectListRequest): { projects: Project[]; token: string } {
-    const filters = parseColumnFilters(request.filters, "project", COLUMNS);
-    const order = columnComparator<Columns>(request.sortBy, COLUMNS, { key: "identifier", direction: 1 });
-    const offset = parseOffset(request.token);
-    const rows = [...this.#projects.values()].map(({ project, created }) => ({
-      project,
-      columns: {
-        identifier: project.id,
-        name: project.name,
-        description: project.description,
-        state: project.state,
-        created_at: created,
-      } satisfies Columns,
-    }));
-    // project_repo.go: "If no filter provided, default to filtering out archived projects".
+    const filters = parseRequestFilters(request.filters, { primary: PROJECT_TABLE, joins: [] });
+    const order = sortComparator(request.sortBy ?? BY_IDENTIFIER, PROJECT_TABLE)!;
+    const offset = parseOffsetToken(request.token, "ListProjects");
+    const rows = [...this.#projects.values()];
+    // As FlyteAdmin's project repository: "If no filter provided, default to filtering out archived projects".
     const visible = filters.length === 0
       ? rows.filter((row) => row.project.state !== Project_ProjectState.ARCHIVED)
-      : rows.filter((row) => matchesColumns(row.columns, filters));
-    visible.sort((a, b) => order(a.columns, b.columns));
-    const page = pageAt(visible, offset, request.limit);
+      : rows.filter((row) => matchesFilters(row, filters));
+    const page = pageAt(visible.sort(order), offset, request.limit);
     return { projects: page.items.map((row) => this.#answer(row.project)), token: page.token };
   }
 
-  #find(id: string): { project: Project; created: number } {
+  #find(id: string): StoredProject {
     const found = this.#projects.get(id);
     if (!found) throw new ConnectError(`project [${id}] not found`, Code.NotFound);
     return found;
