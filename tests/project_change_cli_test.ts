@@ -339,3 +339,24 @@ Deno.test("update project --file: the file's fields under the flags', an empty o
     await sandbox.close();
   }
 });
+
+Deno.test("update's before/after shows a value's line breaks and terminal escapes escaped, never raw", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    // The admin's current description carries an escape sequence; the new one a line break.
+    await seedProjects(sandbox, [{ id: "ml", name: "ML", description: "red\x1b[31m" }]);
+    const result = await runProductionProcess(
+      sandbox,
+      ["update", "project", "--description", "a\nb", "--dryRun"],
+      "ml",
+    );
+    deepEqual([result.code, result.stderr], [0, ""]);
+    equal(
+      result.stdout,
+      "The following changes are to be applied.\n--- before\n+++ after\n-description: red\\x1b[31m\n" +
+        "+description: a\\nb\nskipping UpdateProject request (dryRun)\n",
+    );
+  } finally {
+    await sandbox.close();
+  }
+});

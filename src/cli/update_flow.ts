@@ -7,6 +7,7 @@
 import type { FlagSpec } from "./command.ts";
 import type { CliContext } from "./context.ts";
 import { printText } from "../output/print.ts";
+import { printable } from "../output/printable.ts";
 
 /** The flags every update takes. */
 export const UPDATE_FLAGS = [
@@ -43,7 +44,8 @@ export async function runUpdate(ctx: CliContext, plan: UpdatePlan): Promise<bool
     return false;
   }
   const lines = ["The following changes are to be applied.", "--- before", "+++ after"];
-  for (const f of changed) lines.push(`-${f.field}: ${f.before}`, `+${f.field}: ${f.after}`);
+  // A value is the admin's or the user's text: a line break in it would forge a line, an escape drive the terminal.
+  for (const f of changed) lines.push(`-${f.field}: ${printable(f.before)}`, `+${f.field}: ${printable(f.after)}`);
   printText(ctx.io, lines.join("\n") + "\n");
   if (plan.dryRun) {
     printText(ctx.io, `skipping ${plan.rpc} request (dryRun)\n`);
