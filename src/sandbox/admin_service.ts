@@ -13,6 +13,7 @@ import { requireFullId, requireIdOf } from "./identifiers.ts";
 import { listNames, listVersions, namesTable } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
 import { LAUNCH_PLAN_SCHEMA, listedLaunchPlans } from "./launch_plan_filters.ts";
+import { updateLaunchPlanState } from "./launch_plan_state.ts";
 import { namedEntityMethods } from "./named_entities.ts";
 import { projectMethods } from "./projects.ts";
 
@@ -71,7 +72,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
       return { launchPlans: page.items.map((row) => row.entry.message), token: page.token };
     },
     listLaunchPlanIds: (request) => names(store.launchPlanEntries(), request, LAUNCH_PLAN_NAMES, "ListLaunchPlanIds"),
-    updateLaunchPlan: (request) => (store.setLaunchPlanState(requireFullId(request.id), request.state), {}),
+    updateLaunchPlan: (request) => (updateLaunchPlanState(store, request), {}),
     getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
     ...namedEntityMethods(store),
     ...projectMethods(store.projects),

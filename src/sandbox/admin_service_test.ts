@@ -385,3 +385,25 @@ Deno.test("identifiers of the wrong resource type are refused as FlyteAdmin's Va
     assertEquals(sandbox.store.launchPlans().length, 0);
   });
 });
+
+Deno.test("UpdateLaunchPlan refuses a state that is neither, and a deactivation of an id that is not a launch plan's", async () => {
+  await withSandbox(async (sandbox, client) => {
+    sandbox.store.addWorkflow(workflowInit("wf", "v1"));
+    sandbox.store.addLaunchPlan(launchPlanInit("wf", "v1"));
+    const unknown = await adminError(
+      client.admin.updateLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "wf", "v1"), state: 7 as LaunchPlanState }),
+    );
+    assertEquals([unknown.status, unknown.serverMessage], [
+      "InvalidArgument",
+      "Unrecognized launch plan state 7 for update for launch plan " +
+      '[resource_type:LAUNCH_PLAN project:"flytesnacks" domain:"development" name:"wf" version:"v1"]',
+    ]);
+    const task = await adminError(
+      client.admin.updateLaunchPlan({ id: id(ResourceType.TASK, "wf", "v1"), state: LaunchPlanState.INACTIVE }),
+    );
+    assertEquals(task.status, "InvalidArgument");
+    assert(task.serverMessage.startsWith("unexpected resource type task for identifier"), task.serverMessage);
+    const lp = await client.admin.getLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "wf", "v1") });
+    assertEquals(lp.closure?.state, LaunchPlanState.INACTIVE);
+  });
+});

@@ -49,7 +49,7 @@ export function requireIdOf(kind: EntityKind, id: Identifier | undefined): Ident
 }
 
 /** An identifier in protobuf's text format, as Go's `%+v` prints it: fields at their defaults left out. */
-function identifierText(id: Identifier): string {
+export function identifierText(id: Identifier): string {
   const fields = [
     id.resourceType !== ResourceType.UNSPECIFIED
       ? `resource_type:${ResourceType[id.resourceType] ?? id.resourceType}`
