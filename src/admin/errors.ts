@@ -265,7 +265,10 @@ export function mapAdminError(err: unknown, rpc: string, connection: ConnectionD
   // Where it sends the call, without the query (a sign-in page's state or token).
   if (location) serverMessage = `${serverMessage}, a redirect to ${shownUrl(location.replace(/\s+/g, " ").trim())}`;
   let message = `${rpc} failed: ${status}: ${serverMessage}`;
-  if (CONNECTION_STATUSES.has(ce.code)) {
+  // An UNKNOWN the admin sent itself is its own failure (FlyteAdmin's database refusing a query: a sort key its
+  // query cannot sort on), not the connection's: the connection's description and hints would point the wrong way.
+  const adminsOwn = ce.code === Code.Unknown && happened === "answered";
+  if (CONNECTION_STATUSES.has(ce.code) && !adminsOwn) {
     const where = `connection to ${connection.endpoint} (insecure: ${connection.insecure}, auth: ${
       connection.authType ?? "none"
     })`;
