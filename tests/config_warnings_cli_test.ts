@@ -20,13 +20,13 @@ async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** A flytectl-style config at `logger.level: 0` with one typo: `cacertFilePath` for `caCertFilePath`. */
+/** A flytectl-style config at `logger.level: 0` with one typo: `caCertFilPath` for `caCertFilePath`. */
 function typoConfig(endpoint: string): string {
   return [
     "admin:",
     `  endpoint: ${JSON.stringify(endpoint)}`,
     "  insecure: true",
-    "  cacertFilePath: /etc/ssl/flyte-ca.pem",
+    "  caCertFilPath: /etc/ssl/flyte-ca.pem",
     "logger:",
     "  level: 0",
     "",
@@ -34,7 +34,7 @@ function typoConfig(endpoint: string): string {
 }
 
 const TYPO_WARNING = (file: string) =>
-  `unknown key "admin.cacertFilePath" in config file "${file}" is ignored; did you mean "admin.caCertFilePath"?`;
+  `unknown key "admin.caCertFilPath" in config file "${file}" is ignored; did you mean "admin.caCertFilePath"?`;
 
 /** The messages of the JSON log records on `stderr`, each line one record. */
 function logMessages(stderr: string): { level: string; msg: string }[] {
@@ -108,11 +108,11 @@ Deno.test("config init writes a logger level that shows warnings", async () => {
     const level = parse(await Deno.readTextFile(file)).logger.level;
     equal(level, 3, "3 is warn: unknown keys and retries' troubles are shown, info and debug are not");
     // The written file with a typo in it: the warning shows.
-    const text = (await Deno.readTextFile(file)).replace("admin:\n", "admin:\n  clientID: fctl\n");
+    const text = (await Deno.readTextFile(file)).replace("admin:\n", "admin:\n  clientIdd: fctl\n");
     await Deno.writeTextFile(file, text);
     const view = await runFctlProcess(["config", "view", "-c", file]);
     equal(view.code, 0, view.stderr);
-    match(logMessages(view.stderr)[0].msg, /^unknown key "admin\.clientID" .*did you mean "admin\.clientId"\?$/);
+    match(logMessages(view.stderr)[0].msg, /^unknown key "admin\.clientIdd" .*did you mean "admin\.clientId"\?$/);
   });
 });
 

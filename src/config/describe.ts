@@ -67,7 +67,7 @@ export function describeConfig(loaded: LoadedConfig): ConfigRow[] {
     const source = loaded.sources[spec.key as OptionKey];
     const json = showValue(spec, values[spec.key]);
     const where = source === "file"
-      ? `file ${loaded.file} (${yamlPath(spec).join(".")})`
+      ? `file ${loaded.file} (${loaded.fileKeys?.[spec.key as OptionKey] ?? yamlPath(spec).join(".")})`
       : source === "env"
       ? `env ${envName(spec)}`
       : source === "flag"

@@ -31,3 +31,14 @@ export const IGNORED_FLYTECTL_MAPPINGS: readonly string[] = [
   "storage.signedUrl.stowConfigOverride",
   "images",
 ];
+
+/**
+ * flytectl's keys whose meaning fctl does not have, each with why: a file with one still loads, with one warning
+ * naming it (it is no typo, but what it asks for does not happen).
+ */
+export const UNUSED_FLYTECTL_KEYS: Readonly<Record<string, string>> = {
+  "task.org": "organisations are a Union extension fctl does not speak",
+  "root.interactive": "fctl has no interactive mode",
+  "adminutils.maxRecords": "lists are paged with --filter.limit and --filter.page",
+  "adminutils.batchSize": "lists are paged with --filter.limit and --filter.page",
+};

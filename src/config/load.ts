@@ -14,7 +14,7 @@ import {
   yamlPath,
 } from "./schema.ts";
 import { isNotFound, quote, UsageError } from "../errors.ts";
-import { IGNORED_FLYTECTL_KEYS, IGNORED_FLYTECTL_MAPPINGS } from "./flytectl_keys.ts";
+import { IGNORED_FLYTECTL_KEYS, IGNORED_FLYTECTL_MAPPINGS, UNUSED_FLYTECTL_KEYS } from "./flytectl_keys.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
 
 export { parseOptionValue };
@@ -60,6 +60,8 @@ export interface LoadedConfig {
   sources: Record<OptionKey, ConfigSource>;
   /** The config file that was read, if any. */
   file?: string;
+  /** The dotted key in the file of each value that came from it, where it is not the option's usual one (`root.project`). */
+  fileKeys?: Partial<Record<OptionKey, string>>;
   /**
    * One line each: unknown keys in the file (the first {@link MAX_KEY_WARNINGS}, then one line counting
    * the rest), deprecated options in use. Never fatal.
@@ -180,18 +182,62 @@ interface KnownKeys {
   sections: ReadonlySet<string>;
   /** Free-form mappings accepted whole. */
   mappings: ReadonlySet<string>;
+  /** flytectl's keys fctl does not use: each is one warning saying why. */
+  unused: ReadonlySet<string>;
+  /** Every key above, by its lowercase spelling. */
+  byLowercase: ReadonlyMap<string, string>;
 }
 
 function knownKeys(): KnownKeys {
   const leaves = new Set<string>(IGNORED_FLYTECTL_KEYS);
-  for (const spec of SPECS) if (spec.inFile !== false) leaves.add(yamlPath(spec).join("."));
+  for (const spec of SPECS) {
+    if (spec.inFile === false) continue;
+    leaves.add(yamlPath(spec).join("."));
+    if (spec.preferredYamlPath) leaves.add(spec.preferredYamlPath.join("."));
+  }
   const mappings = new Set(IGNORED_FLYTECTL_MAPPINGS);
+  const unused = new Set(Object.keys(UNUSED_FLYTECTL_KEYS));
   const sections = new Set<string>();
-  for (const leaf of [...leaves, ...mappings]) {
+  for (const leaf of [...leaves, ...mappings, ...unused]) {
     const parts = leaf.split(".");
     for (let i = 1; i < parts.length; i++) sections.add(parts.slice(0, i).join("."));
   }
-  return { leaves, sections, mappings };
+  const byLowercase = new Map<string, string>();
+  for (const key of [...leaves, ...mappings, ...unused, ...sections]) byLowercase.set(key.toLowerCase(), key);
+  return { leaves, sections, mappings, unused, byLowercase };
+}
+
+/**
+ * The file with its keys spelled as fctl's table spells them: flytectl's reader (viper) matches section and key
+ * names whatever their case (flytestdlib registers `Logger` and `Storage`; `insecureskipverify` is
+ * `insecureSkipVerify` there). Unknown keys, keys with a dot in them and keys below a free-form mapping keep their
+ * spelling. Two spellings of one key in one mapping are refused, as a key written twice is: which one Go keeps is
+ * a matter of chance.
+ */
+function canonicalKeys(doc: unknown, known: KnownKeys, file: string): unknown {
+  const walk = (node: unknown, prefix: string): unknown => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
+    const entries: [string, unknown][] = [];
+    const spelled = new Map<string, string>();
+    for (const [key, value] of Object.entries(node)) {
+      const path = key.includes(".") ? undefined : known.byLowercase.get(`${prefix}${key}`.toLowerCase());
+      const name = path === undefined ? key : path.slice(path.lastIndexOf(".") + 1);
+      const other = spelled.get(name);
+      if (other !== undefined) {
+        throw new UsageError(
+          `config file ${quote(file)}: ${quote(`${prefix}${other}`)} and ${
+            quote(`${prefix}${key}`)
+          } are the same key ` +
+            `(key names are case-insensitive, as flytectl reads them); keep one`,
+        );
+      }
+      spelled.set(name, key);
+      entries.push([name, path !== undefined && known.sections.has(path) ? walk(value, `${path}.`) : value]);
+    }
+    // fromEntries defines each key as the object's own, "__proto__" too.
+    return Object.fromEntries(entries);
+  };
+  return walk(doc, "");
 }
 
 /**
@@ -199,14 +245,19 @@ function knownKeys(): KnownKeys {
  * valid key, the rest counted in one line; a section of the wrong shape is a problem. Linear in the file's
  * keys: a suggestion is only worked out for a key that is shown (and the module that finds them loads only then).
  */
-async function checkFileKeys(doc: unknown, file: string, problems: string[]): Promise<string[]> {
-  const { leaves, sections, mappings } = knownKeys();
+async function checkFileKeys(doc: unknown, file: string, known: KnownKeys, problems: string[]): Promise<string[]> {
+  const { leaves, sections, mappings, unused: unusedKeys } = known;
   const shown: string[] = [];
+  const unusedShown: string[] = [];
   let unknown = 0;
   const walk = (node: unknown, prefix: string) => {
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
     for (const [key, value] of Object.entries(node)) {
       const path = prefix ? `${prefix}.${key}` : key;
+      if (unusedKeys.has(path)) {
+        if (value !== null) unusedShown.push(path);
+        continue;
+      }
       if (leaves.has(path) || mappings.has(path)) continue;
       if (sections.has(path)) {
         // `admin: [endpoint, insecure]` would otherwise be skipped in silence, every setting in it lost.
@@ -226,7 +277,9 @@ async function checkFileKeys(doc: unknown, file: string, problems: string[]): Pr
     }
   };
   walk(doc, "");
-  const warnings: string[] = [];
+  const warnings = unusedShown.map((path) =>
+    `flytectl key ${quote(path)} in config file ${quote(file)} is not used by fctl: ${UNUSED_FLYTECTL_KEYS[path]}`
+  );
   if (shown.length > 0) {
     const { KeySuggester } = await import("./nearest.ts");
     const suggester = new KeySuggester([...leaves, ...sections, ...mappings]);
@@ -238,6 +291,26 @@ async function checkFileKeys(doc: unknown, file: string, problems: string[]): Pr
     warnings.push(`… and ${unknown - MAX_KEY_WARNINGS} more unknown keys in config file ${quote(file)} are ignored`);
   }
   return warnings;
+}
+
+/**
+ * A file's value as flytectl's reader (Go's decoder) means it, where its form is one fctl's flags do not take: an
+ * empty value of a switch, number or duration is its zero value, and a bare number of a duration is nanoseconds
+ * (with a warning unless 0: `perRetryTimeout: 15` is 15ns there, surely not what was meant).
+ */
+function asGoReadsIt(option: OptionSpec, raw: unknown, where: string, warnings: string[]): unknown {
+  if (raw === "") {
+    if (option.type === "boolean") return false;
+    if (option.type === "int") return 0;
+    if (option.type === "duration") return "0s";
+  }
+  if (option.type === "duration" && typeof raw === "number" && raw > 0 && Number.isFinite(raw)) {
+    warnings.push(
+      `${where} is the bare number ${raw}, read as ${raw} nanoseconds as flytectl reads it; ` +
+        `write a duration with its unit, such as "${raw}s"`,
+    );
+  }
+  return raw;
 }
 
 /** The problem of a service config given in `admin.defaultServiceConfig`; its parser loads only for one. */
@@ -254,10 +327,10 @@ async function validateServiceConfig(values: Record<string, ConfigValue>, where:
   return undefined;
 }
 
-function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefined): string {
+function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefined, fileKey?: string): string {
   switch (source) {
     case "file":
-      return `${yamlPath(option).join(".")} in ${quote(file)}`;
+      return `${fileKey ?? yamlPath(option).join(".")} in ${quote(file)}`;
     case "env":
       return `environment variable ${envName(option)}`;
     case "flag":
@@ -285,11 +358,15 @@ function whereOf(option: OptionSpec, source: ConfigSource, file: string | undefi
  * @throws {UsageError} one such problem, or the config file cannot be read or is not YAML
  */
 export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> {
-  const { file, doc } = await readConfigFile(input);
+  const read = await readConfigFile(input);
+  const file = read.file;
+  const known = file ? knownKeys() : undefined;
+  const doc = file && known ? canonicalKeys(read.doc, known, file) : read.doc;
   const values: Record<string, ConfigValue> = {};
   const sources = {} as Record<OptionKey, ConfigSource>;
+  const fileKeys: Partial<Record<OptionKey, string>> = {};
   const problems: string[] = [];
-  const warnings = file ? await checkFileKeys(doc, file, problems) : [];
+  const warnings = file && known ? await checkFileKeys(doc, file, known, problems) : [];
   // A bad value is a problem to report with the others; the option keeps what it had.
   const parse = (option: OptionSpec, raw: unknown, where: string): ConfigValue | undefined => {
     try {
@@ -309,22 +386,30 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
       ? parseOptionValue(option, option.default, `the default of ${key}`)
       : option.default;
     sources[key] = "default";
-    const fromFile = option.inFile === false || doc === undefined ? undefined : lookup(doc, yamlPath(option));
+    let fromFile = option.inFile === false || doc === undefined ? undefined : lookup(doc, yamlPath(option));
+    // flytectl's `root.project` wins over `task.project` when it holds a value.
+    const preferred = option.preferredYamlPath && doc !== undefined ? lookup(doc, option.preferredYamlPath) : undefined;
+    if (preferred !== undefined && preferred !== null && preferred !== "") {
+      fromFile = preferred;
+      fileKeys[key] = option.preferredYamlPath!.join(".");
+    }
     const fromEnv = envSetsOptions ? input.env[envName(option)] : undefined;
     const layers: [ConfigSource, unknown][] = [
       ["file", fromFile === null ? undefined : fromFile],
       ["env", fromEnv === "" ? undefined : fromEnv],
       ["flag", input.flags[key]],
     ];
-    for (const [source, raw] of layers) {
-      if (raw === undefined) continue;
-      const value = parse(option, raw, whereOf(option, source, file));
+    for (const [source, given] of layers) {
+      if (given === undefined) continue;
+      const where = whereOf(option, source, file, fileKeys[key]);
+      const raw = source === "file" ? asGoReadsIt(option, given, where, warnings) : given;
+      const value = parse(option, raw, where);
       if (value === undefined) continue;
       values[key] = value;
       sources[key] = source;
     }
     if (option.deprecated && sources[key] !== "default") {
-      warnings.push(`${whereOf(option, sources[key], file)} is deprecated: ${option.deprecated}`);
+      warnings.push(`${whereOf(option, sources[key], file, fileKeys[key])} is deprecated: ${option.deprecated}`);
     }
   }
   const serviceConfigProblem = await validateServiceConfig(
@@ -335,5 +420,5 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
   // One problem is the plain usage error it always was; several are listed together.
   if (problems.length === 1) throw new UsageError(problems[0]);
   if (problems.length > 1) throw new ConfigProblemsError(problems);
-  return { config: values as unknown as Config, sources, file, warnings };
+  return { config: values as unknown as Config, sources, file, fileKeys, warnings };
 }

@@ -215,13 +215,12 @@ Deno.test("environment names are shell style and sit between the file and flags"
 Deno.test("unknown keys warn once each with the nearest valid key; they never fail", async () => {
   const readTextFile = files({
     "/c.yaml":
-      "admin:\n  endpont: x:1\n  insecure: true\n  Insecure: true\nlogger:\n  levl: 5\nstorage:\n  stow:\n    config:\n      anything: 1\nfoo: 1\nmaxRetries: 3\n",
+      "admin:\n  endpont: x:1\n  insecure: true\nlogger:\n  levl: 5\nstorage:\n  stow:\n    config:\n      anything: 1\nfoo: 1\nmaxRetries: 3\n",
   });
   const { warnings, config } = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile });
   equal(config["admin.insecure"], true);
   deepEqual(warnings, [
     'unknown key "admin.endpont" in config file "/c.yaml" is ignored; did you mean "admin.endpoint"?',
-    'unknown key "admin.Insecure" in config file "/c.yaml" is ignored; did you mean "admin.insecure"?',
     'unknown key "logger.levl" in config file "/c.yaml" is ignored; did you mean "logger.level"?',
     'unknown key "foo" in config file "/c.yaml" is ignored',
     'unknown key "maxRetries" in config file "/c.yaml" is ignored; did you mean "admin.maxRetries"?',
@@ -247,7 +246,7 @@ Deno.test("wrong types in the file name the file, the key and the expected type"
       /^invalid value "many" for admin.maxRetries in "\/c.yaml": expected a whole number/,
     ],
     [
-      "admin:\n  perRetryTimeout: 15\n",
+      'admin:\n  perRetryTimeout: "15"\n',
       /^invalid value "15" for admin.perRetryTimeout in "\/c.yaml": expected a duration/,
     ],
     [
@@ -375,5 +374,86 @@ Deno.test("a duplicate key is named with its line, even deep in a large file", a
   await rejects(
     loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile }),
     /config file "\/c.yaml" is not valid YAML: Map keys must be unique at line 20002, column 3: "k7" appears twice/,
+  );
+});
+
+Deno.test("key names match whatever their case, as flytectl's reader matches them; two spellings of one key are refused", async () => {
+  const text =
+    "Admin:\n  Endpoint: dns:///x:1\n  insecureskipverify: true\n  PkceConfig:\n    TIMEOUT: 1m\nLogger:\n  Level: 4\n" +
+    "Storage:\n  Stow:\n    Config:\n      Account: a\nTask:\n  Project: p\nimages:\n  Mindmeld: img\n";
+  const { config, warnings, sources } = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": text }),
+  });
+  deepEqual(warnings, []);
+  equal(config["admin.endpoint"], "dns:///x:1");
+  equal(config["admin.insecureSkipVerify"], true);
+  equal(config["admin.pkceConfig.timeout"], 60_000);
+  equal(config["logger.level"], 4);
+  equal(sources["logger.level"], "file");
+  // A free-form mapping's own keys keep their spelling.
+  deepEqual(config["storage.stow.config"], { Account: "a" });
+  equal(config.project, "p");
+  await rejects(
+    loadConfig({
+      flags: { config: "/c.yaml" },
+      env: {},
+      readTextFile: files({ "/c.yaml": "admin:\n  insecure: true\n  Insecure: false\n" }),
+    }),
+    /^UsageError: config file "\/c.yaml": "admin.insecure" and "admin.Insecure" are the same key \(key names are case-insensitive, as flytectl reads them\); keep one$/,
+  );
+});
+
+Deno.test("a file's values in the forms Go's decoder takes: empty is zero, a bare duration is nanoseconds (warned)", async () => {
+  const text = 'admin:\n  insecure: ""\n  maxMessageSizeBytes: ""\n  perRetryTimeout: 0\n  maxBackoffDelay: ""\n' +
+    "  tokenRefreshWindow: 1500000000\n  useAudienceFromAdmin: t\nlogger:\n  show-source: 1\n";
+  const { config, warnings } = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": text }),
+  });
+  equal(config["admin.insecure"], false);
+  equal(config["admin.maxMessageSizeBytes"], 0);
+  equal(config["admin.perRetryTimeout"], 0);
+  equal(config["admin.maxBackoffDelay"], 0);
+  equal(config["admin.tokenRefreshWindow"], 1500);
+  equal(config["admin.useAudienceFromAdmin"], true);
+  equal(config["logger.show-source"], true);
+  deepEqual(warnings, [
+    'admin.tokenRefreshWindow in "/c.yaml" is the bare number 1500000000, read as 1500000000 nanoseconds as flytectl ' +
+    'reads it; write a duration with its unit, such as "1500000000s"',
+  ]);
+  // Text without a unit is no duration to Go either; an empty enum is refused as Go refuses it.
+  await rejects(
+    loadConfig({ flags: { "admin.perRetryTimeout": "" }, env: {}, readTextFile: files({}) }),
+    /expected a duration/,
+  );
+  await rejects(
+    loadConfig({
+      flags: { config: "/c.yaml" },
+      env: {},
+      readTextFile: files({ "/c.yaml": 'admin:\n  authType: ""\n' }),
+    }),
+    /for admin.authType in "\/c.yaml": expected one of/,
+  );
+});
+
+Deno.test("flytectl's root: section sets project, domain and output, ahead of task:; its unused keys warn saying why", async () => {
+  const text = "root:\n  project: from-root\n  domain: ''\n  output: yaml\n  interactive: true\ntask:\n  project: p\n" +
+    "  domain: d\n  org: o\nadminutils:\n  batchSize: 10\n";
+  const loaded = await loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile: files({ "/c.yaml": text }) });
+  equal(loaded.config.project, "from-root");
+  equal(loaded.config.domain, "d");
+  equal(loaded.config.output, "YAML");
+  deepEqual(loaded.fileKeys, { project: "root.project", output: "root.output" });
+  deepEqual(loaded.warnings, [
+    'flytectl key "root.interactive" in config file "/c.yaml" is not used by fctl: fctl has no interactive mode',
+    'flytectl key "task.org" in config file "/c.yaml" is not used by fctl: organisations are a Union extension fctl does not speak',
+    'flytectl key "adminutils.batchSize" in config file "/c.yaml" is not used by fctl: lists are paged with --filter.limit and --filter.page',
+  ]);
+  await rejects(
+    loadConfig({ flags: { config: "/c.yaml" }, env: {}, readTextFile: files({ "/c.yaml": "root:\n  output: xml\n" }) }),
+    /^UsageError: invalid value "xml" for root.output in "\/c.yaml": expected one of/,
   );
 });

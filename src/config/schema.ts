@@ -58,6 +58,11 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   /** YAML path when it differs from the key (flytectl keeps `-p`/`-d` under `task:`). */
   readonly yamlPath?: readonly string[];
+  /**
+   * A YAML path read before the other one when it holds a value: flytectl's `root:` section, whose `project`,
+   * `domain` and `output` are its `-p`, `-d` and `-o` (and win over `task:`'s).
+   */
+  readonly preferredYamlPath?: readonly string[];
   /** Value is a secret: redact it in every output. */
   readonly secret?: boolean;
   /** False for options that only make sense on the command line (`-c` names the file itself). */
@@ -108,6 +113,7 @@ export const OPTIONS = [
     type: "string",
     default: "",
     yamlPath: ["task", "project"],
+    preferredYamlPath: ["root", "project"],
     help: "project of the entities",
   },
   {
@@ -116,6 +122,7 @@ export const OPTIONS = [
     type: "string",
     default: "",
     yamlPath: ["task", "domain"],
+    preferredYamlPath: ["root", "domain"],
     help: "domain of the entities",
   },
   {
@@ -124,6 +131,7 @@ export const OPTIONS = [
     type: "enum",
     choices: OUTPUT_FORMATS,
     default: "TABLE",
+    preferredYamlPath: ["root", "output"],
     help: "output format: TABLE, JSON, YAML, DOT, DOTURL or SVG (the last three: get workflow's graph)",
   },
   {

@@ -62,7 +62,12 @@ export function parseOptionValue(option: OptionSpec, raw: unknown, where: string
   switch (option.type) {
     case "boolean":
       if (typeof raw === "boolean") return raw;
-      if (typeof raw === "string" && /^(true|false|1|0)$/i.test(raw.trim())) return /^(true|1)$/i.test(raw.trim());
+      // Go's strconv.ParseBool (flytectl's flags and config reader) also takes t and f; its config reader takes a
+      // number as a boolean too, as C does.
+      if (typeof raw === "number") return raw !== 0;
+      if (typeof raw === "string" && /^(true|false|t|f|1|0)$/i.test(raw.trim())) {
+        return /^(true|t|1)$/i.test(raw.trim());
+      }
       throw bad("true or false");
     case "int": {
       const n = typeof raw === "number"
@@ -88,8 +93,13 @@ export function parseOptionValue(option: OptionSpec, raw: unknown, where: string
       return choice;
     }
     case "duration": {
-      // A bare number in YAML is how some configs write seconds; Go rejects it, so do we, with the fix.
-      const ms = typeof raw === "string" ? parseDuration(raw) : undefined;
+      // A bare number is read as flytectl's config reader reads it, nanoseconds (Go's time.Duration, whole ones);
+      // text needs its unit ("15" is refused, as Go's time.ParseDuration refuses it).
+      const ms = typeof raw === "string"
+        ? parseDuration(raw)
+        : typeof raw === "number" && Number.isFinite(raw)
+        ? Math.trunc(raw) / 1e6
+        : undefined;
       if (ms === undefined || ms < 0) throw bad(`a duration such as "15s", "5m0s" or "1h30m"`);
       if (ms > MAX_DURATION_MS) throw bad(`a duration from 0s to ${formatDuration(MAX_DURATION_MS)}`);
       return ms;

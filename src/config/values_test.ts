@@ -27,6 +27,13 @@ Deno.test("values: every option type reads flags, env text and YAML nodes", () =
     ["storage.stow.config", ["a=1", "b=x=y"], { a: "1", b: "x=y" }],
     ["storage.stow.config", { json_key: "k", port: 9000 }, { json_key: "k", port: "9000" }],
     ["admin.endpoint", 8089, "8089"],
+    // Go's strconv.ParseBool and config decoder: t and f, and numbers; a bare duration is nanoseconds.
+    ["admin.insecure", "t", true],
+    ["admin.insecure", "F", false],
+    ["admin.insecure", 0, false],
+    ["admin.insecure", 2, true],
+    ["admin.perRetryTimeout", 15_000_000_000, 15_000],
+    ["admin.perRetryTimeout", 0, 0],
   ];
   for (const [key, raw, want] of cases) deepEqual(parse(key, raw), want, `${key} ${JSON.stringify(raw)}`);
 });
@@ -44,7 +51,8 @@ Deno.test("values: bad values name the value, where it came from and what is val
       "15",
       /^invalid value "15" for --admin.perRetryTimeout: expected a duration such as "15s"/,
     ],
-    ["admin.perRetryTimeout", 15, /expected a duration/],
+    ["admin.perRetryTimeout", -15, /expected a duration/],
+    ["admin.insecure", "yes", /expected true or false/],
     ["admin.perRetryTimeout", "-1s", /expected a duration/],
     [
       "admin.perRetryTimeout",
