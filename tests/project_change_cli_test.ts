@@ -278,6 +278,17 @@ Deno.test("update project refuses a name or description FlyteAdmin would, before
     const refusals: [string[], string][] = [
       [["--name", "n".repeat(65)], "project name of 65 characters: at most 64"],
       [["--description", "ü".repeat(151)], "project description of 302 bytes in UTF-8: at most 300"],
+      // FlyteAdmin writes a project skipping its empty fields: "updated" would be a lie.
+      [
+        ["--description", ""],
+        'invalid value "" for --description: FlyteAdmin keeps a project\'s description when sent an empty one, ' +
+        "so it cannot be cleared; give a new description",
+      ],
+      [
+        ["--name", ""],
+        'invalid value "" for --name: FlyteAdmin keeps a project\'s name when sent an empty one, so it cannot be ' +
+        "cleared; give a new name",
+      ],
     ];
     for (const [args, message] of refusals) {
       const result = await runProductionProcess(sandbox, ["update", "project", ...args, "--force"]);

@@ -106,7 +106,7 @@ Deno.test("production admin: update workflow-meta as a fresh process (TLS, OAuth
   }
 });
 
-Deno.test("update *-meta refuses a description over 300 characters before any call, as FlyteAdmin's column does", async () => {
+Deno.test("update *-meta refuses a description FlyteAdmin would not keep (over 300 characters, or empty), before any call", async () => {
   const sandbox = await startSandbox({ production: true });
   try {
     for (const command of ["task-meta", "workflow-meta", "launchplan-meta"]) {
@@ -117,6 +117,14 @@ Deno.test("update *-meta refuses a description over 300 characters before any ca
         "Error: description of 301 characters: at most 300 (FlyteAdmin keeps no more)\n",
       ]);
     }
+    // FlyteAdmin writes the metadata skipping its empty fields: "updated" would be a lie.
+    const empty = await runProductionProcess(sandbox, ["update", "task-meta", WF, "--description", ""]);
+    deepEqual([empty.code, empty.stdout, empty.stderr], [
+      2,
+      "",
+      'Error: invalid value "" for --description: FlyteAdmin keeps a task\'s description when sent an empty one, so ' +
+      "it cannot be cleared; give a new description\n",
+    ]);
     deepEqual(sandbox.requests, []);
   } finally {
     await sandbox.close();

@@ -259,7 +259,9 @@ export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
         );
       }
       const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
-      metadata.set(key, { description: request.metadata.description, state: request.metadata.state });
+      // FlyteAdmin writes it with gorm's Assign, which skips empty fields: a description sent empty stays as it was.
+      const description = request.metadata.description || metadata.get(key).description;
+      metadata.set(key, { description, state: request.metadata.state });
       return {};
     },
   };

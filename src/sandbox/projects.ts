@@ -180,11 +180,20 @@ export class ProjectTable {
     return this.#answer(this.#find(id).project);
   }
 
-  /** UpdateProject: the project must exist (checked first, as FlyteAdmin does), then is replaced whole. */
+  /**
+   * UpdateProject: the project must exist (checked first, as FlyteAdmin does), then is written as FlyteAdmin's
+   * repository writes it, with gorm's Updates, which skips a struct's empty fields: a name or description sent
+   * empty stays as it was, and so do the labels unless a labels message is sent (an empty one clears them); the
+   * state is always written.
+   */
   update(project: Project): void {
     const existing = this.#find(project.id);
     validateProject(project);
-    existing.project = this.#stored(project);
+    const next = this.#stored(project);
+    if (next.name === "") next.name = existing.project.name;
+    if (next.description === "") next.description = existing.project.description;
+    if (!project.labels) next.labels = existing.project.labels;
+    existing.project = next;
   }
 
   /** ListProjects: filters, sort key and token checked in FlyteAdmin's order; a limit of 0 lists everything. */

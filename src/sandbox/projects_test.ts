@@ -230,7 +230,7 @@ Deno.test("projects: labels FlyteAdmin refuses (a bad key or value, more than 16
   }
 });
 
-Deno.test("named entities: an update names the missing id field, and a description over 300 characters fails", async () => {
+Deno.test("named entities: an update names the missing id field, fails a description over 300 characters, keeps one sent empty", async () => {
   const sandbox = await startSandbox();
   try {
     sandbox.store.addTask(taskInit("a.task", "v1"));
@@ -258,6 +258,31 @@ Deno.test("named entities: an update names the missing id field, and a descripti
       // 300 characters fit, however many bytes they are.
       await admin.updateNamedEntity({ resourceType: 1, id, metadata: { description: "é".repeat(300) } });
       equal((await admin.getNamedEntity({ resourceType: 1, id })).metadata?.description, "é".repeat(300));
+      // Written with gorm's Assign, which skips empty fields: a description sent empty stays; the state is written.
+      await admin.updateNamedEntity({ resourceType: 1, id, metadata: { description: "", state: 1 } });
+      const kept = (await admin.getNamedEntity({ resourceType: 1, id })).metadata;
+      deepEqual([kept?.description, kept?.state], ["é".repeat(300), 1]);
+    });
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("projects: UpdateProject keeps a name or description sent empty, and labels sent without a labels message", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      await admin.registerProject({
+        project: { id: "ml", name: "ML", description: "models", labels: { values: { a: "b" } } },
+      });
+      // FlyteAdmin's repository writes the project with gorm's Updates, which skips a struct's empty fields.
+      await admin.updateProject({ id: "ml", name: "", description: "", state: 1 });
+      const kept = await admin.getProject({ id: "ml" });
+      deepEqual([kept.name, kept.description, kept.labels?.values, kept.state], ["ML", "models", { a: "b" }, 1]);
+      // A labels message, even an empty one, replaces them; the state is always written.
+      await admin.updateProject({ id: "ml", name: "ML2", labels: { values: {} } });
+      const changed = await admin.getProject({ id: "ml" });
+      deepEqual([changed.name, changed.description, changed.labels?.values, changed.state], ["ML2", "models", {}, 0]);
     });
   } finally {
     await sandbox.close();

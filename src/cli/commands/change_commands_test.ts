@@ -286,10 +286,7 @@ Deno.test("update task-meta, workflow-meta, launchplan-meta: the state and the d
       },
       warnings: [],
     });
-    equal(
-      (await optionsOf(["update", command, "n", ...SCOPE, "--description", "", "--force"])).state,
-      undefined,
-    );
+    equal((await optionsOf(["update", command, "n", ...SCOPE, "--description", "d", "--force"])).state, undefined);
     equal(
       await usageError(["update", command, "n", ...SCOPE, "--archive", "--activate"]),
       "invalid state passed. Specify either --archive or --activate",

@@ -60,6 +60,13 @@ function metaCommand(kind: typeof KINDS[number]): CommandSpec {
       if (!flags.archive && !flags.activate && flags.description === undefined) {
         throw new UsageError("nothing to update: add --archive, --activate or --description");
       }
+      // FlyteAdmin writes the metadata skipping its empty fields: an empty one would be reported updated, and stay.
+      if (flags.description === "") {
+        throw new UsageError(
+          `invalid value "" for --description: FlyteAdmin keeps a ${kind.noun}'s description when sent an empty ` +
+            "one, so it cannot be cleared; give a new description",
+        );
+      }
       // FlyteAdmin keeps a description in a column of 300 characters, and fails the update on a longer one.
       const length = [...flags.description ?? ""].length;
       if (length > DESCRIPTION_MAX) {

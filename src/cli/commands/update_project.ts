@@ -71,6 +71,15 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     if (!named && flags.file === undefined) {
       throw new UsageError("nothing to update: add --archive, --activate, --name, --description, --labels or --file");
     }
+    // FlyteAdmin writes a project skipping its empty fields: an empty one would be reported updated, and stay.
+    for (const field of ["name", "description"] as const) {
+      if (flags[field] === "") {
+        throw new UsageError(
+          `invalid value "" for --${field}: FlyteAdmin keeps a project's ${field} when sent an empty one, so it ` +
+            `cannot be cleared; give a new ${field}`,
+        );
+      }
+    }
     // What FlyteAdmin would refuse is refused before the project is read, a dry run included.
     checkProjectFields({ name: flags.name, description: flags.description });
     return {
