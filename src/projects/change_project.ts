@@ -23,11 +23,11 @@ import { getProject } from "./get_project.ts";
 export interface ProjectChange {
   /** The project id (lowercase letters, digits and dashes). */
   id: string;
-  /** Display name (required to create). */
+  /** Display name (required to create); an empty one changes nothing, as FlyteAdmin skips empty fields. */
   name?: string;
-  /** Description. */
+  /** Description; an empty one changes nothing, as FlyteAdmin skips empty fields. */
   description?: string;
-  /** Labels, replacing all the current ones. */
+  /** Labels, replacing all the current ones (`{}` clears them). */
   labels?: Record<string, string>;
   /** ACTIVE or ARCHIVED. */
   state?: Project_ProjectState;
