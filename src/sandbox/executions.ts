@@ -10,6 +10,7 @@ import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Duration, DurationSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { EventFailureReasonSchema } from "../../proto/gen/flyteidl/admin/event_pb.ts";
 import {
   type Execution,
   type ExecutionClosureSchema,
@@ -343,7 +344,18 @@ export class ExecutionRegistry {
     const now = this.#nowNs();
     const state = this.#state(record, now);
     if (isTerminal(state.phase)) {
-      throw new ConnectError("Cannot abort an already terminated workflow execution", Code.FailedPrecondition);
+      // FlyteAdmin's NewAlreadyInTerminalStateError: the phase it is in, as an EventFailureReason detail.
+      throw new ConnectError(
+        "Cannot abort an already terminated workflow execution",
+        Code.FailedPrecondition,
+        undefined,
+        [
+          {
+            desc: EventFailureReasonSchema,
+            value: { reason: { case: "alreadyInTerminalState", value: { currentPhase: state.phase } } },
+          },
+        ],
+      );
     }
     record.abortCause = cause;
     record.termination ??= { atNs: now, abortedNs: now + record.plan.abortAfterNs };

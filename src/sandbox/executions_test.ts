@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { EventFailureReasonSchema } from "../../proto/gen/flyteidl/admin/event_pb.ts";
 import { ExecutionMetadata_ExecutionMode, ExecutionState } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import {
   NodeExecution_Phase,
@@ -359,6 +360,12 @@ Deno.test("TerminateExecution aborts with its cause (ABORTING, then ABORTED) and
       "FailedPrecondition",
       "Cannot abort an already terminated workflow execution",
     ]);
+    // With FlyteAdmin's detail: the phase the execution is already in.
+    const detail = await client.terminateExecution({ id: { ...scope, name: "quick" }, cause: "x" }).then(
+      () => undefined,
+      (err) => ConnectError.from(err).findDetails(EventFailureReasonSchema)[0]?.reason,
+    );
+    assertEquals(detail?.case === "alreadyInTerminalState" ? detail.value.currentPhase : detail, "SUCCEEDED");
     const missing = await adminError(client.terminateExecution({ id: { ...scope, name: "ghost" }, cause: "x" }));
     assertEquals(missing.status, "NotFound");
   }, { now: clock.now });
