@@ -208,36 +208,55 @@ function knownKeys(): KnownKeys {
 }
 
 /**
- * The file with its keys spelled as fctl's table spells them: flytectl's reader (viper) matches section and key
- * names whatever their case (flytestdlib registers `Logger` and `Storage`; `insecureskipverify` is
- * `insecureSkipVerify` there). Unknown keys, keys with a dot in them and keys below a free-form mapping keep their
- * spelling. Two spellings of one key in one mapping are refused, as a key written twice is: which one Go keeps is
- * a matter of chance.
+ * The file with its keys spelled as fctl's table spells them, as flytectl's reader (viper) takes them: section and key
+ * names match whatever their case (flytestdlib registers `Logger` and `Storage`; `insecureskipverify` is
+ * `insecureSkipVerify` there), and a dotted key is a path (`admin.endpoint: x` at the top sets admin's endpoint,
+ * beside an `admin:` section). Unknown keys and keys below a free-form mapping keep their spelling. One key given
+ * twice (two spellings, or in its section and as a dotted key) is refused, as a key written twice is: which one Go
+ * keeps is a matter of chance.
  */
 function canonicalKeys(doc: unknown, known: KnownKeys, file: string): unknown {
-  const walk = (node: unknown, prefix: string): unknown => {
-    if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
-    const entries: [string, unknown][] = [];
-    const spelled = new Map<string, string>();
-    for (const [key, value] of Object.entries(node)) {
+  const isMapping = (node: unknown): node is Record<string, unknown> =>
+    node !== null && typeof node === "object" && !Array.isArray(node);
+  interface Entry {
+    written: string;
+    path?: string;
+    value: unknown;
+    /** A section's keys, from every part of it in the file. */
+    parts?: [string, unknown][];
+  }
+  const walk = (entries: [string, unknown][], prefix: string): Record<string, unknown> => {
+    const found = new Map<string, Entry>();
+    for (const [written, value] of entries) {
+      const dot = written.indexOf(".");
+      const dotted = dot > 0 && known.byLowercase.has(`${prefix}${written}`.toLowerCase());
+      const key = dotted ? written.slice(0, dot) : written;
+      const inner = dotted ? Object.fromEntries([[written.slice(dot + 1), value]]) : value;
       const path = key.includes(".") ? undefined : known.byLowercase.get(`${prefix}${key}`.toLowerCase());
       const name = path === undefined ? key : path.slice(path.lastIndexOf(".") + 1);
-      const other = spelled.get(name);
-      if (other !== undefined) {
+      const section = path !== undefined && known.sections.has(path) && (inner === null || isMapping(inner));
+      const parts = section ? Object.entries(inner ?? {}) : undefined;
+      const seen = found.get(name);
+      if (seen === undefined) {
+        found.set(name, { written, path, value: inner, parts });
+      } else if (parts && seen.parts) {
+        seen.parts.push(...parts);
+      } else {
+        const [first, second] = [quote(`${prefix}${seen.written}`), quote(`${prefix}${written}`)];
         throw new UsageError(
-          `config file ${quote(file)}: ${quote(`${prefix}${other}`)} and ${
-            quote(`${prefix}${key}`)
-          } are the same key ` +
-            `(key names are case-insensitive, as flytectl reads them); keep one`,
+          seen.written === written
+            ? `config file ${quote(file)}: ${first} is given twice, in its section and as a dotted key; keep one`
+            : `config file ${quote(file)}: ${first} and ${second} are the same key (key names are case-insensitive, ` +
+              `as flytectl reads them); keep one`,
         );
       }
-      spelled.set(name, key);
-      entries.push([name, path !== undefined && known.sections.has(path) ? walk(value, `${path}.`) : value]);
     }
     // fromEntries defines each key as the object's own, "__proto__" too.
-    return Object.fromEntries(entries);
+    return Object.fromEntries(
+      [...found].map(([name, entry]) => [name, entry.parts ? walk(entry.parts, `${entry.path}.`) : entry.value]),
+    );
   };
-  return walk(doc, "");
+  return isMapping(doc) ? walk(Object.entries(doc), "") : doc;
 }
 
 /**

@@ -405,6 +405,30 @@ Deno.test("key names match whatever their case, as flytectl's reader matches the
   );
 });
 
+Deno.test("a dotted key is a path, as flytectl's reader splits it; given twice it is refused", async () => {
+  const text =
+    "admin.endpoint: dns:///dotted:1\nadmin:\n  insecure: true\n  PkceConfig.Timeout: 1m\nadmin.endpont: x\n";
+  const { config, warnings } = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": text }),
+  });
+  equal(config["admin.endpoint"], "dns:///dotted:1");
+  equal(config["admin.insecure"], true);
+  equal(config["admin.pkceConfig.timeout"], 60_000);
+  deepEqual(warnings, [
+    'unknown key "admin.endpont" in config file "/c.yaml" is ignored; did you mean "admin.endpoint"?',
+  ]);
+  await rejects(
+    loadConfig({
+      flags: { config: "/c.yaml" },
+      env: {},
+      readTextFile: files({ "/c.yaml": "admin:\n  endpoint: a\nadmin.endpoint: b\n" }),
+    }),
+    /^UsageError: config file "\/c.yaml": "admin.endpoint" is given twice, in its section and as a dotted key; keep one$/,
+  );
+});
+
 Deno.test("a file's values in the forms Go's decoder takes: empty is zero, a bare duration is nanoseconds (warned)", async () => {
   const text = 'admin:\n  insecure: ""\n  maxMessageSizeBytes: ""\n  perRetryTimeout: 0\n  maxBackoffDelay: ""\n' +
     "  tokenRefreshWindow: 1500000000\n  useAudienceFromAdmin: t\nlogger:\n  show-source: 1\n";
