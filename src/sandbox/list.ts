@@ -43,7 +43,7 @@ export function databaseError(message: string): ConnectError {
   return new ConnectError(`failed database operation with ${message}`, Code.Unknown);
 }
 
-/** `read` of a table as a column's order; undefined reads sort as NULL (last ascending, as Postgres does). */
+/** Creation order in `direction` (1 oldest first, -1 newest first); every listed row has a creation time. */
 function createdOrder<T>(table: FilterTable<T>, direction: number): (a: T, b: T) => number {
   return (a, b) => {
     const x = table.read(a, "created_at") ?? 0n;
@@ -53,8 +53,8 @@ function createdOrder<T>(table: FilterTable<T>, direction: number): (a: T, b: T)
 }
 
 /**
- * The order of a listing: the requested column, ties newest first in the requested direction; without a sort,
- * newest first. (FlyteAdmin leaves both to the database, which keeps no promise: this order is one it may give.)
+ * The order of a listing: the requested column, ties by creation in the same direction; without a sort, newest
+ * first. (FlyteAdmin leaves both to the database, which keeps no promise: this order is one it may give.)
  */
 function listOrder<T>(sortBy: Sort | undefined, table: FilterTable<T>): (a: T, b: T) => number {
   const byColumn = sortComparator(sortBy, table);

@@ -180,7 +180,7 @@ export function listNamedEntities(
   }
   const refused = request.sortBy && sortKeyError(table, request.sortBy.key);
   if (refused) throw refused;
-  // The names' query has only project, domain and name: a filter on the named entity's resource_type finds none.
+  // The names' subquery selects only project, domain and name: Postgres refuses a filter on its resource_type.
   if (filters.some((filter) => filter.table === NAMED_ENTITY_TABLE && filter.column === "resource_type")) {
     throw databaseError("column entities.resource_type does not exist");
   }
