@@ -8,6 +8,8 @@ import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { parse } from "yaml";
 import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
+import { LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
+import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
@@ -138,6 +140,18 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
       for (const [name, schedule] of Object.entries(schedules)) {
         const copy = clone(LaunchPlanSpecSchema, spec);
         copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
+        // A scheduled run gives no inputs: FlyteAdmin refuses a schedule while an input of the workflow is required.
+        for (const parameter of Object.values(copy.defaultInputs!.parameters)) {
+          const primitive = parameter.var?.type?.type.value === SimpleType.STRING
+            ? { case: "stringValue" as const, value: "s" }
+            : { case: "integer" as const, value: 3n };
+          parameter.behavior = {
+            case: "default",
+            value: create(LiteralSchema, {
+              value: { case: "scalar", value: { value: { case: "primitive", value: { value: primitive } } } },
+            }),
+          };
+        }
         await admin.createLaunchPlan({ id: { ...id, name }, spec: copy });
       }
     });

@@ -7,7 +7,7 @@
  * same cells from rows as from whole messages.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { clone, create, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { AdminService as TaskRowCalls } from "../../proto/gen/fctl/task_row_calls_pb.ts";
 import { AdminService as LaunchPlanRowCalls } from "../../proto/gen/fctl/launch_plan_row_calls_pb.ts";
@@ -19,7 +19,6 @@ import { FixedRateUnitRowSchema, LaunchPlanStateRowSchema } from "../../proto/ge
 import { WorkflowExecutionRow_PhaseSchema } from "../../proto/gen/fctl/rows/execution_rows_pb.ts";
 import { WorkflowExecution_PhaseSchema } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import {
-  LaunchPlanMetadataSchema,
   LaunchPlanSpecSchema,
   LaunchPlanState,
   LaunchPlanStateSchema,
@@ -28,6 +27,7 @@ import { FixedRateUnit, FixedRateUnitSchema, type ScheduleSchema } from "../../p
 import { ObjectGetRequestSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { TASK_COLUMNS } from "../tasks/task_columns.ts";
 import { LAUNCH_PLAN_COLUMNS, LAUNCH_PLAN_LIST_COLUMNS } from "../launchplans/launch_plan_columns.ts";
 import { WORKFLOW_COLUMNS, WORKFLOW_VERSION_COLUMNS } from "../workflows/workflow_columns.ts";
@@ -118,14 +118,35 @@ Deno.test("the launch plan tables show the same cells from rows as from whole la
       { ScheduleExpression: { case: "cronExpression", value: "*/5 * * * *" } },
     ];
     const name = "core.flyte_basics.basic_workflow.my_wf";
+    // The schedules run a workflow whose one input, `t`, a datetime, has a default and can be the kickoff time:
+    // FlyteAdmin refuses a schedule that leaves a required input unbound or names a kickoff input of another type.
+    const datetime = { type: { case: "simple" as const, value: SimpleType.DATETIME } };
+    const workflowId = { resourceType: 2, ...scope, name: "scheduled_wf", version: "v1" };
+    sandbox.store.addWorkflow({
+      id: workflowId,
+      spec: { template: { id: workflowId, interface: { inputs: { variables: { t: { type: datetime } } } } } },
+    });
+    const noon = {
+      value: {
+        case: "scalar" as const,
+        value: {
+          value: {
+            case: "primitive" as const,
+            value: { value: { case: "datetime" as const, value: { seconds: 43_200n } } },
+          },
+        },
+      },
+    };
     await withFullAdmin(sandbox, async (admin) => {
       const id = { resourceType: 3, ...scope, name, version: "v1" };
       await admin.updateLaunchPlan({ id, state: LaunchPlanState.ACTIVE });
-      const spec = (await admin.getLaunchPlan({ id })).spec!;
       for (const [i, schedule] of schedules.entries()) {
-        const copy = clone(LaunchPlanSpecSchema, spec);
-        copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
-        await admin.createLaunchPlan({ id: { ...id, name: `scheduled_${i}` }, spec: copy });
+        const spec = create(LaunchPlanSpecSchema, {
+          workflowId,
+          defaultInputs: { parameters: { t: { var: { type: datetime }, behavior: { case: "default", value: noon } } } },
+          entityMetadata: { schedule },
+        });
+        await admin.createLaunchPlan({ id: { ...id, name: `scheduled_${i}` }, spec });
       }
     });
     const request = { id: scope, limit: 100 };

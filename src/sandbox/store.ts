@@ -44,6 +44,7 @@ import { SandboxExecutions } from "./executions.ts";
 import { requireIdOf } from "./identifiers.ts";
 import { ProjectTable } from "./projects.ts";
 import { expectedInputs } from "./execution_inputs.ts";
+import { validateLaunchPlanSpec } from "./launch_plan_validation.ts";
 import { ParameterMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
@@ -244,11 +245,14 @@ export class SandboxStore {
     const id = requireIdOf("launch plan", request.id);
     this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
-    // FlyteAdmin's ValidateLaunchPlan stores the default inputs augmented with every workflow input neither defaulted
-    // nor fixed, as required; its closure's expected inputs are the same. Done before the ALREADY_EXISTS comparison,
-    // which FlyteAdmin makes on what it would store.
+    // FlyteAdmin's ValidateLaunchPlan checks the spec against the workflow's inputs (launch_plan_validation.ts) and
+    // stores the default inputs augmented with every workflow input neither defaulted nor fixed, as required; its
+    // closure's expected inputs are the same. Done before the ALREADY_EXISTS comparison, which FlyteAdmin makes on what
+    // it would store.
     const workflowInputs = workflow.closure?.compiledWorkflow?.primary?.template?.interface?.inputs;
-    spec.defaultInputs = create(ParameterMapSchema, { parameters: expectedInputs(spec, workflowInputs) });
+    const expected = expectedInputs(spec, workflowInputs);
+    validateLaunchPlanSpec(spec, workflowInputs, expected);
+    spec.defaultInputs = create(ParameterMapSchema, { parameters: expected });
     this.#launchPlans.assertNew(id, spec);
     const createdNs = this.#clock();
     const createdAt = timestampFromNs(createdNs);

@@ -1,0 +1,166 @@
+/**
+ * FlyteAdmin's checks of a launch plan's spec at CreateLaunchPlan, after its identifiers, project and domain: its
+ * labels, the fixed and default inputs against each other and the workflow's interface, the schedule (no unbound required
+ * input, a datetime kickoff input, a cron expression its cron parser accepts), the notifications and the launch
+ * conditions. Each refusal is INVALID_ARGUMENT with FlyteAdmin's message; where FlyteAdmin would name whichever
+ * bad input its map iteration meets first, the sandbox names the first in name order. Not checked: whether an
+ * input's value or default can be cast to the workflow's type.
+ *
+ * @module
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { Notification } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import type { Parameter, VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
+import { cronSpecError } from "./cron_spec.ts";
+import { validateLabels } from "./labels.ts";
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+/** Entries in name order: what the sandbox names first when FlyteAdmin's map order would decide. */
+function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
+  return Object.entries(record).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Checks what FlyteAdmin's ValidateLaunchPlan checks of `spec` beyond identifiers (in its order), given the
+ * workflow's inputs; `expected` is what {@link expectedInputs} makes of them (the default inputs augmented with
+ * the workflow's unbound inputs, as required), which the schedule is checked against.
+ *
+ * @throws {ConnectError} INVALID_ARGUMENT with FlyteAdmin's message
+ */
+export function validateLaunchPlanSpec(
+  spec: LaunchPlanSpec,
+  workflowInputs: VariableMap | undefined,
+  expected: Readonly<Record<string, Parameter>>,
+): void {
+  validateLabels(spec.labels?.values ?? {});
+  checkFixedInputs(spec);
+  checkDefaultInputs(spec);
+  checkAgainstWorkflow(spec, workflowInputs);
+  checkSchedule(spec, expected);
+  const metadata = spec.entityMetadata;
+  if (metadata) {
+    checkNotifications(metadata.notifications);
+    if (metadata.launchConditions) {
+      throw invalid(`Launch condition must be empty, found ${metadata.launchConditions.typeUrl}`);
+    }
+  }
+}
+
+function checkFixedInputs(spec: LaunchPlanSpec): void {
+  for (const [name, literal] of sortedEntries(spec.fixedInputs?.literals ?? {})) {
+    if (name === "") throw invalid("missing key in fixed_inputs");
+    if (literal.value.case === undefined) {
+      throw invalid(`missing valid literal in fixed_inputs ${name}`);
+    }
+  }
+}
+
+function checkDefaultInputs(spec: LaunchPlanSpec): void {
+  const parameters = sortedEntries(spec.defaultInputs?.parameters ?? {});
+  // Artifacts are a feature FlyteAdmin leaves off by default: any query refuses the map before the rest is checked.
+  for (const [name, parameter] of parameters) {
+    if (parameter.behavior.case === "artifactQuery") {
+      throw invalid(`artifact mode not enabled but query found default_inputs ${name}`);
+    }
+  }
+  for (const [name, parameter] of parameters) {
+    if (name === "") throw invalid("missing key in default_inputs");
+    if (!parameter.var?.type) {
+      throw invalid(
+        `The Variable component of the Parameter ${name} in default_inputs either is missing, or has a missing Type`,
+      );
+    }
+    const { behavior } = parameter;
+    if (behavior.case !== "default" && !(behavior.case === "required" && behavior.value)) {
+      throw invalid(
+        `Invalid variable ${name} in default_inputs - variable has neither default, nor is required. ` +
+          "One must be specified",
+      );
+    }
+  }
+}
+
+/** Every default and fixed input names a workflow input; a workflow without inputs takes none. */
+function checkAgainstWorkflow(spec: LaunchPlanSpec, workflowInputs: VariableMap | undefined): void {
+  const defaults = Object.keys(spec.defaultInputs?.parameters ?? {}).sort();
+  const fixed = Object.keys(spec.fixedInputs?.literals ?? {}).sort();
+  const variables = workflowInputs?.variables ?? {};
+  if (Object.keys(variables).length === 0) {
+    if (defaults.length > 0) {
+      throw invalid(`invalid launch plan default inputs, expected none but found ${defaults.length}`);
+    }
+    if (fixed.length > 0) throw invalid(`invalid launch plan fixed inputs, expected none but found ${fixed.length}`);
+    return;
+  }
+  const unexpectedDefault = defaults.find((name) => !Object.hasOwn(variables, name));
+  if (unexpectedDefault !== undefined) throw invalid(`unexpected default_input ${unexpectedDefault}`);
+  const unexpectedFixed = fixed.find((name) => !Object.hasOwn(variables, name));
+  if (unexpectedFixed !== undefined) throw invalid(`unexpected fixed_input ${unexpectedFixed}`);
+}
+
+function checkSchedule(spec: LaunchPlanSpec, expected: Readonly<Record<string, Parameter>>): void {
+  const schedule = spec.entityMetadata?.schedule;
+  const expression = schedule?.ScheduleExpression;
+  if (!schedule || expression?.case === undefined) return;
+  const kickoff = schedule.kickoffTimeInputArg;
+  for (const [name, parameter] of sortedEntries(expected)) {
+    if (parameter.behavior.case === "required" && parameter.behavior.value && name !== kickoff) {
+      throw invalid(
+        `Cannot create a launch plan with a schedule if there is an unbound required input. [${name}] is required`,
+      );
+    }
+  }
+  if (kickoff !== "") {
+    const parameter = Object.hasOwn(expected, kickoff) ? expected[kickoff] : undefined;
+    if (!parameter) {
+      throw invalid(
+        "Cannot create a schedule with a KickoffTimeInputArg that does not point to a free input. " +
+          `[${kickoff}] is not free or does not exist.`,
+      );
+    }
+    const type = parameter.var?.type;
+    if (!(type?.type.case === "simple" && type.type.value === SimpleType.DATETIME)) {
+      throw invalid(`KickoffTimeInputArg must reference a datetime input. [${kickoff}] is a [${typeText(type)}]`);
+    }
+  }
+  const cron = expression.case === "cronExpression"
+    ? expression.value
+    : expression.case === "cronSchedule"
+    ? expression.value.schedule
+    : "";
+  if (cron !== "") {
+    const error = cronSpecError(cron);
+    if (error !== undefined) throw invalid(`Invalid cron expression: ${error}`);
+  }
+}
+
+/** A literal type as Go's `%v` prints a simple one (`simple:INTEGER`); others by their kind. */
+function typeText(type: LiteralType | undefined): string {
+  if (!type || type.type.case === undefined) return "<nil>";
+  if (type.type.case === "simple") return `simple:${SimpleType[type.type.value]}`;
+  return type.type.case;
+}
+
+/** The execution phases a notification may name: the terminal ones. */
+const TERMINAL_PHASES = new Set([
+  WorkflowExecution_Phase.SUCCEEDED,
+  WorkflowExecution_Phase.FAILED,
+  WorkflowExecution_Phase.TIMED_OUT,
+  WorkflowExecution_Phase.ABORTED,
+]);
+
+function checkNotifications(notifications: readonly Notification[]): void {
+  for (const notification of notifications) {
+    if (notification.type.case === undefined) throw invalid("invalid value for notification type");
+    const recipients = notification.type.value.recipientsEmail;
+    if (recipients.length === 0) throw invalid("missing recipients");
+    if (recipients.some((recipient) => recipient.length === 0)) throw invalid("missing recipient");
+    if (notification.phases.some((phase) => !TERMINAL_PHASES.has(phase))) throw invalid("invalid value for phase");
+  }
+}
