@@ -13,7 +13,7 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { runCli } from "../src/cli/run.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { captureIo, fixture, runFctl } from "./helpers.ts";
+import { captureIo, fixture, runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
@@ -101,6 +101,8 @@ Deno.test("update launchplan: GetLaunchPlan then UpdateLaunchPlan with the state
     equal(activate.stdout, CHANGE("INACTIVE", "ACTIVE") + `updated launch plan ${WF} version v1 to ACTIVE\n`);
     deepEqual(calls(sandbox), [
       ["GetLaunchPlan", WF, "v1"],
+      // Which version activating this one deactivates (none here).
+      ["GetActiveLaunchPlan", WF],
       ["UpdateLaunchPlan", ResourceType.LAUNCH_PLAN, "flytesnacks", "development", WF, "v1", 1],
     ]);
     sandbox.clearRequests();
@@ -243,6 +245,26 @@ Deno.test("production admin: update as fresh processes; piped without --force re
       "v1",
       1,
     ]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("update launchplan --activate shows the version it deactivates, as the admin will", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await registerCore(sandbox, ["v1", "v2"]);
+    const lp = ["update", "launchplan", WF, ...SCOPE, "--admin.endpoint", sandbox.endpoint];
+    const first = await runFctlProcess([...lp, "--version", "v1", "--activate", "--force"]);
+    deepEqual([first.code, first.stderr], [0, ""]);
+    equal(first.stdout, CHANGE("INACTIVE", "ACTIVE") + `updated launch plan ${WF} version v1 to ACTIVE\n`);
+    const second = await runFctlProcess([...lp, "--version", "v2", "--activate", "--dryRun"]);
+    deepEqual([second.code, second.stderr], [0, ""]);
+    equal(
+      second.stdout,
+      CHANGE("INACTIVE", "ACTIVE") + "-active version: v1\n+active version: v2\n" +
+        "skipping UpdateLaunchPlan request (dryRun)\n",
+    );
   } finally {
     await sandbox.close();
   }

@@ -1,6 +1,7 @@
 /**
  * `updateLaunchPlanState`: activates or deactivates one launch plan version (UpdateLaunchPlan). Activating one
- * version deactivates the launch plan's other versions: only one version's schedule runs at a time.
+ * version deactivates the launch plan's other versions: only one version's schedule runs at a time
+ * (`activeLaunchPlanVersion` says which one that is).
  *
  * @module
  */
@@ -91,6 +92,27 @@ export async function updateLaunchPlanState(
     await client.admin.updateLaunchPlan({ id: fullId(id), state }, { signal });
   } catch (err) {
     throw err instanceof NotFoundError ? missing(id, err) : err;
+  }
+}
+
+/**
+ * The version of a launch plan that is active now (GetActiveLaunchPlan), or undefined when none is: the one that
+ * activating another version deactivates.
+ *
+ * @throws {AdminError} a refusal other than there being no active version, or a call that could not be made
+ */
+export async function activeLaunchPlanVersion(
+  client: AdminClient,
+  id: Omit<LaunchPlanVersion, "version">,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  try {
+    const { project, domain, name } = id;
+    const active = await client.admin.getActiveLaunchPlan({ id: { project, domain, name } }, { signal });
+    return active.id?.version;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
   }
 }
 

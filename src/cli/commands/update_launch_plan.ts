@@ -58,25 +58,33 @@ export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
   async run(ctx, { id, deactivate, dryRun, force }) {
     const { name, version } = id;
     const admin = await ctx.admin({ connectNow: true });
-    const [{ readLaunchPlanVersion, updateLaunchPlanState, launchPlanStateName }, { LaunchPlanState }, { runUpdate }] =
-      await Promise.all([
-        import("../../launchplans/update_launch_plan.ts"),
-        import("../../../proto/gen/flyteidl/admin/launch_plan_pb.ts"),
-        import("../update_flow.ts"),
-      ]);
-    const current = await readLaunchPlanVersion(admin, id, ctx.signal);
+    const [launchPlans, { LaunchPlanState }, { runUpdate }] = await Promise.all([
+      import("../../launchplans/update_launch_plan.ts"),
+      import("../../../proto/gen/flyteidl/admin/launch_plan_pb.ts"),
+      import("../update_flow.ts"),
+    ]);
+    const { launchPlanStateName } = launchPlans;
+    const current = await launchPlans.readLaunchPlanVersion(admin, id, ctx.signal);
     const state = deactivate ? LaunchPlanState.INACTIVE : LaunchPlanState.ACTIVE;
+    const fields = [{
+      field: "state",
+      before: launchPlanStateName(current.closure?.state),
+      after: launchPlanStateName(state),
+    }];
+    // Activating a version deactivates the one active now (and moves its schedule): the change shows it too.
+    if (state === LaunchPlanState.ACTIVE && current.closure?.state !== LaunchPlanState.ACTIVE) {
+      const active = await launchPlans.activeLaunchPlanVersion(admin, id, ctx.signal);
+      if (active !== undefined && active !== version) {
+        fields.push({ field: "active version", before: active, after: version });
+      }
+    }
     const applied = await runUpdate(ctx, {
       what: `update of launch plan ${JSON.stringify(name)} version ${JSON.stringify(version)}`,
       rpc: "UpdateLaunchPlan",
-      fields: [{
-        field: "state",
-        before: launchPlanStateName(current.closure?.state),
-        after: launchPlanStateName(state),
-      }],
+      fields,
       dryRun,
       force,
-      apply: () => updateLaunchPlanState(admin, id, state, ctx.signal),
+      apply: () => launchPlans.updateLaunchPlanState(admin, id, state, ctx.signal),
     });
     if (applied) {
       printText(ctx.io, `updated launch plan ${name} version ${version} to ${launchPlanStateName(state)}\n`);
