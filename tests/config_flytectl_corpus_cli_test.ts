@@ -145,6 +145,16 @@ const CORPUS: Record<string, Expected> = {
     ],
     values: { project: "flytesnacks", domain: "development", output: "JSON" },
   },
+  plain_http_endpoint: { values: { "admin.endpoint": "http://localhost:30082", "admin.insecure": true }, get: true },
+  register_files_section: {
+    values: {
+      "files.version": "v1",
+      "files.continueOnError": true,
+      "files.k8sServiceAccount": "default",
+      "files.outputLocationPrefix": "s3://my-s3-bucket/outputs",
+    },
+    get: true,
+  },
   refused_auth_type: {
     refused:
       'Error: invalid value "clientCred" for admin.authType in "FILE": expected one of ClientSecret, Pkce, ExternalCommand, DeviceFlow (case-insensitive)',
