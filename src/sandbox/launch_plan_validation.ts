@@ -107,7 +107,10 @@ function checkAgainstWorkflow(spec: LaunchPlanSpec, workflowInputs: VariableMap 
 function checkSchedule(spec: LaunchPlanSpec, expected: Readonly<Record<string, Parameter>>): void {
   const schedule = spec.entityMetadata?.schedule;
   const expression = schedule?.ScheduleExpression;
-  if (!schedule || expression?.case === undefined) return;
+  // An empty cron expression is no schedule, as FlyteAdmin reads it.
+  if (!schedule || expression?.case === undefined || (expression.case === "cronExpression" && !expression.value)) {
+    return;
+  }
   const kickoff = schedule.kickoffTimeInputArg;
   for (const [name, parameter] of sortedEntries(expected)) {
     if (parameter.behavior.case === "required" && parameter.behavior.value && name !== kickoff) {

@@ -149,6 +149,9 @@ Deno.test("CreateLaunchPlan refuses a schedule FlyteAdmin cannot run", () => {
     for (const accepted of ["*/5 * * * *", "0 9 * JAN-MAR MON-FRI", "@daily", "@every 90s", "CRON_TZ=UTC 0 0 1 * ?"]) {
       assertEquals(create(store, cronSchedule(accepted)), "OK", accepted);
     }
+    // An empty cron expression is no schedule: nothing is checked against it.
+    const empty: Spec = { entityMetadata: { schedule: { ScheduleExpression: { case: "cronExpression", value: "" } } } };
+    assertEquals(create(store, empty), "OK");
     const rate: Spec = {
       fixedInputs: { literals: { x: int(1) } },
       entityMetadata: {
