@@ -155,6 +155,7 @@ const CORPUS: Record<string, Expected> = {
     },
     get: true,
   },
+  logger_trace: { values: { "logger.level": 6, "logger.formatter.type": "text" }, get: true },
   refused_auth_type: {
     refused:
       'Error: invalid value "clientCred" for admin.authType in "FILE": expected one of ClientSecret, Pkce, ExternalCommand, DeviceFlow (case-insensitive)',
@@ -182,7 +183,8 @@ for (const [name, expected] of Object.entries(CORPUS)) {
   Deno.test(`flytectl config ${name}: config validate and config view read it as flytectl does`, async () => {
     const file = path(name);
     const withFile = (line: string) => line.replaceAll("FILE", file);
-    const validate = await runFctlProcess(["config", "validate", "-c", file]);
+    // Muted: the debug records of a file at level 5 or 6 are not its report, which muting leaves (see config validate).
+    const validate = await runFctlProcess(["config", "validate", "-c", file, "--logger.mute"]);
     assertNoSecret(validate.stdout + validate.stderr, name);
     if (expected.refused) {
       equal(validate.code, 2, validate.stderr);

@@ -253,7 +253,7 @@ Deno.test("wrong types in the file name the file, the key and the expected type"
       "admin:\n  endpoint: {host: x}\n",
       /^invalid value a mapping for admin.endpoint in "\/c.yaml": expected a string$/,
     ],
-    ["logger:\n  level: 9\n", /for logger.level in "\/c.yaml": expected a whole number from 0 to 5$/],
+    ["logger:\n  level: 9\n", /for logger.level in "\/c.yaml": expected a whole number from 0 to 6$/],
     ["- a\n- b\n", /^config file "\/c.yaml" must be a mapping of sections/],
     [
       "admin:\n  defaultServiceConfig: '{oops'\n",

@@ -152,9 +152,11 @@ export const OPTIONS = [
     key: "logger.level",
     type: "int",
     min: 0,
-    max: 5,
+    // 6 is logrus' trace, which flytectl's configs may say: fctl has nothing below debug, so it is debug.
+    max: 6,
     default: 3,
-    help: "log level: 0 panic, 1 fatal, 2 error, 3 warn, 4 info, 5 debug (5 also prints stack traces of errors)",
+    help:
+      "log level: 0 panic, 1 fatal, 2 error, 3 warn, 4 info, 5 debug (5 also prints stack traces of errors; 6, trace, is 5)",
   },
   { key: "logger.mute", type: "boolean", default: false, help: "write no log records at all" },
   { key: "logger.show-source", type: "boolean", default: false, help: "add the source location to log records" },

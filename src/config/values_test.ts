@@ -34,6 +34,8 @@ Deno.test("values: every option type reads flags, env text and YAML nodes", () =
     ["admin.insecure", 2, true],
     ["admin.perRetryTimeout", 15_000_000_000, 15_000],
     ["admin.perRetryTimeout", 0, 0],
+    // logrus' trace level, which flytectl takes.
+    ["logger.level", 6, 6],
   ];
   for (const [key, raw, want] of cases) deepEqual(parse(key, raw), want, `${key} ${JSON.stringify(raw)}`);
 });
@@ -41,8 +43,8 @@ Deno.test("values: every option type reads flags, env text and YAML nodes", () =
 Deno.test("values: bad values name the value, where it came from and what is valid", () => {
   const cases: [OptionKey, unknown, RegExp][] = [
     ["admin.insecure", "yes please", /^invalid value "yes please" for --admin.insecure: expected true or false$/],
-    ["logger.level", "6", /^invalid value "6" for --logger.level: expected a whole number from 0 to 5$/],
-    ["logger.level", "debug", /expected a whole number from 0 to 5/],
+    ["logger.level", "7", /^invalid value "7" for --logger.level: expected a whole number from 0 to 6$/],
+    ["logger.level", "debug", /expected a whole number from 0 to 6/],
     ["admin.maxRetries", "0", /^invalid value "0" for --admin.maxRetries: expected a whole number of at least 1$/],
     ["output", "xml", /expected one of TABLE, JSON, YAML, DOT, DOTURL, SVG \(case-insensitive\)$/],
     ["admin.authType", "Basic", /expected one of ClientSecret, Pkce, ExternalCommand, DeviceFlow/],
