@@ -311,8 +311,9 @@ Deno.test("Ctrl-C ends a command at once in any of its later calls too, and noth
         stdout: diff,
       },
       {
+        // Activating reads the version active now too, for the change it shows.
         args: update("launchplan", LAUNCH_PLAN, "--version", "v1", "--activate"),
-        after: "GetLaunchPlan",
+        after: "GetActiveLaunchPlan",
         method: "UpdateLaunchPlan",
         stdout: diff,
       },
