@@ -17,6 +17,7 @@ import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/ide
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
 import { validateLabels } from "./labels.ts";
+import { validateLiteralMap, validateNotifications } from "./shared_validation.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import type { ProjectTable } from "./projects.ts";
 import type { SandboxStore } from "./store.ts";
@@ -74,6 +75,9 @@ export function validateCreateRequest(request: ExecutionCreateRequest, projects:
       }], only [map[LAUNCH_PLAN:<nil> TASK:<nil>]] allowed`,
     );
   }
+  validateLiteralMap(request.inputs?.literals ?? {}, "inputs");
+  const overrides = request.spec.notificationOverrides;
+  if (overrides.case === "notifications") validateNotifications(overrides.value.notifications);
   validateLabels(request.spec.labels?.values ?? {});
 }
 

@@ -166,6 +166,25 @@ Deno.test("CreateExecution validates the request as FlyteAdmin does", async () =
       "InvalidArgument",
       "invalid input z",
     ]);
+    // The inputs and notifications are checked before the launch plan is looked up, as FlyteAdmin's validator does.
+    const unnamed = { ...createRequest("a"), spec: { launchPlan: { ...launchPlan, name: "nope" } } };
+    assertEquals(await failure({ ...unnamed, inputs: { literals: { x: {} } } }), [
+      "InvalidArgument",
+      "missing valid literal in inputs x",
+    ]);
+    assertEquals(
+      await failure({
+        ...unnamed,
+        spec: {
+          ...unnamed.spec,
+          notificationOverrides: {
+            case: "notifications",
+            value: { notifications: [{ type: { case: "email", value: { recipientsEmail: [""] } } }] },
+          },
+        },
+      }),
+      ["InvalidArgument", "missing recipient"],
+    );
     assertEquals(sandbox.store.executions.summaries().length, 0);
   });
 });

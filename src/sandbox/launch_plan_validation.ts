@@ -8,23 +8,17 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
-import type { Notification } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { Parameter, VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import { cronSpecError } from "./cron_spec.ts";
 import { validateLabels } from "./labels.ts";
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
-
-/** Entries in name order: what the sandbox names first when FlyteAdmin's map order would decide. */
-function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-}
+import {
+  invalidArgument as invalid,
+  sortedEntries,
+  validateLiteralMap,
+  validateNotifications,
+} from "./shared_validation.ts";
 
 /**
  * Checks what FlyteAdmin's ValidateLaunchPlan checks of `spec` beyond identifiers (in its order), given the
@@ -39,24 +33,15 @@ export function validateLaunchPlanSpec(
   expected: Readonly<Record<string, Parameter>>,
 ): void {
   validateLabels(spec.labels?.values ?? {});
-  checkFixedInputs(spec);
+  validateLiteralMap(spec.fixedInputs?.literals ?? {}, "fixed_inputs");
   checkDefaultInputs(spec);
   checkAgainstWorkflow(spec, workflowInputs);
   checkSchedule(spec, expected);
   const metadata = spec.entityMetadata;
   if (metadata) {
-    checkNotifications(metadata.notifications);
+    validateNotifications(metadata.notifications);
     if (metadata.launchConditions) {
       throw invalid(`Launch condition must be empty, found ${metadata.launchConditions.typeUrl}`);
-    }
-  }
-}
-
-function checkFixedInputs(spec: LaunchPlanSpec): void {
-  for (const [name, literal] of sortedEntries(spec.fixedInputs?.literals ?? {})) {
-    if (name === "") throw invalid("missing key in fixed_inputs");
-    if (literal.value.case === undefined) {
-      throw invalid(`missing valid literal in fixed_inputs ${name}`);
     }
   }
 }
@@ -148,22 +133,4 @@ function typeText(type: LiteralType | undefined): string {
   if (!type || type.type.case === undefined) return "<nil>";
   if (type.type.case === "simple") return `simple:${SimpleType[type.type.value]}`;
   return type.type.case;
-}
-
-/** The execution phases a notification may name: the terminal ones. */
-const TERMINAL_PHASES = new Set([
-  WorkflowExecution_Phase.SUCCEEDED,
-  WorkflowExecution_Phase.FAILED,
-  WorkflowExecution_Phase.TIMED_OUT,
-  WorkflowExecution_Phase.ABORTED,
-]);
-
-function checkNotifications(notifications: readonly Notification[]): void {
-  for (const notification of notifications) {
-    if (notification.type.case === undefined) throw invalid("invalid value for notification type");
-    const recipients = notification.type.value.recipientsEmail;
-    if (recipients.length === 0) throw invalid("missing recipients");
-    if (recipients.some((recipient) => recipient.length === 0)) throw invalid("missing recipient");
-    if (notification.phases.some((phase) => !TERMINAL_PHASES.has(phase))) throw invalid("invalid value for phase");
-  }
 }
