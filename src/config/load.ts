@@ -112,7 +112,7 @@ export function configFilePath(
   return { file: env["HOME"] ? `${env["HOME"]}/.flyte/config.yaml` : undefined, explicit: false };
 }
 
-async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; doc?: unknown }> {
+async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; doc?: unknown; warning?: string }> {
   const { file, explicit } = configFilePath(input.flags, input.env);
   if (!file) return {};
   let text: string;
@@ -128,7 +128,14 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   // YAML 1.1 like the Go readers of these files (`yes`/`no` are booleans there). The library's own check
   // for duplicate keys compares every key with every other (a 10,000-key file took seconds, 40,000 keys
   // minutes); it is off, and `duplicateKey` does the same check in one pass.
-  const parsed = yaml.parseDocument(text, { version: "1.1", uniqueKeys: false, lineCounter });
+  // Only the first document of a file of several is read, as flytectl's reader (Go's yaml.Unmarshal) reads it.
+  const documents = yaml.parseAllDocuments(text, { version: "1.1", uniqueKeys: false, lineCounter });
+  const parsed = documents[0] ?? yaml.parseDocument("", { version: "1.1" });
+  const warning = documents.length > 1
+    ? `config file ${
+      quote(file)
+    } holds ${documents.length} YAML documents; only the first is read, as flytectl reads it`
+    : undefined;
   // The parser's message goes on to show the line itself, which is not repeated: it may hold a secret.
   const invalid = (message: string) =>
     new UsageError(`config file ${quote(file)} is not valid YAML: ${message.split("\n")[0].replace(/:$/, "")}`);
@@ -147,7 +154,7 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   if (typeof doc !== "object" || Array.isArray(doc)) {
     throw new UsageError(`config file ${quote(file)} must be a mapping of sections such as "admin:", got a scalar`);
   }
-  return { file, doc };
+  return { file, doc, warning };
 }
 
 type YamlModule = typeof import("yaml");
@@ -386,6 +393,7 @@ export async function loadConfig(input: LoadConfigInput): Promise<LoadedConfig> 
   const fileKeys: Partial<Record<OptionKey, string>> = {};
   const problems: string[] = [];
   const warnings = file && known ? await checkFileKeys(doc, file, known, problems) : [];
+  if (read.warning) warnings.unshift(read.warning);
   // A bad value is a problem to report with the others; the option keeps what it had.
   const parse = (option: OptionSpec, raw: unknown, where: string): ConfigValue | undefined => {
     try {

@@ -481,3 +481,20 @@ Deno.test("flytectl's root: section sets project, domain and output, ahead of ta
     /^UsageError: invalid value "xml" for root.output in "\/c.yaml": expected one of/,
   );
 });
+
+Deno.test("of a file of several YAML documents only the first is read, as flytectl reads it, with a warning", async () => {
+  const text = "admin:\n  endpoint: dns:///first:1\n---\nadmin:\n  endpoint: dns:///second:1\n---\nadmin: [\n";
+  const { config, warnings } = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": text }),
+  });
+  equal(config["admin.endpoint"], "dns:///first:1");
+  deepEqual(warnings, ['config file "/c.yaml" holds 3 YAML documents; only the first is read, as flytectl reads it']);
+  const one = await loadConfig({
+    flags: { config: "/c.yaml" },
+    env: {},
+    readTextFile: files({ "/c.yaml": "---\nadmin:\n  endpoint: dns:///x:1\n...\n" }),
+  });
+  deepEqual([one.config["admin.endpoint"], one.warnings], ["dns:///x:1", []]);
+});
