@@ -371,3 +371,20 @@ Deno.test("update's before/after shows a value's line breaks and terminal escape
     await sandbox.close();
   }
 });
+
+Deno.test("create project of an id an archived project has says so, and how to activate it", async () => {
+  const sandbox = await startSandbox({ production: true });
+  try {
+    await seedProjects(sandbox, [{ id: "old", archived: true }]);
+    const result = await runProductionProcess(sandbox, ["create", "project", "--name", "Old"], "old");
+    deepEqual([result.code, result.stdout, result.stderr], [
+      1,
+      "",
+      'Error: project "old" already exists, archived: activate it with: fctl update project old --activate\n',
+    ]);
+    const active = await runProductionProcess(sandbox, ["create", "project", "--name", "Snacks"], "flytesnacks");
+    deepEqual([active.code, active.stderr], [1, 'Error: project "flytesnacks" already exists\n']);
+  } finally {
+    await sandbox.close();
+  }
+});

@@ -57,10 +57,22 @@ export async function createProject(client: AdminClient, project: ProjectChange,
     }, { signal });
   } catch (err) {
     if (err instanceof AdminError && err.status === "AlreadyExists") {
-      const message = `project ${quote(project.id)} already exists`;
+      // An archived project is hidden from `get project`: say it is there, and how to have it back.
+      const archived = await isArchived(client, project.id, signal);
+      const message = `project ${quote(project.id)} already exists` +
+        (archived ? `, archived: activate it with: fctl update project ${project.id} --activate` : "");
       throw new AdminError(err.status, err.rpc, err.serverMessage, message, { cause: err });
     }
     throw err;
+  }
+}
+
+/** Whether the project is archived; false when it cannot be read (only a hint rests on it). */
+async function isArchived(client: AdminClient, id: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    return (await client.admin.getProject({ id }, { signal })).state === Project_ProjectState.ARCHIVED;
+  } catch {
+    return false;
   }
 }
 

@@ -168,7 +168,11 @@ export class ProjectTable {
     if (project.name === "") throw invalid("missing project_name");
     validateProject(project);
     if (this.#projects.has(project.id)) {
-      throw new ConnectError(`project [${project.id}] already exists`, Code.AlreadyExists);
+      // FlyteAdmin's words for Postgres refusing a second row of the primary key.
+      throw new ConnectError(
+        'value with matching already exists (duplicate key value violates unique constraint "projects_pkey")',
+        Code.AlreadyExists,
+      );
     }
     const seq = this.#projects.size + 1;
     this.#projects.set(project.id, { project: this.#stored(project), seq, createdNs: this.#clock() });

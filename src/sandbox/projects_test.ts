@@ -147,7 +147,8 @@ Deno.test("projects: creates in an unknown or archived project or an unknown dom
     equal(sandbox.store.addTask({ ...taskInit("s", "v1"), id: ml }).id?.project, "ml");
     deepEqual(await refusal(() => sandbox.store.addProject({ id: "ml", name: "ml" })), [
       Code.AlreadyExists,
-      "project [ml] already exists",
+      // FlyteAdmin's words for Postgres refusing the row: the id is the primary key.
+      'value with matching already exists (duplicate key value violates unique constraint "projects_pkey")',
     ]);
   } finally {
     await sandbox.close();
