@@ -205,6 +205,8 @@ export class SandboxStore {
     this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
+    spec.template.id = id;
     this.#tasks.assertNew(id, spec);
     const createdNs = this.#clock();
     const task = create(TaskSchema, {
@@ -222,6 +224,8 @@ export class SandboxStore {
     this.projects.requireProjectAndDomain(id.project, id.domain);
     const spec = requireSpec(request.spec);
     if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
+    spec.template.id = id;
     this.#workflows.assertNew(id, spec);
     const compiled = compileWorkflow(spec, {
       task: (ref) => this.#tasks.find(ref)?.message,
