@@ -8,7 +8,7 @@
  *   because `get` accepts `task`'s filters, hidden) and every global flag, so global flags go anywhere.
  * - `--flag value`, `--flag=value`, `-p value`, `-pvalue` and `-p=value`; a flag that takes a value takes the
  *   next word whatever it is (`-p -h` is the project `-h`). Switches combine (`-hp x`).
- * - A switch is `--x`, `--x=true|false` (also `1|0`, any case) and, where the tree declares it, `--no-x`.
+ * - A switch is `--x`, `--x=true|false` (also `t|f` and `1|0`, any case) and, where the tree declares it, `--no-x`.
  * - List and map flags accumulate when repeated (`--admin.scopes a --admin.scopes b`); any other flag given
  *   twice keeps the later value.
  * - In a group, the first word names the subcommand (or `help`); after an unknown flag none does, as the
@@ -75,11 +75,18 @@ interface Level {
   readonly unknown: string[];
 }
 
-/** A switch's `=value`s, lowercased (a Map: no `constructor` or `__proto__` is one). */
-const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([["true", true], ["1", true], ["false", false], [
-  "0",
-  false,
-]]);
+/**
+ * A switch's `=value`s, lowercased (a Map: no `constructor` or `__proto__` is one): the forms flytectl's flags take
+ * (Go's `strconv.ParseBool`: `true`, `t`, `1`, `false`, `f`, `0`), in any case.
+ */
+const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([
+  ["true", true],
+  ["t", true],
+  ["1", true],
+  ["false", false],
+  ["f", false],
+  ["0", false],
+]);
 
 /** A number such as `-3` or `-.5e2`: an argument of a leaf, never a flag (no flag is a digit). */
 const NEGATIVE_NUMBER = /^-(\d+|\d*\.\d+)([eE][+-]?\d+)?$/;

@@ -160,12 +160,16 @@ Deno.test("a flag that takes a value takes the next word, whatever it is", async
   });
 });
 
-Deno.test("switches: --x, --x=true|false|1|0 in any case, and --no-x where the tree has it", async () => {
+Deno.test("switches: --x, --x=true|false|t|f|1|0 in any case, and --no-x where the tree has it", async () => {
   const cases: [string[], object][] = [
     [["--admin.insecure"], { "admin.insecure": true }],
     [["--admin.insecure=true"], { "admin.insecure": true }],
     [["--admin.insecure=TRUE"], { "admin.insecure": true }],
     [["--admin.insecure=1"], { "admin.insecure": true }],
+    [["--admin.insecure=t"], { "admin.insecure": true }],
+    [["--admin.insecure=T"], { "admin.insecure": true }],
+    [["--admin.insecure=f"], { "admin.insecure": false }],
+    [["--admin.insecure=F"], { "admin.insecure": false }],
     [["--admin.insecure=false"], { "admin.insecure": false }],
     [["--admin.insecure=False"], { "admin.insecure": false }],
     [["--admin.insecure=0"], { "admin.insecure": false }],
