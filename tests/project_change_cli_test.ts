@@ -318,7 +318,7 @@ Deno.test("update project --file: the file's fields under the flags', an empty o
     equal(
       updated.stdout,
       "The following changes are to be applied.\n--- before\n+++ after\n-description: models\n+description: features\n" +
-        "-labels: \n+labels: team=ml\n-state: ACTIVE\n+state: ARCHIVED\nproject ml updated\n",
+        "-labels:\n+labels: team=ml\n-state: ACTIVE\n+state: ARCHIVED\nproject ml updated\n",
     );
     deepEqual(calls(sandbox).at(-1), ["UpdateProject", "ml", "Machine learning", "features", { team: "ml" }, 1]);
     // A flag wins over the file: --activate over its state 1, --description over its description.

@@ -45,7 +45,10 @@ export async function runUpdate(ctx: CliContext, plan: UpdatePlan): Promise<bool
   }
   const lines = ["The following changes are to be applied.", "--- before", "+++ after"];
   // A value is the admin's or the user's text: a line break in it would forge a line, an escape drive the terminal.
-  for (const f of changed) lines.push(`-${f.field}: ${printable(f.before)}`, `+${f.field}: ${printable(f.after)}`);
+  // An empty value ends its line at the colon, with no space after it.
+  const line = (sign: string, field: string, value: string) =>
+    `${sign}${field}:${value === "" ? "" : ` ${printable(value)}`}`;
+  for (const f of changed) lines.push(line("-", f.field, f.before), line("+", f.field, f.after));
   printText(ctx.io, lines.join("\n") + "\n");
   if (plan.dryRun) {
     printText(ctx.io, `skipping ${plan.rpc} request (dryRun)\n`);
