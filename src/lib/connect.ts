@@ -15,6 +15,7 @@ import { OPTIONS } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import { Redactor } from "../log/redact.ts";
+import { hideSecrets, hidingSecrets } from "./hidden_secrets.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
 /**
@@ -108,7 +109,8 @@ function checkKeys(flags: Readonly<Record<string, unknown>>): void {
  * {@link UsageError} naming the bad value), retries of `UNAVAILABLE` and the other retryable codes
  * (`admin.maxRetries`, `admin.perRetryTimeout`), and the configured auth flow, which runs when the admin
  * first asks for a token. Unlike the rest of the library, it reads the process by default: the environment
- * and the files the configuration names.
+ * and the files the configuration names. No error it, its client or the HTTP client throws holds a secret (a
+ * password in a URL, the client secret, a token, which a server may echo): each is `[redacted]`.
  *
  * ```ts
  * import { connect, getTask } from "@fctl/fctl";
@@ -147,13 +149,36 @@ export async function connect(options: ConnectOptions = {}): Promise<FlyteConnec
     io: redactingIo(io, secrets),
     secrets,
     signal: options.signal ?? new AbortController().signal,
+  }).catch((err) => {
+    throw hideSecrets(err, secrets);
   });
   try {
-    const client = await app.admin();
+    // The program prints its errors itself: none it gets from this connection holds a secret.
+    const client = hidingClientSecrets(await app.admin(), secrets);
+    const http = async () => hidingSecrets(await app.http(), secrets);
     const close = () => app.close();
-    return { client, config: app.loaded, http: () => app.http(), close, [Symbol.asyncDispose]: close };
+    return {
+      client,
+      config: app.loaded,
+      http: () => http().catch((err) => Promise.reject(hideSecrets(err, secrets))),
+      close,
+      [Symbol.asyncDispose]: close,
+    };
   } catch (err) {
     await app.close();
-    throw err;
+    throw hideSecrets(err, secrets);
   }
+}
+
+/** `client` whose services' calls reject with their errors' secrets hidden. */
+function hidingClientSecrets(client: AdminClient, secrets: Redactor): AdminClient {
+  return {
+    admin: hidingSecrets(client.admin, secrets),
+    dataProxy: hidingSecrets(client.dataProxy, secrets),
+    rows: hidingSecrets(client.rows, secrets),
+    registration: hidingSecrets(client.registration, secrets),
+    connection: client.connection,
+    connect: () => client.connect(),
+    close: () => client.close(),
+  };
 }
