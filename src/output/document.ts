@@ -16,6 +16,42 @@ export function renderJson(value: JsonValue): string {
   return printableJson(JSON.stringify(value, null, 2)) + "\n";
 }
 
+/**
+ * `value` with every string, key and scalar as `shown` shows its text (a redacting sink hides secrets): what
+ * is hidden is hidden inside the document, before it is written, so the document stays valid whatever the
+ * secret. A number, boolean or null whose text `shown` changes becomes that text, a string; keys that `shown`
+ * makes equal are numbered (`[redacted]`, `[redacted] 2`), as a document holds a key once.
+ *
+ * ```ts
+ * import { shownDocument } from "./document.ts";
+ *
+ * const hide = (text: string) => text.replaceAll("s3cr3t", "[redacted]");
+ * shownDocument({ key: "s3cr3t", pin: 1234 }, hide); // { key: "[redacted]", pin: 1234 }
+ * ```
+ */
+export function shownDocument(value: JsonValue, shown: (text: string) => string): JsonValue {
+  if (typeof value === "string") return shown(value);
+  if (value === null || typeof value !== "object") {
+    const text = String(value);
+    const hidden = shown(text);
+    return hidden === text ? value : hidden;
+  }
+  if (Array.isArray(value)) return value.map((item) => shownDocument(item, shown));
+  const entries = Object.entries(value);
+  const taken = new Set(entries.map(([key]) => key));
+  // Object.fromEntries, not assignment: a key such as `__proto__` (a label the admin sent) stays a key.
+  return Object.fromEntries(entries.map(([key, item]) => {
+    let name = shown(key);
+    if (name !== key) {
+      taken.delete(key);
+      const hidden = name;
+      for (let n = 2; taken.has(name); n++) name = `${hidden} ${n}`;
+      taken.add(name);
+    }
+    return [name, shownDocument(item as JsonValue, shown)];
+  }));
+}
+
 /** The `yaml` library's options for fctl's YAML: version 1.1, no anchors or aliases, no folding. */
 export const YAML_OPTIONS = { version: "1.1", aliasDuplicateObjects: false, lineWidth: 0 } as const;
 

@@ -19,6 +19,12 @@
 export interface TextSink {
   /** Writes `text` whole. */
   write(text: string): void;
+  /**
+   * What this sink shows of `text` when it writes it: a redacting sink (`src/app/redacting_io.ts`) hides secrets.
+   * A layout measures this rather than `text`, so that what is hidden moves no column and tells no length; a
+   * document is made of it, so that it stays valid. Absent: `text` as it is.
+   */
+  shown?(text: string): string;
 }
 
 /** Everything a command may touch of the outside world besides the network. */

@@ -40,13 +40,12 @@ export async function render<Row>(
   const rows = "list" in what.value ? what.value.list : [what.value.one];
   switch (format) {
     case "JSON":
-    case "YAML": {
-      const doc = "list" in what.value ? what.value.list.map(what.toJson) : what.toJson(what.value.one);
-      // The document writers are loaded only by the formats that use them: a table never needs them.
-      const { renderJson, renderYaml } = await import("./document.ts");
-      io.stdout.write(format === "JSON" ? renderJson(doc) : await renderYaml(doc));
-      return;
-    }
+    case "YAML":
+      return await writeDocument(
+        io,
+        format,
+        "list" in what.value ? what.value.list.map(what.toJson) : what.toJson(what.value.one),
+      );
     case "DOT":
     case "DOTURL":
     case "SVG":
@@ -54,6 +53,17 @@ export async function render<Row>(
     default:
       renderRows(io, what.columns, rows, options);
   }
+}
+
+/**
+ * Writes `doc` to stdout as JSON or YAML, made of its text as stdout shows it (`TextSink.shown`: secrets
+ * redacted in each string, key and scalar before it is written), so that what is hidden leaves a valid document.
+ */
+export async function writeDocument(io: Pick<Io, "stdout">, format: "JSON" | "YAML", doc: JsonValue): Promise<void> {
+  // The document writers are loaded only by the formats that use them: a table never needs them.
+  const { renderJson, renderYaml, shownDocument } = await import("./document.ts");
+  const shown = io.stdout.shown ? shownDocument(doc, (text) => io.stdout.shown!(text)) : doc;
+  io.stdout.write(format === "JSON" ? renderJson(shown) : await renderYaml(shown));
 }
 
 /** Writes `rows` to stdout as a table of `columns`: fitted to a terminal, whole when piped or `--wide`. */
@@ -71,5 +81,6 @@ export function renderRows<Row>(
     decorateHeader: colour ? (text) => `\x1b[1m${text}\x1b[0m` : undefined,
     // Every command with a table takes `--wide`.
     leftOutHint: "--wide shows them",
+    shown: io.stdout.shown && ((text) => io.stdout.shown!(text)),
   }));
 }

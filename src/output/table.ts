@@ -43,6 +43,12 @@ export interface TableStyle {
   decorateHeader?: (text: string) => string;
   /** Said after the names of columns left out to fit (see `Column.dropRank`), e.g. how to see them. */
   leftOutHint?: string;
+  /**
+   * The text as the sink will show it (`TextSink.shown`: secrets redacted), applied to every cell line and header
+   * before anything is measured or cut: what is hidden then moves no column, tells no length, and is never cut
+   * into a part the redaction would not recognise.
+   */
+  shown?: (text: string) => string;
 }
 
 /** Narrowest a column is cut to, so that `...` still leaves a character or two to recognise. */
@@ -50,12 +56,14 @@ const MIN_COLUMN_WIDTH = 5;
 
 /** Renders rows as a table; output ends with a newline. Linear in the number of cells. */
 export function renderTable<Row>(
-  allColumns: readonly Column<Row>[],
+  givenColumns: readonly Column<Row>[],
   rows: readonly Row[],
   style: TableStyle = {},
 ): string {
   const fitting = style.maxTableWidth !== undefined;
-  const allCells = rows.map((row) => allColumns.map((column) => cellLines(column, row, fitting)));
+  const shown = style.shown;
+  const allColumns = shown ? givenColumns.map((column) => ({ ...column, header: shown(column.header) })) : givenColumns;
+  const allCells = rows.map((row) => allColumns.map((column) => cellLines(column, row, fitting, shown)));
   // Each line's width is worked out once: the columns' widths and the padding of the lines both need it.
   const allWidths = allCells.map((row) => row.map((lines) => lines.map(displayWidth)));
   const allContent = allColumns.map((_, i) => {
@@ -69,20 +77,20 @@ export function renderTable<Row>(
       ? allNatural[i]
       : Math.max(Math.min(allNatural[i], MIN_COLUMN_WIDTH), longestWord(column.header))
   );
-  const shown = fitting
+  const kept = fitting
     ? columnsThatFit(allColumns, allContent, allFloor, style.maxTableWidth!)
     : allColumns.map((_, i) => i);
-  const columns = shown.map((i) => allColumns[i]);
-  const cells = allCells.map((row) => shown.map((i) => row[i]));
-  const cellWidths = allWidths.map((row) => shown.map((i) => row[i]));
-  const natural = shown.map((i) => allNatural[i]);
+  const columns = kept.map((i) => allColumns[i]);
+  const cells = allCells.map((row) => kept.map((i) => row[i]));
+  const cellWidths = allWidths.map((row) => kept.map((i) => row[i]));
+  const natural = kept.map((i) => allNatural[i]);
   const widths = fitting
     ? fitKeeping(
       columns,
       natural,
       style.maxTableWidth! - (3 * columns.length + 1),
-      shown.map((i) => allContent[i]),
-      shown.map((i) => allFloor[i]),
+      kept.map((i) => allContent[i]),
+      kept.map((i) => allFloor[i]),
     )
     : natural;
   cells.forEach((row, r) => {
@@ -116,7 +124,7 @@ export function renderTable<Row>(
     }
     out.push(rule);
   });
-  const leftOut = allColumns.filter((_, i) => !shown.includes(i)).map((c) => c.header);
+  const leftOut = allColumns.filter((_, i) => !kept.includes(i)).map((c) => c.header);
   const note = leftOut.length === 0
     ? ""
     : ` (not shown: ${leftOut.join(", ")}${style.leftOutHint ? `; ${style.leftOutHint}` : ""})`;
@@ -128,13 +136,20 @@ export function renderTable<Row>(
 const PLAIN_LINE = /^[\x20-\x7e]*$/;
 
 /**
- * The lines of a cell as the table shows them: each one line, its control characters shown as escapes (an
- * entity's text is the admin's to choose), cut to the column's `maxLineWidth` when fitting to a terminal.
+ * The lines of a cell as the table shows them: as the sink shows them (`shown`: secrets redacted, before the line
+ * is changed in any other way), each one line, its control characters shown as escapes (an entity's text is the
+ * admin's to choose), cut to the column's `maxLineWidth` when fitting to a terminal.
  */
-function cellLines<Row>(column: Column<Row>, row: Row, fitting: boolean): string[] {
+function cellLines<Row>(
+  column: Column<Row>,
+  row: Row,
+  fitting: boolean,
+  shownBySink: ((text: string) => string) | undefined,
+): string[] {
   const value = column.cell(row);
   const max = fitting ? column.maxLineWidth : undefined;
-  return (Array.isArray(value) ? value : [value]).map((line) => {
+  return (Array.isArray(value) ? value : [value]).map((given) => {
+    const line = shownBySink ? shownBySink(given) : given;
     const shown = PLAIN_LINE.test(line) ? line : printable(line.replace(/[\r\n\t]+/g, " "));
     return max === undefined ? shown : truncateToWidth(shown, max);
   });

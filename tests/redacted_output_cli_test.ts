@@ -1,0 +1,100 @@
+/**
+ * Secrets in what a command writes, as a fresh fctl process under the declared permissions shows them: a table is
+ * laid out from its text as shown (redacted), so a row holding a secret is aligned like the others and nothing tells
+ * the secret's length; `-o json` and `-o yaml` hide it inside the document, which stays valid. Both for a secret
+ * of the configuration (`config view`) and for an admin's text holding a registered secret (`get project` against a
+ * production-shaped admin: TLS, OAuth client credentials).
+ */
+import { deepEqual, equal, ok as assert } from "node:assert/strict";
+import { parse } from "yaml";
+import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { seedProjects } from "./entity_fixtures.ts";
+import { runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
+
+/** The widths of a table's lines (rules and rows): one width when it is aligned. */
+function lineWidths(table: string): number[] {
+  return [...new Set(table.split("\n").filter((line) => /^[ |]/.test(line)).map((line) => line.length))];
+}
+
+/** The cells of the table's row whose first cell is `first`. */
+function rowOf(table: string, first: string): string[] | undefined {
+  return table.split("\n").map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()))
+    .find((cells) => cells[0] === first);
+}
+
+Deno.test("config view: a secret in the table leaves it aligned, its length nowhere; -o json and -o yaml stay valid", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });
+  try {
+    const views: string[] = [];
+    // Two secret keys of other lengths than `[redacted]`'s: the tables are the same, so nothing tells them apart.
+    for (const secret of ["k3y", "a-secret-key-much-longer-than-its-marker"].map((s) => `${s}-0123`)) {
+      const file = `${dir}/config.yaml`;
+      await Deno.writeTextFile(
+        file,
+        `admin:\n  endpoint: dns:///flyte.example.org\nstorage:\n  connection:\n    secret-key: ${secret}\n` +
+          `    endpoint: http://${secret}@minio.example.org:9000\n`,
+      );
+      const table = await runFctlProcess(["config", "view", "-c", file, "--logger.mute"]);
+      equal(table.code, 0, table.stderr);
+      assert(!table.stdout.includes(secret), table.stdout);
+      equal(lineWidths(table.stdout).length, 1, table.stdout);
+      deepEqual(rowOf(table.stdout, "storage.connection.secret-key")?.slice(0, 2), [
+        "storage.connection.secret-key",
+        "[redacted]",
+      ]);
+      views.push(table.stdout);
+      for (const format of ["json", "yaml"]) {
+        const doc = await runFctlProcess(["config", "view", "-c", file, "--logger.mute", "-o", format]);
+        equal(doc.code, 0, doc.stderr);
+        assert(!doc.stdout.includes(secret), doc.stdout);
+        const rows: { key: string; value: unknown }[] = format === "json" ? JSON.parse(doc.stdout) : parse(doc.stdout);
+        const values = Object.fromEntries(rows.map((row) => [row.key, row.value]));
+        equal(values["storage.connection.secret-key"], "[redacted]");
+        equal(values["storage.connection.endpoint"], "http://[redacted]@minio.example.org:9000");
+      }
+    }
+    equal(views[0], views[1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("production admin: get project whose description holds the client secret: the table aligned, the documents valid", async () => {
+  const sandbox = await startSandbox({ production: true });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });
+  try {
+    await seedProjects(sandbox, [
+      { id: "leaky", name: "Leaky", description: `echoes ${SANDBOX_CLIENT.secret} back` },
+      { id: "plain", name: "Plain", description: "nothing secret" },
+    ]);
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const env = {
+      HOME: `${dir}/no-home`,
+      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
+      FLYTE_SECRET: SANDBOX_CLIENT.secret,
+    };
+    const flags = [
+      "--admin.endpoint",
+      sandbox.endpoint,
+      "--admin.caCertFilePath",
+      `${dir}/ca.pem`,
+      "--admin.clientSecretEnvVar",
+      "FLYTE_SECRET",
+    ];
+    const table = await runFctlProcess(["get", "project", ...flags], env);
+    equal(table.code, 0, table.stderr);
+    assert(!table.stdout.includes(SANDBOX_CLIENT.secret), table.stdout);
+    equal(lineWidths(table.stdout).length, 1, table.stdout);
+    assert(rowOf(table.stdout, "leaky")?.includes("echoes [redacted] back"), table.stdout);
+    for (const format of ["json", "yaml"]) {
+      const doc = await runFctlProcess(["get", "project", "leaky", "-o", format, ...flags], env);
+      equal(doc.code, 0, doc.stderr);
+      assert(!doc.stdout.includes(SANDBOX_CLIENT.secret), doc.stdout);
+      const project = format === "json" ? JSON.parse(doc.stdout) : parse(doc.stdout);
+      equal(project.description, "echoes [redacted] back");
+    }
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
