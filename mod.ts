@@ -163,6 +163,7 @@ export { executionJson } from "./src/executions/execution_view.ts";
 export { DEFAULT_TERMINATE_CAUSE, terminateExecution } from "./src/executions/terminate_execution.ts";
 export { updateExecutionState } from "./src/executions/update_execution.ts";
 export { createProject, type ProjectChange, updateProject } from "./src/projects/change_project.ts";
+export { type ProjectRefusal, ProjectRefusedError } from "./src/projects/project_refusal.ts";
 export {
   type LaunchPlanVersion,
   readLaunchPlanVersion,

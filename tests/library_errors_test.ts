@@ -3,20 +3,26 @@
  * whose `status` names what happened, and a missing entity, whether the admin said NOT_FOUND or a read found
  * nothing, is its subclass `NotFoundError` (status `NotFound`), as `mod.ts` exports them.
  */
-import { equal, ok as assert, rejects } from "node:assert/strict";
+import { deepEqual, equal, ok as assert, rejects } from "node:assert/strict";
 import {
   AdminError,
   AdminNotFoundError,
   createAdminClient,
+  createExecution,
+  type ExecutionSpec,
   ExitCode,
   FctlError,
   getTask,
   NotFoundError,
   OperationError,
+  type ProjectRefusal,
+  ProjectRefusedError,
+  registerFiles,
 } from "../mod.ts";
 import { startSandbox } from "../testing.ts";
 import { Code } from "../types.ts";
 import { seedTasks } from "./task_fixtures.ts";
+import { fixture } from "./helpers.ts";
 
 const SCOPE = { project: "flytesnacks", domain: "development" };
 
@@ -54,6 +60,39 @@ Deno.test("a missing task is a NotFoundError, an AdminError with status NotFound
       return true;
     });
     equal(AdminNotFoundError, NotFoundError, "the former name is the same class");
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
+Deno.test("a create the admin refuses for its project is a ProjectRefusedError a program can import, with what was refused and the admin's error as its cause", async () => {
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    const options = { paths: [fixture("flytesnacks-core.tgz")], archive: true, ...SCOPE, version: "v1" };
+    equal((await registerFiles(client, options)).failed, 0);
+    const spec: ExecutionSpec = {
+      file: "spec.yaml",
+      workflow: "core.flyte_basics.hello_world.my_wf",
+      inputs: new Map(),
+      envs: new Map(),
+    };
+    const missing: ProjectRefusal = { reason: "projectNotFound", project: "nope", domain: "development" };
+    await rejects(createExecution(client, { ...SCOPE, targetProject: "nope", spec }), (err) => {
+      assert(err instanceof ProjectRefusedError && err instanceof OperationError, String(err));
+      deepEqual(err.refusal, missing);
+      equal(err.exitCode, ExitCode.Failed);
+      assert(err.message.startsWith('project "nope" does not exist on the admin: no execution was created'));
+      // What the admin said stays reachable: its status and words.
+      assert(err.cause instanceof AdminError, String(err.cause));
+      equal(err.cause.rpc, "CreateExecution");
+      assert(err.cause.serverMessage.includes("[nope]"), err.cause.serverMessage);
+      return true;
+    });
+    const report = await registerFiles(client, { ...options, project: "nope" });
+    assert(report.error instanceof ProjectRefusedError, String(report.error));
+    deepEqual(report.error.refusal, missing);
   } finally {
     client.close();
     await sandbox.close();

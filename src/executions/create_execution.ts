@@ -158,7 +158,8 @@ export interface CreateExecutionResult {
  *   type; a required input left out (a task's every input, a launch plan's inputs without a default); a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
- * @throws {ProjectRefusedError} the admin refused the execution's project or domain (missing, archived, unknown)
+ * @throws {ProjectRefusedError} the admin refused the execution's project or domain (missing, archived, unknown): its
+ *   `refusal` says which, its `cause` is the admin's {@link AdminError}
  * @throws {AdminError} the admin refused the execution otherwise (a name already taken: status `AlreadyExists`, the
  *   message naming the execution), or a call could not be made
  */
@@ -236,7 +237,7 @@ async function projectRefused(
   return new ProjectRefusedError(refusal, "no execution was created", domains, {
     project: "--targetProject",
     domainAdvice: "create it in one of its domains with --targetDomain",
-  });
+  }, { cause: err });
 }
 
 /** The admin's NOT_FOUND for the execution to relaunch or recover as one line naming it; any other error as it is. */

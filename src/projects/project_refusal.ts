@@ -11,10 +11,26 @@ import type { AdminClient } from "../admin/client.ts";
 import { OperationError, quote } from "../errors.ts";
 import { creatableProjectId } from "./project_fields.ts";
 
-/** What the admin refused: the project (missing or not active) or the domain. */
+/**
+ * What the admin refused: the project (missing or not active) or the domain.
+ *
+ * ```ts
+ * import { type ProjectRefusal, ProjectRefusedError } from "@fctl/fctl";
+ *
+ * function advice(err: unknown): string | undefined {
+ *   if (!(err instanceof ProjectRefusedError)) return undefined;
+ *   const refusal: ProjectRefusal = err.refusal;
+ *   return refusal.reason === "unknownDomain" ? `no domain ${refusal.domain}` : `see project ${refusal.project}`;
+ * }
+ * console.log(advice(new Error("other"))); // undefined
+ * ```
+ */
 export interface ProjectRefusal {
+  /** The project does not exist, is archived, or the domain is not one the admin has. */
   reason: "projectNotFound" | "projectNotActive" | "unknownDomain";
+  /** The project the create went to. */
   project: string;
+  /** The domain the create went to. */
   domain: string;
 }
 
@@ -63,16 +79,17 @@ const REGISTRATION_FLAGS = { project: "-p", domainAdvice: "register into one of 
 
 /**
  * A registration or an execution the admin refused for its project or domain (exit 1). The message says what was
- * refused, what was not done, and what to do.
+ * refused, what was not done, and what to do; {@link refusal} says it as data. `createExecution`'s has the
+ * admin's `AdminError` as its `cause`; a registration's is its report's `error` (each refused file a `Failed` row).
  *
  * ```ts
- * import { connect, OperationError, registerFiles } from "@fctl/fctl";
+ * import { connect, ProjectRefusedError, registerFiles } from "@fctl/fctl";
  *
  * await using flyte = await connect();
  * const options = { paths: ["package.tgz"], archive: true, project: "nope", domain: "development", version: "v1" };
  * const report = await registerFiles(flyte.client, options);
- * if (report.error instanceof OperationError) console.error(report.error.message);
- * // project "nope" does not exist on the admin: none of the 84 files was registered; create it with: fctl create project --id nope --name nope
+ * if (report.error instanceof ProjectRefusedError) console.error(report.error.refusal.reason, report.error.message);
+ * // projectNotFound project "nope" does not exist on the admin: none of the 84 files was registered; create it with: fctl create project --id nope --name nope
  * ```
  */
 export class ProjectRefusedError extends OperationError {
@@ -82,13 +99,14 @@ export class ProjectRefusedError extends OperationError {
   /**
    * `notDone` says what was not done (`none of the 84 files was registered`); `domains` are the admin's domains,
    * when known (for an unknown domain); `flags` name the flags that chose the project and the domain (default a
-   * registration's, `-p` and `-d`).
+   * registration's, `-p` and `-d`); `options.cause` the admin's error, when there is one.
    */
   constructor(
     refusal: ProjectRefusal,
     notDone: string,
     domains: readonly string[] = [],
     flags: { project: string; domainAdvice: string } = REGISTRATION_FLAGS,
+    options?: ErrorOptions,
   ) {
     const { project, domain } = refusal;
     let message: string;
@@ -111,7 +129,7 @@ export class ProjectRefusedError extends OperationError {
           `: ${notDone}; ${flags.domainAdvice}`;
         break;
     }
-    super(message);
+    super(message, options);
     this.refusal = refusal;
   }
 }
