@@ -57,8 +57,11 @@ async function readLineOfStdin(): Promise<string | null> {
   }
 }
 
-/** IO bound to this process's streams and environment. */
-export function denoIo(): Io {
+/**
+ * IO bound to this process's streams and environment; `env` instead of the process's, which is then not read (a
+ * program that gives the library its environment needs no `--allow-env`).
+ */
+export function denoIo(env?: Readonly<Record<string, string | undefined>>): Io {
   const stdoutIsTerminal = Deno.stdout.isTerminal();
   let columns: number | undefined;
   if (stdoutIsTerminal) {
@@ -77,7 +80,7 @@ export function denoIo(): Io {
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     columns,
-    env: Deno.env.toObject(),
+    env: env ?? Deno.env.toObject(),
     readTextFile: readBoundedTextFile,
     readLine,
   };

@@ -47,7 +47,8 @@ export interface ConnectOptions {
   flags?: Readonly<Record<string, string | number | boolean>>;
   /**
    * The environment (`FCTL_*`, `FLYTECTL_CONFIG`, `HOME` for the token cache, proxies, variables that
-   * `admin.clientSecretEnvVar` names). Default: the process's.
+   * `admin.clientSecretEnvVar` names). Default: the process's (read whole, which needs `--allow-env`); given, the
+   * process's is not read.
    */
   env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -128,8 +129,8 @@ function checkKeys(flags: Readonly<Record<string, unknown>>): void {
  * @throws {UsageError} a config file that is missing or invalid, an unknown or invalid option value.
  */
 export async function connect(options: ConnectOptions = {}): Promise<FlyteConnection> {
-  const processIo = denoIo();
-  const env = options.env ?? processIo.env;
+  const processIo = denoIo(options.env);
+  const env = processIo.env;
   const flags: Record<string, unknown> = { ...options.flags };
   checkKeys(flags);
   if (options.config !== undefined && options.config !== "default") flags["config"] = expandHome(options.config, env);
