@@ -25,7 +25,14 @@
  * try {
  *   sandbox.store.addTask({
  *     id: { resourceType: 1, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
- *     spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+ *     spec: {
+ *       template: {
+ *         type: "python-task",
+ *         metadata: { runtime: { version: "1.16.1" } },
+ *         interface: {},
+ *         target: { case: "container", value: { image: "python:3.12" } },
+ *       },
+ *     },
  *   });
  *   const scope = { project: "flytesnacks", domain: "development" };
  *   sandbox.failNext("ListTasks", Code.Unavailable);

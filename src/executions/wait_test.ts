@@ -47,7 +47,13 @@ function seed(sandbox: Sandbox, nodes: number): void {
   store.addTask({
     id: taskId,
     spec: {
-      template: { id: taskId, type: "python-task", interface: INTERFACE, target: { case: "container", value: {} } },
+      template: {
+        id: taskId,
+        type: "python-task",
+        metadata: { runtime: { version: "1.16.1", flavor: "python" } },
+        interface: INTERFACE,
+        target: { case: "container", value: { image: "python:3.12", args: ["pyflyte-execute"] } },
+      },
     },
   });
   const wfId = id(ResourceType.WORKFLOW, "wf", "v1");

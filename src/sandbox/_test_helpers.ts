@@ -34,7 +34,7 @@ export function id(resourceType: ResourceType, name: string, version: string) {
   return { resourceType, project: PROJECT, domain: DOMAIN, name, version };
 }
 
-/** A python task. */
+/** A python task, as flytekit registers one. */
 export function taskInit(name: string, version: string, image = "python:3.12"): TaskInit {
   return {
     id: id(ResourceType.TASK, name, version),
@@ -42,7 +42,10 @@ export function taskInit(name: string, version: string, image = "python:3.12"): 
       template: {
         id: id(ResourceType.TASK, name, version),
         type: "python-task",
-        target: { case: "container", value: { image } },
+        // What FlyteAdmin requires of every task: metadata (a runtime with its version) and an interface.
+        metadata: { runtime: { version: "1.16.1", flavor: "python" } },
+        interface: {},
+        target: { case: "container", value: { image, args: ["pyflyte-execute"] } },
       },
     },
   };

@@ -12,6 +12,8 @@ Deno.test("CreateTask and CreateWorkflow store the template under the request's 
       template: {
         id: id(ResourceType.TASK, "t", "{{ registration.version }}"),
         type: "python-task",
+        metadata: { runtime: { version: "1.16.1", flavor: "python" } },
+        interface: {},
         target: { case: "container", value: { image: "python:3.12" } },
       },
     },

@@ -89,8 +89,9 @@ function seed(sandbox: Sandbox): void {
       template: {
         id: id(ResourceType.TASK, "double", "v1"),
         type: "python-task",
+        metadata: { runtime: { version: "1.16.1", flavor: "python" } },
         interface: INTERFACE,
-        target: { case: "container", value: { image: "python:3.12" } },
+        target: { case: "container", value: { image: "python:3.12", args: ["pyflyte-execute"] } },
       },
     },
   });

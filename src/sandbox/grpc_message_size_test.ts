@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import { Code } from "@connectrpc/connect";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { MAX_RECEIVE_MESSAGE_BYTES } from "./grpc_unary.ts";
-import { adminError, id, withSandbox } from "./_test_helpers.ts";
+import { adminError, id, taskInit, withSandbox } from "./_test_helpers.ts";
 
 const CREATE_TASK = "/flyteidl.service.AdminService/CreateTask";
 
@@ -71,7 +71,7 @@ Deno.test("a client's request over 4 MiB fails RESOURCE_EXHAUSTED naming both si
     const withDescription = (bytes: number) => ({
       id: taskId,
       spec: {
-        template: { id: taskId, type: "python-task" },
+        template: { ...taskInit("big", "v1").spec?.template, id: taskId },
         description: { shortDescription: "x".repeat(bytes) },
       },
     });

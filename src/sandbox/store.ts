@@ -45,6 +45,8 @@ import { requireIdOf } from "./identifiers.ts";
 import { ProjectTable } from "./projects.ts";
 import { expectedInputs } from "./execution_inputs.ts";
 import { validateLaunchPlanSpec } from "./launch_plan_validation.ts";
+import { validateTaskSpec } from "./task_validation.ts";
+import { validateWorkflowSpec } from "./workflow_validation.ts";
 import { ParameterMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 
@@ -57,7 +59,14 @@ import { createMonotonicClock, timestampFromNs } from "./time.ts";
  *
  * const init: TaskInit = {
  *   id: { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
- *   spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+ *   spec: {
+ *     template: {
+ *       type: "python-task",
+ *       metadata: { runtime: { version: "1.16.1" } },
+ *       interface: {},
+ *       target: { case: "container", value: { image: "python:3.12" } },
+ *     },
+ *   },
  * };
  * const task = new SandboxStore().addTask(init);
  * console.log(task.closure?.compiledTask?.template?.type); // python-task
@@ -170,7 +179,8 @@ function requireSpec<T>(spec: T | undefined): T {
  *
  * const store = new SandboxStore(() => new Date("2026-01-01T00:00:00Z"));
  * const id = { resourceType: ResourceType.TASK, project: "flytesnacks", domain: "development", name: "hello", version: "v1" };
- * const task = store.addTask({ id, spec: { template: { type: "python-task" } } });
+ * const template = { type: "python-task", metadata: { runtime: { version: "1.16.1" } }, interface: {} };
+ * const task = store.addTask({ id, spec: { template } });
  * console.log(store.getTask(task.id!).closure?.createdAt?.seconds); // 1767225600n
  * store.clear();
  * ```
@@ -198,13 +208,12 @@ export class SandboxStore {
     return this.projects.get(project.id);
   }
 
-  /** Creates a task version, as CreateTask does. */
+  /** Creates a task version, as CreateTask does: its spec checked as FlyteAdmin checks it (task_validation.ts). */
   addTask(init: TaskInit): Task {
     const request = create(TaskCreateRequestSchema, init);
     const id = requireIdOf("task", request.id);
     this.projects.requireProjectAndDomain(id.project, id.domain);
-    const spec = requireSpec(request.spec);
-    if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    const spec = validateTaskSpec(request.spec);
     // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
     spec.template.id = id;
     this.#tasks.assertNew(id, spec);
@@ -222,8 +231,7 @@ export class SandboxStore {
     const request = create(WorkflowCreateRequestSchema, init);
     const id = requireIdOf("workflow", request.id);
     this.projects.requireProjectAndDomain(id.project, id.domain);
-    const spec = requireSpec(request.spec);
-    if (!spec.template) throw new ConnectError("missing template", Code.InvalidArgument);
+    const spec = validateWorkflowSpec(request.spec);
     // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
     spec.template.id = id;
     this.#workflows.assertNew(id, spec);
