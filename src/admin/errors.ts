@@ -27,7 +27,7 @@ export type GrpcStatus = keyof typeof Code;
  *
  * const client = createAdminClient({ endpoint: "dns:///flyte.example.com" });
  * const { endpoint, insecure, authType } = client.connection;
- * console.log(endpoint, insecure, authType); // https://flyte.example.com false undefined
+ * console.log(endpoint, insecure, authType); // https://flyte.example.com:443 false undefined
  * client.close();
  * ```
  */

@@ -237,13 +237,17 @@ export interface AdminServiceClient {
  * flyteidl's `DataProxyService`: signed URLs to upload fast-registration archives to and download data from.
  *
  * ```ts
+ * import { createHash } from "node:crypto";
  * import { connect } from "@fctl/fctl";
  *
  * await using flyte = await connect();
+ * const bytes = await Deno.readFile("fast.tar.gz");
+ * // The admin names the object by the content's MD5 (it refuses a request without it or a filenameRoot).
  * const location = await flyte.client.dataProxy.createUploadLocation({
  *   project: "flytesnacks",
  *   domain: "development",
  *   filename: "fast.tar.gz",
+ *   contentMd5: createHash("md5").update(bytes).digest(),
  * });
  * console.log(location.signedUrl, location.nativeUrl);
  * ```
@@ -310,7 +314,10 @@ export interface AdminRowsClient {
  *
  * await using flyte = await connect();
  * const id = { resourceType: 1, project: "flytesnacks", domain: "development", name: "noop", version: "v1" };
- * await flyte.client.registration.createTask({ id, spec: { template: { id } } });
+ * // Its entities carry what a package's file was decoded with; only these fields can be set in code, so a task built
+ * // in code goes through `flyte.client.admin.createTask` (this one has no type, which the admin refuses).
+ * await flyte.client.registration.createTask({ id, spec: { template: { id } } })
+ *   .catch((err) => console.log(err.status)); // InvalidArgument
  * ```
  */
 export interface AdminRegistrationClient {

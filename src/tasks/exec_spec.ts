@@ -161,8 +161,8 @@ export function renderExecSpec(task: Task, now: Date): Promise<string> {
  * ```ts
  * import { renderSpec } from "@fctl/fctl";
  *
- * const text = await renderSpec({ document: { inputs: { n: 0 } }, comments: new Map([["n", "how many"]]) });
- * console.log(text); // inputs:\n  # how many\n  n: 0
+ * const text = await renderSpec({ document: { inputs: { count: 0 } }, comments: new Map([["count", "how many"]]) });
+ * console.log(text); // inputs:\n  # how many\n  count: 0
  * ```
  */
 export async function renderSpec(spec: ExecSpec): Promise<string> {
