@@ -5,7 +5,7 @@
  * with a TLS admin is flagged unless allowed, and a rule says the same thing when a command meets it at run time
  * (against a production-shaped admin: TLS from a test CA, OAuth enforced) as when `config validate` reports it.
  */
-import { deepEqual, equal, ok as assert } from "node:assert/strict";
+import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { CONFIG_CHECKS } from "../src/cli/config_checks.ts";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { runFctlProcess, type RunResult } from "./helpers.ts";
@@ -86,6 +86,65 @@ Deno.test("config validate reaches every registered check: a configuration break
   const fine = await validate([]);
   equal(fine.stderr, "");
   equal(fine.code, 0);
+});
+
+/** What a proxy URL of a scheme no HTTP client proxies through gives, shown without user information or query. */
+const PROXY_SCHEME_PROBLEM = 'invalid admin.httpProxyURL "ftp://proxy.example.org:2121/": expected an http://, ' +
+  "https://, socks5:// or socks5h:// URL with a host, such as http://proxy:3128";
+
+Deno.test("config validate refuses an admin.httpProxyURL of another scheme than http, https, socks5 or socks5h", async () => {
+  const refused = await validate(["--admin.httpProxyURL", "ftp://robot:pa55@proxy.example.org:2121/?k=v"]);
+  equal(refused.stderr, invalid(PROXY_SCHEME_PROBLEM));
+  equal(refused.code, 2);
+  for (const proxy of ["socks4://proxy.example.org:1080", "proxy.example.org:3128", "socks5://"]) {
+    const result = await validate(["--admin.httpProxyURL", proxy]);
+    equal(result.code, 2, proxy);
+    match(
+      result.stderr,
+      /^invalid: invalid admin\.httpProxyURL .*: expected an http:\/\/, https:\/\/, socks5:\/\//,
+      proxy,
+    );
+  }
+  for (const proxy of ["http://proxy:3128", "https://proxy:3129", "socks5://proxy:1080", "socks5h://proxy:1080"]) {
+    const result = await validate(["--admin.httpProxyURL", proxy]);
+    equal(result.stderr, "", proxy);
+    equal(result.code, 0, proxy);
+  }
+});
+
+Deno.test("config validate takes a flytectl file without admin.endpoint (only storage: or logger:), noting what needs one", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-config-checks-" });
+  const note = "note: no admin endpoint is configured: commands that call the admin need one " +
+    "(--admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the config file)\n";
+  try {
+    const files = {
+      storage:
+        "storage:\n  type: minio\n  container: my-s3-bucket\n  connection:\n    endpoint: http://localhost:30084\n" +
+        "    access-key: minio\n    secret-key: miniostorage\n    auth-type: accesskey\n    disable-ssl: true\n",
+      logger: "logger:\n  show-source: true\n  level: 0\n",
+    };
+    for (const [name, text] of Object.entries(files)) {
+      const file = `${dir}/${name}_only.yaml`;
+      await Deno.writeTextFile(file, text);
+      for (const strict of [[], ["--strict"]]) {
+        const result = await runFctlProcess(["config", "validate", "-c", file, ...strict]);
+        equal(result.code, 0, result.stderr);
+        equal(result.stderr, note, name);
+        assert(result.stdout.endsWith(`configuration is valid (config file "${file}", environment and flags)\n`));
+        assert(!result.stdout.includes("miniostorage"));
+      }
+    }
+    // A command that calls the admin still refuses it, in one line.
+    const get = await runFctlProcess(["get", "project", "-c", `${dir}/storage_only.yaml`]);
+    equal(get.code, 2);
+    equal(
+      get.stderr,
+      "Error: no admin endpoint is configured; set --admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the " +
+        "config file\n",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("config validate shows admin.tokenUrl and admin.authorizationServerUrl without their query or user information", async () => {
@@ -170,6 +229,7 @@ Deno.test("a rule says at run time what config validate says: get task against a
         "HTTP while the admin is reached over TLS; set admin.allowInsecureTokenEndpoint to allow it",
       ],
       [["--admin.httpProxyURL", "proxy 3128"], VIOLATIONS["HTTP proxy"].problem],
+      [["--admin.httpProxyURL", "ftp://robot:pa55@proxy.example.org:2121/?k=v"], PROXY_SCHEME_PROBLEM],
       [
         ["--admin.authType", "Pkce", "--admin.pkceConfig.timeout", "0s"],
         "admin.pkceConfig.timeout is 0: Pkce could never finish",

@@ -66,10 +66,11 @@ Deno.test("config validate: a good config passes; problems are listed and exit 2
     equal(bad.code, 2);
     equal(
       bad.stderr,
-      "invalid: no admin endpoint is configured; set --admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the config file\n" +
-        "invalid: admin.authType ExternalCommand needs admin.command (the program that prints a token)\n" +
+      "invalid: admin.authType ExternalCommand needs admin.command (the program that prints a token)\n" +
         `invalid: unknown key "admin.endpont" in config file "${path}" is ignored; did you mean "admin.endpoint"?\n` +
-        "Error: the configuration has 3 problems\n",
+        "note: no admin endpoint is configured: commands that call the admin need one " +
+        "(--admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the config file)\n" +
+        "Error: the configuration has 2 problems\n",
     );
   });
   await withConfig("admin:\n  maxRetries: lots\n", async (path) => {

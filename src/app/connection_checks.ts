@@ -9,6 +9,7 @@ import { type ConfigCheck, thrownProblems } from "../config/checks.ts";
 import type { Config } from "../config/schema.ts";
 import { quote, UsageError } from "../errors.ts";
 import { proxyFor } from "../http/proxy_env.ts";
+import { shownUrl } from "../log/shown_url.ts";
 import { readCaFile } from "./read_ca.ts";
 
 /** Where the admin is, and the proxy the environment names for it (`HTTPS_PROXY` unless `NO_PROXY`). */
@@ -29,23 +30,55 @@ export function adminRoute(config: Config, env: Readonly<Record<string, string |
 }
 
 /**
+ * The proxies the HTTP client reaches through: HTTP (CONNECT for https:// calls), HTTP over TLS, and SOCKS5 with
+ * names resolved here or by the proxy. Those Go's HTTP transport takes in flytectl's `httpProxyURL`; any other
+ * scheme (`ftp://`, `socks4://`) is no proxy either can use.
+ */
+const HTTP_PROXY_SCHEMES: ReadonlySet<string> = new Set(["http:", "https:", "socks5:", "socks5h:"]);
+
+/**
  * `admin.httpProxyURL`, the proxy of every HTTP call, or undefined when unset.
  *
- * @throws {UsageError} it is set and is not a URL
+ * @throws {UsageError} it is set and is not a URL with a host and one of the proxy schemes
  */
 export function configuredHttpProxy(config: Config): string | undefined {
   const proxy = config["admin.httpProxyURL"];
-  if (proxy && !URL.canParse(proxy)) {
+  if (!proxy) return undefined;
+  const url = URL.parse(proxy);
+  if (!url) {
     throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
   }
-  return proxy || undefined;
+  if (!HTTP_PROXY_SCHEMES.has(url.protocol) || url.hostname === "") {
+    throw new UsageError(
+      `invalid admin.httpProxyURL ${quote(shownUrl(proxy))}: expected an http://, https://, socks5:// or ` +
+        "socks5h:// URL with a host, such as http://proxy:3128",
+    );
+  }
+  return proxy;
 }
 
-/** The endpoint parses, and the proxy variables for it are http:// URLs. */
+/**
+ * Whether `admin.endpoint` is set. A configuration without it is valid, as flytectl's (a file of only `storage:`
+ * or `logger:`): commands that call no admin run with it, and one that calls the admin refuses it (`adminRoute`).
+ */
+function adminEndpointSet(config: Config): boolean {
+  return config["admin.endpoint"].trim() !== "";
+}
+
+/**
+ * The endpoint, when set, parses, and the proxy variables for it are http:// URLs; unset, a note that commands
+ * calling the admin need it.
+ */
 export const ENDPOINT_CHECK: ConfigCheck = {
   name: "admin endpoint and its proxy",
   keys: ["admin.endpoint"],
-  problems: ({ loaded, env }) => thrownProblems(() => adminRoute(loaded.config, env)),
+  problems: ({ loaded, env }) =>
+    adminEndpointSet(loaded.config) ? thrownProblems(() => adminRoute(loaded.config, env)) : [],
+  notes: ({ loaded }) =>
+    adminEndpointSet(loaded.config) ? [] : [
+      "no admin endpoint is configured: commands that call the admin need one " +
+      "(--admin.endpoint, FCTL_ADMIN_ENDPOINT or admin.endpoint in the config file)",
+    ],
 };
 
 /** The CA file reads, and every certificate in it parses: the same check as every command's. */
@@ -58,7 +91,7 @@ export const CA_FILE_CHECK: ConfigCheck = {
   },
 };
 
-/** `admin.httpProxyURL` is a URL. */
+/** `admin.httpProxyURL` is a proxy's URL (see {@link configuredHttpProxy}). */
 export const HTTP_PROXY_CHECK: ConfigCheck = {
   name: "HTTP proxy",
   keys: ["admin.httpProxyURL"],

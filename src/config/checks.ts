@@ -29,6 +29,11 @@ export interface ConfigCheck {
   keys: readonly OptionKey[];
   /** What is wrong, one line each naming the value and what is valid; empty when nothing is. */
   problems(input: CheckInput): string[] | Promise<string[]>;
+  /**
+   * What is not wrong but limits what the configuration can do (no admin endpoint: only commands that call no
+   * admin work), one line each; `config validate` lists them without failing.
+   */
+  notes?(input: CheckInput): string[];
 }
 
 /**
@@ -50,4 +55,9 @@ export async function configProblems(checks: readonly ConfigCheck[], input: Chec
   const found: string[] = [];
   for (const check of checks) found.push(...await check.problems(input));
   return found;
+}
+
+/** Every note of `checks`, in their order. */
+export function configNotes(checks: readonly ConfigCheck[], input: CheckInput): string[] {
+  return checks.flatMap((check) => check.notes?.(input) ?? []);
 }

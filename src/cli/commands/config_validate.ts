@@ -1,7 +1,8 @@
 /**
  * `fctl config validate [--strict]`: checks what the loader cannot see (values only wrong together or
  * against the outside world), one line per problem, exit 2 if any; lists the loader's warnings (unknown keys,
- * deprecated options) at any log level, which `--strict` makes problems.
+ * deprecated options) at any log level, which `--strict` makes problems, and notes, which fail nothing (no admin
+ * endpoint: a file of only `storage:` or `logger:` is valid for flytectl, and for the commands that call no admin).
  *
  * @module
  */
@@ -11,13 +12,17 @@ import type { Io } from "../../output/io.ts";
 import { printLine, printNote } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
-/** What the registry's checks (`src/cli/config_checks.ts`) find: values only wrong together or against the world. */
-async function problems(loaded: LoadedConfig, io: Io): Promise<string[]> {
-  const [{ CONFIG_CHECKS }, { configProblems }] = await Promise.all([
+/**
+ * What the registry's checks (`src/cli/config_checks.ts`) find: problems (values only wrong together or against
+ * the world) and notes (what the configuration cannot do, such as call an admin it does not name).
+ */
+async function findings(loaded: LoadedConfig, io: Io): Promise<{ problems: string[]; notes: string[] }> {
+  const [{ CONFIG_CHECKS }, { configNotes, configProblems }] = await Promise.all([
     import("../config_checks.ts"),
     import("../../config/checks.ts"),
   ]);
-  return configProblems(CONFIG_CHECKS, { loaded, env: io.env, readTextFile: io.readTextFile });
+  const input = { loaded, env: io.env, readTextFile: io.readTextFile };
+  return { problems: await configProblems(CONFIG_CHECKS, input), notes: configNotes(CONFIG_CHECKS, input) };
 }
 
 /** Whether storage was configured at all (its type, container, endpoint or stow kind set): then it is described. */
@@ -44,12 +49,14 @@ export const CONFIG_VALIDATE_COMMAND = leafCommand({
   reportsConfigWarnings: true,
   options: ({ flags }): ConfigValidateOptions => ({ strict: flags.strict === true }),
   async run(ctx, { strict }) {
-    const found = await problems(ctx.loaded, ctx.io);
+    const { problems: found, notes } = await findings(ctx.loaded, ctx.io);
     // --strict: each warning is a problem; without it, each is listed after the problems, and does not fail.
     if (strict) found.push(...ctx.loaded.warnings);
     const warnings = strict ? [] : ctx.loaded.warnings;
     for (const problem of found) printNote(ctx.io, `invalid: ${problem}`);
     for (const warning of warnings) printNote(ctx.io, `warning: ${warning}`);
+    // A note never fails, even with --strict: flytectl's config validate takes such a configuration.
+    for (const note of notes) printNote(ctx.io, `note: ${note}`);
     if (found.length > 0) {
       throw new UsageError(`the configuration has ${found.length} problem${found.length === 1 ? "" : "s"}`);
     }
