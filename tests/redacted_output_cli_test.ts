@@ -98,3 +98,31 @@ Deno.test("production admin: get project whose description holds the client secr
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the sandbox's access key minio, one of fctl's own words, is no secret: file names and messages keep it whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });
+  try {
+    const file = `${dir}/sandbox_minio_storage.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "admin:\n  endpoint: dns:///localhost:30080\n  insecure: true\nstorage:\n  type: minio\n" +
+        "  container: my-s3-bucket\n  connection:\n    access-key: minio\n    secret-key: miniostorage\n" +
+        "    auth-type: accesskey\n    endpoint: http://localhost:30002\n    disable-ssl: true\n",
+    );
+    const validate = await runFctlProcess(["config", "validate", "-c", file, "--logger.mute"]);
+    equal(validate.code, 0, validate.stderr);
+    assert(validate.stdout.startsWith("storage: minio bucket my-s3-bucket"), validate.stdout);
+    assert(validate.stdout.endsWith(`configuration is valid (config file "${file}", environment and flags)\n`));
+    const view = await runFctlProcess(["config", "view", "-c", file, "--logger.mute"]);
+    equal(view.code, 0, view.stderr);
+    assert(!view.stdout.includes("miniostorage") && !view.stdout.includes("[redacted]_storage"), view.stdout);
+    deepEqual(rowOf(view.stdout, "storage.connection.secret-key")?.slice(1, 2), ["[redacted]"]);
+    deepEqual(rowOf(view.stdout, "storage.connection.access-key"), [
+      "storage.connection.access-key",
+      "minio",
+      `file ${file} (storage.connection.access-key)`,
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -18,10 +18,27 @@ export interface SecretSink {
 }
 
 /**
- * Registers the secrets among option values by key (the flags as given, or the loaded configuration's values):
- * secret options, and the password of every URL (`http://user:PASSWORD@host`, which errors would echo).
+ * The words fctl itself takes as an option's value, in lower case: every choice of an enum option (`minio`, `s3`,
+ * `json`, `pkce`, …). Such a word is no secret whatever option holds it (the sandbox's access key is `minio`): it is
+ * printed in `fctl --help` for anyone to try, and fctl writes it for its own reasons (`storage.type MINIO`, a
+ * `minio bucket`), so hiding it protects nothing and would cut it out of every file name and message holding it.
  */
-export function registerOptionSecrets(secrets: SecretSink, values: Readonly<Record<string, unknown>>): void {
+const PUBLIC_WORDS: ReadonlySet<string> = new Set(
+  (OPTIONS as readonly OptionSpec[]).flatMap((spec) => spec.choices ?? []).map((word) => word.toLowerCase()),
+);
+
+/** `secrets`, passing on every value but a word of {@link PUBLIC_WORDS} (with its surrounding whitespace). */
+function withoutPublicWords(secrets: SecretSink): SecretSink {
+  return { add: (secret) => PUBLIC_WORDS.has(secret?.trim().toLowerCase() ?? "") ? undefined : secrets.add(secret) };
+}
+
+/**
+ * Registers the secrets among option values by key (the flags as given, or the loaded configuration's values):
+ * secret options, and the password of every URL (`http://user:PASSWORD@host`, which errors would echo); none that
+ * is one of fctl's own words for a value, such as `minio` (see {@link PUBLIC_WORDS}).
+ */
+export function registerOptionSecrets(sink: SecretSink, values: Readonly<Record<string, unknown>>): void {
+  const secrets = withoutPublicWords(sink);
   for (const spec of OPTIONS as readonly OptionSpec[]) {
     const value = values[spec.key];
     if (typeof value !== "string") continue;
@@ -31,15 +48,17 @@ export function registerOptionSecrets(secrets: SecretSink, values: Readonly<Reco
 }
 
 /**
- * Registers every secret a loaded configuration holds or points at: its option values', the storage credentials
+ * Registers every secret a loaded configuration holds or points at (none that is one of fctl's own words for a
+ * value, such as the sandbox's access key `minio`: see {@link PUBLIC_WORDS}): its option values', the storage credentials
  * (the access key, not marked secret as flytectl shows it, and `storage.stow.config`'s keys), the variable
  * `admin.clientSecretEnvVar` names and the file `admin.clientSecretLocation` names.
  */
 export async function registerConfigSecrets(
-  secrets: SecretSink,
+  sink: SecretSink,
   loaded: LoadedConfig,
   io: Pick<Io, "env" | "readTextFile">,
 ): Promise<void> {
+  const secrets = withoutPublicWords(sink);
   const config = loaded.config;
   registerOptionSecrets(secrets, config as unknown as Record<string, unknown>);
   const storage = storageSecrets({

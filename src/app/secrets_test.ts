@@ -58,3 +58,27 @@ Deno.test("registerConfigSecrets: a client secret file that is absent hides noth
   await registerConfigSecrets(secrets, loaded, { env: {}, readTextFile });
   equal(secrets.empty, true);
 });
+
+Deno.test("registerConfigSecrets: a value that is one of fctl's own words for an option (minio, JSON) is no secret", async () => {
+  const readTextFile = files({
+    "/sandbox_minio_storage.yaml": [
+      "storage:",
+      "  type: minio",
+      "  connection:",
+      "    access-key: minio",
+      "    secret-key: miniostorage",
+      "  stow:",
+      "    config:",
+      "      key: JSON",
+    ].join("\n"),
+  });
+  const env = { FLYTECTL_CONFIG: "/sandbox_minio_storage.yaml" };
+  const loaded = await loadConfig({ flags: {}, env, readTextFile });
+  const secrets = new Redactor();
+  await registerConfigSecrets(secrets, loaded, { env, readTextFile });
+  registerOptionSecrets(secrets, { "storage.connection.secret-key": " Minio\n" });
+  equal(
+    secrets.redact("/sandbox_minio_storage.yaml: MINIO bucket, json, secret miniostorage"),
+    `/sandbox_minio_storage.yaml: MINIO bucket, json, secret ${REDACTED}`,
+  );
+});

@@ -43,11 +43,14 @@ export class Redactor {
 
   /**
    * Registers a secret (and its trimmed form, as files and commands often end it with a newline), in every
-   * form fctl may send it in (see {@link secretForms}).
+   * form fctl may send it in (see {@link secretForms}); not one of whitespace alone, nor shorter than
+   * {@link MIN_SECRET_LENGTH}.
    */
   add(secret: string | undefined): void {
-    for (const value of [secret, secret?.trim()]) {
-      if (value && value.length >= MIN_SECRET_LENGTH) {
+    // Whitespace alone hides nothing: registered, it would cut every indentation and blank line out of the output.
+    if (!secret?.trim()) return;
+    for (const value of [secret, secret.trim()]) {
+      if (value.length >= MIN_SECRET_LENGTH) {
         for (const form of secretForms(value)) this.#secrets.add(form);
         this.#ordered = undefined;
       }

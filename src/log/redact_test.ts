@@ -96,3 +96,10 @@ Deno.test("redactor: tokens, trimmed or not; short secrets only as they are, nev
   equal(redactor("ab").redact("ab"), "ab");
   assertEquals(secretForms("abcd"), ["abcd", "YWJjZA=="]);
 });
+
+Deno.test("redactor: a secret of whitespace alone is none (a client secret file of blank lines): indentation stays", () => {
+  const secrets = new Redactor();
+  for (const blank of ["    ", "\n\n\n\n", " \t \n "]) secrets.add(blank);
+  equal(secrets.empty, true);
+  equal(secrets.redact("a:\n    b: 1\n\n\n\n"), "a:\n    b: 1\n\n\n\n");
+});
