@@ -270,6 +270,16 @@ function withEntity(spec: ExecutionSpec, options: CreateExecutionOptions): Execu
   }
   if (options.task) return { ...spec, task: options.task, workflow: undefined };
   if (options.workflow) return { ...spec, task: undefined, workflow: options.workflow };
+  // A spec file that names neither or both is refused as it is read; a spec built in code is refused the same way.
+  const refused = "either task or workflow name should be specified to launch an execution";
+  if (!spec.task && !spec.workflow) throw new UsageError(`exec file ${quote(spec.file)}: ${refused}`);
+  if (spec.task && spec.workflow) {
+    throw new UsageError(
+      `exec file ${quote(spec.file)}: ${refused}, not both (task ${quote(spec.task)}, workflow ${
+        quote(spec.workflow)
+      })`,
+    );
+  }
   return spec;
 }
 

@@ -198,12 +198,13 @@ async function readExecutions<T>(calls: ExecutionCalls<T>, query: ExecutionQuery
  * @throws {InvalidOptionError} see {@link executionQuery}
  * @throws {AdminError} the admin refused the call, or it could not be made
  */
-export function listExecutions(
+export async function listExecutions(
   client: AdminClient,
   options: ListExecutionsOptions,
   signal?: AbortSignal,
 ): Promise<ListPage<Execution>> {
-  return runExecutionQuery(client, executionQuery(options), signal);
+  // Async, so that a bad option rejects the promise (a caller's `.catch` sees it) instead of throwing.
+  return await runExecutionQuery(client, executionQuery(options), signal);
 }
 
 /**

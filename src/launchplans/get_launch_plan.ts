@@ -123,12 +123,13 @@ export function launchPlanQuery(options: GetLaunchPlanOptions): VersionsQuery & 
  * @throws {NotFoundError} a named launch plan has no version, or `GetLaunchPlan` found no such version
  * @throws {AdminError} any other call the admin refused, or that could not be made
  */
-export function getLaunchPlan(
+export async function getLaunchPlan(
   client: AdminClient,
   options: GetLaunchPlanOptions,
   signal?: AbortSignal,
 ): Promise<GetLaunchPlanResult> {
-  return runLaunchPlanQuery(client, launchPlanQuery(options), signal);
+  // Async, so that a bad option rejects the promise (a caller's `.catch` sees it) instead of throwing.
+  return await runLaunchPlanQuery(client, launchPlanQuery(options), signal);
 }
 
 /**

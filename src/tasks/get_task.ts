@@ -168,8 +168,13 @@ export function taskQuery(options: GetTaskOptions): TaskQuery {
  *   `GetTask` found no such version
  * @throws {AdminError} any other call the admin refused, or that could not be made
  */
-export function getTask(client: AdminClient, options: GetTaskOptions, signal?: AbortSignal): Promise<GetTaskResult> {
-  return runTaskQuery(client, taskQuery(options), signal);
+export async function getTask(
+  client: AdminClient,
+  options: GetTaskOptions,
+  signal?: AbortSignal,
+): Promise<GetTaskResult> {
+  // Async, so that a bad option rejects the promise (a caller's `.catch` sees it) instead of throwing.
+  return await runTaskQuery(client, taskQuery(options), signal);
 }
 
 /**

@@ -117,12 +117,13 @@ export function workflowQuery(
  * @throws {NotFoundError} a named workflow has no version, or `GetWorkflow` found no such version
  * @throws {AdminError} any other call the admin refused, or that could not be made
  */
-export function getWorkflow(
+export async function getWorkflow(
   client: AdminClient,
   options: GetWorkflowOptions,
   signal?: AbortSignal,
 ): Promise<GetWorkflowResult> {
-  return runWorkflowQuery(client, workflowQuery(options), signal);
+  // Async, so that a bad option rejects the promise (a caller's `.catch` sees it) instead of throwing.
+  return await runWorkflowQuery(client, workflowQuery(options), signal);
 }
 
 /**
