@@ -59,6 +59,32 @@ Deno.test("config view: a secret in the table leaves it aligned, its length nowh
   }
 });
 
+Deno.test("config view: a secret of several lines (a key in storage.stow.config) is hidden in the table and in -o yaml's block", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });
+  try {
+    const file = `${dir}/config.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "admin:\n  endpoint: dns:///flyte.example.org\nstorage:\n  type: stow\n  stow:\n    kind: google\n" +
+        '    config:\n      json: "first-secret-line\\nsecond-secret-line"\n',
+    );
+    for (const format of ["table", "json", "yaml"]) {
+      const view = await runFctlProcess(["config", "view", "-c", file, "--logger.mute", "-o", format]);
+      equal(view.code, 0, view.stderr);
+      for (const part of ["first-secret", "second-secret"]) assert(!view.stdout.includes(part), view.stdout);
+      if (format === "table") {
+        equal(lineWidths(view.stdout).length, 1, view.stdout);
+        equal(rowOf(view.stdout, "storage.stow.config")?.[1], "json=[redacted]");
+        continue;
+      }
+      const rows: { key: string; value: unknown }[] = format === "json" ? JSON.parse(view.stdout) : parse(view.stdout);
+      deepEqual(rows.find((row) => row.key === "storage.stow.config")?.value, { json: "[redacted]" });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("production admin: get project whose description holds the client secret: the table aligned, the documents valid", async () => {
   const sandbox = await startSandbox({ production: true });
   const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });

@@ -199,18 +199,16 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
       onVersion: (version) => printNote(ctx.io, `using version ${version}`),
       signal: ctx.signal,
     }).finally(() => uploads.close());
-    // The document writers load only for what prints a document: the default line needs none.
-    const documents = () => import("../../output/document.ts");
+    // The document writer loads only for what prints a document: the default line needs none. It hides secrets
+    // inside the document, so that it stays valid.
+    const documents = () => import("../../output/render.ts");
     if (!result.id) {
       // A dry run prints the request: as YAML with -o yaml, else as JSON.
       const dry = { rpc: result.rpc, request: result.request };
-      if (format === "YAML") printText(ctx.io, await (await documents()).renderYaml(dry));
-      else printText(ctx.io, (await documents()).renderJson(dry));
-      return;
+      return await (await documents()).writeDocument(ctx.io, format === "YAML" ? "YAML" : "JSON", dry);
     }
     const { project: p, domain: d, name: n } = result.id;
-    if (format === "JSON") printText(ctx.io, (await documents()).renderJson(result.id));
-    else if (format === "YAML") printText(ctx.io, await (await documents()).renderYaml(result.id));
+    if (format === "JSON" || format === "YAML") await (await documents()).writeDocument(ctx.io, format, result.id);
     else {
       printText(
         ctx.io,
