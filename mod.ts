@@ -36,7 +36,7 @@
  *
  * @module
  */
-export { connect, type ConnectOptions, type FlyteConnection } from "./src/lib/connect.ts";
+export { connect, type ConnectionUploads, type ConnectOptions, type FlyteConnection } from "./src/lib/connect.ts";
 export { createAdminClient } from "./src/lib/admin_client.ts";
 export type { TextSink } from "./src/output/io.ts";
 export type { AdminClient, AdminClientOptions } from "./src/admin/client.ts";

@@ -16,6 +16,8 @@ import { quote, UsageError } from "../errors.ts";
 import type { HttpClient } from "../http/http_client.ts";
 import { Redactor } from "../log/redact.ts";
 import { hideSecrets, hidingSecrets } from "./hidden_secrets.ts";
+import { type RegistrationStorage, registrationStorage } from "../app/registration_storage.ts";
+import type { ObjectStore } from "../storage/store.ts";
 import type { Io, TextSink } from "../output/io.ts";
 
 /**
@@ -84,8 +86,39 @@ export interface FlyteConnection extends AsyncDisposable {
   readonly config: LoadedConfig;
   /** The HTTP client of the configuration (proxy, CA) for downloads and uploads, made on first use. */
   http(): Promise<HttpClient>;
-  /** Closes the admin client and the HTTP client. */
+  /**
+   * Where uploads go as the command line sends them: the HTTP client, and the configured storage (`storage.*`) for
+   * an admin that offers no upload location, opened on first use. Pass it as `registerFiles`'s deps and as
+   * `createExecution`'s `upload`; the same object each call.
+   *
+   * @throws {UsageError} `storage.allow-local-fallback` with an admin that is not on this machine
+   */
+  uploads(): ConnectionUploads;
+  /** Closes the admin client, the HTTP client and the storage. */
   close(): Promise<void>;
+}
+
+/**
+ * What {@link FlyteConnection.uploads} gives: `registerFiles`'s deps (the fast-registration source, packages in
+ * storage) and `createExecution`'s `upload` (local file and directory inputs), from the connection's configuration.
+ *
+ * ```ts
+ * import { connect, type ConnectionUploads, registerFiles } from "@fctl/fctl";
+ *
+ * await using flyte = await connect();
+ * const uploads: ConnectionUploads = flyte.uploads();
+ * const options = { paths: ["package.tgz"], archive: true, project: "flytesnacks", domain: "development", version: "v1" };
+ * const report = await registerFiles(flyte.client, options, undefined, uploads);
+ * console.log(report.source?.via); // "dataProxy", or "storage" when the admin offers no upload location
+ * ```
+ */
+export interface ConnectionUploads {
+  /** The connection's HTTP client (its proxy and CA), made on first use. */
+  http: HttpClient;
+  /** The configured storage, its settings checked and opened on first use. */
+  openStorage: () => Promise<ObjectStore>;
+  /** `storage.allow-local-fallback`: `local` or `mem` storage may take uploads (an admin on this machine only). */
+  allowLocalStorage: boolean;
 }
 
 /** `~/x` as `$HOME/x`, as a shell would. */
@@ -156,12 +189,37 @@ export async function connect(options: ConnectOptions = {}): Promise<FlyteConnec
   try {
     // The program prints its errors itself: none it gets from this connection holds a secret.
     const client = hidingClientSecrets(await app.admin(), secrets);
-    const http = async () => hidingSecrets(await app.http(), secrets);
-    const close = () => app.close();
+    const http = () =>
+      app.http().then((made) => hidingSecrets(made, secrets), (err) => Promise.reject(hideSecrets(err, secrets)));
+    let storage: RegistrationStorage | undefined;
+    let uploads: ConnectionUploads | undefined;
+    const close = async () => {
+      storage?.close();
+      await app.close();
+    };
     return {
       client,
       config: app.loaded,
-      http: () => http().catch((err) => Promise.reject(hideSecrets(err, secrets))),
+      http,
+      uploads: () => {
+        if (uploads) return uploads;
+        try {
+          storage = registrationStorage(app.config, () => app.http());
+        } catch (err) {
+          throw hideSecrets(err, secrets);
+        }
+        const opened = storage;
+        uploads = {
+          http: hidingSecrets(opened.http, secrets),
+          openStorage: () =>
+            opened.openStorage().then(
+              (store) => hidingSecrets(store, secrets),
+              (err) => Promise.reject(hideSecrets(err, secrets)),
+            ),
+          allowLocalStorage: opened.allowLocalStorage,
+        };
+        return uploads;
+      },
       close,
       [Symbol.asyncDispose]: close,
     };
