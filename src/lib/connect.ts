@@ -166,6 +166,10 @@ export async function connect(options: ConnectOptions = {}): Promise<FlyteConnec
   const env = processIo.env;
   const flags: Record<string, unknown> = { ...options.flags };
   checkKeys(flags);
+  if (options.config === "") {
+    // Names no file and is not "default": refused rather than guessed to mean either.
+    throw new UsageError(`invalid config "": give the path of a config file, or "default" to find it as fctl does`);
+  }
   if (options.config !== undefined && options.config !== "default") flags["config"] = expandHome(options.config, env);
   const quiet: TextSink = { write: () => {} };
   const log = options.log ?? processIo.stderr;

@@ -98,6 +98,12 @@ Deno.test("connect: an unknown option, a missing config file, a bad value: one U
       err.message === `cannot read config file "/nonexistent/fctl/config.yaml": no such file`,
   );
   await rejects(
+    connect({ config: "", env: {} }),
+    (err) =>
+      err instanceof UsageError &&
+      err.message === `invalid config "": give the path of a config file, or "default" to find it as fctl does`,
+  );
+  await rejects(
     connect({ config: "~/config.yaml", env: {} }),
     (err) => err instanceof UsageError && err.message === `cannot find config file "~/config.yaml": HOME is not set`,
   );
