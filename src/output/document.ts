@@ -20,7 +20,9 @@ export function renderJson(value: JsonValue): string {
  * `value` with every string, key and scalar as `shown` shows its text (a redacting sink hides secrets): what
  * is hidden is hidden inside the document, before it is written, so the document stays valid whatever the
  * secret. A number, boolean or null whose text `shown` changes becomes that text, a string; keys that `shown`
- * makes equal are numbered (`[redacted]`, `[redacted] 2`), as a document holds a key once.
+ * makes equal are numbered (`[redacted]`, `[redacted] 2`), as a document holds a key once. `shown` changes a text
+ * only where it changes a part of it, as redaction does: so one call over every text joined tells whether any
+ * changes, and the document, most often, is returned as it is.
  *
  * ```ts
  * import { shownDocument } from "./document.ts";
@@ -30,13 +32,34 @@ export function renderJson(value: JsonValue): string {
  * ```
  */
 export function shownDocument(value: JsonValue, shown: (text: string) => string): JsonValue {
+  const texts: string[] = [];
+  collectTexts(value, texts);
+  // A thousand tasks hold some 50,000 texts: one call over their join costs a tenth of a call on each.
+  const joined = texts.join("\0");
+  return shown(joined) === joined ? value : shownValue(value, shown);
+}
+
+/** Every text of `value` (its strings, keys and scalars as text) pushed onto `texts`. */
+function collectTexts(value: JsonValue, texts: string[]): void {
+  if (value === null || typeof value !== "object") texts.push(String(value));
+  else if (Array.isArray(value)) { for (const item of value) collectTexts(item, texts); }
+  else {
+    for (const [key, item] of Object.entries(value)) {
+      texts.push(key);
+      collectTexts(item as JsonValue, texts);
+    }
+  }
+}
+
+/** {@link shownDocument}'s walk: every text of `value` as `shown` shows it. */
+function shownValue(value: JsonValue, shown: (text: string) => string): JsonValue {
   if (typeof value === "string") return shown(value);
   if (value === null || typeof value !== "object") {
     const text = String(value);
     const hidden = shown(text);
     return hidden === text ? value : hidden;
   }
-  if (Array.isArray(value)) return value.map((item) => shownDocument(item, shown));
+  if (Array.isArray(value)) return value.map((item) => shownValue(item, shown));
   const entries = Object.entries(value);
   const taken = new Set(entries.map(([key]) => key));
   // Object.fromEntries, not assignment: a key such as `__proto__` (a label the admin sent) stays a key.
@@ -48,7 +71,7 @@ export function shownDocument(value: JsonValue, shown: (text: string) => string)
       for (let n = 2; taken.has(name); n++) name = `${hidden} ${n}`;
       taken.add(name);
     }
-    return [name, shownDocument(item as JsonValue, shown)];
+    return [name, shownValue(item as JsonValue, shown)];
   }));
 }
 
