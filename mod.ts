@@ -200,6 +200,7 @@ export {
   unionLocalPaths,
 } from "./src/executions/literals.ts";
 export {
+  type CreatedExecution,
   createExecution,
   type CreateExecutionOptions,
   type CreateExecutionResult,

@@ -46,7 +46,12 @@ const ENTRY_POINTS = ["mod.ts", "testing.ts", "types.ts"];
 
 interface DocNode {
   name: string;
-  declarations?: { kind: string; location?: { filename: string; line: number }; jsDoc?: { doc?: string } }[];
+  declarations?: {
+    kind: string;
+    location?: { filename: string; line: number };
+    jsDoc?: { doc?: string };
+    def?: { hasBody?: boolean };
+  }[];
 }
 
 /** fctl's own exported declarations in `deno doc --json` output: `[name, kind, absolute file, line, doc]`. */
@@ -55,10 +60,16 @@ function ownDeclarations(docJson: string, root: string): [string, string, string
   const found: [string, string, string, number, string][] = [];
   for (const module of Object.values(doc.nodes)) {
     for (const symbol of module.symbols ?? []) {
-      for (const declaration of symbol.declarations ?? []) {
+      const declarations = symbol.declarations ?? [];
+      // An overloaded function's implementation signature is not one a caller sees: its overloads are documented.
+      const overloaded = declarations.some((declaration) =>
+        declaration.kind === "function" && !declaration.def?.hasBody
+      );
+      for (const declaration of declarations) {
         const file = declaration.location?.filename.replace(/^file:\/\//, "") ?? "";
         // A `reference` is a re-export (`export type { X }`) pointing at a declaration listed on its own.
         if (declaration.kind === "reference" || !isOwnCode(file, root)) continue;
+        if (overloaded && declaration.def?.hasBody) continue;
         found.push([symbol.name, declaration.kind, file, declaration.location!.line, declaration.jsDoc?.doc ?? ""]);
       }
     }

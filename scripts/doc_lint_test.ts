@@ -59,6 +59,30 @@ Deno.test("doc lint: an exported symbol of fctl's of any kind without a code exa
   deepEqual(declaringFiles(json, "/repo/"), ["src/a.ts", "src/b.ts", "src/c.ts"]);
 });
 
+Deno.test("doc lint: an overloaded function needs an example on each overload, not on its implementation, which no caller sees", () => {
+  const declaration = (line: number, doc: string, hasBody?: boolean) => ({
+    kind: "function",
+    location: { filename: "file:///repo/src/a.ts", line },
+    jsDoc: doc ? { doc } : undefined,
+    def: hasBody ? { hasBody } : {},
+  });
+  const json = (...declarations: unknown[]) =>
+    JSON.stringify({ nodes: { "file:///repo/mod.ts": { symbols: [{ name: "run", declarations }] } } });
+  const example = "Runs.\n\n```ts\nrun();\n```";
+  deepEqual(
+    symbolsWithoutExample(json(declaration(3, example), declaration(9, example), declaration(10, "", true)), "/repo/"),
+    [],
+  );
+  deepEqual(
+    symbolsWithoutExample(json(declaration(3, example), declaration(9, ""), declaration(10, "", true)), "/repo/"),
+    [
+      "run (src/a.ts:9)",
+    ],
+  );
+  // Not overloaded: the one declaration is the function, body and all.
+  deepEqual(symbolsWithoutExample(json(declaration(3, "", true)), "/repo/"), ["run (src/a.ts:3)"]);
+});
+
 Deno.test("doc lint: examples are checked with the project's config, unused names allowed", () => {
   const config = JSON.parse(exampleCheckConfig(JSON.stringify({
     name: "@fctl/fctl",

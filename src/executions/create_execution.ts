@@ -136,6 +136,23 @@ export interface CreateExecutionResult {
 }
 
 /**
+ * What {@link createExecution} returns when it is not a dry run: the result with the new execution's id, to wait for.
+ *
+ * ```ts
+ * import { connect, createExecution, type CreatedExecution, readExecutionSpecFile, waitForExecution } from "@fctl/fctl";
+ *
+ * const spec = await readExecutionSpecFile("exec_spec.yaml");
+ * await using flyte = await connect();
+ * const created: CreatedExecution = await createExecution(flyte.client, { project: "p", domain: "d", spec });
+ * console.log((await waitForExecution(flyte.client, created.id)).closure?.phase);
+ * ```
+ */
+export interface CreatedExecution extends CreateExecutionResult {
+  /** The new execution's id. */
+  id: { project: string; domain: string; name: string };
+}
+
+/**
  * Creates an execution: reads the task or launch plan of `options.spec` (the newest version when none is given),
  * converts the inputs by their types, and sends CreateExecution; or RelaunchExecution / RecoverExecution.
  *
@@ -150,7 +167,7 @@ export interface CreateExecutionResult {
  *   spec,
  *   onVersion: (version) => console.error(`using version ${version}`),
  * });
- * console.log(id?.name);
+ * console.log(id.name); // not a dry run: the id is there
  * ```
  *
  * @throws {UsageError} a name FlyteAdmin refuses (a letter, then letters, digits and `-`, at most 63
@@ -163,6 +180,24 @@ export interface CreateExecutionResult {
  * @throws {AdminError} the admin refused the execution otherwise (a name already taken: status `AlreadyExists`, the
  *   message naming the execution), or a call could not be made
  */
+export function createExecution(
+  client: AdminClient,
+  options: CreateExecutionOptions & { dryRun?: false },
+): Promise<CreatedExecution>;
+/**
+ * {@link createExecution} with options that may ask for a dry run (`dryRun` not known to be false): the result has
+ * an id only when it was not one. Throws as the other form does.
+ *
+ * ```ts
+ * import { connect, createExecution } from "@fctl/fctl";
+ *
+ * const dryRun = Deno.args.includes("--dry-run");
+ * await using flyte = await connect();
+ * const result = await createExecution(flyte.client, { project: "p", domain: "d", relaunch: "f8a1b2c3d4", dryRun });
+ * console.log(result.id?.name ?? JSON.stringify(result.request));
+ * ```
+ */
+export function createExecution(client: AdminClient, options: CreateExecutionOptions): Promise<CreateExecutionResult>;
 export async function createExecution(
   client: AdminClient,
   options: CreateExecutionOptions,
