@@ -46,6 +46,7 @@ import { ProjectTable } from "./projects.ts";
 import { expectedInputs } from "./execution_inputs.ts";
 import { validateLaunchPlanSpec } from "./launch_plan_validation.ts";
 import { validateTaskSpec } from "./task_validation.ts";
+import { compileTask } from "./task_compile.ts";
 import { validateWorkflowSpec } from "./workflow_validation.ts";
 import { ParameterMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
@@ -216,6 +217,7 @@ export class SandboxStore {
     const spec = validateTaskSpec(request.spec);
     // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
     spec.template.id = id;
+    compileTask(spec.template);
     this.#tasks.assertNew(id, spec);
     const createdNs = this.#clock();
     const task = create(TaskSchema, {

@@ -87,8 +87,18 @@ export function validateTaskSpec(
   return spec as TaskSpec & { template: TaskTemplate };
 }
 
-/** A resource name as Go's `%v` prints the enum: its name, or its number when it has none. */
-const nameOf = (name: ResourceName) => ResourceName[name] ?? String(name);
+/**
+ * A resource name as Go's `%v` prints the enum: its name, or its number when it has none.
+ *
+ * ```ts
+ * import { Resources_ResourceName } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
+ * import { resourceNameText } from "./task_validation.ts";
+ *
+ * console.log(resourceNameText(Resources_ResourceName.EPHEMERAL_STORAGE)); // EPHEMERAL_STORAGE
+ * ```
+ */
+export const resourceNameText = (name: ResourceName): string => ResourceName[name] ?? String(name);
+const nameOf = resourceNameText;
 
 function platformLimitMap(limits: PlatformTaskLimits): Map<ResourceName, Quantity> {
   const map = new Map<ResourceName, Quantity>();

@@ -106,9 +106,13 @@ Deno.test("CreateTask reads resources as Kubernetes quantities, compared rounded
     register(withResources([{ name: Name.CPU, value: "2" }], [{ name: Name.CPU, value: "1500m" }])),
     "OK",
   );
-  // Storage and unknown names are not read at all.
+  // Validation skips storage and unknown names, duplicates included; the compiler reads them as quantities.
   assertEquals(
-    register(withResources([{ name: Name.STORAGE, value: "lots" }, { name: Name.UNKNOWN, value: "x" }])),
+    validate(withResources([{ name: Name.STORAGE, value: "lots" }, { name: Name.STORAGE, value: "x" }]), {}),
+    "OK",
+  );
+  assertEquals(
+    register(withResources([{ name: Name.STORAGE, value: "1Gi" }, { name: Name.UNKNOWN, value: "2" }])),
     "OK",
   );
 });
