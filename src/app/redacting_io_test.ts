@@ -1,7 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { parse } from "yaml";
 import { Redactor } from "../log/redact.ts";
-import type { Io } from "../output/io.ts";
+import type { Io, TextSink } from "../output/io.ts";
 import { render, renderRows } from "../output/render.ts";
 import { redactingIo } from "./redacting_io.ts";
 
@@ -83,4 +83,25 @@ Deno.test("-o json and -o yaml hide a secret inside the document: valid, whateve
       list: ["[redacted]", "[redacted]"],
     }, out());
   }
+});
+
+Deno.test("a redacting Io's sinks say how text is shown only once a secret is known: no pass over text before", () => {
+  const redactor = new Redactor();
+  const io = redactingIo({
+    stdout: { write: () => {} },
+    stderr: { write: () => {} },
+    stdoutIsTerminal: false,
+    stderrIsTerminal: false,
+    stdinIsTerminal: false,
+    columns: 40,
+    env: {},
+    readTextFile: () => Promise.reject(new Error("no files")),
+  }, redactor);
+  // Read afresh each time: the property is a getter that follows the redactor.
+  const shown = (sink: TextSink) => sink.shown;
+  ok(shown(io.stdout) === undefined && shown(io.stderr) === undefined);
+  // A secret learned during the run (a token) is hidden from what is laid out after it.
+  redactor.add("s3cr3t-token");
+  equal(shown(io.stdout)?.("a s3cr3t-token b"), "a [redacted] b");
+  equal(shown(io.stderr)?.("s3cr3t-token"), "[redacted]");
 });
