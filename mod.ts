@@ -127,6 +127,7 @@ export {
   type GetWorkflowResult,
   runWorkflowQuery,
   runWorkflowRowQuery,
+  type WorkflowQuery,
   workflowQuery,
   type WorkflowRowsResult,
 } from "./src/workflows/get_workflow.ts";
@@ -136,6 +137,7 @@ export {
   getLaunchPlan,
   type GetLaunchPlanOptions,
   type GetLaunchPlanResult,
+  type LaunchPlanQuery,
   launchPlanQuery,
   type LaunchPlanRowsResult,
   runLaunchPlanQuery,

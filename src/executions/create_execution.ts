@@ -143,7 +143,8 @@ export interface CreateExecutionResult {
  *
  * const spec = await readExecutionSpecFile("exec_spec.yaml");
  * await using flyte = await connect();
- * const created: CreatedExecution = await createExecution(flyte.client, { project: "p", domain: "d", spec });
+ * const scope = { project: "flytesnacks", domain: "development" };
+ * const created: CreatedExecution = await createExecution(flyte.client, { ...scope, spec });
  * console.log((await waitForExecution(flyte.client, created.id)).closure?.phase);
  * ```
  */

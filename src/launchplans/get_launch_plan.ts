@@ -74,6 +74,20 @@ export type GetLaunchPlanResult = (ListPage<LaunchPlan> | { kind: "one"; launchP
 };
 
 /**
+ * Checked {@link GetLaunchPlanOptions}, with paging decided and the filters made: what {@link runLaunchPlanQuery}
+ * sends.
+ *
+ * ```ts
+ * import { connect, type LaunchPlanQuery, launchPlanQuery, runLaunchPlanQuery } from "@fctl/fctl";
+ *
+ * const query: LaunchPlanQuery = launchPlanQuery({ project: "flytesnacks", domain: "development", workflow: "wf" });
+ * await using flyte = await connect();
+ * console.log((await runLaunchPlanQuery(flyte.client, query)).kind); // "list"
+ * ```
+ */
+export type LaunchPlanQuery = VersionsQuery & { newest: boolean };
+
+/**
  * Checks `options` without any RPC; {@link getLaunchPlan} does the same.
  *
  * ```ts
@@ -86,7 +100,7 @@ export type GetLaunchPlanResult = (ListPage<LaunchPlan> | { kind: "one"; launchP
  * @throws {InvalidOptionError} limit or page below 1, `latest` or `newest` without a name, `workflow` with a field
  *   selector, a bad field selector
  */
-export function launchPlanQuery(options: GetLaunchPlanOptions): VersionsQuery & { newest: boolean } {
+export function launchPlanQuery(options: GetLaunchPlanOptions): LaunchPlanQuery {
   const paging = checkPaging(options);
   const { name } = options;
   requireName("latest", options.latest, name, "launch plan");
@@ -145,7 +159,7 @@ export async function getLaunchPlan(
  */
 export async function runLaunchPlanQuery(
   client: AdminClient,
-  query: ReturnType<typeof launchPlanQuery>,
+  query: LaunchPlanQuery,
   signal?: AbortSignal,
 ): Promise<GetLaunchPlanResult> {
   const read = (q: VersionsQuery) => readLaunchPlans(client.admin, q, signal);
@@ -192,7 +206,7 @@ export type LaunchPlanRowsResult = ListPage<LaunchPlanRow> | { kind: "one"; laun
  */
 export function runLaunchPlanRowQuery(
   client: AdminClient,
-  query: ReturnType<typeof launchPlanQuery>,
+  query: LaunchPlanQuery,
   signal?: AbortSignal,
 ): Promise<LaunchPlanRowsResult> {
   return readLaunchPlans(client.rows, query, signal);

@@ -74,6 +74,20 @@ export type GetWorkflowResult<W = Workflow> =
   | { kind: "one"; workflow: W };
 
 /**
+ * Checked {@link GetWorkflowOptions}, with paging decided and the field selector translated: what
+ * {@link runWorkflowQuery} sends.
+ *
+ * ```ts
+ * import { connect, runWorkflowQuery, type WorkflowQuery, workflowQuery } from "@fctl/fctl";
+ *
+ * const query: WorkflowQuery = workflowQuery({ project: "flytesnacks", domain: "development", limit: 10 });
+ * await using flyte = await connect();
+ * console.log((await runWorkflowQuery(flyte.client, query)).kind); // "names"
+ * ```
+ */
+export type WorkflowQuery = GetWorkflowOptions & { limit: number; page: number; filters: string };
+
+/**
  * Checks `options` without any RPC; {@link getWorkflow} does the same.
  *
  * ```ts
@@ -85,9 +99,7 @@ export type GetWorkflowResult<W = Workflow> =
  *
  * @throws {InvalidOptionError} limit or page below 1, `latest` or `version` without a name, a bad field selector
  */
-export function workflowQuery(
-  options: GetWorkflowOptions,
-): GetWorkflowOptions & { limit: number; page: number; filters: string } {
+export function workflowQuery(options: GetWorkflowOptions): WorkflowQuery {
   const paging = checkPaging(options);
   requireName("latest", options.latest, options.name, "workflow");
   if (options.version && !options.name) {
@@ -140,7 +152,7 @@ export async function getWorkflow(
  */
 export function runWorkflowQuery(
   client: AdminClient,
-  query: ReturnType<typeof workflowQuery>,
+  query: WorkflowQuery,
   signal?: AbortSignal,
 ): Promise<GetWorkflowResult> {
   return readWorkflows(client, client.admin, query, signal);
@@ -181,7 +193,7 @@ export type WorkflowRowsResult = GetWorkflowResult<WorkflowRow>;
  */
 export function runWorkflowRowQuery(
   client: AdminClient,
-  query: ReturnType<typeof workflowQuery>,
+  query: WorkflowQuery,
   signal?: AbortSignal,
 ): Promise<WorkflowRowsResult> {
   return readWorkflows(client, client.rows, query, signal);
@@ -200,7 +212,7 @@ const WORKFLOWS = {
 async function readWorkflows<T extends { id?: { project: string; domain: string; name: string; version: string } }>(
   client: AdminClient,
   calls: VersionCalls<T, typeof WORKFLOWS>,
-  query: ReturnType<typeof workflowQuery>,
+  query: WorkflowQuery,
   signal?: AbortSignal,
 ): Promise<GetWorkflowResult<T>> {
   const { project, domain } = query;
