@@ -8,7 +8,9 @@
 import { deepEqual, equal, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { seedProjects } from "./entity_fixtures.ts";
+import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { seedProjects, withFullAdmin } from "./entity_fixtures.ts";
 import { runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 
 /** The widths of a table's lines (rules and rows): one width when it is aligned. */
@@ -150,5 +152,57 @@ Deno.test("the sandbox's access key minio, one of fctl's own words, is no secret
     ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("get execution --details -o json|yaml: a node's output holding a secret, a number too, leaves a valid document", async () => {
+  let ms = Date.parse("2026-03-01T00:00:00Z");
+  const sandbox = await startSandbox({ now: () => new Date(ms) });
+  try {
+    // A workflow whose start node echoes its inputs, given a secret of digits: hidden in the written text only, the
+    // number 98765 would become `[redacted]`, which is no JSON or YAML value.
+    const secret = "98765";
+    const scope = { project: "flytesnacks", domain: "development" };
+    const workflowId = { resourceType: ResourceType.WORKFLOW, ...scope, name: "echo", version: "v1" };
+    const launchPlanId = { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN };
+    const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
+    const variables = { n: { type: simple(SimpleType.INTEGER) }, s: { type: simple(SimpleType.STRING) } };
+    sandbox.store.addWorkflow({
+      id: workflowId,
+      spec: { template: { id: workflowId, interface: { inputs: { variables } } } },
+    });
+    sandbox.store.addLaunchPlan({ id: launchPlanId, spec: { workflowId } });
+    const primitive = (value: { case: "integer"; value: bigint } | { case: "stringValue"; value: string }) => ({
+      value: { case: "scalar" as const, value: { value: { case: "primitive" as const, value: { value } } } },
+    });
+    await withFullAdmin(sandbox, async (admin) => {
+      await admin.createExecution({
+        ...scope,
+        name: "leaky",
+        spec: { launchPlan: launchPlanId },
+        inputs: {
+          literals: {
+            n: primitive({ case: "integer", value: BigInt(secret) }),
+            s: primitive({ case: "stringValue", value: `echoes ${secret} back` }),
+          },
+        },
+      });
+    });
+    ms += 70_000;
+    const flags = [
+      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+      ...["--storage.connection.secret-key", secret],
+    ];
+    for (const format of ["json", "yaml"]) {
+      const doc = await runFctlProcess(["get", "execution", "leaky", "--details", "-o", format, ...flags]);
+      equal(doc.code, 0, doc.stderr);
+      assert(!doc.stdout.includes(secret), doc.stdout);
+      const nodes: { outputs?: Record<string, unknown> }[] = format === "json"
+        ? JSON.parse(doc.stdout)
+        : parse(doc.stdout);
+      deepEqual(nodes.find((node) => node.outputs)?.outputs, { n: "[redacted]", s: "echoes [redacted] back" });
+    }
+  } finally {
+    await sandbox.close();
   }
 });

@@ -56,9 +56,9 @@ async function printDetails(
   ]);
   const nodes = await executionDetails(await admin, id, { nodeId, signal: ctx.signal });
   if (format === "JSON" || format === "YAML") {
-    const { renderJson, renderYaml } = await import("../../output/document.ts");
-    const doc = nodes.map(view.nodeDetailsJson);
-    printText(ctx.io, format === "JSON" ? renderJson(doc) : await renderYaml(doc));
+    // Through the one document writer: what stdout hides is hidden inside the document, which stays valid.
+    const { writeDocument } = await import("../../output/render.ts");
+    await writeDocument(ctx.io, format, nodes.map(view.nodeDetailsJson));
     return;
   }
   // An empty tree would print nothing at all: say why on stderr, stdout stays the (empty) tree.
