@@ -140,10 +140,10 @@ function entryQuantities(taskId: string, entries: ResourceEntry[]): Map<Resource
       quantity = parseQuantity(entry.value);
     } catch (err) {
       if (!(err instanceof QuantityError)) throw err;
+      // FlyteAdmin's words, except the web address of Kubernetes' page on resources they end with.
       throw invalid(
         `Parsing of ${nameOf(entry.name)} request failed for value ${entry.value} - reason  ${err.message}. ` +
-          "Please follow K8s conventions for resources " +
-          "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+          "Please follow K8s conventions for resources",
       );
     }
     quantities.set(entry.name, quantity);

@@ -149,8 +149,7 @@ Deno.test("CreateTask refuses a resource given twice", () => {
 });
 
 Deno.test("CreateTask refuses a quantity Kubernetes does not parse, with its reason", () => {
-  const advice = "Please follow K8s conventions for resources " +
-    "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/";
+  const advice = "Please follow K8s conventions for resources";
   assertEquals(
     register(withResources([{ name: Name.MEMORY, value: "512K" }])),
     "InvalidArgument: Parsing of MEMORY request failed for value 512K - reason  unable to parse quantity's suffix. " +
