@@ -17,6 +17,7 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Literal, LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { bool, int, simple, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -24,22 +25,6 @@ const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 const TASK = "core.flyte_basics.lp.greet";
 const LAUNCH_PLAN = "core.flyte_basics.lp.go_greet";
 const UNION_TASK = "test.union_task";
-
-const int = (value: bigint) =>
-  create(LiteralSchema, {
-    value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "integer", value } } } } },
-  });
-const str = (value: string) =>
-  create(LiteralSchema, {
-    value: {
-      case: "scalar",
-      value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } },
-    },
-  });
-const bool = (value: boolean) =>
-  create(LiteralSchema, {
-    value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "boolean", value } } } } },
-  });
 
 async function withCore(fn: (sandbox: Sandbox, endpoint: string[], dir: string) => Promise<void>): Promise<void> {
   const sandbox = await startSandbox();
@@ -390,7 +375,7 @@ Deno.test("create execution: a spec file of two YAML documents, or nested past t
 Deno.test('create execution: null (or nothing) for an enum input is its first value, for a string input "", as flytectl', async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const colour = { type: { case: "enumType" as const, value: { values: ["RED", "GREEN"] } } };
-    const text = { type: { case: "simple" as const, value: SimpleType.STRING } };
+    const text = simple(SimpleType.STRING);
     await registerTask(sandbox, "test.enum_task", "e1", {
       colour: { type: colour, description: "colour" },
       label: { type: text, description: "label" },
@@ -509,7 +494,7 @@ Deno.test("create execution: an integer input written with an exponent (1e3, 2.5
 
 Deno.test("create execution: a float input written beyond a float64 (1e400) is refused, .inf is infinity", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
-    const float = { type: { case: "simple" as const, value: SimpleType.FLOAT } };
+    const float = simple(SimpleType.FLOAT);
     await registerTask(sandbox, "test.float_task", "f1", { x: { type: float, description: "x" } });
     const file = `${dir}/spec.yaml`;
     await Deno.writeTextFile(file, "task: test.float_task\ninputs:\n  x: 1e400\n");
@@ -629,7 +614,7 @@ Deno.test("create execution --dryRun checks local blob paths as a run does: a ba
 
 Deno.test("create execution: a mapping for a struct input goes as MessagePack, which the admin takes for a struct", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
-    const struct = { type: { case: "simple", value: SimpleType.STRUCT } };
+    const struct = simple(SimpleType.STRUCT);
     await registerTask(sandbox, "test.struct_task", "s1", { s: { type: struct, description: "s" } });
     const file = `${dir}/spec.yaml`;
     await Deno.writeTextFile(file, "task: test.struct_task\ninputs:\n  s: {a: 1, b: [x]}\n");
@@ -646,7 +631,7 @@ Deno.test("create execution: a mapping for a struct input goes as MessagePack, w
 
 Deno.test("create execution: FLYTE_USE_OLD_DC_FORMAT=true sends a mapping for a struct input as protobuf Struct", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
-    const struct = { type: { case: "simple", value: SimpleType.STRUCT } };
+    const struct = simple(SimpleType.STRUCT);
     await registerTask(sandbox, "test.struct_task", "s1", { s: { type: struct, description: "s" } });
     const file = `${dir}/spec.yaml`;
     await Deno.writeTextFile(file, "task: test.struct_task\ninputs:\n  s: {a: 1, b: [x]}\n");

@@ -6,23 +6,14 @@
 import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import type { ExecutionTerminateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { int, str } from "../src/_test_literals.ts";
 import { fixture, runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
-
-const primitive = (
-  value: MessageInitShape<typeof PrimitiveSchema>["value"],
-): MessageInitShape<typeof LiteralSchema> => ({
-  value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } },
-});
-const int = (value: number) => primitive({ case: "integer", value: BigInt(value) });
-const str = (value: string) => primitive({ case: "stringValue", value });
 
 /** Starts executions of the core package's basic workflow: `running` never finish, `finished` succeed at once. */
 async function startExecutions(sandbox: Sandbox, running: string[], finished: string[] = []): Promise<void> {

@@ -5,14 +5,13 @@
  * `--nodeID`, the errors, and one fresh process against a production admin.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import type { WorkflowExecutionGetRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
 import type { NodeExecutionListRequest } from "../proto/gen/flyteidl/admin/node_execution_pb.ts";
 import type { TaskExecutionListRequest } from "../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../src/sandbox/mod.ts";
+import { int, type LiteralInit, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -26,22 +25,12 @@ function testClock() {
   return { now: () => new Date(ms), advance: (by: number) => void (ms += by) };
 }
 
-const int = (value: number): MessageInitShape<typeof LiteralSchema> => ({
-  value: {
-    case: "scalar",
-    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
-  },
-});
-const str = (value: string): MessageInitShape<typeof LiteralSchema> => ({
-  value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } } },
-});
-
 /** Creates executions of the core package's basic workflow (or another launch plan) through the admin's gRPC API. */
 async function createExecutions(
   sandbox: Sandbox,
   names: string[],
   launchPlan = WF,
-  inputs: Record<string, MessageInitShape<typeof LiteralSchema>> = { a: int(3), b: str("hi") },
+  inputs: Record<string, LiteralInit> = { a: int(3), b: str("hi") },
 ): Promise<void> {
   await withFullAdmin(sandbox, async (admin) => {
     for (const name of names) {

@@ -8,10 +8,10 @@ import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { parse } from "yaml";
 import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
-import { LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { int, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -142,15 +142,8 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
         copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
         // A scheduled run gives no inputs: FlyteAdmin refuses a schedule while an input of the workflow is required.
         for (const parameter of Object.values(copy.defaultInputs!.parameters)) {
-          const primitive = parameter.var?.type?.type.value === SimpleType.STRING
-            ? { case: "stringValue" as const, value: "s" }
-            : { case: "integer" as const, value: 3n };
-          parameter.behavior = {
-            case: "default",
-            value: create(LiteralSchema, {
-              value: { case: "scalar", value: { value: { case: "primitive", value: { value: primitive } } } },
-            }),
-          };
+          const value = parameter.var?.type?.type.value === SimpleType.STRING ? str("s") : int(3);
+          parameter.behavior = { case: "default", value };
         }
         await admin.createLaunchPlan({ id: { ...id, name }, spec: copy });
       }

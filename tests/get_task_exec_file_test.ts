@@ -6,6 +6,7 @@ import { deepEqual, equal, match } from "node:assert/strict";
 import { parse } from "yaml";
 import { runCli } from "../src/cli/run.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { collectionOf, enumOf, simple, unionOf } from "../src/_test_literals.ts";
 import { captureIo, runFctl } from "./helpers.ts";
 import { scope, taskCalls, type TestTask, withTaskSandbox } from "./task_fixtures.ts";
 
@@ -17,24 +18,11 @@ const TASKS: TestTask[] = [
     inputs: {
       count: { type: SimpleType.INTEGER, description: "how many" },
       when: { type: SimpleType.DATETIME },
-      tags: {
-        literalType: {
-          type: { case: "collectionType", value: { type: { case: "simple", value: SimpleType.STRING } } },
-        },
-      },
+      tags: { literalType: collectionOf(simple(SimpleType.STRING)) },
       choice: {
-        literalType: {
-          type: {
-            case: "unionType",
-            value: {
-              variants: [{ type: { case: "structuredDatasetType", value: {} } }, {
-                type: { case: "simple", value: SimpleType.NONE },
-              }],
-            },
-          },
-        },
+        literalType: unionOf({ type: { case: "structuredDatasetType", value: {} } }, simple(SimpleType.NONE)),
       },
-      colour: { literalType: { type: { case: "enumType", value: { values: ["red", "green"] } } } },
+      colour: { literalType: enumOf("red", "green") },
     },
   },
 ];

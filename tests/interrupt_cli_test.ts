@@ -11,6 +11,7 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { BlobType_BlobDimensionality } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { withMuteServer } from "../src/http/_test_mute_server.ts";
+import { int, str } from "../src/_test_literals.ts";
 import { fctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 import { registerCore, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -24,21 +25,6 @@ const EXECUTION = "running";
 const ADMIN_LATENCY_MS = 60_000;
 /** A generous bound on the time from the SIGINT to the exit (a loaded machine), far below the admin's latency. */
 const EXIT_BOUND_MS = 20_000;
-
-const integer = (value: number) => ({
-  value: {
-    case: "scalar" as const,
-    value: {
-      value: { case: "primitive" as const, value: { value: { case: "integer" as const, value: BigInt(value) } } },
-    },
-  },
-});
-const text = (value: string) => ({
-  value: {
-    case: "scalar" as const,
-    value: { value: { case: "primitive" as const, value: { value: { case: "stringValue" as const, value } } } },
-  },
-});
 
 /** A command, and the call of it during which it is interrupted. */
 interface Case {
@@ -185,7 +171,7 @@ async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[])
         domain: "development",
         name: EXECUTION,
         spec: { launchPlan: { resourceType: ResourceType.LAUNCH_PLAN, ...launchPlan } },
-        inputs: { literals: { a: integer(3), b: text("hi") } },
+        inputs: { literals: { a: int(3), b: str("hi") } },
       });
     });
     await registerBlobTasks(sandbox);

@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { primitive, simple } from "../src/_test_literals.ts";
 import { seedProjects, withFullAdmin } from "./entity_fixtures.ts";
 import { runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
 
@@ -165,16 +166,12 @@ Deno.test("get execution --details -o json|yaml: a node's output holding a secre
     const scope = { project: "flytesnacks", domain: "development" };
     const workflowId = { resourceType: ResourceType.WORKFLOW, ...scope, name: "echo", version: "v1" };
     const launchPlanId = { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN };
-    const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
     const variables = { n: { type: simple(SimpleType.INTEGER) }, s: { type: simple(SimpleType.STRING) } };
     sandbox.store.addWorkflow({
       id: workflowId,
       spec: { template: { id: workflowId, interface: { inputs: { variables } } } },
     });
     sandbox.store.addLaunchPlan({ id: launchPlanId, spec: { workflowId } });
-    const primitive = (value: { case: "integer"; value: bigint } | { case: "stringValue"; value: string }) => ({
-      value: { case: "scalar" as const, value: { value: { case: "primitive" as const, value: { value } } } },
-    });
     await withFullAdmin(sandbox, async (admin) => {
       await admin.createExecution({
         ...scope,

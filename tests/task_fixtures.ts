@@ -3,19 +3,20 @@
  *
  * @module
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { type AdminClient, createAdminClient } from "../src/admin/client.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import type { ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import type { ObjectGetRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type TaskSpec, TaskSpecSchema } from "../proto/gen/flyteidl/admin/task_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { LiteralTypeSchema, SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import type { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
+import { type LiteralTypeInit, simple } from "../src/_test_literals.ts";
 
 /** A variable of a test task: its simple type, or any literal type, and its description. */
 export interface TestVariable {
   type?: SimpleType;
-  literalType?: MessageInitShape<typeof LiteralTypeSchema>;
+  literalType?: LiteralTypeInit;
   description?: string;
 }
 
@@ -35,7 +36,7 @@ function variables(vars: Record<string, TestVariable> = {}) {
   return {
     variables: Object.fromEntries(
       Object.entries(vars).map(([name, v]) => [name, {
-        type: v.literalType ?? { type: { case: "simple" as const, value: v.type ?? 0 } },
+        type: v.literalType ?? simple(v.type ?? 0),
         description: v.description ?? name,
       }]),
     ),

@@ -5,25 +5,18 @@
  * processes against a production admin.
  */
 import { deepEqual, equal } from "node:assert/strict";
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ObjectGetRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import type { ExecutionUpdateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
 import type { LaunchPlanUpdateRequest } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { LiteralSchema, PrimitiveSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { runCli } from "../src/cli/run.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { primitive } from "../src/_test_literals.ts";
 import { captureIo, fixture, runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
 const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
-
-const primitive = (
-  value: MessageInitShape<typeof PrimitiveSchema>["value"],
-): MessageInitShape<typeof LiteralSchema> => ({
-  value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } },
-});
 
 async function startExecution(sandbox: Sandbox, name: string): Promise<void> {
   await withFullAdmin(sandbox, async (admin) => {

@@ -34,6 +34,7 @@ import { WORKFLOW_COLUMNS, WORKFLOW_VERSION_COLUMNS } from "../workflows/workflo
 import { EXECUTION_COLUMNS } from "../executions/execution_columns.ts";
 import type { Column } from "../output/table.ts";
 import { startSandbox } from "../sandbox/mod.ts";
+import { datetime as datetimeLiteral, int, simple, str } from "../_test_literals.ts";
 import { registerCore, withFullAdmin } from "../../tests/entity_fixtures.ts";
 import { createAdminClient, ROW_METHOD_FILES } from "./client.ts";
 import { enumProblems, mirrorProblems } from "./_test_mirror.ts";
@@ -120,23 +121,13 @@ Deno.test("the launch plan tables show the same cells from rows as from whole la
     const name = "core.flyte_basics.basic_workflow.my_wf";
     // The schedules run a workflow whose one input, `t`, a datetime, has a default and can be the kickoff time:
     // FlyteAdmin refuses a schedule that leaves a required input unbound or names a kickoff input of another type.
-    const datetime = { type: { case: "simple" as const, value: SimpleType.DATETIME } };
+    const datetime = simple(SimpleType.DATETIME);
     const workflowId = { resourceType: 2, ...scope, name: "scheduled_wf", version: "v1" };
     sandbox.store.addWorkflow({
       id: workflowId,
       spec: { template: { id: workflowId, interface: { inputs: { variables: { t: { type: datetime } } } } } },
     });
-    const noon = {
-      value: {
-        case: "scalar" as const,
-        value: {
-          value: {
-            case: "primitive" as const,
-            value: { value: { case: "datetime" as const, value: { seconds: 43_200n } } },
-          },
-        },
-      },
-    };
+    const noon = datetimeLiteral(43_200n);
     await withFullAdmin(sandbox, async (admin) => {
       const id = { resourceType: 3, ...scope, name, version: "v1" };
       await admin.updateLaunchPlan({ id, state: LaunchPlanState.ACTIVE });
@@ -215,14 +206,7 @@ Deno.test("the execution table shows the same cells from rows as from whole exec
     sandbox.store.executions.plan({ execution: "stuck" }, { outcome: "never" });
     sandbox.store.executions.plan({ execution: "later" }, { outcome: "never" });
     // The workflow's required inputs.
-    const primitive = (value: { case: "integer"; value: bigint } | { case: "stringValue"; value: string }) =>
-      ({
-        value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } },
-      }) as const;
-    const literals = {
-      a: primitive({ case: "integer", value: 3n }),
-      b: primitive({ case: "stringValue", value: "hi" }),
-    };
+    const literals = { a: int(3), b: str("hi") };
     await withFullAdmin(sandbox, async (admin) => {
       for (const name of ["good", "bad", "stuck", "later"]) {
         const launchPlan = { resourceType: 3, ...scope, name: "core.flyte_basics.basic_workflow.my_wf", version: "v1" };

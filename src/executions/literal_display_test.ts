@@ -2,12 +2,11 @@ import { deepEqual } from "node:assert/strict";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { encode } from "@msgpack/msgpack";
 import { LiteralMapSchema, LiteralSchema, type ScalarSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { collection, primitive } from "../_test_literals.ts";
 import { literalDisplay, literalMapDisplay } from "./literal_display.ts";
 
 type ScalarValue = MessageInitShape<typeof ScalarSchema>["value"];
 const scalar = (value: ScalarValue) => create(LiteralSchema, { value: { case: "scalar", value: { value } } });
-// deno-lint-ignore no-explicit-any
-const primitive = (value: any) => scalar({ case: "primitive", value: { value } });
 
 Deno.test("literalDisplay shows each kind of literal as a plain value", () => {
   const cases: [ReturnType<typeof scalar>, unknown][] = [
@@ -38,9 +37,7 @@ Deno.test("literalDisplay shows each kind of literal as a plain value", () => {
     ],
   ];
   deepEqual(cases.map(([literal]) => literalDisplay(literal)), cases.map(([, value]) => value));
-  const list = create(LiteralSchema, {
-    value: { case: "collection", value: { literals: [primitive({ case: "integer", value: 1n })] } },
-  });
+  const list = collection(primitive({ case: "integer", value: 1n }));
   deepEqual(literalDisplay(list), [1]);
   const map: MessageInitShape<typeof LiteralMapSchema> = { literals: { a: list } };
   deepEqual(literalDisplay(create(LiteralSchema, { value: { case: "map", value: map } })), { a: [1] });

@@ -14,24 +14,20 @@ import { UsageError } from "../errors.ts";
 import { parseExecutionSpec } from "./spec_file.ts";
 import { inputLiterals, LiteralValueError } from "./literals.ts";
 import { assertSameValue, type Decoded, decodeLiteral } from "./_test_literal_decode.ts";
-
-type TypeInit = NonNullable<Parameters<typeof create<typeof LiteralTypeSchema>>[1]>;
-const simple = (value: SimpleType): TypeInit => ({ type: { case: "simple", value } });
-const listOf = (inner: TypeInit): TypeInit => ({ type: { case: "collectionType", value: inner } });
-const mapOf = (inner: TypeInit): TypeInit => ({ type: { case: "mapValueType", value: inner } });
+import { collectionOf, enumOf, type LiteralTypeInit, mapOf, simple, unionOf } from "../_test_literals.ts";
 
 /** YAML kinds of values: a union picks the variant of the value's own kind first. */
 type Kind = "null" | "int" | "float" | "bool" | "string" | "list" | "map";
 const KINDS: Kind[] = ["null", "int", "float", "bool", "string", "list", "map"];
 
 /** The variant type whose own kind is `kind`. */
-const KIND_TYPES: Record<Kind, TypeInit> = {
+const KIND_TYPES: Record<Kind, LiteralTypeInit> = {
   null: simple(SimpleType.NONE),
   int: simple(SimpleType.INTEGER),
   float: simple(SimpleType.FLOAT),
   bool: simple(SimpleType.BOOLEAN),
   string: simple(SimpleType.STRING),
-  list: listOf(simple(SimpleType.INTEGER)),
+  list: collectionOf(simple(SimpleType.INTEGER)),
   map: mapOf(simple(SimpleType.INTEGER)),
 };
 
@@ -43,7 +39,7 @@ interface Sample {
 
 /** A generated input type: its kind when it is a union's natural variant, its values' YAML kind, its values. */
 interface Gen {
-  type: TypeInit;
+  type: LiteralTypeInit;
   natural?: Kind;
   valueKind: Kind;
   union?: boolean;
@@ -69,7 +65,7 @@ function floatText(f: number): string {
 }
 
 function fixed(
-  type: TypeInit,
+  type: LiteralTypeInit,
   natural: Kind | undefined,
   valueKind: Kind,
   values: (inUnion: boolean) => fc.Arbitrary<Sample>,
@@ -191,7 +187,7 @@ const WORD = fc.stringMatching(/^[a-z]{3,8}$/).filter((w) =>
 
 const enumGen: fc.Arbitrary<Gen> = fc.uniqueArray(WORD, { minLength: 1, maxLength: 5 }).map((values) =>
   fixed(
-    { type: { case: "enumType", value: { values } } },
+    enumOf(...values),
     undefined,
     "string",
     () => fc.constantFrom(...values).map((w) => ({ yaml: w, expected: w })),
@@ -247,7 +243,7 @@ const LEAVES: fc.Arbitrary<Gen> = fc.oneof(
 
 function listGen(inner: Gen): Gen {
   return fixed(
-    listOf(inner.type),
+    collectionOf(inner.type),
     "list",
     "list",
     () =>
@@ -280,7 +276,7 @@ function unionGen(chosen: Gen, kinds: Kind[], position: number): Gen {
   const variants = kinds.filter((k) => k !== taken).map((k) => KIND_TYPES[k]);
   variants.splice(position % (variants.length + 1), 0, chosen.type);
   return {
-    type: { type: { case: "unionType", value: { variants } } },
+    type: unionOf(...variants),
     valueKind: chosen.valueKind,
     union: true,
     values: () => chosen.values(true),

@@ -11,14 +11,9 @@ import { inputLiterals, literalFor, literalTypeText, LiteralValueError, unionLoc
 import { parseExecutionSpec } from "./spec_file.ts";
 import { inputValue } from "./input_value.ts";
 import { assertSameValue, decodeLiteral, decodeMsgpack } from "./_test_literal_decode.ts";
+import { collectionOf, enumOf, type LiteralTypeInit, mapOf, simple, unionOf } from "../_test_literals.ts";
 
-type TypeInit = NonNullable<Parameters<typeof create<typeof LiteralTypeSchema>>[1]>;
-const simple = (value: SimpleType): TypeInit => ({ type: { case: "simple", value } });
-const listOf = (inner: TypeInit): TypeInit => ({ type: { case: "collectionType", value: inner } });
-const mapOf = (inner: TypeInit): TypeInit => ({ type: { case: "mapValueType", value: inner } });
-const unionOf = (...variants: TypeInit[]): TypeInit => ({ type: { case: "unionType", value: { variants } } });
-const enumOf = (...values: string[]): TypeInit => ({ type: { case: "enumType", value: { values } } });
-const blob = (dimensionality = BlobType_BlobDimensionality.SINGLE): TypeInit => ({
+const blob = (dimensionality = BlobType_BlobDimensionality.SINGLE): LiteralTypeInit => ({
   type: { case: "blob", value: { format: "csv", dimensionality } },
 });
 const INT = simple(SimpleType.INTEGER);
@@ -29,7 +24,7 @@ const NONE = simple(SimpleType.NONE);
 const STRUCT = simple(SimpleType.STRUCT);
 
 /** The inputs of `yaml` (the body of `inputs:`, one `name: value` per line) converted against `types`. */
-async function convert(yaml: string, types: Record<string, TypeInit>, oldDataclassFormat = false) {
+async function convert(yaml: string, types: Record<string, LiteralTypeInit>, oldDataclassFormat = false) {
   const body = yaml.split("\n").map((line) => `  ${line}`).join("\n");
   const spec = await parseExecutionSpec(`task: t\ninputs:\n${body}\n`, "spec.yaml");
   const literalTypes: Record<string, LiteralType> = {};
@@ -37,13 +32,13 @@ async function convert(yaml: string, types: Record<string, TypeInit>, oldDatacla
   return inputLiterals(spec.inputs, literalTypes, { oldDataclassFormat });
 }
 
-async function decoded(yaml: string, type: TypeInit, oldDataclassFormat = false) {
+async function decoded(yaml: string, type: LiteralTypeInit, oldDataclassFormat = false) {
   const { literals } = await convert(`x: ${yaml}`, { x: type }, oldDataclassFormat);
   return decodeLiteral(literals.x);
 }
 
 /** The variant a union literal chose. */
-async function variantOf(yaml: string, type: TypeInit): Promise<string> {
+async function variantOf(yaml: string, type: LiteralTypeInit): Promise<string> {
   const { literals } = await convert(`x: ${yaml}`, { x: type });
   const v = literals.x.value;
   if (v.case !== "scalar" || v.value.value.case !== "union") throw new Error("not a union literal");
@@ -93,15 +88,15 @@ Deno.test("a union takes the variant of the value's own kind, then the first in 
   equal(await variantOf("null", unionOf(STR, NONE)), "none");
   equal(await variantOf("1.5", unionOf(INT, STR, FLOAT)), "float");
   equal(await variantOf("yes", unionOf(STR, BOOL)), "boolean");
-  equal(await variantOf("[1]", unionOf(mapOf(INT), listOf(INT))), "list of integer");
-  equal(await variantOf("{a: 1}", unionOf(listOf(INT), STRUCT, mapOf(INT))), "mapping of string to integer");
+  equal(await variantOf("[1]", unionOf(mapOf(INT), collectionOf(INT))), "list of integer");
+  equal(await variantOf("{a: 1}", unionOf(collectionOf(INT), STRUCT, mapOf(INT))), "mapping of string to integer");
   // No variant of its kind: the declared order decides.
   equal(await variantOf("5", unionOf(FLOAT, STR)), "float");
   equal(await variantOf("5", unionOf(STR, FLOAT)), "string");
   equal(await variantOf("{a: 1}", unionOf(NONE, STRUCT)), "struct");
   // Its kind's variant does not take it: the others are tried.
   equal(await variantOf('"abc"', unionOf(enumOf("abc"), STR)), "string");
-  equal(await variantOf("[x]", unionOf(listOf(INT), listOf(STR))), "list of string");
+  equal(await variantOf("[x]", unionOf(collectionOf(INT), collectionOf(STR))), "list of string");
   equal(await variantOf("s3://b/k", unionOf(INT, blob())), "file (blob)");
 });
 
@@ -172,7 +167,7 @@ Deno.test("blobs given as local paths are listed for upload with where they are"
   const { literals, localBlobs } = await convert(
     "files: [s3://b/a.csv, ./b.csv, file:///tmp/c%20d.csv]\ndir: /data/dir\nmaybe: ./e.csv",
     {
-      files: listOf(blob()),
+      files: collectionOf(blob()),
       dir: blob(BlobType_BlobDimensionality.MULTIPART),
       maybe: unionOf(NONE, INT, blob()),
     },
@@ -193,7 +188,7 @@ Deno.test("blobs given as local paths are listed for upload with where they are"
   }]);
 });
 
-async function wrong(yaml: string, types: Record<string, TypeInit>, message: string) {
+async function wrong(yaml: string, types: Record<string, LiteralTypeInit>, message: string) {
   let error: unknown;
   try {
     await convert(yaml, types);
@@ -213,7 +208,11 @@ Deno.test("every wrong value is one line naming the input, the value and the typ
     { x: INT },
     `inputs.x: 9223372036854775808 is out of range for an integer (${INT_RANGE})`,
   );
-  await wrong("x: [1, 2, x]", { x: listOf(INT) }, `inputs.x[2]: "x" is not an integer (a whole number ${INT_RANGE})`);
+  await wrong(
+    "x: [1, 2, x]",
+    { x: collectionOf(INT) },
+    `inputs.x[2]: "x" is not an integer (a whole number ${INT_RANGE})`,
+  );
   await wrong(
     "x: {a: {b c: x}}",
     { x: mapOf(mapOf(FLOAT)) },
@@ -247,7 +246,7 @@ Deno.test("every wrong value is one line naming the input, the value and the typ
     { x: unionOf(INT, NONE) },
     "inputs.x: incorrect union value [1], supported values [integer, none]",
   );
-  await wrong("x: 5", { x: listOf(INT) }, "inputs.x: 5 is not a list of integer");
+  await wrong("x: 5", { x: collectionOf(INT) }, "inputs.x: 5 is not a list of integer");
   await wrong("x: [5]", { x: mapOf(INT) }, "inputs.x: [5] is not a mapping of string to integer");
   await wrong("x: 5", { x: STRUCT }, "inputs.x: 5 is not a struct (a mapping, or a JSON object as a string)");
   await wrong(
@@ -313,7 +312,7 @@ Deno.test("a union of a file and a directory blob takes the variant of what a lo
     "spec.yaml",
   );
   const union = create(LiteralTypeSchema, unionOf(FILE, DIR));
-  const types = { a: union, b: union, c: union, d: create(LiteralTypeSchema, listOf(unionOf(FILE, DIR))) };
+  const types = { a: union, b: union, c: union, d: create(LiteralTypeSchema, collectionOf(unionOf(FILE, DIR))) };
   // What is looked at on disk: every local path under such a union, once; never a remote URI.
   deepEqual(unionLocalPaths(spec.inputs, types), ["./images", "/data/notes.txt", "./gone"]);
   // Only a union offering both kinds of blob needs to know.

@@ -8,9 +8,9 @@ import { renderExecSpec } from "../tasks/exec_spec.ts";
 import { EXEC_SPEC_KEYS, parseExecutionSpec, readExecutionSpecFile } from "./spec_file.ts";
 import { inputLiterals } from "./literals.ts";
 import { assertSameValue, decodeLiteral } from "./_test_literal_decode.ts";
+import { simple } from "../_test_literals.ts";
 
 const NOW = new Date("2024-03-04T05:06:07.123Z");
-const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
 
 /** Every input type `get task --execFile` writes a default for, and what that default converts to. */
 const TYPES: [string, Parameters<typeof create<typeof LiteralTypeSchema>>[1], unknown][] = [

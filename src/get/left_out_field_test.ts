@@ -9,6 +9,7 @@ import { LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/typ
 import { VariableRowSchema } from "../../proto/gen/fctl/rows/common_rows_pb.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
 import { registerCore } from "../../tests/entity_fixtures.ts";
+import { collectionOf, simple } from "../_test_literals.ts";
 import { leftOutField } from "./left_out_field.ts";
 
 const TYPE = VariableSchema.field.type.number;
@@ -17,7 +18,7 @@ Deno.test("a variable row leaves its type out; read from what it keeps, the type
   ok(VariableRowSchema.fields.every((field) => field.number !== TYPE));
   const variable = create(VariableSchema, {
     description: "x",
-    type: { type: { case: "collectionType", value: { type: { case: "simple", value: SimpleType.INTEGER } } } },
+    type: collectionOf(simple(SimpleType.INTEGER)),
   });
   const row = fromBinary(VariableRowSchema, toBinary(VariableSchema, variable));
   equal(row.description, "x");

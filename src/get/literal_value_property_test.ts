@@ -9,19 +9,13 @@ import fc from "fast-check";
 import { create, equals, toJsonString } from "@bufbuild/protobuf";
 import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { type Literal, LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { checkProperty, runs } from "../_test_property.ts";
+import { collection, collectionOf, primitive, simple, unionOf } from "../_test_literals.ts";
 import { inputLiterals } from "../executions/literals.ts";
 import { parseExecutionSpec } from "../executions/spec_file.ts";
 import { launchPlanExecSpec } from "../launchplans/exec_spec.ts";
 import { renderSpec } from "../tasks/exec_spec.ts";
-
-const simple = (value: SimpleType): LiteralType => create(LiteralTypeSchema, { type: { case: "simple", value } });
-const primitive = (value: object): Literal =>
-  create(
-    LiteralSchema,
-    { value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } } } as never,
-  );
 
 const INT64 = fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n);
 const NANOS = fc.integer({ min: 0, max: 999_999_999 });
@@ -58,16 +52,12 @@ const SIMPLE_SAMPLE: fc.Arbitrary<Sample> = fc.oneof(
 const SAMPLE: fc.Arbitrary<Sample> = fc.oneof(
   { weight: 4, arbitrary: SIMPLE_SAMPLE },
   fc.array(INT64, { maxLength: 4 }).map((values): Sample => [
-    create(LiteralTypeSchema, { type: { case: "collectionType", value: simple(SimpleType.INTEGER) } }),
-    create(LiteralSchema, {
-      value: { case: "collection", value: { literals: values.map((v) => primitive({ case: "integer", value: v })) } },
-    }),
+    collectionOf(simple(SimpleType.INTEGER)),
+    collection(...values.map((v) => primitive({ case: "integer", value: v }))),
   ]),
   INT64.map((v): Sample => {
-    const variant = create(LiteralTypeSchema, { type: { case: "simple", value: SimpleType.INTEGER } });
-    const type = create(LiteralTypeSchema, {
-      type: { case: "unionType", value: { variants: [variant, simple(SimpleType.STRING)] } },
-    });
+    const variant = simple(SimpleType.INTEGER);
+    const type = unionOf(variant, simple(SimpleType.STRING));
     const literal = create(LiteralSchema, {
       value: {
         case: "scalar",

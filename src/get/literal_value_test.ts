@@ -3,35 +3,27 @@ import { create, equals } from "@bufbuild/protobuf";
 import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import { type Literal, LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { inputLiterals, literalFor } from "../executions/literals.ts";
 import { inputValue } from "../executions/input_value.ts";
 import { parseExecutionSpec } from "../executions/spec_file.ts";
 import { launchPlanExecSpec } from "../launchplans/exec_spec.ts";
 import { execSpec, renderSpec } from "../tasks/exec_spec.ts";
+import {
+  collectionOf as list,
+  datetime as time,
+  duration,
+  int,
+  mapOf as map,
+  primitive,
+  simple,
+  unionOf as union,
+} from "../_test_literals.ts";
 import { durationText, timestampText } from "./literal_value.ts";
 
-const simple = (value: SimpleType): LiteralType => create(LiteralTypeSchema, { type: { case: "simple", value } });
 const INT = simple(SimpleType.INTEGER);
 const FLOAT = simple(SimpleType.FLOAT);
 const STR = simple(SimpleType.STRING);
-const union = (...variants: LiteralType[]) =>
-  create(LiteralTypeSchema, { type: { case: "unionType", value: { variants } } });
-const list = (of: LiteralType) => create(LiteralTypeSchema, { type: { case: "collectionType", value: of } });
-const map = (of: LiteralType) => create(LiteralTypeSchema, { type: { case: "mapValueType", value: of } });
-
-type PrimitiveCase =
-  | { case: "integer"; value: bigint }
-  | { case: "floatValue"; value: number }
-  | { case: "stringValue"; value: string }
-  | { case: "boolean"; value: boolean }
-  | { case: "datetime"; value: { seconds: bigint; nanos: number } }
-  | { case: "duration"; value: { seconds: bigint; nanos: number } };
-const primitive = (value: PrimitiveCase): Literal =>
-  create(LiteralSchema, { value: { case: "scalar", value: { value: { case: "primitive", value: { value } } } } });
-const int = (value: bigint) => primitive({ case: "integer", value });
-const time = (seconds: bigint, nanos: number) => primitive({ case: "datetime", value: { seconds, nanos } });
-const duration = (seconds: bigint, nanos: number) => primitive({ case: "duration", value: { seconds, nanos } });
 /** A literal as the reader makes it from a plain value (unions, structures). */
 const converted = (value: unknown, type: LiteralType) => literalFor(inputValue(value), type, "inputs.x").literal;
 

@@ -5,13 +5,10 @@ import { LaunchPlanSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { renderSpec } from "../tasks/exec_spec.ts";
 import { decodeMsgpack } from "../get/msgpack_decode.ts";
+import { primitive, simple } from "../_test_literals.ts";
 import { launchPlanExecSpec } from "./exec_spec.ts";
 
 const NOW = new Date("2024-03-04T05:06:07.123Z");
-const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
-const primitive = (value: { case: "integer"; value: bigint } | { case: "stringValue"; value: string }) => ({
-  value: { case: "scalar" as const, value: { value: { case: "primitive" as const, value: { value } } } },
-});
 
 /** MessagePack of {"a": 1, "b": "x", "c": [true, null, -1.5]}, as flytekit writes a dataclass default. */
 const MSGPACK = new Uint8Array([

@@ -3,13 +3,12 @@
  * asserting exactly what reaches the admin service.
  */
 import { deepStrictEqual as assertEquals, ok as assert, rejects as assertRejects } from "node:assert/strict";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { AdminClient } from "../admin/client.ts";
 import { OperationError } from "../errors.ts";
 import { LaunchPlanSchema, LaunchPlanState } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { TaskCreateRequest } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
@@ -22,6 +21,7 @@ import {
 } from "./register_files.ts";
 import { extractionDirs, fixture } from "./_test_helpers.ts";
 import { withSandbox } from "../sandbox/_test_helpers.ts";
+import { simple, str } from "../_test_literals.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
 const CORE_SOURCE = "core/_pb_output/fasted4a62b5c4359e9aed745fa1197a9ea0.tar.gz";
@@ -217,7 +217,7 @@ function seedScheduledWorkflow(sandbox: Sandbox): void {
     name: SCHEDULED_WORKFLOW,
     version: "v1",
   };
-  const variable = (simple: SimpleType) => ({ type: { type: { case: "simple" as const, value: simple } } });
+  const variable = (type: SimpleType) => ({ type: simple(type) });
   sandbox.store.addWorkflow({
     id,
     spec: {
@@ -237,12 +237,7 @@ async function scheduledWithDefault(dir: string): Promise<string> {
   const parameter = plan.spec!.defaultInputs!.parameters["name"];
   parameter.behavior = {
     case: "default",
-    value: create(LiteralSchema, {
-      value: {
-        case: "scalar",
-        value: { value: { case: "primitive", value: { value: { case: "stringValue", value: "x" } } } },
-      },
-    }),
+    value: str("x"),
   };
   const path = `${dir}/152_my_cron_scheduled_lp_3.pb`;
   await Deno.writeFile(path, toBinary(LaunchPlanSchema, plan));

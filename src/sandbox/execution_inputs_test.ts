@@ -1,31 +1,24 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { ConnectError } from "@connectrpc/connect";
 import { LaunchPlanSpecSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { LiteralMapSchema, LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import { LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import {
+  collection as list,
+  collectionOf,
+  int,
+  type LiteralInit,
+  none as noneLiteral,
+  simple,
+  unionOf,
+} from "../_test_literals.ts";
 import { castable, checkAndFetchInputs, describeType, expectedInputs, literalTypeOf } from "./execution_inputs.ts";
 
-type LiteralInit = MessageInitShape<typeof LiteralSchema>;
-const int = (value: number): LiteralInit => ({
-  value: {
-    case: "scalar",
-    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
-  },
-});
-const none: LiteralInit = { value: { case: "scalar", value: { value: { case: "noneType", value: {} } } } };
-const list = (...literals: LiteralInit[]): LiteralInit => ({ value: { case: "collection", value: { literals } } });
-const simple = (value: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value } });
-const listOf = (value: SimpleType) =>
-  create(LiteralTypeSchema, { type: { case: "collectionType", value: { type: { case: "simple", value } } } });
-const optional = (value: SimpleType) =>
-  create(LiteralTypeSchema, {
-    type: {
-      case: "unionType",
-      value: { variants: [{ type: { case: "simple", value } }, { type: { case: "simple", value: SimpleType.NONE } }] },
-    },
-  });
+const none = noneLiteral();
+const listOf = (value: SimpleType) => collectionOf(simple(value));
+const optional = (value: SimpleType) => unionOf(simple(value), simple(SimpleType.NONE));
 const typeOf = (literal: LiteralInit) => literalTypeOf(create(LiteralSchema, literal));
 
 Deno.test("literal types: inferred and checked as far as the sandbox models them", () => {

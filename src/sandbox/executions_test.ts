@@ -10,13 +10,13 @@ import {
 } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { TypedInterfaceSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import type { LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./mod.ts";
 import { timestampToNs } from "./time.ts";
+import { int, type LiteralInit, simple, str } from "../_test_literals.ts";
 import { DOMAIN, id, PROJECT, taskNode } from "./_test_helpers.ts";
 
 type AdminClient = Client<typeof AdminService>;
@@ -62,17 +62,8 @@ function testClock() {
   return { now: () => new Date(ms), advance: (by: number) => void (ms += by), ms: () => ms };
 }
 
-const integer = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
-const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
-const int = (value: number): MessageInitShape<typeof LiteralSchema> => ({
-  value: {
-    case: "scalar",
-    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
-  },
-});
-const str = (value: string): MessageInitShape<typeof LiteralSchema> => ({
-  value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "stringValue", value } } } } },
-});
+const integer = simple(SimpleType.INTEGER);
+const string = simple(SimpleType.STRING);
 
 /** x: int, y: int (defaults to 5 in the launch plan), z: string (fixed); returns o: string. */
 const INTERFACE: MessageInitShape<typeof TypedInterfaceSchema> = {
@@ -118,7 +109,7 @@ function seed(sandbox: Sandbox): void {
 
 const launchPlan = id(ResourceType.LAUNCH_PLAN, "wf", "v1");
 
-function createRequest(name: string, inputs: Record<string, MessageInitShape<typeof LiteralSchema>> = { x: int(1) }) {
+function createRequest(name: string, inputs: Record<string, LiteralInit> = { x: int(1) }) {
   return { ...scope, name, spec: { launchPlan }, inputs: { literals: inputs } };
 }
 

@@ -3,24 +3,18 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LaunchPlanSpecSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { ParameterSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import type { LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { FixedRateUnit } from "../../proto/gen/flyteidl/admin/schedule_pb.ts";
 import { id } from "./_test_helpers.ts";
+import { datetime as datetimeLiteral, int, simple } from "../_test_literals.ts";
 import { SandboxStore } from "./store.ts";
 
 type Spec = Omit<MessageInitShape<typeof LaunchPlanSpecSchema>, "workflowId">;
 
-const integer = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
-const datetime = { type: { case: "simple" as const, value: SimpleType.DATETIME } };
-const int = (value: number): MessageInitShape<typeof LiteralSchema> => ({
-  value: {
-    case: "scalar",
-    value: { value: { case: "primitive", value: { value: { case: "integer", value: BigInt(value) } } } },
-  },
-});
+const integer = simple(SimpleType.INTEGER);
+const datetime = simple(SimpleType.DATETIME);
 const defaulted = (value: number): MessageInitShape<typeof ParameterSchema> => ({
   var: { type: integer },
   behavior: { case: "default", value: int(value) },
@@ -116,12 +110,7 @@ Deno.test("CreateLaunchPlan refuses a schedule FlyteAdmin cannot run", () => {
         "required",
     );
     // `x` is fixed, so not free; `at` has a default, so nothing is left unbound.
-    const noon: MessageInitShape<typeof LiteralSchema> = {
-      value: {
-        case: "scalar",
-        value: { value: { case: "primitive", value: { value: { case: "datetime", value: { seconds: 43_200n } } } } },
-      },
-    };
+    const noon = datetimeLiteral(43_200n);
     assertEquals(
       create(store, {
         ...cronSchedule("0 * * * *", "x"),

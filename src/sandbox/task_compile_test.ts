@@ -6,12 +6,13 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { Resources_ResourceName as Name, type TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
 import { id } from "./_test_helpers.ts";
+import { simple } from "../_test_literals.ts";
 import { SandboxStore } from "./store.ts";
 
 type Template = MessageInit<TaskTemplate>;
 
 const TASK_ID = id(ResourceType.TASK, "t", "v1");
-const integer = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
+const integer = simple(SimpleType.INTEGER);
 
 /** A task with an input `x`, running `container`. */
 const withContainer = (container: MessageInit<TaskTemplate>["target"] & { case: "container" }): Template => ({

@@ -3,10 +3,10 @@ import { create } from "@bufbuild/protobuf";
 import { parse } from "yaml";
 import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
+import { simple } from "../_test_literals.ts";
 import { defaultValue, execSpec, renderExecSpec } from "./exec_spec.ts";
 
 const NOW = new Date("2024-03-04T05:06:07.123Z");
-const simple = (value: SimpleType) => ({ type: { case: "simple" as const, value } });
 
 /** One input of every flyteidl literal type, and the default flytectl writes for it. */
 const CASES: [string, Parameters<typeof create<typeof LiteralTypeSchema>>[1], unknown][] = [
