@@ -17,7 +17,7 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Literal, LiteralSchema } from "../proto/gen/flyteidl/core/literals_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { bool, int, simple, str } from "../src/_test_literals.ts";
+import { bool, int, simple, str, unionOf } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
 import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -54,12 +54,13 @@ async function registerTask(sandbox: Sandbox, name: string, version: string, var
 
 /** A task with a union input (`x: int | str`) and an int input. */
 function registerUnionTask(sandbox: Sandbox): Promise<void> {
-  const int = { type: { case: "simple" as const, value: SimpleType.INTEGER } };
-  const string = { type: { case: "simple" as const, value: SimpleType.STRING } };
-  const union = { variants: [{ ...int, structure: { tag: "int" } }, { ...string, structure: { tag: "str" } }] };
+  const union = unionOf(
+    { type: simple(SimpleType.INTEGER).type, structure: { tag: "int" } },
+    { type: simple(SimpleType.STRING).type, structure: { tag: "str" } },
+  );
   return registerTask(sandbox, UNION_TASK, "u1", {
-    x: { type: { type: { case: "unionType", value: union } }, description: "x" },
-    n: { type: int, description: "n" },
+    x: { type: union, description: "x" },
+    n: { type: simple(SimpleType.INTEGER), description: "n" },
   });
 }
 

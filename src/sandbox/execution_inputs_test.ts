@@ -36,16 +36,16 @@ Deno.test("literal types: inferred and checked as far as the sandbox models them
 Deno.test("expected inputs: the launch plan's defaults plus the workflow inputs it neither defaults nor fixes", () => {
   const workflowInputs = create(VariableMapSchema, {
     variables: {
-      a: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
-      b: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
-      c: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+      a: { type: simple(SimpleType.INTEGER) },
+      b: { type: simple(SimpleType.INTEGER) },
+      c: { type: simple(SimpleType.INTEGER) },
     },
   });
   const spec = create(LaunchPlanSpecSchema, {
     defaultInputs: {
       parameters: {
         b: {
-          var: { type: { type: { case: "simple", value: SimpleType.INTEGER } } },
+          var: { type: simple(SimpleType.INTEGER) },
           behavior: { case: "default", value: int(2) },
         },
       },
