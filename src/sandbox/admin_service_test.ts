@@ -213,17 +213,32 @@ Deno.test("CreateWorkflow rejects references to tasks and launch plans that do n
         },
       },
     ]);
-    const err = await adminError(client.admin.createWorkflow(nested));
-    assertEquals(err.status, "InvalidArgument");
-    for (const name of ["in-branch", "in-else", "in-array", "lp"]) {
-      assert(err.serverMessage.includes(`name:"${name}" version:"v1"`), err.serverMessage);
+    // As FlyteAdmin does: the tasks are looked up in the compiler's order (by name here), then the launch plans, and
+    // the first missing one is named.
+    const missing = async (name: string) => {
+      const err = await adminError(client.admin.createWorkflow(nested));
+      assertEquals(err.status, "InvalidArgument");
+      assert(
+        err.serverMessage.startsWith("failed to compile workflow for [resource_type:WORKFLOW "),
+        err.serverMessage,
+      );
+      assert(
+        err.serverMessage.includes(
+          `with identifier project:"${PROJECT}" domain:"${DOMAIN}" name:"${name}" version:"v1"`,
+        ),
+        err.serverMessage,
+      );
+    };
+    for (const name of ["in-array", "in-branch", "in-else"]) {
+      await missing(name);
+      sandbox.store.addTask(taskInit(name, "v1"));
     }
-    assert(!err.serverMessage.includes(`name:"exists"`), err.serverMessage);
+    await missing("lp");
     assertEquals(sandbox.store.workflows(), []);
   });
 });
 
-Deno.test("CreateWorkflow resolves sub-workflows from the spec or the store, and checks their nodes", async () => {
+Deno.test("CreateWorkflow resolves sub-workflows from the spec only, as FlyteAdmin does, and checks their nodes", async () => {
   await withSandbox(async (sandbox, client) => {
     sandbox.store.addTask(taskInit("t", "v1"));
     const subRef = (name: string) => ({
@@ -234,8 +249,20 @@ Deno.test("CreateWorkflow resolves sub-workflows from the spec or the store, and
       },
     });
     const inlineSub = { id: id(ResourceType.WORKFLOW, "inline", "v1"), nodes: [taskNode("n", "t", "v1")] };
+    const storedSub = { id: id(ResourceType.WORKFLOW, "stored", "v1"), nodes: [taskNode("n", "t", "v1")] };
     await client.admin.createWorkflow(workflowInit("stored", "v1", [taskNode("n", "t", "v1")]));
-    await client.admin.createWorkflow(workflowInit("parent", "v1", [subRef("inline"), subRef("stored")], [inlineSub]));
+    // A stored workflow is not a sub-workflow: the spec must carry it.
+    const notInSpec = await adminError(client.admin.createWorkflow(workflowInit("parent", "v1", [subRef("stored")])));
+    assertEquals(notInSpec.status, "InvalidArgument");
+    assert(
+      notInSpec.serverMessage.includes(
+        `Code: WorkflowReferenceNotFound, Node Id: call-stored, Description: Referenced Workflow [resource_type:WORKFLOW project:"${PROJECT}" domain:"${DOMAIN}" name:"stored" version:"v1"] not found.`,
+      ),
+      notInSpec.serverMessage,
+    );
+    await client.admin.createWorkflow(
+      workflowInit("parent", "v1", [subRef("inline"), subRef("stored")], [inlineSub, storedSub]),
+    );
     const parent = await client.admin.getWorkflow({ id: id(ResourceType.WORKFLOW, "parent", "v1") });
     const compiled = parent.closure?.compiledWorkflow;
     // Compiled as Flyte's compiler does: start and end nodes first, each sub-workflow compiled too.
@@ -253,13 +280,15 @@ Deno.test("CreateWorkflow resolves sub-workflows from the spec or the store, and
     assertEquals(compiled?.tasks.map((t) => t.template?.id?.name), ["t"]);
 
     const badSub = { id: id(ResourceType.WORKFLOW, "bad", "v1"), nodes: [taskNode("n", "nope", "v1")] };
+    // A sub-workflow's tasks are looked up as the workflow's own are.
     const err = await adminError(
       client.admin.createWorkflow(workflowInit("p2", "v1", [subRef("bad"), subRef("absent")], [badSub])),
     );
     assertEquals(err.status, "InvalidArgument");
-    assert(err.serverMessage.includes(`task project:"${PROJECT}" domain:"${DOMAIN}" name:"nope"`), err.serverMessage);
     assert(
-      err.serverMessage.includes(`workflow project:"${PROJECT}" domain:"${DOMAIN}" name:"absent"`),
+      err.serverMessage.endsWith(
+        `missing entity of type TASK with identifier project:"${PROJECT}" domain:"${DOMAIN}" name:"nope" version:"v1"`,
+      ),
       err.serverMessage,
     );
   });

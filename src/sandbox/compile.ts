@@ -1,11 +1,17 @@
 /**
- * The part of FlyteAdmin's workflow compilation the sandbox needs: every reference must resolve, and the
- * closure carries the primary workflow, sub-workflows and referenced tasks, each workflow compiled with its start
- * and end nodes and connections (`connections.ts`).
+ * FlyteAdmin's workflow compilation at CreateWorkflow, as FlyteAdmin does it: the sub-workflows of the spec are
+ * indexed (two of one id refused), the tasks and launch plans the workflow needs (its sub-workflows' too) are looked
+ * up, the first one missing refused as NOT_FOUND would name it; then Flyte's compiler checks the workflow
+ * (`workflow_checks.ts`) and the sandbox answers its collected errors; then the node limit. Every refusal is
+ * INVALID_ARGUMENT "failed to compile workflow for [<id>] with err: …", as FlyteAdmin wraps it.
+ *
+ * The closure carries the primary workflow, the spec's sub-workflows and the referenced tasks, each workflow
+ * compiled with its start and end nodes and connections (`connections.ts`); of nodes sharing an id, the compiler
+ * keeps the first.
  *
  * @module
  */
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -16,58 +22,181 @@ import type {
   CompiledWorkflowSchema,
 } from "../../proto/gen/flyteidl/core/compiler_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Node, type WorkflowTemplate, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { CompileErrors } from "./compile_errors.ts";
 import { compileTemplate } from "./connections.ts";
-import { describeId, idKey } from "./identifiers.ts";
-import { collectReferences } from "./references.ts";
+import { identifierText, idKey, notFound } from "./identifiers.ts";
+import { checkWorkflow, uniqueNodes } from "./workflow_checks.ts";
+
+/** FlyteAdmin's default `registration.maxWorkflowNodes`, which the demo cluster keeps. */
+export const DEFAULT_MAX_WORKFLOW_NODES = 100;
 
 /** How compilation finds stored entities. */
 export interface ReferenceLookup {
   task(id: Identifier): Task | undefined;
   launchPlan(id: Identifier): LaunchPlan | undefined;
-  workflow(id: Identifier): Workflow | undefined;
+  /** Unused: as FlyteAdmin does, a sub-workflow must come with the spec, never from the stored workflows. */
+  workflow?(id: Identifier): Workflow | undefined;
 }
 
-/** Builds the compiled closure, or throws INVALID_ARGUMENT naming every reference that does not exist. */
+/** How compilation is configured, as FlyteAdmin's registration settings are. */
+export interface CompileOptions {
+  /** Most nodes the primary workflow may have (start and end not counted); 0 for no limit. */
+  maxWorkflowNodes?: number;
+}
+
+/** The tasks and launch plans a workflow needs, and its sub-workflow references the spec lacks. */
+interface Requirements {
+  tasks: Map<string, Identifier>;
+  launchPlans: Map<string, Identifier>;
+  missingSubWorkflows: { nodeId: string; ref: Identifier }[];
+}
+
+/**
+ * Builds the compiled closure, or throws INVALID_ARGUMENT with FlyteAdmin's message for what does not compile.
+ *
+ * ```ts
+ * import { create } from "@bufbuild/protobuf";
+ * import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+ * import { compileWorkflow } from "./compile.ts";
+ *
+ * const spec = create(WorkflowSpecSchema, { template: { id: { name: "wf", version: "v1" }, nodes: [{ id: "n0" }] } });
+ * const closure = compileWorkflow(spec, { task: () => undefined, launchPlan: () => undefined });
+ * console.log(closure.primary?.template?.nodes?.map((node) => node.id)); // ["start-node", "end-node", "n0"]
+ * ```
+ */
 export function compileWorkflow(
   spec: WorkflowSpec,
   lookup: ReferenceLookup,
+  options: CompileOptions = {},
 ): MessageInitShape<typeof CompiledWorkflowClosureSchema> {
-  const refs = collectReferences([...(spec.template ? [spec.template] : []), ...spec.subWorkflows]);
-  const missing: string[] = [];
-  const tasks = new Map<string, CompiledTask>();
-  for (const ref of refs.tasks) {
-    const compiled = lookup.task(ref)?.closure?.compiledTask;
-    if (compiled) tasks.set(idKey(ref), compiled);
-    else missing.push(`task ${describeId(ref)}`);
+  const template = spec.template ?? create(WorkflowTemplateSchema);
+  const refused = (text: string) =>
+    new ConnectError(
+      `failed to compile workflow for [${template.id ? identifierText(template.id) : ""}] with err: ${text}`,
+      Code.InvalidArgument,
+    );
+  const subWorkflows = indexSubWorkflows(spec.subWorkflows, refused);
+  const requirements = collectRequirements(template, subWorkflows);
+  // FlyteAdmin loads the tasks, then the launch plans, in the compiler's order, and stops at the first missing.
+  const tasks = new Map<string, Task>();
+  for (const ref of sortedIds(requirements.tasks)) {
+    const task = lookup.task(ref);
+    if (!task) throw refused(notFound("task", ref).rawMessage);
+    tasks.set(idKey(ref), task);
   }
-  for (const ref of refs.launchPlans) {
-    if (!lookup.launchPlan(ref)) missing.push(`launch plan ${describeId(ref)}`);
+  const launchPlans = new Map<string, LaunchPlan>();
+  for (const ref of sortedIds(requirements.launchPlans)) {
+    const launchPlan = lookup.launchPlan(ref);
+    if (!launchPlan) throw refused(notFound("launch plan", ref).rawMessage);
+    launchPlans.set(idKey(ref), launchPlan);
   }
-  const subWorkflows = resolveSubWorkflows(spec, refs.subWorkflows, lookup, missing);
-  if (missing.length > 0) {
-    const unique = [...new Set(missing)].join(", ");
-    throw new ConnectError(`workflow references entities that do not exist: ${unique}`, Code.InvalidArgument);
+  const errors = new CompileErrors();
+  for (const { nodeId, ref } of requirements.missingSubWorkflows) {
+    errors.collect("WorkflowReferenceNotFound", nodeId, `Referenced Workflow [${identifierText(ref)}] not found.`);
   }
-  return { primary: spec.template && compileTemplate(spec.template), subWorkflows, tasks: [...tasks.values()] };
+  if (errors.size === 0) {
+    checkWorkflow(template, {
+      task: (ref) => tasks.get(idKey(ref))?.closure?.compiledTask?.template,
+      launchPlan: (ref) => launchPlans.get(idKey(ref)),
+      subWorkflow: (ref) => subWorkflows.get(idKey(ref)),
+    }, errors);
+  }
+  if (errors.size > 0) throw refused(errors.text());
+  const primary = compileTemplate(withUniqueNodes(template));
+  const limit = options.maxWorkflowNodes ?? DEFAULT_MAX_WORKFLOW_NODES;
+  const userNodes = (primary.template?.nodes.length ?? 2) - 2;
+  if (limit > 0 && userNodes > limit) {
+    throw new ConnectError(
+      `number of nodes in workflow [${template.id ? identifierText(template.id) : ""}] exceeds limit ` +
+        `(${userNodes} > ${limit})`,
+      Code.InvalidArgument,
+    );
+  }
+  const compiledTasks: CompiledTask[] = [...tasks.values()].flatMap((task) =>
+    task.closure?.compiledTask ? [task.closure.compiledTask] : []
+  );
+  const compiledSubWorkflows: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((sub) =>
+    compileTemplate(withUniqueNodes(sub))
+  );
+  return { primary, subWorkflows: compiledSubWorkflows, tasks: compiledTasks };
 }
 
-/** Sub-workflow references resolve to `spec.sub_workflows` first, then to stored workflows. */
-function resolveSubWorkflows(
-  spec: WorkflowSpec,
-  refs: Identifier[],
-  lookup: ReferenceLookup,
-  missing: string[],
-): MessageInitShape<typeof CompiledWorkflowSchema>[] {
-  const inline = new Set(spec.subWorkflows.flatMap((template) => template.id ? [idKey(template.id)] : []));
-  const resolved: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((template) =>
-    compileTemplate(template)
-  );
-  for (const ref of refs) {
-    if (inline.has(idKey(ref))) continue;
-    // A stored workflow's primary was compiled when it was registered.
-    const stored = lookup.workflow(ref)?.closure?.compiledWorkflow?.primary;
-    if (stored) resolved.push(stored);
-    else missing.push(`workflow ${describeId(ref)}`);
+/** The spec's sub-workflows by identifier; two of one id are the compiler's DuplicateId. */
+function indexSubWorkflows(
+  templates: readonly WorkflowTemplate[],
+  refused: (text: string) => ConnectError,
+): Map<string, WorkflowTemplate> {
+  const index = new Map<string, WorkflowTemplate>();
+  const errors = new CompileErrors();
+  for (const template of templates) {
+    const key = idKey(template.id ?? { project: "", domain: "", name: "", version: "" });
+    if (index.has(key)) {
+      const id = template.id ? identifierText(template.id) : "";
+      errors.collect("DuplicateId", id, "Trying to insert two nodes with the same id.");
+    } else index.set(key, template);
   }
-  return resolved;
+  if (errors.size > 0) throw refused(`failed to get workflow requirements with err ${errors.text()}`);
+  return index;
+}
+
+/** The references of the workflow's nodes, following the sub-workflows it runs (each once), as the compiler does. */
+function collectRequirements(template: WorkflowTemplate, subWorkflows: Map<string, WorkflowTemplate>): Requirements {
+  const requirements: Requirements = { tasks: new Map(), launchPlans: new Map(), missingSubWorkflows: [] };
+  const followed = new Set<string>();
+  const visitWorkflow = (workflow: WorkflowTemplate) => {
+    for (const node of workflow.nodes) visitNode(node);
+    if (workflow.failureNode) visitNode(workflow.failureNode);
+  };
+  const visitNode = (node: Node | undefined): void => {
+    const target = node?.target;
+    switch (target?.case) {
+      case "taskNode":
+        if (target.value.reference.case === "referenceId") {
+          requirements.tasks.set(idKey(target.value.reference.value), target.value.reference.value);
+        }
+        return;
+      case "workflowNode": {
+        const ref = target.value.reference;
+        if (ref.case === "launchplanRef") requirements.launchPlans.set(idKey(ref.value), ref.value);
+        if (ref.case === "subWorkflowRef") {
+          const sub = subWorkflows.get(idKey(ref.value));
+          if (!sub) requirements.missingSubWorkflows.push({ nodeId: node!.id, ref: ref.value });
+          else if (!followed.has(idKey(ref.value))) {
+            followed.add(idKey(ref.value));
+            visitWorkflow(sub);
+          }
+        }
+        return;
+      }
+      case "branchNode": {
+        const ifElse = target.value.ifElse;
+        visitNode(ifElse?.case?.thenNode);
+        for (const block of ifElse?.other ?? []) visitNode(block.thenNode);
+        if (ifElse?.default.case === "elseNode") visitNode(ifElse.default.value);
+        return;
+      }
+      case "arrayNode":
+        visitNode(target.value.node);
+        return;
+    }
+  };
+  visitWorkflow(template);
+  return requirements;
+}
+
+/** Identifiers in the compiler's order: by resource type, project, domain, name, version. */
+function sortedIds(ids: Map<string, Identifier>): Identifier[] {
+  const fields = ["project", "domain", "name", "version"] as const;
+  return [...ids.values()].sort((a, b) => {
+    if (a.resourceType !== b.resourceType) return a.resourceType - b.resourceType;
+    for (const field of fields) if (a[field] !== b[field]) return a[field] < b[field] ? -1 : 1;
+    return 0;
+  });
+}
+
+/** The template with the first node of each id, as the compiler keeps them. */
+function withUniqueNodes(template: WorkflowTemplate): WorkflowTemplate {
+  const nodes = uniqueNodes(template.nodes);
+  return nodes.length === template.nodes.length ? template : { ...template, nodes };
 }

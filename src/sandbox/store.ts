@@ -228,7 +228,14 @@ export class SandboxStore {
     return this.#tasks.insert(id, spec, createdNs, task).message;
   }
 
-  /** Creates a workflow version, as CreateWorkflow does; every referenced entity must exist. */
+  /**
+   * FlyteAdmin's `registration.maxWorkflowNodes`: the most nodes a registered workflow may have (start and end not
+   * counted); 0 for no limit. FlyteAdmin's default, which the demo cluster keeps, is DEFAULT_MAX_WORKFLOW_NODES (100);
+   * the sandbox sets no limit while a CLI test (get execution's paging) still registers a workflow of 101 nodes.
+   */
+  maxWorkflowNodes = 0;
+
+  /** Creates a workflow version, as CreateWorkflow does: it must compile (compile.ts), then be new. */
   addWorkflow(init: WorkflowInit): Workflow {
     const request = create(WorkflowCreateRequestSchema, init);
     const id = requireIdOf("workflow", request.id);
@@ -236,12 +243,12 @@ export class SandboxStore {
     const spec = validateWorkflowSpec(request.spec);
     // The template is stored under the request's identifier, whatever identifier it carries, as FlyteAdmin does.
     spec.template.id = id;
-    this.#workflows.assertNew(id, spec);
     const compiled = compileWorkflow(spec, {
       task: (ref) => this.#tasks.find(ref)?.message,
       launchPlan: (ref) => this.#launchPlans.find(ref)?.message,
-      workflow: (ref) => this.#workflows.find(ref)?.message,
-    });
+    }, { maxWorkflowNodes: this.maxWorkflowNodes });
+    // FlyteAdmin compares with an existing version only once the workflow compiles.
+    this.#workflows.assertNew(id, spec);
     const createdNs = this.#clock();
     const workflow = create(WorkflowSchema, {
       id,

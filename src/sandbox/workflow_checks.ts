@@ -1,0 +1,496 @@
+/**
+ * What Flyte's workflow compiler checks of a workflow's nodes when FlyteAdmin registers it, with its error codes and
+ * words: every node's input bindings against the interface of what it runs (an input that does not exist or is
+ * bound twice, a promise of a node that is not there or of an output that node does not have, a type that
+ * does not cast, a collection or map bound to an input of another type, a union a binding matches none or several
+ * variants of, an enum value not among its values), the workflow's outputs likewise at the end node, output
+ * aliases, nodes no path from the start reaches, cycles, and each sub-workflow a node runs, checked the same way.
+ *
+ * Simplified: the inner nodes of branches, array nodes, failure nodes and approval gates are not checked (their
+ * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is). An input, or a workflow
+ * output, left without a binding is not refused (the compiler's ParameterNotBound for a required one): the
+ * sandbox's own tests register workflows of tasks whose inputs nothing binds.
+ *
+ * @module
+ */
+import { create } from "@bufbuild/protobuf";
+import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { Variable } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import {
+  type Binding,
+  type BindingData,
+  BindingDataCollectionSchema,
+  BindingDataMapSchema,
+  BindingDataSchema,
+} from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
+import { type LiteralType, LiteralTypeSchema } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { CompileErrors } from "./compile_errors.ts";
+import { END_NODE, START_NODE } from "./connections.ts";
+import { goText } from "./go_text.ts";
+import { idKey } from "./identifiers.ts";
+import { areTypesCastable, literalTypeText, scalarLiteralType } from "./type_casting.ts";
+
+/** What the checks look up: every reference resolves here (FlyteAdmin looked them up before compiling). */
+export interface CheckContext {
+  task(id: Identifier): TaskTemplate | undefined;
+  launchPlan(id: Identifier): LaunchPlan | undefined;
+  /** A sub-workflow of the request's spec. */
+  subWorkflow(id: Identifier): WorkflowTemplate | undefined;
+}
+
+type Variables = Record<string, Variable>;
+
+/** A node's interface as the compiler sees it, or undefined where the sandbox does not model it. */
+interface NodeInterface {
+  inputs: Variables;
+  outputs: Variables;
+}
+
+interface CheckedNode {
+  id: string;
+  node?: Node;
+  iface?: NodeInterface;
+}
+
+/** The nodes of a workflow as the compiler keeps them: the first node of each id (a later one is dropped). */
+export function uniqueNodes(nodes: readonly Node[]): Node[] {
+  const seen = new Set<string>();
+  return nodes.filter((node) => !seen.has(node.id) && seen.add(node.id));
+}
+
+/** Checks `template` and every sub-workflow its nodes run (each once), collecting the compiler's errors. */
+export function checkWorkflow(
+  template: WorkflowTemplate,
+  context: CheckContext,
+  errors: CompileErrors,
+  checked = new Set<string>(),
+): void {
+  new WorkflowCheck(template, context, errors, checked).run();
+}
+
+class WorkflowCheck {
+  readonly #nodes = new Map<string, CheckedNode>();
+  readonly #edges = new Map<string, Set<string>>();
+  readonly #upstream = new Map<string, Set<string>>();
+
+  constructor(
+    readonly template: WorkflowTemplate,
+    readonly context: CheckContext,
+    readonly errors: CompileErrors,
+    readonly checked: Set<string>,
+  ) {}
+
+  run(): void {
+    const template = this.template;
+    const workflowInputs = this.#validVariables(START_NODE, template.interface?.inputs?.variables ?? {});
+    const workflowOutputs = this.#validVariables(START_NODE, template.interface?.outputs?.variables ?? {});
+    this.#nodes.set(START_NODE, { id: START_NODE, iface: { inputs: {}, outputs: workflowInputs } });
+    this.#nodes.set(END_NODE, { id: END_NODE, iface: { inputs: workflowOutputs, outputs: {} } });
+    const nodes = uniqueNodes(template.nodes);
+    for (const node of nodes) this.#nodes.set(node.id, { id: node.id, node });
+    for (const node of nodes) this.#validateNode(this.#nodes.get(node.id)!);
+    for (const node of nodes) {
+      const checked = this.#nodes.get(node.id)!;
+      for (const up of node.upstreamNodeIds) this.#addEdge(up, node.id);
+      if (checked.iface) this.#validateBindings(checked, node.inputs, checked.iface.inputs);
+      else for (const from of promisedNodes(node.inputs)) if (this.#nodes.has(from)) this.#addEdge(from, node.id);
+    }
+    for (const node of nodes) {
+      if (!this.#upstream.has(node.id)) this.#addEdge(START_NODE, node.id);
+      if (!this.#edges.has(node.id)) this.#addEdge(node.id, END_NODE);
+    }
+    this.#validateBindings(this.#nodes.get(END_NODE)!, template.outputs, workflowOutputs);
+    this.#validateReachable(nodes);
+  }
+
+  #addEdge(from: string, to: string): void {
+    const provider = from || START_NODE;
+    (this.#edges.get(provider) ?? this.#edges.set(provider, new Set()).get(provider)!).add(to);
+    (this.#upstream.get(to) ?? this.#upstream.set(to, new Set()).get(to)!).add(provider);
+  }
+
+  /** Variables with a name and a type; ValueRequired for one without. */
+  #validVariables(nodeId: string, variables: Variables): Variables {
+    for (const [name, variable] of Object.entries(variables)) {
+      if (name === "") this.errors.collect("ValueRequired", nodeId, "Value required [paramName].");
+      if (!variable.type) this.errors.collect("ValueRequired", nodeId, "Value required [param.Type].");
+    }
+    return variables;
+  }
+
+  #validateNode(checked: CheckedNode): void {
+    const node = checked.node!;
+    if (node.id === "") this.errors.collect("ValueRequired", "<node>", "Value required [Id].");
+    if (node.id === START_NODE || node.id === END_NODE) return;
+    const iface = this.#underlyingInterface(node);
+    if (iface) {
+      const before = this.errors.size;
+      this.#validVariables(node.id, iface.inputs);
+      this.#validVariables(node.id, iface.outputs);
+      if (this.errors.size === before) checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
+    }
+    const target = node.target;
+    if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
+      const ref = target.value.reference.value;
+      const sub = this.context.subWorkflow(ref);
+      if (sub && !this.checked.has(idKey(ref))) {
+        this.checked.add(idKey(ref));
+        checkWorkflow(sub, this.context, this.errors, this.checked);
+      }
+    }
+  }
+
+  #underlyingInterface(node: Node): NodeInterface | undefined {
+    const target = node.target;
+    const variables = (map: { variables: Variables } | undefined) => map?.variables ?? {};
+    switch (target.case) {
+      case "taskNode": {
+        if (target.value.reference.case !== "referenceId") return undefined;
+        const task = this.context.task(target.value.reference.value);
+        return task && { inputs: variables(task.interface?.inputs), outputs: variables(task.interface?.outputs) };
+      }
+      case "workflowNode": {
+        const ref = target.value.reference;
+        if (ref.case === "launchplanRef") {
+          const closure = this.context.launchPlan(ref.value)?.closure;
+          if (!closure) return undefined;
+          // Exposed inputs: the required ones and any the node binds; the others keep their defaults.
+          const bound = new Set(node.inputs.map((binding) => binding.var));
+          const inputs: Variables = {};
+          for (const [name, parameter] of Object.entries(closure.expectedInputs?.parameters ?? {})) {
+            const required = parameter.behavior.case === "required" && parameter.behavior.value;
+            if ((required || bound.has(name)) && parameter.var) inputs[name] = parameter.var;
+          }
+          return { inputs, outputs: variables(closure.expectedOutputs) };
+        }
+        if (ref.case === "subWorkflowRef") {
+          const sub = this.context.subWorkflow(ref.value);
+          return sub && { inputs: variables(sub.interface?.inputs), outputs: variables(sub.interface?.outputs) };
+        }
+        return undefined;
+      }
+      case "gateNode": {
+        const condition = target.value.condition;
+        if (condition.case === "sleep") return { inputs: {}, outputs: {} };
+        if (condition.case === "signal" && condition.value.type && condition.value.outputVariableName !== "") {
+          const output = { type: condition.value.type } as Variable;
+          return { inputs: {}, outputs: { [condition.value.outputVariableName]: output } };
+        }
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The node's outputs under their aliases; an alias of no output is ParameterNotBound, one used twice DuplicateAlias. */
+  #aliased(node: Node, iface: NodeInterface): Variables {
+    const aliases = new Map<string, string>();
+    for (const alias of node.outputAliases) {
+      if (aliases.has(alias.var)) {
+        this.errors.collect(
+          "DuplicateAlias",
+          node.id,
+          `Duplicate alias [${alias.alias}] found. An output alias can only be used once in the Workflow.`,
+        );
+      } else aliases.set(alias.var, alias.alias);
+    }
+    const outputs: Variables = {};
+    for (const [name, variable] of Object.entries(iface.outputs)) {
+      const alias = aliases.get(name);
+      outputs[alias ?? name] = variable;
+      aliases.delete(name);
+    }
+    for (const alias of aliases.values()) {
+      this.errors.collect("ParameterNotBound", node.id, `Parameter not bound [${alias}].`);
+    }
+    return outputs;
+  }
+
+  #validateBindings(checked: CheckedNode, bindings: readonly Binding[], params: Variables): void {
+    const provided = new Set<string>();
+    for (const binding of bindings) {
+      const param = params[binding.var];
+      if (!Object.hasOwn(params, binding.var)) {
+        this.errors.collect(
+          "VariableNameNotFound",
+          checked.id,
+          `Variable [${binding.var}] not found on node [${checked.id}].`,
+        );
+      } else if (!binding.binding) {
+        this.errors.collect("ValueRequired", checked.id, "Value required [Binding].");
+      } else if (provided.has(binding.var)) {
+        this.errors.collect(
+          "ParameterBoundMoreThanOnce",
+          checked.id,
+          `Input [${binding.var}] is bound more than once.`,
+        );
+      } else {
+        provided.add(binding.var);
+        const upstream: string[] = [];
+        const ok = this.#validateBinding(
+          checked,
+          binding.var,
+          binding.binding,
+          param.type ?? create(LiteralTypeSchema),
+          this.errors,
+          upstream,
+        );
+        if (ok) { for (const from of upstream) this.#addEdge(from, checked.id); }
+      }
+    }
+  }
+
+  /** One binding against the type its input expects; true when it adds no error. */
+  #validateBinding(
+    checked: CheckedNode,
+    param: string,
+    data: BindingData,
+    expected: LiteralType,
+    errors: CompileErrors,
+    upstream: string[],
+  ): boolean {
+    const nodeId = checked.id;
+    const before = errors.size;
+    const value = data.value;
+    const expectedType = expected.type;
+    // Collections and maps cannot be typed through a union, so each variant is tried; exactly one must accept.
+    if (value.case !== "scalar" && value.case !== "promise" && expectedType.case === "unionType") {
+      let match: LiteralType | undefined;
+      let matchUpstream: string[] = [];
+      for (const variant of expectedType.value.variants) {
+        const trial = new CompileErrors();
+        const trialUpstream: string[] = [];
+        if (!this.#validateBinding(checked, param, data, variant, trial, trialUpstream)) continue;
+        if (match) {
+          errors.collect(
+            "AmbiguousBindingUnionValue",
+            nodeId,
+            `Input [${param}] on node [${nodeId}] expects bindings of union type [${typeText(expected)}].  ` +
+              `Received [${bindingText(data)}] which is ambiguous as both variants [${typeText(match)}] and ` +
+              `[${typeText(variant)}] match.`,
+          );
+          return errors.size === before;
+        }
+        match = variant;
+        matchUpstream = trialUpstream;
+      }
+      if (match) {
+        upstream.push(...matchUpstream);
+        return true;
+      }
+      errors.collect(
+        "IncompatibleBindingUnionValue",
+        nodeId,
+        `Input [${param}] on node [${nodeId}] expects bindings of union type [${typeText(expected)}].  ` +
+          `Received [${bindingText(data)}] which does not match any of the variants.`,
+      );
+      return errors.size === before;
+    }
+    const mismatchingBindings = (received: string) =>
+      errors.collect(
+        "MismatchingBindings",
+        nodeId,
+        `Input [${param}] on node [${nodeId}] expects bindings of type [${
+          typeText(expected)
+        }].  Received [${received}]`,
+      );
+    switch (value.case) {
+      case "collection":
+        if (expectedType.case !== "collectionType") {
+          mismatchingBindings(goText(BindingDataCollectionSchema, value.value));
+          break;
+        }
+        for (const item of value.value.bindings) {
+          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream);
+        }
+        break;
+      case "map":
+        if (expectedType.case !== "mapValueType") {
+          mismatchingBindings(goText(BindingDataMapSchema, value.value));
+          break;
+        }
+        for (const item of Object.values(value.value.bindings)) {
+          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream);
+        }
+        break;
+      case "promise":
+        this.#validatePromise(checked, param, value.value, expected, errors, upstream);
+        break;
+      case "scalar": {
+        const type = scalarLiteralType(value.value);
+        if (type && !areTypesCastable(type, expected)) {
+          errors.collect(
+            "MismatchingTypes",
+            nodeId,
+            `Variable [${param}] (type [${literalTypeText(type)}]) doesn't match expected type [${
+              literalTypeText(expected)
+            }].`,
+          );
+        }
+        if (expectedType.case === "enumType") {
+          const primitive = value.value.value.case === "primitive" ? value.value.value.value.value : undefined;
+          const text = primitive?.case === "stringValue" ? primitive.value : "";
+          if (!expectedType.value.values.includes(text)) {
+            errors.collect(
+              "IllegalEnumValue",
+              nodeId,
+              `Input [${param}] on node [${nodeId}] is an Enum and expects value to be one of [[${
+                expectedType.value.values.join(" ")
+              }]].  Received [${text}]`,
+            );
+          }
+        }
+        break;
+      }
+      case "offloadedMetadata":
+        mismatchingBindings("*core.BindingData_OffloadedMetadata");
+        break;
+      default:
+        mismatchingBindings("");
+    }
+    return errors.size === before;
+  }
+
+  #validatePromise(
+    checked: CheckedNode,
+    param: string,
+    promise: { nodeId: string; var: string; attrPath: { value: { case?: string; value?: unknown } }[] },
+    expected: LiteralType,
+    errors: CompileErrors,
+    upstream: string[],
+  ): void {
+    const nodeId = checked.id;
+    const upId = promise.nodeId || START_NODE;
+    const up = this.#nodes.get(upId);
+    if (!up) {
+      errors.collect("NodeReferenceNotFound", upId, `Referenced node [${upId}] not found.`);
+      errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
+      return;
+    }
+    const parsed = parseVarName(promise.var);
+    if (!parsed) {
+      errors.collect("SyntaxError", nodeId, `Failed to parse element [${promise.var}].`);
+      return;
+    }
+    // A node the sandbox does not model: its outputs are taken as they are.
+    if (up.node && !up.iface) {
+      upstream.push(upId);
+      return;
+    }
+    const output = up.iface?.outputs[parsed.name];
+    if (!output || !Object.hasOwn(up.iface!.outputs, parsed.name)) {
+      errors.collect("VariableNameNotFound", upId, `Variable [${parsed.name}] not found on node [${upId}].`);
+      errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
+      return;
+    }
+    const inputVar = checked.node?.metadata ? `${checked.node.metadata.name}.${param}` : param;
+    const outputVar = up.node?.metadata ? `${up.node.metadata.name}.${promise.var}` : promise.var;
+    let source = output.type ?? create(LiteralTypeSchema);
+    if (parsed.indexed) {
+      if (source.type.case !== "collectionType") {
+        errors.collect(
+          "MismatchingTypes",
+          nodeId,
+          mismatchingVariables(outputVar, literalTypeText(output.type), inputVar, literalTypeText(expected)),
+        );
+      } else source = source.type.value;
+    }
+    for (const attr of promise.attrPath) {
+      const type = source.type;
+      if (type.case === "collectionType" || type.case === "mapValueType") {
+        source = type.value;
+      } else if (source.structure?.dataclassType && Object.keys(source.structure.dataclassType).length > 0) {
+        const key = attr.value.case === "stringValue" ? String(attr.value.value) : "";
+        const field = source.structure.dataclassType[key];
+        if (!field) {
+          errors.collect(
+            "FieldNotFound",
+            nodeId,
+            `Variable [${promise.var}] (type [${typeText(source)}]) doesn't have field [${key}].`,
+          );
+          return;
+        }
+        source = field;
+      }
+    }
+    if (areTypesCastable(source, expected)) {
+      upstream.push(upId);
+      return;
+    }
+    errors.collect(
+      "MismatchingTypes",
+      nodeId,
+      mismatchingVariables(outputVar, literalTypeText(source), inputVar, literalTypeText(expected)),
+    );
+  }
+
+  /** UnreachableNodes (the nodes no path from the start reaches), or CycleDetected for a cycle one does. */
+  #validateReachable(nodes: Node[]): void {
+    const visited = new Set<string>();
+    const visiting = new Set<string>();
+    const detect = (id: string): string[] | undefined => {
+      if (visiting.has(id)) return [];
+      visiting.add(id);
+      visited.add(id);
+      for (const next of [...(this.#edges.get(id) ?? [])].sort()) {
+        const path = detect(next);
+        if (path) return [next, ...path];
+      }
+      visiting.delete(id);
+      return undefined;
+    };
+    const cycle = detect(START_NODE);
+    if (cycle) {
+      this.errors.collect(
+        "CycleDetected",
+        START_NODE,
+        `A cycle has been detected while traversing the Workflow [${cycle.join(">")}].`,
+      );
+      return;
+    }
+    const unreachable = nodes.map((node) => node.id).filter((id) => !visited.has(id) && id !== END_NODE);
+    if (unreachable.length > 0) {
+      this.errors.collect(
+        "UnreachableNodes",
+        START_NODE,
+        `The Workflow contain unreachable nodes [${unreachable.sort().join(",")}].`,
+      );
+    }
+  }
+}
+
+function mismatchingVariables(outputVar: string, outputType: string, inputVar: string, inputType: string): string {
+  return `The output variable '${outputVar}' has type [${outputType}], but it's assigned to the input variable ` +
+    `'${inputVar}' which has type type [${inputType}].`;
+}
+
+const typeText = (type: LiteralType) => goText(LiteralTypeSchema, type);
+const bindingText = (data: BindingData) => goText(BindingDataSchema, data);
+
+/** A promise's variable as the compiler parses it: `name` or `[index].name`, one match of the whole pattern. */
+function parseVarName(text: string): { name: string; indexed: boolean } | undefined {
+  const matches = [...text.matchAll(/(\[(\d+)\]\.)?(\w+)/g)];
+  if (matches.length !== 1) return undefined;
+  return { name: matches[0][3], indexed: matches[0][2] !== undefined };
+}
+
+/** The nodes a node's bindings' promises name (an empty node id is the start node). */
+function promisedNodes(bindings: readonly Binding[]): string[] {
+  const visit = (data: BindingData | undefined): string[] => {
+    switch (data?.value.case) {
+      case "promise":
+        return [data.value.value.nodeId || START_NODE];
+      case "collection":
+        return data.value.value.bindings.flatMap(visit);
+      case "map":
+        return Object.values(data.value.value.bindings).flatMap(visit);
+      default:
+        return [];
+    }
+  };
+  return bindings.flatMap((binding) => visit(binding.binding));
+}
