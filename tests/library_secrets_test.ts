@@ -5,7 +5,16 @@
  * library calls made with it throw (message, stack, `serverMessage`, every cause).
  */
 import { equal, match, ok as assert, rejects } from "node:assert/strict";
-import { AdminError, connect, FctlError, getTask, registerFiles, UsageError } from "../mod.ts";
+import {
+  AdminError,
+  connect,
+  describeConfig,
+  FctlError,
+  getTask,
+  loadConfig,
+  registerFiles,
+  UsageError,
+} from "../mod.ts";
 import { startSandbox } from "../testing.ts";
 import { type SeenRequest, startTlsServer } from "../src/http/_test_tls.ts";
 import { fixture } from "./helpers.ts";
@@ -95,4 +104,28 @@ Deno.test("connect: a token endpoint echoing the client secret: the errors of ge
     await server.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("describeConfig hides what the command line hides: secret options, a URL's password, storage credentials", async () => {
+  const loaded = await loadConfig({
+    flags: {
+      "admin.httpProxyURL": "http://proxy-user:Pr0xyPass%2Fword@proxy.internal:3128",
+      "storage.connection.secret-key": "S3cretKey/value",
+      "storage.connection.access-key": "AKIAEXAMPLEKEY",
+      "storage.stow.config": 'json={"private_key":"-----PRIVATE-----"},project_id=my-project',
+    },
+    env: {},
+    readTextFile: () => Promise.reject(new Deno.errors.NotFound("no config file")),
+  });
+  const rows = describeConfig(loaded);
+  const shown = JSON.stringify(rows);
+  for (const secret of ["Pr0xyPass", "S3cretKey", "AKIAEXAMPLEKEY", "-----PRIVATE-----"]) {
+    assert(!shown.includes(secret), `${secret} in ${shown}`);
+  }
+  const row = (key: string) => rows.find((r) => r.key === key);
+  equal(row("admin.httpProxyURL")?.value, "http://proxy-user:[redacted]@proxy.internal:3128");
+  equal(row("admin.httpProxyURL")?.json, "http://proxy-user:[redacted]@proxy.internal:3128");
+  equal(row("storage.connection.secret-key")?.value, "[redacted]");
+  equal(row("storage.connection.access-key")?.value, "[redacted]");
+  match(row("storage.stow.config")?.value ?? "", /project_id=my-project/);
 });

@@ -7,7 +7,7 @@
  * @module
  */
 import type { LoadedConfig } from "../config/load.ts";
-import { OPTIONS, type OptionSpec } from "../config/schema.ts";
+import { type Config, OPTIONS, type OptionSpec } from "../config/schema.ts";
 import { urlPasswords } from "../log/redact.ts";
 import type { Io } from "../output/io.ts";
 import { storageSecrets } from "../storage/secrets.ts";
@@ -60,14 +60,7 @@ export async function registerConfigSecrets(
 ): Promise<void> {
   const secrets = withoutPublicWords(sink);
   const config = loaded.config;
-  registerOptionSecrets(secrets, config as unknown as Record<string, unknown>);
-  const storage = storageSecrets({
-    accessKey: config["storage.connection.access-key"],
-    secretKey: config["storage.connection.secret-key"],
-    stowConfig: config["storage.stow.config"],
-    env: io.env,
-  });
-  for (const secret of storage) secrets.add(secret);
+  registerConfigValueSecrets(secrets, config, io.env);
   const envVar = config["admin.clientSecretEnvVar"];
   if (envVar) secrets.add(io.env[envVar]);
   try {
@@ -76,4 +69,26 @@ export async function registerConfigSecrets(
   } catch {
     // Absent or unreadable: nothing to hide, and the auth flow reports it if it needs the secret.
   }
+}
+
+/**
+ * Registers the secrets among a configuration's own values (none that is one of fctl's own words for a value, such
+ * as `minio`): its option values' (see {@link registerOptionSecrets}) and the storage credentials (the access key,
+ * `storage.stow.config`'s keys), with the AWS credential variables of `env` when given. Synchronous and reading
+ * nothing: what a view of the configuration hides.
+ */
+export function registerConfigValueSecrets(
+  sink: SecretSink,
+  config: Config,
+  env?: Readonly<Record<string, string | undefined>>,
+): void {
+  const secrets = withoutPublicWords(sink);
+  registerOptionSecrets(secrets, config as unknown as Record<string, unknown>);
+  const storage = storageSecrets({
+    accessKey: config["storage.connection.access-key"],
+    secretKey: config["storage.connection.secret-key"],
+    stowConfig: config["storage.stow.config"],
+    env,
+  });
+  for (const secret of storage) secrets.add(secret);
 }

@@ -1,13 +1,15 @@
 /**
  * The effective configuration as rows for `fctl config view`: every option's value as a user would
- * write it (durations as Go strings), where it came from, and secrets redacted.
+ * write it (durations as Go strings), where it came from, and secrets redacted: by the rule the command line's
+ * output follows (`app/secrets.ts`), so that a program showing the rows shows no more than `fctl config view`.
  *
  * @module
  */
 import type { LoadedConfig } from "./load.ts";
-import { envName, type OptionKey, OPTIONS, type OptionSpec, yamlPath } from "./schema.ts";
+import { envName, OPTIONS, type OptionSpec, yamlPath } from "./schema.ts";
 import { formatDuration } from "./duration.ts";
-import { REDACTED } from "../log/redact.ts";
+import { REDACTED, Redactor } from "../log/redact.ts";
+import { registerConfigValueSecrets } from "../app/secrets.ts";
 
 /**
  * One option of the effective configuration.
@@ -31,17 +33,19 @@ export interface ConfigRow {
   source: string;
 }
 
-function showValue(spec: OptionSpec, value: unknown): ConfigRow["json"] {
+function showValue(spec: OptionSpec, value: unknown, secrets: Redactor): ConfigRow["json"] {
   if (spec.secret) return value === "" ? "" : REDACTED;
   switch (spec.type) {
     case "duration":
       return formatDuration(value as number);
     case "strings":
-      return [...(value as readonly string[])];
+      return (value as readonly string[]).map((item) => secrets.redact(item));
     case "map":
-      return { ...(value as Record<string, string>) };
+      return Object.fromEntries(
+        Object.entries(value as Record<string, string>).map(([key, item]) => [key, secrets.redact(item)]),
+      );
     default:
-      return value as string | number | boolean;
+      return typeof value === "string" ? secrets.redact(value) : value as number | boolean;
   }
 }
 
@@ -52,7 +56,9 @@ function asText(json: ConfigRow["json"]): string {
 }
 
 /**
- * Every option of `loaded` with its value and source.
+ * Every option of `loaded` with its value and source. Secrets are shown as `[redacted]`, as the command line shows
+ * them: options marked secret whole, and wherever they appear in other values the password of a URL
+ * (`http://user:[redacted]@proxy:3128`) and the storage credentials (the access key, `storage.stow.config`'s keys).
  *
  * ```ts
  * import { connect, describeConfig } from "@fctl/fctl";
@@ -63,11 +69,13 @@ function asText(json: ConfigRow["json"]): string {
  */
 export function describeConfig(loaded: LoadedConfig): ConfigRow[] {
   const values = loaded.config as unknown as Record<string, unknown>;
-  return (OPTIONS as readonly OptionSpec[]).map((spec) => {
-    const source = loaded.sources[spec.key as OptionKey];
-    const json = showValue(spec, values[spec.key]);
+  const secrets = new Redactor();
+  registerConfigValueSecrets(secrets, loaded.config);
+  return OPTIONS.map((spec) => {
+    const source = loaded.sources[spec.key];
+    const json = showValue(spec, values[spec.key], secrets);
     const where = source === "file"
-      ? `file ${loaded.file} (${loaded.fileKeys?.[spec.key as OptionKey] ?? yamlPath(spec).join(".")})`
+      ? `file ${loaded.file} (${loaded.fileKeys?.[spec.key] ?? yamlPath(spec).join(".")})`
       : source === "env"
       ? `env ${envName(spec)}`
       : source === "flag"
