@@ -63,6 +63,7 @@ export {
   type AnyOption,
   type Config,
   type ConfigSource,
+  OPTION_TABLE,
   type OptionDefault,
   type OptionKey,
   OPTIONS,

@@ -15,8 +15,10 @@
  * ```ts
  * import { OPTIONS, type OptionType } from "@fctl/fctl";
  *
- * const durations = OPTIONS.filter((option) => (option.type as OptionType) === "duration").map((option) => option.key);
- * console.log(durations); // [ "admin.perRetryTimeout", … ]
+ * const durations = OPTIONS.filter((option) => option.type === "duration").map((option) => option.key);
+ * console.log(durations.includes("admin.perRetryTimeout")); // true
+ * const types = new Set<OptionType>(OPTIONS.map((option) => option.type));
+ * console.log(types.has("map")); // true
  * ```
  */
 export type OptionType = "string" | "boolean" | "int" | "enum" | "duration" | "strings" | "map";
@@ -89,16 +91,17 @@ export const MAX_MESSAGE_SIZE_LIMIT = 2 ** 31 - 1;
 export const OUTPUT_FORMATS = ["TABLE", "JSON", "YAML", "DOT", "DOTURL", "SVG"] as const;
 
 /**
- * Every shared option, in help order.
+ * The schema table as written: each option with only the fields it sets, as literal types, from which
+ * {@link AnyOption}, {@link OptionKey} and {@link Config} are derived. The same array as {@link OPTIONS}, which types
+ * each entry as an {@link OptionSpec} too: read the options through that.
  *
  * ```ts
- * import { OPTIONS } from "@fctl/fctl";
+ * import { OPTION_TABLE, OPTIONS } from "@fctl/fctl";
  *
- * const secrets = OPTIONS.filter((option) => "secret" in option && option.secret).map((option) => option.key);
- * console.log(secrets); // the keys whose values are redacted in every output
+ * console.log(OPTION_TABLE === OPTIONS, OPTION_TABLE[0].key); // true config
  * ```
  */
-export const OPTIONS = [
+export const OPTION_TABLE = [
   {
     key: "config",
     short: "c",
@@ -483,7 +486,8 @@ export const OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 /**
- * Any one option of {@link OPTIONS}, with its literal key and type.
+ * Any one option of {@link OPTIONS}: an {@link OptionSpec} (every field it declares may be read, `secret`,
+ * `choices`, …) with its literal key and type.
  *
  * ```ts
  * import { type AnyOption, OPTIONS } from "@fctl/fctl";
@@ -492,7 +496,20 @@ export const OPTIONS = [
  * console.log(endpoint?.help);
  * ```
  */
-export type AnyOption = typeof OPTIONS[number];
+export type AnyOption = typeof OPTION_TABLE[number] & OptionSpec;
+
+/**
+ * Every shared option, in help order. Each is an {@link OptionSpec} with its literal key ({@link AnyOption}), so
+ * a program filters and reads them without casts.
+ *
+ * ```ts
+ * import { OPTIONS, type OptionKey } from "@fctl/fctl";
+ *
+ * const secrets: OptionKey[] = OPTIONS.filter((option) => option.secret).map((option) => option.key);
+ * console.log(secrets.includes("storage.connection.secret-key")); // true
+ * ```
+ */
+export const OPTIONS: readonly AnyOption[] = OPTION_TABLE;
 
 /**
  * Every option key.
