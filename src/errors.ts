@@ -192,9 +192,9 @@ export class OperationError extends FctlError {
  * ```
  */
 export class InterruptedError extends FctlError {
-  /** An interruption; `message` may say what was left undone. */
-  constructor(message = "interrupted") {
-    super(message, ExitCode.Interrupted);
+  /** An interruption; `message` may say what was left undone, `options.cause` what interrupted (the abort's reason). */
+  constructor(message = "interrupted", options?: ErrorOptions) {
+    super(message, ExitCode.Interrupted, options);
   }
 }
 

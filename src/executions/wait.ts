@@ -199,7 +199,8 @@ async function countNodes(
  * if (failure) console.error(failure.message);
  * ```
  *
- * @throws {InterruptedError} the signal aborted: the message says the execution goes on and how to terminate it
+ * @throws {InterruptedError} the signal aborted: the message says the execution goes on and how to terminate it;
+ *   its `cause` is the signal's reason
  * @throws {WaitTimeoutError} `timeoutMs` passed first (the execution goes on)
  * @throws {NotFoundError} no such execution
  * @throws {AdminError} a poll the admin refused otherwise, or that could not be made: the message says the wait
@@ -249,6 +250,7 @@ export async function waitForExecution(
     if (signal?.aborted) {
       throw new InterruptedError(
         `interrupted: stopped waiting; execution ${id.name} goes on: terminate it with ${terminateHint(id)}`,
+        { cause: signal.reason },
       );
     }
     // A poll that failed ends the wait, not the execution: the line says so, then why, with the same status. An

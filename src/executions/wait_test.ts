@@ -9,6 +9,7 @@ import type { TypedInterfaceSchema } from "../../proto/gen/flyteidl/core/interfa
 import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { AdminClient } from "../admin/client.ts";
 import { ExitCode, InterruptedError } from "../errors.ts";
+import { DEFAULT_MAX_WORKFLOW_NODES } from "../sandbox/compile.ts";
 import type { ExecutionPlan } from "../sandbox/execution_lifecycle.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
 import { DOMAIN, id, PROJECT, taskNode, withSandbox } from "../sandbox/_test_helpers.ts";
@@ -57,6 +58,10 @@ function seed(sandbox: Sandbox, nodes: number): void {
     },
   });
   const wfId = id(ResourceType.WORKFLOW, "wf", "v1");
+  // The demo cluster's node limit (FlyteAdmin's registration.maxWorkflowNodes, 100). Three pages of top-level node
+  // executions need more nodes than that (the nodes of sub-workflows are not top-level): for them the sandbox is
+  // configured as a FlyteAdmin with a higher limit, which accepts the workflow.
+  store.maxWorkflowNodes = Math.max(DEFAULT_MAX_WORKFLOW_NODES, nodes);
   store.addWorkflow({
     id: wfId,
     spec: {
@@ -276,5 +281,26 @@ Deno.test("waitForExecution ends on Ctrl-C, saying the execution goes on and how
       return true;
     });
     equal(sandbox.store.executions.summaries()[0].phase, "RUNNING");
+  });
+});
+
+Deno.test("waitForExecution's InterruptedError has the abort's reason as its cause", async () => {
+  await withExecution({ outcome: "never" }, async ({ client, clock }) => {
+    const controller = new AbortController();
+    const reason = new Error("the service is shutting down");
+    const sleeps: number[] = [];
+    const options = clockOptions(clock, sleeps, { signal: controller.signal });
+    const wait = waitForExecution(client, execId("run"), {
+      ...options,
+      sleep: (ms, signal) => {
+        controller.abort(reason);
+        return options.sleep(ms, signal);
+      },
+    });
+    await rejects(wait, (err: unknown) => {
+      ok(err instanceof InterruptedError, String(err));
+      equal(err.cause, reason);
+      return true;
+    });
   });
 });
