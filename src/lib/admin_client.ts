@@ -8,21 +8,19 @@ import { type AdminClient, type AdminClientOptions, createAdminClient as create 
 /**
  * Creates admin clients (AdminService and DataProxyService over one HTTP/2 connection); no connection is made
  * until the first call. It has no auth and no retries unless `options` add them: {@link connect} builds one
- * as the command line does, from the user's configuration.
+ * as the command line does, from the user's configuration. Close it when done (`client.close()`, or declare it with
+ * `using`, which closes it when the block ends).
  *
  * ```ts
  * import { createAdminClient } from "@fctl/fctl";
  *
  * const retry = { maxAttempts: 4, perAttemptTimeoutMs: 10_000, maxBackoffMs: 5_000 };
- * const client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry });
- * try {
- *   const { tasks } = await client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 10 });
- *   console.log(tasks.map((task) => task.id?.name));
- * } finally {
- *   client.close();
- * }
+ * using client = createAdminClient({ endpoint: "dns:///flyte.example.com", retry });
+ * const { tasks } = await client.admin.listTasks({ id: { project: "flytesnacks", domain: "development" }, limit: 10 });
+ * console.log(tasks.map((task) => task.id?.name));
  * ```
  */
-export function createAdminClient(options: AdminClientOptions): AdminClient {
-  return create(options);
+export function createAdminClient(options: AdminClientOptions): AdminClient & Disposable {
+  const client = create(options);
+  return Object.assign(client, { [Symbol.dispose]: () => client.close() });
 }

@@ -14,18 +14,21 @@ import { kubernetesRandomString } from "./random_string.ts";
 import { timestampFromNs } from "./time.ts";
 
 /**
- * The bucket every native URL points into.
+ * The bucket every native URL points into. As FlyteAdmin does, the sandbox asks an upload location for the MD5 of
+ * the bytes to come (`contentMd5`, which also names the folder) or a folder of its own (`filenameRoot`).
  *
  * ```ts
+ * import { createHash } from "node:crypto";
  * import { createAdminClient } from "@fctl/fctl";
  * import { SANDBOX_BUCKET, startSandbox } from "@fctl/fctl/testing";
  *
- * const sandbox = await startSandbox();
- * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
- * const location = await client.dataProxy.createUploadLocation({ project: "p", domain: "d", filename: "fast.tgz" });
+ * await using sandbox = await startSandbox();
+ * await using client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * const bytes = new TextEncoder().encode("package bytes");
+ * const contentMd5 = new Uint8Array(createHash("md5").update(bytes).digest());
+ * const scope = { project: "flytesnacks", domain: "development" };
+ * const location = await client.dataProxy.createUploadLocation({ ...scope, filename: "fast.tgz", contentMd5 });
  * console.log(location.nativeUrl.startsWith(`s3://${SANDBOX_BUCKET}/`)); // true
- * client.close();
- * await sandbox.close();
  * ```
  */
 export const SANDBOX_BUCKET = "sandbox-bucket";

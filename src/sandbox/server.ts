@@ -208,26 +208,21 @@ export interface SandboxOptions {
 }
 
 /**
- * A running sandbox.
+ * A running sandbox. Close it when done: `await using` does, when the block ends however it ends.
  *
  * ```ts
  * import { createAdminClient } from "@fctl/fctl";
  * import { type Sandbox, startSandbox } from "@fctl/fctl/testing";
  * import { Code } from "@fctl/fctl/types";
  *
- * const sandbox: Sandbox = await startSandbox();
- * const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
- * try {
- *   sandbox.failNext("GetVersion", Code.Unavailable);
- *   await client.admin.getVersion({}).catch((err) => console.log(err.status)); // Unavailable
- *   console.log(sandbox.requests.map((request) => request.method)); // [ "GetVersion" ]
- * } finally {
- *   client.close();
- *   await sandbox.close();
- * }
+ * await using sandbox: Sandbox = await startSandbox();
+ * await using client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+ * sandbox.failNext("GetVersion", Code.Unavailable);
+ * await client.admin.getVersion({}).catch((err) => console.log(err.status)); // Unavailable
+ * console.log(sandbox.requests.map((request) => request.method)); // [ "GetVersion" ]
  * ```
  */
-export interface Sandbox {
+export interface Sandbox extends AsyncDisposable {
   /** What clients pass as the admin endpoint: `http://127.0.0.1:PORT`, or `https://…` with TLS. */
   endpoint: string;
   /** The gRPC port. */
@@ -262,6 +257,8 @@ export interface Sandbox {
   auth?: SandboxAuth;
   /** Stops every server and ends open connections; safe to call twice. */
   close(): Promise<void>;
+  /** {@link close}: what `await using sandbox = await startSandbox()` calls at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -447,10 +444,13 @@ function sandboxApi(parts: Parts, endpoint: string, port: number, stop: () => Pr
     failRatio: (method, code, ratio) => faults.failRatio(method, code, ratio),
     failNextUploads: (count = 1, status = 503) => parts.registry.failNext(count, status),
     clearFaults: () => faults.clear(),
-    close: () => {
-      parts.closing.abort(new ConnectError("sandbox is closing", Code.Unavailable));
-      closed ??= stop().then(() => {});
-      return closed;
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
+
+  function close(): Promise<void> {
+    parts.closing.abort(new ConnectError("sandbox is closing", Code.Unavailable));
+    closed ??= stop().then(() => {});
+    return closed;
+  }
 }

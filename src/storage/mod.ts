@@ -28,21 +28,25 @@ export const STORAGE_TYPES = ["s3", "minio", "local", "mem", "stow"] as const;
 export const STOW_KINDS = ["s3", "google", "azure"] as const;
 
 /**
- * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used.
+ * Opens the configured backend, loading its SDK only now. Nothing is touched until it is used. Close the store when
+ * done (`store.close()`, or declare it with `using`, which closes it when the block ends).
  *
  * ```ts
  * import { openStorage } from "@fctl/fctl";
  *
- * const store = await openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });
- * console.log(store.baseReference());
+ * using store = await openStorage({ type: "mem", container: "my-s3-bucket", defaultLocalRoot: "/tmp/flyte" });
+ * const ref = `${store.baseReference()}/hello.txt`;
+ * await store.writeFile(ref, { bytes: new TextEncoder().encode("hello") });
+ * console.log(ref, await store.head(ref)); // mem://my-s3-bucket/hello.txt { size: 5 }
  * ```
  *
  * @throws {UsageError} an unknown type or stow kind, or settings the backend cannot use, naming them
  */
-export async function openStorage(config: StorageConfig): Promise<ObjectStore> {
-  const store = await openBackend(config);
+export async function openStorage(config: StorageConfig): Promise<ObjectStore & Disposable> {
+  const backend = await openBackend(config);
   const cacheBytes = (config.cacheMaxSizeMbs ?? 0) * 1024 * 1024;
-  return cacheBytes > 0 ? new CachedStore(store, cacheBytes, config.cacheTargetGcPercent ?? 0) : store;
+  const store = cacheBytes > 0 ? new CachedStore(backend, cacheBytes, config.cacheTargetGcPercent ?? 0) : backend;
+  return Object.assign(store, { [Symbol.dispose]: () => store.close() });
 }
 
 async function openBackend(config: StorageConfig): Promise<ObjectStore> {
@@ -99,6 +103,7 @@ async function openStow(config: StorageConfig, multiContainer: boolean): Promise
         timeoutMs: config.timeoutMs ?? 0,
         headersTimeoutMs: config.headersTimeoutMs,
         idleTimeoutMs: config.idleTimeoutMs,
+        env: config.env,
       };
       if (kind === "google") {
         const { openGcsStore } = await import("./gcs.ts");
