@@ -30,11 +30,16 @@ export interface RegistrationStorage {
  * What the registration's storage is: opened (its settings checked as `config validate` checks them, all
  * problems in one line; then its SDK loaded) on first use only, with the run's HTTP client (`http`, asked for on
  * first use); and whether `local` or `mem` may take the source, which `storage.allow-local-fallback` asks for and
- * only a loopback admin endpoint permits.
+ * only a loopback admin endpoint permits. The backends take their variables (stow google's
+ * `GOOGLE_APPLICATION_CREDENTIALS`) from `env`, the run's environment.
  *
  * @throws {UsageError} `storage.allow-local-fallback` with an admin that is not on this machine
  */
-export function registrationStorage(config: Config, http: () => Promise<HttpClient>): RegistrationStorage {
+export function registrationStorage(
+  config: Config,
+  http: () => Promise<HttpClient>,
+  env: Readonly<Record<string, string | undefined>>,
+): RegistrationStorage {
   const admin = adminPlace(config);
   const refused = localFallbackProblem(admin);
   if (refused) throw new UsageError(refused);
@@ -44,7 +49,7 @@ export function registrationStorage(config: Config, http: () => Promise<HttpClie
     http: client,
     openStorage: () =>
       opened ??= loadStorage().then(({ storageConfigFrom, storageProblems, storageProblemsMessage, openStorage }) => {
-        const storageConfig = storageConfigFrom(config, { fetch: client.fetch });
+        const storageConfig = storageConfigFrom(config, { fetch: client.fetch, env });
         const problems = storageProblems(storageConfig, admin);
         if (problems.length > 0) throw new UsageError(storageProblemsMessage(problems));
         return openStorage(storageConfig);

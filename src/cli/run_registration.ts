@@ -63,7 +63,7 @@ export async function runRegistration<R extends { interrupted: boolean; failed: 
   let http: HttpClient | undefined;
   if (registration.httpOnDemand) await httpSettings(ctx.config, ctx.io);
   else http = await ctx.http();
-  const storage = registrationStorage(ctx.config, () => ctx.http());
+  const storage = registrationStorage(ctx.config, () => ctx.http(), ctx.io.env);
   const notice = interruptNotice(ctx, () => progress.clear());
   try {
     let report: R;

@@ -208,7 +208,7 @@ export async function connect(options: ConnectOptions = {}): Promise<FlyteConnec
       uploads: () => {
         if (uploads) return uploads;
         try {
-          storage = registrationStorage(app.config, () => app.http());
+          storage = registrationStorage(app.config, () => app.http(), env);
         } catch (err) {
           throw hideSecrets(err, secrets);
         }

@@ -9,8 +9,11 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import type { StorageConfig } from "./store.ts";
 
-/** `storage.*` of a configuration, as {@link StorageConfig}. */
-export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetch } = {}): StorageConfig {
+/** `storage.*` of a configuration, as {@link StorageConfig}, with the run's `fetch` and environment. */
+export function storageConfigFrom(
+  config: Config,
+  runtime: { fetch?: typeof fetch; env?: Readonly<Record<string, string | undefined>> } = {},
+): StorageConfig {
   return {
     type: config["storage.type"],
     container: config["storage.container"],
@@ -32,5 +35,6 @@ export function storageConfigFrom(config: Config, runtime: { fetch?: typeof fetc
     cacheMaxSizeMbs: config["storage.cache.max_size_mbs"],
     cacheTargetGcPercent: config["storage.cache.target_gc_percent"],
     fetch: runtime.fetch,
+    env: runtime.env,
   };
 }

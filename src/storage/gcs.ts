@@ -5,7 +5,10 @@
  * Credentials, as flytestdlib's stow google backend takes them: the `json` key's credentials (a service
  * account, usually), else application default credentials (the file `GOOGLE_APPLICATION_CREDENTIALS` names,
  * gcloud's ADC file, or the metadata server). The `token_uri` such a file declares is honoured, as Go's
- * client (which flytestdlib uses) honours it. This module is imported only when that kind is configured.
+ * client (which flytestdlib uses) honours it. `GOOGLE_APPLICATION_CREDENTIALS` is read from the settings' `env`
+ * (the command line's environment, a library caller's `env`), never from the process: only when it names no file
+ * does the client search for credentials itself (gcloud's file, the metadata server). This module is imported only
+ * when that kind is configured.
  *
  * @module
  */
@@ -190,7 +193,8 @@ class GcsStore implements ObjectStore {
   async #buildClient(): Promise<Storage> {
     const config = this.#settings.config;
     const scopes = (config.scopes ?? "") === "" ? [DEFAULT_SCOPE] : config.scopes.split(",").map((s) => s.trim());
-    const credentials = await loadCredentials(config.json ?? "");
+    const adcFile = this.#settings.env?.["GOOGLE_APPLICATION_CREDENTIALS"] ?? "";
+    const credentials = await loadCredentials(config.json ?? "", adcFile);
     // A credentials file's secrets are as secret as the config's: never in a message.
     for (const field of ["private_key", "client_secret", "refresh_token"]) {
       const value = credentials?.json[field];
@@ -199,7 +203,13 @@ class GcsStore implements ObjectStore {
     return new Storage({
       projectId: config.project_id,
       scopes,
-      ...(credentials ? { authClient: authClientFor(credentials, scopes) } : {}),
+      // Credentials of another type in the named file (workload identity federation, …) are the client's to build:
+      // it is given the file, so that it does not look for the variable in the process's environment.
+      ...(credentials
+        ? { authClient: authClientFor(credentials, scopes) }
+        : config.json || adcFile === ""
+        ? {}
+        : { keyFilename: adcFile }),
       ...(config.endpoint ? { apiEndpoint: config.endpoint.replace(/\/+$/, "") } : {}),
       // A custom endpoint is still Google's API (a private endpoint, a test server): it gets the token too.
       useAuthWithCustomEndpoint: true,
@@ -257,14 +267,13 @@ function statusOf(err: unknown): number | undefined {
 }
 
 /**
- * The credentials to build the client from: the config's `json`, else the file `GOOGLE_APPLICATION_CREDENTIALS`
- * names when it holds a service account or user credentials (read here so its `token_uri` is honoured), else
- * undefined: the client's own application-default search (that file when of another type, gcloud's file, the
- * metadata server).
+ * The credentials to build the client from: the config's `json`, else the file `file` (the environment's
+ * `GOOGLE_APPLICATION_CREDENTIALS`) when it holds a service account or user credentials (read here so its
+ * `token_uri` is honoured), else undefined: that file when of another type, or with no file the client's own
+ * application-default search (gcloud's file, the metadata server).
  */
-async function loadCredentials(json: string): Promise<Credentials | undefined> {
+async function loadCredentials(json: string, file: string): Promise<Credentials | undefined> {
   if (json !== "") return parsed(json, "storage.stow.config json");
-  const file = Deno.env.get("GOOGLE_APPLICATION_CREDENTIALS") ?? "";
   if (file === "") return undefined;
   let text: string;
   try {

@@ -163,17 +163,19 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
     });
 
     await t.step(
-      "application default credentials from GOOGLE_APPLICATION_CREDENTIALS, its token_uri honoured",
+      "application default credentials from the settings' GOOGLE_APPLICATION_CREDENTIALS, its token_uri honoured",
       async () => {
         const file = await Deno.makeTempFile({ suffix: ".json" });
-        const before = Deno.env.get("GOOGLE_APPLICATION_CREDENTIALS");
         try {
           await Deno.writeTextFile(file, gcs.serviceAccountJson);
-          Deno.env.set("GOOGLE_APPLICATION_CREDENTIALS", file);
           const tokens = gcs.tokens.length;
           const s = settings(gcs);
           await withStore(
-            { ...s, config: { json: "", project_id: "fctl-test-project", endpoint: gcs.endpoint } },
+            {
+              ...s,
+              config: { json: "", project_id: "fctl-test-project", endpoint: gcs.endpoint },
+              env: { GOOGLE_APPLICATION_CREDENTIALS: file },
+            },
             async (store) => {
               deepEqual(await store.head("gs://fctl-bucket/fast/v1-a.tgz"), { size: 9 });
             },
@@ -181,8 +183,6 @@ Deno.test("stow google against a loopback GCS API server", async (t) => {
           equal(gcs.tokens.length, tokens + 1);
           equal(gcs.requests.at(-1)?.authorization, `Bearer ${gcs.tokens.at(-1)}`);
         } finally {
-          if (before === undefined) Deno.env.delete("GOOGLE_APPLICATION_CREDENTIALS");
-          else Deno.env.set("GOOGLE_APPLICATION_CREDENTIALS", before);
           await Deno.remove(file);
         }
       },

@@ -137,6 +137,8 @@ export interface StowStoreSettings {
   headersTimeoutMs?: number;
   /** `http.idleTimeout` in ms, 0 or absent = none: the longest the service takes nothing of a body sent to it. */
   idleTimeoutMs?: number;
+  /** The environment to take `GOOGLE_APPLICATION_CREDENTIALS` from (google); default none: the process's is not read. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -197,4 +199,9 @@ export interface StorageConfig {
   cacheTargetGcPercent?: number;
   /** The `fetch` storage HTTP calls go through (the command's CA and proxy); default the global one. */
   fetch?: typeof fetch;
+  /**
+   * The environment the backends take variables from: stow google's `GOOGLE_APPLICATION_CREDENTIALS` (the
+   * credentials file when `json` is empty). Default none: the process's environment is not read.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }

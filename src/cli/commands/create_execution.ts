@@ -186,7 +186,7 @@ export const CREATE_EXECUTION_COMMAND: CommandSpec = leafCommand({
     // Local files given as blob inputs go where fast registration puts its archive (the data proxy, else the
     // configured storage); the HTTP client and the storage are made with the first upload, as most executions
     // upload nothing. A storage setting it refuses is refused here, before any call.
-    const uploads = registrationStorage(ctx.config, () => ctx.http());
+    const uploads = registrationStorage(ctx.config, () => ctx.http(), ctx.io.env);
     const spec = execFile ? await readExecutionSpecFile(execFile) : undefined;
     const admin = await connecting;
     const oldFormat = /^(1|t|true)$/i.test(ctx.io.env["FLYTE_USE_OLD_DC_FORMAT"] ?? "");
