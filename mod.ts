@@ -3,7 +3,8 @@
  *
  * {@link connect} builds an admin client as the command line does, from the user's config file, option values
  * and environment, with its retries and auth. Every other function takes its dependencies explicitly (an
- * {@link AdminClient}, inputs, a signal) and never prints, reads the environment or exits. The flyteidl
+ * {@link AdminClient}, inputs, a signal, the environment a storage backend reads: {@link StorageConfig}'s `env`)
+ * and never prints, reads the process's environment or exits. The flyteidl
  * messages the admin returns, and every message they refer to, are exported by `@fctl/fctl/types`; an in-process admin
  * service for tests by `@fctl/fctl/testing`.
  *
