@@ -12,7 +12,14 @@ Deno.test("the testing export starts a sandbox a client can seed, fail, list and
     assert(sandbox.store instanceof SandboxStore);
     sandbox.store.addTask({
       id: { resourceType: 1, project: "flytesnacks", domain: "development", name: "hello", version: "v1" },
-      spec: { template: { type: "python-task", target: { case: "container", value: { image: "python:3.12" } } } },
+      spec: {
+        template: {
+          type: "python-task",
+          metadata: { runtime: { version: "1.16.1" } },
+          interface: {},
+          target: { case: "container", value: { image: "python:3.12" } },
+        },
+      },
     });
     const scope = { project: "flytesnacks", domain: "development" };
     sandbox.failNext("ListTasks", Code.Unavailable);
