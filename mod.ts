@@ -210,7 +210,7 @@ export {
   type CreateExecutionResult,
   type ExecutionUploadOptions,
 } from "./src/executions/create_execution.ts";
-export { type ConfigRow, describeConfig } from "./src/config/describe.ts";
+export { type ConfigRow, describeConfig } from "./src/app/describe_config.ts";
 export { type ObjectStore, openStorage, type StorageConfig } from "./src/storage/mod.ts";
 export type { ObjectInfo, StoreSource, StowStoreSettings } from "./src/storage/store.ts";
 export { type Release, type ReleaseAsset, resolveRelease, type ResolveReleaseOptions } from "./src/github/release.ts";

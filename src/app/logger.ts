@@ -38,7 +38,7 @@ export async function configuredLogger(
   if (options.reportWarnings !== false) { for (const warning of loaded.warnings) log.configWarning(warning); }
   if (log.enabled(5)) {
     const [{ describeConfig }, { shownUrl }] = await Promise.all([
-      import("../config/describe.ts"),
+      import("./describe_config.ts"),
       import("../log/shown_url.ts"),
     ]);
     const set = describeConfig(loaded).filter((row) => row.source !== "default");

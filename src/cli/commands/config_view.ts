@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ConfigRow } from "../../config/describe.ts";
+import type { ConfigRow } from "../../app/describe_config.ts";
 import { leafCommand, WIDE_FLAG } from "../command.ts";
 import { printNote } from "../../output/print.ts";
 
@@ -34,7 +34,7 @@ export const CONFIG_VIEW_COMMAND = leafCommand({
   }),
   async run(ctx, options) {
     const [{ describeConfig }, { render }] = await Promise.all([
-      import("../../config/describe.ts"),
+      import("../../app/describe_config.ts"),
       import("../../output/render.ts"),
     ]);
     const rows = describeConfig(ctx.loaded).filter((row) => options.all || row.source !== "default");

@@ -1,15 +1,15 @@
 /**
  * The effective configuration as rows for `fctl config view`: every option's value as a user would
  * write it (durations as Go strings), where it came from, and secrets redacted: by the rule the command line's
- * output follows (`app/secrets.ts`), so that a program showing the rows shows no more than `fctl config view`.
+ * output follows (`secrets.ts`), so that a program showing the rows shows no more than `fctl config view`.
  *
  * @module
  */
-import type { LoadedConfig } from "./load.ts";
-import { envName, OPTIONS, type OptionSpec, yamlPath } from "./schema.ts";
-import { formatDuration } from "./duration.ts";
+import type { LoadedConfig } from "../config/load.ts";
+import { envName, OPTIONS, type OptionSpec, yamlPath } from "../config/schema.ts";
+import { formatDuration } from "../config/duration.ts";
 import { REDACTED, Redactor } from "../log/redact.ts";
-import { registerConfigValueSecrets } from "../app/secrets.ts";
+import { registerConfigValueSecrets } from "./secrets.ts";
 
 /**
  * One option of the effective configuration.
