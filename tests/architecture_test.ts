@@ -80,8 +80,8 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
   "src/storage/local.ts": { uses: ["Deno", "node:path"], why: "the local-disk storage backend" },
   "src/storage/mem.ts": { uses: ["Deno"], why: "the in-memory storage backend reads the files it is given" },
   "src/storage/gcs.ts": {
-    uses: ["Deno", "node:stream", "node:stream/promises", "node:buffer"],
-    why: "the GCS client library reads and writes Node streams; application default credentials' file",
+    uses: ["node:stream", "node:stream/promises", "node:buffer"],
+    why: "the GCS client library reads and writes Node streams",
   },
   "src/storage/azure.ts": {
     uses: ["node:stream"],
