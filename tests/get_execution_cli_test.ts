@@ -333,12 +333,13 @@ Deno.test("get execution --details reads a sub-workflow's nodes below their pare
   }, { now: clock.now });
 });
 
-Deno.test("get execution --details reads every page: more than 100 nodes, and more than 100 attempts of a node", async () => {
+Deno.test("get execution --details reads every page: more than 100 node executions, and more than 100 attempts of a node", async () => {
   const { id, taskInit, taskNode } = await import("../src/sandbox/_test_helpers.ts");
   const sandbox = await startSandbox();
   try {
     sandbox.store.addTask(taskInit("t", "v1"));
-    const nodes = Array.from({ length: 101 }, (_, i) => taskNode(`n${i}`, "t", "v1"));
+    // As many nodes as FlyteAdmin registers (100): with the start and end nodes, 102 node executions, two pages.
+    const nodes = Array.from({ length: 100 }, (_, i) => taskNode(`n${i}`, "t", "v1"));
     const wfId = id(ResourceType.WORKFLOW, "wide", "v1");
     sandbox.store.addWorkflow({ id: wfId, spec: { template: { id: wfId, nodes } } });
     sandbox.store.addLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "wide", "v1"), spec: { workflowId: wfId } });
@@ -365,22 +366,22 @@ Deno.test("get execution --details reads every page: more than 100 nodes, and mo
     ]);
     equal(result.code, 0, result.stderr);
     const tree = JSON.parse(result.stdout);
-    equal(tree.length, 103, "start-node, n0 … n100, end-node");
+    equal(tree.length, 102, "start-node, n0 … n99, end-node");
     deepEqual(tree.map((n: { nodeExecution: { id: { nodeId: string } } }) => n.nodeExecution.id.nodeId).slice(-2), [
-      "n100",
+      "n99",
       "end-node",
     ]);
-    const n100 = tree.find((n: { nodeExecution: { id: { nodeId: string } } }) => n.nodeExecution.id.nodeId === "n100");
-    equal(n100.taskExecutions.length, 102);
-    equal(n100.taskExecutions[101].id.retryAttempt, 101);
+    const n99 = tree.find((n: { nodeExecution: { id: { nodeId: string } } }) => n.nodeExecution.id.nodeId === "n99");
+    equal(n99.taskExecutions.length, 102);
+    equal(n99.taskExecutions[101].id.retryAttempt, 101);
     const requests = calls(sandbox);
     deepEqual(requests.filter((call) => (call as string[])[0] === "ListNodeExecutions"), [
       ["ListNodeExecutions", "wide", "", 100, ""],
       ["ListNodeExecutions", "wide", "", 100, "100"],
     ]);
-    deepEqual(requests.filter((call) => (call as string[])[1] === "n100"), [
-      ["ListTaskExecutions", "n100", 100, ""],
-      ["ListTaskExecutions", "n100", 100, "100"],
+    deepEqual(requests.filter((call) => (call as string[])[1] === "n99"), [
+      ["ListTaskExecutions", "n99", 100, ""],
+      ["ListTaskExecutions", "n99", 100, "100"],
     ]);
   } finally {
     await sandbox.close();

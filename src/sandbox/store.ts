@@ -39,7 +39,7 @@ import {
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Project, type ProjectRegisterRequest, ProjectSchema } from "../../proto/gen/flyteidl/admin/project_pb.ts";
 import { EntityTable, type Entry } from "./entity_table.ts";
-import { compileWorkflow } from "./compile.ts";
+import { compileWorkflow, DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
 import { SandboxExecutions } from "./executions.ts";
 import { requireIdOf } from "./identifiers.ts";
 import { ProjectTable } from "./projects.ts";
@@ -230,10 +230,9 @@ export class SandboxStore {
 
   /**
    * FlyteAdmin's `registration.maxWorkflowNodes`: the most nodes a registered workflow may have (start and end not
-   * counted); 0 for no limit. FlyteAdmin's default, which the demo cluster keeps, is DEFAULT_MAX_WORKFLOW_NODES (100);
-   * the sandbox sets no limit while a CLI test (get execution's paging) still registers a workflow of 101 nodes.
+   * counted); 0 for no limit. FlyteAdmin's default, which the demo cluster keeps and the sandbox starts with.
    */
-  maxWorkflowNodes = 0;
+  maxWorkflowNodes = DEFAULT_MAX_WORKFLOW_NODES;
 
   /** Creates a workflow version, as CreateWorkflow does: it must compile (compile.ts), then be new. */
   addWorkflow(init: WorkflowInit): Workflow {
