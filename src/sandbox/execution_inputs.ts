@@ -10,19 +10,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Parameter } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { ParameterSchema, type VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import {
-  type Literal,
-  type LiteralMap,
-  LiteralMapSchema,
-  type Primitive,
-  type Scalar,
-} from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import {
-  BlobType_BlobDimensionality,
-  type LiteralType,
-  LiteralTypeSchema,
-  SimpleType,
-} from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { type Literal, type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { goText } from "./go_text.ts";
+import { areTypesCastable, scalarLiteralType } from "./type_casting.ts";
 
 function invalid(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
@@ -82,9 +73,11 @@ export function checkAndFetchInputs(
     }
     const actual = literalTypeOf(given);
     const wanted = parameter.var?.type;
-    if (wanted && !castable(actual, wanted)) {
+    if (wanted && actual && !areTypesCastable(actual, wanted)) {
       throw invalid(
-        `invalid ${name} input wrong type. Expected ${describeType(wanted)}, but got ${describeType(actual)}`,
+        `invalid ${name} input wrong type. Expected ${goText(LiteralTypeSchema, wanted)}, but got ${
+          goText(LiteralTypeSchema, actual)
+        }`,
       );
     }
   }
@@ -95,23 +88,17 @@ export function checkAndFetchInputs(
   return create(LiteralMapSchema, { literals: inputs });
 }
 
-const PRIMITIVE_TYPES: Record<Primitive["value"]["case"] & string, SimpleType> = {
-  integer: SimpleType.INTEGER,
-  floatValue: SimpleType.FLOAT,
-  stringValue: SimpleType.STRING,
-  boolean: SimpleType.BOOLEAN,
-  datetime: SimpleType.DATETIME,
-  duration: SimpleType.DURATION,
-};
-
 const simple = (type: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value: type } });
 
-/** The type of a literal, as the propeller's compiler infers it; undefined for what the sandbox does not model. */
+/**
+ * The type of a literal, as FlyteAdmin infers an execution input's (its scalars' as the compiler does, a union's as
+ * a union of its one variant); undefined for what the sandbox does not model.
+ */
 export function literalTypeOf(literal: Literal): LiteralType | undefined {
   const value = literal.value;
   switch (value.case) {
     case "scalar":
-      return scalarType(value.value);
+      return scalarLiteralType(value.value);
     case "collection": {
       const first = value.value.literals[0];
       const element = first ? literalTypeOf(first) : simple(SimpleType.NONE);
@@ -124,92 +111,5 @@ export function literalTypeOf(literal: Literal): LiteralType | undefined {
     }
     default:
       return undefined;
-  }
-}
-
-function scalarType(scalar: Scalar): LiteralType | undefined {
-  const value = scalar.value;
-  switch (value.case) {
-    case "primitive":
-      return value.value.value.case ? simple(PRIMITIVE_TYPES[value.value.value.case]) : undefined;
-    case "noneType":
-      return simple(SimpleType.NONE);
-    case "binary":
-      // As FlyteAdmin's validator infers it: a MessagePack binary is a struct (a dataclass, a Pydantic model or a
-      // dict sent as MessagePack); any other tag is raw binary.
-      return simple(value.value.tag === "msgpack" ? SimpleType.STRUCT : SimpleType.BINARY);
-    case "error":
-      return simple(SimpleType.ERROR);
-    case "generic":
-      return simple(SimpleType.STRUCT);
-    case "blob":
-      return create(LiteralTypeSchema, { type: { case: "blob", value: value.value.metadata?.type ?? {} } });
-    case "union":
-      return value.value.type;
-    default:
-      return undefined;
-  }
-}
-
-/**
- * Whether a value of type `source` may be passed where `target` is expected: equal simple types, unions (a
- * variant accepts it), collections and maps element-wise, blobs of the same dimensionality and a compatible
- * format. Types the sandbox does not model (schemas, datasets, enums, …) are accepted.
- */
-export function castable(source: LiteralType | undefined, target: LiteralType): boolean {
-  if (!source) return true;
-  const to = target.type;
-  const from = source.type;
-  if (to.case === "unionType") {
-    if (from.case === "unionType") return from.value.variants.every((variant) => castable(variant, target));
-    return to.value.variants.some((variant) => castable(source, variant));
-  }
-  if (from.case === "simple" && from.value === SimpleType.NONE && to.case !== "simple") return false;
-  switch (to.case) {
-    case "simple":
-      if (to.value === SimpleType.STRUCT && from.case === "simple" && from.value === SimpleType.STRUCT) return true;
-      return from.case === "simple" && from.value === to.value;
-    case "collectionType":
-      if (from.case !== "collectionType") return false;
-      return isNone(from.value) || castable(from.value, to.value);
-    case "mapValueType":
-      if (from.case !== "mapValueType") return false;
-      return isNone(from.value) || castable(from.value, to.value);
-    case "blob": {
-      if (from.case !== "blob") return false;
-      const sameDimensionality = (from.value.dimensionality ?? BlobType_BlobDimensionality.SINGLE) ===
-        (to.value.dimensionality ?? BlobType_BlobDimensionality.SINGLE);
-      const formats = [from.value.format, to.value.format];
-      return sameDimensionality && (formats.includes("") || formats[0] === formats[1]);
-    }
-    default:
-      return true;
-  }
-}
-
-function isNone(type: LiteralType): boolean {
-  return type.type.case === "simple" && type.type.value === SimpleType.NONE;
-}
-
-/** A type in the compact text form FlyteAdmin's messages print (`simple:INTEGER`, `collection_type:{…}`). */
-export function describeType(type: LiteralType | undefined): string {
-  const value = type?.type;
-  switch (value?.case) {
-    case "simple":
-      return `simple:${SimpleType[value.value]}`;
-    case "collectionType":
-      return `collection_type:{${describeType(value.value)}}`;
-    case "mapValueType":
-      return `map_value_type:{${describeType(value.value)}}`;
-    case "unionType":
-      return `union_type:{${value.value.variants.map((variant) => `variants:{${describeType(variant)}}`).join(" ")}}`;
-    case "blob":
-      return `blob:{format:"${value.value.format}" dimensionality:${
-        BlobType_BlobDimensionality[value.value.dimensionality]
-      }}`;
-    case undefined:
-      return "<nil>";
-    default:
-      return value?.case ?? "<nil>";
   }
 }

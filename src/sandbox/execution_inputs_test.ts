@@ -8,20 +8,27 @@ import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import {
   collection as list,
   collectionOf,
+  enumOf,
   int,
   type LiteralInit,
   none as noneLiteral,
   simple,
+  str,
   unionOf,
 } from "../_test_literals.ts";
-import { castable, checkAndFetchInputs, describeType, expectedInputs, literalTypeOf } from "./execution_inputs.ts";
+import { LiteralTypeSchema } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { checkAndFetchInputs, expectedInputs, literalTypeOf } from "./execution_inputs.ts";
+import { goText } from "./go_text.ts";
+import { areTypesCastable } from "./type_casting.ts";
 
 const none = noneLiteral();
 const listOf = (value: SimpleType) => collectionOf(simple(value));
 const optional = (value: SimpleType) => unionOf(simple(value), simple(SimpleType.NONE));
-const typeOf = (literal: LiteralInit) => literalTypeOf(create(LiteralSchema, literal));
+const typeOf = (literal: LiteralInit) => literalTypeOf(create(LiteralSchema, literal))!;
+const castable = (from: ReturnType<typeof typeOf>, to: ReturnType<typeof simple>) =>
+  areTypesCastable(from, create(LiteralTypeSchema, to));
 
-Deno.test("literal types: inferred and checked as far as the sandbox models them", () => {
+Deno.test("an execution input's type: inferred from its literal, and cast as Flyte's compiler casts it", () => {
   assertEquals(castable(typeOf(int(1)), simple(SimpleType.INTEGER)), true);
   assertEquals(castable(typeOf(int(1)), simple(SimpleType.FLOAT)), false);
   assertEquals(castable(typeOf(list(int(1), int(2))), listOf(SimpleType.INTEGER)), true);
@@ -30,7 +37,12 @@ Deno.test("literal types: inferred and checked as far as the sandbox models them
   assertEquals(castable(typeOf(none), optional(SimpleType.INTEGER)), true);
   assertEquals(castable(typeOf(int(3)), optional(SimpleType.INTEGER)), true);
   assertEquals(castable(typeOf(none), simple(SimpleType.INTEGER)), false);
-  assertEquals(describeType(listOf(SimpleType.INTEGER)), "collection_type:{simple:INTEGER}");
+  // An enum is made from a string, as FlyteAdmin's check of an execution's inputs takes it.
+  assertEquals(castable(typeOf(str("red")), enumOf("red", "blue")), true);
+  assertEquals(
+    goText(LiteralTypeSchema, create(LiteralTypeSchema, listOf(SimpleType.INTEGER))),
+    "collection_type:{simple:INTEGER}",
+  );
 });
 
 Deno.test("expected inputs: the launch plan's defaults plus the workflow inputs it neither defaults nor fixes", () => {
@@ -66,5 +78,35 @@ Deno.test("expected inputs: the launch plan's defaults plus the workflow inputs 
   assertEquals(
     refused,
     "invalid a input wrong type. Expected simple:INTEGER, but got collection_type:{simple:INTEGER}",
+  );
+});
+
+Deno.test("execution inputs are cast as FlyteAdmin casts them: an enum takes a string, not a number; a union literal its variant", () => {
+  const workflowInputs = create(VariableMapSchema, {
+    variables: {
+      color: { type: enumOf("red", "blue") },
+      either: { type: unionOf(simple(SimpleType.INTEGER), simple(SimpleType.STRING)) },
+    },
+  });
+  const spec = create(LaunchPlanSpecSchema, {});
+  const expected = expectedInputs(spec, workflowInputs);
+  const refusal = (literals: Record<string, LiteralInit>) => {
+    try {
+      checkAndFetchInputs(create(LiteralMapSchema, { literals }), undefined, expected);
+      return "";
+    } catch (err) {
+      return err instanceof ConnectError ? err.rawMessage : String(err);
+    }
+  };
+  const either = create(LiteralSchema, {
+    value: {
+      case: "scalar",
+      value: { value: { case: "union", value: { value: int(5), type: simple(SimpleType.INTEGER) } } },
+    },
+  });
+  assertEquals(refusal({ color: str("red"), either }), "");
+  assertEquals(
+    refusal({ color: int(1), either }),
+    'invalid color input wrong type. Expected enum_type:{values:"red" values:"blue"}, but got simple:INTEGER',
   );
 });
