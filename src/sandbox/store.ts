@@ -232,7 +232,7 @@ export class SandboxStore {
    * FlyteAdmin's `registration.maxWorkflowNodes`: the most nodes a registered workflow may have (start and end not
    * counted); 0 for no limit. FlyteAdmin's default, which the demo cluster keeps and the sandbox starts with.
    */
-  maxWorkflowNodes = DEFAULT_MAX_WORKFLOW_NODES;
+  maxWorkflowNodes: number = DEFAULT_MAX_WORKFLOW_NODES;
 
   /** Creates a workflow version, as CreateWorkflow does: it must compile (compile.ts), then be new. */
   addWorkflow(init: WorkflowInit): Workflow {
