@@ -4,9 +4,9 @@
  */
 import { deepEqual, equal, match } from "node:assert/strict";
 import type { ProjectGetRequest, ProjectListRequest } from "../proto/gen/flyteidl/admin/project_pb.ts";
-import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { seedProjects, type TestProject } from "./entity_fixtures.ts";
-import { runFctl, runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { runProductionProcess, seedProjects, type TestProject } from "./entity_fixtures.ts";
+import { runFctl } from "./helpers.ts";
 
 /** Registered after the seed project a fresh admin has (flytesnacks, "Default project setup."). */
 const PROJECTS: TestProject[] = [
@@ -137,29 +137,13 @@ Deno.test("get project: an unknown id fails naming it (exit 1); bad flags are us
 
 Deno.test("production admin: get project as a fresh process (TLS, OAuth client credentials, declared permissions)", async () => {
   const sandbox = await startSandbox({ production: true });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-get-project-" });
   try {
     await seedProjects(sandbox, PROJECTS);
-    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const env = {
-      HOME: `${dir}/no-home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
-    const flags = [
-      "--admin.endpoint",
-      sandbox.endpoint,
-      "--admin.caCertFilePath",
-      `${dir}/ca.pem`,
-      "--admin.clientSecretEnvVar",
-      "FLYTE_SECRET",
-    ];
-    const result = await runFctlProcess(["get", "project", "flytesnacks", "-o", "json", ...flags], env);
+    const result = await runProductionProcess(sandbox, ["get", "project", "flytesnacks", "-o", "json"]);
     equal(result.code, 0, result.stderr);
     equal(JSON.parse(result.stdout).description, "Default project setup.");
     equal(result.stderr, "");
   } finally {
     await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });

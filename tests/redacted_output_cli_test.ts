@@ -11,8 +11,8 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { primitive, simple } from "../src/_test_literals.ts";
-import { seedProjects, withFullAdmin } from "./entity_fixtures.ts";
-import { runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
+import { runProductionProcess, seedProjects, withFullAdmin } from "./entity_fixtures.ts";
+import { runFctlProcess } from "./helpers.ts";
 
 /** The widths of a table's lines (rules and rows): one width when it is aligned. */
 function lineWidths(table: string): number[] {
@@ -90,33 +90,18 @@ Deno.test("config view: a secret of several lines (a key in storage.stow.config)
 
 Deno.test("production admin: get project whose description holds the client secret: the table aligned, the documents valid", async () => {
   const sandbox = await startSandbox({ production: true });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-redacted-output-" });
   try {
     await seedProjects(sandbox, [
       { id: "leaky", name: "Leaky", description: `echoes ${SANDBOX_CLIENT.secret} back` },
       { id: "plain", name: "Plain", description: "nothing secret" },
     ]);
-    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const env = {
-      HOME: `${dir}/no-home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
-    const flags = [
-      "--admin.endpoint",
-      sandbox.endpoint,
-      "--admin.caCertFilePath",
-      `${dir}/ca.pem`,
-      "--admin.clientSecretEnvVar",
-      "FLYTE_SECRET",
-    ];
-    const table = await runFctlProcess(["get", "project", ...flags], env);
+    const table = await runProductionProcess(sandbox, ["get", "project"]);
     equal(table.code, 0, table.stderr);
     assert(!table.stdout.includes(SANDBOX_CLIENT.secret), table.stdout);
     equal(lineWidths(table.stdout).length, 1, table.stdout);
     assert(rowOf(table.stdout, "leaky")?.includes("echoes [redacted] back"), table.stdout);
     for (const format of ["json", "yaml"]) {
-      const doc = await runFctlProcess(["get", "project", "leaky", "-o", format, ...flags], env);
+      const doc = await runProductionProcess(sandbox, ["get", "project", "leaky", "-o", format]);
       equal(doc.code, 0, doc.stderr);
       assert(!doc.stdout.includes(SANDBOX_CLIENT.secret), doc.stdout);
       const project = format === "json" ? JSON.parse(doc.stdout) : parse(doc.stdout);
@@ -124,7 +109,6 @@ Deno.test("production admin: get project whose description holds the client secr
     }
   } finally {
     await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
