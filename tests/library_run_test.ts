@@ -26,47 +26,37 @@ import { fixture } from "./helpers.ts";
 const SCOPE = { project: "flytesnacks", domain: "development" };
 
 Deno.test("createExecution's id goes straight to waitForExecution; a dry run's result has none", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
-    const options = { paths: [fixture("flytesnacks-core.tgz")], archive: true, ...SCOPE, version: "v1" };
-    equal((await registerFiles(client, options)).failed, 0);
-    const spec: ExecutionSpec = {
-      file: "made in code",
-      workflow: "core.flyte_basics.hello_world.my_wf",
-      inputs: new Map(),
-      envs: new Map(),
-    };
-    const created = await createExecution(client, { ...SCOPE, spec });
-    const id: ExecutionName = created.id;
-    const execution = await waitForExecution(client, id);
-    equal(execution.closure?.phase, WorkflowExecution_Phase.SUCCEEDED);
-    equal(executionFailure(execution), undefined);
+  await using sandbox = await startSandbox();
+  using client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  const options = { paths: [fixture("flytesnacks-core.tgz")], archive: true, ...SCOPE, version: "v1" };
+  equal((await registerFiles(client, options)).failed, 0);
+  const spec: ExecutionSpec = {
+    file: "made in code",
+    workflow: "core.flyte_basics.hello_world.my_wf",
+    inputs: new Map(),
+    envs: new Map(),
+  };
+  const created = await createExecution(client, { ...SCOPE, spec });
+  const id: ExecutionName = created.id;
+  const execution = await waitForExecution(client, id);
+  equal(execution.closure?.phase, WorkflowExecution_Phase.SUCCEEDED);
+  equal(executionFailure(execution), undefined);
 
-    const dry = await createExecution(client, { ...SCOPE, spec, dryRun: true });
-    equal(dry.id, undefined);
-    equal(dry.rpc, "CreateExecution");
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
+  const dry = await createExecution(client, { ...SCOPE, spec, dryRun: true });
+  equal(dry.id, undefined);
+  equal(dry.rpc, "CreateExecution");
 });
 
 Deno.test("a checked workflow or launch plan query has a type a program can name, as a task's and an execution's have", async () => {
-  const sandbox = await startSandbox();
-  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
-  try {
-    const options = { paths: [fixture("flytesnacks-core.tgz")], archive: true, ...SCOPE, version: "v1" };
-    equal((await registerFiles(client, options)).failed, 0);
-    const name = "core.flyte_basics.hello_world.my_wf";
-    const workflows: WorkflowQuery = workflowQuery({ ...SCOPE, name, latest: true });
-    const launchPlans: LaunchPlanQuery = launchPlanQuery({ ...SCOPE, name, latest: true });
-    const workflow = await runWorkflowQuery(client, workflows);
-    const launchPlan = await runLaunchPlanQuery(client, launchPlans);
-    equal(workflow.kind === "one" && workflow.workflow.id?.version, "v1");
-    equal(launchPlan.kind === "one" && launchPlan.launchPlan.id?.version, "v1");
-  } finally {
-    client.close();
-    await sandbox.close();
-  }
+  await using sandbox = await startSandbox();
+  using client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  const options = { paths: [fixture("flytesnacks-core.tgz")], archive: true, ...SCOPE, version: "v1" };
+  equal((await registerFiles(client, options)).failed, 0);
+  const name = "core.flyte_basics.hello_world.my_wf";
+  const workflows: WorkflowQuery = workflowQuery({ ...SCOPE, name, latest: true });
+  const launchPlans: LaunchPlanQuery = launchPlanQuery({ ...SCOPE, name, latest: true });
+  const workflow = await runWorkflowQuery(client, workflows);
+  const launchPlan = await runLaunchPlanQuery(client, launchPlans);
+  equal(workflow.kind === "one" && workflow.workflow.id?.version, "v1");
+  equal(launchPlan.kind === "one" && launchPlan.launchPlan.id?.version, "v1");
 });
