@@ -8,9 +8,9 @@
 import { equal, match, ok as assert } from "node:assert/strict";
 import http2 from "node:http2";
 import { type PlainHttpServer, withPlainHttpServer } from "../src/auth/_test_plain_http_server.ts";
-import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
+import { productionAdmin } from "./entity_fixtures.ts";
 import { runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
-import { taskSpec } from "./task_fixtures.ts";
 
 /** Deno's own cache, where the other subprocess runs keep it, whatever HOME a run has. */
 const DENO_DIR = `${SUBPROCESS_HOME}/.cache/deno`;
@@ -25,24 +25,12 @@ interface Production {
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ production: profile });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-hardening-" });
-  try {
-    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
-    sandbox.store.addTask({ id: spec.template!.id!, spec });
-    const get = [
-      ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
-      ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
-      ...["--admin.clientSecretEnvVar", "FLYTE_SECRET"],
-    ];
-    const run = (args: string[], home = `${dir}/no-home`) =>
-      runFctlProcess(args, { HOME: home, DENO_DIR, FLYTE_SECRET: SANDBOX_CLIENT.secret });
-    await fn({ sandbox, dir, get, run });
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using admin = await productionAdmin({ production: profile }, "fctl-auth-hardening-");
+  const { sandbox, dir } = admin;
+  const get = [...admin.get, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
+  const run = (args: string[], home = `${dir}/no-home`) =>
+    runFctlProcess(args, { HOME: home, DENO_DIR, FLYTE_SECRET: SANDBOX_CLIENT.secret });
+  await fn({ sandbox, dir, get, run });
 }
 
 /** The client secrets an HTTP Basic header carries. */

@@ -9,9 +9,9 @@
 import { equal, match, ok as assert } from "node:assert/strict";
 import { followSignIn, freePort, waitFor } from "../src/auth/_test_helpers.ts";
 import { FCTL_RUN_FLAGS } from "../src/permissions.ts";
-import { type ProductionProfile, type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import type { ProductionProfile, Sandbox } from "../src/sandbox/mod.ts";
+import { productionAdmin } from "./entity_fixtures.ts";
 import { fctlMain, type RunResult } from "./helpers.ts";
-import { taskSpec } from "./task_fixtures.ts";
 
 /** What ships: the bundle of main.ts. */
 const MAIN = await fctlMain();
@@ -62,23 +62,13 @@ interface Production {
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ production: profile });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-id-token-" });
-  try {
-    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
-    sandbox.store.addTask({ id: spec.template!.id!, spec });
-    const get = ["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"];
-    get.push("--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`);
-    const home = async (name: string) => {
-      await Deno.mkdir(`${dir}/${name}`);
-      return `${dir}/${name}`;
-    };
-    await fn({ sandbox, get, home });
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using admin = await productionAdmin({ production: profile }, "fctl-id-token-");
+  const { sandbox, get, dir } = admin;
+  const home = async (name: string) => {
+    await Deno.mkdir(`${dir}/${name}`);
+    return `${dir}/${name}`;
+  };
+  await fn({ sandbox, get, home });
 }
 
 function assertClean(result: RunResult, label: string): void {

@@ -7,9 +7,9 @@
  * the proxy in front of it answering its own pages; tokens shorter-lived than the flows' refresh time.
  */
 import { equal, match } from "node:assert/strict";
-import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
+import { productionAdmin } from "./entity_fixtures.ts";
 import { runFctlProcess, type RunResult } from "./helpers.ts";
-import { taskSpec } from "./task_fixtures.ts";
 
 interface Production {
   sandbox: Sandbox;
@@ -22,23 +22,11 @@ interface Production {
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ production: profile });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-providers-" });
-  try {
-    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
-    sandbox.store.addTask({ id: spec.template!.id!, spec });
-    const get = [
-      ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
-      ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
-    ];
-    const run = async (args: string[], home?: string) =>
-      runFctlProcess(args, { HOME: home ?? await Deno.makeTempDir({ dir }), FLYTE_SECRET: SANDBOX_CLIENT.secret });
-    await fn({ sandbox, get, run, dir });
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using admin = await productionAdmin({ production: profile }, "fctl-auth-providers-");
+  const { sandbox, get, dir } = admin;
+  const run = async (args: string[], home?: string) =>
+    runFctlProcess(args, { HOME: home ?? await Deno.makeTempDir({ dir }), FLYTE_SECRET: SANDBOX_CLIENT.secret });
+  await fn({ sandbox, get, run, dir });
 }
 
 /** DeviceFlow, polling every 20 ms when the server names no interval. */

@@ -7,8 +7,9 @@
 import { type Client, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AdminService } from "../proto/gen/flyteidl/service/admin_pb.ts";
-import { type Sandbox, SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
+import { type Sandbox, SANDBOX_CLIENT, type SandboxOptions, startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl, runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
+import { taskSpec } from "./task_fixtures.ts";
 
 /** Runs `fn` with a client of the sandbox's whole AdminService, on one HTTP/2 connection. */
 export async function withFullAdmin(
@@ -99,4 +100,39 @@ export async function runProductionProcess(
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** A production-shaped sandbox with a task to read, for sign-in tests: closed, and its directory removed, on disposal. */
+export interface ProductionAdmin extends AsyncDisposable {
+  sandbox: Sandbox;
+  /** A directory of the test's own, holding `ca.pem`; removed with the admin. */
+  dir: string;
+  /** `get task` of the seeded task `core.sub.process`, newest version, as JSON, with the endpoint and the test CA. */
+  get: string[];
+}
+
+/**
+ * Starts a production-shaped sandbox (`options.production`: TLS from its own CA, OAuth as profiled), writes its CA
+ * certificate to a directory named after `prefix`, and seeds the task `core.sub.process` version v7.
+ */
+export async function productionAdmin(options: SandboxOptions, prefix: string): Promise<ProductionAdmin> {
+  const sandbox = await startSandbox(options);
+  const dir = await Deno.makeTempDir({ prefix });
+  const close = async () => {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  };
+  try {
+    await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
+    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
+    sandbox.store.addTask({ id: spec.template!.id!, spec });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const get = [
+    ...["get", "task", "core.sub.process", "--latest", "-o", "json", "-p", "flytesnacks", "-d", "development"],
+    ...["--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`],
+  ];
+  return { sandbox, dir, get, [Symbol.asyncDispose]: close };
 }
