@@ -8,7 +8,7 @@ import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl, type RunResult } from "./helpers.ts";
 import { startTlsServer } from "../src/http/_test_tls.ts";
-import { taskSpec } from "./task_fixtures.ts";
+import { productionAdmin } from "./entity_fixtures.ts";
 
 /** A token of the sandbox's authorization server, as it could appear in output. */
 const SANDBOX_TOKEN = /\b(at|rt)-[A-Za-z0-9_-]{20,}/;
@@ -25,25 +25,17 @@ interface Production {
 }
 
 async function withProduction(fn: (p: Production) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ production: true });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-cli-" });
-  try {
-    const file = async (name: string, text: string, mode = 0o600) => {
-      await Deno.writeTextFile(`${dir}/${name}`, text, { mode });
-      return `${dir}/${name}`;
-    };
-    const ca = await file("ca.pem", sandbox.caCertificate!);
-    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
-    sandbox.store.addTask({ id: spec.template!.id!, spec });
-    const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
-    // A HOME that does not exist: tokens stay in memory, so every run is a process of its own.
-    const run = (args: string[], env: Record<string, string> = {}) =>
-      runFctl(args, { env: { HOME: `${dir}/no-home`, ...env } });
-    await fn({ sandbox, dir, flags: [...flags, "--admin.caCertFilePath", ca], file, run });
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using admin = await productionAdmin({ production: true }, "fctl-auth-cli-");
+  const { sandbox, dir } = admin;
+  const file = async (name: string, text: string, mode = 0o600) => {
+    await Deno.writeTextFile(`${dir}/${name}`, text, { mode });
+    return `${dir}/${name}`;
+  };
+  const flags = ["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+  // A HOME that does not exist: tokens stay in memory, so every run is a process of its own.
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runFctl(args, { env: { HOME: `${dir}/no-home`, ...env } });
+  await fn({ sandbox, dir, flags: [...flags, "--admin.caCertFilePath", `${dir}/ca.pem`], file, run });
 }
 
 const count = (sandbox: Sandbox, method: string) => sandbox.requests.filter((r) => r.method === method).length;

@@ -4,9 +4,9 @@
  * graph, each run with a `HOME` of its own so the token cache is the test's.
  */
 import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
-import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { type ProductionProfile, type Sandbox, SANDBOX_CLIENT } from "../src/sandbox/mod.ts";
 import { runFctl, runFctlProcess, type RunResult } from "./helpers.ts";
-import { taskSpec } from "./task_fixtures.ts";
+import { productionAdmin } from "./entity_fixtures.ts";
 
 /** A token of the sandbox's authorization server, as it could appear in output. */
 const SANDBOX_TOKEN = /\b(at|rt)-[A-Za-z0-9_-]{20,}/;
@@ -23,29 +23,21 @@ interface Production {
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ production: profile });
-  const dir = await Deno.makeTempDir({ prefix: "fctl-auth-commands-" });
-  try {
-    const file = async (name: string, text: string, mode = 0o600) => {
-      await Deno.writeTextFile(`${dir}/${name}`, text, { mode });
-      return `${dir}/${name}`;
-    };
-    const home = `${dir}/home`;
-    await Deno.mkdir(home);
-    const ca = await file("ca.pem", sandbox.caCertificate!);
-    const spec = taskSpec({ name: "core.sub.process", version: "v7" });
-    sandbox.store.addTask({ id: spec.template!.id!, spec });
-    const flags = [
-      ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
-      ...["--admin.caCertFilePath", ca, "--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"],
-    ];
-    const run = (args: string[], env: Record<string, string> = {}) =>
-      runFctl(args, { env: { HOME: home, FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret, ...env } });
-    await fn({ sandbox, dir, home, flags, file, run });
-  } finally {
-    await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using admin = await productionAdmin({ production: profile }, "fctl-auth-commands-");
+  const { sandbox, dir } = admin;
+  const file = async (name: string, text: string, mode = 0o600) => {
+    await Deno.writeTextFile(`${dir}/${name}`, text, { mode });
+    return `${dir}/${name}`;
+  };
+  const home = `${dir}/home`;
+  await Deno.mkdir(home);
+  const flags = [
+    ...["-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint],
+    ...["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_CLIENT_SECRET"],
+  ];
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runFctl(args, { env: { HOME: home, FLYTE_CLIENT_SECRET: SANDBOX_CLIENT.secret, ...env } });
+  await fn({ sandbox, dir, home, flags, file, run });
 }
 
 function assertClean(result: RunResult, secrets: string[], label: string): void {
