@@ -144,6 +144,17 @@ interface Setup {
 /** The longest any of these runs may take: far longer than the 3 s limits they are given. */
 const TIME_LIMIT_MS = 60_000;
 
+/** `register files` of flytesnacks-core with `flags` and `env` (and a test's `extra` flags), within the time limit. */
+function registerCore(flags: string[], env: Record<string, string>) {
+  return (extra: string[], options?: GuardedOptions) =>
+    guardedFctl(
+      ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
+      env,
+      TIME_LIMIT_MS,
+      options,
+    );
+}
+
 /**
  * A production-shaped admin with a data proxy whose signed `https://` upload URLs are answered by a raw TLS server
  * responding with `respond`: the runs reach the upload URL through a CONNECT proxy (`admin.httpProxyURL`) that sends
@@ -163,13 +174,7 @@ async function withHostileUploadUrl(respond: Respond, fn: (setup: Setup) => Prom
     flags.push("--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET");
     flags.push("--admin.httpProxyURL", proxy.url);
     const env = { HOME: `${dir}/home`, TMPDIR: `${dir}/tmp`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
-    const register = (extra: string[], options?: GuardedOptions) =>
-      guardedFctl(
-        ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
-        env,
-        TIME_LIMIT_MS,
-        options,
-      );
+    const register = registerCore(flags, env);
     await fn({ register, server, tmp: `${dir}/tmp` });
   } finally {
     proxy.close();
@@ -285,13 +290,7 @@ async function withHostileS3(respond: Respond, fn: (setup: Setup) => Promise<voi
       FLYTE_SECRET: SANDBOX_CLIENT.secret,
       FCTL_STORAGE_CONNECTION_SECRET_KEY: "hostile-test-secret-key",
     };
-    const register = (extra: string[], options?: GuardedOptions) =>
-      guardedFctl(
-        ["register", "files", "--archive", fixture("flytesnacks-core.tgz"), "--version", "v1", ...flags, ...extra],
-        env,
-        TIME_LIMIT_MS,
-        options,
-      );
+    const register = registerCore(flags, env);
     await fn({ register, server, tmp: `${dir}/tmp` });
   } finally {
     server.close();
