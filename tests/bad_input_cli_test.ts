@@ -79,7 +79,7 @@ const ROWS: Row[] = [
   {
     args: [...REGISTER, "--dryRun", "--admin.httpProxyURL", "http://[bad", fixture("flytesnacks-core.tgz")],
     code: 2,
-    line: /invalid admin\.httpProxyURL "http:\/\/\[bad"/,
+    line: /admin\.httpProxyURL "http:\/\/\[bad" is not a URL/,
   },
   // Archives
   { args: [...REGISTER, "$DIR/missing.tgz"], code: 2, line: /missing\.tgz/ },

@@ -38,7 +38,7 @@ const VIOLATIONS: Record<string, { flags: string[]; env?: Record<string, string>
   },
   "HTTP proxy": {
     flags: ["--admin.httpProxyURL", "proxy 3128"],
-    problem: 'invalid admin.httpProxyURL "proxy 3128": expected a URL such as http://proxy:3128',
+    problem: 'admin.httpProxyURL "proxy 3128" is not a URL: expected one such as http://proxy:3128',
   },
   "skip-verify without TLS": {
     flags: ["--admin.insecure", "--admin.insecureSkipVerify"],
@@ -89,7 +89,8 @@ Deno.test("config validate reaches every registered check: a configuration break
 });
 
 /** What a proxy URL of a scheme no HTTP client proxies through gives, shown without user information or query. */
-const PROXY_SCHEME_PROBLEM = 'invalid admin.httpProxyURL "ftp://proxy.example.org:2121/": expected an http://, ' +
+const PROXY_SCHEME_PROBLEM =
+  'admin.httpProxyURL "ftp://proxy.example.org:2121/" is not a proxy URL: expected an http://, ' +
   "https://, socks5:// or socks5h:// URL with a host, such as http://proxy:3128";
 
 Deno.test("config validate refuses an admin.httpProxyURL of another scheme than http, https, socks5 or socks5h", async () => {
@@ -101,7 +102,7 @@ Deno.test("config validate refuses an admin.httpProxyURL of another scheme than 
     equal(result.code, 2, proxy);
     match(
       result.stderr,
-      /^invalid: invalid admin\.httpProxyURL .*: expected an http:\/\/, https:\/\/, socks5:\/\//,
+      /^invalid: admin\.httpProxyURL .* is not a proxy URL: expected an http:\/\/, https:\/\/, socks5:\/\//,
       proxy,
     );
   }

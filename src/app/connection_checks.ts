@@ -46,11 +46,11 @@ export function configuredHttpProxy(config: Config): string | undefined {
   if (!proxy) return undefined;
   const url = URL.parse(proxy);
   if (!url) {
-    throw new UsageError(`invalid admin.httpProxyURL ${quote(proxy)}: expected a URL such as http://proxy:3128`);
+    throw new UsageError(`admin.httpProxyURL ${quote(proxy)} is not a URL: expected one such as http://proxy:3128`);
   }
   if (!HTTP_PROXY_SCHEMES.has(url.protocol) || url.hostname === "") {
     throw new UsageError(
-      `invalid admin.httpProxyURL ${quote(shownUrl(proxy))}: expected an http://, https://, socks5:// or ` +
+      `admin.httpProxyURL ${quote(shownUrl(proxy))} is not a proxy URL: expected an http://, https://, socks5:// or ` +
         "socks5h:// URL with a host, such as http://proxy:3128",
     );
   }
