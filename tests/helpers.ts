@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { equal } from "node:assert/strict";
 import { runCli } from "../src/cli/run.ts";
 import type { Io } from "../src/output/io.ts";
 import { readBoundedTextFile } from "../src/fs/read_bounded.ts";
@@ -108,4 +109,14 @@ export async function runFctlProcess(args: string[], env: Record<string, string>
   const out = await (await fctlProcess(args, env)).output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/**
+ * The one `Error:` line of a run's stderr (a debug log around it aside); fails, showing `context` (by default the
+ * start of stderr), unless there is exactly one.
+ */
+export function errorLine(result: { stderr: string }, context: string = result.stderr.slice(0, 4000)): string {
+  const lines = result.stderr.split("\n").filter((line) => line.startsWith("Error: "));
+  equal(lines.length, 1, context);
+  return lines[0];
 }

@@ -11,7 +11,7 @@
 import { equal, match, ok as assert } from "node:assert/strict";
 import { type SeenRequest, startTlsServer } from "../src/http/_test_tls.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { runFctlProcess, type RunResult } from "./helpers.ts";
+import { errorLine, runFctlProcess, type RunResult } from "./helpers.ts";
 
 /** The client's id and secret: characters every encoding (percent, form, OAuth's Basic) writes its own way. */
 const CLIENT_ID = "fctl client*1";
@@ -107,13 +107,6 @@ function assertSafe(result: RunResult, label: string): void {
     const longest = Math.max(0, ...text.split("\n").map((line) => line.length));
     assert(longest <= MAX_LINE, `${label}: ${name} has a line of ${longest} characters`);
   }
-}
-
-/** The `Error:` line of a run's stderr. */
-function errorLine(result: RunResult): string {
-  const lines = result.stderr.split("\n").filter((line) => line.startsWith("Error: "));
-  equal(lines.length, 1, result.stderr.slice(0, 4000));
-  return lines[0];
 }
 
 Deno.test("a token endpoint echoing the Basic credential and the form body into its error, with escapes and a 10 MB line: no secret, no escape, no huge line, at every level and format", async () => {

@@ -17,7 +17,7 @@ import {
   type GuardedRun,
   MEMORY_LIMIT_MIB,
 } from "./guarded_fctl.ts";
-import { fixture } from "./helpers.ts";
+import { errorLine, fixture } from "./helpers.ts";
 
 const encoder = new TextEncoder();
 
@@ -252,10 +252,9 @@ Deno.test("a signed upload URL refusing the source with an error that echoes the
       equal(run.code, 1, described(run));
       // Before, the refusal was quoted as it came: the token three times.
       for (const output of [run.stdout, run.stderr]) ok(!output.includes(token), `level ${level}: ${described(run)}`);
-      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
-      equal(error.length, 1, described(run));
+      const error = errorLine(run, described(run));
       match(
-        error[0],
+        error,
         /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ failed: HTTP 403: <\?xml version="1\.0"\?><Error><Code>SignatureDoesNotMatch<\/Code><SignatureProvided>\[redacted\]<\/SignatureProvided><Message>token \[redacted\] \(as a form: token=\[redacted\]\) refused for \?token=\[redacted\]<\/Message><\/Error>$/,
       );
       await assertNothingLeft(tmp, `level ${level}`);
@@ -348,10 +347,9 @@ Deno.test("an S3 refusal that echoes the request's Authorization header and acce
       for (const output of [run.stdout, run.stderr]) {
         ok(!output.includes(signature) && !output.includes(ACCESS_KEY), `level ${level}: ${described(run)}`);
       }
-      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
-      equal(error.length, 1, described(run));
+      const error = errorLine(run, described(run));
       match(
-        error[0],
+        error,
         /^Error: cannot write "s3:\/\/fctl-fast\/fast\/v1-fast\w+\.tar\.gz": SignatureDoesNotMatch: The request signature we calculated does not match AWS4-HMAC-SHA256 Credential=\[redacted\]\/\d{8}\/us-east-1\/s3\/aws4_request, SignedHeaders=\S+, Signature=\[redacted\] \(HTTP 403\)$/,
       );
       await assertNothingLeft(tmp, `level ${level}`);
@@ -371,10 +369,9 @@ Deno.test("a signed upload URL redirecting the upload from https to plain http: 
       const run = await register(["--logger.level", "5"]);
       // Before, the source was PUT again, in the clear, to wherever the answer said.
       equal(run.code, 1, described(run));
-      const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
-      equal(error.length, 1, described(run));
+      const error = errorLine(run, described(run));
       match(
-        error[0],
+        error,
         /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to (https:\/\/127\.0\.0\.1:\d+\/[^?\s]+) failed: PUT \1 was redirected to http:\/\/127\.0\.0\.1:\d+\/moved: a redirect from https to plain http is not followed$/,
       );
       ok(!run.stderr.includes("abc123"), described(run));
@@ -392,10 +389,9 @@ Deno.test("a signed upload URL that closes the connection in the middle of the u
   await withHostileUploadUrl(closing, async ({ register, server, tmp }) => {
     const run = await register(["--logger.level", "5"]);
     equal(run.code, 1, described(run));
-    const error = run.stderr.split("\n").filter((line) => line.startsWith("Error: "));
-    equal(error.length, 1, described(run));
+    const error = errorLine(run, described(run));
     match(
-      error[0],
+      error,
       /^Error: uploading "core\/_pb_output\/fast\w+\.tar\.gz" to https:\/\/127\.0\.0\.1:\d+\/[^?\s]+ failed: (connection closed before message completed|.*(reset|broken pipe).*)$/i,
     );
     equal(server.heads.filter((request) => request.startsWith("PUT ")).length, 4, "tried 4 times in all");
