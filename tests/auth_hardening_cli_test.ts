@@ -22,6 +22,8 @@ interface Production {
   get: string[];
   /** Runs fctl with `HOME` (default: one that does not exist, so no token cache) and the secret in its variable. */
   run(args: string[], home?: string): Promise<RunResult>;
+  /** A `HOME` where one run of `get` has cached a token: its token directory and the cache file's name there. */
+  signedIn(): Promise<{ home: string; tokens: string; name: string }>;
 }
 
 async function withProduction(profile: ProductionProfile, fn: (p: Production) => Promise<void>): Promise<void> {
@@ -30,7 +32,16 @@ async function withProduction(profile: ProductionProfile, fn: (p: Production) =>
   const get = [...admin.get, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
   const run = (args: string[], home = `${dir}/no-home`) =>
     runFctlProcess(args, { HOME: home, DENO_DIR, FLYTE_SECRET: SANDBOX_CLIENT.secret });
-  await fn({ sandbox, dir, get, run });
+  const signedIn = async () => {
+    const home = `${dir}/home`;
+    await Deno.mkdir(home);
+    const first = await run(get, home);
+    equal(first.code, 0, first.stderr);
+    const tokens = `${home}/.flyte/fctl/tokens`;
+    const [name] = [...Deno.readDirSync(tokens)].map((e) => e.name);
+    return { home, tokens, name };
+  };
+  await fn({ sandbox, dir, get, run, signedIn });
 }
 
 /** The client secrets an HTTP Basic header carries. */
@@ -95,13 +106,8 @@ Deno.test("fctl at debug level: an https admin.tokenUrl's query and a token cach
 });
 
 Deno.test("fctl with a token cache file open to other users makes it private; a linked tokens directory's target keeps its mode", async () => {
-  await withProduction({}, async ({ sandbox, dir, get, run }) => {
-    const home = `${dir}/home`;
-    await Deno.mkdir(home);
-    const first = await run(get, home);
-    equal(first.code, 0, first.stderr);
-    const tokens = `${home}/.flyte/fctl/tokens`;
-    const [name] = [...Deno.readDirSync(tokens)].map((e) => e.name);
+  await withProduction({}, async ({ sandbox, dir, get, run, signedIn }) => {
+    const { home, tokens, name } = await signedIn();
     await Deno.chmod(`${tokens}/${name}`, 0o644);
     const second = await run(get, home);
     equal(second.code, 0, second.stderr);
@@ -131,13 +137,8 @@ Deno.test("fctl with a token cache file open to other users makes it private; a 
 });
 
 Deno.test("fctl never sends a token cached from a TLS admin over plaintext: with --admin.insecure at the same host and port, no cached token goes", async () => {
-  await withProduction({}, async ({ sandbox, dir, get, run }) => {
-    const home = `${dir}/home`;
-    await Deno.mkdir(home);
-    const first = await run(get, home);
-    equal(first.code, 0, first.stderr);
-    const tokens = `${home}/.flyte/fctl/tokens`;
-    const [name] = [...Deno.readDirSync(tokens)].map((e) => e.name);
+  await withProduction({}, async ({ sandbox, get, run, signedIn }) => {
+    const { home, tokens, name } = await signedIn();
     const cached: string = JSON.parse(Deno.readTextFileSync(`${tokens}/${name}`)).accessToken;
 
     // Whatever listens in plaintext where the admin was (a mistaken --admin.insecure, a server on the path) sees

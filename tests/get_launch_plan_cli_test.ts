@@ -171,15 +171,9 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
 Deno.test("a launch plan registered without default inputs shows its workflow's unbound inputs as required, as FlyteAdmin's", async () => {
   await withCore(async (sandbox, endpoint) => {
     const { fixture } = await import("./helpers.ts");
-    const registered = await runFctl([
-      "register",
-      "files",
-      "--archive",
-      fixture("valid-register.tgz"),
-      "--version",
-      "r1",
-      ...endpoint,
-    ]);
+    const register = () =>
+      runFctl(["register", "files", "--archive", fixture("valid-register.tgz"), "--version", "r1", ...endpoint]);
+    const registered = await register();
     equal(registered.code, 0, registered.stderr);
     // Its launch plan names no default input; its workflow takes `a` and `b`, which FlyteAdmin adds to the default
     // inputs as required (ValidateLaunchPlan), and the closure's expected inputs are the same.
@@ -205,15 +199,7 @@ Deno.test("a launch plan registered without default inputs shows its workflow's 
         ),
       );
       // The same registration again is the same launch plan: AlreadyExists, not a different structure.
-      const again = await runFctl([
-        "register",
-        "files",
-        "--archive",
-        fixture("valid-register.tgz"),
-        "--version",
-        "r1",
-        ...endpoint,
-      ]);
+      const again = await register();
       equal(again.code, 0, again.stderr);
     } finally {
       await Deno.remove(dir, { recursive: true });
