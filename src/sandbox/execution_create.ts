@@ -17,7 +17,7 @@ import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/ide
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
 import { validateLabels } from "./labels.ts";
-import { validateLiteralMap, validateNotifications } from "./shared_validation.ts";
+import { invalidArgument as invalid, validateLiteralMap, validateNotifications } from "./shared_validation.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import type { ProjectTable } from "./projects.ts";
 import type { SandboxStore } from "./store.ts";
@@ -26,10 +26,6 @@ import type { SandboxStore } from "./store.ts";
 const MAX_NAME_LENGTH = 63;
 const NAME_PATTERN = /^[a-z][a-z\-0-9]*$/;
 const TASK_RETRIES_DEFAULT = 3;
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
 
 function missing(field: string): ConnectError {
   return invalid(`missing ${field}`);

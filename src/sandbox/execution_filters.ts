@@ -8,9 +8,9 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
 import { type Sort, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { parseRfc3339 } from "./time.ts";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /** A column's value: text, a time or duration in nanoseconds, a number, or SQL NULL. */
 export type ColumnValue = string | bigint | number | null;
@@ -174,10 +174,6 @@ const PREFIXES: Record<string, string> = {
   execution_admin_tag: "eat",
   execution_tag: "et",
 };
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
 
 /** Parses a request's filters in FlyteAdmin's order of checks; empty means none. */
 export function parseRequestFilters<T>(text: string, schema: FilterSchema<T>): ParsedFilter<T>[] {

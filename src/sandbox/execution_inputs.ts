@@ -6,7 +6,6 @@
  * @module
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Parameter } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { ParameterSchema, type VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
@@ -14,15 +13,7 @@ import { type Literal, type LiteralMap, LiteralMapSchema } from "../../proto/gen
 import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { goText } from "./go_text.ts";
 import { areTypesCastable, scalarLiteralType } from "./type_casting.ts";
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
-
-/** Names in a stable order: FlyteAdmin walks Go maps (random order), the sandbox walks them sorted. */
-function sortedEntries<T>(record: Record<string, T>): [string, T][] {
-  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
+import { invalidArgument as invalid, sortedEntries } from "./shared_validation.ts";
 
 /**
  * The inputs a launch plan expects, as FlyteAdmin computes them when it creates one: its default inputs, plus every

@@ -105,6 +105,7 @@ import {
 import { requireFullId } from "./identifiers.ts";
 import type { SandboxStore } from "./store.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /**
  * Which executions a plan is for: one execution name, the executions of one launch plan (or task) name, or every
@@ -140,10 +141,6 @@ interface ExecutionRecord {
 const NS_PER_MS = 1_000_000n;
 /** FlyteAdmin's default `maxParallelism` (its application configuration's). */
 const DEFAULT_MAX_PARALLELISM = 25;
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
 
 /** FlyteAdmin's identifier text (Go's rendering of the message) in NOT_FOUND messages. */
 function describeExecution(id: { project: string; domain: string; name: string }): string {

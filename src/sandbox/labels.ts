@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /** FlyteAdmin's label limit, and Kubernetes' rules for label keys and values. */
 const MAX_LABELS = 16;
@@ -13,10 +13,6 @@ const MAX_PREFIX_LENGTH = 253;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_RULE = "alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character";
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
 
 /**
  * Labels as FlyteAdmin checks them: at most 16, each key and value a valid Kubernetes label key and value

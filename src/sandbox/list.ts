@@ -24,6 +24,7 @@ import {
   sortComparator,
 } from "./execution_filters.ts";
 import type { Row } from "./filters.ts";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /**
  * One page of results and the token of the next page: FlyteAdmin's rule, a token (the next offset) exactly when
@@ -32,10 +33,6 @@ import type { Row } from "./filters.ts";
 export interface Page<T> {
   items: T[];
   token: string;
-}
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
 }
 
 /** What FlyteAdmin answers when its database refuses a query: UNKNOWN with Postgres's message. */

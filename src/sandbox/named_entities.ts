@@ -30,6 +30,7 @@ import {
 import type { Row } from "./filters.ts";
 import { databaseError } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /** A named entity's metadata, kept only once updated. */
 interface Metadata {
@@ -119,10 +120,6 @@ function sortKeyError(table: string, key: string) {
     );
   }
   return databaseError(`column "${key}" does not exist`);
-}
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
 }
 
 function validResourceType(type: ResourceType): boolean {

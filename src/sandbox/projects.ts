@@ -30,6 +30,7 @@ import {
 } from "./execution_filters.ts";
 import { createMonotonicClock } from "./time.ts";
 import { validateLabels } from "./labels.ts";
+import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /** The domains FlyteAdmin's default configuration has, returned with every project. */
 export const SANDBOX_DOMAINS = [
@@ -83,10 +84,6 @@ const BY_IDENTIFIER = create(SortSchema, { key: "identifier", direction: Sort_Di
 
 /** Kubernetes' DNS-1123 label, which FlyteAdmin requires of a project id. */
 const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
-}
 
 /**
  * FlyteAdmin's ValidateProject: id present, labels as FlyteAdmin takes them, the id a DNS-1123 label, name and
