@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { invalidArgument as invalid } from "./shared_validation.ts";
+import { invalidArgument as invalid, sortedEntries } from "./shared_validation.ts";
 
 /** FlyteAdmin's label limit, and Kubernetes' rules for label keys and values. */
 const MAX_LABELS = 16;
@@ -19,7 +19,7 @@ const LABEL_RULE = "alphanumeric characters, '-', '_' or '.', starting and endin
  * (INVALID_ARGUMENT naming the first bad one, keys in order: Go's map order is random, the sandbox's is not).
  */
 export function validateLabels(labels: Record<string, string>): void {
-  const entries = Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = sortedEntries(labels);
   if (entries.length > MAX_LABELS) throw invalid(`labels map cannot exceed ${MAX_LABELS} entries`);
   for (const [key, value] of entries) {
     const slash = key.lastIndexOf("/");
