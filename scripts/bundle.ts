@@ -11,7 +11,9 @@
  * fctl's own modules and every npm package that is ES modules are bundled ({@link BUNDLED_PACKAGES}; `yaml` and
  * MessagePack from their ES-module builds, {@link BUNDLED_ES_BUILDS}); the cloud SDKs stay imports that Deno resolves
  * through `deno.json` at run time, so the bundle runs with `--config deno.json` and the installed `node_modules`, as
- * the source does. The chunks loaded before anything runs are merged into one module (`bundle_startup.ts`).
+ * the source does. The chunks loaded before anything runs are merged into one module (`bundle_startup.ts`), and
+ * every module is rewritten so that V8 compiles its functions with it and Deno's code cache keeps them
+ * (`eager_compile.ts`).
  *
  * The build is written beside the old one and renamed into place, so a reader never sees half a bundle. A stamp
  * (`dist/bundle/.inputs`) records a hash of the inputs (`main.ts`, `src/`, `proto/gen/`, `deno.json`, `deno.lock`, the
@@ -24,6 +26,7 @@
  * @module
  */
 import { mergeRunContext, mergeStartupChunks } from "./bundle_startup.ts";
+import { eagerCompileDir } from "./eager_compile.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -39,7 +42,14 @@ const STAMP = ".inputs";
 /** The files a build reads, as paths relative to the root: sources, generated protos, config and lock. */
 async function inputFiles(root: URL): Promise<string[]> {
   // The build's own scripts too: a bundle built by an older one is rebuilt.
-  const files = ["main.ts", "deno.json", "deno.lock", "scripts/bundle.ts", "scripts/bundle_startup.ts"];
+  const files = [
+    "main.ts",
+    "deno.json",
+    "deno.lock",
+    "scripts/bundle.ts",
+    "scripts/bundle_startup.ts",
+    "scripts/eager_compile.ts",
+  ];
   for (const dir of ["src", "proto/gen"]) {
     for await (const path of walk(new URL(`${dir}/`, root), `${dir}/`)) {
       // Test code is never reached from main.ts; leaving it out keeps a test edit from rebuilding.
@@ -188,6 +198,8 @@ export async function buildBundle(root: URL = ROOT, options: BuildOptions = {}):
     const merge = { config: new URL("deno.json", root).pathname };
     await mergeStartupChunks(staging, merge);
     await mergeRunContext(staging, merge);
+    // Every function in parentheses, so that Deno's code cache holds their bytecode (see eager_compile.ts).
+    await eagerCompileDir(staging);
     await Deno.writeTextFile(`${staging}/${STAMP}`, `${hash}\n`);
     await replaceDir(staging, outDir);
   } finally {
