@@ -49,8 +49,9 @@ export interface ConnectOptions {
   flags?: Readonly<Record<string, string | number | boolean>>;
   /**
    * The environment (`FCTL_*`, `FLYTECTL_CONFIG`, `HOME` for the token cache, proxies, variables that
-   * `admin.clientSecretEnvVar` names). Default: the process's (read whole, which needs `--allow-env`); given, the
-   * process's is not read.
+   * `admin.clientSecretEnvVar` names, the storage's `GOOGLE_APPLICATION_CREDENTIALS` and AWS variables). Default: the
+   * process's (read whole, which needs `--allow-env`); given, the process's is not read (but for what the AWS SDK
+   * reads regardless: see the README's library section).
    */
   env?: Readonly<Record<string, string | undefined>>;
   /**

@@ -22,6 +22,8 @@ export interface SeenS3Request {
   path: string;
   /** The `Content-MD5` header, if sent. */
   contentMd5: string | null;
+  /** The access key id the request is signed with (SigV4's `Credential=`), or null when unsigned. */
+  accessKeyId: string | null;
 }
 
 /** A running server. */
@@ -59,7 +61,8 @@ export async function startTestS3(options: { tls?: boolean; buckets?: string[] }
     async (req) => {
       const url = new URL(req.url);
       const contentMd5 = req.headers.get("content-md5");
-      requests.push({ method: req.method, path: url.pathname, contentMd5 });
+      const accessKeyId = /Credential=([^/,\s]+)\//.exec(req.headers.get("authorization") ?? "")?.[1] ?? null;
+      requests.push({ method: req.method, path: url.pathname, contentMd5, accessKeyId });
       const body = req.body ? new Uint8Array(await req.arrayBuffer()) : undefined;
       if (body && contentMd5 !== null && createHash("md5").update(body).digest("base64") !== contentMd5) {
         return new Response(

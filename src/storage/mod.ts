@@ -68,7 +68,7 @@ async function openBackend(config: StorageConfig): Promise<ObjectStore> {
       // Checked before the SDK loads: a bad setting costs no import.
       const settings = s3SettingsFromConnection(config);
       const { openS3Store } = await import("./s3.ts");
-      return openS3Store(settings, { fetch: config.fetch });
+      return openS3Store(settings, { fetch: config.fetch, env: config.env });
     }
     case "stow":
       return await openStow(config, multiContainer);
@@ -88,7 +88,7 @@ async function openStow(config: StorageConfig, multiContainer: boolean): Promise
     case "s3": {
       const settings = s3SettingsFromStow(config);
       const { openS3Store } = await import("./s3.ts");
-      return openS3Store(settings, { fetch: config.fetch });
+      return openS3Store(settings, { fetch: config.fetch, env: config.env });
     }
     case "google":
     case "azure": {

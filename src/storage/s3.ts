@@ -36,6 +36,7 @@ import {
   type ReferenceScope,
   tooLarge,
 } from "./reference.ts";
+import { type Env, envCredentialChain, HomeNotSetError } from "./s3_credentials.ts";
 import type { S3Settings } from "./s3_settings.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
@@ -43,11 +44,16 @@ import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 export interface S3StoreDeps {
   /** The `fetch` every call goes through (the command's CA and proxy); default the global one. */
   fetch?: typeof fetch;
+  /**
+   * The environment auth-type iam takes its AWS variables from (see s3_credentials.ts); default none: the
+   * process's is not read.
+   */
+  env?: Env;
 }
 
 /** Opens an S3-API store; nothing is sent until it is used. */
 export function openS3Store(settings: S3Settings, deps: S3StoreDeps = {}): ObjectStore {
-  return new S3Store(settings, deps.fetch ?? fetch);
+  return new S3Store(settings, deps.fetch ?? fetch, deps.env ?? {});
 }
 
 /**
@@ -75,7 +81,7 @@ class S3Store implements ObjectStore {
   readonly #buckets = new Map<string, Promise<void>>();
   #closed = false;
 
-  constructor(settings: S3Settings, baseFetch: typeof fetch) {
+  constructor(settings: S3Settings, baseFetch: typeof fetch, env: Env) {
     this.type = settings.type;
     this.#settings = settings;
     this.#scope = {
@@ -100,21 +106,20 @@ class S3Store implements ObjectStore {
       if (maxBodyBytes !== undefined) bounded.maxBodyBytes = maxBodyBytes;
       return baseFetch(input, bounded);
     };
-    const config: S3ClientConfig & { clientConfig: Pick<S3ClientConfig, "defaultUserAgentProvider"> } = {
+    const config: S3ClientConfig = {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.pathStyle,
-      // Undefined: the SDK's default chain (environment, shared files and AWS_PROFILE, web identity, ECS, EC2).
+      // The chain: the SDK's default one (environment, shared files and AWS_PROFILE, web identity, ECS, EC2) over
+      // `env` instead of the process's environment. Its `clientConfig` configures the STS and SSO clients it makes
+      // (web identity, assumed roles), which would otherwise build the SDK's user agent too.
       credentials: settings.credentials.kind === "keys"
         ? { accessKeyId: settings.credentials.accessKeyId, secretAccessKey: settings.credentials.secretAccessKey }
-        : undefined,
+        : envCredentialChain(env, { clientConfig: { defaultUserAgentProvider: fctlUserAgent } }),
       requestHandler: new FetchHttpHandler({ customFetch }),
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
       defaultUserAgentProvider: fctlUserAgent,
-      // The default chain is handed this client's configuration; its `clientConfig` configures the STS and SSO
-      // clients it makes (web identity, assumed roles), which would otherwise build the SDK's user agent too.
-      clientConfig: { defaultUserAgentProvider: fctlUserAgent },
     };
     this.#client = new S3Client(config);
   }
@@ -258,7 +263,7 @@ class S3Store implements ObjectStore {
     }
     // Without HOME the SDK asks the system for the user's home directory, which fctl's permissions do not
     // include (`--allow-sys`): say what to set instead.
-    if (/Requires sys access to "(uid|homedir)"/.test(error?.message ?? "")) {
+    if (err instanceof HomeNotSetError || /Requires sys access to "(uid|homedir)"/.test(error?.message ?? "")) {
       return "HOME is not set, and the AWS SDK needs it to look for its shared config and credentials files: set HOME";
     }
     const status = error?.$metadata?.httpStatusCode;
