@@ -12,8 +12,10 @@
  * - every function declaration at a module's top level, or at the top level of a function's body, becomes a `var`
  *   of the same name bound to that function in parentheses, placed where the declaration was hoisted to: after the
  *   module's imports, at the start of the function's body;
- * - methods, getters, setters and constructors have no such form and stay lazily compiled, as do declarations in
- *   blocks and those of a module in a static import cycle (another module of the cycle may call them before the
+ * - every method of an object literal, `m(a) {…}`, becomes a property bound to a function in parentheses,
+ *   `m: (function (a) {…})`, unless it uses `super` (which only a method may);
+ * - class methods, getters, setters and constructors have no such form and stay lazily compiled, as do declarations
+ *   in blocks and those of a module in a static import cycle (another module of the cycle may call them before the
  *   module runs, which only a declaration allows).
  *
  * What it costs: a process whose code cache is cold compiles every function of the modules it loads, called or not
@@ -66,6 +68,33 @@ function isMethod(parent: Node | undefined): boolean {
   return parent?.type === "Property" && (parent.method === true || parent.kind !== "init");
 }
 
+/** A key of an object literal's method that holds no function: a name, a literal, `[name]` or `[a.b]`. */
+function isPlainKey(key: Node): boolean {
+  if (key.type === "Identifier" || key.type === "Literal") return true;
+  return key.type === "MemberExpression" && (key.object as Node).type === "Identifier" &&
+    (key.property as Node).type === "Identifier" && key.computed === false;
+}
+
+/**
+ * How an object literal's method, `m(a) {…}`, is written as a property whose value is a function in parentheses, up to
+ * its parameters: `m: (function (`. Undefined for getters, setters, class methods, methods that use `super` (only a
+ * method may) and keys that are not plain.
+ */
+function asFunctionProperty(source: string, property: Node, value: Node): string | undefined {
+  if (property.type !== "Property" || property.kind !== "init" || !property.method) return undefined;
+  const key = property.key as Node;
+  if (!isPlainKey(key)) return undefined;
+  let usesSuper = false;
+  walk(value, (node) => {
+    if (node.type === "Super") usesSuper = true;
+  });
+  if (usesSuper) return undefined;
+  const name = source.slice(key.start, key.end);
+  return `${property.computed ? `[${name}]` : name}: (${value.async ? "async " : ""}function${
+    value.generator ? "*" : ""
+  } `;
+}
+
 /** Where declarations hoisted in `body` (a module's or a function body's statements) go: before the first statement
  * that is not an import or a directive. */
 function hoistPoint(statements: Node[], fallback: number): number {
@@ -107,6 +136,8 @@ function rewrite(source: string, program: Node, hoistTopLevel: boolean): string 
   const closes = new Map<number, number>();
   const hoistedTo = new Map<number, Hoisted[]>();
   const moved = new Map<number, Node>();
+  // An object literal's method from its start to its parameters, and what replaces that.
+  const replaced = new Map<number, { end: number; text: string }>();
   const functionBodies = new Set<Node>();
   walk(program, (node, parent) => {
     if (!FUNCTION_TYPES.has(node.type)) return;
@@ -122,11 +153,21 @@ function rewrite(source: string, program: Node, hoistTopLevel: boolean): string 
       moved.set(node.start, node);
       return;
     }
-    if (parent?.type === "ParenthesizedExpression" || isMethod(parent)) return;
+    if (parent?.type === "ParenthesizedExpression") return;
+    if (isMethod(parent)) {
+      const property = asFunctionProperty(source, parent!, node);
+      if (property !== undefined) {
+        replaced.set(parent!.start, { end: node.start, text: property });
+        closes.set(node.end, (closes.get(node.end) ?? 0) + 1);
+      }
+      return;
+    }
     opens.set(node.start, (opens.get(node.start) ?? 0) + 1);
     closes.set(node.end, (closes.get(node.end) ?? 0) + 1);
   });
-  const offsets = [...new Set([...opens.keys(), ...closes.keys(), ...hoistedTo.keys(), ...moved.keys()])]
+  const offsets = [
+    ...new Set([...opens.keys(), ...closes.keys(), ...hoistedTo.keys(), ...moved.keys(), ...replaced.keys()]),
+  ]
     .sort((a, b) => a - b);
 
   /** The first index of `offsets` at or after `offset`. */
@@ -159,6 +200,13 @@ function rewrite(source: string, program: Node, hoistTopLevel: boolean): string 
       // Declarations hoisted to the start of a declaration being moved belong to the range it is moved from.
       for (const { node, name } of at === start && self ? [] : hoistedTo.get(at) ?? []) {
         out.push(`var ${name} = (`, render(node.start, node.end, node), ");\n");
+      }
+      const replacement = replaced.get(at);
+      if (replacement) {
+        out.push(replacement.text);
+        pos = replacement.end;
+        i = firstAt(replacement.end);
+        continue;
       }
       const declaration = moved.get(at);
       if (declaration && declaration !== self) {
