@@ -6,7 +6,8 @@
  * - `n` projects `bench-project-<i>`, registered over the admin's own RPC (as a user registers them), so only on
  *   an admin without auth; the admin has its seed project `flytesnacks` besides.
  * - `n` workflow names `bench.module_<i % 50>.wf_<i>` at `v0`, and `n - 1` more versions of the first name, so that
- *   the first name has `n` versions. Each takes two integers, as the seeded tasks do, and has no nodes.
+ *   the first name has `n` versions. Each takes two integers, as the seeded tasks do, and has one node, which only
+ *   sleeps (it needs no task, and the admin compiles no workflow without nodes).
  * - `n` launch plans, `v0` of each workflow name, with defaults for both inputs.
  * - `n` executions `run-<i>` of the first launch plan, created through the store's executions, as CreateExecution
  *   creates them.
@@ -63,9 +64,15 @@ function identifier(resourceType: ResourceType, name: string, version: string) {
   return { resourceType, project: PROJECT, domain: DOMAIN, name, version };
 }
 
+/** A workflow's one node: it sleeps, so it needs no task and no input. */
+const SLEEP_NODE = {
+  id: "n0",
+  target: { case: "gateNode", value: { condition: { case: "sleep", value: { duration: { seconds: 1n } } } } },
+} as const;
+
 function addWorkflow(sandbox: Sandbox, name: string, version: string): void {
   const id = identifier(ResourceType.WORKFLOW, name, version);
-  sandbox.store.addWorkflow({ id, spec: { template: { id, interface: INTERFACE, nodes: [] } } });
+  sandbox.store.addWorkflow({ id, spec: { template: { id, interface: INTERFACE, nodes: [SLEEP_NODE] } } });
 }
 
 /**
@@ -111,7 +118,7 @@ export async function seedAdmin(sandbox: Sandbox, counts: SeedCounts): Promise<v
     const variables = typedVariables();
     sandbox.store.addWorkflow({
       id: workflowId,
-      spec: { template: { id: workflowId, interface: { inputs: { variables }, outputs: {} }, nodes: [] } },
+      spec: { template: { id: workflowId, interface: { inputs: { variables }, outputs: {} }, nodes: [SLEEP_NODE] } },
     });
     sandbox.store.addLaunchPlan({
       id: identifier(ResourceType.LAUNCH_PLAN, name, "v0"),

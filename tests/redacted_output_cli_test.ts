@@ -11,6 +11,7 @@ import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { primitive, simple } from "../src/_test_literals.ts";
+import { sleepNode } from "../src/sandbox/_test_helpers.ts";
 import { runProductionProcess, seedProjects, withFullAdmin } from "./entity_fixtures.ts";
 import { runFctlProcess } from "./helpers.ts";
 
@@ -153,7 +154,7 @@ Deno.test("get execution --details -o json|yaml: a node's output holding a secre
     const variables = { n: { type: simple(SimpleType.INTEGER) }, s: { type: simple(SimpleType.STRING) } };
     sandbox.store.addWorkflow({
       id: workflowId,
-      spec: { template: { id: workflowId, interface: { inputs: { variables } } } },
+      spec: { template: { id: workflowId, interface: { inputs: { variables } }, nodes: [sleepNode()] } },
     });
     sandbox.store.addLaunchPlan({ id: launchPlanId, spec: { workflowId } });
     await withFullAdmin(sandbox, async (admin) => {

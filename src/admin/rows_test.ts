@@ -34,6 +34,7 @@ import { WORKFLOW_COLUMNS, WORKFLOW_VERSION_COLUMNS } from "../workflows/workflo
 import { EXECUTION_COLUMNS } from "../executions/execution_columns.ts";
 import type { Column } from "../output/table.ts";
 import { startSandbox } from "../sandbox/mod.ts";
+import { sleepNode } from "../sandbox/_test_helpers.ts";
 import { datetime as datetimeLiteral, int, simple, str } from "../_test_literals.ts";
 import { registerCore, withFullAdmin } from "../../tests/entity_fixtures.ts";
 import { createAdminClient, ROW_METHOD_FILES } from "./client.ts";
@@ -125,7 +126,13 @@ Deno.test("the launch plan tables show the same cells from rows as from whole la
     const workflowId = { resourceType: 2, ...scope, name: "scheduled_wf", version: "v1" };
     sandbox.store.addWorkflow({
       id: workflowId,
-      spec: { template: { id: workflowId, interface: { inputs: { variables: { t: { type: datetime } } } } } },
+      spec: {
+        template: {
+          id: workflowId,
+          interface: { inputs: { variables: { t: { type: datetime } } } },
+          nodes: [sleepNode()],
+        },
+      },
     });
     const noon = datetimeLiteral(43_200n);
     await withFullAdmin(sandbox, async (admin) => {

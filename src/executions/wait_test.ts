@@ -12,7 +12,7 @@ import { ExitCode, InterruptedError } from "../errors.ts";
 import { DEFAULT_MAX_WORKFLOW_NODES } from "../sandbox/compile.ts";
 import type { ExecutionPlan } from "../sandbox/execution_lifecycle.ts";
 import type { Sandbox } from "../sandbox/mod.ts";
-import { DOMAIN, id, PROJECT, taskNode, withSandbox } from "../sandbox/_test_helpers.ts";
+import { DOMAIN, id, PROJECT, promiseBinding, taskNode, withSandbox } from "../sandbox/_test_helpers.ts";
 import {
   executionFailure,
   type ExecutionProgress,
@@ -69,6 +69,7 @@ function seed(sandbox: Sandbox, nodes: number): void {
         id: wfId,
         interface: INTERFACE,
         nodes: Array.from({ length: nodes }, (_, i) => taskNode(`n${i}`, "t", "v1")),
+        outputs: [promiseBinding("o", `n${nodes - 1}`)],
       },
     },
   });

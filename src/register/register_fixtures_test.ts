@@ -20,7 +20,7 @@ import {
   type RegisterReport,
 } from "./register_files.ts";
 import { extractionDirs, fixture } from "./_test_helpers.ts";
-import { withSandbox } from "../sandbox/_test_helpers.ts";
+import { sleepNode, withSandbox } from "../sandbox/_test_helpers.ts";
 import { simple, str } from "../_test_literals.ts";
 
 const BASE = { project: "flytesnacks", domain: "development", version: "v1", archive: true };
@@ -226,6 +226,7 @@ function seedScheduledWorkflow(sandbox: Sandbox): void {
         interface: {
           inputs: { variables: { kickoff_time: variable(SimpleType.DATETIME), name: variable(SimpleType.STRING) } },
         },
+        nodes: [sleepNode()],
       },
     },
   });

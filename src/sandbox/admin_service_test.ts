@@ -302,7 +302,7 @@ Deno.test("CreateWorkflow checks the failure node and detects changed structure"
     assert(err.serverMessage.includes(`name:"cleanup"`), err.serverMessage);
     await client.admin.createWorkflow(workflowInit("wf", "v1"));
     assertEquals((await adminError(client.admin.createWorkflow(workflowInit("wf", "v1")))).status, "AlreadyExists");
-    const changed = await adminError(client.admin.createWorkflow(workflowInit("wf", "v1", [], [{ nodes: [] }])));
+    const changed = await adminError(client.admin.createWorkflow(workflowInit("wf", "v1", undefined, [{ nodes: [] }])));
     assertEquals(changed.serverMessage, "workflow with different structure already exists");
   });
 });

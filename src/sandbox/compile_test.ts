@@ -3,12 +3,13 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { IdentifierSchema, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import type { BindingDataSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { type BindingDataSchema, BindingSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { type LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
-import type { NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { AliasSchema, NodeSchema, type WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { int } from "../_test_literals.ts";
 import { id, launchPlanInit, taskInit, taskNode, workflowInit } from "./_test_helpers.ts";
 import { DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
-import { SandboxStore } from "./store.ts";
+import { SandboxStore, type WorkflowInit } from "./store.ts";
 
 type TypeInit = MessageInitShape<typeof LiteralTypeSchema>;
 type NodeInit = MessageInitShape<typeof NodeSchema>;
@@ -61,19 +62,24 @@ function seeded(): SandboxStore {
   return store;
 }
 
+/** What CreateWorkflow answers for `init`: "OK" or "Code: message". */
+function answer(store: SandboxStore, init: WorkflowInit): string {
+  try {
+    store.addWorkflow(init);
+    return "OK";
+  } catch (err) {
+    if (err instanceof ConnectError) return `${Code[err.code]}: ${err.rawMessage}`;
+    throw err;
+  }
+}
+
 /** What CreateWorkflow answers for workflow `wf` of `nodes`: "OK" or "Code: message". */
 function register(
   store: SandboxStore,
   nodes: NodeInit[],
   more: MessageInitShape<typeof WorkflowTemplateSchema>[] = [],
 ) {
-  try {
-    store.addWorkflow(workflowInit("wf", "v1", nodes, more));
-    return "OK";
-  } catch (err) {
-    if (err instanceof ConnectError) return `${Code[err.code]}: ${err.rawMessage}`;
-    throw err;
-  }
+  return answer(store, workflowInit("wf", "v1", nodes, more));
 }
 
 const WF = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"wf" version:"v1"`;
@@ -265,4 +271,151 @@ Deno.test("CreateWorkflow refuses more nodes than FlyteAdmin's limit (100 on the
   store.maxWorkflowNodes = 300;
   store.addWorkflow(workflowInit("big", "v1", nodes(250)));
   store.addLaunchPlan(launchPlanInit("big", "v1"));
+});
+
+const NONE: TypeInit = { type: { case: "simple", value: SimpleType.NONE } };
+const union = (...variants: TypeInit[]): TypeInit => ({ type: { case: "unionType", value: { variants } } });
+
+Deno.test("CreateWorkflow refuses a required input nothing binds: ParameterNotBound, a binding without data too", () => {
+  const store = seeded();
+  assertEquals(
+    register(store, [node("n0", "make"), node("n1", "sum", { xs: intValue(1n) })]),
+    failed(
+      "Code: MismatchingTypes, Node Id: n1, Description: Variable [xs] (type [simple:INTEGER]) doesn't match " +
+        "expected type [collection_type:{simple:INTEGER}].",
+      "Code: ParameterNotBound, Node Id: n0, Description: Parameter not bound [a].",
+    ),
+  );
+  // A binding of no value is not a binding: the compiler reports both.
+  assertEquals(
+    register(store, [{ ...create(NodeSchema, node("n0", "make")), inputs: [create(BindingSchema, { var: "a" })] }]),
+    failed(
+      "Code: ParameterNotBound, Node Id: n0, Description: Parameter not bound [a].",
+      "Code: ValueRequired, Node Id: n0, Description: Value required [Binding].",
+    ),
+  );
+  // A sub-workflow's inputs are required as a task's are; so are the nodes' inside it.
+  const sub = {
+    id: id(ResourceType.WORKFLOW, "sub", "v1"),
+    interface: { inputs: vars({ a: INT }) },
+    nodes: [node("inner", "make")],
+  };
+  const call: NodeInit = {
+    id: "call",
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: sub.id } } },
+  };
+  assertEquals(
+    register(store, [call], [sub]),
+    failed(
+      "Code: ParameterNotBound, Node Id: call, Description: Parameter not bound [a].",
+      "Code: ParameterNotBound, Node Id: inner, Description: Parameter not bound [a].",
+    ),
+  );
+  assertEquals(store.workflows(), []);
+});
+
+Deno.test("CreateWorkflow refuses a workflow output nothing binds, at the end node", () => {
+  const store = seeded();
+  const init = workflowInit("wf", "v1", [node("n0", "make", { a: intValue(1n) })]);
+  init.spec!.template!.interface = { outputs: vars({ out: INT, also: STR }) };
+  init.spec!.template!.outputs = [{ var: "out", binding: promise("n0", "o") }];
+  assertEquals(
+    answer(store, init),
+    failed("Code: ParameterNotBound, Node Id: end-node, Description: Parameter not bound [also]."),
+  );
+  init.spec!.template!.interface = { outputs: vars({ out: INT }) };
+  assertEquals(answer(store, init), "OK");
+});
+
+Deno.test("CreateWorkflow leaves unbound what need not be bound: a launch plan's defaulted input, an optional one", () => {
+  const store = seeded();
+  const callee = workflowInit("callee", "v1", [node("n0", "make", { a: promise("start-node", "req") })]);
+  callee.spec!.template!.interface = { inputs: vars({ req: INT, opt: INT }) };
+  store.addWorkflow(callee);
+  const plan = launchPlanInit("callee", "v1");
+  plan.spec!.defaultInputs = {
+    parameters: { opt: { var: { type: INT }, behavior: { case: "default", value: int(5) } } },
+  };
+  store.addLaunchPlan(plan);
+  const lpNode = (inputs: Record<string, BindingInit>): NodeInit => ({
+    id: "lp",
+    target: {
+      case: "workflowNode",
+      value: { reference: { case: "launchplanRef", value: id(ResourceType.LAUNCH_PLAN, "callee", "v1") } },
+    },
+    inputs: Object.entries(inputs).map(([name, binding]) => ({ var: name, binding })),
+  });
+  assertEquals(
+    register(store, [lpNode({})]),
+    failed("Code: ParameterNotBound, Node Id: lp, Description: Parameter not bound [req]."),
+  );
+  assertEquals(register(store, [lpNode({ req: intValue(1n) })]), "OK");
+  // A union with a none variant is optional; so, as the compiler reads a variant's simple type, is one with a
+  // variant that is not simple (a list here). A union of simple types only is required.
+  withTask(store, "maybe", { o: union(INT, NONE), l: union(INT, list(INT)), u: union(INT, STR) }, {});
+  const init = workflowInit("optional", "v1", [node("n0", "maybe")]);
+  init.spec!.template!.interface = { outputs: vars({ none: union(STR, NONE) }) };
+  const optional = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"optional" version:"v1"`;
+  assertEquals(
+    answer(store, init),
+    `InvalidArgument: failed to compile workflow for [${optional}] with err: Collected Errors: 1\n` +
+      "\tError 0: Code: ParameterNotBound, Node Id: n0, Description: Parameter not bound [u].\n",
+  );
+  init.spec!.template!.nodes = [node("n0", "maybe", { u: intValue(1n) })];
+  assertEquals(answer(store, init), "OK");
+});
+
+Deno.test("CreateWorkflow refuses a workflow without nodes (NoNodesFound, nothing else checked), a sub-workflow too", () => {
+  const store = seeded();
+  const empty = workflowInit("wf", "v1", []);
+  empty.spec!.template!.interface = { outputs: vars({ out: INT }) };
+  assertEquals(
+    answer(store, empty),
+    failed(`Code: NoNodesFound, Node Id: ${WF}, Description: Can't find any nodes in workflow [${WF}].`),
+  );
+  const subId = id(ResourceType.WORKFLOW, "hollow", "v1");
+  const hollow = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"hollow" version:"v1"`;
+  const call: NodeInit = {
+    id: "call",
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId } } },
+  };
+  assertEquals(
+    register(store, [call], [{ id: subId, nodes: [] }]),
+    failed(`Code: NoNodesFound, Node Id: ${hollow}, Description: Can't find any nodes in workflow [${hollow}].`),
+  );
+  // A sub-workflow no node runs is not compiled.
+  assertEquals(register(store, [node("n0", "make", { a: intValue(1n) })], [{ id: subId, nodes: [] }]), "OK");
+});
+
+Deno.test("CreateWorkflow checks no further a workflow whose interface lacks a type", () => {
+  const store = seeded();
+  const init = workflowInit("wf", "v1", [node("n0", "make", { extra: intValue(1n) })]);
+  init.spec!.template!.interface = { inputs: { variables: { x: {} } } };
+  assertEquals(
+    answer(store, init),
+    failed("Code: ValueRequired, Node Id: start-node, Description: Value required [param.Type]."),
+  );
+});
+
+Deno.test("CreateWorkflow drops a node of the start or end node's id, and checks a dropped node's aliases", () => {
+  const store = seeded();
+  assertEquals(
+    register(store, [node("end-node", "make"), node("start-node", "shout"), node("n0", "make", { a: intValue(1n) })]),
+    "OK",
+  );
+  const primary = store.getWorkflow(create(IdentifierSchema, id(ResourceType.WORKFLOW, "wf", "v1"))).closure
+    ?.compiledWorkflow?.primary;
+  assertEquals(primary?.template?.nodes.map((n) => n.id), ["start-node", "end-node", "n0"]);
+  const aliased = create(NodeSchema, node("n0", "make"));
+  aliased.outputAliases = [
+    create(AliasSchema, { var: "o", alias: "x" }),
+    create(AliasSchema, { var: "o", alias: "y" }),
+  ];
+  assertEquals(
+    register(store, [node("n0", "make", { a: intValue(2n) }), aliased]),
+    failed(
+      "Code: DuplicateAlias, Node Id: n0, Description: Duplicate alias [y] found. An output alias can only be used " +
+        "once in the Workflow.",
+    ),
+  );
 });

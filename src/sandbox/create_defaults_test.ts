@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { id } from "./_test_helpers.ts";
+import { id, sleepNode } from "./_test_helpers.ts";
 import { SandboxStore } from "./store.ts";
 
 Deno.test("CreateTask and CreateWorkflow store the template under the request's identifier, as FlyteAdmin does", () => {
@@ -23,7 +23,7 @@ Deno.test("CreateTask and CreateWorkflow store the template under the request's 
   const workflowId = id(ResourceType.WORKFLOW, "wf", "v1");
   const workflow = store.addWorkflow({
     id: workflowId,
-    spec: { template: { id: id(ResourceType.WORKFLOW, "other", "v0") } },
+    spec: { template: { id: id(ResourceType.WORKFLOW, "other", "v0"), nodes: [sleepNode()] } },
   });
   assertEquals(workflow.closure?.compiledWorkflow?.primary?.template?.id?.name, "wf");
   assertEquals(workflow.closure?.compiledWorkflow?.primary?.template?.id?.version, "v1");

@@ -17,7 +17,7 @@ import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./mod.ts";
 import { timestampToNs } from "./time.ts";
 import { int, type LiteralInit, simple, str } from "../_test_literals.ts";
-import { DOMAIN, id, PROJECT, taskNode } from "./_test_helpers.ts";
+import { DOMAIN, fromWorkflowInputs, id, PROJECT, promiseBinding, taskNode, valueBindings } from "./_test_helpers.ts";
 
 type AdminClient = Client<typeof AdminService>;
 
@@ -93,7 +93,11 @@ function seed(sandbox: Sandbox): void {
       template: {
         id: wfId,
         interface: INTERFACE,
-        nodes: [taskNode("n0", "double", "v1"), taskNode("n1", "double", "v1")],
+        nodes: [
+          taskNode("n0", "double", "v1", fromWorkflowInputs("x", "y", "z")),
+          taskNode("n1", "double", "v1", fromWorkflowInputs("x", "y", "z")),
+        ],
+        outputs: [promiseBinding("o", "n1")],
       },
     },
   });
@@ -298,6 +302,7 @@ Deno.test("node executions follow the workflow: sub-workflow children under uniq
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
     const subId = id(ResourceType.WORKFLOW, "sub", "v1");
+    const inputs = valueBindings({ x: int(1), y: int(2), z: str("s") });
     const outerId = id(ResourceType.WORKFLOW, "outer", "v1");
     sandbox.store.addWorkflow({
       id: outerId,
@@ -309,7 +314,10 @@ Deno.test("node executions follow the workflow: sub-workflow children under uniq
             target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId } } },
           }],
         },
-        subWorkflows: [{ id: subId, nodes: [taskNode("a", "double", "v1"), taskNode("b", "double", "v1")] }],
+        subWorkflows: [{
+          id: subId,
+          nodes: [taskNode("a", "double", "v1", inputs), taskNode("b", "double", "v1", inputs)],
+        }],
       },
     });
     sandbox.store.addLaunchPlan({ id: id(ResourceType.LAUNCH_PLAN, "outer", "v1"), spec: { workflowId: outerId } });
@@ -594,7 +602,16 @@ Deno.test("a branch node runs its first case as its child", async () => {
           id: wfId,
           nodes: [{
             id: "b0",
-            target: { case: "branchNode", value: { ifElse: { case: { thenNode: taskNode("yes", "double", "v1") } } } },
+            target: {
+              case: "branchNode",
+              value: {
+                ifElse: {
+                  case: {
+                    thenNode: taskNode("yes", "double", "v1", valueBindings({ x: int(1), y: int(2), z: str("s") })),
+                  },
+                },
+              },
+            },
           }],
         },
       },

@@ -7,7 +7,7 @@ import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { FixedRateUnit } from "../../proto/gen/flyteidl/admin/schedule_pb.ts";
-import { id } from "./_test_helpers.ts";
+import { id, sleepNode } from "./_test_helpers.ts";
 import { datetime as datetimeLiteral, int, simple } from "../_test_literals.ts";
 import { SandboxStore } from "./store.ts";
 
@@ -25,7 +25,10 @@ function seeded(): SandboxStore {
   const store = new SandboxStore();
   for (const [name, variables] of [["wf", { x: { type: integer }, at: { type: datetime } }], ["none", {}]] as const) {
     const wfId = id(ResourceType.WORKFLOW, name, "v1");
-    store.addWorkflow({ id: wfId, spec: { template: { id: wfId, interface: { inputs: { variables } } } } });
+    store.addWorkflow({
+      id: wfId,
+      spec: { template: { id: wfId, interface: { inputs: { variables } }, nodes: [sleepNode()] } },
+    });
   }
   return store;
 }

@@ -82,11 +82,13 @@ export type TaskInit = MessageInit<TaskCreateRequest>;
  * import { ResourceType } from "@fctl/fctl/types";
  *
  * const id = { project: "flytesnacks", domain: "development", version: "v1" };
+ * // One node that only sleeps: it needs no task (a workflow without nodes does not compile).
+ * const nap = { id: "n0", target: { case: "gateNode", value: { condition: { case: "sleep", value: {} } } } } as const;
  * const init: WorkflowInit = {
- *   id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" },
- *   spec: { template: { id: { ...id, resourceType: ResourceType.WORKFLOW, name: "empty_wf" } } },
+ *   id: { ...id, resourceType: ResourceType.WORKFLOW, name: "nap_wf" },
+ *   spec: { template: { id: { ...id, resourceType: ResourceType.WORKFLOW, name: "nap_wf" }, nodes: [nap] } },
  * };
- * console.log(new SandboxStore().addWorkflow(init).id?.name); // empty_wf
+ * console.log(new SandboxStore().addWorkflow(init).id?.name); // nap_wf
  * ```
  */
 export type WorkflowInit = MessageInit<WorkflowCreateRequest>;

@@ -3,13 +3,25 @@
  * words: every node's input bindings against the interface of what it runs (an input that does not exist or is
  * bound twice, a promise of a node that is not there or of an output that node does not have, a type that
  * does not cast, a collection or map bound to an input of another type, a union a binding matches none or several
- * variants of, an enum value not among its values), the workflow's outputs likewise at the end node, output
- * aliases, nodes no path from the start reaches, cycles, and each sub-workflow a node runs, checked the same way.
+ * variants of, an enum value not among its values, a required input nothing binds), the workflow's outputs likewise
+ * at the end node, output aliases, nodes no path from the start reaches, cycles, and each sub-workflow a node runs,
+ * checked the same way. A workflow without nodes is NoNodesFound, and nothing more of it is checked; one whose
+ * interface lacks a name or a type is checked no further either.
+ *
+ * Required, as the compiler reads it: every input of a task's or a sub-workflow's interface (an interface variable
+ * has no default: flytekit binds a default at the node), and every input of a launch plan that has no default
+ * (one with a default is not part of the node's interface unless the node binds it), except an optional one: a
+ * union with a `none` variant. The compiler asks each union variant for its simple type, which is `none` for a
+ * variant that is not simple at all, so a union with a collection, map, blob or any other non-simple variant is
+ * optional too; the sandbox answers the same.
+ *
+ * A node whose id is `start-node` or `end-node` is dropped (the compiler adds its own nodes of those ids first), as
+ * is a later node of an id already used; each dropped node is still checked on its own (its interface and
+ * aliases), its bindings not.
  *
  * Simplified: the inner nodes of branches, array nodes, failure nodes and approval gates are not checked (their
- * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is). An input, or a workflow
- * output, left without a binding is not refused (the compiler's ParameterNotBound for a required one): the
- * sandbox's own tests register workflows of tasks whose inputs nothing binds.
+ * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is, and nothing of theirs
+ * is required).
  *
  * @module
  */
@@ -25,12 +37,12 @@ import {
   BindingDataSchema,
 } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
-import { type LiteralType, LiteralTypeSchema } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { CompileErrors } from "./compile_errors.ts";
 import { END_NODE, START_NODE } from "./connections.ts";
 import { goText } from "./go_text.ts";
-import { idKey } from "./identifiers.ts";
+import { identifierText, idKey } from "./identifiers.ts";
 import { areTypesCastable, literalTypeText, scalarLiteralType } from "./type_casting.ts";
 
 /** What the checks look up: every reference resolves here (FlyteAdmin looked them up before compiling). */
@@ -55,9 +67,12 @@ interface CheckedNode {
   iface?: NodeInterface;
 }
 
-/** The nodes of a workflow as the compiler keeps them: the first node of each id (a later one is dropped). */
+/**
+ * The nodes of a workflow as the compiler keeps them: the first node of each id, none of the ids of the start and
+ * end nodes (the compiler adds those first, and drops a node of an id it already has).
+ */
 export function uniqueNodes(nodes: readonly Node[]): Node[] {
-  const seen = new Set<string>();
+  const seen = new Set<string>([START_NODE, END_NODE]);
   return nodes.filter((node) => !seen.has(node.id) && seen.add(node.id));
 }
 
@@ -85,13 +100,24 @@ class WorkflowCheck {
 
   run(): void {
     const template = this.template;
+    if (template.nodes.length === 0) {
+      const id = template.id ? identifierText(template.id) : "";
+      this.errors.collect("NoNodesFound", id, `Can't find any nodes in workflow [${id}].`);
+      return;
+    }
+    const before = this.errors.size;
     const workflowInputs = this.#validVariables(START_NODE, template.interface?.inputs?.variables ?? {});
     const workflowOutputs = this.#validVariables(START_NODE, template.interface?.outputs?.variables ?? {});
+    if (this.errors.size > before) return;
     this.#nodes.set(START_NODE, { id: START_NODE, iface: { inputs: {}, outputs: workflowInputs } });
     this.#nodes.set(END_NODE, { id: END_NODE, iface: { inputs: workflowOutputs, outputs: {} } });
     const nodes = uniqueNodes(template.nodes);
     for (const node of nodes) this.#nodes.set(node.id, { id: node.id, node });
-    for (const node of nodes) this.#validateNode(this.#nodes.get(node.id)!);
+    // A dropped node is checked all the same, on its own; its bindings are not.
+    for (const node of template.nodes) {
+      const kept = this.#nodes.get(node.id);
+      this.#validateNode(kept?.node === node ? kept : { id: node.id, node });
+    }
     for (const node of nodes) {
       const checked = this.#nodes.get(node.id)!;
       for (const up of node.upstreamNodeIds) this.#addEdge(up, node.id);
@@ -240,6 +266,11 @@ class WorkflowCheck {
           upstream,
         );
         if (ok) { for (const from of upstream) this.#addEdge(from, checked.id); }
+      }
+    }
+    for (const [name, variable] of Object.entries(params)) {
+      if (!provided.has(name) && !isOptional(variable)) {
+        this.errors.collect("ParameterNotBound", checked.id, `Parameter not bound [${name}].`);
       }
     }
   }
@@ -466,6 +497,18 @@ class WorkflowCheck {
 function mismatchingVariables(outputVar: string, outputType: string, inputVar: string, inputType: string): string {
   return `The output variable '${outputVar}' has type [${outputType}], but it's assigned to the input variable ` +
     `'${inputVar}' which has type type [${inputType}].`;
+}
+
+/**
+ * The compiler's IsOptionalType: a union with a variant whose simple type is `none`, which, as Go reads a oneof,
+ * is also what a variant that is not a simple type answers.
+ */
+function isOptional(variable: Variable): boolean {
+  const type = variable.type?.type;
+  if (type?.case !== "unionType") return false;
+  return type.value.variants.some((variant) =>
+    variant.type.case !== "simple" || variant.type.value === SimpleType.NONE
+  );
 }
 
 const typeText = (type: LiteralType) => goText(LiteralTypeSchema, type);
