@@ -84,12 +84,16 @@ Deno.test("auth-type iam: credentials from the environment, then from a shared-f
     );
     deepEqual(await s3.object("no-credentials", key("no-credentials")), undefined);
 
-    // No HOME: the SDK would ask the system (a permission fctl does not have); one line says what to set.
-    const homeless = await register("no-home", {
+    // No HOME: keys from the environment need no shared files, so none are looked for.
+    const keysWithoutHome = await register("keys-no-home", {
       HOME: "",
       AWS_ACCESS_KEY_ID: "S3RVER",
       AWS_SECRET_ACCESS_KEY: "S3RVER",
     });
+    equal(keysWithoutHome.code, 0, keysWithoutHome.stderr);
+    equal((await s3.object("keys-no-home", key("keys-no-home")))?.length, 40_066);
+    // Credentials that can only be in the shared files, which are under HOME: one line says what to set.
+    const homeless = await register("no-home", { HOME: "" });
     equal(homeless.code, 1);
     match(
       homeless.stderr,

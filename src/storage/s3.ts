@@ -8,6 +8,10 @@
  * `Content-MD5`, which the server checks; the SDK's own CRC checksums are asked for only when an
  * operation requires them (S3-API servers other than AWS's refuse the aws-chunked framing they use).
  *
+ * The credentials of auth-type iam and the client's settings (retries, FIPS endpoints, a configured endpoint) come
+ * from the environment the store is given, as the SDK would take them from the process's (s3_credentials.ts,
+ * s3_client_settings.ts).
+ *
  * @module
  */
 import {
@@ -36,7 +40,9 @@ import {
   type ReferenceScope,
   tooLarge,
 } from "./reference.ts";
-import { type Env, envCredentialChain, HomeNotSetError } from "./s3_credentials.ts";
+import { configuredEndpoint, envClientSettings } from "./s3_client_settings.ts";
+import { envCredentialChain } from "./s3_credentials.ts";
+import { type Env, HomeNotSetError } from "./s3_env.ts";
 import type { S3Settings } from "./s3_settings.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
@@ -107,6 +113,8 @@ class S3Store implements ObjectStore {
       return baseFetch(input, bounded);
     };
     const config: S3ClientConfig = {
+      // Retries, FIPS and dual-stack endpoints and the like, from `env` and its shared files (s3_client_settings.ts).
+      ...envClientSettings(env),
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.pathStyle,
@@ -122,6 +130,9 @@ class S3Store implements ObjectStore {
       defaultUserAgentProvider: fctlUserAgent,
     };
     this.#client = new S3Client(config);
+    // Without an endpoint of fctl's, the SDK looks one up (`AWS_ENDPOINT_URL_S3`, a profile's `endpoint_url`) in the
+    // process's environment and default files: this client looks in `env`'s instead.
+    if (!settings.endpoint) this.#client.config.serviceConfiguredEndpoint = configuredEndpoint(env, "S3");
   }
 
   baseReference(): string {

@@ -9,7 +9,8 @@
  *    (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`, else `.aws/credentials` and `.aws/config` under `HOME`):
  *    keys, assumed roles, web identity, `credential_process`, SSO;
  * 3. web identity: `AWS_WEB_IDENTITY_TOKEN_FILE`, `AWS_ROLE_ARN`, `AWS_ROLE_SESSION_NAME`, exchanged with STS at
- *    `AWS_ENDPOINT_URL_STS` or `AWS_ENDPOINT_URL` when set;
+ *    the endpoint `env` configures (`AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL`, a profile's `endpoint_url`), else
+ *    AWS's own;
  * 4. the ECS container service (`AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` or `_FULL_URI`, with
  *    `AWS_CONTAINER_AUTHORIZATION_TOKEN` or `_TOKEN_FILE`), else the EC2 instance metadata service unless
  *    `AWS_EC2_METADATA_DISABLED` is set (and not `false`).
@@ -22,17 +23,18 @@
  *   a leading `~/` with it, and without one asks the system for the home directory (which fctl's permissions refuse);
  * - inside a profile: `credential_source = Environment` takes the process's keys, a `credential_process` runs with
  *   the process's environment, SSO reads its token cache under the process's `HOME`;
- * - the STS and SSO clients of web identity, assumed roles and SSO take their other settings (FIPS and dual-stack
- *   endpoints, retries, defaults mode) from the process's environment and default shared config file; fctl gives
- *   them the region, the endpoint and the HTTP client.
+ * - in AWS Lambda, the trace id the SDK's recursion detection sends (`AWS_LAMBDA_FUNCTION_NAME`, `_X_AMZN_TRACE_ID`);
+ *   and switches that change nothing fctl sends (`AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED`,
+ *   `AWS_ENABLE_DEFAULT_SOCKET_TIMEOUT_2026`, for HTTP handlers fctl does not use).
+ *
+ * The STS and SSO clients the chain makes, and the S3 client, take their settings from `env` too
+ * (s3_client_settings.ts).
  *
  * @module
  */
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
-import { join } from "node:path";
-
-/** The environment the chain reads. */
-export type Env = Readonly<Record<string, string | undefined>>;
+import { configuredEndpoint, envServiceSettings } from "./s3_client_settings.ts";
+import { type Env, sharedFiles } from "./s3_env.ts";
 
 /** A credentials provider as the S3 client takes it. */
 export type CredentialsProvider = Extract<NonNullable<S3ClientConfig["credentials"]>, (...args: never[]) => unknown>;
@@ -50,20 +52,13 @@ export interface ChainOptions {
 /** The message of the chain's failure when no link has credentials. */
 export const NO_CREDENTIALS = "Could not load credentials from any providers";
 
-/** The chain's failure when `HOME` is needed and the environment has none. */
-export class HomeNotSetError extends Error {
-  override name = "HomeNotSetError";
-  constructor() {
-    super("HOME is not set");
-  }
-}
-
 /**
  * The default credential chain of the AWS SDK, reading `env` instead of the process's environment (see the module
  * doc for what the SDK still reads from the process). Credentials are memoized by the S3 client that takes it.
  */
 export function envCredentialChain(env: Env, options: ChainOptions): CredentialsProvider {
-  const clientConfig = { ...options.clientConfig, ...stsEndpoint(env) };
+  let nested: Promise<Partial<S3ClientConfig>> | undefined;
+  const clientConfig = () => nested ??= nestedClientConfig(env, options.clientConfig);
   const links: Link[] = [
     () => Promise.resolve(fromEnvKeys(env)),
     (properties) => fromSharedFiles(env, clientConfig, properties),
@@ -106,45 +101,23 @@ function fromEnvKeys(env: Env): Credentials | undefined {
   };
 }
 
-/** The shared credentials and config files of `env`, and its profile: what the SDK would find there. */
-export function sharedFiles(env: Env): { profile: string; filepath: string; configFilepath: string } {
-  const underHome = (name: string) => {
-    const home = homeOf(env);
-    if (home === undefined) throw new HomeNotSetError();
-    return join(home, ".aws", name);
-  };
-  return {
-    profile: env["AWS_PROFILE"] || "default",
-    filepath: env["AWS_SHARED_CREDENTIALS_FILE"] || underHome("credentials"),
-    configFilepath: env["AWS_CONFIG_FILE"] || underHome("config"),
-  };
-}
-
-/** The home directory as the SDK finds it in an environment (its getHomeDir), without asking the system. */
-function homeOf(env: Env): string | undefined {
-  if (env["HOME"]) return env["HOME"];
-  if (env["USERPROFILE"]) return env["USERPROFILE"];
-  if (env["HOMEPATH"]) return `${env["HOMEDRIVE"] ?? "C:\\"}${env["HOMEPATH"]}`;
-  return undefined;
-}
-
 /** Step 2: the profile of the shared files. */
 async function fromSharedFiles(
   env: Env,
-  clientConfig: Partial<S3ClientConfig>,
+  clientConfig: () => Promise<Partial<S3ClientConfig>>,
   properties: IdentityProperties,
 ): Promise<Credentials> {
   const { fromIni } = await import("@aws-sdk/credential-provider-ini");
   // A profile's `credential_source = EcsContainer` hands these options to the container provider: they name the
   // service of `env`, not the process's.
-  const init = { ...sharedFiles(env), clientConfig, ...containerOptions(env) };
+  const init = { ...sharedFiles(env), clientConfig: await clientConfig(), ...containerOptions(env) };
   return await fromIni(init)(properties);
 }
 
 /** Step 3: web identity, when `env` names a token file and a role. */
 async function fromWebIdentity(
   env: Env,
-  clientConfig: Partial<S3ClientConfig>,
+  clientConfig: () => Promise<Partial<S3ClientConfig>>,
   properties: IdentityProperties,
 ): Promise<Credentials | undefined> {
   const webIdentityTokenFile = env["AWS_WEB_IDENTITY_TOKEN_FILE"];
@@ -156,7 +129,7 @@ async function fromWebIdentity(
     roleArn,
     // Given, so that the SDK does not take the process's; its own default otherwise.
     roleSessionName: env["AWS_ROLE_SESSION_NAME"] || `aws-sdk-js-session-${Date.now()}`,
-    clientConfig,
+    clientConfig: await clientConfig(),
   })(properties);
 }
 
@@ -190,12 +163,12 @@ function containerOptions(env: Env) {
 }
 
 /**
- * Where the STS client of web identity and assumed roles sends its calls: `env`'s `AWS_ENDPOINT_URL_STS` or
- * `AWS_ENDPOINT_URL` (unless `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS`), else AWS's own. The client is told to ignore
- * configured endpoints, which it would otherwise look up in the process's environment.
+ * The configuration of the STS and SSO clients the chain makes (web identity, assumed roles, SSO): fctl's, the
+ * settings of `env` ({@link envServiceSettings}), and the STS endpoint `env` and its shared files configure
+ * (`AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL`, a profile's `endpoint_url`), else AWS's own. The clients are told to
+ * ignore configured endpoints, which they would otherwise look up in the process's environment and default files.
  */
-function stsEndpoint(env: Env): Partial<S3ClientConfig> {
-  const ignore = (env["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"] ?? "").toLowerCase() === "true";
-  const endpoint = ignore ? undefined : env["AWS_ENDPOINT_URL_STS"] || env["AWS_ENDPOINT_URL"];
-  return endpoint ? { endpoint, ignoreConfiguredEndpointUrls: true } : { ignoreConfiguredEndpointUrls: true };
+async function nestedClientConfig(env: Env, base: Partial<S3ClientConfig>): Promise<Partial<S3ClientConfig>> {
+  const endpoint = await configuredEndpoint(env, "STS")();
+  return { ...base, ...envServiceSettings(env), ...(endpoint ? { endpoint } : {}), ignoreConfiguredEndpointUrls: true };
 }

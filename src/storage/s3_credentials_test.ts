@@ -8,6 +8,7 @@
 import { deepEqual, equal, match, ok as assert, rejects } from "node:assert/strict";
 import { connect } from "../../mod.ts";
 import { OperationError } from "../errors.ts";
+import { givenEnv, withProcessEnv } from "./_test_process_env.ts";
 import { startTestS3, type TestS3Server } from "./_test_s3.ts";
 import { openStorage } from "./mod.ts";
 import type { StorageConfig } from "./store.ts";
@@ -18,25 +19,6 @@ const bytes = new TextEncoder().encode("abc");
 const PROCESS_KEYS = { AWS_ACCESS_KEY_ID: "PROCESSKEY", AWS_SECRET_ACCESS_KEY: "process-secret" };
 /** The only keys s3rver accepts. */
 const S3RVER_ENV_KEYS = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
-
-/** Runs `fn` with `vars` set in the process's environment, then puts back what was there. */
-async function withProcessEnv(vars: Record<string, string>, fn: () => Promise<void>): Promise<void> {
-  const before = Object.fromEntries(Object.keys(vars).map((name) => [name, Deno.env.get(name)]));
-  for (const [name, value] of Object.entries(vars)) Deno.env.set(name, value);
-  try {
-    await fn();
-  } finally {
-    for (const [name, value] of Object.entries(before)) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
-}
-
-/** A home of its own (no `.aws` in it) and no instance metadata service to wait for, plus `env`. */
-async function givenEnv(env: Record<string, string>): Promise<Record<string, string>> {
-  return { HOME: await Deno.makeTempDir({ prefix: "fctl-s3-home-" }), AWS_EC2_METADATA_DISABLED: "true", ...env };
-}
 
 function s3Storage(s3: TestS3Server, bucket: string, env: Record<string, string>): StorageConfig {
   return {
@@ -64,7 +46,7 @@ Deno.test("auth-type iam: the given env's keys sign every call, the process's ne
   const s3 = await startTestS3();
   try {
     await withProcessEnv(PROCESS_KEYS, async () => {
-      await writeAndRead(s3, "env-keys", await givenEnv(S3RVER_ENV_KEYS));
+      await writeAndRead(s3, "env-keys", givenEnv(S3RVER_ENV_KEYS));
     });
   } finally {
     await s3.close();
@@ -75,7 +57,7 @@ Deno.test("auth-type iam: with no credentials in the given env, the process's ar
   const s3 = await startTestS3();
   try {
     await withProcessEnv(S3RVER_ENV_KEYS, async () => {
-      using store = await openStorage(s3Storage(s3, "no-credentials", await givenEnv({})));
+      using store = await openStorage(s3Storage(s3, "no-credentials", givenEnv({})));
       await rejects(store.writeFile("s3://no-credentials/fast/a.txt", { bytes }), (err: Error) => {
         assert(err instanceof OperationError, String(err));
         match(err.message, /^cannot write "s3:\/\/no-credentials\/fast\/a\.txt": no AWS credentials found /);
@@ -103,7 +85,7 @@ Deno.test("auth-type iam: the profile of the shared files the given env names, n
       await writeAndRead(
         s3,
         "env-profile",
-        await givenEnv({
+        givenEnv({
           AWS_SHARED_CREDENTIALS_FILE: `${dir}/credentials`,
           AWS_CONFIG_FILE: `${dir}/config`,
           AWS_PROFILE: "fctl-ci",
@@ -162,7 +144,7 @@ Deno.test("auth-type iam: web identity and the ECS container service of the give
       await writeAndRead(
         s3,
         "env-web-identity",
-        await givenEnv({
+        givenEnv({
           AWS_WEB_IDENTITY_TOKEN_FILE: `${dir}/env-token`,
           AWS_ROLE_ARN: "arn:aws:iam::123456789012:role/fctl",
           AWS_ENDPOINT_URL_STS: `${base}/env-sts`,
@@ -170,7 +152,7 @@ Deno.test("auth-type iam: web identity and the ECS container service of the give
       );
       deepEqual(seen.splice(0), ["POST /env-sts/ env-jwt"]);
 
-      await writeAndRead(s3, "env-ecs", await givenEnv({ AWS_CONTAINER_CREDENTIALS_FULL_URI: `${base}/env-ecs` }));
+      await writeAndRead(s3, "env-ecs", givenEnv({ AWS_CONTAINER_CREDENTIALS_FULL_URI: `${base}/env-ecs` }));
       deepEqual(seen.splice(0), ["GET /env-ecs"]);
     });
   } finally {
@@ -193,7 +175,7 @@ Deno.test("connect({ env }): the connection's s3 storage signs with that env's k
           "storage.connection.endpoint": s3.endpoint,
           "storage.defaultHttpClient.timeout": "10s",
         },
-        env: await givenEnv(S3RVER_ENV_KEYS),
+        env: givenEnv(S3RVER_ENV_KEYS),
       });
       const store = await flyte.uploads().openStorage();
       await store.writeFile("s3://connect-env/fast/b.txt", { bytes });

@@ -201,9 +201,9 @@ export interface StorageConfig {
   fetch?: typeof fetch;
   /**
    * The environment the backends take variables from: stow google's `GOOGLE_APPLICATION_CREDENTIALS` (the
-   * credentials file when `json` is empty); the AWS variables of s3, minio and stow s3 with auth-type iam (keys,
-   * `AWS_PROFILE` and the shared files, web identity, the ECS container service: see the README for what the AWS
-   * SDK still reads from the process). Default none: the process's environment is not read.
+   * credentials file when `json` is empty); the AWS variables of s3, minio and stow s3 (auth-type iam's credentials,
+   * the clients' settings such as `AWS_MAX_ATTEMPTS`: see the README for what the AWS SDK still reads from the
+   * process). Default none: the process's environment is not read.
    */
   env?: Readonly<Record<string, string | undefined>>;
 }
