@@ -92,8 +92,13 @@ Deno.test("auth-type iam: credentials from the environment, then from a shared-f
     });
     equal(keysWithoutHome.code, 0, keysWithoutHome.stderr);
     equal((await s3.object("keys-no-home", key("keys-no-home")))?.length, 40_066);
-    // Credentials that can only be in the shared files, which are under HOME: one line says what to set.
-    const homeless = await register("no-home", { HOME: "" });
+    // Nor are there shared files to look in: no credentials at all.
+    const nothingWithoutHome = await register("nothing-no-home", { HOME: "" });
+    equal(nothingWithoutHome.code, 1);
+    match(nothingWithoutHome.stderr, /Error: cannot write "s3:\/\/nothing-no-home\/\S+": no AWS credentials found /);
+    // Shared files named without a HOME: the SDK still looks for one (it would ask the system, a permission fctl does
+    // not have); one line says what to set.
+    const homeless = await register("no-home", { HOME: "", ...files, AWS_PROFILE: "fctl-ci" });
     equal(homeless.code, 1);
     match(
       homeless.stderr,

@@ -42,7 +42,7 @@ import {
 } from "./reference.ts";
 import { configuredEndpoint, envClientSettings } from "./s3_client_settings.ts";
 import { envCredentialChain } from "./s3_credentials.ts";
-import { type Env, HomeNotSetError } from "./s3_env.ts";
+import type { Env } from "./s3_env.ts";
 import type { S3Settings } from "./s3_settings.ts";
 import type { ObjectInfo, ObjectStore, StoreSource } from "./store.ts";
 
@@ -274,7 +274,7 @@ class S3Store implements ObjectStore {
     }
     // Without HOME the SDK asks the system for the user's home directory, which fctl's permissions do not
     // include (`--allow-sys`): say what to set instead.
-    if (err instanceof HomeNotSetError || /Requires sys access to "(uid|homedir)"/.test(error?.message ?? "")) {
+    if (/Requires sys access to "(uid|homedir)"/.test(error?.message ?? "")) {
       return "HOME is not set, and the AWS SDK needs it to look for its shared config and credentials files: set HOME";
     }
     const status = error?.$metadata?.httpStatusCode;

@@ -5,7 +5,7 @@
  * user agent, auth scheme preference, SigV4a region set, clock skew correction, and the endpoint configured for S3 when fctl names none
  * (`AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS`, a profile's `endpoint_url` and
  * `services` section). Each is read here as the SDK reads it, with the SDK's own selectors, from the environment fctl
- * is given and the profile of the shared files it names ({@link sharedFiles}), on first use.
+ * is given and the profile of the shared files it names (s3_env.ts), on first use.
  *
  * @module
  */

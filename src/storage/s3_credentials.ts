@@ -6,8 +6,8 @@
  * 1. `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`, `AWS_CREDENTIAL_EXPIRATION`,
  *    `AWS_CREDENTIAL_SCOPE`, `AWS_ACCOUNT_ID`), unless `AWS_PROFILE` is set, which wins as with the SDK;
  * 2. the profile `AWS_PROFILE` (default `default`) of the shared credentials and config files
- *    (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`, else `.aws/credentials` and `.aws/config` under `HOME`):
- *    keys, assumed roles, web identity, `credential_process`, SSO;
+ *    (`AWS_SHARED_CREDENTIALS_FILE`, `AWS_CONFIG_FILE`, else `.aws/credentials` and `.aws/config` under `HOME`; none
+ *    without a `HOME`): keys, assumed roles, web identity, `credential_process`, SSO;
  * 3. web identity: `AWS_WEB_IDENTITY_TOKEN_FILE`, `AWS_ROLE_ARN`, `AWS_ROLE_SESSION_NAME`, exchanged with STS at
  *    the endpoint `env` configures (`AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL`, a profile's `endpoint_url`), else
  *    AWS's own;
@@ -106,11 +106,14 @@ async function fromSharedFiles(
   env: Env,
   clientConfig: () => Promise<Partial<S3ClientConfig>>,
   properties: IdentityProperties,
-): Promise<Credentials> {
+): Promise<Credentials | undefined> {
+  // Without a HOME to find them under, there are no shared files to read.
+  const files = sharedFiles(env);
+  if (!files) return undefined;
   const { fromIni } = await import("@aws-sdk/credential-provider-ini");
   // A profile's `credential_source = EcsContainer` hands these options to the container provider: they name the
   // service of `env`, not the process's.
-  const init = { ...sharedFiles(env), clientConfig: await clientConfig(), ...containerOptions(env) };
+  const init = { ...files, clientConfig: await clientConfig(), ...containerOptions(env) };
   return await fromIni(init)(properties);
 }
 

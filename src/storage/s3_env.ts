@@ -10,26 +10,24 @@ import { join } from "node:path";
 /** The environment the S3 backend reads (the command line's, a library caller's `env`). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** {@link sharedFiles}' failure when the files would be under a `HOME` the environment does not have. */
-export class HomeNotSetError extends Error {
-  override name = "HomeNotSetError";
-  constructor() {
-    super("HOME is not set");
-  }
+/** Where a profile is read: the shared credentials and config files, and the profile's name. */
+export interface SharedFiles {
+  profile: string;
+  filepath: string;
+  configFilepath: string;
 }
 
-/** The shared credentials and config files of `env`, and its profile: what the SDK would find there. */
-export function sharedFiles(env: Env): { profile: string; filepath: string; configFilepath: string } {
-  const underHome = (name: string) => {
-    const home = homeOf(env);
-    if (home === undefined) throw new HomeNotSetError();
-    return join(home, ".aws", name);
-  };
-  return {
-    profile: env["AWS_PROFILE"] || "default",
-    filepath: env["AWS_SHARED_CREDENTIALS_FILE"] || underHome("credentials"),
-    configFilepath: env["AWS_CONFIG_FILE"] || underHome("config"),
-  };
+/**
+ * The shared files of `env` and its profile, where the SDK would look for them; none when they would be under a `HOME`
+ * that `env` does not have (the SDK would ask the system for one, which fctl's permissions refuse).
+ */
+export function sharedFiles(env: Env): SharedFiles | undefined {
+  const home = homeOf(env);
+  const filepath = env["AWS_SHARED_CREDENTIALS_FILE"] ||
+    (home === undefined ? undefined : join(home, ".aws", "credentials"));
+  const configFilepath = env["AWS_CONFIG_FILE"] || (home === undefined ? undefined : join(home, ".aws", "config"));
+  if (filepath === undefined || configFilepath === undefined) return undefined;
+  return { profile: env["AWS_PROFILE"] || "default", filepath, configFilepath };
 }
 
 /** The home directory as the SDK finds it in an environment (its getHomeDir), without asking the system. */
@@ -51,7 +49,7 @@ export type Setting<T> = () => Promise<T>;
 export function fromEnv<T>(env: Env, selectors: LoadedConfigSelectors<T>): Setting<T> {
   let loaded: Promise<T> | undefined;
   const load = async (): Promise<T> => {
-    const files = sharedFilesIfAny(env);
+    const files = sharedFiles(env);
     if (files) {
       const fromGivenEnv = {
         ...selectors,
@@ -70,14 +68,4 @@ export function fromEnv<T>(env: Env, selectors: LoadedConfigSelectors<T>): Setti
     return typeof fallback === "function" ? await (fallback as () => T | Promise<T>)() : fallback;
   };
   return () => loaded ??= load();
-}
-
-/** The shared files of `env`, or none when they would be under a `HOME` it does not have. */
-function sharedFilesIfAny(env: Env): ReturnType<typeof sharedFiles> | undefined {
-  try {
-    return sharedFiles(env);
-  } catch (err) {
-    if (err instanceof HomeNotSetError) return undefined;
-    throw err;
-  }
 }
