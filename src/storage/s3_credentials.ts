@@ -28,7 +28,9 @@
  *   `AWS_ENABLE_DEFAULT_SOCKET_TIMEOUT_2026`, for HTTP handlers fctl does not use).
  *
  * The STS and SSO clients the chain makes, and the S3 client, take their settings from `env` too
- * (s3_client_settings.ts).
+ * (s3_client_settings.ts). The SDK hands a profile's STS and SSO clients one configuration: an endpoint configured
+ * for STS alone (`AWS_ENDPOINT_URL_STS`, a `services` section's `sts`) is given to an SSO profile's client too, so
+ * configure it only where no SSO profile is used.
  *
  * @module
  */
@@ -50,7 +52,7 @@ export interface ChainOptions {
 }
 
 /** The message of the chain's failure when no link has credentials. */
-export const NO_CREDENTIALS = "Could not load credentials from any providers";
+const NO_CREDENTIALS = "Could not load credentials from any providers";
 
 /**
  * The default credential chain of the AWS SDK, reading `env` instead of the process's environment (see the module
@@ -111,10 +113,28 @@ async function fromSharedFiles(
   const files = sharedFiles(env);
   if (!files) return undefined;
   const { fromIni } = await import("@aws-sdk/credential-provider-ini");
-  // A profile's `credential_source = EcsContainer` hands these options to the container provider: they name the
-  // service of `env`, not the process's.
-  const init = { ...files, clientConfig: await clientConfig(), ...containerOptions(env) };
-  return await fromIni(init)(properties);
+  const { fromWebToken } = await import("@aws-sdk/credential-provider-web-identity");
+  const config = await clientConfig();
+  return await fromIni({
+    ...files,
+    // The STS client of an assumed role's profile.
+    clientConfig: config,
+    // A profile's `web_identity_token_file`: the SDK would make its STS client without `clientConfig`.
+    roleAssumerWithWebIdentity: (params) =>
+      fromWebToken({
+        roleArn: params.RoleArn,
+        roleSessionName: params.RoleSessionName,
+        webIdentityToken: params.WebIdentityToken,
+        providerId: params.ProviderId,
+        policyArns: params.PolicyArns,
+        policy: params.Policy,
+        durationSeconds: params.DurationSeconds,
+        clientConfig: config,
+      })(properties),
+    // A profile's `credential_source = EcsContainer` hands these options to the container provider: they name the
+    // service of `env`, not the process's.
+    ...containerOptions(env),
+  })(properties);
 }
 
 /** Step 3: web identity, when `env` names a token file and a role. */

@@ -152,6 +152,23 @@ Deno.test("auth-type iam: web identity and the ECS container service of the give
       );
       deepEqual(seen.splice(0), ["POST /env-sts/ env-jwt"]);
 
+      // The same from a profile of the shared files the given env names.
+      await Deno.writeTextFile(
+        `${dir}/config`,
+        `[profile web]\nweb_identity_token_file = ${dir}/env-token\nrole_arn = arn:aws:iam::123456789012:role/fctl\n`,
+      );
+      await writeAndRead(
+        s3,
+        "env-web-identity-profile",
+        givenEnv({
+          AWS_CONFIG_FILE: `${dir}/config`,
+          AWS_SHARED_CREDENTIALS_FILE: `${dir}/credentials`,
+          AWS_PROFILE: "web",
+          AWS_ENDPOINT_URL_STS: `${base}/env-sts`,
+        }),
+      );
+      deepEqual(seen.splice(0), ["POST /env-sts/ env-jwt"]);
+
       await writeAndRead(s3, "env-ecs", givenEnv({ AWS_CONTAINER_CREDENTIALS_FULL_URI: `${base}/env-ecs` }));
       deepEqual(seen.splice(0), ["GET /env-ecs"]);
     });
