@@ -248,8 +248,18 @@ Deno.test("CreateWorkflow resolves sub-workflows from the spec only, as FlyteAdm
         value: { reference: { case: "subWorkflowRef" as const, value: id(ResourceType.WORKFLOW, name, "v1") } },
       },
     });
-    const inlineSub = { id: id(ResourceType.WORKFLOW, "inline", "v1"), nodes: [taskNode("n", "t", "v1")] };
-    const storedSub = { id: id(ResourceType.WORKFLOW, "stored", "v1"), nodes: [taskNode("n", "t", "v1")] };
+    // A sub-workflow has an interface (empty here), as flytekit always writes one: the compiler refuses a node
+    // running one without.
+    const inlineSub = {
+      id: id(ResourceType.WORKFLOW, "inline", "v1"),
+      interface: {},
+      nodes: [taskNode("n", "t", "v1")],
+    };
+    const storedSub = {
+      id: id(ResourceType.WORKFLOW, "stored", "v1"),
+      interface: {},
+      nodes: [taskNode("n", "t", "v1")],
+    };
     await client.admin.createWorkflow(workflowInit("stored", "v1", [taskNode("n", "t", "v1")]));
     // A stored workflow is not a sub-workflow: the spec must carry it.
     const notInSpec = await adminError(client.admin.createWorkflow(workflowInit("parent", "v1", [subRef("stored")])));

@@ -125,7 +125,7 @@ Deno.test("CreateWorkflow takes sub-workflows from the spec only, as FlyteAdmin 
       }] not found.`,
     ),
   );
-  const inline = { id: subId("inline"), nodes: [node("n", "make", { a: intValue(1n) })] };
+  const inline = { id: subId("inline"), interface: {}, nodes: [node("n", "make", { a: intValue(1n) })] };
   assertEquals(
     register(store, [call("inline")], [inline, inline]),
     `InvalidArgument: failed to compile workflow for [${WF}] with err: failed to get workflow requirements with ` +
@@ -380,7 +380,7 @@ Deno.test("CreateWorkflow refuses a workflow without nodes (NoNodesFound, nothin
     target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId } } },
   };
   assertEquals(
-    register(store, [call], [{ id: subId, nodes: [] }]),
+    register(store, [call], [{ id: subId, interface: {}, nodes: [] }]),
     failed(`Code: NoNodesFound, Node Id: ${hollow}, Description: Can't find any nodes in workflow [${hollow}].`),
   );
   // A sub-workflow no node runs is not compiled.

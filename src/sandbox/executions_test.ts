@@ -316,6 +316,7 @@ Deno.test("node executions follow the workflow: sub-workflow children under uniq
         },
         subWorkflows: [{
           id: subId,
+          interface: {},
           nodes: [taskNode("a", "double", "v1", inputs), taskNode("b", "double", "v1", inputs)],
         }],
       },

@@ -21,7 +21,9 @@
  *
  * Simplified: the inner nodes of branches, array nodes, failure nodes and approval gates are not checked (their
  * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is, and nothing of theirs
- * is required).
+ * is required). Not refused either, with what the compiler then reports of the nodes bound to it: a node without a
+ * target (ValueRequired [Target]), a gate without a condition (NoConditionFound), a task node without a task
+ * reference, and the first node to run a sub-workflow that has no interface at all (flytekit always writes one).
  *
  * @module
  */
