@@ -60,7 +60,9 @@ interface Requirements {
  * import { WorkflowSpecSchema } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
  * import { compileWorkflow } from "./compile.ts";
  *
- * const spec = create(WorkflowSpecSchema, { template: { id: { name: "wf", version: "v1" }, nodes: [{ id: "n0" }] } });
+ * // One node that only sleeps, so that it needs no task or launch plan.
+ * const nap = { id: "n0", target: { case: "gateNode", value: { condition: { case: "sleep", value: {} } } } } as const;
+ * const spec = create(WorkflowSpecSchema, { template: { id: { name: "wf", version: "v1" }, nodes: [nap] } });
  * const closure = compileWorkflow(spec, { task: () => undefined, launchPlan: () => undefined });
  * console.log(closure.primary?.template?.nodes?.map((node) => node.id)); // ["start-node", "end-node", "n0"]
  * ```

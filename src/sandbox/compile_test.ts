@@ -419,3 +419,51 @@ Deno.test("CreateWorkflow drops a node of the start or end node's id, and checks
     ),
   );
 });
+
+Deno.test("CreateWorkflow refuses a node whose interface the compiler cannot make, and promises of its outputs", () => {
+  const store = seeded();
+  assertEquals(
+    register(store, [
+      { id: "bare" },
+      node("n1", "make", { a: promise("bare", "o") }),
+      { id: "g0", target: { case: "gateNode", value: {} } },
+      {
+        id: "g1",
+        target: { case: "gateNode", value: { condition: { case: "signal", value: { outputVariableName: "x" } } } },
+      },
+      { id: "g2", target: { case: "gateNode", value: { condition: { case: "signal", value: { type: INT } } } } },
+      { id: "t", target: { case: "taskNode", value: {} } },
+    ]),
+    failed(
+      "Code: NoConditionFound, Node Id: g0, Description: Can't find any condition in gate node [g0].",
+      "Code: ParameterNotBound, Node Id: n1, Description: Parameter not bound [a].",
+      "Code: ValueRequired, Node Id: bare, Description: Value required [Target].",
+      "Code: ValueRequired, Node Id: g1, Description: Value required [GateNode.Signal.Type].",
+      "Code: ValueRequired, Node Id: g2, Description: Value required [GateNode.Signal.OutputVariableName].",
+      "Code: ValueRequired, Node Id: t, Description: Value required [TaskNode.ReferenceId].",
+      "Code: VariableNameNotFound, Node Id: bare, Description: Variable [o] not found on node [bare].",
+    ),
+  );
+  // A sub-workflow without an interface gets an empty one when the compiler first compiles it, after the first node
+  // that runs it looked for one; one without nodes never does.
+  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
+  const call = (nodeId: string, name: string): NodeInit => ({
+    id: nodeId,
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
+  });
+  const bare = { id: subId("bare"), nodes: [node("inner", "make", { a: intValue(1n) })] };
+  assertEquals(
+    register(store, [call("c0", "bare"), call("c1", "bare")], [bare]),
+    failed("Code: ValueRequired, Node Id: c0, Description: Value required [WorkflowNode.Template.Interface]."),
+  );
+  const hollowText = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"hollow" version:"v1"`;
+  assertEquals(
+    register(store, [call("c0", "hollow"), call("c1", "hollow")], [{ id: subId("hollow"), nodes: [] }]),
+    failed(
+      `Code: NoNodesFound, Node Id: ${hollowText}, Description: Can't find any nodes in workflow [${hollowText}].`,
+      "Code: ValueRequired, Node Id: c0, Description: Value required [WorkflowNode.Template.Interface].",
+      "Code: ValueRequired, Node Id: c1, Description: Value required [WorkflowNode.Template.Interface].",
+    ),
+  );
+  assertEquals(register(store, [call("c0", "bare"), call("c1", "bare")], [{ ...bare, interface: {} }]), "OK");
+});

@@ -19,11 +19,15 @@
  * is a later node of an id already used; each dropped node is still checked on its own (its interface and
  * aliases), its bindings not.
  *
+ * A node whose interface the compiler cannot make has none: no target (ValueRequired [Target]), a task node without a
+ * task reference, a gate without a condition (NoConditionFound) or a signal without a type or an output name, a
+ * variable of the interface without a name or a type, or a run of a sub-workflow that has no interface at all before
+ * the compiler has compiled it (it then gives it an empty one, unless it has no nodes). Such a node gets no edges,
+ * its bindings are not checked, and a promise of one of its outputs is VariableNameNotFound.
+ *
  * Simplified: the inner nodes of branches, array nodes, failure nodes and approval gates are not checked (their
  * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is, and nothing of theirs
- * is required). Not refused either, with what the compiler then reports of the nodes bound to it: a node without a
- * target (ValueRequired [Target]), a gate without a condition (NoConditionFound), a task node without a task
- * reference, and the first node to run a sub-workflow that has no interface at all (flytekit always writes one).
+ * is required).
  *
  * @module
  */
@@ -67,6 +71,8 @@ interface CheckedNode {
   id: string;
   node?: Node;
   iface?: NodeInterface;
+  /** Its interface was refused: the compiler keeps none, so it has no edges, no outputs, no bindings checked. */
+  refused?: boolean;
 }
 
 /**
@@ -122,6 +128,7 @@ class WorkflowCheck {
     }
     for (const node of nodes) {
       const checked = this.#nodes.get(node.id)!;
+      if (checked.refused) continue;
       for (const up of node.upstreamNodeIds) this.#addEdge(up, node.id);
       if (checked.iface) this.#validateBindings(checked, node.inputs, checked.iface.inputs);
       else for (const from of promisedNodes(node.inputs)) if (this.#nodes.has(from)) this.#addEdge(from, node.id);
@@ -153,13 +160,14 @@ class WorkflowCheck {
     const node = checked.node!;
     if (node.id === "") this.errors.collect("ValueRequired", "<node>", "Value required [Id].");
     if (node.id === START_NODE || node.id === END_NODE) return;
+    const before = this.errors.size;
     const iface = this.#underlyingInterface(node);
     if (iface) {
-      const before = this.errors.size;
       this.#validVariables(node.id, iface.inputs);
       this.#validVariables(node.id, iface.outputs);
-      if (this.errors.size === before) checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
     }
+    if (this.errors.size > before) checked.refused = true;
+    else if (iface) checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
     const target = node.target;
     if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
       const ref = target.value.reference.value;
@@ -171,12 +179,15 @@ class WorkflowCheck {
     }
   }
 
+  /** What the node runs' interface is; undefined where the sandbox does not model it, or (an error collected) none. */
   #underlyingInterface(node: Node): NodeInterface | undefined {
     const target = node.target;
     const variables = (map: { variables: Variables } | undefined) => map?.variables ?? {};
+    const valueRequired = (what: string) =>
+      void this.errors.collect("ValueRequired", node.id, `Value required [${what}].`);
     switch (target.case) {
       case "taskNode": {
-        if (target.value.reference.case !== "referenceId") return undefined;
+        if (target.value.reference.case !== "referenceId") return valueRequired("TaskNode.ReferenceId");
         const task = this.context.task(target.value.reference.value);
         return task && { inputs: variables(task.interface?.inputs), outputs: variables(task.interface?.outputs) };
       }
@@ -196,19 +207,35 @@ class WorkflowCheck {
         }
         if (ref.case === "subWorkflowRef") {
           const sub = this.context.subWorkflow(ref.value);
-          return sub && { inputs: variables(sub.interface?.inputs), outputs: variables(sub.interface?.outputs) };
+          if (!sub) return undefined;
+          // The compiler gives a sub-workflow without an interface an empty one when it compiles it (unless it has
+          // no nodes): the node it is compiled for, and any before, find none.
+          const compiled = this.checked.has(idKey(ref.value)) && sub.nodes.length > 0;
+          if (!sub.interface && !compiled) return valueRequired("WorkflowNode.Template.Interface");
+          return { inputs: variables(sub.interface?.inputs), outputs: variables(sub.interface?.outputs) };
         }
         return undefined;
       }
       case "gateNode": {
         const condition = target.value.condition;
-        if (condition.case === "sleep") return { inputs: {}, outputs: {} };
-        if (condition.case === "signal" && condition.value.type && condition.value.outputVariableName !== "") {
-          const output = { type: condition.value.type } as Variable;
-          return { inputs: {}, outputs: { [condition.value.outputVariableName]: output } };
+        switch (condition.case) {
+          case "sleep":
+            return { inputs: {}, outputs: {} };
+          case "signal": {
+            if (!condition.value.type) return valueRequired("GateNode.Signal.Type");
+            if (condition.value.outputVariableName === "") return valueRequired("GateNode.Signal.OutputVariableName");
+            const output = { type: condition.value.type } as Variable;
+            return { inputs: {}, outputs: { [condition.value.outputVariableName]: output } };
+          }
+          case "approve":
+            return undefined;
+          default:
+            this.errors.collect("NoConditionFound", node.id, `Can't find any condition in gate node [${node.id}].`);
+            return undefined;
         }
-        return undefined;
       }
+      case undefined:
+        return valueRequired("Target");
       default:
         return undefined;
     }
@@ -216,16 +243,7 @@ class WorkflowCheck {
 
   /** The node's outputs under their aliases; an alias of no output is ParameterNotBound, one used twice DuplicateAlias. */
   #aliased(node: Node, iface: NodeInterface): Variables {
-    const aliases = new Map<string, string>();
-    for (const alias of node.outputAliases) {
-      if (aliases.has(alias.var)) {
-        this.errors.collect(
-          "DuplicateAlias",
-          node.id,
-          `Duplicate alias [${alias.alias}] found. An output alias can only be used once in the Workflow.`,
-        );
-      } else aliases.set(alias.var, alias.alias);
-    }
+    const aliases = aliasesOf(node, this.errors);
     const outputs: Variables = {};
     for (const [name, variable] of Object.entries(iface.outputs)) {
       const alias = aliases.get(name);
@@ -409,6 +427,16 @@ class WorkflowCheck {
       errors.collect("SyntaxError", nodeId, `Failed to parse element [${promise.var}].`);
       return;
     }
+    // A node whose interface was refused has no outputs (its aliases are still checked, and then nothing more).
+    if (up.refused) {
+      const before = errors.size;
+      aliasesOf(up.node!, errors);
+      if (errors.size === before) {
+        errors.collect("VariableNameNotFound", upId, `Variable [${parsed.name}] not found on node [${upId}].`);
+      }
+      errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
+      return;
+    }
     // A node the sandbox does not model: its outputs are taken as they are.
     if (up.node && !up.iface) {
       upstream.push(upId);
@@ -494,6 +522,21 @@ class WorkflowCheck {
       );
     }
   }
+}
+
+/** The node's output aliases by output name; an output aliased twice is DuplicateAlias (the first alias kept). */
+function aliasesOf(node: Node, errors: CompileErrors): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const alias of node.outputAliases) {
+    if (aliases.has(alias.var)) {
+      errors.collect(
+        "DuplicateAlias",
+        node.id,
+        `Duplicate alias [${alias.alias}] found. An output alias can only be used once in the Workflow.`,
+      );
+    } else aliases.set(alias.var, alias.alias);
+  }
+  return aliases;
 }
 
 function mismatchingVariables(outputVar: string, outputType: string, inputVar: string, inputType: string): string {
