@@ -107,7 +107,8 @@ export type WorkflowInit = MessageInit<WorkflowCreateRequest>;
  *   name: "wf",
  *   version: "v1",
  * };
- * store.addWorkflow({ id: workflowId, spec: { template: { id: workflowId } } });
+ * const nap = { id: "n0", target: { case: "gateNode", value: { condition: { case: "sleep", value: {} } } } } as const;
+ * store.addWorkflow({ id: workflowId, spec: { template: { id: workflowId, nodes: [nap] } } });
  * const init: LaunchPlanInit = { id: { ...workflowId, resourceType: ResourceType.LAUNCH_PLAN }, spec: { workflowId } };
  * console.log(store.addLaunchPlan(init).closure?.state); // 0 (INACTIVE)
  * ```
