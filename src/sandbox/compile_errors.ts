@@ -15,16 +15,26 @@ export interface CompileError {
 /** The errors of one compilation, each kept once. */
 export class CompileErrors {
   readonly #errors = new Map<string, CompileError>();
+  #collected = 0;
 
   /** Adds an error (again: kept once). */
   collect(code: string, nodeId: string, description: string): void {
     const error = { code, nodeId, description };
     this.#errors.set(errorText(error), error);
+    this.#collected++;
   }
 
   /** How many distinct errors there are. */
   get size(): number {
     return this.#errors.size;
+  }
+
+  /**
+   * How many errors were collected, each time counted: a check fails when it collects an error, even one already
+   * collected elsewhere (the compiler's scopes count so), which {@link size} would not show.
+   */
+  get collected(): number {
+    return this.#collected;
   }
 
   /**

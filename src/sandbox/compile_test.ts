@@ -467,3 +467,51 @@ Deno.test("CreateWorkflow refuses a node whose interface the compiler cannot mak
   );
   assertEquals(register(store, [call("c0", "bare"), call("c1", "bare")], [{ ...bare, interface: {} }]), "OK");
 });
+
+Deno.test("CreateWorkflow binds nothing to a promise of a node whose output aliases are refused", () => {
+  const store = seeded();
+  const aliased = (...aliases: [string, string][]) => {
+    const n0 = create(NodeSchema, node("n0", "make", { a: intValue(1n) }));
+    n0.outputAliases = aliases.map(([name, alias]) => create(AliasSchema, { var: name, alias }));
+    return n0;
+  };
+  assertEquals(
+    register(store, [aliased(["o", "x"], ["o", "y"]), node("n1", "make", { a: promise("n0", "x") })]),
+    failed(
+      "Code: DuplicateAlias, Node Id: n0, Description: Duplicate alias [y] found. An output alias can only be used " +
+        "once in the Workflow.",
+      "Code: ParameterNotBound, Node Id: n1, Description: Parameter not bound [a].",
+    ),
+  );
+  assertEquals(
+    register(store, [aliased(["nope", "z"]), node("n1", "make", { a: promise("n0", "o") })]),
+    failed(
+      "Code: ParameterNotBound, Node Id: n0, Description: Parameter not bound [z].",
+      "Code: ParameterNotBound, Node Id: n1, Description: Parameter not bound [a].",
+    ),
+  );
+  assertEquals(register(store, [aliased(["o", "x"]), node("n1", "make", { a: promise("n0", "x") })]), "OK");
+});
+
+Deno.test("CreateWorkflow: an error another workflow already reported still refuses the node that repeats it", () => {
+  const store = seeded();
+  // Node n0 without a target, in the sub-workflow and in the workflow: the same error, collected once, and both
+  // nodes refused, so a promise of the workflow's n0 binds nothing.
+  const subId = id(ResourceType.WORKFLOW, "sub", "v1");
+  const call: NodeInit = {
+    id: "call",
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId } } },
+  };
+  assertEquals(
+    register(store, [call, { id: "n0" }, node("n1", "make", { a: promise("n0", "o") })], [{
+      id: subId,
+      interface: {},
+      nodes: [{ id: "n0" }],
+    }]),
+    failed(
+      "Code: ParameterNotBound, Node Id: n1, Description: Parameter not bound [a].",
+      "Code: ValueRequired, Node Id: n0, Description: Value required [Target].",
+      "Code: VariableNameNotFound, Node Id: n0, Description: Variable [o] not found on node [n0].",
+    ),
+  );
+});

@@ -4,9 +4,11 @@
  * bound twice, a promise of a node that is not there or of an output that node does not have, a type that
  * does not cast, a collection or map bound to an input of another type, a union a binding matches none or several
  * variants of, an enum value not among its values, a required input nothing binds), the workflow's outputs likewise
- * at the end node, output aliases, nodes no path from the start reaches, cycles, and each sub-workflow a node runs,
- * checked the same way. A workflow without nodes is NoNodesFound, and nothing more of it is checked; one whose
- * interface lacks a name or a type is checked no further either.
+ * at the end node, output aliases (a promise of a node whose aliases are refused binds nothing), nodes no path from
+ * the start reaches, cycles, and each sub-workflow a node runs, checked the same way. A workflow without nodes is
+ * NoNodesFound, and nothing more of it is checked; one whose interface lacks a name or a type is checked no further
+ * either. As the compiler's scopes do, a check fails when it collects an error even if another check collected the
+ * same one before (`CompileErrors.collected`).
  *
  * Required, as the compiler reads it: every input of a task's or a sub-workflow's interface (an interface variable
  * has no default: flytekit binds a default at the node), and every input of a launch plan that has no default
@@ -73,6 +75,8 @@ interface CheckedNode {
   iface?: NodeInterface;
   /** Its interface was refused: the compiler keeps none, so it has no edges, no outputs, no bindings checked. */
   refused?: boolean;
+  /** Its output aliases were refused: the compiler then finds none of its outputs for a promise. */
+  refusedAliases?: boolean;
 }
 
 /**
@@ -113,10 +117,10 @@ class WorkflowCheck {
       this.errors.collect("NoNodesFound", id, `Can't find any nodes in workflow [${id}].`);
       return;
     }
-    const before = this.errors.size;
+    const before = this.errors.collected;
     const workflowInputs = this.#validVariables(START_NODE, template.interface?.inputs?.variables ?? {});
     const workflowOutputs = this.#validVariables(START_NODE, template.interface?.outputs?.variables ?? {});
-    if (this.errors.size > before) return;
+    if (this.errors.collected > before) return;
     this.#nodes.set(START_NODE, { id: START_NODE, iface: { inputs: {}, outputs: workflowInputs } });
     this.#nodes.set(END_NODE, { id: END_NODE, iface: { inputs: workflowOutputs, outputs: {} } });
     const nodes = uniqueNodes(template.nodes);
@@ -160,14 +164,18 @@ class WorkflowCheck {
     const node = checked.node!;
     if (node.id === "") this.errors.collect("ValueRequired", "<node>", "Value required [Id].");
     if (node.id === START_NODE || node.id === END_NODE) return;
-    const before = this.errors.size;
+    const before = this.errors.collected;
     const iface = this.#underlyingInterface(node);
     if (iface) {
       this.#validVariables(node.id, iface.inputs);
       this.#validVariables(node.id, iface.outputs);
     }
-    if (this.errors.size > before) checked.refused = true;
-    else if (iface) checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
+    if (this.errors.collected > before) checked.refused = true;
+    else if (iface) {
+      const beforeAliases = this.errors.collected;
+      checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
+      checked.refusedAliases = this.errors.collected > beforeAliases;
+    }
     const target = node.target;
     if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
       const ref = target.value.reference.value;
@@ -305,7 +313,7 @@ class WorkflowCheck {
     upstream: string[],
   ): boolean {
     const nodeId = checked.id;
-    const before = errors.size;
+    const before = errors.collected;
     const value = data.value;
     const expectedType = expected.type;
     // Collections and maps cannot be typed through a union, so each variant is tried; exactly one must accept.
@@ -324,7 +332,7 @@ class WorkflowCheck {
               `Received [${bindingText(data)}] which is ambiguous as both variants [${typeText(match)}] and ` +
               `[${typeText(variant)}] match.`,
           );
-          return errors.size === before;
+          return errors.collected === before;
         }
         match = variant;
         matchUpstream = trialUpstream;
@@ -339,7 +347,7 @@ class WorkflowCheck {
         `Input [${param}] on node [${nodeId}] expects bindings of union type [${typeText(expected)}].  ` +
           `Received [${bindingText(data)}] which does not match any of the variants.`,
       );
-      return errors.size === before;
+      return errors.collected === before;
     }
     const mismatchingBindings = (received: string) =>
       errors.collect(
@@ -403,7 +411,7 @@ class WorkflowCheck {
       default:
         mismatchingBindings("");
     }
-    return errors.size === before;
+    return errors.collected === before;
   }
 
   #validatePromise(
@@ -429,11 +437,15 @@ class WorkflowCheck {
     }
     // A node whose interface was refused has no outputs (its aliases are still checked, and then nothing more).
     if (up.refused) {
-      const before = errors.size;
+      const before = errors.collected;
       aliasesOf(up.node!, errors);
-      if (errors.size === before) {
+      if (errors.collected === before) {
         errors.collect("VariableNameNotFound", upId, `Variable [${parsed.name}] not found on node [${upId}].`);
       }
+      errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
+      return;
+    }
+    if (up.refusedAliases) {
       errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
       return;
     }
