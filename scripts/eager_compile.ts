@@ -249,7 +249,12 @@ export async function eagerCompileDir(dir: string): Promise<void> {
   for await (const entry of Deno.readDir(dir)) {
     if (!entry.isFile || !entry.name.endsWith(".js")) continue;
     const source = await Deno.readTextFile(`${dir}/${entry.name}`);
-    modules.set(entry.name, { source, program: parseModule(source) });
+    try {
+      modules.set(entry.name, { source, program: parseModule(source) });
+    } catch (err) {
+      // Syntax newer than the parser knows: the build stops, naming the module, rather than ship it unchanged.
+      throw new Error(`eager compilation: cannot parse ${entry.name}: ${err instanceof Error ? err.message : err}`);
+    }
   }
   const cyclic = modulesInCycles(new Map([...modules].map(([name, { program }]) => [name, staticImports(program)])));
   for (const [name, { source, program }] of modules) {

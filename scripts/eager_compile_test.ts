@@ -217,3 +217,14 @@ Deno.test("V8 takes the rewritten module's functions from Deno's code cache inst
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("eagerCompileDir names a module it cannot parse", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/broken.js`, "export const x = ;\n");
+    const error = await eagerCompileDir(dir).then(() => undefined, (err: Error) => err);
+    assert(error?.message.startsWith("eager compilation: cannot parse broken.js: "), error?.message);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
