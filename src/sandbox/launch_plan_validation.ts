@@ -1,18 +1,24 @@
 /**
  * FlyteAdmin's checks of a launch plan's spec at CreateLaunchPlan, after its identifiers, project and domain: its
- * labels, the fixed and default inputs against each other and the workflow's interface, the schedule (no unbound required
- * input, a datetime kickoff input, a cron expression its cron parser accepts), the notifications and the launch
- * conditions. Each refusal is INVALID_ARGUMENT with FlyteAdmin's message; where FlyteAdmin would name whichever
- * bad input its map iteration meets first, the sandbox names the first in name order. Not checked: whether an
- * input's value or default can be cast to the workflow's type.
+ * labels, the fixed and default inputs against each other and the workflow's interface (each default's literal cast to
+ * its declared type, each declared type and fixed literal cast to the workflow's, by the compiler's rules), the
+ * schedule (no unbound required input, a datetime kickoff input, a cron expression its cron parser accepts), the
+ * notifications and the launch conditions. Each refusal is INVALID_ARGUMENT with FlyteAdmin's message; where
+ * FlyteAdmin would name whichever bad input its map iteration meets first, the sandbox names the first in name order.
  *
  * @module
  */
+import { create } from "@bufbuild/protobuf";
+import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
-import { type LiteralType, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import type { Literal } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import type { Parameter, VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { cronSpecError } from "./cron_spec.ts";
+import { literalTypeOf } from "./execution_inputs.ts";
+import { goText } from "./go_text.ts";
 import { validateLabels } from "./labels.ts";
+import { areTypesCastable } from "./type_casting.ts";
 import {
   invalidArgument as invalid,
   sortedEntries,
@@ -68,13 +74,69 @@ function checkDefaultInputs(spec: LaunchPlanSpec): void {
           "One must be specified",
       );
     }
+    if (behavior.case !== "default") continue;
+    const declared = parameter.var.type;
+    const literalType = typeOfLiteral(name, behavior.value);
+    if (literalType && !areTypesCastable(literalType, declared)) {
+      // FlyteAdmin's words: the declared type is the one it "has", the literal's the one "expected".
+      throw invalid(
+        `Type mismatch for Parameter ${name} in default_inputs has type ${typeString(declared)}, expected ${
+          typeString(literalType)
+        }`,
+      );
+    }
+    if (declared.type.case === "simple" && declared.type.value === SimpleType.DATETIME) {
+      checkDatetime(behavior.value);
+      // FlyteAdmin returns from its loop with the datetime's verdict: the parameters after it are not checked here.
+      return;
+    }
   }
 }
 
-/** Every default and fixed input names a workflow input; a workflow without inputs takes none. */
+/**
+ * The type of a literal as the compiler's LiteralTypeForLiteral infers it (an offloaded literal's is the type recorded
+ * with it), or INVALID_ARGUMENT where it infers none, as FlyteAdmin's ValidateLiteralType refuses that. Undefined for a
+ * collection or map whose elements the sandbox cannot type: not checked, as CreateExecution does not check them.
+ */
+function typeOfLiteral(name: string, literal: Literal): LiteralType | undefined {
+  const type = literal.value.case === "offloadedMetadata" ? literal.value.value.inferredType : literalTypeOf(literal);
+  if (type || literal.value.case === "collection" || literal.value.case === "map") return type;
+  throw invalid(
+    `Failed to validate literal type for [${name}] with err: got unknown literal type: [<nil>].\n` +
+      "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
+  );
+}
+
+/** A type as Go's `String()` prints it (`<nil>` for none). */
+const typeString = (type: LiteralType | undefined) => type ? goText(LiteralTypeSchema, type) : "<nil>";
+
+/** The range of a protobuf Timestamp (0001-01-01 to 9999-12-31), in seconds since the epoch. */
+const MIN_TIMESTAMP_SECONDS = -62_135_596_800n;
+const MAX_TIMESTAMP_SECONDS = 253_402_300_799n;
+
+/**
+ * A datetime default is a valid Timestamp, as FlyteAdmin's ValidateDatetime checks it with Go's `CheckValid` (whose
+ * words these are). A literal that is not a bare datetime (a union of one, say) has no Timestamp to Go: a nil one.
+ */
+function checkDatetime(literal: Literal): void {
+  const scalar = literal.value.case === "scalar" ? literal.value.value.value : undefined;
+  const primitive = scalar?.case === "primitive" ? scalar.value.value : undefined;
+  if (primitive?.case !== "datetime") throw invalid("proto: invalid nil Timestamp");
+  const timestamp = primitive.value;
+  const text = goText(TimestampSchema, timestamp);
+  if (timestamp.seconds < MIN_TIMESTAMP_SECONDS) throw invalid(`proto: timestamp (${text}) before 0001-01-01`);
+  if (timestamp.seconds > MAX_TIMESTAMP_SECONDS) throw invalid(`proto: timestamp (${text}) after 9999-12-31`);
+  if (timestamp.nanos < 0 || timestamp.nanos >= 1e9) throw invalid(`proto: timestamp (${text}) has out-of-range nanos`);
+}
+
+/**
+ * Every default and fixed input names a workflow input whose type takes it (a default's declared type, a fixed
+ * input's literal's type, cast by the compiler's rules); a workflow without inputs takes none. FlyteAdmin's
+ * checkAndFetchExpectedInputForLaunchPlan: all the defaults, then all the fixed inputs.
+ */
 function checkAgainstWorkflow(spec: LaunchPlanSpec, workflowInputs: VariableMap | undefined): void {
-  const defaults = Object.keys(spec.defaultInputs?.parameters ?? {}).sort();
-  const fixed = Object.keys(spec.fixedInputs?.literals ?? {}).sort();
+  const defaults = sortedEntries(spec.defaultInputs?.parameters ?? {});
+  const fixed = sortedEntries(spec.fixedInputs?.literals ?? {});
   const variables = workflowInputs?.variables ?? {};
   if (Object.keys(variables).length === 0) {
     if (defaults.length > 0) {
@@ -83,10 +145,29 @@ function checkAgainstWorkflow(spec: LaunchPlanSpec, workflowInputs: VariableMap 
     if (fixed.length > 0) throw invalid(`invalid launch plan fixed inputs, expected none but found ${fixed.length}`);
     return;
   }
-  const unexpectedDefault = defaults.find((name) => !Object.hasOwn(variables, name));
-  if (unexpectedDefault !== undefined) throw invalid(`unexpected default_input ${unexpectedDefault}`);
-  const unexpectedFixed = fixed.find((name) => !Object.hasOwn(variables, name));
-  if (unexpectedFixed !== undefined) throw invalid(`unexpected fixed_input ${unexpectedFixed}`);
+  const workflowType = (name: string) => variables[name].type ?? create(LiteralTypeSchema);
+  for (const [name, parameter] of defaults) {
+    if (!Object.hasOwn(variables, name)) throw invalid(`unexpected default_input ${name}`);
+    const declared = parameter.var?.type ?? create(LiteralTypeSchema);
+    if (!areTypesCastable(declared, workflowType(name))) {
+      throw invalid(
+        `invalid default_input wrong type ${name}, expected ${typeString(parameter.var?.type)}, got ${
+          typeString(variables[name].type)
+        } instead`,
+      );
+    }
+  }
+  for (const [name, literal] of fixed) {
+    if (!Object.hasOwn(variables, name)) throw invalid(`unexpected fixed_input ${name}`);
+    const literalType = typeOfLiteral(name, literal);
+    if (literalType && !areTypesCastable(literalType, workflowType(name))) {
+      throw invalid(
+        `invalid fixed_input wrong type ${name}, expected ${typeString(variables[name].type)}, got ${
+          typeString(literalType)
+        } instead`,
+      );
+    }
+  }
 }
 
 function checkSchedule(spec: LaunchPlanSpec, expected: Readonly<Record<string, Parameter>>): void {
@@ -114,7 +195,7 @@ function checkSchedule(spec: LaunchPlanSpec, expected: Readonly<Record<string, P
     }
     const type = parameter.var?.type;
     if (!(type?.type.case === "simple" && type.type.value === SimpleType.DATETIME)) {
-      throw invalid(`KickoffTimeInputArg must reference a datetime input. [${kickoff}] is a [${typeText(type)}]`);
+      throw invalid(`KickoffTimeInputArg must reference a datetime input. [${kickoff}] is a [${typeString(type)}]`);
     }
   }
   const cron = expression.case === "cronExpression"
@@ -126,11 +207,4 @@ function checkSchedule(spec: LaunchPlanSpec, expected: Readonly<Record<string, P
     const error = cronSpecError(cron);
     if (error !== undefined) throw invalid(`Invalid cron expression: ${error}`);
   }
-}
-
-/** A literal type as Go's `%v` prints a simple one (`simple:INTEGER`); others by their kind. */
-function typeText(type: LiteralType | undefined): string {
-  if (!type || type.type.case === undefined) return "<nil>";
-  if (type.type.case === "simple") return `simple:${SimpleType[type.type.value]}`;
-  return type.type.case;
 }
