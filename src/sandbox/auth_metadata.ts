@@ -7,6 +7,7 @@
  */
 import { Code, ConnectError, type Interceptor, type ServiceImpl } from "@connectrpc/connect";
 import type { AuthMetadataService } from "../../proto/gen/flyteidl/service/auth_pb.ts";
+import { CALLER } from "./caller.ts";
 import { authorizationServerMetadata, type TokenIssuer } from "./oauth_server.ts";
 
 /** What the admin service advertises about its auth. */
@@ -59,7 +60,10 @@ const PROTECTED = new Set([
   "flyteidl.service.IdentityService",
 ]);
 
-/** Answers calls of the protected services without a valid token in `metadataKey` with UNAUTHENTICATED. */
+/**
+ * Answers calls of the protected services without a valid token in `metadataKey` with UNAUTHENTICATED; a call with
+ * one carries its subject as the {@link CALLER}.
+ */
 export function requireToken(issuer: TokenIssuer, metadataKey: string): Interceptor {
   return (next) => async (request) => {
     if (PROTECTED.has(request.service.typeName)) {
@@ -68,9 +72,12 @@ export function requireToken(issuer: TokenIssuer, metadataKey: string): Intercep
       if (!bearer) {
         throw new ConnectError(`no bearer token in the "${metadataKey}" metadata`, Code.Unauthenticated);
       }
-      if (!issuer.valid(bearer[1])) {
+      const subject = issuer.subject(bearer[1]);
+      if (subject === undefined) {
         throw new ConnectError("the bearer token is invalid, expired or revoked", Code.Unauthenticated);
       }
+      // FlyteAdmin's identity context: the managers record its user id (the token's subject) as the principal.
+      request.contextValues.set(CALLER, subject);
     }
     return await next(request);
   };

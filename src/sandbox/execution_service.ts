@@ -1,10 +1,12 @@
 /**
- * The execution methods of AdminService, served from the store's {@link SandboxExecutions}.
+ * The execution methods of AdminService, served from the store's {@link SandboxExecutions}; a create, relaunch,
+ * recover, update or terminate records its caller (`caller.ts`) as FlyteAdmin records the principal.
  *
  * @module
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
+import { callerOf } from "./caller.ts";
 import { executionRegistry, type SandboxExecutions } from "./executions.ts";
 
 type ExecutionMethods =
@@ -28,14 +30,14 @@ export function createExecutionMethods(
 ): Pick<ServiceImpl<typeof AdminService>, ExecutionMethods> {
   const registry = executionRegistry(executions);
   return {
-    createExecution: (request) => ({ id: registry.create(request) }),
-    relaunchExecution: (request) => ({ id: registry.relaunch(request) }),
-    recoverExecution: (request) => ({ id: registry.recover(request) }),
+    createExecution: (request, context) => ({ id: registry.create(request, callerOf(context)) }),
+    relaunchExecution: (request, context) => ({ id: registry.relaunch(request, callerOf(context)) }),
+    recoverExecution: (request, context) => ({ id: registry.recover(request, callerOf(context)) }),
     getExecution: (request) => registry.get(request.id),
-    updateExecution: (request) => (registry.update(request.id, request.state), {}),
+    updateExecution: (request, context) => (registry.update(request.id, request.state, callerOf(context)), {}),
     getExecutionData: (request) => registry.data(request.id),
     listExecutions: (request) => registry.listPage(request),
-    terminateExecution: (request) => (registry.terminate(request.id, request.cause), {}),
+    terminateExecution: (request, context) => (registry.terminate(request.id, request.cause, callerOf(context)), {}),
     getNodeExecution: (request) => registry.getNodeExecution(request.id),
     listNodeExecutions: (request) => registry.listNodeExecutions(request),
     getNodeExecutionData: (request) => registry.getNodeExecutionData(request.id),

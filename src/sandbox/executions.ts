@@ -134,8 +134,12 @@ interface ExecutionRecord {
   nodes: PlannedNode[];
   termination?: Termination;
   abortCause: string;
+  /** Who aborted it (FlyteAdmin's abort metadata principal). */
+  abortedBy: string;
   archived: boolean;
   stateChangedNs: bigint;
+  /** Who last changed its state (FlyteAdmin's state change details principal); its creator until then. */
+  stateChangedBy: string;
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -225,8 +229,11 @@ export class ExecutionRegistry {
     }
   }
 
-  /** Creates an execution as CreateExecution does and returns its identifier. */
-  create(init: ExecutionInit): WorkflowExecutionIdentifier {
+  /**
+   * Creates an execution as CreateExecution does and returns its identifier; `principal` is the caller's user id,
+   * which FlyteAdmin records in place of any the request names.
+   */
+  create(init: ExecutionInit, principal = ""): WorkflowExecutionIdentifier {
     const request = create(ExecutionCreateRequestSchema, init);
     // Clients before flyteidl 0.15 sent the inputs in the spec.
     if (!request.inputs || Object.keys(request.inputs.literals).length === 0) request.inputs = request.spec?.inputs;
@@ -244,6 +251,7 @@ export class ExecutionRegistry {
     }
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
+    spec.metadata.principal = principal;
     // The execution config FlyteAdmin resolves: the request's, else the launch plan's, else its application defaults.
     const planSpec = launch.launchPlan.spec;
     spec.maxParallelism = spec.maxParallelism || planSpec?.maxParallelism || DEFAULT_MAX_PARALLELISM;
@@ -262,8 +270,10 @@ export class ExecutionRegistry {
       span: executionSpan(createdNs, plan),
       nodes: [],
       abortCause: "",
+      abortedBy: "",
       archived: false,
       stateChangedNs: createdNs,
+      stateChangedBy: principal,
     };
     record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
     this.#records.set(key(id), record);
@@ -271,17 +281,17 @@ export class ExecutionRegistry {
   }
 
   /** Runs an execution again with its spec and inputs, as RelaunchExecution does. */
-  relaunch(request: ExecutionRelaunchRequest): WorkflowExecutionIdentifier {
+  relaunch(request: ExecutionRelaunchRequest, principal = ""): WorkflowExecutionIdentifier {
     const existing = this.#get(request.id);
-    return this.#launchAgain(existing, request.name, ExecutionMetadata_ExecutionMode.RELAUNCH, (spec) => {
+    return this.#launchAgain(existing, request.name, principal, ExecutionMetadata_ExecutionMode.RELAUNCH, (spec) => {
       spec.overwriteCache = request.overwriteCache;
     });
   }
 
   /** Recovers an execution, as RecoverExecution does (a new execution in mode RECOVERED). */
-  recover(request: ExecutionRecoverRequest): WorkflowExecutionIdentifier {
+  recover(request: ExecutionRecoverRequest, principal = ""): WorkflowExecutionIdentifier {
     const existing = this.#get(request.id);
-    return this.#launchAgain(existing, request.name, ExecutionMetadata_ExecutionMode.RECOVERED, (spec) => {
+    return this.#launchAgain(existing, request.name, principal, ExecutionMetadata_ExecutionMode.RECOVERED, (spec) => {
       if (request.metadata) spec.metadata!.parentNodeExecution = request.metadata.parentNodeExecution;
     });
   }
@@ -335,8 +345,11 @@ export class ExecutionRegistry {
     };
   }
 
-  /** Terminates a running execution, as TerminateExecution does: ABORTING now, ABORTED when the abort completes. */
-  terminate(id: WorkflowExecutionIdentifier | undefined, cause: string): void {
+  /**
+   * Terminates a running execution, as TerminateExecution does: ABORTING now, ABORTED when the abort completes;
+   * `principal` (the caller's user id) is recorded in its abort metadata.
+   */
+  terminate(id: WorkflowExecutionIdentifier | undefined, cause: string, principal = ""): void {
     const record = this.#get(requireExecutionId(id));
     const now = this.#nowNs();
     const state = this.#state(record, now);
@@ -354,15 +367,18 @@ export class ExecutionRegistry {
         ],
       );
     }
+    // FlyteAdmin rewrites the abort metadata at every call that finds the execution not yet terminal.
     record.abortCause = cause;
+    record.abortedBy = principal;
     record.termination ??= { atNs: now, abortedNs: now + record.plan.abortAfterNs };
   }
 
-  /** Archives or restores an execution, as UpdateExecution does. */
-  update(id: WorkflowExecutionIdentifier | undefined, state: ExecutionState): void {
+  /** Archives or restores an execution, as UpdateExecution does, recording `principal` (the caller's user id). */
+  update(id: WorkflowExecutionIdentifier | undefined, state: ExecutionState, principal = ""): void {
     const record = this.#get(requireExecutionId(id));
     record.archived = state === ExecutionState.EXECUTION_ARCHIVED;
     record.stateChangedNs = this.#nowNs();
+    record.stateChangedBy = principal;
   }
 
   /** The inputs and (once it succeeded) outputs, as GetExecutionData returns them. */
@@ -583,6 +599,7 @@ export class ExecutionRegistry {
   #launchAgain(
     existing: ExecutionRecord,
     name: string,
+    principal: string,
     mode: ExecutionMetadata_ExecutionMode,
     adjust: (spec: ExecutionSpec) => void,
   ): WorkflowExecutionIdentifier {
@@ -597,7 +614,7 @@ export class ExecutionRegistry {
       name,
       spec,
       inputs: existing.launch.userInputs,
-    });
+    }, principal);
   }
 
   #state(record: ExecutionRecord, now: bigint): PhaseAt {
@@ -679,7 +696,7 @@ export class ExecutionRegistry {
     const outputResult: MessageInitShape<typeof ExecutionClosureSchema>["outputResult"] = state.phase === "FAILED"
       ? { case: "error", value: planError(record.plan) }
       : aborting
-      ? { case: "abortMetadata", value: { cause: record.abortCause, principal: "" } }
+      ? { case: "abortMetadata", value: { cause: record.abortCause, principal: record.abortedBy } }
       : state.phase === "SUCCEEDED"
       ? {
         case: "outputs",
@@ -700,7 +717,7 @@ export class ExecutionRegistry {
         stateChangeDetails: {
           state: record.archived ? ExecutionState.EXECUTION_ARCHIVED : ExecutionState.EXECUTION_ACTIVE,
           occurredAt: timestampFromNs(record.stateChangedNs),
-          principal: "",
+          principal: record.stateChangedBy,
         },
       },
     });
