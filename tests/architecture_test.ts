@@ -88,6 +88,10 @@ const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
     why: "the Azure client library downloads into Node streams",
   },
   "src/storage/s3.ts": { uses: ["node:buffer"], why: "the S3 client library's bodies are Buffers" },
+  "src/storage/s3_env.ts": {
+    uses: ["node:path"],
+    why: "the AWS shared config and credentials files under a home directory, joined as the AWS SDK joins them",
+  },
   "src/storage/node_streams.ts": {
     uses: ["node:stream", "node:fs", "node:buffer"],
     why: "converts between web streams and the libraries' Node streams; an upload's file or bytes as one",
