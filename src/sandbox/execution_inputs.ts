@@ -13,7 +13,7 @@ import { type Literal, type LiteralMap, LiteralMapSchema } from "../../proto/gen
 import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { goText } from "./go_text.ts";
 import { areTypesCastable, scalarLiteralType } from "./type_casting.ts";
-import { invalidArgument as invalid, sortedEntries } from "./shared_validation.ts";
+import { invalidArgument as invalid, invalidLiteralType, sortedEntries } from "./shared_validation.ts";
 
 /**
  * The inputs a launch plan expects, as FlyteAdmin computes them when it creates one: its default inputs, plus every
@@ -63,8 +63,9 @@ export function checkAndFetchInputs(
       continue;
     }
     const actual = literalTypeOf(given);
+    if (!actual) throw invalidLiteralType(name);
     const wanted = parameter.var?.type;
-    if (wanted && actual && !areTypesCastable(actual, wanted)) {
+    if (wanted && !areTypesCastable(actual, wanted)) {
       throw invalid(
         `invalid ${name} input wrong type. Expected ${goText(LiteralTypeSchema, wanted)}, but got ${
           goText(LiteralTypeSchema, actual)
@@ -82,8 +83,11 @@ export function checkAndFetchInputs(
 const simple = (type: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value: type } });
 
 /**
- * The type of a literal, as FlyteAdmin infers an execution input's (its scalars' as the compiler does, a union's as
- * a union of its one variant); undefined for what the sandbox does not model.
+ * The type of a literal as the compiler's LiteralTypeForLiteral infers it, which FlyteAdmin checks an execution's and a
+ * launch plan's inputs by: a scalar's from its value (a union's as a union of its one variant), a collection's or
+ * map's from its elements' (below), an offloaded literal's the type recorded with it. Undefined where the compiler
+ * infers none (Go's nil: a blob without metadata, a literal of no kind), also for a collection or map whose elements'
+ * one type is none, which FlyteAdmin's ValidateLiteralType refuses alike (it follows element types down to the nil).
  */
 export function literalTypeOf(literal: Literal): LiteralType | undefined {
   const value = literal.value;
@@ -91,16 +95,60 @@ export function literalTypeOf(literal: Literal): LiteralType | undefined {
     case "scalar":
       return scalarLiteralType(value.value);
     case "collection": {
-      const first = value.value.literals[0];
-      const element = first ? literalTypeOf(first) : simple(SimpleType.NONE);
-      return element && create(LiteralTypeSchema, { type: { case: "collectionType", value: element } });
+      const elements = elementsType(value.value.literals);
+      if (elements.offloaded) return elements.type;
+      return elements.type && create(LiteralTypeSchema, { type: { case: "collectionType", value: elements.type } });
     }
     case "map": {
-      const first = Object.values(value.value.literals)[0];
-      const element = first ? literalTypeOf(first) : simple(SimpleType.NONE);
-      return element && create(LiteralTypeSchema, { type: { case: "mapValueType", value: element } });
+      const elements = elementsType(Object.values(value.value.literals));
+      if (elements.offloaded) return elements.type;
+      return elements.type && create(LiteralTypeSchema, { type: { case: "mapValueType", value: elements.type } });
     }
+    case "offloadedMetadata":
+      return value.value.inferredType;
     default:
       return undefined;
   }
+}
+
+/**
+ * The elements' type as the compiler's literalTypeForLiterals infers it: an offloaded element's stands for all of
+ * them (and for the collection itself); an empty collection among them counts only if nothing else does; one type
+ * is that type; several distinct ones (by their text) are a union of them in their text's order, a collection of
+ * one when they are themselves collections of unions (their variants merged); none at all is NONE. Simplified: an
+ * element of no type beside others is left out of the union, where Go keeps a nil variant.
+ */
+function elementsType(literals: readonly Literal[]): { type: LiteralType | undefined; offloaded: boolean } {
+  const types = new Map<string, LiteralType | undefined>();
+  let emptyCollection: LiteralType | undefined;
+  for (const literal of literals) {
+    const type = literalTypeOf(literal);
+    if (literal.value.case === "offloadedMetadata") return { type, offloaded: true };
+    if (literal.value.case === "collection" && literal.value.value.literals.length === 0) {
+      emptyCollection = type;
+      continue;
+    }
+    const key = type ? goText(LiteralTypeSchema, type) : "<nil>";
+    if (!types.has(key)) types.set(key, type);
+  }
+  if (types.size === 0 && emptyCollection) return { type: emptyCollection, offloaded: false };
+  if (types.size === 0) return { type: simple(SimpleType.NONE), offloaded: false };
+  if (types.size === 1) return { type: [...types.values()][0], offloaded: false };
+  const sorted = [...types].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, type]) => type)
+    .filter((type): type is LiteralType => type !== undefined);
+  return { type: multipleTypeUnion(sorted), offloaded: false };
+}
+
+/** The compiler's buildMultipleTypeUnion: a union of the types, or of their variants where they are collections of
+ * unions, then as a collection. */
+function multipleTypeUnion(types: readonly LiteralType[]): LiteralType {
+  let nested = false;
+  const variants = types.flatMap((type) => {
+    const inner = type.type.case === "collectionType" ? type.type.value : undefined;
+    if (inner?.type.case !== "unionType") return [type];
+    nested = true;
+    return inner.type.value.variants;
+  });
+  const union = create(LiteralTypeSchema, { type: { case: "unionType", value: { variants } } });
+  return nested ? create(LiteralTypeSchema, { type: { case: "collectionType", value: union } }) : union;
 }

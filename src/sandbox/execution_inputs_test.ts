@@ -110,3 +110,58 @@ Deno.test("execution inputs are cast as FlyteAdmin casts them: an enum takes a s
     'invalid color input wrong type. Expected enum_type:{values:"red" values:"blue"}, but got simple:INTEGER',
   );
 });
+
+Deno.test("a collection's or map's type is its elements' as the compiler infers it: all of them, not the first", () => {
+  const text = (literal: LiteralInit) => goText(LiteralTypeSchema, typeOf(literal));
+  // Several types: a union of them in their text's order.
+  assertEquals(
+    text(list(str("a"), int(1), int(2))),
+    "collection_type:{union_type:{variants:{simple:INTEGER} variants:{simple:STRING}}}",
+  );
+  assertEquals(castable(typeOf(list(int(1), str("a"))), listOf(SimpleType.INTEGER)), false);
+  assertEquals(
+    castable(
+      typeOf(list(int(1), str("a"))),
+      collectionOf(unionOf(simple(SimpleType.INTEGER), simple(SimpleType.STRING))),
+    ),
+    true,
+  );
+  // An empty collection among them counts only when nothing else does.
+  assertEquals(text(list(list(), list(int(1)))), "collection_type:{collection_type:{simple:INTEGER}}");
+  assertEquals(text(list(list())), "collection_type:{collection_type:{simple:NONE}}");
+  // Collections of unions give up their variants to one union, made a collection, beside the other types (here a
+  // collection of NONE) as they are: the compiler's buildMultipleTypeUnion.
+  assertEquals(
+    text(list(list(int(1), str("a")), list(none))),
+    "collection_type:{collection_type:{union_type:{variants:{collection_type:{simple:NONE}} " +
+      "variants:{simple:INTEGER} variants:{simple:STRING}}}}",
+  );
+  const map = { value: { case: "map" as const, value: { literals: { a: int(1), b: str("x") } } } };
+  assertEquals(text(map), "map_value_type:{union_type:{variants:{simple:INTEGER} variants:{simple:STRING}}}");
+});
+
+Deno.test("an input the compiler infers no type of is refused as FlyteAdmin refuses it, in a collection too", () => {
+  const blobWithoutMetadata = {
+    value: { case: "scalar" as const, value: { value: { case: "blob" as const, value: { uri: "s3://b/k" } } } },
+  };
+  for (const given of [blobWithoutMetadata, list(blobWithoutMetadata)]) {
+    let error: unknown;
+    try {
+      checkAndFetchInputs(
+        create(LiteralMapSchema, { literals: { x: given } }),
+        undefined,
+        expectedInputs(
+          create(LaunchPlanSpecSchema, {}),
+          create(VariableMapSchema, { variables: { x: { type: listOf(SimpleType.INTEGER) } } }),
+        ),
+      );
+    } catch (err) {
+      error = err;
+    }
+    assertEquals(
+      (error as ConnectError).rawMessage,
+      "Failed to validate literal type for [x] with err: got unknown literal type: [<nil>].\n" +
+        "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
+    );
+  }
+});

@@ -21,6 +21,7 @@ import { validateLabels } from "./labels.ts";
 import { areTypesCastable } from "./type_casting.ts";
 import {
   invalidArgument as invalid,
+  invalidLiteralType,
   sortedEntries,
   validateLiteralMap,
   validateNotifications,
@@ -77,7 +78,7 @@ function checkDefaultInputs(spec: LaunchPlanSpec): void {
     if (behavior.case !== "default") continue;
     const declared = parameter.var.type;
     const literalType = typeOfLiteral(name, behavior.value);
-    if (literalType && !areTypesCastable(literalType, declared)) {
+    if (!areTypesCastable(literalType, declared)) {
       // FlyteAdmin's words: the declared type is the one it "has", the literal's the one "expected".
       throw invalid(
         `Type mismatch for Parameter ${name} in default_inputs has type ${typeString(declared)}, expected ${
@@ -93,18 +94,12 @@ function checkDefaultInputs(spec: LaunchPlanSpec): void {
   }
 }
 
-/**
- * The type of a literal as the compiler's LiteralTypeForLiteral infers it (an offloaded literal's is the type recorded
- * with it), or INVALID_ARGUMENT where it infers none, as FlyteAdmin's ValidateLiteralType refuses that. Undefined for a
- * collection or map whose elements the sandbox cannot type: not checked, as CreateExecution does not check them.
- */
-function typeOfLiteral(name: string, literal: Literal): LiteralType | undefined {
-  const type = literal.value.case === "offloadedMetadata" ? literal.value.value.inferredType : literalTypeOf(literal);
-  if (type || literal.value.case === "collection" || literal.value.case === "map") return type;
-  throw invalid(
-    `Failed to validate literal type for [${name}] with err: got unknown literal type: [<nil>].\n` +
-      "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
-  );
+/** The type of a literal as the compiler infers it, or INVALID_ARGUMENT where it infers none, as FlyteAdmin's
+ * ValidateLiteralType refuses that. */
+function typeOfLiteral(name: string, literal: Literal): LiteralType {
+  const type = literalTypeOf(literal);
+  if (!type) throw invalidLiteralType(name);
+  return type;
 }
 
 /** A type as Go's `String()` prints it (`<nil>` for none). */
@@ -160,7 +155,7 @@ function checkAgainstWorkflow(spec: LaunchPlanSpec, workflowInputs: VariableMap 
   for (const [name, literal] of fixed) {
     if (!Object.hasOwn(variables, name)) throw invalid(`unexpected fixed_input ${name}`);
     const literalType = typeOfLiteral(name, literal);
-    if (literalType && !areTypesCastable(literalType, workflowType(name))) {
+    if (!areTypesCastable(literalType, workflowType(name))) {
       throw invalid(
         `invalid fixed_input wrong type ${name}, expected ${typeString(variables[name].type)}, got ${
           typeString(literalType)

@@ -16,6 +16,14 @@ export function invalidArgument(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
 }
 
+/** FlyteAdmin's refusal of an input whose type the compiler infers none of (its ValidateLiteralType on a nil). */
+export function invalidLiteralType(name: string): ConnectError {
+  return invalidArgument(
+    `Failed to validate literal type for [${name}] with err: got unknown literal type: [<nil>].\n` +
+      "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
+  );
+}
+
 /** Entries in name order: what the sandbox names first when FlyteAdmin's map order would decide. */
 export function sortedEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
   return Object.entries(record).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
