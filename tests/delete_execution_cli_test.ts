@@ -6,38 +6,17 @@
 import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import type { ExecutionTerminateRequest } from "../proto/gen/flyteidl/admin/execution_pb.ts";
-import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { int, str } from "../src/_test_literals.ts";
 import { fixture, runFctl, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+import { registerCore, runProductionProcess, startCoreExecutions, withFullAdmin } from "./entity_fixtures.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
 /** Starts executions of the core package's basic workflow: `running` never finish, `finished` succeed at once. */
 async function startExecutions(sandbox: Sandbox, running: string[], finished: string[] = []): Promise<void> {
   for (const name of running) sandbox.store.executions.plan({ execution: name }, { outcome: "never" });
   sandbox.store.executions.plan("default", { after: 0 });
-  await withFullAdmin(sandbox, async (admin) => {
-    for (const name of [...running, ...finished]) {
-      await admin.createExecution({
-        project: "flytesnacks",
-        domain: "development",
-        name,
-        spec: {
-          launchPlan: {
-            resourceType: ResourceType.LAUNCH_PLAN,
-            project: "flytesnacks",
-            domain: "development",
-            name: WF,
-            version: "v1",
-          },
-        },
-        inputs: { literals: { a: int(3), b: str("hi") } },
-      });
-    }
-  });
+  await startCoreExecutions(sandbox, [...running, ...finished]);
 }
 
 /** The TerminateExecution requests the sandbox received: project, domain, name and cause. */

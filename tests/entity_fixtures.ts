@@ -10,6 +10,8 @@ import { AdminService } from "../proto/gen/flyteidl/service/admin_pb.ts";
 import { type Sandbox, SANDBOX_CLIENT, type SandboxOptions, startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl, runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
+import { int, type LiteralInit, str } from "../src/_test_literals.ts";
+import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 
 /** Runs `fn` with a client of the sandbox's whole AdminService, on one HTTP/2 connection. */
 export async function withFullAdmin(
@@ -35,6 +37,45 @@ export async function withFullAdmin(
   } finally {
     sessionManager.abort();
   }
+}
+
+/** The core package's basic workflow (inputs `a: int`, `b: str`), whose launch plan `registerCore` registers. */
+export const CORE_WORKFLOW = "core.flyte_basics.basic_workflow.my_wf";
+
+/** How {@link startCoreExecutions} starts its executions. */
+export interface CoreExecutionOptions {
+  /** The launch plan (version v1) to run; the basic workflow's by default. */
+  launchPlan?: string;
+  /** Its inputs; `a: 3, b: "hi"` by default. */
+  inputs?: Record<string, LiteralInit>;
+  /** The principal the request names (FlyteAdmin records the caller's instead). */
+  principal?: string;
+}
+
+/** Creates executions named `names` in flytesnacks/development of a launch plan `registerCore` registered. */
+export async function startCoreExecutions(
+  sandbox: Sandbox,
+  names: readonly string[],
+  options: CoreExecutionOptions = {},
+): Promise<void> {
+  const launchPlan = {
+    resourceType: ResourceType.LAUNCH_PLAN,
+    project: "flytesnacks",
+    domain: "development",
+    name: options.launchPlan ?? CORE_WORKFLOW,
+    version: "v1",
+  };
+  await withFullAdmin(sandbox, async (admin) => {
+    for (const name of names) {
+      await admin.createExecution({
+        project: "flytesnacks",
+        domain: "development",
+        name,
+        spec: { launchPlan, ...options.principal === undefined ? {} : { metadata: { principal: options.principal } } },
+        inputs: { literals: options.inputs ?? { a: int(3), b: str("hi") } },
+      });
+    }
+  });
 }
 
 /** A project to register: id, name and description; archived ones are archived after registering. */

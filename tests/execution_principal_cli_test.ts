@@ -6,38 +6,15 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import { parse } from "yaml";
-import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { int, str } from "../src/_test_literals.ts";
 import { fixture, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
-
-const WF = "core.flyte_basics.basic_workflow.my_wf";
+import { registerCore, runProductionProcess, startCoreExecutions } from "./entity_fixtures.ts";
 
 /** Starts executions of the core package's basic workflow that never finish, as the client `withFullAdmin` signs in as. */
 async function startExecutions(sandbox: Sandbox, names: string[]): Promise<void> {
   for (const name of names) sandbox.store.executions.plan({ execution: name }, { outcome: "never" });
-  await withFullAdmin(sandbox, async (admin) => {
-    for (const name of names) {
-      await admin.createExecution({
-        project: "flytesnacks",
-        domain: "development",
-        name,
-        spec: {
-          launchPlan: {
-            resourceType: ResourceType.LAUNCH_PLAN,
-            project: "flytesnacks",
-            domain: "development",
-            name: WF,
-            version: "v1",
-          },
-          // FlyteAdmin records the caller, whatever the request names.
-          metadata: { principal: "sdk" },
-        },
-        inputs: { literals: { a: int(3), b: str("hi") } },
-      });
-    }
-  });
+  // FlyteAdmin records the caller, whatever the request names.
+  await startCoreExecutions(sandbox, names, { principal: "sdk" });
 }
 
 type Shown = {

@@ -13,9 +13,14 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../src/sandbox/mod.ts";
 import { int, type LiteralInit, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+import {
+  CORE_WORKFLOW as WF,
+  registerCore,
+  runProductionProcess,
+  startCoreExecutions,
+  withFullAdmin,
+} from "./entity_fixtures.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 const START = Date.parse("2026-03-01T00:00:00Z");
 
@@ -32,25 +37,7 @@ async function createExecutions(
   launchPlan = WF,
   inputs: Record<string, LiteralInit> = { a: int(3), b: str("hi") },
 ): Promise<void> {
-  await withFullAdmin(sandbox, async (admin) => {
-    for (const name of names) {
-      await admin.createExecution({
-        project: "flytesnacks",
-        domain: "development",
-        name,
-        spec: {
-          launchPlan: {
-            resourceType: ResourceType.LAUNCH_PLAN,
-            project: "flytesnacks",
-            domain: "development",
-            name: launchPlan,
-            version: "v1",
-          },
-        },
-        inputs: { literals: inputs },
-      });
-    }
-  });
+  await startCoreExecutions(sandbox, names, { launchPlan, inputs });
 }
 
 async function withCore(

@@ -13,9 +13,8 @@ import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteid
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { int, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WF, registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SORT = "core.control_flow.run_merge_sort.merge_sort";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 

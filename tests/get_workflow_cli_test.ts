@@ -11,10 +11,9 @@ import type {
 } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { captureIo, runFctl, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WF, registerCore, runProductionProcess } from "./entity_fixtures.ts";
 import { runCli } from "../src/cli/run.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
 async function withCore(fn: (sandbox: Sandbox, endpoint: string[]) => Promise<void>): Promise<void> {

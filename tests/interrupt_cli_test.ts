@@ -11,14 +11,12 @@ import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { BlobType_BlobDimensionality } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
 import { withMuteServer } from "../src/http/_test_mute_server.ts";
-import { int, str } from "../src/_test_literals.ts";
 import { fctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
-import { registerCore, withFullAdmin } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WORKFLOW, registerCore, startCoreExecutions, withFullAdmin } from "./entity_fixtures.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 const TASK = "core.flyte_basics.lp.greet";
 const LAUNCH_PLAN = "core.flyte_basics.lp.go_greet";
-const WORKFLOW = "core.flyte_basics.basic_workflow.my_wf";
 /** An execution that never ends, so that it can be waited for, updated and terminated. */
 const EXECUTION = "running";
 /** Much longer than any run may take once interrupted: the admin's answer is never waited for. */
@@ -164,16 +162,7 @@ async function withAdmin(fn: (sandbox: Sandbox, dir: string, endpoint: string[])
   try {
     await registerCore(sandbox, ["v1"]);
     sandbox.store.executions.plan({ execution: EXECUTION }, { outcome: "never" });
-    await withFullAdmin(sandbox, async (admin) => {
-      const launchPlan = { project: "flytesnacks", domain: "development", name: WORKFLOW, version: "v1" };
-      await admin.createExecution({
-        project: "flytesnacks",
-        domain: "development",
-        name: EXECUTION,
-        spec: { launchPlan: { resourceType: ResourceType.LAUNCH_PLAN, ...launchPlan } },
-        inputs: { literals: { a: int(3), b: str("hi") } },
-      });
-    });
+    await startCoreExecutions(sandbox, [EXECUTION]);
     await registerBlobTasks(sandbox);
     await Deno.mkdir(`${dir}/inputs/sub`, { recursive: true });
     await Deno.writeTextFile(`${dir}/inputs/a.txt`, "alpha\n");

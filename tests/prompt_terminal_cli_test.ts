@@ -4,10 +4,8 @@
  */
 import { equal, match, ok } from "node:assert/strict";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { registerCore } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WF, registerCore } from "./entity_fixtures.ts";
 import { fctlProcessArgs, SUBPROCESS_HOME } from "./helpers.ts";
-
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 
 /** `text` quoted for `sh -c`. */
 const shellQuoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;

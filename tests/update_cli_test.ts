@@ -11,36 +11,13 @@ import type { LaunchPlanUpdateRequest } from "../proto/gen/flyteidl/admin/launch
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { runCli } from "../src/cli/run.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { primitive } from "../src/_test_literals.ts";
 import { captureIo, fixture, runFctl, runFctlProcess } from "./helpers.ts";
-import { registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WF, registerCore, runProductionProcess, startCoreExecutions } from "./entity_fixtures.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
 async function startExecution(sandbox: Sandbox, name: string): Promise<void> {
-  await withFullAdmin(sandbox, async (admin) => {
-    await admin.createExecution({
-      project: "flytesnacks",
-      domain: "development",
-      name,
-      spec: {
-        launchPlan: {
-          resourceType: ResourceType.LAUNCH_PLAN,
-          project: "flytesnacks",
-          domain: "development",
-          name: WF,
-          version: "v1",
-        },
-      },
-      inputs: {
-        literals: {
-          a: primitive({ case: "integer", value: 3n }),
-          b: primitive({ case: "stringValue", value: "hi" }),
-        },
-      },
-    });
-  });
+  await startCoreExecutions(sandbox, [name]);
   sandbox.clearRequests();
 }
 

@@ -8,9 +8,8 @@ import type { NamedEntityUpdateRequest } from "../proto/gen/flyteidl/admin/commo
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { fixture, runFctl } from "./helpers.ts";
-import { registerCore, runProductionProcess } from "./entity_fixtures.ts";
+import { CORE_WORKFLOW as WF, registerCore, runProductionProcess } from "./entity_fixtures.ts";
 
-const WF = "core.flyte_basics.basic_workflow.my_wf";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
 function calls(sandbox: Sandbox): unknown[] {
