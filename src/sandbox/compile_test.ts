@@ -433,6 +433,7 @@ Deno.test("CreateWorkflow refuses a node whose interface the compiler cannot mak
       },
       { id: "g2", target: { case: "gateNode", value: { condition: { case: "signal", value: { type: INT } } } } },
       { id: "t", target: { case: "taskNode", value: {} } },
+      { id: "w", target: { case: "workflowNode", value: {} } },
     ]),
     failed(
       "Code: NoConditionFound, Node Id: g0, Description: Can't find any condition in gate node [g0].",
@@ -442,6 +443,7 @@ Deno.test("CreateWorkflow refuses a node whose interface the compiler cannot mak
       "Code: ValueRequired, Node Id: g2, Description: Value required [GateNode.Signal.OutputVariableName].",
       "Code: ValueRequired, Node Id: t, Description: Value required [TaskNode.ReferenceId].",
       "Code: VariableNameNotFound, Node Id: bare, Description: Variable [o] not found on node [bare].",
+      "Code: WorkflowReferenceNotFound, Node Id: w, Description: Referenced Workflow [<nil>/<nil>] not found.",
     ),
   );
   // A sub-workflow without an interface gets an empty one when the compiler first compiles it, after the first node

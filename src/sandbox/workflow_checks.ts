@@ -222,7 +222,12 @@ class WorkflowCheck {
           if (!sub.interface && !compiled) return valueRequired("WorkflowNode.Template.Interface");
           return { inputs: variables(sub.interface?.inputs), outputs: variables(sub.interface?.outputs) };
         }
-        return undefined;
+        // Neither reference: the compiler names both, each a nil identifier as Go prints one.
+        return void this.errors.collect(
+          "WorkflowReferenceNotFound",
+          node.id,
+          "Referenced Workflow [<nil>/<nil>] not found.",
+        );
       }
       case "gateNode": {
         const condition = target.value.condition;
