@@ -69,6 +69,12 @@ Deno.test("fctl get task --admin.authType Pkce: the printed URL, followed like a
     equal(again.stderr(), "", "no sign-in: the cached token");
     equal(sandbox.requests.map((r) => r.method).join(), "ListTasks");
     equal(sandbox.auth!.tokenRequests.length, 1);
+
+    // The token speaks for the user who signed in, as an identity provider's does, not for fctl's public client.
+    const connection = get.slice(get.indexOf("--admin.endpoint"));
+    const status = start(["auth", "status", "-o", "json", "--admin.authType", "Pkce", ...connection], home);
+    equal(await status.code, 0, status.stderr());
+    equal(JSON.parse(status.stdout()).identity, "sandbox-user");
   });
 });
 

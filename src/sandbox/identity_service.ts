@@ -8,7 +8,7 @@ import { Code, ConnectError, type Interceptor, type ServiceImpl } from "@connect
 import type { IdentityService } from "../../proto/gen/flyteidl/service/identity_pb.ts";
 import type { TokenIssuer } from "./oauth_server.ts";
 
-/** `UserInfo` answers the subject of the bearer token in `metadataKey` (the client it was issued to). */
+/** `UserInfo` answers the subject of the bearer token in `metadataKey` (the signed-in user, else the client). */
 export function createIdentityService(
   issuer: TokenIssuer,
   metadataKey: string,

@@ -76,9 +76,17 @@ export type TokenAnswerDialect = "rfc6749" | "keycloak" | "azure-v1" | "dex";
 /** How a confidential client authenticates at the token endpoint (RFC 6749 §2.3.1). */
 export type ClientAuthentication = "client_secret_basic" | "client_secret_post";
 
-/** An issued access token. */
-interface AccessToken {
+/**
+ * Who a token was issued to: the client, and the subject it speaks for (the user an interactive grant signed in, as
+ * an identity provider's tokens name the user; the client itself for client credentials).
+ */
+interface Grantee {
   clientId: string;
+  subject: string;
+}
+
+/** An issued access token. */
+interface AccessToken extends Grantee {
   expiresAt: number;
 }
 
@@ -86,8 +94,8 @@ interface AccessToken {
 export class TokenIssuer {
   readonly #options: TokenIssuerOptions;
   readonly #access = new Map<string, AccessToken>();
-  /** refresh token → client id */
-  readonly #refresh = new Map<string, string>();
+  /** refresh token → whom it was issued to */
+  readonly #refresh = new Map<string, Grantee>();
   /** Signs JWT access tokens and the authorization server's id_tokens. */
   readonly signer: JwtSigner = new JwtSigner();
   /** The authorization server's URL, the `iss` of its JWTs; set once it listens. */
@@ -104,20 +112,22 @@ export class TokenIssuer {
   }
 
   /**
-   * Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`;
-   * `foreign`: for another audience than the admin's, which the admin refuses (a refresh gets no better one).
+   * Issues an access token (and a refresh token when configured, unless `refreshed` without rotation) to `clientId`
+   * for `subject` (the client itself unless a user signed in); `foreign`: for another audience than the admin's,
+   * which the admin refuses (a refresh gets no better one).
    */
   issue(
     clientId: string,
     refreshed = false,
     foreign = false,
+    subject = clientId,
   ): { accessToken: string; refreshToken?: string; expiresIn: number } {
     const expiresIn = this.#options.tokenLifetimeSeconds;
     const now = this.#options.now().getTime();
     const accessToken = this.#options.accessTokens === "jwt"
       ? this.signer.sign("RS256", {
         iss: this.url,
-        sub: clientId,
+        sub: subject,
         client_id: clientId,
         aud: this.url,
         iat: Math.floor(now / 1000),
@@ -125,20 +135,24 @@ export class TokenIssuer {
         jti: randomText(""),
       }, "at+jwt")
       : randomText("at-");
-    if (!foreign) this.#access.set(accessToken, { clientId, expiresAt: now + expiresIn * 1000 });
+    if (!foreign) this.#access.set(accessToken, { clientId, subject, expiresAt: now + expiresIn * 1000 });
     if (foreign || !this.#options.refreshTokens || (refreshed && !this.#options.rotateRefreshTokens)) {
       return { accessToken, expiresIn };
     }
     const refreshToken = randomText("rt-");
-    this.#refresh.set(refreshToken, clientId);
+    this.#refresh.set(refreshToken, { clientId, subject });
     return { accessToken, refreshToken, expiresIn };
   }
 
-  /** Uses a refresh token of `clientId` (consumed when they rotate); false when unknown or another client's. */
-  useRefreshToken(refreshToken: string, clientId: string): boolean {
-    if (this.#refresh.get(refreshToken) !== clientId) return false;
+  /**
+   * Uses a refresh token of `clientId` (consumed when they rotate): the subject it was issued for, undefined when
+   * unknown or another client's.
+   */
+  useRefreshToken(refreshToken: string, clientId: string): string | undefined {
+    const grantee = this.#refresh.get(refreshToken);
+    if (grantee?.clientId !== clientId) return undefined;
     if (this.#options.rotateRefreshTokens) this.#refresh.delete(refreshToken);
-    return true;
+    return grantee.subject;
   }
 
   /** Whether `token` is an access token issued here, neither expired nor revoked. */
@@ -147,9 +161,9 @@ export class TokenIssuer {
     return entry !== undefined && this.#options.now().getTime() < entry.expiresAt;
   }
 
-  /** The client an access token was issued to (its subject), while the token is valid. */
+  /** Whom an access token speaks for (its subject: the signed-in user, else the client), while it is valid. */
   subject(token: string): string | undefined {
-    return this.valid(token) ? this.#access.get(token)?.clientId : undefined;
+    return this.valid(token) ? this.#access.get(token)?.subject : undefined;
   }
 
   /** Revokes every access token issued so far (refresh tokens too when `refreshTokens`). */
@@ -328,9 +342,11 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
   let subject = clientId;
   let foreign = false;
   if (grantType === "refresh_token") {
-    if (!issuer.useRefreshToken(form.get("refresh_token") ?? "", clientId)) {
+    const refreshedFor = issuer.useRefreshToken(form.get("refresh_token") ?? "", clientId);
+    if (refreshedFor === undefined) {
       return answer(oauthError(400, "invalid_grant", "the refresh token is invalid, expired or revoked"));
     }
+    subject = refreshedFor;
   } else if (grantType === "authorization_code" || grantType === DEVICE_CODE_GRANT) {
     if (client) {
       return answer(oauthError(400, "unauthorized_client", `grant type "${grantType}" is for the public client`));
@@ -346,7 +362,7 @@ async function tokenEndpoint(request: Request, options: OAuthServerOptions): Pro
     const error = grantType === "client_credentials" ? "unauthorized_client" : "unsupported_grant_type";
     return answer(oauthError(400, error, `grant type "${grantType}" is not supported for this client`));
   }
-  const token = issuer.issue(clientId, grantType === "refresh_token", foreign);
+  const token = issuer.issue(clientId, grantType === "refresh_token", foreign, subject);
   const idToken = idTokenOf(options, grantType, clientId, subject);
   return answer(json(200, {
     access_token: token.accessToken,
