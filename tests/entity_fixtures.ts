@@ -117,6 +117,15 @@ export async function registerCore(sandbox: Sandbox, versions: string[]): Promis
 }
 
 /**
+ * The environment of a fresh fctl process signing in to a production-shaped sandbox: `home` as its HOME (one that does
+ * not exist: no token cache), Deno's code cache where every test process keeps it, and the sandbox client's secret
+ * in `FLYTE_SECRET` (for `--admin.clientSecretEnvVar FLYTE_SECRET`).
+ */
+export function productionProcessEnv(home: string): Record<string, string> {
+  return { HOME: home, DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`, FLYTE_SECRET: SANDBOX_CLIENT.secret };
+}
+
+/**
  * Runs `fctl <args>` as a fresh process under the declared permissions against a production-shaped sandbox (TLS
  * from its CA, OAuth client credentials with the sandbox client's secret from a variable), in the test project
  * and domain.
@@ -130,11 +139,7 @@ export async function runProductionProcess(
   const dir = await Deno.makeTempDir({ prefix: "fctl-get-production-" });
   try {
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const env = {
-      HOME: `${dir}/no-home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
+    const env = productionProcessEnv(`${dir}/no-home`);
     const flags = ["-p", project, "-d", domain, "--admin.endpoint", sandbox.endpoint];
     const auth = ["--admin.caCertFilePath", `${dir}/ca.pem`, "--admin.clientSecretEnvVar", "FLYTE_SECRET"];
     return await runFctlProcess([...args, ...flags, ...auth], env);

@@ -9,10 +9,16 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { BlobType_BlobDimensionality } from "../proto/gen/flyteidl/core/types_pb.ts";
-import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { withMuteServer } from "../src/http/_test_mute_server.ts";
-import { fctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
-import { CORE_WORKFLOW as WORKFLOW, registerCore, startCoreExecutions, withFullAdmin } from "./entity_fixtures.ts";
+import { fctlProcess } from "./helpers.ts";
+import {
+  CORE_WORKFLOW as WORKFLOW,
+  productionProcessEnv,
+  registerCore,
+  startCoreExecutions,
+  withFullAdmin,
+} from "./entity_fixtures.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 const TASK = "core.flyte_basics.lp.greet";
@@ -347,11 +353,7 @@ Deno.test("Ctrl-C ends auth status while the admin is asked who you are, against
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
     // ExternalCommand has a token without a cache: status asks the admin's IdentityService who it belongs to.
     await Deno.writeTextFile(`${dir}/token.sh`, `#!/bin/sh\necho "${sandbox.auth!.issueToken()}"\n`, { mode: 0o700 });
-    const env = {
-      HOME: `${dir}/home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
+    const env = productionProcessEnv(`${dir}/home`);
     // A HOME of its own: no token cached by an earlier case.
     const fresh = (name: string) => ({ ...env, HOME: `${dir}/home-${name}` });
     const flags = [...SCOPE, "--admin.endpoint", sandbox.endpoint, "--admin.caCertFilePath", `${dir}/ca.pem`];

@@ -4,8 +4,9 @@
  * loopback, written here, from a fresh fctl process under the declared permissions.
  */
 import { deepEqual, equal } from "node:assert/strict";
-import { SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
+import { startSandbox } from "../src/sandbox/mod.ts";
+import { runFctlProcess } from "./helpers.ts";
+import { productionProcessEnv } from "./entity_fixtures.ts";
 
 interface SocksProxy {
   port: number;
@@ -79,11 +80,7 @@ Deno.test("admin.httpProxyURL socks5:// and socks5h://: the token request goes t
   const dir = await Deno.makeTempDir({ prefix: "fctl-socks-proxy-" });
   try {
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const env = {
-      HOME: `${dir}/no-home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
+    const env = productionProcessEnv(`${dir}/no-home`);
     for (const scheme of ["socks5", "socks5h"]) {
       proxy.targets.length = 0;
       const result = await runFctlProcess([

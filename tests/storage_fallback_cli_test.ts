@@ -7,9 +7,10 @@
  * the declared permissions.
  */
 import { equal, match } from "node:assert/strict";
-import { type Sandbox, SANDBOX_CLIENT, startSandbox } from "../src/sandbox/mod.ts";
-import { fixture, runFctlProcess, SUBPROCESS_HOME } from "./helpers.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
+import { fixture, runFctlProcess } from "./helpers.ts";
 import { CORE, SOURCE } from "./fast_source.ts";
+import { productionProcessEnv } from "./entity_fixtures.ts";
 
 /** What the admin holds, and the creates it was sent. */
 function entities(sandbox: Sandbox): { held: number; creates: number } {
@@ -61,12 +62,8 @@ Deno.test("production admin without DataProxy: a storage mistake is refused befo
   const dir = await Deno.makeTempDir({ prefix: "fctl-storage-fallback-" });
   try {
     await Deno.writeTextFile(`${dir}/ca.pem`, sandbox.caCertificate!);
-    const env = {
-      // No token cache: this HOME does not exist. Deno's own cache stays where the other subprocess runs keep it.
-      HOME: `${dir}/no-home`,
-      DENO_DIR: `${SUBPROCESS_HOME}/.cache/deno`,
-      FLYTE_SECRET: SANDBOX_CLIENT.secret,
-    };
+    // No token cache: this HOME does not exist.
+    const env = productionProcessEnv(`${dir}/no-home`);
     const config = async (name: string, storage: Record<string, unknown>) => {
       const path = `${dir}/${name}.yaml`;
       const admin = { endpoint: sandbox.endpoint, caCertFilePath: `${dir}/ca.pem`, clientSecretEnvVar: "FLYTE_SECRET" };
