@@ -49,6 +49,7 @@ async function inputFiles(root: URL): Promise<string[]> {
     "scripts/bundle.ts",
     "scripts/bundle_startup.ts",
     "scripts/eager_compile.ts",
+    "scripts/module_graph.ts",
   ];
   for (const dir of ["src", "proto/gen"]) {
     for await (const path of walk(new URL(`${dir}/`, root), `${dir}/`)) {

@@ -24,6 +24,7 @@
  * @module
  */
 import { parse } from "acorn";
+import { cycles } from "./module_graph.ts";
 
 /** An ESTree node as acorn gives it: a type, its source range and its children under named fields. */
 interface Node {
@@ -222,27 +223,6 @@ function rewrite(source: string, program: Node, hoistTopLevel: boolean): string 
   return render(0, source.length);
 }
 
-/** The modules of `graph` (each module's static imports) that are part of an import cycle. */
-export function modulesInCycles(graph: ReadonlyMap<string, readonly string[]>): Set<string> {
-  const inCycle = new Set<string>();
-  for (const start of graph.keys()) {
-    // A module is in a cycle when it can reach itself.
-    const seen = new Set<string>();
-    const pending = [...graph.get(start) ?? []];
-    while (pending.length > 0) {
-      const next = pending.pop()!;
-      if (next === start) {
-        inCycle.add(start);
-        break;
-      }
-      if (seen.has(next)) continue;
-      seen.add(next);
-      pending.push(...graph.get(next) ?? []);
-    }
-  }
-  return inCycle;
-}
-
 /** Rewrites every module of the bundle in `dir` with {@link eagerCompileSource}, in place. */
 export async function eagerCompileDir(dir: string): Promise<void> {
   const modules = new Map<string, { source: string; program: Node }>();
@@ -256,7 +236,8 @@ export async function eagerCompileDir(dir: string): Promise<void> {
       throw new Error(`eager compilation: cannot parse ${entry.name}: ${err instanceof Error ? err.message : err}`);
     }
   }
-  const cyclic = modulesInCycles(new Map([...modules].map(([name, { program }]) => [name, staticImports(program)])));
+  const graph = new Map([...modules].map(([name, { program }]) => [name, staticImports(program)]));
+  const cyclic = new Set(cycles(graph).flat());
   for (const [name, { source, program }] of modules) {
     await Deno.writeTextFile(`${dir}/${name}`, rewrite(source, program, !cyclic.has(name)));
   }

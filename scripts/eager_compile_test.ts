@@ -5,7 +5,7 @@
  */
 import { deepEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "acorn";
-import { eagerCompileDir, eagerCompileSource, modulesInCycles } from "./eager_compile.ts";
+import { eagerCompileDir, eagerCompileSource } from "./eager_compile.ts";
 
 /** A module with every form of function, each used in a way that would show a change of meaning. */
 const SAMPLE = `
@@ -141,14 +141,6 @@ Deno.test("eagerCompileSource without hoistTopLevel keeps the module's own decla
     eagerCompileSource("export function e() {}\nfunction f() { return () => 1; }\n", false),
     "export function e() {}\nfunction f() { return (() => 1); }\n",
   );
-});
-
-Deno.test("modulesInCycles finds the modules that import themselves through others", () => {
-  const graph = new Map([["a.js", ["b.js"]], ["b.js", ["c.js"]], ["c.js", ["a.js", "d.js"]], ["d.js", []], [
-    "e.js",
-    ["a.js"],
-  ]]);
-  assertEquals([...modulesInCycles(graph)].sort(), ["a.js", "b.js", "c.js"]);
 });
 
 Deno.test("eagerCompileDir keeps the declarations of modules in an import cycle, which the cycle may call early", async () => {

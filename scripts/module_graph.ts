@@ -1,7 +1,8 @@
 /**
  * The module graph of an entry point as `deno info --json` resolves it: for the compile script (which modules
  * only dynamic imports reach, which npm packages fctl can load) and for tests that pin what a command loads
- * before it runs (start-up cost) and what it loads only on demand.
+ * before it runs (start-up cost) and what it loads only on demand; and the import cycles of a graph (the
+ * architecture test's, and the bundle's, whose modules in a cycle keep their declarations: `eager_compile.ts`).
  *
  * @module
  */
@@ -53,4 +54,35 @@ export async function moduleGraph(entry: string | URL, cwd?: string | URL): Prom
       return seen;
     },
   };
+}
+
+/** Each import cycle among `graph`'s modules (strongly connected components of two or more, or self-imports). */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm, iterative over the modules in order so the result is stable.
+  const index = new Map<string, number>(), low = new Map<string, number>();
+  const stack: string[] = [], onStack = new Set<string>(), found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)!.includes(node)) found.push(component.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return found.sort((a, b) => a[0].localeCompare(b[0]));
 }

@@ -14,6 +14,7 @@
  * occurs, so that list only shrinks.
  */
 import { deepEqual, equal } from "node:assert/strict";
+import { cycles } from "../scripts/module_graph.ts";
 
 /** The modules that may touch the process or Node's built-in modules, each with what it uses and why. */
 const ADAPTERS: Record<string, { uses: readonly string[]; why: string }> = {
@@ -307,37 +308,6 @@ function directionRule(path: string, target: string): Violation[] {
     ? `both are ${LAYERS[toLayer].name} and SIDEWAYS does not list ${from} -> ${to}`
     : `${to} (${LAYERS[toLayer].name}) is above ${from} (${LAYERS[fromLayer].name})`;
   return [{ key, message: `${key}: imports go down the layers, and ${where}` }];
-}
-
-/** Each import cycle among `graph`'s modules (strongly connected components of two or more, or self-imports). */
-export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  // Tarjan's algorithm, iterative over the modules in order so the result is stable.
-  const index = new Map<string, number>(), low = new Map<string, number>();
-  const stack: string[] = [], onStack = new Set<string>(), found: string[][] = [];
-  const visit = (node: string) => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!graph.has(next)) continue;
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1 || graph.get(node)!.includes(node)) found.push(component.sort());
-  };
-  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
-  return found.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
 /** One path around a cycle, from its first module back to it, to show in the failure. */
