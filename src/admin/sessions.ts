@@ -22,6 +22,12 @@ export interface AdminSessions {
   readonly connection: ConnectionDescription;
   /** The sessions; none is open until a call or `connect()` needs one. */
   readonly manager: GuardedSessionManager;
+  /**
+   * Whether the connection's set-up has a round trip to overlap with loading the client's modules: TLS's handshake,
+   * or a proxy's tunnel ({@link openAhead}). Plain HTTP/2 straight to the admin has none: its preface goes with the
+   * first call, which waits for no answer to it.
+   */
+  readonly opensAhead: boolean;
 }
 
 /** The sessions of an admin client with `options`; no connection is made until one is needed. */
@@ -53,7 +59,12 @@ export function adminSessions(options: AdminClientOptions): AdminSessions {
       },
     });
   }
-  return { baseUrl, connection, manager: new GuardedSessionManager(baseUrl, sessionOptions) };
+  return {
+    baseUrl,
+    connection,
+    manager: new GuardedSessionManager(baseUrl, sessionOptions),
+    opensAhead: !insecure || options.proxy !== undefined,
+  };
 }
 
 /**

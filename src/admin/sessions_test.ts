@@ -36,3 +36,12 @@ for (const insecure of [false, true]) {
     }
   });
 }
+
+Deno.test("adminSessions: TLS, and a proxy's tunnel, open ahead; plain HTTP/2 straight to the admin has nothing to send", () => {
+  const opensAhead = (options: Parameters<typeof adminSessions>[0]) => adminSessions(options).opensAhead;
+  ok(opensAhead({ endpoint: "dns:///flyte.example.com:443" }));
+  ok(opensAhead({ endpoint: "dns:///flyte.example.com:443", insecure: false, proxy: "http://proxy.internal:3128" }));
+  ok(opensAhead({ endpoint: "dns:///flyte.example.com:80", insecure: true, proxy: "http://proxy.internal:3128" }));
+  ok(!opensAhead({ endpoint: "dns:///flyte.example.com:80", insecure: true }));
+  ok(!opensAhead({ endpoint: "http://flyte.example.com:80" }), "an http:// endpoint is plain HTTP/2 too");
+});

@@ -63,11 +63,6 @@ export interface AdminAuth {
   session: AuthSession;
 }
 
-/** Whether a connection's set-up gains from running ahead of the first call: TLS's handshake, or a proxy's tunnel. */
-export function opensAhead(options: Pick<AdminClientOptions, "insecure" | "proxy">): boolean {
-  return !options.insecure || options.proxy !== undefined;
-}
-
 /** An admin client for the configured endpoint; `admin.insecure` wins over what the URL scheme implies. */
 export async function connectAdmin(loaded: LoadedConfig, deps: ConnectAdminDeps): Promise<TransportAdminClient> {
   return (await connectAdminWithAuth(loaded, deps)).client;
@@ -111,10 +106,9 @@ export async function connectAdminWithAuth(loaded: LoadedConfig, deps: ConnectAd
   };
   const sessions = adminSessions(options);
   // TLS's first flight, or a proxy's CONNECT, leaves before the client's modules load, and what arrived during
-  // the longest of them (Connect, its Node transport and protobuf-es) is handled next. Plain HTTP/2 straight to
-  // the admin has nothing to send ahead (its preface goes with the first call, which waits for no answer to it):
-  // each turn of the event loop would only leave Deno idle, about 2 ms.
-  const ahead = deps.connectNow === true && opensAhead(options);
+  // the longest of them (Connect, its Node transport and protobuf-es) is handled next. A connection with nothing to
+  // send ahead takes neither turn of the event loop, which would only leave Deno idle (about 2 ms each).
+  const ahead = deps.connectNow === true && sessions.opensAhead;
   if (ahead) await openAhead(sessions);
   const clientModule = await import("../admin/client.ts");
   if (ahead) await handleArrivedIo();
