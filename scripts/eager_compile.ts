@@ -132,6 +132,11 @@ function staticImports(program: Node): string[] {
     .map((from) => from.slice(2));
 }
 
+/** One more parenthesis at `offset`. */
+function increment(counts: Map<number, number>, offset: number): void {
+  counts.set(offset, (counts.get(offset) ?? 0) + 1);
+}
+
 function rewrite(source: string, program: Node, hoistTopLevel: boolean): string {
   const opens = new Map<number, number>();
   const closes = new Map<number, number>();
@@ -159,17 +164,15 @@ function rewrite(source: string, program: Node, hoistTopLevel: boolean): string 
       const property = asFunctionProperty(source, parent!, node);
       if (property !== undefined) {
         replaced.set(parent!.start, { end: node.start, text: property });
-        closes.set(node.end, (closes.get(node.end) ?? 0) + 1);
+        increment(closes, node.end);
       }
       return;
     }
-    opens.set(node.start, (opens.get(node.start) ?? 0) + 1);
-    closes.set(node.end, (closes.get(node.end) ?? 0) + 1);
+    increment(opens, node.start);
+    increment(closes, node.end);
   });
-  const offsets = [
-    ...new Set([...opens.keys(), ...closes.keys(), ...hoistedTo.keys(), ...moved.keys(), ...replaced.keys()]),
-  ]
-    .sort((a, b) => a - b);
+  const edited = new Set([...opens.keys(), ...closes.keys(), ...hoistedTo.keys(), ...moved.keys(), ...replaced.keys()]);
+  const offsets = [...edited].sort((a, b) => a - b);
 
   /** The first index of `offsets` at or after `offset`. */
   const firstAt = (offset: number): number => {
