@@ -33,7 +33,8 @@ export interface ExecutionRow {
   abortCause: string;
   mode: number;
   principal: string;
-  archived: boolean;
+  /** UpdateExecution's state (ExecutionState's number, any value a request gave). */
+  executionState: number;
   launchEntity: "launch_plan" | "task";
   errorKind?: string;
   errorCode?: string;
@@ -94,7 +95,7 @@ export const EXECUTION_TABLE: FilterTable<ExecutionRow> = {
       case "user":
         return row.principal;
       case "state":
-        return row.archived ? 1 : 0;
+        return row.executionState;
       case "launch_entity":
         return row.launchEntity;
       case "error_kind":

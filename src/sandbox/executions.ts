@@ -1,7 +1,7 @@
 /**
  * The sandbox's executions with FlyteAdmin's semantics: created from a launch plan or a task, relaunched,
- * recovered, listed (FlyteAdmin's filters, sort keys, tokens; archived ones hidden unless a filter names `state`),
- * terminated, archived, and read with their data, node executions and task executions. Each runs the simulated
+ * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`),
+ * terminated, given a state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data, node executions and task executions. Each runs the simulated
  * lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its {@link ExecutionPlan} says.
  *
  * @module
@@ -136,7 +136,11 @@ interface ExecutionRecord {
   abortCause: string;
   /** Who aborted it (FlyteAdmin's abort metadata principal). */
   abortedBy: string;
-  archived: boolean;
+  /**
+   * The state UpdateExecution last set, as FlyteAdmin stores it: the request's number, unchecked (ACTIVE, ARCHIVED or
+   * any other), which listings compare with ACTIVE when no filter names `state`.
+   */
+  state: ExecutionState;
   stateChangedNs: bigint;
   /** Who last changed its state (FlyteAdmin's state change details principal); its creator until then. */
   stateChangedBy: string;
@@ -271,7 +275,7 @@ export class ExecutionRegistry {
       nodes: [],
       abortCause: "",
       abortedBy: "",
-      archived: false,
+      state: ExecutionState.EXECUTION_ACTIVE,
       stateChangedNs: createdNs,
       stateChangedBy: principal,
     };
@@ -309,7 +313,7 @@ export class ExecutionRegistry {
       domain: record.id.domain,
       name: record.id.name,
       phase: this.#state(record, now).phase,
-      archived: record.archived,
+      archived: record.state === ExecutionState.EXECUTION_ARCHIVED,
     }));
   }
 
@@ -327,7 +331,8 @@ export class ExecutionRegistry {
     const rows = [...this.#records.values()]
       .filter((record) =>
         record.id.project === request.id!.project && record.id.domain === request.id!.domain &&
-        (request.id!.name === "" || record.id.name === request.id!.name) && (showArchived || !record.archived)
+        (request.id!.name === "" || record.id.name === request.id!.name) &&
+        (showArchived || record.state === ExecutionState.EXECUTION_ACTIVE)
       )
       .map((record) => ({ record, row: this.#row(record, now) }))
       .filter(({ row }) => matchesFilters(row, filters));
@@ -373,10 +378,14 @@ export class ExecutionRegistry {
     record.termination ??= { atNs: now, abortedNs: now + record.plan.abortAfterNs };
   }
 
-  /** Archives or restores an execution, as UpdateExecution does, recording `principal` (the caller's user id). */
+  /**
+   * Sets an execution's state, as UpdateExecution does, recording `principal` (the caller's user id): whatever number
+   * the request gives, as FlyteAdmin stores it unchecked (one other than ACTIVE hides the execution from listings
+   * without a `state` filter, and GetExecution answers it).
+   */
   update(id: WorkflowExecutionIdentifier | undefined, state: ExecutionState, principal = ""): void {
     const record = this.#get(requireExecutionId(id));
-    record.archived = state === ExecutionState.EXECUTION_ARCHIVED;
+    record.state = state;
     record.stateChangedNs = this.#nowNs();
     record.stateChangedBy = principal;
   }
@@ -644,7 +653,7 @@ export class ExecutionRegistry {
       abortCause: record.abortCause,
       mode: record.spec.metadata?.mode ?? 0,
       principal: record.spec.metadata?.principal ?? "",
-      archived: record.archived,
+      executionState: record.state,
       launchEntity: record.launch.launchEntity,
       errorKind: failed ? record.plan.errorKind : undefined,
       errorCode: failed ? planError(record.plan).code : undefined,
@@ -715,7 +724,7 @@ export class ExecutionRegistry {
         workflowId: record.launch.workflow.id,
         outputResult,
         stateChangeDetails: {
-          state: record.archived ? ExecutionState.EXECUTION_ARCHIVED : ExecutionState.EXECUTION_ACTIVE,
+          state: record.state,
           occurredAt: timestampFromNs(record.stateChangedNs),
           principal: record.stateChangedBy,
         },

@@ -448,6 +448,21 @@ Deno.test("UpdateExecution archives: archived executions are hidden unless a fil
   });
 });
 
+Deno.test("UpdateExecution stores a state it has no name for, as FlyteAdmin does: not ACTIVE, so hidden", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    await client.createExecution(createRequest("keep"));
+    await client.createExecution(createRequest("odd"));
+    await client.updateExecution({ id: { ...scope, name: "odd" }, state: 5 as ExecutionState });
+    const names = async (filters = "") =>
+      (await client.listExecutions({ id: scope, limit: 10, filters })).executions.map((e) => e.id?.name);
+    assertEquals(await names(), ["keep"]);
+    assertEquals(await names("eq(state,5)"), ["odd"]);
+    const odd = await client.getExecution({ id: { ...scope, name: "odd" } });
+    assertEquals(odd.closure?.stateChangeDetails?.state, 5);
+  });
+});
+
 Deno.test("RelaunchExecution and RecoverExecution run the same launch plan and inputs in their mode", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
