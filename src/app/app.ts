@@ -16,6 +16,7 @@ import type { Io } from "../output/io.ts";
 import type { AdminWithAuth } from "./connect_admin.ts";
 import { configuredLogger } from "./logger.ts";
 import { registerConfigSecrets, registerOptionSecrets } from "./secrets.ts";
+import { adminUsesTls, prepareTlsAhead } from "./tls_ahead.ts";
 
 /** Dependencies used instead of the ones built from the configuration; whoever gave them closes them. */
 export interface AppDeps {
@@ -106,6 +107,8 @@ export class App {
   #adminWithAuth(options: { connectNow?: boolean }): Promise<AdminWithAuth> {
     const { io, secrets, signal } = this.#input;
     this.#admin ??= (async () => {
+      // Before the client's modules load, so that TLS's set-up overlaps loading them.
+      if (adminUsesTls(this.loaded)) prepareTlsAhead();
       const { connectAdminWithAuth } = await import("./connect_admin.ts");
       const made = await connectAdminWithAuth(this.loaded, {
         logger: this.logger,
