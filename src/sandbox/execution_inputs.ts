@@ -5,14 +5,26 @@
  *
  * @module
  */
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Parameter } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { ParameterSchema, type VariableMap } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import { type Literal, type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import {
+  type Literal,
+  type LiteralMap,
+  LiteralMapSchema,
+  type Scalar,
+} from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import {
+  BlobTypeSchema,
+  type LiteralType,
+  LiteralTypeSchema,
+  SchemaTypeSchema,
+  SimpleType,
+  StructuredDatasetTypeSchema,
+} from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { goText } from "./go_text.ts";
-import { areTypesCastable, scalarLiteralType } from "./type_casting.ts";
+import { areTypesCastable, goNil, scalarLiteralType } from "./type_casting.ts";
 import { invalidArgument as invalid, invalidLiteralType, sortedEntries } from "./shared_validation.ts";
 
 /**
@@ -86,23 +98,29 @@ const simple = (type: SimpleType) => create(LiteralTypeSchema, { type: { case: "
  * The type of a literal as the compiler's LiteralTypeForLiteral infers it, which FlyteAdmin checks an execution's and a
  * launch plan's inputs by: a scalar's from its value (a union's as a union of its one variant), a collection's or
  * map's from its elements' (below), an offloaded literal's the type recorded with it. Undefined where the compiler
- * infers none (Go's nil: a blob without metadata, a literal of no kind), also for a collection or map whose elements'
- * one type is none, which FlyteAdmin's ValidateLiteralType refuses alike (it follows element types down to the nil).
+ * infers none at all (Go's nil: a blob without metadata, a literal of no kind), which FlyteAdmin's
+ * ValidateLiteralType refuses. A nil inside a type is kept where Go keeps it, as {@link goNil}: a collection or map
+ * of such elements is a collection or map of nil (which ValidateLiteralType passes: it follows element types only
+ * while they are not nil), and then is castable to nothing.
  */
 export function literalTypeOf(literal: Literal): LiteralType | undefined {
   const value = literal.value;
   switch (value.case) {
     case "scalar":
-      return scalarLiteralType(value.value);
+      return scalarType(value.value);
     case "collection": {
       const elements = elementsType(value.value.literals);
       if (elements.offloaded) return elements.type;
-      return elements.type && create(LiteralTypeSchema, { type: { case: "collectionType", value: elements.type } });
+      return create(LiteralTypeSchema, {
+        type: { case: "collectionType", value: elements.type ?? goNil(LiteralTypeSchema) },
+      });
     }
     case "map": {
       const elements = elementsType(Object.values(value.value.literals));
       if (elements.offloaded) return elements.type;
-      return elements.type && create(LiteralTypeSchema, { type: { case: "mapValueType", value: elements.type } });
+      return create(LiteralTypeSchema, {
+        type: { case: "mapValueType", value: elements.type ?? goNil(LiteralTypeSchema) },
+      });
     }
     case "offloadedMetadata":
       return value.value.inferredType;
@@ -112,11 +130,40 @@ export function literalTypeOf(literal: Literal): LiteralType | undefined {
 }
 
 /**
+ * A scalar's type as the compiler's literalTypeForScalar gives it, with the nils it puts inside: a union without its
+ * type is a union of one nil variant; a blob's metadata without a type, a schema without one, and a structured
+ * dataset without metadata (or its type) make a blob, schema or dataset type of nil.
+ */
+function scalarType(scalar: Scalar): LiteralType | undefined {
+  const value = scalar.value;
+  const ofNil = (type: MessageInitShape<typeof LiteralTypeSchema>["type"]) => create(LiteralTypeSchema, { type });
+  switch (value.case) {
+    case "union":
+      if (!value.value.type) return ofNil({ case: "unionType", value: { variants: [goNil(LiteralTypeSchema)] } });
+      break;
+    case "blob":
+      if (value.value.metadata && !value.value.metadata.type) {
+        return ofNil({ case: "blob", value: goNil(BlobTypeSchema) });
+      }
+      break;
+    case "schema":
+      if (!value.value.type) return ofNil({ case: "schema", value: goNil(SchemaTypeSchema) });
+      break;
+    case "structuredDataset":
+      if (!value.value.metadata?.structuredDatasetType) {
+        return ofNil({ case: "structuredDatasetType", value: goNil(StructuredDatasetTypeSchema) });
+      }
+      break;
+  }
+  return scalarLiteralType(scalar);
+}
+
+/**
  * The elements' type as the compiler's literalTypeForLiterals infers it: an offloaded element's stands for all of
  * them (and for the collection itself); an empty collection among them counts only if nothing else does; one type
- * is that type; several distinct ones (by their text) are a union of them in their text's order, a collection of
- * one when they are themselves collections of unions (their variants merged); none at all is NONE. Simplified: an
- * element of no type beside others is left out of the union, where Go keeps a nil variant.
+ * is that type (undefined for Go's nil); several distinct ones (by their text, `<nil>` for a nil) are a union of them
+ * in their text's order, a nil among them a nil variant (goNil), a collection of one when they are themselves
+ * collections of unions (their variants merged); none at all is NONE.
  */
 function elementsType(literals: readonly Literal[]): { type: LiteralType | undefined; offloaded: boolean } {
   const types = new Map<string, LiteralType | undefined>();
@@ -134,8 +181,8 @@ function elementsType(literals: readonly Literal[]): { type: LiteralType | undef
   if (types.size === 0 && emptyCollection) return { type: emptyCollection, offloaded: false };
   if (types.size === 0) return { type: simple(SimpleType.NONE), offloaded: false };
   if (types.size === 1) return { type: [...types.values()][0], offloaded: false };
-  const sorted = [...types].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, type]) => type)
-    .filter((type): type is LiteralType => type !== undefined);
+  const sorted = [...types].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .map(([, type]) => type ?? goNil(LiteralTypeSchema));
   return { type: multipleTypeUnion(sorted), offloaded: false };
 }
 

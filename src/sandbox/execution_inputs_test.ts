@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { LaunchPlanSpecSchema } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import { LiteralMapSchema, LiteralSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
@@ -140,28 +140,98 @@ Deno.test("a collection's or map's type is its elements' as the compiler infers 
   assertEquals(text(map), "map_value_type:{union_type:{variants:{simple:INTEGER} variants:{simple:STRING}}}");
 });
 
-Deno.test("an input the compiler infers no type of is refused as FlyteAdmin refuses it, in a collection too", () => {
-  const blobWithoutMetadata = {
-    value: { case: "scalar" as const, value: { value: { case: "blob" as const, value: { uri: "s3://b/k" } } } },
-  };
-  for (const given of [blobWithoutMetadata, list(blobWithoutMetadata)]) {
-    let error: unknown;
-    try {
-      checkAndFetchInputs(
-        create(LiteralMapSchema, { literals: { x: given } }),
-        undefined,
-        expectedInputs(
-          create(LaunchPlanSpecSchema, {}),
-          create(VariableMapSchema, { variables: { x: { type: listOf(SimpleType.INTEGER) } } }),
-        ),
-      );
-    } catch (err) {
-      error = err;
-    }
-    assertEquals(
-      (error as ConnectError).rawMessage,
-      "Failed to validate literal type for [x] with err: got unknown literal type: [<nil>].\n" +
-        "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
+/** What checkAndFetchInputs answers for input `x` of type `type` given `given`: "" or the code and message. */
+function answerFor(type: ReturnType<typeof simple>, given: LiteralInit): string {
+  try {
+    checkAndFetchInputs(
+      create(LiteralMapSchema, { literals: { x: given } }),
+      undefined,
+      expectedInputs(create(LaunchPlanSpecSchema, {}), create(VariableMapSchema, { variables: { x: { type } } })),
     );
+    return "";
+  } catch (err) {
+    if (!(err instanceof ConnectError)) throw err;
+    return `${Code[err.code]}: ${err.rawMessage}`;
   }
+}
+
+const blobWithoutMetadata = {
+  value: { case: "scalar" as const, value: { value: { case: "blob" as const, value: { uri: "s3://b/k" } } } },
+};
+
+Deno.test("an input the compiler infers no type of is refused as ValidateLiteralType refuses it; in a collection, as no type casts from it", () => {
+  assertEquals(
+    answerFor(listOf(SimpleType.INTEGER), blobWithoutMetadata),
+    "InvalidArgument: Failed to validate literal type for [x] with err: got unknown literal type: [<nil>].\n" +
+      "Suggested solution: Please update all your Flyte deployment images to the latest version and try again",
+  );
+  // ValidateLiteralType follows element types only while they are not nil: a collection of nil passes it, and then
+  // casts to nothing, printed as Go prints the nil.
+  assertEquals(
+    answerFor(listOf(SimpleType.INTEGER), list(blobWithoutMetadata)),
+    "InvalidArgument: invalid x input wrong type. Expected collection_type:{simple:INTEGER}, but got collection_type:{}",
+  );
+});
+
+Deno.test("an element of no type beside others is a nil variant of the union, as the compiler's literalTypeForLiterals keeps it", () => {
+  const mixed = list(int(1), blobWithoutMetadata);
+  assertEquals(
+    goText(LiteralTypeSchema, typeOf(mixed)),
+    "collection_type:{union_type:{variants:{} variants:{simple:INTEGER}}}",
+  );
+  assertEquals(
+    answerFor(listOf(SimpleType.INTEGER), mixed),
+    "InvalidArgument: invalid x input wrong type. Expected collection_type:{simple:INTEGER}, but got " +
+      "collection_type:{union_type:{variants:{} variants:{simple:INTEGER}}}",
+  );
+  // No variant takes the nil: against variants the compiler checks without comparing, the input is refused...
+  const blobOrInts = collectionOf(unionOf({ type: { case: "blob", value: {} } }, listOf(SimpleType.INTEGER)));
+  assertEquals(
+    answerFor(blobOrInts, mixed),
+    "InvalidArgument: invalid x input wrong type. Expected collection_type:{union_type:{variants:{blob:{}} " +
+      "variants:{collection_type:{simple:INTEGER}}}}, but got collection_type:{union_type:{variants:{} " +
+      "variants:{simple:INTEGER}}}",
+  );
+  // ...and against one it compares exactly (an integer), the compiler dereferences the nil: FlyteAdmin's recovered
+  // panic, INTERNAL with no message.
+  assertEquals(answerFor(collectionOf(optional(SimpleType.INTEGER)), mixed), "Internal: ");
+});
+
+Deno.test("a union literal without its type is a union of one nil variant, as the compiler infers it", () => {
+  const untyped = create(LiteralSchema, {
+    value: { case: "scalar", value: { value: { case: "union", value: { value: int(5) } } } },
+  });
+  assertEquals(goText(LiteralTypeSchema, typeOf(untyped)), "union_type:{variants:{}}");
+  assertEquals(answerFor(simple(SimpleType.INTEGER), untyped), "Internal: ");
+  assertEquals(
+    answerFor(listOf(SimpleType.INTEGER), untyped),
+    "InvalidArgument: invalid x input wrong type. Expected collection_type:{simple:INTEGER}, but got union_type:{variants:{}}",
+  );
+});
+
+Deno.test("a dataset without metadata, or a blob without a type, is of a nil dataset or blob type: castable to none", () => {
+  const dataset = {
+    value: {
+      case: "scalar" as const,
+      value: { value: { case: "structuredDataset" as const, value: { uri: "s3://b/d" } } },
+    },
+  };
+  assertEquals(
+    answerFor(
+      { type: { case: "structuredDatasetType", value: { format: "parquet" } } } as ReturnType<typeof simple>,
+      dataset,
+    ),
+    'InvalidArgument: invalid x input wrong type. Expected structured_dataset_type:{format:"parquet"}, but got ' +
+      "structured_dataset_type:{}",
+  );
+  const blob = {
+    value: {
+      case: "scalar" as const,
+      value: { value: { case: "blob" as const, value: { uri: "s3://b/k", metadata: {} } } },
+    },
+  };
+  assertEquals(
+    answerFor({ type: { case: "blob", value: {} } } as ReturnType<typeof simple>, blob),
+    "InvalidArgument: invalid x input wrong type. Expected blob:{}, but got blob:{}",
+  );
 });

@@ -448,6 +448,19 @@ Deno.test("UpdateExecution archives: archived executions are hidden unless a fil
   });
 });
 
+Deno.test("CreateExecution answers as FlyteAdmin's recovered panic (INTERNAL, no message) where the compiler would dereference a nil type", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    // A union literal without its type: the compiler infers a union of one nil variant, and casting that nil to an
+    // integer dereferences it.
+    const untyped = {
+      value: { case: "scalar" as const, value: { value: { case: "union" as const, value: { value: int(1) } } } },
+    };
+    const refused = await adminError(client.createExecution(createRequest("untyped", { x: untyped })));
+    assertEquals([refused.status, refused.serverMessage], ["Internal", ""]);
+  });
+});
+
 Deno.test("UpdateExecution stores a state it has no name for, as FlyteAdmin does: not ACTIVE, so hidden", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);

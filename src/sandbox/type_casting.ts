@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { create } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { Scalar } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import {
   type LiteralType,
@@ -19,6 +20,31 @@ import {
 import { goText } from "./go_text.ts";
 
 const simple = (type: SimpleType) => create(LiteralTypeSchema, { type: { case: "simple", value: type } });
+
+/** The messages that stand for Go's nil pointer where the compiler's inferred types hold one (see {@link goNil}). */
+const GO_NILS = new WeakSet<object>();
+
+/**
+ * A message that stands for Go's nil where the compiler's LiteralTypeForLiteral leaves one inside a type (a union
+ * variant, a collection's element type, a blob's type it does not know): it prints as Go prints a nil there (`{}`),
+ * and casts as the compiler's checkers cast a nil: to nothing, and to a type compared exactly, as Go's nil
+ * dereference does (FlyteAdmin answers the panic INTERNAL, with no message).
+ */
+export function goNil<Desc extends DescMessage>(schema: Desc): MessageShape<Desc> {
+  const message = create(schema);
+  GO_NILS.add(message);
+  return message;
+}
+
+/** Whether `message` stands for Go's nil ({@link goNil}). */
+export function isGoNil(message: object | undefined): boolean {
+  return message !== undefined && GO_NILS.has(message);
+}
+
+/** FlyteAdmin's answer to a panic (its recovery interceptor's): INTERNAL, with no message. */
+function recoveredPanic(): ConnectError {
+  return new ConnectError("", Code.Internal);
+}
 
 const isNone = (type: LiteralType | undefined) => type?.type.case === "simple" && type.type.value === SimpleType.NONE;
 
@@ -83,6 +109,8 @@ function bareText(type: LiteralType): string {
 }
 
 function trivialCastsFrom(target: LiteralType, upstream: LiteralType): boolean {
+  // The compiler copies the upstream type (`*upstreamType`) before it compares: a nil one panics.
+  if (isGoNil(upstream)) throw recoveredPanic();
   const isString = (type: LiteralType) => type.type.case === "simple" && type.type.value === SimpleType.STRING;
   // An enum is consumed as a string, and made from one: enums are constrained strings.
   if (upstream.type.case === "enumType" && isString(target)) return true;
@@ -150,19 +178,20 @@ function castsFrom(target: LiteralType, upstream: LiteralType): boolean {
   const to = target.type;
   const from = upstream.type;
   switch (to.case) {
+    // A nil inside the upstream type (goNil) is no collection, map, blob, schema or dataset to these checkers.
     case "collectionType":
-      if (from.case !== "collectionType") return false;
+      if (from.case !== "collectionType" || isGoNil(from.value)) return false;
       return isNone(from.value) || castsFrom(to.value, from.value);
     case "mapValueType":
-      if (from.case !== "mapValueType") return false;
+      if (from.case !== "mapValueType" || isGoNil(from.value)) return false;
       return isNone(from.value) || castsFrom(to.value, from.value);
     case "blob": {
-      if (from.case !== "blob") return false;
+      if (from.case !== "blob" || isGoNil(from.value)) return false;
       return from.value.format === "" || to.value.format === "" || from.value.format === to.value.format;
     }
     case "schema":
-      if (from.case === "schema") return schemaFromSchema(from.value, to.value);
-      if (from.case !== "structuredDatasetType") return false;
+      if (from.case === "schema") return !isGoNil(from.value) && schemaFromSchema(from.value, to.value);
+      if (from.case !== "structuredDatasetType" || isGoNil(from.value)) return false;
       // A Flyte schema is only ever parquet.
       if (from.value.format !== "" && from.value.format.toLowerCase() !== "parquet") return false;
       return schemaFromDataset(from.value, to.value);
@@ -177,11 +206,12 @@ function castsFrom(target: LiteralType, upstream: LiteralType): boolean {
       // Structured datasets are nullable.
       if (isNone(upstream)) return true;
       if (from.case === "schema") {
+        if (isGoNil(from.value)) return false;
         const format = to.value.format;
         if (format !== "" && format.toLowerCase() !== "parquet") return false;
         return datasetFromSchema(from.value, to.value);
       }
-      if (from.case !== "structuredDatasetType") return false;
+      if (from.case !== "structuredDatasetType" || isGoNil(from.value)) return false;
       return datasetFromDataset(from.value, to.value);
     }
     default:
