@@ -9,7 +9,9 @@
  * costs what a later one does. Measured: the first handshake 4 ms instead of 62 ms, the main thread spending under
  * 2 ms on asking.
  *
- * Only for a connection that will use TLS: over plaintext the key would be work for nothing.
+ * Only for a connection that will use TLS (over plaintext the key would be work for nothing), and only with more
+ * than one core: on one, the worker thread would take its time from the main thread's loading, and a Deno whose
+ * key generation no longer shared that set-up would make it pure extra work there.
  *
  * @module
  */
@@ -35,7 +37,7 @@ export function adminUsesTls(loaded: Pick<LoadedConfig, "config" | "sources">): 
  * failure to make it only leaves the set-up to the first connection, as without this.
  */
 export function prepareTlsAhead(): void {
-  if (started) return;
+  if (started || navigator.hardwareConcurrency < 2) return;
   started = true;
   crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]).catch(() => {});
 }
