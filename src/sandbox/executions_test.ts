@@ -16,7 +16,7 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import { AdminService } from "../../proto/gen/flyteidl/service/admin_pb.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "./mod.ts";
 import { timestampToNs } from "./time.ts";
-import { int, type LiteralInit, simple, str } from "../_test_literals.ts";
+import { datetime, int, type LiteralInit, simple, str } from "../_test_literals.ts";
 import { DOMAIN, fromWorkflowInputs, id, PROJECT, promiseBinding, taskNode, valueBindings } from "./_test_helpers.ts";
 
 type AdminClient = Client<typeof AdminService>;
@@ -181,6 +181,14 @@ Deno.test("CreateExecution validates the request as FlyteAdmin does", async () =
       }),
       ["InvalidArgument", "missing recipient"],
     );
+    // A datetime input is a valid Timestamp (FlyteAdmin's validateLiteralMap), checked before the launch plan is.
+    assertEquals(await failure({ ...unnamed, inputs: { literals: { x: datetime(253_402_300_800n) } } }), [
+      "InvalidArgument",
+      "proto: timestamp (seconds:253402300800) after 9999-12-31",
+    ]);
+    // ...and its check ends the map's: an entry after it (in the sandbox's name order) is not looked at.
+    const afterDatetime = { ...createRequest("a", { a: datetime(0n), x: {} }), spec: unnamed.spec };
+    assertEquals((await adminError(client.createExecution(afterDatetime))).status, "NotFound");
     assertEquals(sandbox.store.executions.summaries().length, 0);
   });
 });

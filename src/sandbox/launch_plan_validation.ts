@@ -9,7 +9,6 @@
  * @module
  */
 import { create } from "@bufbuild/protobuf";
-import { TimestampSchema } from "@bufbuild/protobuf/wkt";
 import type { LaunchPlanSpec } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Literal } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
@@ -23,6 +22,7 @@ import {
   invalidArgument as invalid,
   invalidLiteralType,
   sortedEntries,
+  validateDatetime,
   validateLiteralMap,
   validateNotifications,
 } from "./shared_validation.ts";
@@ -87,7 +87,7 @@ function checkDefaultInputs(spec: LaunchPlanSpec): void {
       );
     }
     if (declared.type.case === "simple" && declared.type.value === SimpleType.DATETIME) {
-      checkDatetime(behavior.value);
+      validateDatetime(behavior.value);
       // FlyteAdmin returns from its loop with the datetime's verdict: the parameters after it are not checked here.
       return;
     }
@@ -104,25 +104,6 @@ function typeOfLiteral(name: string, literal: Literal): LiteralType {
 
 /** A type as Go's `String()` prints it (`<nil>` for none). */
 const typeString = (type: LiteralType | undefined) => type ? goText(LiteralTypeSchema, type) : "<nil>";
-
-/** The range of a protobuf Timestamp (0001-01-01 to 9999-12-31), in seconds since the epoch. */
-const MIN_TIMESTAMP_SECONDS = -62_135_596_800n;
-const MAX_TIMESTAMP_SECONDS = 253_402_300_799n;
-
-/**
- * A datetime default is a valid Timestamp, as FlyteAdmin's ValidateDatetime checks it with Go's `CheckValid` (whose
- * words these are). A literal that is not a bare datetime (a union of one, say) has no Timestamp to Go: a nil one.
- */
-function checkDatetime(literal: Literal): void {
-  const scalar = literal.value.case === "scalar" ? literal.value.value.value : undefined;
-  const primitive = scalar?.case === "primitive" ? scalar.value.value : undefined;
-  if (primitive?.case !== "datetime") throw invalid("proto: invalid nil Timestamp");
-  const timestamp = primitive.value;
-  const text = goText(TimestampSchema, timestamp);
-  if (timestamp.seconds < MIN_TIMESTAMP_SECONDS) throw invalid(`proto: timestamp (${text}) before 0001-01-01`);
-  if (timestamp.seconds > MAX_TIMESTAMP_SECONDS) throw invalid(`proto: timestamp (${text}) after 9999-12-31`);
-  if (timestamp.nanos < 0 || timestamp.nanos >= 1e9) throw invalid(`proto: timestamp (${text}) has out-of-range nanos`);
-}
 
 /**
  * Every default and fixed input names a workflow input whose type takes it (a default's declared type, a fixed

@@ -104,6 +104,11 @@ Deno.test("CreateLaunchPlan refuses inputs the workflow does not have, as FlyteA
       create(store, { fixedInputs: { literals: { x: {} } } }),
       "InvalidArgument: missing valid literal in fixed_inputs x",
     );
+    // A fixed datetime is a valid Timestamp too (validateLiteralMap), before any check against the workflow.
+    assertEquals(
+      create(store, { fixedInputs: { literals: { x: datetimeLiteral(-62_135_596_801n) } } }),
+      "InvalidArgument: proto: timestamp (seconds:-62135596801) before 0001-01-01",
+    );
     assertEquals(
       create(store, { defaultInputs: { parameters: { x: { var: { type: integer } } } } }),
       "InvalidArgument: Invalid variable x in default_inputs - variable has neither default, nor is required. " +
