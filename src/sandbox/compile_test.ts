@@ -1,91 +1,30 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
 import { IdentifierSchema, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
-import { type BindingDataSchema, BindingSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
-import { type LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
-import { AliasSchema, NodeSchema, type WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { BindingSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import { SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
+import { AliasSchema, NodeSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { int } from "../_test_literals.ts";
-import { id, launchPlanInit, taskInit, taskNode, workflowInit } from "./_test_helpers.ts";
+import { id, launchPlanInit, taskNode, workflowInit } from "./_test_helpers.ts";
 import { DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
-import { SandboxStore, type WorkflowInit } from "./store.ts";
-
-type TypeInit = MessageInitShape<typeof LiteralTypeSchema>;
-type NodeInit = MessageInitShape<typeof NodeSchema>;
-type BindingInit = MessageInitShape<typeof BindingDataSchema>;
-
-const INT: TypeInit = { type: { case: "simple", value: SimpleType.INTEGER } };
-const STR: TypeInit = { type: { case: "simple", value: SimpleType.STRING } };
-const list = (type: TypeInit): TypeInit => ({ type: { case: "collectionType", value: type } });
-const vars = (types: Record<string, TypeInit>): MessageInitShape<typeof VariableMapSchema> => ({
-  variables: Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type }])),
-});
-const promise = (nodeId: string, name: string): BindingInit => ({
-  value: { case: "promise", value: { nodeId, var: name } },
-});
-const intValue = (value: bigint): BindingInit => ({
-  value: { case: "scalar", value: { value: { case: "primitive", value: { value: { case: "integer", value } } } } },
-});
-
-/** A store with task `name` (v1) of the given inputs and outputs. */
-function withTask(
-  store: SandboxStore,
-  name: string,
-  inputs: Record<string, TypeInit>,
-  outputs: Record<string, TypeInit>,
-) {
-  const init = taskInit(name, "v1");
-  init.spec!.template!.interface = { inputs: vars(inputs), outputs: vars(outputs) };
-  store.addTask(init);
-}
-
-/** A node running task `task` (v1), its inputs bound as given. */
-function node(nodeId: string, task: string, inputs: Record<string, BindingInit> = {}): NodeInit {
-  return {
-    id: nodeId,
-    target: {
-      case: "taskNode",
-      value: { reference: { case: "referenceId", value: id(ResourceType.TASK, task, "v1") } },
-    },
-    metadata: { name: `t.${task}` },
-    inputs: Object.entries(inputs).map(([name, binding]) => ({ var: name, binding })),
-  };
-}
-
-/** A store with `make(int)` (a → o:int), `shout(str)` (s:str → o:str) and `sum(list of int)` (xs → total:int). */
-function seeded(): SandboxStore {
-  const store = new SandboxStore();
-  withTask(store, "make", { a: INT }, { o: INT });
-  withTask(store, "shout", { s: STR }, { o: STR });
-  withTask(store, "sum", { xs: list(INT) }, { total: INT });
-  return store;
-}
-
-/** What CreateWorkflow answers for `init`: "OK" or "Code: message". */
-function answer(store: SandboxStore, init: WorkflowInit): string {
-  try {
-    store.addWorkflow(init);
-    return "OK";
-  } catch (err) {
-    if (err instanceof ConnectError) return `${Code[err.code]}: ${err.rawMessage}`;
-    throw err;
-  }
-}
-
-/** What CreateWorkflow answers for workflow `wf` of `nodes`: "OK" or "Code: message". */
-function register(
-  store: SandboxStore,
-  nodes: NodeInit[],
-  more: MessageInitShape<typeof WorkflowTemplateSchema>[] = [],
-) {
-  return answer(store, workflowInit("wf", "v1", nodes, more));
-}
-
-const WF = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"wf" version:"v1"`;
-const failed = (...errors: string[]) =>
-  `InvalidArgument: failed to compile workflow for [${WF}] with err: Collected Errors: ${errors.length}\n` +
-  errors.map((error, i) => `\tError ${i}: ${error}\n`).join("");
+import {
+  answer,
+  type BindingInit,
+  failed,
+  INT,
+  intValue,
+  list,
+  node,
+  type NodeInit,
+  promise,
+  register,
+  seeded,
+  STR,
+  type TypeInit,
+  vars,
+  WF,
+  withTask,
+} from "./_test_compile.ts";
 
 Deno.test("CreateWorkflow names the first missing task, then launch plan, as FlyteAdmin's lookup does", () => {
   const store = seeded();
@@ -217,14 +156,8 @@ Deno.test("CreateWorkflow refuses a workflow output bound to what is not there, 
   const withOutput = workflowInit("wf", "v1", [node("n0", "make", { a: intValue(1n) })]);
   withOutput.spec!.template!.interface = { outputs: vars({ out: STR }) };
   withOutput.spec!.template!.outputs = [{ var: "out", binding: promise("n0", "o") }];
-  let answer = "OK";
-  try {
-    store.addWorkflow(withOutput);
-  } catch (err) {
-    answer = `${Code[(err as ConnectError).code]}: ${(err as ConnectError).rawMessage}`;
-  }
   assertEquals(
-    answer,
+    answer(store, withOutput),
     failed(
       "Code: MismatchingTypes, Node Id: end-node, Description: The output variable 't.make.o' has type " +
         "[simple:INTEGER], but it's assigned to the input variable 'out' which has type type [simple:STRING].",

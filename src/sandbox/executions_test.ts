@@ -632,6 +632,7 @@ Deno.test("a branch node runs its first case as its child", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
     const wfId = id(ResourceType.WORKFLOW, "branchy", "v1");
+    const one = { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } };
     sandbox.store.addWorkflow({
       id: wfId,
       spec: {
@@ -644,8 +645,11 @@ Deno.test("a branch node runs its first case as its child", async () => {
               value: {
                 ifElse: {
                   case: {
+                    // 1 == 1: a condition of constants, which binds nothing.
+                    condition: { expr: { case: "comparison", value: { leftValue: one, rightValue: one } } },
                     thenNode: taskNode("yes", "double", "v1", valueBindings({ x: int(1), y: int(2), z: str("s") })),
                   },
+                  default: { case: "error", value: { failedNodeId: "b0", message: "no case" } },
                 },
               },
             },

@@ -23,20 +23,28 @@
  *
  * A node whose interface the compiler cannot make has none: no target (ValueRequired [Target]), a task node without a
  * task reference, a gate without a condition (NoConditionFound) or a signal without a type or an output name, a
- * variable of the interface without a name or a type, or a run of a sub-workflow that has no interface at all before
- * the compiler has compiled it (it then gives it an empty one, unless it has no nodes). Such a node gets no edges,
- * its bindings are not checked, and a promise of one of its outputs is VariableNameNotFound.
+ * variable of the interface without a name or a type, a run of a sub-workflow that has no interface at all before
+ * the compiler has compiled it (it then gives it an empty one, unless it has no nodes), a branch any of whose
+ * checks collected an error, an array node whose sub-node has none. Such a node gets no edges (only the upstream
+ * entries a branch's or a gate's own promises gave it: nothing then reaches it), its bindings are not checked, and
+ * a promise of one of its outputs is VariableNameNotFound.
  *
- * Simplified: the inner nodes of branches, array nodes, failure nodes and approval gates are not checked (their
- * interfaces are taken as unknown: a promise of one of their outputs is accepted as it is, and nothing of theirs
- * is required).
+ * Nodes are added and checked in order, as the compiler does: a promise that a branch or an approval gate makes to
+ * find its inputs finds only the nodes before it (and the start node). Branches, array nodes and approval gates get
+ * the interfaces the compiler gives them (`nested_node_checks.ts`), and a branch's cases are checked as nodes of
+ * their own, under the compiler's `<branch>-<node>` ids. The workflow's failure node is checked as a node, and its
+ * bindings against what it runs, its promises finding the workflow's nodes; it is no node of the workflow's graph.
+ *
+ * Simplified: a launch plan without a closure, or a task or sub-workflow the context does not find (CreateWorkflow
+ * looks every one up before), has an interface taken as unknown: a promise of one of its outputs is accepted as it
+ * is, and nothing of its is required. The stored closure keeps a case's own id (`connections.ts`).
  *
  * @module
  */
 import { create } from "@bufbuild/protobuf";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import type { Variable } from "../../proto/gen/flyteidl/core/interface_pb.ts";
+import { type Variable, VariableSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import {
   type Binding,
   type BindingData,
@@ -46,11 +54,22 @@ import {
 } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import type { TaskTemplate } from "../../proto/gen/flyteidl/core/tasks_pb.ts";
 import { type LiteralType, LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
-import type { Node, WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import { type Node, NodeSchema, type WorkflowTemplate } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { CompileErrors } from "./compile_errors.ts";
 import { END_NODE, START_NODE } from "./connections.ts";
 import { goText } from "./go_text.ts";
 import { identifierText, idKey } from "./identifiers.ts";
+import {
+  type CheckedNode,
+  type EdgeDirection,
+  isNested,
+  nestedInterface,
+  type NodeChecks,
+  type NodeInterface,
+  UNKNOWN,
+  validateBranchNode,
+  type Variables,
+} from "./nested_node_checks.ts";
 import { areTypesCastable, literalTypeText, scalarLiteralType } from "./type_casting.ts";
 
 /** What the checks look up: every reference resolves here (FlyteAdmin looked them up before compiling). */
@@ -59,24 +78,6 @@ export interface CheckContext {
   launchPlan(id: Identifier): LaunchPlan | undefined;
   /** A sub-workflow of the request's spec. */
   subWorkflow(id: Identifier): WorkflowTemplate | undefined;
-}
-
-type Variables = Record<string, Variable>;
-
-/** A node's interface as the compiler sees it, or undefined where the sandbox does not model it. */
-interface NodeInterface {
-  inputs: Variables;
-  outputs: Variables;
-}
-
-interface CheckedNode {
-  id: string;
-  node?: Node;
-  iface?: NodeInterface;
-  /** Its interface was refused: the compiler keeps none, so it has no edges, no outputs, no bindings checked. */
-  refused?: boolean;
-  /** Its output aliases were refused: the compiler then finds none of its outputs for a promise. */
-  refusedAliases?: boolean;
 }
 
 /**
@@ -98,8 +99,11 @@ export function checkWorkflow(
   new WorkflowCheck(template, context, errors, checked).run();
 }
 
-class WorkflowCheck {
+class WorkflowCheck implements NodeChecks {
+  /** The workflow's nodes a promise finds: the start and end nodes, then each top-level node as it is added. */
   readonly #nodes = new Map<string, CheckedNode>();
+  /** One builder per node message, as the compiler keeps one per node (a case's renamed id stays with it). */
+  readonly #builders = new Map<Node, CheckedNode>();
   readonly #edges = new Map<string, Set<string>>();
   readonly #upstream = new Map<string, Set<string>>();
 
@@ -123,31 +127,58 @@ class WorkflowCheck {
     if (this.errors.collected > before) return;
     this.#nodes.set(START_NODE, { id: START_NODE, iface: { inputs: {}, outputs: workflowInputs } });
     this.#nodes.set(END_NODE, { id: END_NODE, iface: { inputs: workflowOutputs, outputs: {} } });
-    const nodes = uniqueNodes(template.nodes);
-    for (const node of nodes) this.#nodes.set(node.id, { id: node.id, node });
+    // Each node is added, then checked, in order: a branch's or a gate's promises find only the nodes added before.
     // A dropped node is checked all the same, on its own; its bindings are not.
     for (const node of template.nodes) {
-      const kept = this.#nodes.get(node.id);
-      this.#validateNode(kept?.node === node ? kept : { id: node.id, node });
+      const checked = this.builder(node);
+      if (!this.#nodes.has(node.id)) this.#nodes.set(node.id, checked);
+      this.validateNode(checked);
     }
-    for (const node of nodes) {
-      const checked = this.#nodes.get(node.id)!;
-      if (checked.refused) continue;
-      for (const up of node.upstreamNodeIds) this.#addEdge(up, node.id);
-      if (checked.iface) this.#validateBindings(checked, node.inputs, checked.iface.inputs);
-      else for (const from of promisedNodes(node.inputs)) if (this.#nodes.has(from)) this.#addEdge(from, node.id);
+    const nodes = uniqueNodes(template.nodes);
+    for (const node of nodes) this.addEdges(this.builder(node), "both");
+    // The failure node is no node of the workflow's graph: its promises give it upstream entries only.
+    if (template.failureNode) {
+      const failure = this.builder(template.failureNode);
+      this.validateNode(failure);
+      this.addEdges(failure, "upstream");
     }
     for (const node of nodes) {
       if (!this.#upstream.has(node.id)) this.#addEdge(START_NODE, node.id);
       if (!this.#edges.has(node.id)) this.#addEdge(node.id, END_NODE);
     }
-    this.#validateBindings(this.#nodes.get(END_NODE)!, template.outputs, workflowOutputs);
+    this.validateBindings(this.#nodes.get(END_NODE)!, template.outputs, workflowOutputs, "both");
     this.#validateReachable(nodes);
   }
 
-  #addEdge(from: string, to: string): void {
+  builder(node: Node | undefined): CheckedNode {
+    if (!node) return { id: "", node: create(NodeSchema) };
+    const known = this.#builders.get(node);
+    if (known) return known;
+    const checked: CheckedNode = { id: node.id, node };
+    this.#builders.set(node, checked);
+    return checked;
+  }
+
+  addEdges(checked: CheckedNode, direction: EdgeDirection): void {
+    const node = checked.node!;
+    if (checked.unknown) {
+      if (direction === "both") { for (const up of node.upstreamNodeIds) this.#addEdge(up, checked.id); }
+      for (const from of promisedNodes(node.inputs)) {
+        if (this.#nodes.has(from)) this.#addEdge(from, checked.id, direction);
+      }
+      return;
+    }
+    // A node whose interface was refused gets no edges, and its bindings are not checked.
+    if (!checked.iface) return;
+    if (direction === "both") { for (const up of node.upstreamNodeIds) this.#addEdge(up, checked.id); }
+    this.validateBindings(checked, node.inputs, checked.iface.inputs, direction);
+  }
+
+  #addEdge(from: string, to: string, direction: EdgeDirection = "both"): void {
     const provider = from || START_NODE;
-    (this.#edges.get(provider) ?? this.#edges.set(provider, new Set()).get(provider)!).add(to);
+    if (direction === "both") {
+      (this.#edges.get(provider) ?? this.#edges.set(provider, new Set()).get(provider)!).add(to);
+    }
     (this.#upstream.get(to) ?? this.#upstream.set(to, new Set()).get(to)!).add(provider);
   }
 
@@ -160,24 +191,16 @@ class WorkflowCheck {
     return variables;
   }
 
-  #validateNode(checked: CheckedNode): void {
+  validateNode(checked: CheckedNode): boolean {
     const node = checked.node!;
-    if (node.id === "") this.errors.collect("ValueRequired", "<node>", "Value required [Id].");
-    if (node.id === START_NODE || node.id === END_NODE) return;
     const before = this.errors.collected;
-    const iface = this.#underlyingInterface(node);
-    if (iface) {
-      this.#validVariables(node.id, iface.inputs);
-      this.#validVariables(node.id, iface.outputs);
-    }
-    if (this.errors.collected > before) checked.refused = true;
-    else if (iface) {
-      const beforeAliases = this.errors.collected;
-      checked.iface = { inputs: iface.inputs, outputs: this.#aliased(node, iface) };
-      checked.refusedAliases = this.errors.collected > beforeAliases;
-    }
+    if (checked.id === "") this.errors.collect("ValueRequired", "<node>", "Value required [Id].");
+    if (checked.id === START_NODE || checked.id === END_NODE) return true;
+    const iface = this.underlyingInterface(checked);
+    if (iface && iface !== UNKNOWN) this.#effectiveOutputs(checked, this.errors);
     const target = node.target;
-    if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
+    if (target.case === "branchNode") validateBranchNode(this, checked);
+    else if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
       const ref = target.value.reference.value;
       const sub = this.context.subWorkflow(ref);
       if (sub && !this.checked.has(idKey(ref))) {
@@ -185,25 +208,46 @@ class WorkflowCheck {
         checkWorkflow(sub, this.context, this.errors, this.checked);
       }
     }
+    return this.errors.collected === before;
   }
 
-  /** What the node runs' interface is; undefined where the sandbox does not model it, or (an error collected) none. */
-  #underlyingInterface(node: Node): NodeInterface | undefined {
+  underlyingInterface(checked: CheckedNode): NodeInterface | typeof UNKNOWN | undefined {
+    if (checked.iface) return checked.iface;
+    if (checked.unknown) return UNKNOWN;
+    const before = this.errors.collected;
+    const iface = isNested(checked.node) ? nestedInterface(this, checked) : this.#leafInterface(checked);
+    if (iface === UNKNOWN) {
+      checked.unknown = true;
+      return UNKNOWN;
+    }
+    if (iface) {
+      this.#validVariables(checked.id, iface.inputs);
+      this.#validVariables(checked.id, iface.outputs);
+    }
+    if (this.errors.collected > before) return undefined;
+    checked.iface = iface;
+    return iface;
+  }
+
+  /** The interface of a task, workflow or gate node; UNKNOWN where the sandbox cannot tell, undefined on an error. */
+  #leafInterface(checked: CheckedNode): NodeInterface | typeof UNKNOWN | undefined {
+    const node = checked.node!;
     const target = node.target;
     const variables = (map: { variables: Variables } | undefined) => map?.variables ?? {};
     const valueRequired = (what: string) =>
-      void this.errors.collect("ValueRequired", node.id, `Value required [${what}].`);
+      void this.errors.collect("ValueRequired", checked.id, `Value required [${what}].`);
     switch (target.case) {
       case "taskNode": {
         if (target.value.reference.case !== "referenceId") return valueRequired("TaskNode.ReferenceId");
         const task = this.context.task(target.value.reference.value);
-        return task && { inputs: variables(task.interface?.inputs), outputs: variables(task.interface?.outputs) };
+        if (!task) return UNKNOWN;
+        return { inputs: variables(task.interface?.inputs), outputs: variables(task.interface?.outputs) };
       }
       case "workflowNode": {
         const ref = target.value.reference;
         if (ref.case === "launchplanRef") {
           const closure = this.context.launchPlan(ref.value)?.closure;
-          if (!closure) return undefined;
+          if (!closure) return UNKNOWN;
           // Exposed inputs: the required ones and any the node binds; the others keep their defaults.
           const bound = new Set(node.inputs.map((binding) => binding.var));
           const inputs: Variables = {};
@@ -215,7 +259,7 @@ class WorkflowCheck {
         }
         if (ref.case === "subWorkflowRef") {
           const sub = this.context.subWorkflow(ref.value);
-          if (!sub) return undefined;
+          if (!sub) return UNKNOWN;
           // The compiler gives a sub-workflow without an interface an empty one when it compiles it (unless it has
           // no nodes): the node it is compiled for, and any before, find none.
           const compiled = this.checked.has(idKey(ref.value)) && sub.nodes.length > 0;
@@ -225,7 +269,7 @@ class WorkflowCheck {
         // Neither reference: the compiler names both, each a nil identifier as Go prints one.
         return void this.errors.collect(
           "WorkflowReferenceNotFound",
-          node.id,
+          checked.id,
           "Referenced Workflow [<nil>/<nil>] not found.",
         );
       }
@@ -240,40 +284,49 @@ class WorkflowCheck {
             const output = { type: condition.value.type } as Variable;
             return { inputs: {}, outputs: { [condition.value.outputVariableName]: output } };
           }
-          case "approve":
-            return undefined;
           default:
-            this.errors.collect("NoConditionFound", node.id, `Can't find any condition in gate node [${node.id}].`);
+            this.errors.collect(
+              "NoConditionFound",
+              checked.id,
+              `Can't find any condition in gate node [${checked.id}].`,
+            );
             return undefined;
         }
       }
-      case undefined:
-        return valueRequired("Target");
       default:
-        return undefined;
+        return valueRequired("Target");
     }
   }
 
-  /** The node's outputs under their aliases; an alias of no output is ParameterNotBound, one used twice DuplicateAlias. */
-  #aliased(node: Node, iface: NodeInterface): Variables {
-    const aliases = aliasesOf(node, this.errors);
+  /**
+   * The node's outputs under their aliases, as a promise of it finds them; an alias of no output is
+   * ParameterNotBound, one used twice DuplicateAlias. A node without an interface has none.
+   */
+  #effectiveOutputs(checked: CheckedNode, errors: CompileErrors): Variables {
+    const aliases = checked.node ? aliasesOf(checked.node, errors) : new Map<string, string>();
     const outputs: Variables = {};
-    for (const [name, variable] of Object.entries(iface.outputs)) {
+    if (!checked.iface) return outputs;
+    for (const [name, variable] of Object.entries(checked.iface.outputs)) {
       const alias = aliases.get(name);
       outputs[alias ?? name] = variable;
       aliases.delete(name);
     }
     for (const alias of aliases.values()) {
-      this.errors.collect("ParameterNotBound", node.id, `Parameter not bound [${alias}].`);
+      errors.collect("ParameterNotBound", checked.id, `Parameter not bound [${alias}].`);
     }
     return outputs;
   }
 
-  #validateBindings(checked: CheckedNode, bindings: readonly Binding[], params: Variables): void {
+  validateBindings(
+    checked: CheckedNode,
+    bindings: readonly Binding[],
+    params: Variables | undefined,
+    direction: EdgeDirection,
+  ): Variables {
+    const resolved: Variables = {};
     const provided = new Set<string>();
     for (const binding of bindings) {
-      const param = params[binding.var];
-      if (!Object.hasOwn(params, binding.var)) {
+      if (params && !Object.hasOwn(params, binding.var)) {
         this.errors.collect(
           "VariableNameNotFound",
           checked.id,
@@ -290,22 +343,30 @@ class WorkflowCheck {
       } else {
         provided.add(binding.var);
         const upstream: string[] = [];
+        // Without the inputs to check against, the compiler expects a type that is no type (simple NONE).
+        const expected = params ? params[binding.var].type ?? create(LiteralTypeSchema) : NO_TYPE;
+        const typing: Typing = { check: params !== undefined };
         const ok = this.#validateBinding(
           checked,
           binding.var,
           binding.binding,
-          param.type ?? create(LiteralTypeSchema),
+          expected,
           this.errors,
           upstream,
+          typing,
         );
-        if (ok) { for (const from of upstream) this.#addEdge(from, checked.id); }
+        if (ok) {
+          for (const from of upstream) this.#addEdge(from, checked.id, direction);
+          resolved[binding.var] = create(VariableSchema, { type: typing.resolved });
+        }
       }
     }
-    for (const [name, variable] of Object.entries(params)) {
+    for (const [name, variable] of Object.entries(params ?? {})) {
       if (!provided.has(name) && !isOptional(variable)) {
         this.errors.collect("ParameterNotBound", checked.id, `Parameter not bound [${name}].`);
       }
     }
+    return resolved;
   }
 
   /** One binding against the type its input expects; true when it adds no error. */
@@ -316,6 +377,7 @@ class WorkflowCheck {
     expected: LiteralType,
     errors: CompileErrors,
     upstream: string[],
+    typing: Typing,
   ): boolean {
     const nodeId = checked.id;
     const before = errors.collected;
@@ -328,7 +390,7 @@ class WorkflowCheck {
       for (const variant of expectedType.value.variants) {
         const trial = new CompileErrors();
         const trialUpstream: string[] = [];
-        if (!this.#validateBinding(checked, param, data, variant, trial, trialUpstream)) continue;
+        if (!this.#validateBinding(checked, param, data, variant, trial, trialUpstream, typing)) continue;
         if (match) {
           errors.collect(
             "AmbiguousBindingUnionValue",
@@ -369,7 +431,7 @@ class WorkflowCheck {
           break;
         }
         for (const item of value.value.bindings) {
-          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream);
+          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream, { ...typing });
         }
         break;
       case "map":
@@ -378,15 +440,16 @@ class WorkflowCheck {
           break;
         }
         for (const item of Object.values(value.value.bindings)) {
-          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream);
+          this.#validateBinding(checked, param, item, expectedType.value, errors, upstream, { ...typing });
         }
         break;
       case "promise":
-        this.#validatePromise(checked, param, value.value, expected, errors, upstream);
+        this.#validatePromise(checked, param, value.value, expected, errors, upstream, typing);
         break;
       case "scalar": {
         const type = scalarLiteralType(value.value);
-        if (type && !areTypesCastable(type, expected)) {
+        typing.resolved = type;
+        if (type && typing.check && !areTypesCastable(type, expected)) {
           errors.collect(
             "MismatchingTypes",
             nodeId,
@@ -426,6 +489,7 @@ class WorkflowCheck {
     expected: LiteralType,
     errors: CompileErrors,
     upstream: string[],
+    typing: Typing,
   ): void {
     const nodeId = checked.id;
     const upId = promise.nodeId || START_NODE;
@@ -440,31 +504,27 @@ class WorkflowCheck {
       errors.collect("SyntaxError", nodeId, `Failed to parse element [${promise.var}].`);
       return;
     }
-    // A node whose interface was refused has no outputs (its aliases are still checked, and then nothing more).
-    if (up.refused) {
-      const before = errors.collected;
-      aliasesOf(up.node!, errors);
-      if (errors.collected === before) {
-        errors.collect("VariableNameNotFound", upId, `Variable [${parsed.name}] not found on node [${upId}].`);
-      }
-      errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
-      return;
-    }
-    if (up.refusedAliases) {
+    // The promised node's outputs under its aliases, which are checked again (a node whose interface was refused
+    // has none); then the output.
+    const before = errors.collected;
+    const outputs = this.#effectiveOutputs(up, errors);
+    if (errors.collected > before) {
       errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
       return;
     }
     // A node the sandbox does not model: its outputs are taken as they are.
-    if (up.node && !up.iface) {
+    if (up.unknown) {
       upstream.push(upId);
       return;
     }
-    const output = up.iface?.outputs[parsed.name];
-    if (!output || !Object.hasOwn(up.iface!.outputs, parsed.name)) {
+    const output = outputs[parsed.name];
+    if (!output || !Object.hasOwn(outputs, parsed.name)) {
       errors.collect("VariableNameNotFound", upId, `Variable [${parsed.name}] not found on node [${upId}].`);
       errors.collect("ParameterNotBound", nodeId, `Parameter not bound [${param}].`);
       return;
     }
+    // Unchecked, a binding takes the type of the output it promises, as it is.
+    typing.resolved = output.type;
     const inputVar = checked.node?.metadata ? `${checked.node.metadata.name}.${param}` : param;
     const outputVar = up.node?.metadata ? `${up.node.metadata.name}.${promise.var}` : promise.var;
     let source = output.type ?? create(LiteralTypeSchema);
@@ -495,7 +555,7 @@ class WorkflowCheck {
         source = field;
       }
     }
-    if (areTypesCastable(source, expected)) {
+    if (!typing.check || areTypesCastable(source, expected)) {
       upstream.push(upId);
       return;
     }
@@ -574,6 +634,15 @@ function isOptional(variable: Variable): boolean {
 }
 
 const typeText = (type: LiteralType) => goText(LiteralTypeSchema, type);
+
+/** Whether a binding's type is checked, and the type it was found to bind (a scalar's, a promised output's). */
+interface Typing {
+  check: boolean;
+  resolved?: LiteralType;
+}
+
+/** The type the compiler expects where it checks no type: an empty simple type, NONE. */
+const NO_TYPE = create(LiteralTypeSchema, { type: { case: "simple", value: SimpleType.NONE } });
 const bindingText = (data: BindingData) => goText(BindingDataSchema, data);
 
 /** A promise's variable as the compiler parses it: `name` or `[index].name`, one match of the whole pattern. */
