@@ -321,8 +321,9 @@ Deno.test("CreateLaunchPlan refuses bad notifications, labels and launch conditi
     );
     assertEquals(
       create(store, { labels: { values: { "bad key!": "v" } } }),
-      "InvalidArgument: invalid label key [bad key!]: [name part must be at most 63 alphanumeric characters, '-', " +
-        "'_' or '.', starting and ending with an alphanumeric character]",
+      "InvalidArgument: invalid label key [bad key!]: [name part must consist of alphanumeric characters, '-', " +
+        "'_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or " +
+        "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')]",
     );
     assertEquals(
       create(store, {

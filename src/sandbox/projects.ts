@@ -29,7 +29,7 @@ import {
   sortComparator,
 } from "./execution_filters.ts";
 import { createMonotonicClock } from "./time.ts";
-import { validateLabels } from "./labels.ts";
+import { dns1123LabelErrors, goStringList, validateLabels } from "./labels.ts";
 import { invalidArgument as invalid } from "./shared_validation.ts";
 
 /** The domains FlyteAdmin's default configuration has, returned with every project. */
@@ -82,22 +82,15 @@ const PROJECT_TABLE: FilterTable<StoredProject> = {
 /** ListProjects' order when the request names none. */
 const BY_IDENTIFIER = create(SortSchema, { key: "identifier", direction: Sort_Direction.ASCENDING });
 
-/** Kubernetes' DNS-1123 label, which FlyteAdmin requires of a project id. */
-const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /**
- * FlyteAdmin's ValidateProject: id present, labels as FlyteAdmin takes them, the id a DNS-1123 label, name and
- * description within their lengths, no domains.
+ * FlyteAdmin's ValidateProject: id present, labels as FlyteAdmin takes them, the id a DNS-1123 label (refused with
+ * Kubernetes' words), name and description within their lengths, no domains.
  */
 function validateProject(project: Project): void {
   if (project.id === "") throw invalid("missing project_id");
   validateLabels(project.labels?.values ?? {});
-  if (project.id.length > 63 || !DNS_1123_LABEL.test(project.id)) {
-    throw invalid(
-      `invalid project id [${project.id}]: [a lowercase RFC 1123 label must consist of lower case alphanumeric ` +
-        `characters or '-', and must start and end with an alphanumeric character]`,
-    );
-  }
+  const idErrors = dns1123LabelErrors(project.id);
+  if (idErrors.length > 0) throw invalid(`invalid project id [${project.id}]: ${goStringList(idErrors)}`);
   // Go's len: bytes of UTF-8, not characters.
   const bytes = (text: string) => new TextEncoder().encode(text).length;
   if (bytes(project.name) > 64) throw invalid("project_name cannot exceed 64 characters");

@@ -188,6 +188,60 @@ Deno.test("named entities: one row per name, .flytegen names hidden without filt
   }
 });
 
+Deno.test("projects: a bad id or label is refused in Kubernetes' own words, as FlyteAdmin prints its list of them", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      const message = async (call: Promise<unknown>) => {
+        try {
+          await call;
+        } catch (err) {
+          if (err instanceof ConnectError && err.code === Code.InvalidArgument) return err.rawMessage;
+          throw err;
+        }
+        return "accepted";
+      };
+      const labelRule = "(e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+      equal(
+        await message(admin.registerProject({ project: { id: "Bad_Id", name: "x" } })),
+        "invalid project id [Bad_Id]: [a lowercase RFC 1123 label must consist of lower case alphanumeric " +
+          `characters or '-', and must start and end with an alphanumeric character ${labelRule}]`,
+      );
+      equal(
+        await message(admin.registerProject({ project: { id: "a".repeat(64), name: "x" } })),
+        `invalid project id [${"a".repeat(64)}]: [must be no more than 63 characters]`,
+      );
+      const nameRule = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " +
+        "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is " +
+        "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+      const labelled = (values: Record<string, string>) =>
+        message(admin.registerProject({ project: { id: "ml", name: "ml", labels: { values } } }));
+      equal(await labelled({ "BAD KEY": "x" }), `invalid label key [BAD KEY]: [name part ${nameRule}]`);
+      equal(
+        await labelled({ "a/b/c": "x" }),
+        `invalid label key [a/b/c]: [a qualified name ${nameRule} with an optional DNS subdomain prefix and '/' ` +
+          "(e.g. 'example.com/MyName')]",
+      );
+      equal(await labelled({ "/team": "x" }), "invalid label key [/team]: [prefix part must be non-empty]");
+      equal(
+        await labelled({ "Example.com/team": "x" }),
+        "invalid label key [Example.com/team]: [prefix part a lowercase RFC 1123 subdomain must consist of lower " +
+          "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. " +
+          "'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]",
+      );
+      equal(
+        await labelled({ team: `-${"x".repeat(63)}` }),
+        `invalid label value [-${"x".repeat(63)}]: [must be no more than 63 characters a valid label must be an ` +
+          "empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " +
+          "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is " +
+          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]",
+      );
+    });
+  } finally {
+    await sandbox.close();
+  }
+});
+
 Deno.test("projects: labels FlyteAdmin refuses (a bad key or value, more than 16) and names over 64 bytes are refused", async () => {
   const sandbox = await startSandbox();
   try {
