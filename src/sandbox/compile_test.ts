@@ -114,6 +114,13 @@ Deno.test("CreateWorkflow refuses bindings whose type does not cast, simple and 
         "expected type [simple:STRING].",
     ),
   );
+  // A blob without metadata has no type the compiler can tell.
+  assertEquals(
+    register(store, [
+      node("n0", "shout", { s: { value: { case: "scalar", value: { value: { case: "blob", value: {} } } } } }),
+    ]),
+    failed("Code: UnrecognizedValue, Node Id: n0, Description: Unrecognized value [*core.Scalar_Blob]."),
+  );
   const collection = (...items: BindingInit[]): BindingInit => ({
     value: { case: "collection", value: { bindings: items } },
   });

@@ -4,7 +4,8 @@
  * template's nodes, and the connections between nodes. As the compiler does:
  * - an edge, both ways, from every node a top-level node's explicit `upstream_node_ids` and its bindings' promises
  *   name to that node, and from every node the workflow's outputs come from to the end node;
- * - a branch's inner nodes (at any depth) get upstream entries from their bindings' promises only;
+ * - a branch's inner nodes (at any depth) get upstream entries from their bindings' promises only, and so does the
+ *   workflow's failure node (no node of the graph: nothing leads to it);
  * - a top-level node with nothing upstream hangs from the start node, one with nothing downstream leads to the end
  *   node;
  * - a promise of no node (older flytekit leaves the workflow's inputs' node empty) is rewritten to `start-node`,
@@ -117,6 +118,11 @@ export function compileTemplate(template: WorkflowTemplate): CompiledWorkflow {
     for (const from of bindingNodes(node.inputs)) edges.add(from, node.id);
   }
   for (const from of bindingNodes(compiled.outputs)) edges.add(from, END_NODE);
+  const failure = compiled.failureNode;
+  if (failure) {
+    visitNode(failure, edges);
+    for (const from of bindingNodes(failure.inputs)) edges.addUpstream(from, failure.id);
+  }
   for (const node of topLevel) {
     if (!edges.upstream.has(node.id)) edges.add(START_NODE, node.id);
     if (!edges.downstream.has(node.id)) edges.add(node.id, END_NODE);

@@ -86,3 +86,25 @@ Deno.test("compileTemplate adds the start and end nodes and Flyte's compiler's c
     n4: ["end-node"],
   });
 });
+
+Deno.test("compileTemplate gives the failure node upstream entries from its promises, and no edge to or from it", () => {
+  const template = create(WorkflowTemplateSchema, {
+    nodes: [node("n0")],
+    failureNode: node("fn", [promise("a", ""), promise("b", "n0")], ["n0"]),
+  });
+  const compiled = compileTemplate(template);
+  const ids = (map: Record<string, { ids: string[] }> | undefined) =>
+    Object.fromEntries(Object.entries(map ?? {}).map(([id, list]) => [id, list.ids]).sort());
+  assertEquals(ids(compiled.connections?.upstream), {
+    "end-node": ["n0"],
+    fn: ["n0", "start-node"],
+    n0: ["start-node"],
+  });
+  assertEquals(ids(compiled.connections?.downstream), { n0: ["end-node"], "start-node": ["n0"] });
+  assertEquals(compiled.template?.nodes.map((n) => n.id), ["start-node", "end-node", "n0"]);
+  assertEquals(
+    compiled.template?.failureNode?.inputs.map((b) => (b.binding?.value.value as { nodeId: string }).nodeId),
+    ["start-node", "n0"],
+    "an empty promise names the start node",
+  );
+});

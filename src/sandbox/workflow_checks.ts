@@ -449,6 +449,10 @@ class WorkflowCheck implements NodeChecks {
       case "scalar": {
         const type = scalarLiteralType(value.value);
         typing.resolved = type;
+        // The one scalar the compiler cannot type (it names the Go type of the value).
+        if (!type && value.value.value.case === "blob") {
+          errors.collect("UnrecognizedValue", nodeId, "Unrecognized value [*core.Scalar_Blob].");
+        }
         if (type && typing.check && !areTypesCastable(type, expected)) {
           errors.collect(
             "MismatchingTypes",
