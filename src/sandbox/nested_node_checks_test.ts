@@ -85,6 +85,12 @@ Deno.test("CreateWorkflow checks a branch's cases as nodes of their own, named <
     register(store, [first, ifOne(makes("t0", { zz: intValue(2n) }), makes("t1"))]),
     failed("Code: VariableNameNotFound, Node Id: b-t0, Description: Variable [zz] not found on node [b-t0]."),
   );
+  // A branch inside a branch: its cases are named after it, as it is named after its own branch.
+  const inner = { ...ifOne(makes("t0", { zz: intValue(2n) }), makes("t1")), id: "ib" };
+  assertEquals(
+    register(store, [first, ifOne(inner, makes("t2"))]),
+    failed("Code: VariableNameNotFound, Node Id: b-ib-t0, Description: Variable [zz] not found on node [b-ib-t0]."),
+  );
   assertEquals(
     register(store, [first, ifOne(makes("t0"), node("t1", "make"))]),
     failed("Code: ParameterNotBound, Node Id: b-t1, Description: Parameter not bound [a]."),
@@ -138,6 +144,17 @@ Deno.test("CreateWorkflow refuses a branch's conditions and cases the compiler r
       "Code: MismatchingTypes, Node Id: b, Description: Variable [RightValue] (type [simple:STRING]) doesn't match " +
         "expected type [simple:INTEGER].",
     ),
+  );
+  // A scalar operand is none the compiler reads (it reads a primitive or a variable).
+  assertEquals(
+    register(store, [
+      first,
+      branch("b", {
+        case: { condition: equal(variable(".n0.o"), { val: { case: "scalar", value: {} } }), thenNode },
+        default: { case: "error", value: {} },
+      }, bound),
+    ]),
+    failed("Code: ValueRequired, Node Id: b, Description: Value required [RightValue.Val]."),
   );
   // Neither an else node nor an error; a case without a condition; a case without a node.
   assertEquals(
