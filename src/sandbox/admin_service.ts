@@ -13,7 +13,7 @@ import { requireFullId, requireIdOf } from "./identifiers.ts";
 import { listNames, listVersions, namesTable } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
 import { LAUNCH_PLAN_SCHEMA, listedLaunchPlans } from "./launch_plan_filters.ts";
-import { updateLaunchPlanState } from "./launch_plan_state.ts";
+import { listActiveLaunchPlans, updateLaunchPlanState } from "./launch_plan_state.ts";
 import { namedEntityMethods } from "./named_entities.ts";
 import { projectMethods } from "./projects.ts";
 
@@ -74,6 +74,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     listLaunchPlanIds: (request) => names(store.launchPlanEntries(), request, LAUNCH_PLAN_NAMES, "ListLaunchPlanIds"),
     updateLaunchPlan: (request) => (updateLaunchPlanState(store, request), {}),
     getActiveLaunchPlan: (request) => store.activeLaunchPlan(request.id),
+    listActiveLaunchPlans: (request) => listActiveLaunchPlans(store, request),
     ...namedEntityMethods(store),
     ...projectMethods(store.projects),
     ...createExecutionMethods(store.executions),

@@ -1,16 +1,24 @@
 /**
- * UpdateLaunchPlan as FlyteAdmin's launch plan manager serves it: INACTIVE checks the identifier (a launch plan's,
- * every field present) before deactivating that version; ACTIVE looks the version up as given (NOT_FOUND for one
- * with a field missing), activates it and deactivates the one that was active; any other state is refused, naming
- * it and the identifier.
+ * A launch plan's state as FlyteAdmin's launch plan manager serves it. UpdateLaunchPlan: INACTIVE checks the
+ * identifier (a launch plan's, every field present) before deactivating that version; ACTIVE looks the version up as
+ * given (NOT_FOUND for one with a field missing), activates it and deactivates the one that was active; any other
+ * state is refused, naming it and the identifier. ListActiveLaunchPlans: the ACTIVE versions of a project and domain, paged.
  *
  * @module
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { LaunchPlanState, type LaunchPlanUpdateRequest } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import {
+  type ActiveLaunchPlanListRequest,
+  type LaunchPlan,
+  LaunchPlanState,
+  type LaunchPlanUpdateRequest,
+} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { create } from "@bufbuild/protobuf";
 import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { identifierText, requireIdOf } from "./identifiers.ts";
+import { pageOf, parseOffsetToken, requireLimit, sortComparator } from "./execution_filters.ts";
+import { LAUNCH_PLAN_VERSIONS, listedLaunchPlans } from "./launch_plan_filters.ts";
+import { invalidArgument } from "./shared_validation.ts";
 import type { SandboxStore } from "./store.ts";
 
 /** Sets a launch plan version's state as UpdateLaunchPlan does, or throws FlyteAdmin's refusal. */
@@ -31,4 +39,27 @@ export function updateLaunchPlanState(store: SandboxStore, request: LaunchPlanUp
         Code.InvalidArgument,
       );
   }
+}
+
+/**
+ * ListActiveLaunchPlans as FlyteAdmin's launch plan manager serves it: project, domain and a limit required, then the
+ * sort key and the token checked; the ACTIVE versions of the project and domain (those whose workflow is stored: the
+ * listing joins it), in the order asked for, else as stored, a page at a time.
+ */
+export function listActiveLaunchPlans(
+  store: SandboxStore,
+  request: ActiveLaunchPlanListRequest,
+): { launchPlans: LaunchPlan[]; token: string } {
+  if (request.project === "") throw invalidArgument("missing project");
+  if (request.domain === "") throw invalidArgument("missing domain");
+  requireLimit(request.limit);
+  const compare = sortComparator(request.sortBy, LAUNCH_PLAN_VERSIONS);
+  const offset = parseOffsetToken(request.token, "ListActiveLaunchPlans");
+  const rows = listedLaunchPlans(store.launchPlanEntries(), store.workflowEntries()).filter(({ entry }) =>
+    entry.project === request.project && entry.domain === request.domain &&
+    entry.message.closure?.state === LaunchPlanState.ACTIVE
+  );
+  if (compare) rows.sort(compare);
+  const page = pageOf(rows, offset, request.limit);
+  return { launchPlans: page.items.map((row) => row.entry.message), token: page.token };
 }

@@ -328,19 +328,22 @@ export class SandboxStore {
     return target.message;
   }
 
-  /** The active version of a launch plan name, or NOT_FOUND. */
+  /**
+   * The active version of a launch plan name, as GetActiveLaunchPlan answers: each part of the name required (a
+   * missing id is a missing project), NOT_FOUND in FlyteAdmin's words when no version is active.
+   */
   activeLaunchPlan(id: Pick<NamedEntityIdentifier, "project" | "domain" | "name"> | undefined): LaunchPlan {
-    if (!id) throw new ConnectError("missing id", Code.InvalidArgument);
+    const name = { project: id?.project ?? "", domain: id?.domain ?? "", name: id?.name ?? "" };
     for (const field of ["project", "domain", "name"] as const) {
-      if (id[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
+      if (name[field] === "") throw new ConnectError(`missing ${field}`, Code.InvalidArgument);
     }
     const active = this.#launchPlans.entries().find((entry) =>
-      entry.project === id.project && entry.domain === id.domain && entry.name === id.name &&
+      entry.project === name.project && entry.domain === name.domain && entry.name === name.name &&
       entry.message.closure?.state === LaunchPlanState.ACTIVE
     );
     if (!active) {
       throw new ConnectError(
-        `no active launch plan for project:"${id.project}" domain:"${id.domain}" name:"${id.name}"`,
+        `No active launch plan could be found: ${name.project}:${name.domain}:${name.name}`,
         Code.NotFound,
       );
     }
