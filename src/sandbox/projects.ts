@@ -175,13 +175,18 @@ export class ProjectTable {
   }
 
   /**
-   * UpdateProject: the project must exist (checked first, as FlyteAdmin does), then is written as FlyteAdmin's
+   * UpdateProject: the project must exist (checked first, as FlyteAdmin does; an empty id finds one, then is refused
+   * as missing), then is written as FlyteAdmin's
    * repository writes it, with gorm's Updates, which skips a struct's empty fields: a name or description sent
    * empty stays as it was, and so do the labels unless a labels message is sent (an empty one clears them); the
    * state is always written.
    */
   update(project: Project): void {
-    const existing = this.#find(project.id);
+    // FlyteAdmin's lookup is gorm's Where on a struct, which drops an empty id: it finds a project (the first), and
+    // the validation after it refuses the missing id.
+    const existing = project.id === ""
+      ? this.#projects.values().next().value ?? this.#find("")
+      : this.#find(project.id);
     validateProject(project);
     const next = this.#stored(project);
     if (next.name === "") next.name = existing.project.name;

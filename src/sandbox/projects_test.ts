@@ -216,6 +216,8 @@ Deno.test("projects: a bad id or label is refused in Kubernetes' own words, as F
         "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
       const labelled = (values: Record<string, string>) =>
         message(admin.registerProject({ project: { id: "ml", name: "ml", labels: { values } } }));
+      // UpdateProject looks the project up before it validates, and FlyteAdmin's lookup of an empty id finds one.
+      equal(await message(admin.updateProject({ id: "", name: "x" })), "missing project_id");
       equal(await labelled({ "BAD KEY": "x" }), `invalid label key [BAD KEY]: [name part ${nameRule}]`);
       equal(
         await labelled({ "a/b/c": "x" }),
