@@ -150,9 +150,10 @@ const NS_PER_MS = 1_000_000n;
 /** FlyteAdmin's default `maxParallelism` (its application configuration's). */
 const DEFAULT_MAX_PARALLELISM = 25;
 
-/** FlyteAdmin's identifier text (Go's rendering of the message) in NOT_FOUND messages. */
+/** FlyteAdmin's identifier text (Go's rendering of the message, which leaves out empty fields) in NOT_FOUND messages. */
 function describeExecution(id: { project: string; domain: string; name: string }): string {
-  return `project:"${id.project}" domain:"${id.domain}" name:"${id.name}"`;
+  return (["project", "domain", "name"] as const).filter((field) => id[field] !== "")
+    .map((field) => `${field}:"${id[field]}"`).join(" ");
 }
 
 function requireExecutionId(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionIdentifier {
@@ -543,11 +544,23 @@ export class ExecutionRegistry {
     return now > this.#lastCreatedNs ? now : this.#lastCreatedNs;
   }
 
+  /**
+   * The execution FlyteAdmin's repository finds for `id`, or NOT_FOUND: its lookup is gorm's Where on a struct,
+   * which drops empty fields, so an identifier with a part missing (where nothing validated it first: relaunch,
+   * recover, GetExecutionData) finds the oldest execution matching the parts it has.
+   */
   #get(id: WorkflowExecutionIdentifier | undefined): ExecutionRecord {
-    const record = id && this.#records.get(key(id));
+    const wanted = { project: id?.project ?? "", domain: id?.domain ?? "", name: id?.name ?? "" };
+    const matches = (record: ExecutionRecord) =>
+      (["project", "domain", "name"] as const).every((field) =>
+        wanted[field] === "" || record.id[field] === wanted[field]
+      );
+    const record = this.#records.get(key(wanted)) ?? [...this.#records.values()].find(matches);
     if (!record) {
-      const shown = describeExecution(id ?? { project: "", domain: "", name: "" });
-      throw new ConnectError(`missing entity of type execution with identifier ${shown}`, Code.NotFound);
+      throw new ConnectError(
+        `missing entity of type execution with identifier ${describeExecution(wanted)}`,
+        Code.NotFound,
+      );
     }
     return record;
   }

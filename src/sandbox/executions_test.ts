@@ -469,6 +469,26 @@ Deno.test("CreateExecution answers as FlyteAdmin's recovered panic (INTERNAL, no
   });
 });
 
+Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts of an identifier given, as FlyteAdmin's lookup does", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    await client.createExecution(createRequest("first", { x: int(7) }));
+    await client.createExecution(createRequest("second", { x: int(8) }));
+    // Nothing validates these identifiers, and FlyteAdmin's lookup drops the empty name: the oldest match is found.
+    const data = await client.getExecutionData({ id: scope });
+    const x = data.fullInputs!.literals.x.value;
+    assertEquals(x.case === "scalar" && x.value.value.case === "primitive" ? x.value.value.value.value.value : 0n, 7n);
+    const { id: again } = await client.relaunchExecution({ id: scope, name: "again" });
+    assertEquals((await client.getExecution({ id: again })).spec?.metadata?.referenceExecution?.name, "first");
+    // NOT_FOUND prints the identifier as Go does, without its empty fields.
+    const missing = await adminError(client.recoverExecution({ id: { project: PROJECT, domain: "staging" } }));
+    assertEquals([missing.status, missing.serverMessage], [
+      "NotFound",
+      `missing entity of type execution with identifier project:"${PROJECT}" domain:"staging"`,
+    ]);
+  });
+});
+
 Deno.test("UpdateExecution stores a state it has no name for, as FlyteAdmin does: not ACTIVE, so hidden", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
