@@ -40,7 +40,11 @@ import {
   TaskExecutionListRequestSchema,
 } from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
-import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import {
+  IdentifierSchema,
+  NodeExecutionIdentifierSchema,
+  ResourceType,
+} from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
 import { ConcurrencyLimitBehavior, type LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -102,6 +106,7 @@ import {
   type PlannedNode,
   taskExecutionMessages,
 } from "./node_executions.ts";
+import { goText } from "./go_text.ts";
 import { requireFullId } from "./identifiers.ts";
 import type { SandboxStore } from "./store.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
@@ -150,10 +155,12 @@ const NS_PER_MS = 1_000_000n;
 /** FlyteAdmin's default `maxParallelism` (its application configuration's). */
 const DEFAULT_MAX_PARALLELISM = 25;
 
-/** FlyteAdmin's identifier text (Go's rendering of the message, which leaves out empty fields) in NOT_FOUND messages. */
+/**
+ * FlyteAdmin's text of an execution's identifier in NOT_FOUND messages: Go's rendering of the core Identifier its
+ * repository builds of the project, domain and name (empty fields left out).
+ */
 function describeExecution(id: { project: string; domain: string; name: string }): string {
-  return (["project", "domain", "name"] as const).filter((field) => id[field] !== "")
-    .map((field) => `${field}:"${id[field]}"`).join(" ");
+  return goText(IdentifierSchema, create(IdentifierSchema, { project: id.project, domain: id.domain, name: id.name }));
 }
 
 function requireExecutionId(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionIdentifier {
@@ -703,11 +710,19 @@ export class ExecutionRegistry {
   ) {
     const found = record && this.#startedNodes(record, now).find(({ node }) => node.nodeId === id.nodeId);
     if (!found) {
-      const execution = describeExecution(id.executionId ?? { project: "", domain: "", name: "" });
-      throw new ConnectError(
-        `missing entity of type node execution with identifier execution_id:{${execution}} node_id:"${id.nodeId}"`,
-        Code.NotFound,
+      // Go's rendering of the identifier the repository builds: its fields in declaration order, empty ones left out.
+      const shown = goText(
+        NodeExecutionIdentifierSchema,
+        create(NodeExecutionIdentifierSchema, {
+          nodeId: id.nodeId,
+          executionId: {
+            project: id.executionId?.project,
+            domain: id.executionId?.domain,
+            name: id.executionId?.name,
+          },
+        }),
       );
+      throw new ConnectError(`missing entity of type node execution with identifier ${shown}`, Code.NotFound);
     }
     return found;
   }

@@ -469,7 +469,7 @@ Deno.test("CreateExecution answers as FlyteAdmin's recovered panic (INTERNAL, no
   });
 });
 
-Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts of an identifier given, as FlyteAdmin's lookup does", async () => {
+Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts of an identifier given, and NOT_FOUND prints identifiers, as FlyteAdmin does", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
     await client.createExecution(createRequest("first", { x: int(7) }));
@@ -485,6 +485,15 @@ Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts
     assertEquals([missing.status, missing.serverMessage], [
       "NotFound",
       `missing entity of type execution with identifier project:"${PROJECT}" domain:"staging"`,
+    ]);
+    // A node execution's identifier as Go prints it: node_id first, as declared.
+    const node = await adminError(
+      client.getNodeExecution({ id: { nodeId: "n9", executionId: { ...scope, name: "first" } } }),
+    );
+    assertEquals([node.status, node.serverMessage], [
+      "NotFound",
+      `missing entity of type node execution with identifier node_id:"n9" execution_id:{project:"${PROJECT}" ` +
+      `domain:"${DOMAIN}" name:"first"}`,
     ]);
   });
 });
