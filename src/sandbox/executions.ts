@@ -9,7 +9,7 @@
 import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Duration, DurationSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import type { Notification, ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { EventFailureReasonSchema } from "../../proto/gen/flyteidl/admin/event_pb.ts";
 import {
   type Execution,
@@ -149,6 +149,8 @@ interface ExecutionRecord {
   stateChangedNs: bigint;
   /** Who last changed its state (FlyteAdmin's state change details principal); its creator until then. */
   stateChangedBy: string;
+  /** The notifications its closure records. */
+  notifications: Notification[];
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -255,17 +257,26 @@ export class ExecutionRegistry {
     const spec = clone(ExecutionSpecSchema, request.spec!);
     const name = request.name !== "" ? request.name : this.#freshName(request);
     const id = { project: request.project, domain: request.domain, name, org: request.org };
+    spec.metadata ??= create(ExecutionMetadataSchema);
+    spec.metadata.principal = principal;
+    this.#inheritFromParent(spec);
     if (this.#records.has(key(id))) {
       throw new ConnectError(
         `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`,
         Code.AlreadyExists,
       );
     }
-    spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
-    spec.metadata.principal = principal;
     // The execution config FlyteAdmin resolves: the request's, else the launch plan's, else its application defaults.
     const planSpec = launch.launchPlan.spec;
+    // The notifications FlyteAdmin records in the closure: the request's, else none if it disables all, else the
+    // launch plan's.
+    const overrides = spec.notificationOverrides;
+    const notifications = overrides.case === "notifications" && overrides.value.notifications.length > 0
+      ? overrides.value.notifications
+      : overrides.case === "disableAll" && overrides.value
+      ? []
+      : planSpec?.entityMetadata?.notifications ?? [];
     spec.maxParallelism = spec.maxParallelism || planSpec?.maxParallelism || DEFAULT_MAX_PARALLELISM;
     spec.securityContext = spec.securityContext ?? planSpec?.securityContext ??
       create(SecurityContextSchema, { runAs: {} });
@@ -285,7 +296,8 @@ export class ExecutionRegistry {
       abortedBy: "",
       state: ExecutionState.EXECUTION_ACTIVE,
       stateChangedNs: createdNs,
-      stateChangedBy: principal,
+      stateChangedBy: spec.metadata.principal,
+      notifications,
     };
     record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
     this.#records.set(key(id), record);
@@ -599,6 +611,22 @@ export class ExecutionRegistry {
     }
   }
 
+  /**
+   * FlyteAdmin's getInheritedExecMetadata: an execution launched by a node of another (its metadata names that node
+   * execution) needs the node execution to exist (NOT_FOUND otherwise), and takes from the parent execution its
+   * principal, its nesting plus one and its cluster label.
+   */
+  #inheritFromParent(spec: ExecutionSpec): void {
+    const parent = spec.metadata?.parentNodeExecution;
+    if (!parent) return;
+    const source = parent.executionId && this.#records.get(key(parent.executionId));
+    this.#startedNode(source || undefined, parent, this.#nowNs());
+    const sourceSpec = (source as ExecutionRecord).spec;
+    spec.metadata!.principal = sourceSpec.metadata?.principal ?? "";
+    spec.metadata!.nesting = (sourceSpec.metadata?.nesting ?? 0) + 1;
+    if (sourceSpec.executionClusterLabel) spec.executionClusterLabel = sourceSpec.executionClusterLabel;
+  }
+
   #findTask(id: Identifier): Task | undefined {
     try {
       return this.#store.getTask(id);
@@ -750,6 +778,7 @@ export class ExecutionRegistry {
         startedAt: state.startedNs === undefined ? undefined : timestampFromNs(state.startedNs),
         duration: durationOf(state),
         workflowId: record.launch.workflow.id,
+        notifications: record.notifications,
         outputResult,
         stateChangeDetails: {
           state: record.state,

@@ -498,6 +498,59 @@ Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts
   });
 });
 
+Deno.test("CreateExecution launched by a node of another: the node execution must exist, and the child is one deeper", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    await client.createExecution(createRequest("parent"));
+    const child = (nodeId: string) => ({
+      ...createRequest("child"),
+      spec: { launchPlan, metadata: { parentNodeExecution: { nodeId, executionId: { ...scope, name: "parent" } } } },
+    });
+    const missing = await adminError(client.createExecution(child("nope")));
+    assertEquals([missing.status, missing.serverMessage], [
+      "NotFound",
+      `missing entity of type node execution with identifier node_id:"nope" execution_id:{project:"${PROJECT}" ` +
+      `domain:"${DOMAIN}" name:"parent"}`,
+    ]);
+    await client.createExecution(child("start-node"));
+    const created = await client.getExecution({ id: { ...scope, name: "child" } });
+    assertEquals(created.spec?.metadata?.nesting, 1);
+  });
+});
+
+Deno.test("an execution's closure records its notifications: the request's, none when it disables all, else the launch plan's", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const email = (to: string) => ({
+      phases: [WorkflowExecution_Phase.FAILED],
+      type: { case: "email" as const, value: { recipientsEmail: [to] } },
+    });
+    sandbox.store.addLaunchPlan({
+      id: id(ResourceType.LAUNCH_PLAN, "noisy", "v1"),
+      spec: {
+        workflowId: id(ResourceType.WORKFLOW, "wf", "v1"),
+        entityMetadata: { notifications: [email("plan@example.com")] },
+        defaultInputs: { parameters: { y: { var: { type: integer }, behavior: { case: "default", value: int(5) } } } },
+        fixedInputs: { literals: { z: str("fixed") } },
+      },
+    });
+    const noisy = id(ResourceType.LAUNCH_PLAN, "noisy", "v1");
+    const recipients = async (name: string, spec: Record<string, unknown>) => {
+      await client.createExecution({ ...createRequest(name), spec: { launchPlan: noisy, ...spec } });
+      const execution = await client.getExecution({ id: { ...scope, name } });
+      return execution.closure?.notifications.map((n) => n.type.value?.recipientsEmail[0]);
+    };
+    assertEquals(await recipients("plan", {}), ["plan@example.com"]);
+    assertEquals(
+      await recipients("mine", {
+        notificationOverrides: { case: "notifications", value: { notifications: [email("me@example.com")] } },
+      }),
+      ["me@example.com"],
+    );
+    assertEquals(await recipients("quiet", { notificationOverrides: { case: "disableAll", value: true } }), []);
+  });
+});
+
 Deno.test("UpdateExecution stores a state it has no name for, as FlyteAdmin does: not ACTIVE, so hidden", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
