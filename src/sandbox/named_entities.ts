@@ -4,7 +4,9 @@
  * system-generated `.flytegen` names; filters name a named-entity column (`name`, `state`, `entities.name`) or one
  * of its metadata's (`named_entity_metadata.created_at`); a sort key must be a named-entity column (there is no
  * `created_at`), and only project, domain and name are ones FlyteAdmin's query can sort on; the next token comes
- * exactly with a full page.
+ * exactly with a full page. GetNamedEntity and UpdateNamedEntity take any resource type but UNSPECIFIED, refuse by
+ * name one with no versions to name, and answer a name without versions as FlyteAdmin does: NOT_FOUND, "entry not
+ * found".
  *
  * @module
  */
@@ -204,17 +206,31 @@ export function listNamedEntities(
   return { entities, token: page.token };
 }
 
-/** NOT_FOUND unless the name has a version of that resource type. */
+/**
+ * FlyteAdmin's named entity lookup: a resource type with versions to name (else INVALID_ARGUMENT naming the type, as
+ * Go prints an enum), and a version of the name (else gorm's not-found, which FlyteAdmin words "entry not found").
+ */
 function requireExisting(
   store: SandboxStore,
   type: ResourceType,
   id: { project: string; domain: string; name: string },
 ): void {
+  if (!validResourceType(type)) {
+    throw invalid(`Cannot get NamedEntityMetadata for resource type: ${ResourceType[type] ?? type}`);
+  }
   const exists = rowsOf(store, type).some((row) =>
     row.project === id.project && row.domain === id.domain && row.name === id.name
   );
-  if (!exists) throw new ConnectError(`missing named entity ${id.project}/${id.domain}/${id.name}`, Code.NotFound);
+  if (!exists) throw new ConnectError("entry not found", Code.NotFound);
 }
+
+/** FlyteAdmin's ValidateResourceType: any resource type but UNSPECIFIED (Go names every other number). */
+function requireResourceType(type: ResourceType): void {
+  if (type === ResourceType.UNSPECIFIED) throw invalid("invalid value for resource_type");
+}
+
+/** The resource types whose names' state may be changed from ACTIVE. */
+const ARCHIVABLE = new Set([ResourceType.WORKFLOW, ResourceType.TASK, ResourceType.LAUNCH_PLAN]);
 
 /** FlyteAdmin's ValidateNamedEntityIdentifier: the id, and each of its fields, present. */
 function requireNamedEntityId(
@@ -237,16 +253,20 @@ export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
     listNamedEntities: (request) => listNamedEntities(store, metadata, request),
     // GetNamedEntity: a name with at least one version, with its metadata (ACTIVE and no description unless updated).
     getNamedEntity: (request) => {
-      if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
+      requireResourceType(request.resourceType);
       const id = requireNamedEntityId(request.id);
       requireExisting(store, request.resourceType, id);
       const key = NamedEntityMetadataTable.key(request.resourceType, id.project, id.domain, id.name);
       return { resourceType: request.resourceType, id, metadata: metadata.get(key) };
     },
     updateNamedEntity: (request) => {
-      if (!validResourceType(request.resourceType)) throw invalid("invalid value for resource_type");
+      requireResourceType(request.resourceType);
       const id = requireNamedEntityId(request.id);
       if (!request.metadata) throw invalid("missing metadata");
+      if (request.metadata.state !== NamedEntityState.NAMED_ENTITY_ACTIVE && !ARCHIVABLE.has(request.resourceType)) {
+        const type = ResourceType[request.resourceType] ?? String(request.resourceType);
+        throw invalid(`Resource [${type}] cannot have its state updated`);
+      }
       requireExisting(store, request.resourceType, id);
       // Postgres counts a varchar's characters (code points); FlyteAdmin passes its refusal on as UNKNOWN.
       if ([...request.metadata.description].length > DESCRIPTION_MAX) {

@@ -306,6 +306,22 @@ Deno.test("named entities: an update names the missing id field, fails a descrip
         );
         await refused(admin.getNamedEntity({ resourceType: 1, id: blank }), Code.InvalidArgument, `missing ${field}`);
       }
+      // A name without versions is gorm's not-found; a resource type with no versions to name is refused by name.
+      await refused(
+        admin.getNamedEntity({ resourceType: 1, id: { ...id, name: "ghost" } }),
+        Code.NotFound,
+        "entry not found",
+      );
+      await refused(
+        admin.getNamedEntity({ resourceType: 4, id }),
+        Code.InvalidArgument,
+        "Cannot get NamedEntityMetadata for resource type: DATASET",
+      );
+      await refused(
+        admin.updateNamedEntity({ resourceType: 4, id, metadata: { state: 1 } }),
+        Code.InvalidArgument,
+        "Resource [DATASET] cannot have its state updated",
+      );
       // The metadata column is a varchar(300): the database refuses more, and FlyteAdmin passes that on as UNKNOWN.
       await refused(
         admin.updateNamedEntity({ resourceType: 1, id, metadata: { description: "d".repeat(301) } }),
