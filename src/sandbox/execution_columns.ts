@@ -1,6 +1,6 @@
 /**
  * The filter tables of the execution lists: how each FlyteAdmin column reads from a sandbox execution, node
- * execution or task execution, and from the launch plan, workflow and task an execution joins.
+ * execution or task execution, and from the launch plan, workflow, task and tags an execution joins.
  *
  * @module
  */
@@ -43,6 +43,22 @@ export interface ExecutionRow {
   launchPlan?: LaunchPlan;
   workflow: Workflow;
   task?: Task;
+  /** The `execution_tags` row joined to it, when a filter names that table. */
+  tag?: ExecutionTagRow;
+}
+
+/**
+ * A row of FlyteAdmin's `execution_tags`: one per label (its key and value) and per tag (the tag as key, an empty
+ * value) an execution was created with.
+ */
+export interface ExecutionTagRow {
+  seq: number;
+  project: string;
+  domain: string;
+  name: string;
+  createdNs: bigint;
+  key: string;
+  value: string;
 }
 
 function timeOf(ts: Timestamp | undefined): bigint | null {
@@ -243,4 +259,45 @@ export const TASK_EXECUTION_TABLE: FilterTable<TaskRow> = {
         return column.startsWith("execution_") ? EXECUTION_TABLE.read(row.execution, column) : null;
     }
   },
+};
+
+const TAG_BASE_COLUMNS = ["id", "created_at", "updated_at", "deleted_at"];
+
+function tagColumn(tag: ExecutionTagRow | undefined, column: string): ColumnValue | undefined {
+  if (!tag) return undefined;
+  switch (column) {
+    case "id":
+      return tag.seq;
+    case "created_at":
+    case "updated_at":
+      return tag.createdNs;
+    case "execution_project":
+      return tag.project;
+    case "execution_domain":
+      return tag.domain;
+    case "execution_name":
+      return tag.name;
+    case "key":
+      return tag.key;
+    case "value":
+      return tag.value;
+    default:
+      return null;
+  }
+}
+
+/** `execution_tags`, which ListExecutions joins on the execution's name alone when a filter names it. */
+export const EXECUTION_TAG_TABLE: FilterTable<ExecutionRow> = {
+  entity: "et",
+  prefix: "execution_tag",
+  columns: new Set([...TAG_BASE_COLUMNS, "execution_project", "execution_domain", "execution_name", "key", "value"]),
+  read: (row, column) => tagColumn(row.tag, column),
+};
+
+/** `admin_tags`, whose filters FlyteAdmin turns into ones on `execution_tags` (its `name` is their `key`). */
+export const ADMIN_TAG_TABLE: FilterTable<ExecutionRow> = {
+  entity: "at",
+  prefix: "admin_tag",
+  columns: new Set([...TAG_BASE_COLUMNS, "name"]),
+  read: (row, column) => tagColumn(row.tag, column === "name" ? "key" : column),
 };

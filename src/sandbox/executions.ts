@@ -1,6 +1,7 @@
 /**
  * The sandbox's executions with FlyteAdmin's semantics: created from a launch plan or a task, relaunched,
- * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`),
+ * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`; a filter
+ * on `execution_tag` or `admin_tag` joins the tags, its labels and tags, one row per tag),
  * terminated, given a state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data, node executions and task executions. Each runs the simulated
  * lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its {@link ExecutionPlan} says.
  *
@@ -59,9 +60,12 @@ import type { MessageInit } from "../admin/message_init.ts";
 import { SANDBOX_BUCKET } from "./data_proxy.ts";
 import { defaultLiterals } from "./default_literals.ts";
 import {
+  ADMIN_TAG_TABLE,
   EXECUTION_TABLE,
+  EXECUTION_TAG_TABLE,
   executionJoin,
   type ExecutionRow,
+  type ExecutionTagRow,
   LAUNCH_PLAN_TABLE,
   NODE_EXECUTION_TABLE,
   type NodeRow,
@@ -193,7 +197,13 @@ function durationOf(state: PhaseAt): Duration | undefined {
 
 const EXECUTION_SCHEMA: FilterSchema<ExecutionRow> = {
   primary: EXECUTION_TABLE,
-  joins: [LAUNCH_PLAN_TABLE, WORKFLOW_TABLE, TASK_TABLE as typeof LAUNCH_PLAN_TABLE],
+  joins: [
+    LAUNCH_PLAN_TABLE,
+    WORKFLOW_TABLE,
+    TASK_TABLE as typeof LAUNCH_PLAN_TABLE,
+    EXECUTION_TAG_TABLE,
+    ADMIN_TAG_TABLE,
+  ],
 };
 const NODE_SCHEMA: FilterSchema<NodeRow> = { primary: NODE_EXECUTION_TABLE, joins: [executionJoin<NodeRow>()] };
 const TASK_SCHEMA: FilterSchema<TaskRow> = {
@@ -347,6 +357,11 @@ export class ExecutionRegistry {
     const compare = sortComparator(request.sortBy, EXECUTION_TABLE);
     const offset = parseOffsetToken(request.token, "ListExecutions");
     const showArchived = filters.some((filter) => filter.column === "state");
+    // A filter on the tags joins them: one row per tag, of any execution of the same name (FlyteAdmin joins on the
+    // name alone), and none for an execution without.
+    const joinsTags = filters.some((filter) =>
+      filter.table === EXECUTION_TAG_TABLE || filter.table === ADMIN_TAG_TABLE
+    );
     const now = this.#nowNs();
     const rows = [...this.#records.values()]
       .filter((record) =>
@@ -355,6 +370,11 @@ export class ExecutionRegistry {
         (showArchived || record.state === ExecutionState.EXECUTION_ACTIVE)
       )
       .map((record) => ({ record, row: this.#row(record, now) }))
+      .flatMap((entry) =>
+        joinsTags
+          ? this.#tagsNamed(entry.record.id.name).map((tag) => ({ ...entry, row: { ...entry.row, tag } }))
+          : [entry]
+      )
       .filter(({ row }) => matchesFilters(row, filters));
     if (compare) rows.sort((a, b) => compare(a.row, b.row));
     const page = pageOf(rows, offset, request.limit);
@@ -625,6 +645,22 @@ export class ExecutionRegistry {
     spec.metadata!.principal = sourceSpec.metadata?.principal ?? "";
     spec.metadata!.nesting = (sourceSpec.metadata?.nesting ?? 0) + 1;
     if (sourceSpec.executionClusterLabel) spec.executionClusterLabel = sourceSpec.executionClusterLabel;
+  }
+
+  /**
+   * The `execution_tags` rows of executions named `name`, in creation order: each one's labels (key and value),
+   * then its tags (the tag as key, an empty value), as FlyteAdmin writes them from the request.
+   */
+  #tagsNamed(name: string): ExecutionTagRow[] {
+    let seq = 0;
+    return [...this.#records.values()].flatMap((record) => {
+      const tagged = { project: record.id.project, domain: record.id.domain, name: record.id.name };
+      const pairs: [string, string][] = [
+        ...Object.entries(record.spec.labels?.values ?? {}),
+        ...record.spec.tags.map((tag): [string, string] => [tag, ""]),
+      ];
+      return pairs.map(([key, value]) => ({ ...tagged, seq: ++seq, createdNs: record.createdNs, key, value }));
+    }).filter((tag) => tag.name === name);
   }
 
   #findTask(id: Identifier): Task | undefined {

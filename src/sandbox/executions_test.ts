@@ -551,6 +551,29 @@ Deno.test("an execution's closure records its notifications: the request's, none
   });
 });
 
+Deno.test("ListExecutions filters on the execution's tags (its labels and tags), joined as FlyteAdmin joins them", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    const tagged = (name: string, labels: Record<string, string>, tags: string[] = []) =>
+      client.createExecution({ ...createRequest(name), spec: { launchPlan, labels: { values: labels }, tags } });
+    await tagged("a", { team: "ml" }, ["nightly"]);
+    await tagged("b", { team: "data" });
+    await tagged("c", {});
+    const names = async (filters: string) =>
+      (await client.listExecutions({ id: scope, limit: 10, filters })).executions.map((e) => e.id?.name);
+    assertEquals(await names("eq(execution_tag.key,team)+eq(execution_tag.value,ml)"), ["a"]);
+    assertEquals(await names("eq(execution_tag.key,team)"), ["a", "b"]);
+    // An admin tag's name is an execution tag's key.
+    assertEquals(await names("eq(admin_tag.name,nightly)"), ["a"]);
+    // One row per joined tag, as the database gives them.
+    assertEquals(await names("ne(execution_tag.key,x)"), ["a", "a", "b"]);
+    const column = await adminError(
+      client.listExecutions({ id: scope, limit: 10, filters: "eq(execution_tag.name,a)" }),
+    );
+    assertEquals([column.status, column.serverMessage], ["InvalidArgument", "'et.name' is invalid filter"]);
+  });
+});
+
 Deno.test("UpdateExecution stores a state it has no name for, as FlyteAdmin does: not ACTIVE, so hidden", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
