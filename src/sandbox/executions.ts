@@ -1,9 +1,10 @@
 /**
  * The sandbox's executions with FlyteAdmin's semantics: created from a launch plan or a task, relaunched,
- * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`; a filter
- * on `execution_tag` or `admin_tag` joins the tags, its labels and tags, one row per tag),
- * terminated, given a state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data, node executions and task executions. Each runs the simulated
- * lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its {@link ExecutionPlan} says.
+ * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`; a
+ * filter on `execution_tag` or `admin_tag` joins the tags, its labels and tags, one row per tag), terminated, given a
+ * state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data, node executions and task
+ * executions. Each runs the simulated lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its
+ * {@link ExecutionPlan} says.
  *
  * @module
  */
