@@ -9,8 +9,7 @@
  * @module
  */
 import { type Sort, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
-import { parseRfc3339 } from "./time.ts";
-import { invalidArgument as invalid } from "./shared_validation.ts";
+import { databaseError, invalidArgument as invalid } from "./shared_validation.ts";
 
 /** A column's value: text, a time or duration in nanoseconds, a number, or SQL NULL. */
 export type ColumnValue = string | bigint | number | null;
@@ -200,10 +199,44 @@ function checkValue(column: string, value: string): void {
   if (column === "duration" && parseDurationNs(value) === undefined) {
     throw invalid(`Failed to parse duration [${value}]`);
   }
-  // Postgres parses the time; the sandbox takes RFC 3339, what clients send, and refuses the rest in one line.
-  if (TIME_COLUMNS.has(column) && parseRfc3339(value) === undefined) {
-    throw invalid(`invalid time "${value}" for ${column}: an RFC 3339 time is expected`);
+  // FlyteAdmin passes a time on as text (its list of time fields names none of these columns): Postgres reads it,
+  // and refuses what it cannot read. Simplified: the sandbox refuses it here, before the sort key and token checks.
+  if (TIME_COLUMNS.has(column)) {
+    const time = postgresTimestampNs(value);
+    if (time === "invalid") throw databaseError(`invalid input syntax for type timestamp with time zone: "${value}"`);
+    if (time === "out of range") throw databaseError(`date/time field value out of range: "${value}"`);
   }
+}
+
+/** ISO 8601 as Postgres reads a timestamp: a date, then optionally a time (after `T` or a space) and a zone. */
+const PG_TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?)?$/i;
+const NS_PER_SECOND = 1_000_000_000n;
+
+/**
+ * A `timestamp with time zone` literal as Postgres reads it, in nanoseconds since the epoch (to its microsecond):
+ * an ISO 8601 date (midnight), with a time (seconds and a fraction optional) and a zone (`Z`, `±hh`, `±hh:mm`,
+ * `±hhmm`; none is the session's, UTC), or `epoch`. Simplified: its other spellings (`yesterday`, `Jan 8 1999`, …)
+ * are taken as unreadable.
+ */
+export function postgresTimestampNs(text: string): bigint | "invalid" | "out of range" {
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === "epoch") return 0n;
+  const match = PG_TIMESTAMP.exec(trimmed);
+  if (!match) return "invalid";
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const fraction = match[7] ?? "";
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || minute > 59 || second > 60) return "out of range";
+  if (hour > 24 || (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))) return "out of range";
+  let offsetSeconds = 0;
+  if (match[8] && match[8].toUpperCase() !== "Z") {
+    const [, sign, hours, minutes = "0"] = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(match[8])!;
+    offsetSeconds = (sign === "-" ? -1 : 1) * (Number(hours) * 3600 + Number(minutes) * 60);
+  }
+  const seconds = BigInt(Date.UTC(year, month - 1, day, hour, minute, 0) / 1000 + second - offsetSeconds);
+  const micros = BigInt(Math.round(Number(`0.${fraction || "0"}`) * 1e6));
+  return seconds * NS_PER_SECOND + micros * 1000n;
 }
 
 const GO_DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
@@ -266,7 +299,8 @@ function likePattern(pattern: string): RegExp {
 /** Sign of actual - value, comparing as the column's type does. */
 function compare(actual: Exclude<ColumnValue, null>, column: string, value: string): number {
   if (typeof actual === "bigint") {
-    const other = column === "duration" ? parseDurationNs(value) : parseRfc3339(value);
+    const time = column === "duration" ? undefined : postgresTimestampNs(value);
+    const other = column === "duration" ? parseDurationNs(value) : typeof time === "bigint" ? time : undefined;
     const diff = actual - (other ?? 0n);
     return diff === 0n ? 0 : diff < 0n ? -1 : 1;
   }

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type Task, TaskSchema } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import { matchesFilters, parseRequestFilters } from "./execution_filters.ts";
+import { matchesFilters, parseRequestFilters, postgresTimestampNs } from "./execution_filters.ts";
 import { type Listed, TASK_VERSIONS } from "./filters.ts";
 import { parseRfc3339 } from "./time.ts";
 
@@ -58,10 +58,35 @@ Deno.test("task filters refuse what FlyteAdmin refuses, in its words", () => {
   assertEquals(invalid("like(name,foo)"), "unrecognized filter function: like");
   assertEquals(invalid("eq(name)"), "invalid value for filters");
   assertEquals(invalid("gte(created_at,2021-05-24T23:43:12+02:00)"), "invalid value for filters");
+});
+
+/** The code and message parsing `filters` for the task listing throws. */
+function refusal(filters: string): string {
+  try {
+    parseRequestFilters(filters, SCHEMA);
+  } catch (err) {
+    if (!(err instanceof ConnectError)) throw err;
+    return `${Code[err.code]}: ${err.rawMessage}`;
+  }
+  return "accepted";
+}
+
+Deno.test("a time is read as Postgres reads it, and one it cannot read is refused in its words (UNKNOWN)", () => {
   assertEquals(
-    invalid("gt(created_at,yesterday)"),
-    `invalid time "yesterday" for created_at: an RFC 3339 time is expected`,
+    refusal("gt(created_at,soon)"),
+    'Unknown: failed database operation with invalid input syntax for type timestamp with time zone: "soon"',
   );
+  assertEquals(
+    refusal("gt(created_at,2024-02-30)"),
+    'Unknown: failed database operation with date/time field value out of range: "2024-02-30"',
+  );
+  // A date alone, a space before the time, no seconds, a short zone: all Postgres's.
+  assertEquals(refusal("gt(created_at,2024-01-01)"), "accepted");
+  assertEquals(matches("gte(created_at,2021-05-24)"), true);
+  assertEquals(matches("gte(created_at,2021-05-25 00:00)"), false);
+  assertEquals(matches("lt(created_at,2021-05-24 23:44-02)"), true);
+  assertEquals(postgresTimestampNs("2021-05-24T23:43:12.0000004Z"), 1_621_899_792_000_000_000n);
+  assertEquals(postgresTimestampNs("epoch"), 0n);
 });
 
 Deno.test("string columns compare as strings", () => {

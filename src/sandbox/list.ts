@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type NamedEntityIdentifierListRequest,
   type ResourceListRequest,
@@ -24,7 +23,7 @@ import {
   sortComparator,
 } from "./execution_filters.ts";
 import type { Row } from "./filters.ts";
-import { invalidArgument as invalid } from "./shared_validation.ts";
+import { databaseError, invalidArgument as invalid } from "./shared_validation.ts";
 
 /**
  * One page of results and the token of the next page: FlyteAdmin's rule, a token (the next offset) exactly when
@@ -33,11 +32,6 @@ import { invalidArgument as invalid } from "./shared_validation.ts";
 export interface Page<T> {
   items: T[];
   token: string;
-}
-
-/** What FlyteAdmin answers when its database refuses a query: UNKNOWN with Postgres's message. */
-export function databaseError(message: string): ConnectError {
-  return new ConnectError(`failed database operation with ${message}`, Code.Unknown);
 }
 
 /** Creation order in `direction` (1 oldest first, -1 newest first); every listed row has a creation time. */

@@ -30,9 +30,8 @@ import {
   sortComparator,
 } from "./execution_filters.ts";
 import type { Row } from "./filters.ts";
-import { databaseError } from "./list.ts";
 import type { SandboxStore } from "./store.ts";
-import { invalidArgument as invalid } from "./shared_validation.ts";
+import { databaseError, invalidArgument as invalid } from "./shared_validation.ts";
 
 /** A named entity's metadata, kept only once updated. */
 interface Metadata {

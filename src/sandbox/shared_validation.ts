@@ -18,6 +18,11 @@ export function invalidArgument(message: string): ConnectError {
   return new ConnectError(message, Code.InvalidArgument);
 }
 
+/** What FlyteAdmin answers when its database refuses a query: UNKNOWN with Postgres's message. */
+export function databaseError(message: string): ConnectError {
+  return new ConnectError(`failed database operation with ${message}`, Code.Unknown);
+}
+
 /** FlyteAdmin's refusal of an input whose type the compiler infers none of (its ValidateLiteralType on a nil). */
 export function invalidLiteralType(name: string): ConnectError {
   return invalidArgument(
