@@ -47,8 +47,12 @@ import {
   NodeExecutionIdentifierSchema,
   ResourceType,
 } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
-import { ConcurrencyLimitBehavior, type LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { type SecurityContext, SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
+import {
+  ConcurrencyLimitBehavior,
+  type LaunchPlan,
+  type LaunchPlanSpec,
+} from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type {
   Identifier,
@@ -159,8 +163,32 @@ interface ExecutionRecord {
 }
 
 const NS_PER_MS = 1_000_000n;
-/** FlyteAdmin's default `maxParallelism` (its application configuration's). */
-const DEFAULT_MAX_PARALLELISM = 25;
+/** Whether a security context names someone to run as: FlyteAdmin takes one that does not as none. */
+function namesRunAs(context: SecurityContext | undefined): context is SecurityContext {
+  const runAs = context?.runAs;
+  return runAs !== undefined &&
+    (runAs.k8sServiceAccount !== "" || runAs.iamRole !== "" || runAs.executionIdentity !== "");
+}
+
+/**
+ * The security context FlyteAdmin's getExecutionConfig resolves and writes into the execution's spec: the request's,
+ * else the launch plan's, if it names someone to run as; else the service account and IAM role of the deprecated
+ * auth role (the request's, else the launch plan's `auth_role`, `auth` or `role`) if it has any; else an empty run-as.
+ */
+function resolveSecurityContext(spec: ExecutionSpec, planSpec: LaunchPlanSpec | undefined): SecurityContext {
+  if (namesRunAs(spec.securityContext)) return spec.securityContext;
+  if (namesRunAs(planSpec?.securityContext)) return planSpec.securityContext;
+  const authRole = spec.authRole ?? planSpec?.authRole ??
+    (planSpec?.auth
+      ? {
+        assumableIamRole: planSpec.auth.assumableIamRole,
+        kubernetesServiceAccount: planSpec.auth.kubernetesServiceAccount,
+      }
+      : { assumableIamRole: planSpec?.role ?? "", kubernetesServiceAccount: "" });
+  return create(SecurityContextSchema, {
+    runAs: { iamRole: authRole.assumableIamRole, k8sServiceAccount: authRole.kubernetesServiceAccount },
+  });
+}
 
 /**
  * FlyteAdmin's text of an execution's identifier in NOT_FOUND messages: Go's rendering of the core Identifier its
@@ -278,7 +306,6 @@ export class ExecutionRegistry {
       );
     }
     spec.metadata.systemMetadata = create(SystemMetadataSchema, { namespace: `${id.project}-${id.domain}` });
-    // The execution config FlyteAdmin resolves: the request's, else the launch plan's, else its application defaults.
     const planSpec = launch.launchPlan.spec;
     // The notifications FlyteAdmin records in the closure: the request's, else none if it disables all, else the
     // launch plan's.
@@ -288,9 +315,8 @@ export class ExecutionRegistry {
       : overrides.case === "disableAll" && overrides.value
       ? []
       : planSpec?.entityMetadata?.notifications ?? [];
-    spec.maxParallelism = spec.maxParallelism || planSpec?.maxParallelism || DEFAULT_MAX_PARALLELISM;
-    spec.securityContext = spec.securityContext ?? planSpec?.securityContext ??
-      create(SecurityContextSchema, { runAs: {} });
+    // Of the execution config FlyteAdmin resolves, only the security context is written into the spec it keeps.
+    spec.securityContext = resolveSecurityContext(spec, planSpec);
     const createdNs = this.#clock();
     this.#lastCreatedNs = createdNs;
     const plan = resolvePlan(this.#planFor(name, request.spec!.launchPlan!.name));

@@ -210,7 +210,8 @@ Deno.test("CreateExecution fills defaults and fixed inputs, generates a name, an
       5n,
     );
     const execution = await client.getExecution({ id: named });
-    assertEquals(execution.spec?.maxParallelism, 25);
+    // FlyteAdmin resolves the max parallelism for the run, but keeps the spec as the request gave it.
+    assertEquals(execution.spec?.maxParallelism, 0);
     assertEquals(execution.spec?.metadata?.systemMetadata?.namespace, `${PROJECT}-${DOMAIN}`);
     const duplicate = await adminError(client.createExecution(createRequest("Run-1")));
     assertEquals(duplicate.status, "AlreadyExists");
@@ -571,6 +572,35 @@ Deno.test("ListExecutions filters on the execution's tags (its labels and tags),
       client.listExecutions({ id: scope, limit: 10, filters: "eq(execution_tag.name,a)" }),
     );
     assertEquals([column.status, column.serverMessage], ["InvalidArgument", "'et.name' is invalid filter"]);
+  });
+});
+
+Deno.test("an execution's spec keeps the security context FlyteAdmin resolves: one naming someone to run as, else the auth role's", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    sandbox.store.addLaunchPlan({
+      id: id(ResourceType.LAUNCH_PLAN, "as-sa", "v1"),
+      spec: {
+        workflowId: id(ResourceType.WORKFLOW, "wf", "v1"),
+        defaultInputs: { parameters: { y: { var: { type: integer }, behavior: { case: "default", value: int(5) } } } },
+        fixedInputs: { literals: { z: str("fixed") } },
+        securityContext: { runAs: { k8sServiceAccount: "plan-sa" } },
+      },
+    });
+    const runAs = async (name: string, plan: string, spec: Record<string, unknown>) => {
+      await client.createExecution({
+        ...createRequest(name),
+        spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, plan, "v1"), ...spec },
+      });
+      const runAs = (await client.getExecution({ id: { ...scope, name } })).spec?.securityContext?.runAs;
+      return [runAs?.k8sServiceAccount, runAs?.iamRole];
+    };
+    // A security context naming no one is none: the launch plan's is taken.
+    assertEquals(await runAs("empty", "as-sa", { securityContext: { runAs: {} } }), ["plan-sa", ""]);
+    assertEquals(await runAs("own", "as-sa", { securityContext: { runAs: { iamRole: "role" } } }), ["", "role"]);
+    // Without one, the deprecated auth role's service account and role.
+    assertEquals(await runAs("old", "wf", { authRole: { kubernetesServiceAccount: "old-sa" } }), ["old-sa", ""]);
+    assertEquals(await runAs("none", "wf", {}), ["", ""]);
   });
 });
 
