@@ -9,7 +9,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ExecutionCreateRequest } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import type { ExecutionCreateRequest, ExecutionSpec } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
@@ -84,7 +84,7 @@ export function resolveLaunch(store: SandboxStore, request: ExecutionCreateReque
   if (entity.resourceType === ResourceType.TASK) {
     const task = store.getTask(entity);
     const workflow = taskWorkflow(store, entity, task);
-    const launchPlan = taskLaunchPlan(store, entity);
+    const launchPlan = taskLaunchPlan(store, entity, request.spec!);
     const interfaceInputs = workflow.closure?.compiledWorkflow?.primary?.template?.interface?.inputs;
     const expected = expectedInputs(launchPlan.spec!, interfaceInputs);
     const inputs = checkAndFetchInputs(userInputs, launchPlan.spec?.fixedInputs, expected);
@@ -148,8 +148,11 @@ function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Work
   });
 }
 
-/** The launch plan FlyteAdmin creates (once per task version) beside the skeleton workflow. */
-function taskLaunchPlan(store: SandboxStore, taskId: Identifier): LaunchPlan {
+/**
+ * The launch plan FlyteAdmin creates (once per task version) beside the skeleton workflow, with the auth role and
+ * security context of the execution that made it (later executions of the task fall back to them).
+ */
+function taskLaunchPlan(store: SandboxStore, taskId: Identifier, spec: ExecutionSpec): LaunchPlan {
   const name = taskWorkflowName(taskId.name);
   const id = { ...taskId, resourceType: ResourceType.LAUNCH_PLAN, name };
   try {
@@ -166,6 +169,8 @@ function taskLaunchPlan(store: SandboxStore, taskId: Identifier): LaunchPlan {
       fixedInputs: {},
       labels: {},
       annotations: {},
+      authRole: spec.authRole,
+      securityContext: spec.securityContext,
     },
   });
 }

@@ -601,6 +601,19 @@ Deno.test("an execution's spec keeps the security context FlyteAdmin resolves: o
     // Without one, the deprecated auth role's service account and role.
     assertEquals(await runAs("old", "wf", { authRole: { kubernetesServiceAccount: "old-sa" } }), ["old-sa", ""]);
     assertEquals(await runAs("none", "wf", {}), ["", ""]);
+    // The launch plan FlyteAdmin makes for a task keeps the security context of the execution that made it.
+    const task = id(ResourceType.TASK, "double", "v1");
+    const runTask = async (name: string, spec: Record<string, unknown>) => {
+      await client.createExecution({
+        ...scope,
+        name,
+        spec: { launchPlan: task, ...spec },
+        inputs: { literals: { x: int(1), y: int(2), z: str("s") } },
+      });
+      return (await client.getExecution({ id: { ...scope, name } })).spec?.securityContext?.runAs?.k8sServiceAccount;
+    };
+    assertEquals(await runTask("t1", { securityContext: { runAs: { k8sServiceAccount: "first-sa" } } }), "first-sa");
+    assertEquals(await runTask("t2", {}), "first-sa");
   });
 });
 
