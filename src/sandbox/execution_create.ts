@@ -18,6 +18,7 @@ import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
 import { validateLabels } from "./labels.ts";
 import { invalidArgument as invalid, validateLiteralMap, validateNotifications } from "./shared_validation.ts";
+import { markSystemGenerated } from "./named_entity_metadata.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import type { ProjectTable } from "./projects.ts";
 import type { SandboxStore } from "./store.ts";
@@ -116,7 +117,7 @@ function isNotFound(err: unknown): boolean {
   return err instanceof ConnectError && err.code === Code.NotFound;
 }
 
-/** The skeleton workflow FlyteAdmin creates (once per task version) to run a single task. */
+/** The skeleton workflow FlyteAdmin creates (once per task version) to run a single task, its name SYSTEM_GENERATED. */
 function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Workflow {
   const id = { ...taskId, resourceType: ResourceType.WORKFLOW, name: taskWorkflowName(taskId.name) };
   try {
@@ -130,7 +131,7 @@ function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Work
     var: variable,
     binding: { value: { case: "promise" as const, value: { nodeId: promiseNode, var: variable } } },
   });
-  return store.addWorkflow({
+  const workflow = store.addWorkflow({
     id,
     spec: {
       template: {
@@ -146,11 +147,14 @@ function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Work
       },
     },
   });
+  markSystemGenerated(store, ResourceType.WORKFLOW, id);
+  return workflow;
 }
 
 /**
  * The launch plan FlyteAdmin creates (once per task version) beside the skeleton workflow, with the auth role and
- * security context of the execution that made it (later executions of the task fall back to them).
+ * security context of the execution that made it (later executions of the task fall back to them); its name
+ * SYSTEM_GENERATED.
  */
 function taskLaunchPlan(store: SandboxStore, taskId: Identifier, spec: ExecutionSpec): LaunchPlan {
   const name = taskWorkflowName(taskId.name);
@@ -160,7 +164,7 @@ function taskLaunchPlan(store: SandboxStore, taskId: Identifier, spec: Execution
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
-  return store.addLaunchPlan({
+  const launchPlan = store.addLaunchPlan({
     id,
     spec: {
       workflowId: { ...taskId, resourceType: ResourceType.WORKFLOW, name },
@@ -173,6 +177,8 @@ function taskLaunchPlan(store: SandboxStore, taskId: Identifier, spec: Execution
       securityContext: spec.securityContext,
     },
   });
+  markSystemGenerated(store, ResourceType.LAUNCH_PLAN, id);
+  return launchPlan;
 }
 
 /** A generated execution name as FlyteAdmin makes them: `a` and 19 characters Kubernetes uses in random names. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { NamedEntityState, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { EventFailureReasonSchema } from "../../proto/gen/flyteidl/admin/event_pb.ts";
 import { ExecutionMetadata_ExecutionMode, ExecutionState } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import {
@@ -614,6 +614,11 @@ Deno.test("an execution's spec keeps the security context FlyteAdmin resolves: o
     };
     assertEquals(await runTask("t1", { securityContext: { runAs: { k8sServiceAccount: "first-sa" } } }), "first-sa");
     assertEquals(await runTask("t2", {}), "first-sa");
+    // FlyteAdmin marks the names it made SYSTEM_GENERATED.
+    for (const resourceType of [ResourceType.WORKFLOW, ResourceType.LAUNCH_PLAN]) {
+      const made = await client.getNamedEntity({ resourceType, id: { ...scope, name: ".flytegen.double" } });
+      assertEquals(made.metadata?.state, NamedEntityState.SYSTEM_GENERATED);
+    }
   });
 });
 

@@ -30,6 +30,7 @@ import {
   sortComparator,
 } from "./execution_filters.ts";
 import type { Row } from "./filters.ts";
+import { namedEntityMetadata, NamedEntityMetadataTable } from "./named_entity_metadata.ts";
 import type { SandboxStore } from "./store.ts";
 import { databaseError, invalidArgument as invalid } from "./shared_validation.ts";
 
@@ -125,28 +126,6 @@ function sortKeyError(table: string, key: string) {
 
 function validResourceType(type: ResourceType): boolean {
   return type === ResourceType.TASK || type === ResourceType.WORKFLOW || type === ResourceType.LAUNCH_PLAN;
-}
-
-/** The metadata of named entities that were updated; others are ACTIVE with no description. */
-export class NamedEntityMetadataTable {
-  readonly #metadata = new Map<string, { description: string; state: NamedEntityState }>();
-
-  static key(type: ResourceType, project: string, domain: string, name: string): string {
-    return JSON.stringify([type, project, domain, name]);
-  }
-
-  get(key: string): { description: string; state: NamedEntityState } {
-    return this.#metadata.get(key) ?? { description: "", state: NamedEntityState.NAMED_ENTITY_ACTIVE };
-  }
-
-  /** The metadata of a name that was updated; undefined for the others. */
-  find(key: string): { description: string; state: NamedEntityState } | undefined {
-    return this.#metadata.get(key);
-  }
-
-  set(key: string, metadata: { description: string; state: NamedEntityState }): void {
-    this.#metadata.set(key, metadata);
-  }
 }
 
 function rowsOf(store: SandboxStore, type: ResourceType): Row[] {
@@ -247,7 +226,7 @@ const DESCRIPTION_MAX = 300;
 
 /** The named-entity methods of the sandbox's AdminService. */
 export function namedEntityMethods(store: SandboxStore): AdminServiceImpl {
-  const metadata = new NamedEntityMetadataTable();
+  const metadata = namedEntityMetadata(store);
   return {
     listNamedEntities: (request) => listNamedEntities(store, metadata, request),
     // GetNamedEntity: a name with at least one version, with its metadata (ACTIVE and no description unless updated).
