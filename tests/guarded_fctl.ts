@@ -32,18 +32,29 @@ class MemoryWatch {
   readonly #listeners = new Map<number, (peakMib: number) => void>();
   #timer?: ReturnType<typeof setInterval>;
   #reading?: Promise<void>;
+  /** Each process's first reading, made when it is watched. */
+  readonly #first = new Map<number, Promise<void>>();
 
-  /** Calls `onPeak` with the process's peak as it is read, until {@link unwatch}. */
+  /**
+   * Calls `onPeak` with the process's peak as it is read, until {@link unwatch}: once at once, so that a run shorter
+   * than the interval (a refusal takes about 200 ms) is seen too, then every 200 ms.
+   */
   watch(pid: number, onPeak: (peakMib: number) => void): void {
     this.#peaks.set(pid, 0);
     this.#listeners.set(pid, onPeak);
+    this.#first.set(pid, this.#read());
     this.#timer ??= setInterval(() => {
       this.#reading ??= this.#read().finally(() => this.#reading = undefined);
     }, 200);
   }
 
-  /** Stops watching `pid`; its last peak seen. The last one waits for the read in progress, if any, to end. */
+  /**
+   * Stops watching `pid`; its peak seen, once its first reading has ended. The last one also waits for the read in
+   * progress, if any, to end.
+   */
   async unwatch(pid: number): Promise<number> {
+    await this.#first.get(pid);
+    this.#first.delete(pid);
     const peak = this.#peaks.get(pid) ?? 0;
     this.#peaks.delete(pid);
     this.#listeners.delete(pid);
