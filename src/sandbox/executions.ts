@@ -457,13 +457,16 @@ export class ExecutionRegistry {
     record.stateChangedBy = principal;
   }
 
-  /** The inputs and (once it succeeded) outputs, as GetExecutionData returns them. */
+  /** The inputs and (once it succeeded) outputs, as GetExecutionData returns them; outputs empty until then. */
   data(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionGetDataResponse {
     const record = this.#get(id);
     const state = this.#state(record, this.#nowNs());
+    // FlyteAdmin answers with its (empty, signed URLs being off) URL blobs and an empty map for outputs not written.
     return create(WorkflowExecutionGetDataResponseSchema, {
+      inputs: {},
+      outputs: {},
       fullInputs: record.launch.inputs,
-      fullOutputs: state.phase === "SUCCEEDED" ? this.#outputs(record) : undefined,
+      fullOutputs: state.phase === "SUCCEEDED" ? this.#outputs(record) : {},
     });
   }
 

@@ -479,6 +479,8 @@ Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts
     const data = await client.getExecutionData({ id: scope });
     const x = data.fullInputs!.literals.x.value;
     assertEquals(x.case === "scalar" && x.value.value.case === "primitive" ? x.value.value.value.value.value : 0n, 7n);
+    // Outputs not written yet are an empty map, and the URL blobs are there, empty, as FlyteAdmin sends them.
+    assertEquals([data.fullOutputs?.literals, data.inputs?.url, data.outputs?.url], [{}, "", ""]);
     const { id: again } = await client.relaunchExecution({ id: scope, name: "again" });
     assertEquals((await client.getExecution({ id: again })).spec?.metadata?.referenceExecution?.name, "first");
     // NOT_FOUND prints the identifier as Go does, without its empty fields.
