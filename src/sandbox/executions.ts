@@ -163,6 +163,22 @@ interface ExecutionRecord {
 }
 
 const NS_PER_MS = 1_000_000n;
+/** The longest error message ListExecutions returns, in bytes. */
+const LISTED_ERROR_MESSAGE_BYTES = 100;
+
+/**
+ * FlyteAdmin's TrimErrorMessage for listed executions: a message of more than 100 bytes (UTF-8) cut to its first
+ * 100, less the bytes of a character the cut split.
+ */
+function trimErrorMessage(message: string): string {
+  const bytes = new TextEncoder().encode(message);
+  if (bytes.length <= LISTED_ERROR_MESSAGE_BYTES) return message;
+  // A cut before a continuation byte splits a character: cut before that character's first byte instead.
+  let end = LISTED_ERROR_MESSAGE_BYTES;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
 /** Whether a security context names someone to run as: FlyteAdmin takes one that does not as none. */
 function namesRunAs(context: SecurityContext | undefined): context is SecurityContext {
   const runAs = context?.runAs;
@@ -408,9 +424,11 @@ export class ExecutionRegistry {
     return {
       executions: page.items.map(({ record }) => {
         const message = this.#message(record, now);
-        // As ListExecutions: deprecated input fields are cleared from list results.
+        // As ListExecutions: deprecated input fields are cleared from list results, and an error's message trimmed.
         if (message.spec) message.spec.inputs = undefined;
         if (message.closure) message.closure.computedInputs = undefined;
+        const result = message.closure?.outputResult;
+        if (result?.case === "error") result.value.message = trimErrorMessage(result.value.message);
         return message;
       }),
       token: page.token,

@@ -283,6 +283,18 @@ Deno.test("a planned failure reports its message on the execution, its last node
     await client.createExecution(createRequest("bad"));
     await client.createExecution(createRequest("good"));
     clock.advance(2000);
+    const long = `x${"é".repeat(60)}`;
+    sandbox.store.executions.plan({ execution: "long" }, { outcome: "FAILED", after: 400, message: long });
+    await client.createExecution(createRequest("long"));
+    clock.advance(2000);
+    const messages = async (filters: string) =>
+      (await client.listExecutions({ id: scope, limit: 10, filters })).executions.map((e) =>
+        e.closure?.outputResult.case === "error" ? e.closure.outputResult.value.message : ""
+      );
+    // ListExecutions trims an error's message to 100 bytes, a split character left out; GetExecution does not.
+    assertEquals(await messages("eq(execution_name,long)"), [`x${"é".repeat(49)}`]);
+    const full = await client.getExecution({ id: { ...scope, name: "long" } });
+    assertEquals(full.closure?.outputResult.case === "error" ? full.closure.outputResult.value.message : "", long);
     const bad = await client.getExecution({ id: { ...scope, name: "bad" } });
     assertEquals(WorkflowExecution_Phase[bad.closure!.phase], "FAILED");
     assertEquals(bad.closure?.outputResult.case === "error" ? bad.closure.outputResult.value.message : "", "OOMKilled");
