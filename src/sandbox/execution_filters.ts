@@ -196,8 +196,9 @@ export function parseRequestFilters<T>(text: string, schema: FilterSchema<T>): P
 }
 
 function checkValue(column: string, value: string): void {
-  if (column === "duration" && parseDurationNs(value) === undefined) {
-    throw invalid(`Failed to parse duration [${value}]`);
+  if (column === "duration") {
+    const duration = durationFilterValue(value);
+    if (duration.ns === undefined) throw invalid(`Failed to parse duration [${duration.text}]`);
   }
   // FlyteAdmin passes a time on as text (its list of time fields names none of these columns): Postgres reads it,
   // and refuses what it cannot read. Simplified: the sandbox refuses it here, before the sort key and token checks.
@@ -239,18 +240,69 @@ export function postgresTimestampNs(text: string): bigint | "invalid" | "out of 
   return seconds * NS_PER_SECOND + micros * 1000n;
 }
 
-const GO_DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, "µs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const GO_DURATION_UNITS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  "\u00b5s": 1e3,
+  "\u03bcs": 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
+const MAX_DURATION_NS = 2n ** 63n - 1n;
 
-/** A duration filter value: seconds as a number (`200`, `1.5`), or a Go duration (`1m30s`). */
-export function parseDurationNs(text: string): bigint | undefined {
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return BigInt(Math.round(Number(text) * 1e9));
-  const go = /^([+-]?)((?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|ms|s|m|h))+)$/.exec(text);
-  if (!go) return text === "0" ? 0n : undefined;
+/** A number as Go's strconv.ParseFloat reads one in decimal, or undefined (also out of float64's range). */
+function goParseFloat(text: string): number | undefined {
+  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith("-") ? -Infinity : Infinity;
+  if (/^[+-]?nan$/i.test(text)) return NaN;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A float64 as Go's `%v` prints it: the shortest digits, in exponent form below 1e-4 or from 1e6. */
+function goFloatText(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "+Inf" : "-Inf";
+  if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+  const [mantissa, exponentText] = value.toExponential().split("e");
+  const exponent = Number(exponentText);
+  if (exponent >= -4 && exponent < 6) return String(value);
+  const sign = exponent < 0 ? "-" : "+";
+  return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
+}
+
+/** Go's time.ParseDuration, in nanoseconds, or undefined where it fails. */
+function goParseDuration(text: string): bigint | undefined {
+  const sign = text.startsWith("-") ? -1 : 1;
+  const body = /^[+-]/.test(text) ? text.slice(1) : text;
+  if (body === "0") return 0n;
+  const units = Object.keys(GO_DURATION_UNITS).join("|");
+  if (!new RegExp(`^((\\d+\\.?\\d*|\\.\\d+)(${units}))+$`, "u").test(body)) return undefined;
   let total = 0;
-  for (const [, amount, unit] of go[2].matchAll(/(\d+\.?\d*|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+  for (const [, amount, unit] of body.matchAll(new RegExp(`(\\d+\\.?\\d*|\\.\\d+)(${units})`, "gu"))) {
     total += Number(amount) * GO_DURATION_UNITS[unit];
   }
-  return BigInt(Math.round(go[1] === "-" ? -total : total));
+  if (!Number.isFinite(total)) return undefined;
+  const ns = BigInt(Math.round(total));
+  return ns > MAX_DURATION_NS ? undefined : BigInt(sign) * ns;
+}
+
+/**
+ * A duration filter value as FlyteAdmin reads it: a number (Go's ParseFloat) is seconds, written back as Go's `%v`
+ * prints it with `s` appended (so a million seconds is `1e+06s`, which Go's ParseDuration refuses), then read by
+ * ParseDuration; `text` is what was parsed, which a refusal names.
+ */
+export function durationFilterValue(value: string): { text: string; ns: bigint | undefined } {
+  const number = goParseFloat(value);
+  const text = number === undefined ? value : `${goFloatText(number)}s`;
+  return { text, ns: goParseDuration(text) };
+}
+
+/** A duration filter value in nanoseconds, as FlyteAdmin reads it ({@link durationFilterValue}); undefined if refused. */
+export function parseDurationNs(text: string): bigint | undefined {
+  return durationFilterValue(text).ns;
 }
 
 /** Whether a row passes every filter; a filter on a joined table drops rows without a record there. */

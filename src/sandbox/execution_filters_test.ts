@@ -76,6 +76,19 @@ Deno.test("durations: seconds as numbers, or Go durations", () => {
   assertEquals(parseDurationNs("1h2m3s"), 3_723_000_000_000n);
   assertEquals(parseDurationNs("250ms"), 250_000_000n);
   assertEquals(parseDurationNs("1 hour"), undefined);
+  // A number is seconds, written back as Go's %v prints it: from a million seconds in exponent form, which Go's
+  // ParseDuration refuses, and the refusal names that text.
+  assertEquals(parseDurationNs("100000"), 100_000_000_000_000n);
+  for (
+    const [value, parsed] of [["1000000", "1e+06s"], ["0.00001", "1e-05s"], ["inf", "+Infs"], ["1e400", "1e400"]]
+  ) {
+    assertEquals(
+      message(() => parseRequestFilters(`gt(duration,${value})`, SCHEMA)),
+      `Failed to parse duration [${parsed}]`,
+    );
+  }
+  assertEquals(parseDurationNs("-1.5h"), -5_400_000_000_000n);
+  assertEquals(parseDurationNs("2\u03bcs"), 2_000n);
 });
 
 Deno.test("offset tokens: decimal and not negative, refused naming the list", () => {
