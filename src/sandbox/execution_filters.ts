@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { type Sort, Sort_Direction } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { type Sort, Sort_Direction, SortSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import { goText } from "./go_text.ts";
 import { databaseError, invalidArgument as invalid } from "./shared_validation.ts";
 
 /** A column's value: text, a time or duration in nanoseconds, a number, or SQL NULL. */
@@ -371,7 +372,8 @@ export function sortComparator<T>(
   if (!sortBy) return undefined;
   if (!table.columns.has(sortBy.key)) throw invalid(`invalid sort key '${sortBy.key}'`);
   if (sortBy.direction !== Sort_Direction.DESCENDING && sortBy.direction !== Sort_Direction.ASCENDING) {
-    throw invalid(`invalid sort order specified: ${sortBy.direction}`);
+    // FlyteAdmin prints the whole Sort message, as Go renders it.
+    throw invalid(`invalid sort order specified: ${goText(SortSchema, sortBy)}`);
   }
   const sign = sortBy.direction === Sort_Direction.ASCENDING ? 1 : -1;
   return (a, b) => {

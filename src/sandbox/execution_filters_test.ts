@@ -7,7 +7,10 @@ import {
   parseDurationNs,
   parseOffsetToken,
   parseRequestFilters,
+  sortComparator,
 } from "./execution_filters.ts";
+import { create } from "@bufbuild/protobuf";
+import { type Sort_Direction, SortSchema } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 
 interface Row {
   phase: string;
@@ -101,5 +104,14 @@ Deno.test("offset tokens: decimal and not negative, refused naming the list", ()
   assertEquals(
     message(() => parseOffsetToken("abc", "ListNodeExecutions")),
     "invalid pagination token abc for ListNodeExecutions",
+  );
+});
+
+Deno.test("a sort in no known order is refused naming the whole Sort, as Go prints it", () => {
+  const sort = create(SortSchema, { key: "phase", direction: 5 as Sort_Direction });
+  assertEquals(message(() => sortComparator(sort, PRIMARY)), 'invalid sort order specified: key:"phase" direction:5');
+  assertEquals(
+    message(() => sortComparator(create(SortSchema, { key: "colour" }), PRIMARY)),
+    "invalid sort key 'colour'",
   );
 });
