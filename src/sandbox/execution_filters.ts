@@ -390,7 +390,8 @@ export function sortComparator<T>(
 /** An offset token as FlyteAdmin reads it (a decimal integer, not negative), or INVALID_ARGUMENT naming the list. */
 export function parseOffsetToken(token: string, method: string): number {
   if (token === "") return 0;
-  if (!/^[+-]?\d+$/.test(token) || Number(token) < 0) {
+  // Go's strconv.Atoi: a sign and digits, within an int64; then not negative.
+  if (!/^[+-]?\d+$/.test(token) || BigInt(token) > 2n ** 63n - 1n || Number(token) < 0) {
     throw invalid(`invalid pagination token ${token} for ${method}`);
   }
   return Number(token);

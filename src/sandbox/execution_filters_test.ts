@@ -115,3 +115,11 @@ Deno.test("a sort in no known order is refused naming the whole Sort, as Go prin
     "invalid sort key 'colour'",
   );
 });
+
+Deno.test("a page token is read as Go's Atoi reads it: a sign and digits within an int64", () => {
+  assertEquals(parseOffsetToken("+2", "ListExecutions"), 2);
+  assertEquals(
+    message(() => parseOffsetToken("9223372036854775808", "ListExecutions")),
+    "invalid pagination token 9223372036854775808 for ListExecutions",
+  );
+});
