@@ -286,13 +286,14 @@ Deno.test("get execution reads back executions driven to SUCCEEDED and FAILED by
     const good = await runFctl(["get", "execution", "good", "--nodeID", "n0", "-o", "json", ...endpoint]);
     equal(good.code, 0, good.stderr);
     const [node] = JSON.parse(good.stdout);
-    deepEqual(Object.keys(node).sort(), ["inputs", "nodeExecution", "outputs", "taskExecutions"]);
-    equal(node.nodeExecution.id.nodeId, "n0");
-    equal(node.nodeExecution.closure.phase, "SUCCEEDED");
+    // flytectl's keys, so that scripts written against its document read fctl's unchanged.
+    deepEqual(Object.keys(node).sort(), ["inputs", "node_exec", "outputs", "task_execs"]);
+    equal(node.node_exec.id.nodeId, "n0");
+    equal(node.node_exec.closure.phase, "SUCCEEDED");
     deepEqual(node.inputs, { a: 3 });
-    deepEqual(node.taskExecutions.map((t: { id: { retryAttempt?: number } }) => t.id.retryAttempt ?? 0), [0]);
+    deepEqual(node.task_execs.map((t: { id: { retryAttempt?: number } }) => t.id.retryAttempt ?? 0), [0]);
     const yaml = await runFctl(["get", "execution", "good", "--details", "-o", "yaml", ...endpoint]);
-    match(yaml.stdout, /^- nodeExecution:/m);
+    match(yaml.stdout, /^- node_exec:/m);
   }, { now: clock.now });
 });
 
@@ -305,17 +306,15 @@ Deno.test("get execution --details reads a sub-workflow's nodes below their pare
     const json = await runFctl(["get", "execution", "nested", "--details", "-o", "json", ...endpoint]);
     equal(json.code, 0, json.stderr);
     const tree = JSON.parse(json.stdout);
-    const parents = tree.filter((node: { childNodes?: unknown[] }) => node.childNodes);
+    const parents = tree.filter((node: { child_nodes?: unknown[] }) => node.child_nodes);
     ok(parents.length > 0, json.stdout);
-    const parentIds = parents.map((node: { nodeExecution: { id: { nodeId: string } } }) =>
-      node.nodeExecution.id.nodeId
-    );
+    const parentIds = parents.map((node: { node_exec: { id: { nodeId: string } } }) => node.node_exec.id.nodeId);
     const below = calls(sandbox).filter((call) => (call as string[])[0] === "ListNodeExecutions").map((call) =>
       (call as string[])[2]
     );
     deepEqual(below.slice(0, 1 + parentIds.length), ["", ...parentIds]);
     const text = await runFctl(["get", "execution", "nested", "--details", ...endpoint]);
-    const child = parents[0].childNodes[0].nodeExecution.id.nodeId;
+    const child = parents[0].child_nodes[0].node_exec.id.nodeId;
     match(text.stdout, new RegExp(`^${parentIds[0]} - SUCCEEDED[^\\n]*\\n( {2}.*\\n)*? {2}${child} - `, "m"));
   }, { now: clock.now });
 });
@@ -354,13 +353,13 @@ Deno.test("get execution --details reads every page: more than 100 node executio
     equal(result.code, 0, result.stderr);
     const tree = JSON.parse(result.stdout);
     equal(tree.length, 102, "start-node, n0 … n99, end-node");
-    deepEqual(tree.map((n: { nodeExecution: { id: { nodeId: string } } }) => n.nodeExecution.id.nodeId).slice(-2), [
+    deepEqual(tree.map((n: { node_exec: { id: { nodeId: string } } }) => n.node_exec.id.nodeId).slice(-2), [
       "n99",
       "end-node",
     ]);
-    const n99 = tree.find((n: { nodeExecution: { id: { nodeId: string } } }) => n.nodeExecution.id.nodeId === "n99");
-    equal(n99.taskExecutions.length, 102);
-    equal(n99.taskExecutions[101].id.retryAttempt, 101);
+    const n99 = tree.find((n: { node_exec: { id: { nodeId: string } } }) => n.node_exec.id.nodeId === "n99");
+    equal(n99.task_execs.length, 102);
+    equal(n99.task_execs[101].id.retryAttempt, 101);
     const requests = calls(sandbox);
     deepEqual(requests.filter((call) => (call as string[])[0] === "ListNodeExecutions"), [
       ["ListNodeExecutions", "wide", "", 100, ""],
@@ -389,6 +388,12 @@ Deno.test("production admin: get execution as a fresh process (TLS, OAuth client
     equal(details.code, 0, details.stderr);
     match(details.stdout, /^start-node - /m);
     equal(details.stderr, "");
+    // The document a flytectl user's script reads: its keys, not fctl's own.
+    const document = await runProductionProcess(sandbox, ["get", "execution", "prod-run", "--details", "-o", "json"]);
+    equal(document.code, 0, document.stderr);
+    const nodes = JSON.parse(document.stdout);
+    equal(nodes[0].node_exec.id.nodeId, "start-node");
+    ok(nodes.some((node: { task_execs?: unknown[] }) => node.task_execs?.length), document.stdout);
   } finally {
     await sandbox.close();
   }

@@ -1,8 +1,8 @@
 /**
  * How an execution's node tree looks. As text, an indented tree: each node's id, phase, start and duration (and
  * error), its task attempts with type, reason, error and logs, its inputs and outputs, and a parent node's child
- * nodes below it. As JSON or YAML, an array of `{nodeExecution, childNodes, taskExecutions, inputs, outputs}`
- * (empty ones left out), inputs and outputs as plain values.
+ * nodes below it. As JSON or YAML, flytectl's document: an array of `{node_exec, child_nodes, task_execs, inputs,
+ * outputs}` (empty ones left out), inputs and outputs as plain values.
  *
  * @module
  */
@@ -23,8 +23,9 @@ import { literalMapDisplay } from "./literal_display.ts";
 import { printable } from "../output/printable.ts";
 
 /**
- * A node and what is below it as JSON: `{nodeExecution, childNodes, taskExecutions, inputs, outputs}`, each left
- * out when empty; the messages as canonical proto3 JSON, inputs and outputs as plain values.
+ * A node and what is below it as JSON, under flytectl's keys (so its users' scripts read it unchanged):
+ * `{node_exec, child_nodes, task_execs, inputs, outputs}`, each left out when empty; the messages as canonical proto3
+ * JSON, inputs and outputs as plain values.
  *
  * ```ts
  * import { connect, executionDetails, nodeDetailsJson } from "@fctl/fctl";
@@ -35,11 +36,9 @@ import { printable } from "../output/printable.ts";
  * ```
  */
 export function nodeDetailsJson(node: NodeDetails): JsonValue {
-  const json: { [key: string]: JsonValue } = { nodeExecution: toJson(NodeExecutionSchema, node.nodeExecution) };
-  if (node.childNodes.length) json.childNodes = node.childNodes.map(nodeDetailsJson);
-  if (node.taskExecutions.length) {
-    json.taskExecutions = node.taskExecutions.map((t) => toJson(TaskExecutionSchema, t));
-  }
+  const json: { [key: string]: JsonValue } = { node_exec: toJson(NodeExecutionSchema, node.nodeExecution) };
+  if (node.childNodes.length) json.child_nodes = node.childNodes.map(nodeDetailsJson);
+  if (node.taskExecutions.length) json.task_execs = node.taskExecutions.map((t) => toJson(TaskExecutionSchema, t));
   const inputs = literalMapDisplay(node.inputs);
   if (Object.keys(inputs).length) json.inputs = inputs;
   const outputs = literalMapDisplay(node.outputs);
