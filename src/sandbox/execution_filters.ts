@@ -319,7 +319,8 @@ function test<T>(actual: Exclude<ColumnValue, null>, filter: ParsedFilter<T>): b
   const order = (value: string) => compare(actual, filter.column, value);
   switch (filter.fn) {
     case "contains":
-      return String(actual).includes(filter.values[0]);
+      // FlyteAdmin's `LIKE '%value%'`: a `%` or `_` in the value is a wildcard there too.
+      return likePattern(`%${filter.values[0]}%`).test(String(actual));
     case "not_like":
       return !likePattern(filter.values[0]).test(String(actual));
     case "value_in":

@@ -98,6 +98,10 @@ Deno.test("string columns compare as strings", () => {
   assertEquals(matches("lte(version,v2)"), true);
   assertEquals(matches("contains(name,flyte_basics)"), true);
   assertEquals(matches("contains(name,advanced)"), false);
+  // Contains is SQL's LIKE '%value%': `_` stands for any one character, `%` for any run.
+  assertEquals(matches("contains(name,flyte.basics)"), false);
+  assertEquals(matches("contains(name,flyte_basics.h_llo)"), true);
+  assertEquals(matches("contains(name,core%hello)"), true);
   assertEquals(matches("value_in(version,v1;v2;v3)"), true);
   assertEquals(matches("value_in(version,v1;v3)"), false);
   assertEquals(matches("value_not_in(version,v1;v3)"), true);
