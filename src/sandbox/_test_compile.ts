@@ -10,7 +10,7 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { VariableMapSchema } from "../../proto/gen/flyteidl/core/interface_pb.ts";
 import type { BindingDataSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { type LiteralTypeSchema, SimpleType } from "../../proto/gen/flyteidl/core/types_pb.ts";
-import type { NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
+import type { Node, NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { id, taskInit, workflowInit } from "./_test_helpers.ts";
 import { SandboxStore, type WorkflowInit } from "./store.ts";
 
@@ -89,3 +89,17 @@ export const WF = `resource_type:WORKFLOW project:"flytesnacks" domain:"developm
 export const failed = (...errors: string[]) =>
   `InvalidArgument: failed to compile workflow for [${WF}] with err: Collected Errors: ${errors.length}\n` +
   errors.map((error, i) => `\tError ${i}: ${error}\n`).join("");
+
+/**
+ * A node's id with, for a branch, its cases' (the if, each else-if, the else), each the same way; an array node's
+ * with its sub-node's: what the compiler renames, laid out to compare.
+ */
+export function caseIds(node: Node | NodeInit | undefined): unknown[] {
+  const target = node?.target;
+  if (target?.case === "arrayNode") return [node!.id, caseIds(target.value.node ?? undefined)];
+  if (target?.case !== "branchNode") return [node?.id];
+  const ifElse = target.value.ifElse;
+  const cases = [ifElse?.case?.thenNode, ...(ifElse?.other ?? []).map((block) => block.thenNode)];
+  if (ifElse?.default?.case === "elseNode") cases.push(ifElse.default.value);
+  return [node!.id, cases.map((inner) => caseIds(inner ?? undefined))];
+}

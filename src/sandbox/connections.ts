@@ -9,7 +9,11 @@
  * - a top-level node with nothing upstream hangs from the start node, one with nothing downstream leads to the end
  *   node;
  * - a promise of no node (older flytekit leaves the workflow's inputs' node empty) is rewritten to `start-node`,
- *   and every node's `upstream_node_ids` are sorted; every id list is sorted.
+ *   and every node's `upstream_node_ids` are sorted; every id list is sorted;
+ * - each node of a branch's cases (the if, each else-if, the else) is renamed `<branch>-<node>`, as the compiler
+ *   renames it when it makes the branch's interface: a case of a case is renamed after its renamed branch
+ *   (`b-ib-t0`), and the connections, the closure's `if_else` and the node executions of a run
+ *   (`node_executions.ts`) all use these ids. A branch run by an array node names its cases after itself.
  * Types, interfaces and reachability are not checked.
  *
  * @module
@@ -57,6 +61,19 @@ function branchCases(node: Node): Node[] {
   ];
 }
 
+/**
+ * Renames each node of a branch's cases `<branch>-<node>`, then its own cases after its new id; an array node's
+ * sub-node keeps its id, its cases are named after it. The compiler renames them as it makes each branch's
+ * interface, which it makes once for every node of a workflow that compiles.
+ */
+function renameCases(node: Node): void {
+  if (node.target.case === "arrayNode" && node.target.value.node) return renameCases(node.target.value.node);
+  for (const inner of branchCases(node)) {
+    inner.id = `${node.id}-${inner.id}`;
+    renameCases(inner);
+  }
+}
+
 /** Id lists by node, each set kept sorted when written. */
 class Edges {
   readonly upstream = new Map<string, Set<string>>();
@@ -95,8 +112,8 @@ function visitNode(node: Node, edges: Edges): void {
 }
 
 /**
- * One workflow template compiled as Flyte's compiler compiles it: a copy with the start and end nodes, and its
- * connections. The template itself is left as it is.
+ * One workflow template compiled as Flyte's compiler compiles it: a copy with the start and end nodes, its
+ * branches' case nodes renamed, and its connections. The template itself is left as it is.
  *
  * ```ts
  * import { create } from "@bufbuild/protobuf";
@@ -112,6 +129,8 @@ export function compileTemplate(template: WorkflowTemplate): CompiledWorkflow {
   const compiled = clone(WorkflowTemplateSchema, template);
   const edges = new Edges();
   const topLevel = compiled.nodes;
+  for (const node of topLevel) renameCases(node);
+  if (compiled.failureNode) renameCases(compiled.failureNode);
   for (const node of topLevel) visitNode(node, edges);
   for (const node of topLevel) {
     for (const from of node.upstreamNodeIds) edges.add(from, node.id);

@@ -3,6 +3,7 @@ import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { BindingSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { type NodeSchema, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { compileTemplate } from "./connections.ts";
+import { caseIds } from "./_test_compile.ts";
 
 type BindingInit = MessageInitShape<typeof BindingSchema>;
 type NodeInit = MessageInitShape<typeof NodeSchema>;
@@ -43,7 +44,7 @@ Deno.test("compileTemplate adds the start and end nodes and Flyte's compiler's c
       node("n2"),
       node("n3", [promise("b", "start-node")]),
       // A branch's inner nodes get upstream entries from their promises only, not their explicit dependencies.
-      branch("n4", node("n4-n0", [promise("x", "n1")], ["n2"]), node("n4-n1", [promise("y", "")])),
+      branch("n4", node("n0", [promise("x", "n1")], ["n2"]), node("n1", [promise("y", "")])),
     ],
     outputs: [promise("o", "n1"), promise("p", "")],
   });
@@ -107,4 +108,44 @@ Deno.test("compileTemplate gives the failure node upstream entries from its prom
     ["start-node", "n0"],
     "an empty promise names the start node",
   );
+});
+
+Deno.test("compileTemplate renames a branch's case nodes <branch>-<node>, nested ones after their renamed branch", () => {
+  const inner = branch("ib", node("t0", [promise("x", "n0")]), node("t1"));
+  const outer = branch("b", inner, node("e0", [promise("y", "")]));
+  const blocks = outer.target!.value as { ifElse: { other?: unknown[] } };
+  blocks.ifElse.other = [{ thenNode: node("t2", [promise("z", "n0")]) }];
+  const mapped: NodeInit = {
+    id: "a0",
+    target: { case: "arrayNode", value: { node: branch("s", node("t0"), node("t1")) } },
+  };
+  const template = create(WorkflowTemplateSchema, {
+    nodes: [node("n0"), outer, mapped],
+    failureNode: branch("fn", node("t0"), node("t1", [promise("w", "n0")])),
+  });
+  const before = clone(WorkflowTemplateSchema, template);
+  const compiled = compileTemplate(template);
+  assertEquals(template, before, "the template given keeps its ids");
+  const nodes = compiled.template!.nodes;
+  assertEquals(nodes.map(caseIds), [
+    ["start-node"],
+    ["end-node"],
+    ["n0"],
+    ["b", [["b-ib", [["b-ib-t0"], ["b-ib-t1"]]], ["b-t2"], ["b-e0"]]],
+    // An array node's branch names its cases after itself, as the compiler makes the sub-node's interface.
+    ["a0", ["s", [["s-t0"], ["s-t1"]]]],
+  ]);
+  assertEquals(caseIds(compiled.template!.failureNode), ["fn", [["fn-t0"], ["fn-t1"]]]);
+  const ids = (map: Record<string, { ids: string[] }> | undefined) =>
+    Object.fromEntries(Object.entries(map ?? {}).map(([id, list]) => [id, list.ids]).sort());
+  assertEquals(ids(compiled.connections?.upstream), {
+    a0: ["start-node"],
+    b: ["start-node"],
+    "b-e0": ["start-node"],
+    "b-ib-t0": ["n0"],
+    "b-t2": ["n0"],
+    "end-node": ["a0", "b", "n0"],
+    "fn-t1": ["n0"],
+    n0: ["start-node"],
+  });
 });

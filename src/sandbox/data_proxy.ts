@@ -10,6 +10,7 @@ import type { Duration } from "@bufbuild/protobuf/wkt";
 import { Buffer } from "node:buffer";
 import type { CreateUploadLocationRequest, DataProxyService } from "../../proto/gen/flyteidl/service/dataproxy_pb.ts";
 import { durationText } from "../executions/duration_text.ts";
+import { base32 } from "./base32.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import { timestampFromNs } from "./time.ts";
 
@@ -148,25 +149,6 @@ function createUploadLocation(request: CreateUploadLocationRequest, context: Dat
     expiresAt: timestampFromNs(BigInt(expiresAtMs) * 1_000_000n),
     headers,
   };
-}
-
-/** Go's `base32.StdEncoding` (RFC 4648: `A`-`Z`, `2`-`7`, `=` padding), as FlyteAdmin names an MD5's folder. */
-function base32(bytes: Uint8Array): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let out = "";
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out.padEnd(Math.ceil(out.length / 8) * 8, "=");
 }
 
 /** The object key's segments as FlyteAdmin's storage joins them: empty and `.` segments dropped, `..` resolved. */

@@ -839,6 +839,6 @@ Deno.test("a branch node runs its first case as its child", async () => {
       ["end-node", false],
     ]);
     const children = await client.listNodeExecutions({ workflowExecutionId, limit: 10, uniqueParentId: "b0" });
-    assertEquals(children.nodeExecutions.map((node) => node.id?.nodeId), ["b0-0-yes"]);
+    assertEquals(children.nodeExecutions.map((node) => node.id?.nodeId), ["b0-0-b0-yes"]);
   }, { now: clock.now });
 });

@@ -2,12 +2,12 @@
  * What Flyte's workflow compiler checks of the nodes that hold other nodes, and the interfaces it gives them, as
  * `workflow_checks.ts` calls on them:
  *
- * - A branch node's interface: each case's node (the if, each else-if, the else) is renamed `<branch>-<node>` and
- *   its own interface made; the outputs every case declares are the branch's, and a case that declares one of them
- *   with another type than the first case is MismatchingTypes (on the case). Its inputs are what its bindings
- *   promise (each binding's promise checked as any, its type not: an input's type is the output it promises). A
- *   branch without an if-else, an if, or an if's node is ValueRequired; an else-if without a node too. Any error
- *   leaves the branch without an interface.
+ * - A branch node's interface: each case's node (the if, each else-if, the else) is renamed `<branch>-<node>` (the
+ *   id the stored closure gives it, `connections.ts`) and its own interface made; the outputs every case declares
+ *   are the branch's, and a case that declares one of them with another type than the first case is
+ *   MismatchingTypes (on the case). Its inputs are what its bindings promise (each binding's promise checked as
+ *   any, its type not: an input's type is the output it promises). A branch without an if-else, an if, or an if's
+ *   node is ValueRequired; an else-if without a node too. Any error leaves the branch without an interface.
  * - A branch node's cases: a branch without an if is BranchNodeHasNoCondition, as is a case without a condition;
  *   a case without a node BranchNodeIdNotFound; a branch with neither an else node nor an error BranchNodeHasNoDefault.
  *   Each condition's operands are checked: a variable the branch's inputs (or bindings) lack is VariableNameNotFound,

@@ -2,10 +2,12 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { BooleanExpressionSchema, OperandSchema } from "../../proto/gen/flyteidl/core/condition_pb.ts";
 import type { IfElseBlockSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
-import { workflowInit } from "./_test_helpers.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { id, withSandbox, workflowInit } from "./_test_helpers.ts";
 import {
   answer,
   type BindingInit,
+  caseIds,
   failed,
   INT,
   intValue,
@@ -17,6 +19,7 @@ import {
   STR,
   type TypeInit,
   vars,
+  withTask,
 } from "./_test_compile.ts";
 import type { SandboxStore } from "./store.ts";
 
@@ -291,4 +294,43 @@ Deno.test("CreateWorkflow gives an approval gate the outputs its bindings promis
       "Code: VariableNameNotFound, Node Id: g, Description: Variable [y] not found on node [g].",
     ),
   );
+});
+
+Deno.test("GetWorkflow answers a branch's case nodes under the compiler's ids, <branch>-<node>, nested ones and connections too", async () => {
+  await withSandbox(async (sandbox, client) => {
+    withTask(sandbox.store, "make", { a: INT }, { o: INT });
+    const makes = (nodeId: string) => node(nodeId, "make", { a: promise("n0", "o") });
+    const bound = { ".n0.o": promise("n0", "o") };
+    const inner = branch("ib", {
+      case: { condition: equal(variable(".n0.o"), integer(2n)), thenNode: makes("t0") },
+      default: { case: "elseNode", value: makes("t1") },
+    }, bound);
+    const outer = branch("b", {
+      case: { condition: equal(variable(".n0.o"), integer(1n)), thenNode: inner },
+      other: [{ condition: equal(variable(".n0.o"), integer(3n)), thenNode: makes("t2") }],
+      default: { case: "elseNode", value: makes("e0") },
+    }, bound);
+    await client.admin.createWorkflow(workflowInit("wf", "v1", [first, outer]));
+    const workflow = await client.admin.getWorkflow({ id: id(ResourceType.WORKFLOW, "wf", "v1") });
+    const primary = workflow.closure?.compiledWorkflow?.primary;
+    assertEquals(primary?.template?.nodes.map(caseIds), [
+      ["start-node"],
+      ["end-node"],
+      ["n0"],
+      ["b", [["b-ib", [["b-ib-t0"], ["b-ib-t1"]]], ["b-t2"], ["b-e0"]]],
+    ]);
+    const ids = (map: Record<string, { ids: string[] }> | undefined) =>
+      Object.fromEntries(Object.entries(map ?? {}).map(([nodeId, list]) => [nodeId, list.ids]).sort());
+    assertEquals(ids(primary?.connections?.upstream), {
+      b: ["n0"],
+      "b-e0": ["n0"],
+      "b-ib": ["n0"],
+      "b-ib-t0": ["n0"],
+      "b-ib-t1": ["n0"],
+      "b-t2": ["n0"],
+      "end-node": ["b"],
+      n0: ["start-node"],
+    });
+    assertEquals(ids(primary?.connections?.downstream), { b: ["end-node"], n0: ["b"], "start-node": ["n0"] });
+  });
 });

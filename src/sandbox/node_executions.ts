@@ -1,7 +1,10 @@
 /**
  * Node and task executions of a sandbox execution, derived from its workflow's compiled nodes as the propeller
  * would report them: `start-node`, then each node in turn (a sub-workflow node's nodes, or a branch node's first
- * case, as its children, node id `<parent>-0-<child>`), then `end-node` when the workflow succeeds. Nodes share the execution's running time
+ * case, as its children), then `end-node` when the workflow succeeds. Each node execution's id is the one
+ * flytepropeller reports (`node_execution_ids.ts`): a child's is `<parent's id>-0-<its id>`, where a branch's case
+ * has the id the compiler gave it (`<branch>-<node>`, `connections.ts`), so that the first case `n0` of branch `b0`
+ * runs as `b0-0-b0-n0`; an id longer than 20 characters is hashed. Nodes share the execution's running time
  * equally; the last one carries a failure; a task node's attempts share its time, the earlier ones failing.
  *
  * @module
@@ -28,6 +31,7 @@ import type { Node } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { END_NODE, START_NODE } from "./connections.ts";
 import { defaultLiterals } from "./default_literals.ts";
 import { idKey } from "./identifiers.ts";
+import { uniqueNodeId } from "./node_execution_ids.ts";
 import {
   type PhaseAt,
   type ResolvedPlan,
@@ -40,7 +44,7 @@ import { timestampFromNs } from "./time.ts";
 
 /** A node of an execution, laid out in time. */
 export interface PlannedNode {
-  /** The node execution's id: the spec node id, or `<parent>-0-<child>` below a parent node. */
+  /** The node execution's id: flytepropeller's unique id of the node (`uniqueNodeId`). */
   nodeId: string;
   /** The node's id in its workflow template. */
   specNodeId: string;
@@ -89,7 +93,8 @@ export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
       const node = nodes[i];
       const last = i === nodes.length - 1;
       const nodeSpan: Span = { ...part, result: last ? within.result : "SUCCEEDED" };
-      const nodeId = parentId ? `${parentId}-0-${node.id}` : node.id;
+      // The sandbox runs every node once: its children run in the parent's attempt 0.
+      const nodeId = uniqueNodeId(parentId, 0, node.id);
       const target = node.target;
       const children = childNodes(node, subWorkflows);
       const task = target.case === "taskNode" && target.value.reference.case === "referenceId"

@@ -32,12 +32,13 @@
  * Nodes are added and checked in order, as the compiler does: a promise that a branch or an approval gate makes to
  * find its inputs finds only the nodes before it (and the start node). Branches, array nodes and approval gates get
  * the interfaces the compiler gives them (`nested_node_checks.ts`), and a branch's cases are checked as nodes of
- * their own, under the compiler's `<branch>-<node>` ids. The workflow's failure node is checked as a node, and its
- * bindings against what it runs, its promises finding the workflow's nodes; it is no node of the workflow's graph.
+ * their own, under the compiler's `<branch>-<node>` ids (which the stored closure carries, `connections.ts`). The
+ * workflow's failure node is checked as a node, and its bindings against what it runs, its promises finding the
+ * workflow's nodes; it is no node of the workflow's graph.
  *
  * Simplified: a launch plan without a closure, or a task or sub-workflow the context does not find (CreateWorkflow
  * looks every one up before), has an interface taken as unknown: a promise of one of its outputs is accepted as it
- * is, and nothing of its is required. The stored closure keeps a case's own id (`connections.ts`).
+ * is, and nothing of its is required.
  *
  * @module
  */

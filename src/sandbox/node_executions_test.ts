@@ -1,0 +1,69 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { BooleanExpressionSchema } from "../../proto/gen/flyteidl/core/condition_pb.ts";
+import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { DOMAIN, id, launchPlanInit, PROJECT, withSandbox, workflowInit } from "./_test_helpers.ts";
+import { INT, intValue, node, type NodeInit, withTask } from "./_test_compile.ts";
+
+const START = Date.parse("2026-03-01T00:00:00Z");
+
+/** `1 == 1`: a condition of constants, which binds nothing. */
+const always: MessageInitShape<typeof BooleanExpressionSchema> = {
+  expr: {
+    case: "comparison",
+    value: {
+      leftValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
+      rightValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
+    },
+  },
+};
+
+/** A branch `nodeId`: if `1 == 1` then `thenNode`, else `elseNode`. */
+const branch = (nodeId: string, thenNode: NodeInit, elseNode: NodeInit): NodeInit => ({
+  id: nodeId,
+  target: {
+    case: "branchNode",
+    value: { ifElse: { case: { condition: always, thenNode }, default: { case: "elseNode", value: elseNode } } },
+  },
+});
+
+Deno.test("a run of a nested branch records the node executions flytepropeller reports: its ids, hashed past 20", async () => {
+  let ms = START;
+  await withSandbox(async (sandbox, client) => {
+    withTask(sandbox.store, "make", { a: INT }, { o: INT });
+    const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
+    // As flytekit numbers them: branch n1, whose first case is branch n0, whose first case is n0.
+    const nodes = [makes("n0"), branch("n1", branch("n0", makes("n0"), makes("n1")), makes("n2"))];
+    await client.admin.createWorkflow(workflowInit("nested", "v1", nodes));
+    await client.admin.createLaunchPlan(launchPlanInit("nested", "v1"));
+    const executionId = { project: PROJECT, domain: DOMAIN, name: "nest" };
+    await client.admin.createExecution({
+      ...executionId,
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "nested", "v1") },
+    });
+    ms += 3_600_000;
+    const list = async (uniqueParentId = "") =>
+      (await client.admin.listNodeExecutions({ workflowExecutionId: executionId, uniqueParentId, limit: 10 }))
+        .nodeExecutions.map((execution) => [
+          execution.id?.nodeId,
+          execution.metadata?.specNodeId,
+          execution.metadata?.retryGroup,
+          execution.metadata?.isParentNode,
+        ]);
+    assertEquals(await list(), [
+      ["start-node", "start-node", "", false],
+      ["n0", "n0", "", false],
+      ["n1", "n1", "", true],
+      ["end-node", "end-node", "", false],
+    ]);
+    // The compiler renamed the cases `n1-n0` and `n1-n0-n0`; flytepropeller prefixes each with its parent's id and
+    // attempt, and hashes `n1-0-n1-n0-0-n1-n0-n0` (21 characters).
+    assertEquals(await list("n1"), [["n1-0-n1-n0", "n1-n0", "0", true]]);
+    assertEquals(await list("n1-0-n1-n0"), [["fb4uqydi", "n1-n0-n0", "0", false]]);
+    const tasks = await client.admin.listTaskExecutions({
+      nodeExecutionId: { executionId, nodeId: "fb4uqydi" },
+      limit: 10,
+    });
+    assertEquals(tasks.taskExecutions.map((task) => task.id?.taskId?.name), ["make"]);
+  }, { now: () => new Date(ms) });
+});
