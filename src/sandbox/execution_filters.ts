@@ -154,6 +154,22 @@ const TIME_COLUMNS = new Set([
   "task_execution_created_at",
   "task_execution_updated_at",
 ]);
+/** The integer columns FlyteAdmin's tables have, with their Postgres types (gorm's for int32 and for uint). */
+const INTEGER_COLUMNS: Readonly<Record<string, "integer" | "bigint">> = {
+  state: "integer",
+  mode: "integer",
+  resource_type: "integer",
+  id: "bigint",
+  launch_plan_id: "bigint",
+  workflow_id: "bigint",
+  task_id: "bigint",
+  source_execution_id: "bigint",
+  parent_node_execution_id: "bigint",
+  parent_id: "bigint",
+  parent_task_execution_id: "bigint",
+  retry_attempt: "bigint",
+  phase_version: "bigint",
+};
 const SINGLE_VALUE = new Set(["contains", "not_like", "gt", "gte", "lt", "lte", "eq", "ne"]);
 const REPEATED_VALUE = new Set(["value_in", "value_not_in"]);
 /** FlyteAdmin's filter pattern, unanchored and greedy as its Go regexp is. */
@@ -200,6 +216,16 @@ function checkValue(column: string, value: string): void {
   if (column === "duration") {
     const duration = durationFilterValue(value);
     if (duration.ns === undefined) throw invalid(`Failed to parse duration [${duration.text}]`);
+  }
+  const integer = INTEGER_COLUMNS[column];
+  if (integer) {
+    // FlyteAdmin passes the value on as text, which Postgres reads as the column's integer type.
+    if (!/^\s*[+-]?\d+\s*$/.test(value)) {
+      throw databaseError(`invalid input syntax for type ${integer}: "${value}"`);
+    }
+    const [min, max] = integer === "integer" ? [-(2n ** 31n), 2n ** 31n - 1n] : [-(2n ** 63n), 2n ** 63n - 1n];
+    const number = BigInt(value.trim());
+    if (number < min || number > max) throw databaseError(`value "${value}" is out of range for type ${integer}`);
   }
   // FlyteAdmin passes a time on as text (its list of time fields names none of these columns): Postgres reads it,
   // and refuses what it cannot read. Simplified: the sandbox refuses it here, before the sort key and token checks.

@@ -71,6 +71,15 @@ function refusal(filters: string): string {
   return "accepted";
 }
 
+Deno.test("an integer column's value is read as Postgres reads one, and one it cannot read refused in its words", () => {
+  assertEquals(
+    refusal("eq(id,seven)"),
+    'Unknown: failed database operation with invalid input syntax for type bigint: "seven"',
+  );
+  assertEquals(matches("eq(id, 7)"), true);
+  assertEquals(matches("eq(id,007)"), true);
+});
+
 Deno.test("a time is read as Postgres reads it, and one it cannot read is refused in its words (UNKNOWN)", () => {
   assertEquals(
     refusal("gt(created_at,soon)"),

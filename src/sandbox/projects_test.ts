@@ -38,6 +38,13 @@ Deno.test("projects: registered, validated, archived by update, hidden from a li
         "any filter shows archived ones too",
       );
       deepEqual(await ids("contains(project.name,A)"), ["a-proj"]);
+      // The state is an integer column: Postgres refuses a word for it, and FlyteAdmin passes that on as UNKNOWN.
+      await rejects(
+        admin.listProjects({ limit: 10, filters: "eq(state,archived)" }),
+        (err) =>
+          err instanceof ConnectError && err.code === Code.Unknown &&
+          err.rawMessage === 'failed database operation with invalid input syntax for type integer: "archived"',
+      );
       await rejects(admin.listProjects({ limit: 1, sortBy: { key: "nope" } }), code(Code.InvalidArgument));
       const page = await admin.listProjects({ limit: 1, filters: "ne(identifier,x)" });
       deepEqual([page.projects.length, page.token], [1, "1"]);
