@@ -33,8 +33,11 @@ export const NAMED_ENTITY_METADATA_COLUMNS: ReadonlySet<string> = new Set([
   ...NAMED_ENTITY_COLUMNS,
 ]);
 
-/** The page at `offset`, and FlyteAdmin's next token: the next offset exactly when the page is full. */
+/**
+ * The page at `offset`, and FlyteAdmin's next token: the next offset exactly when the page holds `limit` items (a
+ * limit of 0 lists everything, and an empty page then is "full": its token is the offset).
+ */
 export function pageAt<T>(rows: T[], offset: number, limit: number): { items: T[]; token: string } {
   const items = limit > 0 ? rows.slice(offset, offset + limit) : rows.slice(offset);
-  return { items, token: limit > 0 && items.length === limit ? String(offset + items.length) : "" };
+  return { items, token: items.length === limit ? String(offset + items.length) : "" };
 }

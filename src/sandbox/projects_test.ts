@@ -38,6 +38,10 @@ Deno.test("projects: registered, validated, archived by update, hidden from a li
         "any filter shows archived ones too",
       );
       deepEqual(await ids("contains(project.name,A)"), ["a-proj"]);
+      // Without a limit FlyteAdmin lists everything, and gives a token exactly when the page holds `limit` (0) projects.
+      const none = await admin.listProjects({ filters: "eq(identifier,none)", token: "3" });
+      deepEqual([none.projects.length, none.token], [0, "3"]);
+      equal((await admin.listProjects({})).token, "");
       // The state is an integer column: Postgres refuses a word for it, and FlyteAdmin passes that on as UNKNOWN.
       await rejects(
         admin.listProjects({ limit: 10, filters: "eq(state,archived)" }),
