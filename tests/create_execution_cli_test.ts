@@ -613,6 +613,24 @@ Deno.test("create execution --dryRun checks local blob paths as a run does: a ba
   });
 });
 
+Deno.test("create execution of a spec file --execFile wrote, its file input left as the placeholder: one line saying so, exit 2", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const blob = { type: { case: "blob", value: { format: "csv", dimensionality: 0 } } };
+    await registerTask(sandbox, "test.file_task", "f1", { f: { type: blob, description: "f" } });
+    const file = `${dir}/spec.yaml`;
+    const written = await runFctlProcess(["get", "task", "test.file_task", "--execFile", file, ...endpoint]);
+    equal(written.code, 0, written.stderr);
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    deepEqual([run.code, run.stdout, run.stderr], [
+      2,
+      "",
+      'Error: inputs.f: "/tmp/somepath" is the placeholder --execFile writes; give the input\'s remote URI ' +
+      "(s3://, gs://, abfs://, flyte://) or a local path to upload\n",
+    ]);
+    deepEqual(createRequests(sandbox), []);
+  });
+});
+
 Deno.test("create execution: a mapping for a struct input goes as MessagePack, which the admin takes for a struct", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const struct = simple(SimpleType.STRUCT);

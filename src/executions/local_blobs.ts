@@ -9,6 +9,7 @@
 import type { AdminClient } from "../admin/client.ts";
 import { quote, UsageError } from "../errors.ts";
 import { uploadFastSource } from "../register/upload.ts";
+import { PLACEHOLDER_REFUSAL, PLACEHOLDER_URI } from "../tasks/exec_spec.ts";
 import { BlobType_BlobDimensionality } from "../../proto/gen/flyteidl/core/types_pb.ts";
 import { type DirectoryUploadTarget, uploadDirectory } from "./directory_upload.ts";
 import { shownValue } from "./input_value.ts";
@@ -115,6 +116,10 @@ async function checkLocalBlob(local: LocalBlob, uploading: boolean): Promise<boo
   try {
     info = await Deno.stat(local.path);
   } catch (err) {
+    if (err instanceof Deno.errors.NotFound && local.path === PLACEHOLDER_URI) {
+      // A spec file written by --execFile and run unedited: say what the value is, not just that it is missing.
+      throw new UsageError(`${local.input}: ${shown} ${PLACEHOLDER_REFUSAL} or a local path to upload`);
+    }
     const reason = err instanceof Deno.errors.NotFound ? "no such file" : String((err as Error).message ?? err);
     throw new UsageError(`${local.input}: cannot upload ${shown}: ${reason}`);
   }

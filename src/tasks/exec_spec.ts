@@ -22,6 +22,10 @@ export type SpecValue = null | boolean | number | bigint | string | SpecValue[] 
 /** Where blobs, schemas and structured datasets point until the user says otherwise (flytectl's placeholder). */
 export const PLACEHOLDER_URI = "/tmp/somepath";
 
+/** Why {@link PLACEHOLDER_URI} is refused as an input: a spec file run before its URIs were filled in. */
+export const PLACEHOLDER_REFUSAL = "is the placeholder --execFile writes; give the input's remote URI " +
+  "(s3://, gs://, abfs://, flyte://)";
+
 /** The default input value flytectl writes for `type`; `now` is the datetime default. */
 export function defaultValue(type: LiteralType | undefined, now: Date): SpecValue {
   const t = type?.type;
