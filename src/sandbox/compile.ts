@@ -6,8 +6,12 @@
  * INVALID_ARGUMENT "failed to compile workflow for [<id>] with err: …", as FlyteAdmin wraps it.
  *
  * The closure carries the primary workflow, the spec's sub-workflows and the referenced tasks, each workflow
- * compiled with its start and end nodes and connections (`connections.ts`); of nodes sharing an id, the compiler
- * keeps the first.
+ * compiled with its start and end nodes, its branches' cases renamed `<branch>-<node>` and its connections
+ * (`connections.ts`); of nodes sharing an id, the compiler keeps the first. The compiler compiles a sub-workflow in
+ * place once for each compile of each workflow that runs it, renaming its cases each time: one that the primary
+ * workflow and one of its sub-workflows both run has its cases renamed twice (`b-b-t0`), as FlyteAdmin stores it.
+ * Simplified: a sub-workflow of the spec the compiler never compiles (no node runs it, or only an array node) is
+ * compiled here too (the compiler leaves it as it is).
  *
  * @module
  */
@@ -24,9 +28,12 @@ import type {
 import type { Identifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Node, type WorkflowTemplate, WorkflowTemplateSchema } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { CompileErrors } from "./compile_errors.ts";
-import { compileTemplate } from "./connections.ts";
+import { branchCases, compileTemplate, END_NODE, START_NODE } from "./connections.ts";
 import { identifierText, idKey, notFound } from "./identifiers.ts";
 import { checkWorkflow, uniqueNodes } from "./workflow_checks.ts";
+
+/** The key fields of a template without an identifier. */
+const EMPTY_ID = { project: "", domain: "", name: "", version: "" };
 
 /** FlyteAdmin's default `registration.maxWorkflowNodes`, which the demo cluster keeps. */
 export const DEFAULT_MAX_WORKFLOW_NODES = 100;
@@ -118,8 +125,9 @@ export function compileWorkflow(
   const compiledTasks: CompiledTask[] = [...tasks.values()].flatMap((task) =>
     task.closure?.compiledTask ? [task.closure.compiledTask] : []
   );
+  const compiles = subWorkflowCompiles(template, subWorkflows);
   const compiledSubWorkflows: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((sub) =>
-    compileTemplate(withUniqueNodes(sub))
+    compileTemplate(withUniqueNodes(sub), compiles.get(idKey(sub.id ?? EMPTY_ID)) || 1)
   );
   return { primary, subWorkflows: compiledSubWorkflows, tasks: compiledTasks };
 }
@@ -132,7 +140,7 @@ function indexSubWorkflows(
   const index = new Map<string, WorkflowTemplate>();
   const errors = new CompileErrors();
   for (const template of templates) {
-    const key = idKey(template.id ?? { project: "", domain: "", name: "", version: "" });
+    const key = idKey(template.id ?? EMPTY_ID);
     if (index.has(key)) {
       const id = template.id ? identifierText(template.id) : "";
       errors.collect("DuplicateId", id, "Trying to insert two nodes with the same id.");
@@ -185,6 +193,61 @@ function collectRequirements(template: WorkflowTemplate, subWorkflows: Map<strin
   };
   visitWorkflow(template);
   return requirements;
+}
+
+/** The most times a sub-workflow's cases are renamed: past it, a reference graph is taken as absurd, not followed. */
+const MAX_COMPILES = 16;
+
+/**
+ * How many times Flyte's compiler compiles each sub-workflow, each time in place (so renaming its branches' cases
+ * again). It remembers the sub-workflows it compiled for one compile of one workflow only: each compile of a
+ * workflow compiles once each sub-workflow its nodes run (its top-level nodes, its branches' cases, its failure
+ * node; an array node's sub-node is not compiled), so a sub-workflow run by the workflow and by one of its
+ * sub-workflows is compiled twice. A sub-workflow in a cycle of references counts as compiled once (the compiler
+ * never ends one).
+ */
+function subWorkflowCompiles(template: WorkflowTemplate, subWorkflows: Map<string, WorkflowTemplate>) {
+  const runs = (workflow: WorkflowTemplate): Set<string> => {
+    const keys = new Set<string>();
+    const visit = (node: Node | undefined, topLevel = false) => {
+      // The compiler checks nothing more of a node of the start or end node's id (a case has been renamed by then).
+      if (topLevel && (node?.id === START_NODE || node?.id === END_NODE)) return;
+      const target = node?.target;
+      if (target?.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
+        const key = idKey(target.value.reference.value);
+        if (subWorkflows.has(key)) keys.add(key);
+      }
+      for (const inner of branchCases(node)) visit(inner);
+    };
+    for (const node of workflow.nodes) visit(node, true);
+    visit(workflow.failureNode, true);
+    return keys;
+  };
+  // The reference graph from the primary workflow (key ""), then the counts in topological order.
+  const edges = new Map<string, Set<string>>();
+  const pending = [""];
+  while (pending.length > 0) {
+    const key = pending.pop()!;
+    if (edges.has(key)) continue;
+    const next = runs(key === "" ? template : subWorkflows.get(key)!);
+    edges.set(key, next);
+    pending.push(...next);
+  }
+  const incoming = new Map<string, number>();
+  for (const next of edges.values()) for (const key of next) incoming.set(key, (incoming.get(key) ?? 0) + 1);
+  const compiles = new Map<string, number>([["", 1]]);
+  const ready = [""];
+  while (ready.length > 0) {
+    const key = ready.pop()!;
+    for (const next of edges.get(key)!) {
+      compiles.set(next, Math.min(MAX_COMPILES, (compiles.get(next) ?? 0) + compiles.get(key)!));
+      incoming.set(next, incoming.get(next)! - 1);
+      if (incoming.get(next) === 0) ready.push(next);
+    }
+  }
+  // A sub-workflow a cycle reaches was never ready: its count is the cycle's own, not known.
+  for (const [key, count] of incoming) if (count > 0) compiles.set(key, 1);
+  return compiles;
 }
 
 /** Identifiers in the compiler's order: by resource type, project, domain, name, version. */

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
 import {
   answer,
   type BindingInit,
+  caseIds,
   failed,
   INT,
   intValue,
@@ -455,5 +456,53 @@ Deno.test("CreateWorkflow: an error another workflow already reported still refu
       "Code: ValueRequired, Node Id: n0, Description: Value required [Target].",
       "Code: VariableNameNotFound, Node Id: n0, Description: Variable [o] not found on node [n0].",
     ),
+  );
+});
+
+Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile of it, as the compiler compiles it in place", () => {
+  const store = seeded();
+  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
+  const call = (nodeId: string, name: string): NodeInit => ({
+    id: nodeId,
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
+  });
+  const always = {
+    expr: {
+      case: "comparison" as const,
+      value: {
+        leftValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+        rightValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+      },
+    },
+  };
+  const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
+  const branch: NodeInit = {
+    id: "b",
+    target: {
+      case: "branchNode",
+      value: {
+        ifElse: {
+          case: { condition: always, thenNode: makes("t0") },
+          default: { case: "elseNode", value: makes("e0") },
+        },
+      },
+    },
+  };
+  const sub = (name: string, nodes: NodeInit[]) => ({ id: subId(name), interface: {}, nodes });
+  // `twice` is run by the workflow and by `once`, which the workflow runs from two nodes (compiled once for both);
+  // `spare` is run by nothing.
+  const subs = [sub("once", [call("m0", "twice")]), sub("twice", [branch]), sub("spare", [branch])];
+  assertEquals(register(store, [call("n0", "once"), call("n1", "once"), call("n2", "twice"), branch], subs), "OK");
+  const closure = store.getWorkflow(create(IdentifierSchema, id(ResourceType.WORKFLOW, "wf", "v1"))).closure
+    ?.compiledWorkflow;
+  const cases = (nodes: readonly { id: string }[] | undefined) => nodes?.map(caseIds).slice(2);
+  assertEquals(cases(closure?.primary?.template?.nodes), [["n0"], ["n1"], ["n2"], ["b", [["b-t0"], ["b-e0"]]]]);
+  assertEquals(
+    closure?.subWorkflows.map((workflow) => [workflow.template?.id?.name, cases(workflow.template?.nodes)]),
+    [
+      ["once", [["m0"]]],
+      ["twice", [["b", [["b-b-t0"], ["b-b-e0"]]]]],
+      ["spare", [["b", [["b-t0"], ["b-e0"]]]]],
+    ],
   );
 });

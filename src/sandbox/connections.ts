@@ -50,9 +50,9 @@ function promisedNodes(data: BindingData | undefined): string[] {
 
 const bindingNodes = (bindings: Binding[]) => bindings.flatMap((binding) => promisedNodes(binding.binding));
 
-/** A branch node's cases' nodes and its else node. */
-function branchCases(node: Node): Node[] {
-  if (node.target.case !== "branchNode") return [];
+/** A branch node's cases' nodes and its else node; none for another node. */
+export function branchCases(node: Node | undefined): Node[] {
+  if (node?.target.case !== "branchNode") return [];
   const ifElse = node.target.value.ifElse;
   return [
     ...(ifElse?.case?.thenNode ? [ifElse.case.thenNode] : []),
@@ -113,7 +113,9 @@ function visitNode(node: Node, edges: Edges): void {
 
 /**
  * One workflow template compiled as Flyte's compiler compiles it: a copy with the start and end nodes, its
- * branches' case nodes renamed, and its connections. The template itself is left as it is.
+ * branches' case nodes renamed (once for each of the `compiles` times the compiler compiled it: it compiles a
+ * sub-workflow in place, and may compile one more than once), and its connections. The template itself is left as
+ * it is.
  *
  * ```ts
  * import { create } from "@bufbuild/protobuf";
@@ -125,12 +127,15 @@ function visitNode(node: Node, edges: Edges): void {
  * console.log(compiled.connections?.downstream); // { "start-node": { ids: ["n0"] }, n0: { ids: ["end-node"] } }
  * ```
  */
-export function compileTemplate(template: WorkflowTemplate): CompiledWorkflow {
+export function compileTemplate(template: WorkflowTemplate, compiles = 1): CompiledWorkflow {
   const compiled = clone(WorkflowTemplateSchema, template);
   const edges = new Edges();
   const topLevel = compiled.nodes;
-  for (const node of topLevel) renameCases(node);
-  if (compiled.failureNode) renameCases(compiled.failureNode);
+  // Each compile renames the cases again: a sub-workflow compiled twice has `b-b-t0`.
+  for (let i = 0; i < compiles; i++) {
+    for (const node of topLevel) renameCases(node);
+    if (compiled.failureNode) renameCases(compiled.failureNode);
+  }
   for (const node of topLevel) visitNode(node, edges);
   for (const node of topLevel) {
     for (const from of node.upstreamNodeIds) edges.add(from, node.id);
