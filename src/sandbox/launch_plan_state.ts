@@ -1,8 +1,9 @@
 /**
  * A launch plan's state as FlyteAdmin's launch plan manager serves it. UpdateLaunchPlan: INACTIVE checks the
  * identifier (a launch plan's, every field present) before deactivating that version; ACTIVE looks the version up as
- * given (NOT_FOUND for one with a field missing), activates it and deactivates the one that was active; any other
- * state is refused, naming it and the identifier. ListActiveLaunchPlans: the ACTIVE versions of a project and domain, paged.
+ * FlyteAdmin's database does (an identifier with a field missing finds the oldest version matching the rest),
+ * activates it and deactivates the one that was active; any other state is refused, naming it and the identifier.
+ * ListActiveLaunchPlans: the ACTIVE versions of a project and domain, paged.
  *
  * @module
  */
@@ -14,7 +15,8 @@ import {
   type LaunchPlanUpdateRequest,
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { create } from "@bufbuild/protobuf";
-import { IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type Identifier, IdentifierSchema } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import { goText } from "./go_text.ts";
 import { identifierText, requireIdOf } from "./identifiers.ts";
 import { pageOf, parseOffsetToken, requireLimit, sortComparator } from "./execution_filters.ts";
 import { LAUNCH_PLAN_VERSIONS, listedLaunchPlans } from "./launch_plan_filters.ts";
@@ -28,9 +30,7 @@ export function updateLaunchPlanState(store: SandboxStore, request: LaunchPlanUp
       store.setLaunchPlanState(requireIdOf("launch plan", request.id), LaunchPlanState.INACTIVE);
       return;
     case LaunchPlanState.ACTIVE:
-      // FlyteAdmin validates the identifier only to log it, then looks the version up: an identifier with a field
-      // missing is NOT_FOUND, as a version that does not exist.
-      store.setLaunchPlanState(request.id ?? create(IdentifierSchema), LaunchPlanState.ACTIVE);
+      store.setLaunchPlanState(versionToActivate(store, request.id), LaunchPlanState.ACTIVE);
       return;
     default:
       throw new ConnectError(
@@ -39,6 +39,30 @@ export function updateLaunchPlanState(store: SandboxStore, request: LaunchPlanUp
         Code.InvalidArgument,
       );
   }
+}
+
+/**
+ * The version ACTIVE applies to: FlyteAdmin validates the identifier only to log it, then looks the version up with
+ * gorm's Where on a struct, which drops empty fields, so an identifier with a field missing finds the oldest version
+ * matching the rest; NOT_FOUND (naming the fields given, as Go prints them) when none does.
+ */
+function versionToActivate(store: SandboxStore, id: Identifier | undefined): Identifier {
+  const wanted = {
+    project: id?.project ?? "",
+    domain: id?.domain ?? "",
+    name: id?.name ?? "",
+    version: id?.version ?? "",
+  };
+  const fields = ["project", "domain", "name", "version"] as const;
+  if (fields.every((field) => wanted[field] !== "")) return create(IdentifierSchema, wanted);
+  const found = store.launchPlanEntries().find(({ message }) =>
+    fields.every((field) => wanted[field] === "" || message.id?.[field] === wanted[field])
+  );
+  if (!found) {
+    const shown = goText(IdentifierSchema, create(IdentifierSchema, wanted));
+    throw new ConnectError(`missing entity of type LAUNCH_PLAN with identifier ${shown}`, Code.NotFound);
+  }
+  return found.message.id!;
 }
 
 /**

@@ -91,3 +91,25 @@ Deno.test("ListActiveLaunchPlans: the ACTIVE version of each name in a project a
     );
   });
 });
+
+Deno.test("UpdateLaunchPlan ACTIVE finds the version as FlyteAdmin's lookup does: a field missing matches any", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    // Without a version, the oldest version of the name is found and activated.
+    await client.updateLaunchPlan({
+      id: { ...id(ResourceType.LAUNCH_PLAN, "a", "v1"), version: "" },
+      state: LaunchPlanState.ACTIVE,
+    });
+    const active = await client.getActiveLaunchPlan({ id: { project: PROJECT, domain: DOMAIN, name: "a" } });
+    assertEquals(active.id?.version, "v1");
+    assertEquals(
+      await refusal(
+        client.updateLaunchPlan({
+          id: { ...id(ResourceType.LAUNCH_PLAN, "nope", "v1"), version: "" },
+          state: LaunchPlanState.ACTIVE,
+        }),
+      ),
+      `NotFound: missing entity of type LAUNCH_PLAN with identifier project:"${PROJECT}" domain:"${DOMAIN}" name:"nope"`,
+    );
+  });
+});
