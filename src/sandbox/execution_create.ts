@@ -9,7 +9,12 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ExecutionCreateRequest, ExecutionSpec } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import {
+  type ExecutionCreateRequest,
+  ExecutionCreateRequestSchema,
+  type ExecutionSpec,
+} from "../../proto/gen/flyteidl/admin/execution_pb.ts";
+import { goText } from "./go_text.ts";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
 import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
@@ -49,14 +54,24 @@ export interface ResolvedLaunch {
 export function validateCreateRequest(request: ExecutionCreateRequest, projects: ProjectTable): void {
   if (request.project === "") throw missing("project");
   if (request.domain === "") throw missing("domain");
+  // Go's len counts bytes of UTF-8; its ToLower can change that count (a Kelvin sign is one byte lowercased).
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
   if (request.name !== "") {
     const name = request.name.toLowerCase();
-    if (name.length > MAX_NAME_LENGTH) {
+    if (bytes(name) > MAX_NAME_LENGTH) {
       throw invalid(`size of name exceeded length ${MAX_NAME_LENGTH} : ${name}`);
     }
     if (!NAME_PATTERN.test(name)) {
       throw invalid(`invalid name format: ${name}, does not match regex '^[a-z][a-z\\-0-9]*$'`);
     }
+  }
+  if (bytes(request.name) > MAX_NAME_LENGTH) {
+    // The name's check passed lowercased, which made it shorter: FlyteAdmin then refuses it printing the request.
+    throw invalid(
+      `name for ExecutionCreateRequest [${
+        goText(ExecutionCreateRequestSchema, request)
+      }] exceeded allowed length ${MAX_NAME_LENGTH}`,
+    );
   }
   projects.requireProjectAndDomain(request.project, request.domain);
   if (!request.spec) throw missing("spec");

@@ -138,6 +138,18 @@ Deno.test("CreateExecution validates the request as FlyteAdmin does", async () =
       "InvalidArgument",
       `size of name exceeded length 63 : ${"x".repeat(64)}`,
     ]);
+    // Go's len counts bytes: a name is measured in UTF-8, before and (a Kelvin sign lowercases to one byte) after
+    // lowercasing it, the second refusal printing the request.
+    assertEquals(await failure(createRequest("é".repeat(32))), [
+      "InvalidArgument",
+      `size of name exceeded length 63 : ${"é".repeat(32)}`,
+    ]);
+    const kelvin = "\u212a".repeat(22);
+    const long = await failure({ ...scope, name: kelvin });
+    assertEquals(long, [
+      "InvalidArgument",
+      `name for ExecutionCreateRequest [project:"${PROJECT}" domain:"${DOMAIN}" name:"${kelvin}"] exceeded allowed length 63`,
+    ]);
     assertEquals(await failure({ ...scope, name: "a" }), ["InvalidArgument", "missing spec"]);
     assertEquals(await failure({ ...scope, spec: { launchPlan: { ...launchPlan, version: "" } } }), [
       "InvalidArgument",
