@@ -4,7 +4,10 @@
  * of the entity's table (`phase`, `execution_name`, `execution_created_at`, `duration`, `state`, …) or, with an
  * entity prefix, of a table the list may join (`launch_plan.name`, `workflow.version`, `execution.phase`).
  * A prefixed field that is not a column is refused as FlyteAdmin refuses it: `execution.name` names no column
- * (the column is `execution_name`), so FlyteAdmin answers `'e.name' is invalid filter`.
+ * (the column is `execution_name`), so FlyteAdmin answers `'e.name' is invalid filter`. Values are read as
+ * FlyteAdmin reads them: a duration through Go's ParseFloat and ParseDuration; a time or an integer as Postgres reads
+ * its column's type (what it cannot read refused UNKNOWN, in Postgres's words, as FlyteAdmin passes database errors
+ * on); `contains` is SQL's `LIKE '%value%'`.
  *
  * @module
  */
