@@ -10,7 +10,8 @@
  *   of top-level tasks: it records clusters under names it looks up differently);
  * - identifiers and labels are quoted and escaped as DOT needs (flytectl writes them raw: a quote breaks the file);
  * - a branch's error box sits in the branch's cluster; branch clusters inside sub-workflows are prefixed like
- *   their nodes; a branch's inner node numbered like a workflow node gets its own name (see `#drawNode`).
+ *   their nodes; a case node whose id is a workflow node's gets its own name (see `#drawNode`; Flyte's compiler
+ *   stores cases as `<branch>-<node>`, so only a closure it did not compile has such a case).
  *
  * @module
  */
@@ -104,9 +105,10 @@ class GraphBuilder {
   }
 
   /**
-   * Draws one node; `branch` is the diamond of the branch that holds it, if any. Older flytekit numbers a branch's
-   * inner nodes like the workflow's own (`n0` inside `n0`): such a node is named after its branch instead
-   * (`n0_n0`), where flytectl would draw the two as one.
+   * Draws one node; `branch` is the diamond of the branch that holds it, if any. flytekit numbers a branch's cases
+   * like the workflow's own nodes (`n0` inside `n0`), which Flyte's compiler renames `<branch>-<node>`; a closure it
+   * did not compile may keep them, and such a case is named after its branch instead (`n0_n0`), where flytectl
+   * would draw the two as one.
    */
   #drawNode(cluster: string, prefix: string, node: Node, scope: Scope, branch?: string): string {
     let name = sanitize(prefixed(prefix, node.id));

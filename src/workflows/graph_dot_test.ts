@@ -1,5 +1,5 @@
 import { equal, match, ok as assert, throws } from "node:assert/strict";
-import { create } from "@bufbuild/protobuf";
+import { clone, create } from "@bufbuild/protobuf";
 import { fileURLToPath } from "node:url";
 import { CompiledWorkflowClosureSchema } from "../../proto/gen/flyteidl/core/compiler_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
@@ -27,12 +27,29 @@ Deno.test("sub-workflows, nested: a cluster each, names prefixed with the node's
   await golden("failure_node_wf1", workflowDot(failureNode.get("flyte-example.failure_node.wf1")));
 });
 
-Deno.test("a branch of a real package: its cluster, a diamond, its condition and orElse; an inner node numbered like its branch keeps its own box", async () => {
+Deno.test("a branch of a real package: its cluster, a diamond, its condition and orElse, its cases under the compiler's ids", async () => {
   const dot = workflowDot(core.get("core.control_flow.run_merge_sort.merge_sort"));
   await golden("merge_sort", dot);
-  // flytectl draws the branch `n0` and its inner `n0` as one node; each has its own here.
+  // flytekit numbers the cases `n0` and `n1` inside the branch `n0`; Flyte's compiler stores them as `n0-n0`, `n0-n1`.
   match(dot, /\tn0 \[ label="\[terminal_case\]", shape=diamond \];/);
   match(dot, /\tn0_n0 \[ label="sort_locally \[python-task\]", shape=box \];/);
+});
+
+Deno.test("a case under its branch's own id (a closure Flyte's compiler did not rename) keeps a box of its own", () => {
+  const closure = clone(CompiledWorkflowClosureSchema, core.get("core.control_flow.run_merge_sort.merge_sort")!);
+  const branch = closure.primary!.template!.nodes.find((node) => node.id === "n0")!;
+  if (branch.target.case !== "branchNode") throw new Error("n0 is no branch");
+  branch.target.value.ifElse!.case!.thenNode!.id = "n0";
+  // The case's own entries then share the branch's key, as they did in such closures: the branch's are kept.
+  for (const map of [closure.primary!.connections!.upstream, closure.primary!.connections!.downstream]) {
+    delete map["n0-n0"];
+    for (const ids of Object.values(map)) ids.ids = ids.ids.map((id) => id === "n0-n0" ? "n0" : id);
+  }
+  const dot = workflowDot(closure);
+  // flytectl would draw the branch `n0` and its case `n0` as one node.
+  match(dot, /\tn0 \[ label="\[terminal_case\]", shape=diamond \];/);
+  match(dot, /\tn0_n0 \[ label="sort_locally \[python-task\]", shape=box \];/);
+  match(dot, /\tn0->n0_n0\[ label="\.numbers_count LTE \.run_local_at_count" \];/);
 });
 
 Deno.test("every node kind: nested branches (comparison, conjunction, else, error), launch plan, gates, array", async () => {
