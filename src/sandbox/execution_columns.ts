@@ -43,6 +43,12 @@ export interface ExecutionRow {
   launchPlan?: LaunchPlan;
   workflow: Workflow;
   task?: Task;
+  /** Its `launch_plan_id`, `workflow_id`, `task_id`, `source_execution_id` and `parent_node_execution_id`. */
+  launchPlanId: number | null;
+  workflowId: number | null;
+  taskId: number | null;
+  sourceExecutionId: number;
+  parentNodeExecutionId: number | null;
   /** The `execution_tags` row joined to it, when a filter names that table. */
   tag?: ExecutionTagRow;
 }
@@ -102,6 +108,16 @@ export const EXECUTION_TABLE: FilterTable<ExecutionRow> = {
         return row.domain;
       case "execution_name":
         return row.name;
+      case "launch_plan_id":
+        return row.launchPlanId;
+      case "workflow_id":
+        return row.workflowId;
+      case "task_id":
+        return row.taskId;
+      case "source_execution_id":
+        return row.sourceExecutionId;
+      case "parent_node_execution_id":
+        return row.parentNodeExecutionId;
       case "abort_cause":
         return row.abortCause;
       case "mode":

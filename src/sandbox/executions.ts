@@ -160,9 +160,19 @@ interface ExecutionRecord {
   stateChangedBy: string;
   /** The notifications its closure records. */
   notifications: Notification[];
+  /** FlyteAdmin's `source_execution_id`: the row of the execution it relaunches, recovers or was launched by; 0. */
+  sourceSeq: number;
+  /** Whether a node of another execution launched it (FlyteAdmin's `parent_node_execution_id`, which is not kept). */
+  hasParentNode: boolean;
 }
 
 const NS_PER_MS = 1_000_000n;
+/** A stored version's row number: its place among the store's versions of its kind, from 1 (null once forgotten). */
+function rowNumber(entries: readonly { message: unknown }[], message: unknown): number | null {
+  const index = entries.findIndex((entry) => entry.message === message);
+  return index === -1 ? null : index + 1;
+}
+
 /** The longest error message ListExecutions returns, in bytes. */
 const LISTED_ERROR_MESSAGE_BYTES = 100;
 
@@ -302,7 +312,7 @@ export class ExecutionRegistry {
    * Creates an execution as CreateExecution does and returns its identifier; `principal` is the caller's user id,
    * which FlyteAdmin records in place of any the request names.
    */
-  create(init: ExecutionInit, principal = ""): WorkflowExecutionIdentifier {
+  create(init: ExecutionInit, principal = "", relaunchedSeq = 0): WorkflowExecutionIdentifier {
     const request = create(ExecutionCreateRequestSchema, init);
     // Clients before flyteidl 0.15 sent the inputs in the spec.
     if (!request.inputs || Object.keys(request.inputs.literals).length === 0) request.inputs = request.spec?.inputs;
@@ -314,7 +324,7 @@ export class ExecutionRegistry {
     const id = { project: request.project, domain: request.domain, name, org: request.org };
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.principal = principal;
-    this.#inheritFromParent(spec);
+    const parentSeq = this.#inheritFromParent(spec);
     if (this.#records.has(key(id))) {
       throw new ConnectError(
         `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`,
@@ -351,6 +361,9 @@ export class ExecutionRegistry {
       stateChangedNs: createdNs,
       stateChangedBy: spec.metadata.principal,
       notifications,
+      // FlyteAdmin's source execution: the parent's, then (relaunch, recover) the one launched again.
+      sourceSeq: relaunchedSeq || parentSeq,
+      hasParentNode: spec.metadata.parentNodeExecution !== undefined,
     };
     record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
     this.#records.set(key(id), record);
@@ -684,15 +697,16 @@ export class ExecutionRegistry {
    * execution) needs the node execution to exist (NOT_FOUND otherwise), and takes from the parent execution its
    * principal, its nesting plus one and its cluster label.
    */
-  #inheritFromParent(spec: ExecutionSpec): void {
+  #inheritFromParent(spec: ExecutionSpec): number {
     const parent = spec.metadata?.parentNodeExecution;
-    if (!parent) return;
+    if (!parent) return 0;
     const source = parent.executionId && this.#records.get(key(parent.executionId));
     this.#startedNode(source || undefined, parent, this.#nowNs());
     const sourceSpec = (source as ExecutionRecord).spec;
     spec.metadata!.principal = sourceSpec.metadata?.principal ?? "";
     spec.metadata!.nesting = (sourceSpec.metadata?.nesting ?? 0) + 1;
     if (sourceSpec.executionClusterLabel) spec.executionClusterLabel = sourceSpec.executionClusterLabel;
+    return (source as ExecutionRecord).seq;
   }
 
   /**
@@ -749,13 +763,17 @@ export class ExecutionRegistry {
     spec.metadata.mode = mode;
     spec.metadata.referenceExecution = existing.id;
     adjust(spec);
-    return this.create({
-      project: existing.id.project,
-      domain: existing.id.domain,
-      name,
-      spec,
-      inputs: existing.launch.userInputs,
-    }, principal);
+    return this.create(
+      {
+        project: existing.id.project,
+        domain: existing.id.domain,
+        name,
+        spec,
+        inputs: existing.launch.userInputs,
+      },
+      principal,
+      existing.seq,
+    );
   }
 
   #state(record: ExecutionRecord, now: bigint): PhaseAt {
@@ -794,6 +812,13 @@ export class ExecutionRegistry {
       launchPlan: record.launch.launchPlan,
       workflow: record.launch.workflow,
       task: record.launch.task,
+      // The rows its foreign keys name: a stored version's is its place in the store, as the entity listings number
+      // them; a task's only for a single-task execution (0 otherwise, as FlyteAdmin leaves it).
+      launchPlanId: rowNumber(this.#store.launchPlanEntries(), record.launch.launchPlan),
+      workflowId: rowNumber(this.#store.workflowEntries(), record.launch.workflow),
+      taskId: record.launch.task ? rowNumber(this.#store.taskEntries(), record.launch.task) : 0,
+      sourceExecutionId: record.sourceSeq,
+      parentNodeExecutionId: record.hasParentNode ? null : 0,
     };
   }
 

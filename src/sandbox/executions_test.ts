@@ -507,6 +507,11 @@ Deno.test("GetExecutionData and RelaunchExecution find an execution by the parts
     assertEquals([data.fullOutputs?.literals, data.inputs?.url, data.outputs?.url], [{}, "", ""]);
     const { id: again } = await client.relaunchExecution({ id: scope, name: "again" });
     assertEquals((await client.getExecution({ id: again })).spec?.metadata?.referenceExecution?.name, "first");
+    // Its source execution is the one relaunched (row 1); the others have none (0), and none ran a task alone (0).
+    const names = async (filters: string) =>
+      (await client.listExecutions({ id: scope, limit: 10, filters })).executions.map((e) => e.id?.name);
+    assertEquals(await names("eq(source_execution_id,1)"), ["again"]);
+    assertEquals(await names("eq(source_execution_id,0)+eq(task_id,0)+eq(launch_plan_id,1)"), ["first", "second"]);
     // NOT_FOUND prints the identifier as Go does, without its empty fields.
     const missing = await adminError(client.recoverExecution({ id: { project: PROJECT, domain: "staging" } }));
     assertEquals([missing.status, missing.serverMessage], [
