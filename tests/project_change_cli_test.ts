@@ -142,6 +142,17 @@ Deno.test("update project changes only the fields named; both states or none is 
       deepEqual([result.code, result.stderr], [2, `Error: ${message}\n`]);
     }
     deepEqual(sandbox.requests, []);
+    // (The project is archived.) The deprecated spellings work, with the warning update launchplan's deprecated --archive gives.
+    const oldActivate = await runFctl(["update", "project", "ml", "--activateProject", "--force", ...endpoint]);
+    deepEqual([oldActivate.code, oldActivate.stderr], [
+      0,
+      "warning: --activateProject is deprecated: use --activate\n",
+    ]);
+    const oldArchive = await runFctl(["update", "project", "ml", "--archiveProject", "--force", ...endpoint]);
+    deepEqual([oldArchive.code, oldArchive.stderr], [0, "warning: --archiveProject is deprecated: use --archive\n"]);
+    const states = sandbox.requests.filter(({ method }) => method === "UpdateProject");
+    deepEqual(states.map(({ request }) => (request as Project).state), [0, 1]);
+    sandbox.clearRequests();
     const missing = await runFctl(["update", "project", "ghost", "--archive", "--force", ...endpoint]);
     deepEqual([missing.code, missing.stderr], [1, 'Error: project "ghost" not found\n']);
   });

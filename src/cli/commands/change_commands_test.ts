@@ -248,7 +248,7 @@ Deno.test("update project: the id (default -p), the state in either spelling, an
       dryRun: false,
       force: false,
     },
-    warnings: [],
+    warnings: ["--archiveProject is deprecated: use --archive"],
   });
   const fromP = await optionsOf(["update", "project", "-p", "ml", "--activate", "--description", "d", "--dryRun"]);
   deepEqual([fromP.id, fromP.project, fromP.state, fromP.dryRun], [undefined, "ml", "activate", true]);

@@ -56,7 +56,7 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     "fctl update project ml --archive",
     'fctl update project ml --description "models and features" --force',
   ],
-  options({ args: [idArg], flags, globals: { config } }): UpdateProjectCommandOptions {
+  options({ args: [idArg], flags, globals: { config }, warn }): UpdateProjectCommandOptions {
     if (idArg && flags.id !== undefined && idArg !== flags.id) {
       throw new UsageError(`both ${quote(idArg)} and --id ${quote(flags.id)} are passed: name one project`);
     }
@@ -64,6 +64,9 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     if (!id && !config.project && flags.file === undefined) {
       throw new UsageError("project id wasn't passed: name the project, or add -p <id> (or id in --file)");
     }
+    // Warned as update launchplan's --archive is (flytectl warns only there; these are deprecated the same way).
+    if (flags.archiveProject) warn("--archiveProject is deprecated: use --archive");
+    if (flags.activateProject) warn("--activateProject is deprecated: use --activate");
     const archive = flags.archive === true || flags.archiveProject === true;
     const activate = flags.activate === true || flags.activateProject === true;
     if (archive && activate) throw new UsageError("invalid state passed. Specify either activate or archive");
