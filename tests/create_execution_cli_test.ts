@@ -258,6 +258,47 @@ Deno.test("create execution: bad spec files are one line each, exit 2, and creat
   });
 });
 
+Deno.test("create execution: a flytectl spec file holding its flag keys runs as flytectl runs it, or is refused where that would be a trap", async () => {
+  await withCore(async (sandbox, endpoint, dir) => {
+    const file = `${dir}/flytectl.yaml`;
+    const written = await runFctl(["get", "task", TASK, "--execFile", file, ...endpoint]);
+    equal(written.code, 0, written.stderr);
+    const base = await Deno.readTextFile(file);
+    const spec = (extra: string) => `${base}${extra}`;
+    // flytectl ignores execFile, a false dryRun and empty relaunch/recover: so does fctl, and creates the execution.
+    await Deno.writeTextFile(file, spec("execFile: other.yaml\ndryRun: false\nrelaunch: ''\nrecover: ''\n"));
+    sandbox.requests.length = 0;
+    const run = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+    deepEqual([run.code, run.stderr], [0, ""]);
+    match(run.stdout, ID_LINE);
+    equal(createRequests(sandbox).length, 1);
+    // dryRun: true with --dryRun agrees: nothing is created.
+    await Deno.writeTextFile(file, spec("dryRun: true\n"));
+    const dry = await runFctlProcess(["create", "execution", "--execFile", file, "--dryRun", ...endpoint]);
+    equal(dry.code, 0, dry.stderr);
+    sandbox.requests.length = 0;
+    // flytectl would create the execution a file asking for a dry run names, or run its task instead of relaunching.
+    const refusals: [string, string][] = [
+      [
+        "dryRun: true\n",
+        `exec file "${file}": dryRun: true is not applied from an exec file (flytectl ignores it and creates the ` +
+        "execution): pass --dryRun for a dry run, or remove the key",
+      ],
+      [
+        "relaunch: f8a1b2c3d4\n",
+        `exec file "${file}": relaunch "f8a1b2c3d4" is not applied from an exec file (flytectl ignores it and runs ` +
+        `the file's task or launch plan): pass --relaunch "f8a1b2c3d4" instead, or remove the key`,
+      ],
+    ];
+    for (const [extra, message] of refusals) {
+      await Deno.writeTextFile(file, spec(extra));
+      const refused = await runFctlProcess(["create", "execution", "--execFile", file, ...endpoint]);
+      deepEqual([refused.code, refused.stdout, refused.stderr], [2, "", `Error: ${message}\n`]);
+    }
+    deepEqual(createRequests(sandbox), []);
+  });
+});
+
 Deno.test("create execution: a required input left out is one line naming it, exit 2, nothing created (--dryRun too)", async () => {
   await withCore(async (sandbox, endpoint, dir) => {
     const file = `${dir}/missing.yaml`;

@@ -172,7 +172,7 @@ export interface CreatedExecution extends CreateExecutionResult {
  * ```
  *
  * @throws {UsageError} a name FlyteAdmin refuses (a letter, then letters, digits and `-`, at most 63
- *   characters); no spec, relaunch or recover; an input that is not one of the entity's, or of the wrong
+ *   characters); no spec, relaunch or recover; a spec whose `dryRun` is true without `dryRun`; an input that is not one of the entity's, or of the wrong
  *   type; a required input left out (a task's every input, a launch plan's inputs without a default); a blob input given as a local path without `upload`, or as a path that is not what the input takes (a
  *   directory for a file input, a file for a directory input), or an empty directory (nothing is created)
  * @throws {NotFoundError} no such task, launch plan or version
@@ -238,6 +238,13 @@ export async function createExecution(
   if (!options.spec) {
     throw new UsageError(
       "executionConfig, relaunch and recover can't be empty. Run the fctl get task/launchplan to generate the config",
+    );
+  }
+  if (options.spec.dryRun && !options.dryRun) {
+    // flytectl ignores the file's dryRun and creates the execution: the file's intent is never run for real.
+    throw new UsageError(
+      `exec file ${quote(options.spec.file)}: dryRun: true is not applied from an exec file (flytectl ignores it ` +
+        "and creates the execution): pass --dryRun for a dry run, or remove the key",
     );
   }
   const { request, schema } = await executionCreateRequest(client, options, withEntity(options.spec, options));

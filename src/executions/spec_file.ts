@@ -4,7 +4,9 @@
  * the way: integers stay exact (bigint), and every scalar keeps the text it was written as, so that
  * `version: 1.10` is the version "1.10" and `yes` is the string "yes" to a string input (see
  * {@link InputValue}). Keys are matched case-insensitively as flytectl does; a key fctl does not know is an
- * error rather than silently ignored, and so is a file naming both a task and a launch plan, or neither.
+ * error rather than silently ignored, and so is a file naming both a task and a launch plan, or neither. The keys of
+ * flytectl's spec struct that are flags (`execFile`, `dryRun`, `relaunch`, `recover`) are taken as flytectl takes
+ * them: ignored, unless ignoring one would do what the file says not to (see `FLAG_ONLY`).
  *
  * @module
  */
@@ -38,8 +40,15 @@ export const EXEC_SPEC_KEYS = [
   "overwriteCache",
 ] as const;
 
-/** Flags of `create execution` that flytectl's spec struct also holds but never reads from the file. */
-const FLAG_ONLY = ["execFile", "dryRun", "relaunch", "recover"];
+/**
+ * Keys of flytectl's spec struct (`ExecutionConfig`) that are flags only: a flytectl spec file may hold them, and
+ * flytectl reads them and does nothing with them (the file read is the one `--execFile` names; `--dryRun`'s value,
+ * given or not, replaces the file's; relaunch and recover are decided by the flags before the file is read). fctl
+ * accepts them too, but where ignoring a value would do what the file says not to do, it refuses it: `dryRun:
+ * true` without `--dryRun` (flytectl would create the execution) and a `relaunch` or `recover` id (flytectl would
+ * run the file's task or launch plan instead).
+ */
+const FLAG_ONLY = ["execFile", "dryRun", "relaunch", "recover"] as const;
 
 /**
  * The cap on a spec file's size (1 MiB): far above any real one. A FIFO or device is refused before a byte is read.
@@ -95,6 +104,11 @@ export interface ExecutionSpec {
   inputs: Map<string, InputValue>;
   /** Environment variables of the execution, in file order. */
   envs: Map<string, string>;
+  /**
+   * flytectl's `dryRun` key, which flytectl ignores: `true` is refused by `createExecution` unless its own
+   * `dryRun` is set too, so that a file asking for a dry run never creates an execution.
+   */
+  dryRun?: boolean;
 }
 
 /**
@@ -177,9 +191,13 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
     const key = canonical.get(written.toLowerCase());
     const flag = FLAG_ONLY.find((name) => name.toLowerCase() === written.toLowerCase());
     if (flag) {
-      throw fail(
-        `${flag} is a flag of create execution, not a key of its spec file; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`,
-      );
+      const earlier = seen.get(flag);
+      if (earlier !== undefined) {
+        throw fail(`keys ${shownText(earlier)} and ${shownText(written)} are the same key ${flag}`);
+      }
+      seen.set(flag, written);
+      flagKey(spec, flag, value, written, fail);
+      continue;
     }
     if (!key) {
       const suggestion = new KeySuggester(EXEC_SPEC_KEYS).didYouMean(written);
@@ -205,6 +223,29 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
     );
   }
   return spec;
+}
+
+/**
+ * A flag's key in the file (see {@link FLAG_ONLY}): checked as flytectl's reader types it, then ignored as flytectl
+ * ignores it, or refused where ignoring it would run what the file says not to.
+ */
+function flagKey(
+  spec: ExecutionSpec,
+  flag: typeof FLAG_ONLY[number],
+  value: InputValue,
+  written: string,
+  fail: (m: string) => Error,
+): void {
+  if (flag === "dryRun") {
+    spec.dryRun = booleanOf(value, written, fail);
+    return;
+  }
+  const text = textOf(value, written, fail);
+  if (flag === "execFile" || text === undefined) return;
+  throw fail(
+    `${flag} ${shownText(text)} is not applied from an exec file (flytectl ignores it and runs the file's task or ` +
+      `launch plan): pass --${flag} ${shownText(text)} instead, or remove the key`,
+  );
 }
 
 /** Text from the file as a message quotes it: JSON-quoted, control characters escaped, at most 80 characters. */

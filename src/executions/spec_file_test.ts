@@ -179,12 +179,34 @@ Deno.test("every bad spec file is one line naming the file and the key", async (
   );
 });
 
-Deno.test("a flag's name as a key is refused as a flag", async () => {
+Deno.test("flytectl's flag keys: ignored as flytectl ignores them, a relaunch or recover id refused", async () => {
+  // Any case, as flytectl's reader; dryRun is kept for createExecution to refuse `true` without --dryRun.
+  const spec = await parseExecutionSpec(
+    "task: t\nexecFile: other.yaml\nDryRun: true\nrelaunch: ''\nrecover:\n",
+    "spec.yaml",
+  );
+  deepEqual([spec.task, spec.dryRun], ["t", true]);
+  equal((await parseExecutionSpec("task: t\ndryRun: no\n", "spec.yaml")).dryRun, false);
+  for (const flag of ["relaunch", "recover"]) {
+    await refused(
+      `task: t\n${flag}: f8a1b2c3d4\n`,
+      `exec file "spec.yaml": ${flag} "f8a1b2c3d4" is not applied from an exec file (flytectl ignores it and runs ` +
+        `the file's task or launch plan): pass --${flag} "f8a1b2c3d4" instead, or remove the key`,
+    );
+  }
   await refused(
-    "task: t\nDryRun: true\n",
-    `exec file "spec.yaml": dryRun is a flag of create execution, not a key of its spec file; valid keys: ${
-      EXEC_SPEC_KEYS.join(", ")
-    }`,
+    "task: t\ndryRun: maybe\n",
+    'exec file "spec.yaml": dryRun must be true or false, got a string ("maybe")',
+  );
+  await refused("task: t\nexecFile: [a]\n", 'exec file "spec.yaml": execFile must be text, got a list');
+  await refused(
+    "task: t\ndryRun: true\nDRYRUN: true\n",
+    'exec file "spec.yaml": keys "dryRun" and "DRYRUN" are the same key dryRun',
+  );
+  // A typo of a real key stays an error naming it and the key meant.
+  await refused(
+    "task: t\ninput:\n  x: 1\n",
+    `exec file "spec.yaml": unknown key "input"; did you mean "inputs"?; valid keys: ${EXEC_SPEC_KEYS.join(", ")}`,
   );
 });
 
