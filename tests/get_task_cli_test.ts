@@ -2,7 +2,8 @@ import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { createAdminClient } from "../src/admin/client.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
-import { runFctl } from "./helpers.ts";
+import { runFctl, runFctlProcess } from "./helpers.ts";
+import { CORE_WORKFLOW, registerCore } from "./entity_fixtures.ts";
 import { seedTasks, type TestTask } from "./task_fixtures.ts";
 
 const TASKS: TestTask[] = [
@@ -165,12 +166,32 @@ Deno.test("get task of an unknown name fails naming project, domain and name", a
   });
 });
 
-Deno.test("get task of an unknown version fails with the server's NOT_FOUND", async () => {
-  await withSandbox(async (endpoint) => {
-    const { code, stderr } = await runFctl(["get", "task", "core.basic.hello", "--version", "v9", ...scope(endpoint)]);
-    equal(code, 1);
-    match(stderr, /^Error: GetTask failed: NotFound: .*core\.basic\.hello.*v9.*\n$/);
-  });
+Deno.test("get task|workflow|launchplan of an unknown version: one line naming it, where, and the newest; exit 1", async () => {
+  const sandbox = await startSandbox();
+  try {
+    await registerCore(sandbox, ["v1", "v2"]);
+    const where = 'in project "flytesnacks", domain "development"';
+    const newest = `${where}; its newest version is "v2"`;
+    const cases = [
+      ["task", "core.flyte_basics.lp.greet", `task "core.flyte_basics.lp.greet" has no version "v9" ${newest}`],
+      ["workflow", CORE_WORKFLOW, `workflow "${CORE_WORKFLOW}" has no version "v9" ${newest}`],
+      ["launchplan", CORE_WORKFLOW, `launch plan "${CORE_WORKFLOW}" has no version "v9" ${newest}`],
+      ["task", "nope", `task "nope" not found ${where} (asked for version "v9")`],
+    ];
+    for (const [kind, name, message] of cases) {
+      const { code, stdout, stderr } = await runFctlProcess([
+        "get",
+        kind,
+        name,
+        "--version",
+        "v9",
+        ...scope(sandbox.endpoint),
+      ]);
+      deepEqual([code, stdout, stderr], [1, "", `Error: ${message}\n`]);
+    }
+  } finally {
+    await sandbox.close();
+  }
 });
 
 Deno.test("an empty listing prints an empty table and exits 0", async () => {

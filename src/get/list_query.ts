@@ -273,7 +273,8 @@ export type VersionsResult<T> = ListPage<T> | { kind: "one"; item: T };
 /**
  * Reads versions: with a name and a version (and not `latest`) that version (Get); with `latest` the newest by
  * creation time (a list of one, honouring the filters); else a page of the listing. A name without any version
- * is a {@link NotFoundError} naming the name, project and domain; one whose versions the filters or the page all
+ * is a {@link NotFoundError} naming the name, project and domain, and so is a version the Get does not find (with
+ * the entity's newest version, one more call); one whose versions the filters or the page all
  * leave out (one more call finds a version) is a {@link NotFoundError} that says so, naming the filter or the page.
  */
 export async function readVersions<T, K extends VersionedKind>(
@@ -289,9 +290,29 @@ export async function readVersions<T, K extends VersionedKind>(
     options: CallOptions,
   ) => Promise<{ [F in K["items"]]: T[] } & { token: string }>;
   const get = calls[kind.get as K["get"]] as (request: { id: VersionId }, options: CallOptions) => Promise<T>;
+  const where = `in project ${quote(project)}, domain ${quote(domain)}`;
+  const listRpc = kind.list[0].toUpperCase() + kind.list.slice(1);
   if (name && query.version && !query.latest) {
-    const id = { resourceType: kind.resourceType, project, domain, name, version: query.version };
-    return { kind: "one", item: await get.call(calls, { id }, { signal }) };
+    const { version } = query;
+    const id = { resourceType: kind.resourceType, project, domain, name, version };
+    try {
+      return { kind: "one", item: await get.call(calls, { id }, { signal }) };
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      // The admin's words name an identifier's fields; the message names the version, the entity and where, and
+      // (one more call) what is there instead: its newest version, or that the entity has none.
+      const newest = await list.call(calls, {
+        id: { project, domain, name },
+        filters: "",
+        ...pageRequest({}, { limit: 1, page: 1 }, true),
+      }, { signal });
+      const [item] = newest[kind.items as K["items"]] as ({ id?: { version?: string } } | undefined)[];
+      const message = item
+        ? `${kind.noun} ${quote(name)} has no version ${quote(version)} ${where}; its newest version is ` +
+          quote(item.id?.version ?? "")
+        : `${kind.noun} ${quote(name)} not found ${where} (asked for version ${quote(version)})`;
+      throw new NotFoundError(err.rpc, err.serverMessage, message, { cause: err });
+    }
   }
   const response = await list.call(calls, {
     id: { project, domain, name: name ?? "" },
@@ -302,7 +323,6 @@ export async function readVersions<T, K extends VersionedKind>(
   if (name && items.length === 0) {
     // Not the admin's NOT_FOUND (a list is never one), but the same answer to the caller: no such entity. Unless
     // the filters or the page left every version out: then one more call tells which, for the message.
-    const where = `in project ${quote(project)}, domain ${quote(domain)}`;
     const page = query.latest ? 1 : query.page;
     const narrowed = query.filters !== "" || page > 1;
     const any = narrowed
@@ -312,7 +332,6 @@ export async function readVersions<T, K extends VersionedKind>(
         ...pageRequest({}, { limit: 1, page: 1 }, true),
       }, { signal })
       : undefined;
-    const listRpc = kind.list[0].toUpperCase() + kind.list.slice(1);
     if (!any || any[kind.items as K["items"]].length === 0) {
       const missing = `${kind.noun} ${quote(name)} not found ${where}`;
       throw new NotFoundError(listRpc, missing, missing);
