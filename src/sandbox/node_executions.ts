@@ -4,7 +4,8 @@
  * case, as its children), then `end-node` when the workflow succeeds. Each node execution's id is the one
  * flytepropeller reports (`node_execution_ids.ts`): a child's is `<parent's id>-0-<its id>`, where a branch's case
  * has the id the compiler gave it (`<branch>-<node>`, `connections.ts`), so that the first case `n0` of branch `b0`
- * runs as `b0-0-b0-n0`; an id longer than 20 characters is hashed. Nodes share the execution's running time
+ * runs as `b0-0-b0-n0`; an id longer than 20 characters is hashed. A task attempt's log link names its pod as
+ * flytepropeller names it (`taskExecutionName`: `<execution>-<node id>-<attempt>`, hashed past 50). Nodes share the execution's running time
  * equally; the last one carries a failure; a task node's attempts share its time, the earlier ones failing.
  *
  * @module
@@ -31,7 +32,7 @@ import type { Node } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { END_NODE, START_NODE } from "./connections.ts";
 import { defaultLiterals } from "./default_literals.ts";
 import { idKey } from "./identifiers.ts";
-import { uniqueNodeId } from "./node_execution_ids.ts";
+import { taskExecutionName, uniqueNodeId } from "./node_execution_ids.ts";
 import {
   type PhaseAt,
   type ResolvedPlan,
@@ -224,7 +225,7 @@ export function taskExecutionMessages(
   node.attempts.forEach((attempt, retryAttempt) => {
     const state = spanPhaseAt(attempt, termination, nowNs);
     if (!state) return;
-    const podName = `${nodeExecutionId.executionId?.name}-${node.nodeId}-${retryAttempt}`;
+    const podName = taskExecutionName(nodeExecutionId.executionId?.name ?? "", node.nodeId, retryAttempt);
     const namespace = `${nodeExecutionId.executionId?.project}-${nodeExecutionId.executionId?.domain}`;
     const last = retryAttempt === node.attempts.length - 1;
     const message = create(TaskExecutionSchema, {

@@ -65,5 +65,33 @@ Deno.test("a run of a nested branch records the node executions flytepropeller r
       limit: 10,
     });
     assertEquals(tasks.taskExecutions.map((task) => task.id?.taskId?.name), ["make"]);
+    // Its pod is `<execution>-<unique id>-<attempt>`, short enough to be kept.
+    assertEquals(tasks.taskExecutions[0].closure?.logs.map((log) => log.uri), [
+      `http://localhost:30082/#!/log/${PROJECT}-${DOMAIN}/nest-fb4uqydi-0/pod?namespace=${PROJECT}-${DOMAIN}`,
+    ]);
+  }, { now: () => new Date(ms) });
+});
+
+Deno.test("a task attempt's pod, in its log link, is named as flytepropeller names it: hashed past 50", async () => {
+  let ms = START;
+  await withSandbox(async (sandbox, client) => {
+    withTask(sandbox.store, "make", { a: INT }, { o: INT });
+    await client.admin.createWorkflow(workflowInit("one", "v1", [node("n0", "make", { a: intValue(1n) })]));
+    await client.admin.createLaunchPlan(launchPlanInit("one", "v1"));
+    // 52 characters: with `-n0-0` the pod's name would be 57 long, past flytepropeller's 50.
+    const executionId = {
+      project: PROJECT,
+      domain: DOMAIN,
+      name: "a-long-execution-name-as-its-user-chose-it-for-a-run",
+    };
+    await client.admin.createExecution({
+      ...executionId,
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "one", "v1") },
+    });
+    ms += 3_600_000;
+    const tasks = await client.admin.listTaskExecutions({ nodeExecutionId: { executionId, nodeId: "n0" }, limit: 10 });
+    assertEquals(tasks.taskExecutions.map((task) => task.closure?.logs.map((log) => log.uri)), [[
+      `http://localhost:30082/#!/log/${PROJECT}-${DOMAIN}/fzryjrfi/pod?namespace=${PROJECT}-${DOMAIN}`,
+    ]]);
   }, { now: () => new Date(ms) });
 });
