@@ -28,6 +28,43 @@ Deno.test("a flag given twice keeps the later value wherever each stands; list f
   deepEqual(await viewed(["config", "-d", "d1", "view", "--domain", "d2"], ["domain"]), { domain: "d2" });
 });
 
+Deno.test("flytectl's --otel.* flags are accepted with its defaults, and change nothing else", async () => {
+  const keys = ["otel.type", "otel.file.filename", "otel.sampler.parentSampler"];
+  deepEqual(
+    await viewed(["--otel.type", "jaeger", "config", "view", "--otel.sampler.parentSampler=traceid"], keys),
+    { "otel.type": "jaeger", "otel.file.filename": undefined, "otel.sampler.parentSampler": "traceid" },
+  );
+  // flytectl's defaults, shown as every option's are.
+  const help = await runFctlProcess(["help", "options"]);
+  equal(help.code, 0, help.stderr);
+  for (
+    const [flag, value] of [["type", "noop"], ["file.filename", "/tmp/trace.txt"], ["sampler.parentSampler", "always"]]
+  ) {
+    const line = help.stdout.split("\n").find((text) => text.trimStart().startsWith(`--otel.${flag} `)) ?? "";
+    equal(line.includes(`(default ${value})`), true, line);
+  }
+  // A command that calls the admin runs as without them.
+  const sandbox = await startSandbox();
+  const client = createAdminClient({ endpoint: sandbox.endpoint, insecure: true });
+  try {
+    await seedTasks(client, [{ name: "t", version: "v1" }]);
+    const args = ["get", "task", "-p", "flytesnacks", "-d", "development", "--admin.endpoint", sandbox.endpoint];
+    const plain = await runFctlProcess(args);
+    const traced = await runFctlProcess([
+      ...args,
+      "--otel.type",
+      "otlpgrpc",
+      "--otel.otlpgrpc.endpoint",
+      "http://127.0.0.1:1",
+    ]);
+    deepEqual([traced.code, traced.stdout, traced.stderr], [plain.code, plain.stdout, plain.stderr]);
+    equal(plain.code, 0, plain.stderr);
+  } finally {
+    client.close();
+    await sandbox.close();
+  }
+});
+
 Deno.test("a local switch's =false wins over its files.* option in the config file, as every flag wins over the file", async () => {
   const sandbox = await startSandbox();
   const dir = await Deno.makeTempDir({ prefix: "fctl-command-line-" });

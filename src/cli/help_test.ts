@@ -64,6 +64,7 @@ Deno.test("fctl help options lists every visible global option once, and no hidd
     "storage",
     "http",
     "files",
+    "otel",
   ]);
 });
 

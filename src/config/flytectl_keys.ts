@@ -1,7 +1,7 @@
 /**
  * Keys real flytectl config files carry that fctl reads nothing from: accepted in a config file without a
  * warning (users keep one `~/.flyte/config.yaml` for both tools), never flags. Collected from the config
- * structs flytectl registers (flyteidl's admin client, flytestdlib's storage and otel sections).
+ * structs flytectl registers (flyteidl's admin client, flytestdlib's storage section).
  *
  * Keep this module free of imports: the loader reads it for every config file.
  *
@@ -12,13 +12,9 @@
 export const IGNORED_FLYTECTL_KEYS: readonly string[] = [
   // flyteidl's admin client: organisations are a Union extension fctl does not speak.
   "admin.defaultOrg",
-  // flytestdlib's OpenTelemetry section: fctl exports no traces.
-  "otel.type",
-  "otel.file.filename",
-  "otel.jaeger.endpoint",
-  "otel.otlpgrpc.endpoint",
-  "otel.otlphttp.endpoint",
-  "otel.sampler.parentSampler",
+  // flytestdlib's OpenTelemetry section is in the option schema (flytectl has its keys as flags too), all but this
+  // one, which flytectl has in a file only: fctl exports no traces.
+  "otel.sampler.traceIdRatio",
 ];
 
 /**

@@ -351,7 +351,7 @@ otel:
   jaeger: {endpoint: "http://localhost:14268/api/traces"}
   otlpgrpc: {endpoint: "http://localhost:4317"}
   otlphttp: {endpoint: "http://localhost:4318/v1/traces"}
-  sampler: {parentSampler: always}
+  sampler: {parentSampler: always, traceIdRatio: 0.01}
 storage:
   defaultHttpClient:
     timeout: 30s

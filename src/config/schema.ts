@@ -483,6 +483,44 @@ export const OPTION_TABLE = [
     help: "where to upload the fast-registration source when the admin has no upload location",
   },
   { key: "files.version", type: "string", default: "", help: "version of the registered entities" },
+  // flytestdlib's OpenTelemetry section, flags and keys as flytectl has them (same names, defaults): accepted, so
+  // that flytectl's command lines and config files keep working, and ignored, since fctl exports no traces.
+  {
+    key: "otel.type",
+    type: "string",
+    default: "noop",
+    help: "flytectl's trace exporter [noop/file/jaeger/otlpgrpc/otlphttp] (accepted, ignored: fctl exports no traces)",
+  },
+  {
+    key: "otel.file.filename",
+    type: "string",
+    default: "/tmp/trace.txt",
+    help: "flytectl's file of exported traces (accepted, ignored)",
+  },
+  {
+    key: "otel.jaeger.endpoint",
+    type: "string",
+    default: "http://localhost:14268/api/traces",
+    help: "flytectl's jaeger trace ingestor (accepted, ignored)",
+  },
+  {
+    key: "otel.otlpgrpc.endpoint",
+    type: "string",
+    default: "http://localhost:4317",
+    help: "flytectl's OTLP gRPC trace collector (accepted, ignored)",
+  },
+  {
+    key: "otel.otlphttp.endpoint",
+    type: "string",
+    default: "http://localhost:4318/v1/traces",
+    help: "flytectl's OTLP HTTP trace collector (accepted, ignored)",
+  },
+  {
+    key: "otel.sampler.parentSampler",
+    type: "string",
+    default: "always",
+    help: "flytectl's parent sampler of traces (accepted, ignored)",
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /**
