@@ -6,7 +6,7 @@ import { deepEqual, equal, match, ok as assert } from "node:assert/strict";
 import { Code } from "@connectrpc/connect";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { createTestCertificates } from "../src/sandbox/test_ca.ts";
-import { fixture, runFctl, type RunOptions } from "./helpers.ts";
+import { fixture, runFctl, runFctlProcess, type RunOptions } from "./helpers.ts";
 
 const TOKEN = "ghp_test_secret_token_123";
 
@@ -124,6 +124,32 @@ Deno.test("register examples: the latest release's archives are registered with 
       ["/download/v1.2.3/valid-register.tgz", `Bearer ${TOKEN}`],
     ]);
     assert(!result.stdout.includes(TOKEN) && !result.stderr.includes(TOKEN));
+  });
+});
+
+Deno.test("register examples takes register files' --archive as flytectl's does: accepted, changing nothing", async () => {
+  await withSetup(async (sandbox, github) => {
+    const args = [
+      "register",
+      "examples",
+      "-p",
+      "flytesnacks",
+      "-d",
+      "development",
+      "--admin.endpoint",
+      sandbox.endpoint,
+    ];
+    const env = { GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN };
+    const plain = await runFctlProcess([...args, "--dryRun"], env);
+    deepEqual([plain.code, plain.stderr], [0, ""]);
+    for (const archive of ["--archive", "--archive=false", "--files.archive=false"]) {
+      const run = await runFctlProcess([...args, archive, "--dryRun"], env);
+      deepEqual([run.code, run.stdout, run.stderr], [0, plain.stdout, ""], archive);
+    }
+    // And a registration with it registers as one without.
+    const registered = await runFctlProcess([...args, "--archive"], env);
+    deepEqual([registered.code, registered.stderr], [0, ""]);
+    equal(count(sandbox, "CreateTask"), 39 + 2);
   });
 });
 

@@ -17,6 +17,9 @@ const FLAGS = [
     help: "release tag to register, also the entities' version (default: the latest release)",
   },
   ...REGISTER_FLAGS,
+  // flytectl's examples command takes every flag of `register files`; its --archive changes nothing there (the
+  // release's assets are always archives), and so here.
+  { long: "archive", help: "accepted as by register files; changes nothing: release assets are always archives" },
 ] as const satisfies readonly FlagSpec[];
 
 function load() {
