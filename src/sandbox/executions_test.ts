@@ -811,7 +811,7 @@ Deno.test("CreateExecution checks labels as Kubernetes does, and a launch plan's
   }, { now: clock.now });
 });
 
-Deno.test("a branch node runs its first case as its child", async () => {
+Deno.test("a branch node runs its first case as its child, not marked a parent (flytepropeller marks sub-workflows only)", async () => {
   const clock = testClock();
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
@@ -852,7 +852,7 @@ Deno.test("a branch node runs its first case as its child", async () => {
     const top = await client.listNodeExecutions({ workflowExecutionId, limit: 10 });
     assertEquals(top.nodeExecutions.map((node) => [node.id?.nodeId, node.metadata?.isParentNode]), [
       ["start-node", false],
-      ["b0", true],
+      ["b0", false],
       ["end-node", false],
     ]);
     const children = await client.listNodeExecutions({ workflowExecutionId, limit: 10, uniqueParentId: "b0" });

@@ -1,7 +1,10 @@
 /**
  * Node and task executions of a sandbox execution, derived from its workflow's compiled nodes as the propeller
  * would report them: `start-node`, then each node in turn (a sub-workflow node's nodes, or a branch node's first
- * case, as its children), then `end-node` when the workflow succeeds. Each node execution's id is the one
+ * case, as its children), then `end-node` when the workflow succeeds. Only a sub-workflow node is marked a parent
+ * (`is_parent_node`), as flytepropeller marks them: a branch node's case is listed under its id all the same, but
+ * `get execution --details` stops at the branch, as flytectl's does against FlyteAdmin; an array node is marked an
+ * array. Each node execution's id is the one
  * flytepropeller reports (`node_execution_ids.ts`): a child's is `<parent's id>-0-<its id>`, where a branch's case
  * has the id the compiler gave it (`<branch>-<node>`, `connections.ts`), so that the first case `n0` of branch `b0`
  * runs as `b0-0-b0-n0`; an id longer than 20 characters is hashed. A task attempt's log link names its pod as
@@ -51,7 +54,10 @@ export interface PlannedNode {
   specNodeId: string;
   /** The unique id of the parent node, for nodes of a sub-workflow. */
   parentId?: string;
+  /** Whether FlyteAdmin's metadata says so: a sub-workflow node's execution. */
   isParentNode: boolean;
+  /** Whether it is an array node's execution. */
+  isArray?: boolean;
   span: Span;
   /** The task a task node runs. */
   task?: CompiledTask;
@@ -105,7 +111,10 @@ export function layoutNodes(input: NodeLayoutInput): PlannedNode[] {
         nodeId,
         specNodeId: node.id,
         parentId,
-        isParentNode: children.length > 0,
+        // flytepropeller marks a node a parent only when it runs a sub-workflow (a branch's case is its child all the
+        // same, listed under its id), and an array node as an array, not a parent (`ArrayNode.EventVersion` 0).
+        isParentNode: target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef",
+        isArray: target.case === "arrayNode",
         span: nodeSpan,
         task,
         attempts: task ? attemptSpans(nodeSpan, plan.attempts) : [],
@@ -201,6 +210,7 @@ export function nodeExecutionMessage(
       retryGroup: node.parentId ? "0" : "",
       specNodeId: node.specNodeId,
       isParentNode: node.isParentNode,
+      isArray: node.isArray ?? false,
     },
   });
 }

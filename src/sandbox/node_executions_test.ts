@@ -53,12 +53,13 @@ Deno.test("a run of a nested branch records the node executions flytepropeller r
     assertEquals(await list(), [
       ["start-node", "start-node", "", false],
       ["n0", "n0", "", false],
-      ["n1", "n1", "", true],
+      // flytepropeller marks only a sub-workflow node a parent: a branch is not one, though its case is its child.
+      ["n1", "n1", "", false],
       ["end-node", "end-node", "", false],
     ]);
     // The compiler renamed the cases `n1-n0` and `n1-n0-n0`; flytepropeller prefixes each with its parent's id and
     // attempt, and hashes `n1-0-n1-n0-0-n1-n0-n0` (21 characters).
-    assertEquals(await list("n1"), [["n1-0-n1-n0", "n1-n0", "0", true]]);
+    assertEquals(await list("n1"), [["n1-0-n1-n0", "n1-n0", "0", false]]);
     assertEquals(await list("n1-0-n1-n0"), [["fb4uqydi", "n1-n0-n0", "0", false]]);
     const tasks = await client.admin.listTaskExecutions({
       nodeExecutionId: { executionId, nodeId: "fb4uqydi" },
@@ -93,5 +94,35 @@ Deno.test("a task attempt's pod, in its log link, is named as flytepropeller nam
     assertEquals(tasks.taskExecutions.map((task) => task.closure?.logs.map((log) => log.uri)), [[
       `http://localhost:30082/#!/log/${PROJECT}-${DOMAIN}/fzryjrfi/pod?namespace=${PROJECT}-${DOMAIN}`,
     ]]);
+  }, { now: () => new Date(ms) });
+});
+
+Deno.test("an array node's execution is marked an array, not a parent, as flytepropeller reports it", async () => {
+  let ms = START;
+  await withSandbox(async (sandbox, client) => {
+    withTask(sandbox.store, "make", { a: INT }, { o: INT });
+    const inputs = { a: intValue(1n) };
+    const array: NodeInit = {
+      id: "a",
+      inputs: [{ var: "a", binding: intValue(1n) }],
+      target: { case: "arrayNode", value: { node: node("a-sub", "make", inputs) } },
+    };
+    await client.admin.createWorkflow(workflowInit("arrays", "v1", [array]));
+    await client.admin.createLaunchPlan(launchPlanInit("arrays", "v1"));
+    const executionId = { project: PROJECT, domain: DOMAIN, name: "arr" };
+    await client.admin.createExecution({
+      ...executionId,
+      spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "arrays", "v1") },
+    });
+    ms += 3_600_000;
+    const nodes = await client.admin.listNodeExecutions({ workflowExecutionId: executionId, limit: 10 });
+    assertEquals(
+      nodes.nodeExecutions.map((execution) => [
+        execution.id?.nodeId,
+        execution.metadata?.isParentNode,
+        execution.metadata?.isArray,
+      ]),
+      [["start-node", false, false], ["a", false, true], ["end-node", false, false]],
+    );
   }, { now: () => new Date(ms) });
 });
