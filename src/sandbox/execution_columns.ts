@@ -208,6 +208,10 @@ export const TASK_TABLE: FilterTable<{ task?: Task }> = {
 export interface NodeRow {
   execution: ExecutionRow;
   nodeId: string;
+  /** Its `id`: its place among all executions' node executions in the order they started. */
+  rowId: () => number;
+  /** Its `parent_id`: the `id` of the node execution it runs under, null for a top-level node. */
+  parentRowId: () => number | null;
   createdNs: bigint;
   state: PhaseAt;
   errorKind?: string;
@@ -225,6 +229,10 @@ export const NODE_EXECUTION_TABLE: FilterTable<NodeRow> = {
     switch (column) {
       case "node_id":
         return row.nodeId;
+      case "id":
+        return row.rowId();
+      case "parent_id":
+        return row.parentRowId();
       case "error_kind":
         return row.errorKind ?? null;
       case "error_code":

@@ -822,8 +822,40 @@ export class ExecutionRegistry {
     };
   }
 
+  /**
+   * The `id` FlyteAdmin's `node_executions` row of each node started by `now` has, by execution and unique node id:
+   * rows are numbered across all executions in the order their first events arrive, so by start, then by
+   * execution and node order (a parent before its first child, which starts with it).
+   */
+  #nodeRowIds(now: bigint): Map<number, Map<string, number>> {
+    const started = [...this.#records.values()].flatMap((record) =>
+      record.nodes.flatMap((node, index) =>
+        nodePhaseAt(node, record.termination, now) ? [{ seq: record.seq, index, node }] : []
+      )
+    );
+    started.sort((a, b) =>
+      a.node.span.startNs < b.node.span.startNs
+        ? -1
+        : a.node.span.startNs > b.node.span.startNs
+        ? 1
+        : a.seq - b.seq || a.index - b.index
+    );
+    const ids = new Map<number, Map<string, number>>();
+    started.forEach(({ seq, node }, i) => {
+      if (!ids.has(seq)) ids.set(seq, new Map());
+      ids.get(seq)!.set(node.nodeId, i + 1);
+    });
+    return ids;
+  }
+
   #startedNodes(record: ExecutionRecord, now: bigint): { node: PlannedNode; state: PhaseAt; row: NodeRow }[] {
     const execution = this.#row(record, now);
+    // Numbering every execution's nodes is costly: done only when a filter or sort reads `id` or `parent_id`.
+    let rowIds: Map<string, number> | undefined;
+    const rowId = (nodeId: string) => {
+      rowIds ??= this.#nodeRowIds(now).get(record.seq) ?? new Map();
+      return rowIds.get(nodeId) ?? 0;
+    };
     return record.nodes.flatMap((node) => {
       const state = nodePhaseAt(node, record.termination, now);
       if (!state) return [];
@@ -831,6 +863,9 @@ export class ExecutionRegistry {
       const row: NodeRow = {
         execution,
         nodeId: node.nodeId,
+        rowId: () => rowId(node.nodeId),
+        // FlyteAdmin stores the row of the node its event names as parent (NULL for a top-level node).
+        parentRowId: () => node.parentId === undefined ? null : rowId(node.parentId),
         createdNs: node.span.startNs,
         state,
         errorKind: failed ? record.plan.errorKind : undefined,

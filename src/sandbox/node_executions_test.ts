@@ -73,6 +73,44 @@ Deno.test("a run of a nested branch records the node executions flytepropeller r
   }, { now: () => new Date(ms) });
 });
 
+Deno.test("node executions' id and parent_id columns are FlyteAdmin's rows: numbered as they start, a child's parent", async () => {
+  let ms = START;
+  await withSandbox(async (sandbox, client) => {
+    withTask(sandbox.store, "make", { a: INT }, { o: INT });
+    const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
+    const nodes = [makes("n0"), branch("n1", branch("n0", makes("n0"), makes("n1")), makes("n2"))];
+    await client.admin.createWorkflow(workflowInit("nested", "v1", nodes));
+    await client.admin.createLaunchPlan(launchPlanInit("nested", "v1"));
+    const run = async (name: string) => {
+      await client.admin.createExecution({
+        project: PROJECT,
+        domain: DOMAIN,
+        name,
+        spec: { launchPlan: id(ResourceType.LAUNCH_PLAN, "nested", "v1") },
+      });
+      ms += 3_600_000;
+    };
+    await run("first");
+    await run("second");
+    const list = async (name: string, filters: string, uniqueParentId = "") =>
+      (await client.admin.listNodeExecutions({
+        workflowExecutionId: { project: PROJECT, domain: DOMAIN, name },
+        uniqueParentId,
+        filters,
+        limit: 10,
+      })).nodeExecutions.map((execution) => execution.id?.nodeId);
+    // first: start-node 1, n0 2, n1 3, its case 4, the case's case 5, end-node 6; second's rows follow.
+    assertEquals(await list("first", "gt(id,2)"), ["n1", "end-node"]);
+    assertEquals(await list("second", "lte(id,8)"), ["start-node", "n0"]);
+    assertEquals(await list("first", "eq(parent_id,3)", "n1"), ["n1-0-n1-n0"]);
+    assertEquals(await list("first", "eq(parent_id,4)", "n1-0-n1-n0"), ["fb4uqydi"]);
+    assertEquals(await list("second", "eq(parent_id,9)", "n1"), ["n1-0-n1-n0"]);
+    assertEquals(await list("second", "eq(parent_id,3)", "n1"), []);
+    // A top-level node has none.
+    assertEquals(await list("first", "eq(parent_id,0)"), []);
+  }, { now: () => new Date(ms) });
+});
+
 Deno.test("a task attempt's pod, in its log link, is named as flytepropeller names it: hashed past 50", async () => {
   let ms = START;
   await withSandbox(async (sandbox, client) => {
