@@ -78,7 +78,10 @@ Deno.test("get launchplan: bad input is one usage line before any call; an unkno
         ["--workflow", WF, "--filter.fieldSelector", "name=x"],
         "Error: fieldSelector cannot be specified with workflow flag",
       ],
-      [["--latest"], "Error: --latest needs a launch plan name"],
+      [
+        ["--latest"],
+        `Error: --latest needs a launch plan name: give one (fctl get launchplan NAME --latest), or leave --latest out to list them all (flytectl ignores it without a name)`,
+      ],
       [["--execFile", "spec.yaml"], "Error: --execFile needs a launch plan name"],
       [["--filter.page", "0"], 'Error: invalid value "0" for --filter.page: expected a whole number of 1 or more'],
       [

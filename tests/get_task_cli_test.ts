@@ -194,6 +194,29 @@ Deno.test("get task|workflow|launchplan of an unknown version: one line naming i
   }
 });
 
+Deno.test("--latest (and get workflow's --version) without a name: one line saying what to give, exit 2, as fresh processes", async () => {
+  await withSandbox(async (endpoint, requests) => {
+    const cases = [
+      ["task", "--latest", "task"],
+      ["launchplan", "--latest", "launch plan"],
+      ["workflow", "--latest", "workflow"],
+      ["workflow", "--version", "workflow"],
+    ];
+    for (const [kind, flag, noun] of cases) {
+      const value = flag === "--version" ? ["v1"] : [];
+      const { code, stdout, stderr } = await runFctlProcess(["get", kind, flag, ...value, ...scope(endpoint)]);
+      const example = flag === "--version" ? "--version V" : flag;
+      deepEqual([code, stdout, stderr], [
+        2,
+        "",
+        `Error: ${flag} needs a ${noun} name: give one (fctl get ${kind} NAME ${example}), or leave ${flag} out to ` +
+        "list them all (flytectl ignores it without a name)\n",
+      ]);
+    }
+    deepEqual(requests(), []);
+  });
+});
+
 Deno.test("an empty listing prints an empty table and exits 0", async () => {
   await withSandbox(async (endpoint) => {
     const { code, stdout } = await runFctl([

@@ -114,7 +114,10 @@ Deno.test("bad flags are one-line usage errors (exit 2) before any RPC", async (
     [["--filter.page", "0"], 'Error: invalid value "0" for --filter.page: expected a whole number of 1 or more'],
     [["--filter.page=1.5"], 'Error: invalid value "1.5" for --filter.page: expected a whole number of 1 or more'],
     [["--filter.asc=maybe"], 'Error: invalid value "maybe" for --filter.asc: expected true or false'],
-    [["--latest"], "Error: --latest needs a task name"],
+    [
+      ["--latest"],
+      `Error: --latest needs a task name: give one (fctl get task NAME --latest), or leave --latest out to list them all (flytectl ignores it without a name)`,
+    ],
     [["--execFile", "spec.yaml"], "Error: --execFile needs a task name"],
     [
       ["--filter.fieldSelector", "hello="],

@@ -208,8 +208,14 @@ Deno.test({
 Deno.test("get workflow: bad input is one usage line before any call; an unknown name is exit 1 naming it", async () => {
   await withCore(async (sandbox, endpoint) => {
     const cases: [string[], string][] = [
-      [["--latest"], "Error: --latest needs a workflow name"],
-      [["--version", "v1"], "Error: --version needs a workflow name"],
+      [
+        ["--latest"],
+        `Error: --latest needs a workflow name: give one (fctl get workflow NAME --latest), or leave --latest out to list them all (flytectl ignores it without a name)`,
+      ],
+      [
+        ["--version", "v1"],
+        `Error: --version needs a workflow name: give one (fctl get workflow NAME --version V), or leave --version out to list them all (flytectl ignores it without a name)`,
+      ],
       [["--filter.limit", "0"], 'Error: invalid value "0" for --filter.limit: expected a whole number of 1 or more'],
       [
         ["-o", "dot"],

@@ -18,6 +18,8 @@ export interface FlagOfOption {
   flag: string;
   /** The flag's text; absent for a switch. */
   raw?: string;
+  /** What to do instead, added to the refusal of a switch (`give one (…), or leave --latest out …`). */
+  hint?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface FlagOfOption {
  */
 export function flagError(err: unknown, flags: Readonly<Record<string, FlagOfOption>>): unknown {
   if (!(err instanceof InvalidOptionError) || !Object.hasOwn(flags, err.detail.option)) return err;
-  const { flag, raw } = flags[err.detail.option];
-  if (raw === undefined) return new UsageError(`--${flag} needs ${err.detail.expected}`);
+  const { flag, raw, hint } = flags[err.detail.option];
+  if (raw === undefined) return new UsageError(`--${flag} needs ${err.detail.expected}${hint ? `: ${hint}` : ""}`);
   return new UsageError(`invalid value ${quote(raw)} for --${flag}: expected ${err.detail.expected}`);
 }

@@ -75,3 +75,17 @@ export function checkNameAndVersion(noun: string, name: string | undefined, vers
     throw new UsageError(`invalid value ${quote(version)} for --version: expected a version`);
   }
 }
+
+/**
+ * The flag of a switch that selects one version of a named entity (`--latest`, workflow's `--version`), for
+ * `flagError`: its refusal without a name says what to give, and that flytectl, which lists them all then, ignores
+ * it (fctl refuses it: the listing is not what the flag asks for).
+ */
+export function oneVersionFlag(flag: string, command: string): FlagOfOption {
+  const example = flag === "version" ? "--version V" : `--${flag}`;
+  return {
+    flag,
+    hint: `give one (fctl get ${command} NAME ${example}), or leave --${flag} out to list them all (flytectl ` +
+      "ignores it without a name)",
+  };
+}

@@ -5,6 +5,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { parseToOptions } from "../run.ts";
 import { optionsOf, usageError } from "./_test_seam.ts";
+import { oneVersionFlag } from "../get_flags.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
@@ -32,7 +33,7 @@ Deno.test("get task: flytectl's flags to the library's query, the spec file and 
         limit: undefined,
         page: undefined,
       },
-      flagOf: { ...PAGING_OF(), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+      flagOf: { ...PAGING_OF(), latest: oneVersionFlag("latest", "task"), newest: { flag: "execFile" } },
       execFile: undefined,
       format: "TABLE",
       wide: false,
@@ -74,7 +75,7 @@ Deno.test("get task: flytectl's flags to the library's query, the spec file and 
       limit: 3,
       page: 2,
     },
-    flagOf: { ...PAGING_OF("3", "2"), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+    flagOf: { ...PAGING_OF("3", "2"), latest: oneVersionFlag("latest", "task"), newest: { flag: "execFile" } },
     execFile: "exec.yaml",
     format: "YAML",
     wide: true,
@@ -163,8 +164,8 @@ Deno.test("get workflow: a graph format is of one workflow, the newest unless --
   equal(query(await optionsOf(["get", "workflow", ...SCOPE, "--filter.asc=false"])).asc, false);
   deepEqual((await optionsOf(["get", "workflow", ...SCOPE])).flagOf, {
     ...PAGING_OF(),
-    latest: { flag: "latest" },
-    version: { flag: "version" },
+    latest: oneVersionFlag("latest", "workflow"),
+    version: oneVersionFlag("version", "workflow"),
   });
   equal(
     await usageError(["get", "workflow", ...SCOPE, "-o", "dot"]),
@@ -192,7 +193,7 @@ Deno.test("get launchplan: --workflow, --latest, --version and --execFile", asyn
   });
   deepEqual([options.execFile, options.flagOf], [
     "spec.yaml",
-    { ...PAGING_OF(), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+    { ...PAGING_OF(), latest: oneVersionFlag("latest", "launchplan"), newest: { flag: "execFile" } },
   ]);
 });
 

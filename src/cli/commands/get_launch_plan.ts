@@ -11,7 +11,14 @@ import { checkFormat } from "../../output/check_format.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
-import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import {
+  checkNameAndVersion,
+  filterFlags,
+  hintNextPage,
+  listOptions,
+  oneVersionFlag,
+  pagingFlags,
+} from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get launchplan`. */
@@ -92,7 +99,7 @@ export const GET_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
         newest: flags.execFile !== undefined,
         ...listOptions(flags),
       },
-      flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+      flagOf: { ...pagingFlags(flags), latest: oneVersionFlag("latest", "launchplan"), newest: { flag: "execFile" } },
       execFile: flags.execFile,
       format: config.output,
       wide: flags.wide === true,

@@ -11,7 +11,14 @@ import type { GetTaskOptions } from "../../tasks/get_task.ts";
 import { type CommandSpec, type FlagSpec, leafCommand, WIDE_FLAG } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
-import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import {
+  checkNameAndVersion,
+  filterFlags,
+  hintNextPage,
+  listOptions,
+  oneVersionFlag,
+  pagingFlags,
+} from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The local flags of `get task`; `get` accepts them too, before `task`, as cobra does. */
@@ -101,7 +108,7 @@ export function taskCommand(description: string): CommandSpec {
           newest: flags.execFile !== undefined,
           ...listOptions(flags),
         },
-        flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, newest: { flag: "execFile" } },
+        flagOf: { ...pagingFlags(flags), latest: oneVersionFlag("latest", "task"), newest: { flag: "execFile" } },
         execFile: flags.execFile,
         format: config.output,
         wide: flags.wide === true,

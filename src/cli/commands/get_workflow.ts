@@ -11,7 +11,14 @@ import { checkFormat } from "../../output/check_format.ts";
 import type { GetWorkflowOptions, GetWorkflowResult } from "../../workflows/get_workflow.ts";
 import { flagError, type FlagOfOption } from "../flag_values.ts";
 import type { CliContext } from "../context.ts";
-import { checkNameAndVersion, filterFlags, hintNextPage, listOptions, pagingFlags } from "../get_flags.ts";
+import {
+  checkNameAndVersion,
+  filterFlags,
+  hintNextPage,
+  listOptions,
+  oneVersionFlag,
+  pagingFlags,
+} from "../get_flags.ts";
 import { projectDomain } from "../project_domain.ts";
 
 /** The workflow names of a project and domain, as either read returns them. */
@@ -75,7 +82,11 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
         // Left out unless given: names sort ascending by default.
         asc: flags["filter.asc"],
       },
-      flagOf: { ...pagingFlags(flags), latest: { flag: "latest" }, version: { flag: "version" } },
+      flagOf: {
+        ...pagingFlags(flags),
+        latest: oneVersionFlag("latest", "workflow"),
+        version: oneVersionFlag("version", "workflow"),
+      },
       format,
       graph,
       wide: flags.wide === true,
