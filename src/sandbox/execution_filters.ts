@@ -7,7 +7,8 @@
  * (the column is `execution_name`), so FlyteAdmin answers `'e.name' is invalid filter`. Values are read as
  * FlyteAdmin reads them: a duration through Go's ParseFloat and ParseDuration; a time or an integer as Postgres reads
  * its column's type (what it cannot read refused UNKNOWN, in Postgres's words, as FlyteAdmin passes database errors
- * on); `contains` is SQL's `LIKE '%value%'`.
+ * on), a time's words `now`, `today`, `yesterday`, `tomorrow` read on the sandbox's clock for the execution lists
+ * (its `now` option) and on the machine's for the others; `contains` is SQL's `LIKE '%value%'`.
  *
  * @module
  */
@@ -40,6 +41,8 @@ interface ParsedFilter<T> {
   column: string;
   fn: string;
   values: string[];
+  /** The list's moment, in nanoseconds: what Postgres's `now`, `today`, … mean in a time value. */
+  nowNs: bigint;
 }
 
 const BASE_COLUMNS = ["id", "created_at", "updated_at", "deleted_at"];
@@ -194,8 +197,15 @@ const PREFIXES: Record<string, string> = {
   execution_tag: "et",
 };
 
-/** Parses a request's filters in FlyteAdmin's order of checks; empty means none. */
-export function parseRequestFilters<T>(text: string, schema: FilterSchema<T>): ParsedFilter<T>[] {
+/**
+ * Parses a request's filters in FlyteAdmin's order of checks; empty means none. `nowNs` is the moment Postgres's
+ * time words (`now`, `today`, …) mean: the sandbox's clock for executions; the machine's where none is given.
+ */
+export function parseRequestFilters<T>(
+  text: string,
+  schema: FilterSchema<T>,
+  nowNs: bigint = BigInt(Date.now()) * 1_000_000n,
+): ParsedFilter<T>[] {
   if (text === "") return [];
   return text.split("+").map((expression) => {
     const match = FILTER_TERM.exec(expression);
@@ -211,7 +221,7 @@ export function parseRequestFilters<T>(text: string, schema: FilterSchema<T>): P
     for (const value of values) checkValue(column, value);
     if (!SINGLE_VALUE.has(fn) && !REPEATED_VALUE.has(fn)) throw invalid(`unrecognized filter function: ${fn}`);
     if (SINGLE_VALUE.has(fn) && values.length > 1) throw invalid(`filter function ${fn} takes one value: ${rawValue}`);
-    return { table, column, fn, values };
+    return { table, column, fn, values, nowNs };
   });
 }
 
@@ -233,7 +243,7 @@ function checkValue(column: string, value: string): void {
   // FlyteAdmin passes a time on as text (its list of time fields names none of these columns): Postgres reads it,
   // and refuses what it cannot read. Simplified: the sandbox refuses it here, before the sort key and token checks.
   if (TIME_COLUMNS.has(column)) {
-    const time = postgresTimestampNs(value);
+    const time = postgresTimestampNs(value, 0n);
     if (time === "invalid") throw databaseError(`invalid input syntax for type timestamp with time zone: "${value}"`);
     if (time === "out of range") throw databaseError(`date/time field value out of range: "${value}"`);
   }
@@ -244,15 +254,49 @@ const PG_TIMESTAMP =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?)?$/i;
 const NS_PER_SECOND = 1_000_000_000n;
 
+/** Later (`infinity`) or earlier (`-infinity`) than any time a row holds, as Postgres's infinite timestamps are. */
+const INFINITE_NS = 2n ** 80n;
+const NS_PER_DAY = 86_400n * NS_PER_SECOND;
+
+/**
+ * Postgres's special timestamp inputs, in nanoseconds, at the moment `nowNs`: `now` is that moment (Postgres's
+ * transaction's start), `today`, `yesterday` and `tomorrow` midnight (UTC, the session's zone) of that day, the one
+ * before and the one after; `epoch` and `±infinity` need no clock.
+ */
+function postgresTimeWordNs(word: string, nowNs: bigint): bigint | undefined {
+  const midnight = nowNs - (((nowNs % NS_PER_DAY) + NS_PER_DAY) % NS_PER_DAY);
+  switch (word.toLowerCase()) {
+    case "epoch":
+      return 0n;
+    case "now":
+      return nowNs;
+    case "today":
+      return midnight;
+    case "yesterday":
+      return midnight - NS_PER_DAY;
+    case "tomorrow":
+      return midnight + NS_PER_DAY;
+    case "infinity":
+    case "+infinity":
+      return INFINITE_NS;
+    case "-infinity":
+      return -INFINITE_NS;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * A `timestamp with time zone` literal as Postgres reads it, in nanoseconds since the epoch (to its microsecond):
  * an ISO 8601 date (midnight), with a time (seconds and a fraction optional) and a zone (`Z`, `±hh`, `±hh:mm`,
- * `±hhmm`; none is the session's, UTC), or `epoch`. Simplified: its other spellings (`yesterday`, `Jan 8 1999`, …)
- * are taken as unreadable.
+ * `±hhmm`; none is the session's, UTC), or one of its special words (`epoch`, `now`, `today`, `yesterday`,
+ * `tomorrow`, `infinity`, `-infinity`, any case) read at the moment `nowNs`. Simplified: its other spellings
+ * (`Jan 8 1999`, `today 12:00`, …) are taken as unreadable.
  */
-export function postgresTimestampNs(text: string): bigint | "invalid" | "out of range" {
+export function postgresTimestampNs(text: string, nowNs: bigint): bigint | "invalid" | "out of range" {
   const trimmed = text.trim();
-  if (trimmed.toLowerCase() === "epoch") return 0n;
+  const word = postgresTimeWordNs(trimmed, nowNs);
+  if (word !== undefined) return word;
   const match = PG_TIMESTAMP.exec(trimmed);
   if (!match) return "invalid";
   const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
@@ -345,7 +389,7 @@ export function matchesFilters<T>(row: T, filters: ParsedFilter<T>[]): boolean {
 }
 
 function test<T>(actual: Exclude<ColumnValue, null>, filter: ParsedFilter<T>): boolean {
-  const order = (value: string) => compare(actual, filter.column, value);
+  const order = (value: string) => compare(actual, filter.column, value, filter.nowNs);
   switch (filter.fn) {
     case "contains":
       // FlyteAdmin's `LIKE '%value%'`: a `%` or `_` in the value is a wildcard there too.
@@ -380,9 +424,9 @@ function likePattern(pattern: string): RegExp {
 }
 
 /** Sign of actual - value, comparing as the column's type does. */
-function compare(actual: Exclude<ColumnValue, null>, column: string, value: string): number {
+function compare(actual: Exclude<ColumnValue, null>, column: string, value: string, nowNs: bigint): number {
   if (typeof actual === "bigint") {
-    const time = column === "duration" ? undefined : postgresTimestampNs(value);
+    const time = column === "duration" ? undefined : postgresTimestampNs(value, nowNs);
     const other = column === "duration" ? parseDurationNs(value) : typeof time === "bigint" ? time : undefined;
     const diff = actual - (other ?? 0n);
     return diff === 0n ? 0 : diff < 0n ? -1 : 1;

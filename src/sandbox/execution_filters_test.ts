@@ -71,7 +71,8 @@ Deno.test("execution filters: functions, prefixes, joins and FlyteAdmin's refusa
   );
   assertEquals(message(() => parseRequestFilters("like(phase,x)", SCHEMA)), "unrecognized filter function: like");
   assertEquals(message(() => parseRequestFilters("gt(duration,soon)", SCHEMA)), "Failed to parse duration [soon]");
-  assertThrows(() => parseRequestFilters("gt(started_at,yesterday)", SCHEMA), ConnectError);
+  // Postgres reads `yesterday` (see filters_test.ts), not a time word it does not know.
+  assertThrows(() => parseRequestFilters("gt(started_at,someday)", SCHEMA), ConnectError);
 });
 
 Deno.test("durations: seconds as numbers, or Go durations", () => {

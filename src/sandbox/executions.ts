@@ -409,7 +409,7 @@ export class ExecutionRegistry {
     if (request.id.project === "") throw invalid("missing project");
     if (request.id.domain === "") throw invalid("missing domain");
     requireLimit(request.limit);
-    const filters = parseRequestFilters(request.filters, EXECUTION_SCHEMA);
+    const filters = parseRequestFilters(request.filters, EXECUTION_SCHEMA, this.#nowNs());
     const compare = sortComparator(request.sortBy, EXECUTION_TABLE);
     const offset = parseOffsetToken(request.token, "ListExecutions");
     const showArchived = filters.some((filter) => filter.column === "state");
@@ -513,7 +513,7 @@ export class ExecutionRegistry {
     if (request.uniqueParentId !== "") {
       this.#startedNode(record, { executionId, nodeId: request.uniqueParentId }, now);
     }
-    const filters = parseRequestFilters(request.filters, NODE_SCHEMA);
+    const filters = parseRequestFilters(request.filters, NODE_SCHEMA, this.#nowNs());
     const compare = sortComparator(request.sortBy, NODE_EXECUTION_TABLE);
     const offset = parseOffsetToken(request.token, "ListNodeExecutions");
     if (!record) return { nodeExecutions: [], token: "" };
@@ -563,7 +563,7 @@ export class ExecutionRegistry {
   listTaskExecutions(request: TaskExecutionListRequest): { taskExecutions: TaskExecution[]; token: string } {
     const nodeId = requireNodeExecutionId(request.nodeExecutionId);
     requireLimit(request.limit);
-    const filters = parseRequestFilters(request.filters, TASK_SCHEMA);
+    const filters = parseRequestFilters(request.filters, TASK_SCHEMA, this.#nowNs());
     const compare = sortComparator(request.sortBy, TASK_EXECUTION_TABLE);
     const offset = parseOffsetToken(request.token, "ListTaskExecutions");
     const record = this.#records.get(key(nodeId.executionId!));

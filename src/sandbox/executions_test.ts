@@ -443,6 +443,13 @@ Deno.test("ListExecutions pages, filters on FlyteAdmin's columns and sorts as as
       "e2",
       "e3",
     ]);
+    // Postgres's time words, on the sandbox's clock (2026-03-01T00:00:08Z), not the machine's.
+    assertEquals(await names({ filters: "gte(execution_created_at,today)+lt(execution_created_at,now)" }), [
+      "e1",
+      "e2",
+      "e3",
+    ]);
+    assertEquals(await names({ filters: "lt(execution_created_at,yesterday)" }), []);
     assertEquals(await names({ sortBy: { key: "created_at", direction: Sort_Direction.DESCENDING } }), [
       "e3",
       "e2",

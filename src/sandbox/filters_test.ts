@@ -94,8 +94,30 @@ Deno.test("a time is read as Postgres reads it, and one it cannot read is refuse
   assertEquals(matches("gte(created_at,2021-05-24)"), true);
   assertEquals(matches("gte(created_at,2021-05-25 00:00)"), false);
   assertEquals(matches("lt(created_at,2021-05-24 23:44-02)"), true);
-  assertEquals(postgresTimestampNs("2021-05-24T23:43:12.0000004Z"), 1_621_899_792_000_000_000n);
-  assertEquals(postgresTimestampNs("epoch"), 0n);
+  assertEquals(postgresTimestampNs("2021-05-24T23:43:12.0000004Z", 0n), 1_621_899_792_000_000_000n);
+  assertEquals(postgresTimestampNs("epoch", 0n), 0n);
+});
+
+Deno.test("Postgres's time words are read at the list's moment: now, today, yesterday, tomorrow, ±infinity", () => {
+  // The row was created at 2021-05-24T21:43:12.5Z; the list runs at 2021-05-25T08:00:00Z.
+  const nowNs = parseRfc3339("2021-05-25T08:00:00Z")!;
+  const at = (filters: string) => matchesFilters(row, parseRequestFilters(filters, SCHEMA, nowNs));
+  assertEquals(at("lt(created_at,now)"), true);
+  assertEquals(at("gte(created_at,today)"), false);
+  assertEquals(at("gte(created_at,yesterday)+lt(created_at,today)"), true);
+  assertEquals(at("lt(created_at, Tomorrow )"), true);
+  assertEquals(at("lt(created_at,infinity)+gt(created_at,-infinity)"), true);
+  assertEquals(at("gt(created_at,infinity)"), false);
+  assertEquals(postgresTimestampNs("TODAY", nowNs), parseRfc3339("2021-05-25T00:00:00Z")!);
+  assertEquals(postgresTimestampNs("yesterday", nowNs), parseRfc3339("2021-05-24T00:00:00Z")!);
+  assertEquals(postgresTimestampNs("tomorrow", nowNs), parseRfc3339("2021-05-26T00:00:00Z")!);
+  assertEquals(postgresTimestampNs("now", nowNs), nowNs);
+  // Before the epoch, midnight is still the day's start.
+  assertEquals(
+    postgresTimestampNs("today", parseRfc3339("1969-12-31T12:00:00Z")!),
+    parseRfc3339("1969-12-31T00:00:00Z"),
+  );
+  assertEquals(refusal("gt(created_at,today 12:00)").startsWith("Unknown:"), true);
 });
 
 Deno.test("string columns compare as strings", () => {
