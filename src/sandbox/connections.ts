@@ -5,7 +5,8 @@
  * - an edge, both ways, from every node a top-level node's explicit `upstream_node_ids` and its bindings' promises
  *   name to that node, and from every node the workflow's outputs come from to the end node;
  * - a branch's inner nodes (at any depth) get upstream entries from their bindings' promises only, and so does the
- *   workflow's failure node (no node of the graph: nothing leads to it);
+ *   workflow's failure node (no node of the graph: nothing leads to it); so does an approval gate that is an array
+ *   node's sub-node (or a case of a branch that is one), whose interface the compiler reads from its bindings;
  * - a top-level node with nothing upstream hangs from the start node, one with nothing downstream leads to the end
  *   node;
  * - a promise of no node (older flytekit leaves the workflow's inputs' node empty) is rewritten to `start-node`,
@@ -100,11 +101,29 @@ class Edges {
 }
 
 /**
+ * The upstream entries working out a node's interface adds (the compiler's ValidateUnderlyingInterface): an approval
+ * gate's interface comes from its bindings, whose promises it adds upstream of it; a branch's from its cases', and
+ * an array node's from its sub-node's, whatever they add. So an array node's gate sub-node, which nothing else
+ * visits, has its own upstream entries; a branch sub-node has none of its own.
+ */
+function interfaceEdges(node: Node, edges: Edges): void {
+  const target = node.target;
+  if (target.case === "gateNode" && target.value.condition.case === "approve") {
+    for (const from of bindingNodes(node.inputs)) edges.addUpstream(from, node.id);
+  } else if (target.case === "arrayNode" && target.value.node) {
+    interfaceEdges(target.value.node, edges);
+  } else {
+    for (const inner of branchCases(node)) interfaceEdges(inner, edges);
+  }
+}
+
+/**
  * Sorts a node's explicit dependencies and, for a branch, gives its inner nodes (and theirs) their upstream
  * entries: the compiler's checks of one node, as far as they change the closure.
  */
 function visitNode(node: Node, edges: Edges): void {
   node.upstreamNodeIds.sort();
+  interfaceEdges(node, edges);
   for (const inner of branchCases(node)) {
     visitNode(inner, edges);
     for (const from of bindingNodes(inner.inputs)) edges.addUpstream(from, inner.id);

@@ -149,3 +149,41 @@ Deno.test("compileTemplate renames a branch's case nodes <branch>-<node>, nested
     n0: ["start-node"],
   });
 });
+
+Deno.test("compileTemplate gives an array node's approval gate, and a gate case of its branch, upstream entries", () => {
+  const gate = (id: string, inputs: BindingInit[]): NodeInit => ({
+    id,
+    inputs,
+    target: { case: "gateNode", value: { condition: { case: "approve", value: { signalId: "ok" } } } },
+  });
+  const template = create(WorkflowTemplateSchema, {
+    nodes: [
+      node("n0"),
+      {
+        id: "a0",
+        inputs: [promise("x", "n0")],
+        target: { case: "arrayNode", value: { node: gate("g", [promise("x", "n0")]) } },
+      },
+      // A branch sub-node: none of its own (its interface is its cases'), but its gate case has them.
+      {
+        id: "a1",
+        target: {
+          case: "arrayNode",
+          value: { node: branch("s", gate("t0", [promise("y", "n0")]), node("t1", [promise("z", "n0")])) },
+        },
+      },
+    ],
+  });
+  const upstream = compileTemplate(template).connections?.upstream ?? {};
+  assertEquals(
+    Object.fromEntries(Object.entries(upstream).map(([id, list]) => [id, list.ids])),
+    {
+      "end-node": ["a0", "a1"],
+      a0: ["n0"],
+      a1: ["start-node"],
+      g: ["n0"],
+      "s-t0": ["n0"],
+      n0: ["start-node"],
+    },
+  );
+});
