@@ -53,6 +53,13 @@ Deno.test("a missing task is a NotFoundError, an AdminError with status NotFound
     );
     return true;
   });
+  // The listing that finds the newest version failing leaves it out of the message, still the same error.
+  sandbox.failNext("ListTasks", Code.PermissionDenied);
+  await rejects(getTask(client, { ...SCOPE, name: "core.basic.hello", version: "v9" }), (err) => {
+    assert(err instanceof NotFoundError, String(err));
+    equal(err.message, 'task "core.basic.hello" version "v9" not found in project "flytesnacks", domain "development"');
+    return true;
+  });
   // Any other status is an AdminError, not a NotFoundError.
   const task = { id: { ...SCOPE, name: "core.basic.hello", version: "v1" } };
   sandbox.failNext("GetTask", Code.InvalidArgument);

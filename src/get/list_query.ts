@@ -300,14 +300,22 @@ export async function readVersions<T, K extends VersionedKind>(
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       // The admin's words name an identifier's fields; the message names the version, the entity and where, and
-      // (one more call) what is there instead: its newest version, or that the entity has none.
+      // (one more call) what is there instead: its newest version, or that the entity has none. That call failing
+      // (other than by cancelling) leaves the message without it.
       const newest = await list.call(calls, {
         id: { project, domain, name },
         filters: "",
         ...pageRequest({}, { limit: 1, page: 1 }, true),
-      }, { signal });
-      const [item] = newest[kind.items as K["items"]] as ({ id?: { version?: string } } | undefined)[];
-      const message = item
+      }, { signal }).catch((listErr) => {
+        if (signal?.aborted) throw listErr;
+        return undefined;
+      });
+      const items = newest?.[kind.items as K["items"]] as ({ id?: { version?: string } } | undefined)[] | undefined;
+      const item = items?.[0];
+      const notFound = `${kind.noun} ${quote(name)} version ${quote(version)} not found ${where}`;
+      const message = !items
+        ? notFound
+        : item
         ? `${kind.noun} ${quote(name)} has no version ${quote(version)} ${where}; its newest version is ` +
           quote(item.id?.version ?? "")
         : `${kind.noun} ${quote(name)} not found ${where} (asked for version ${quote(version)})`;
