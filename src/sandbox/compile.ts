@@ -10,12 +10,13 @@
  * (`connections.ts`); of nodes sharing an id, the compiler keeps the first. The compiler compiles a sub-workflow in
  * place once for each compile of each workflow that runs it, renaming its cases each time: one that the primary
  * workflow and one of its sub-workflows both run has its cases renamed twice (`b-b-t0`), as FlyteAdmin stores it.
- * Simplified: a sub-workflow of the spec the compiler never compiles (no node runs it, or only an array node) is
- * compiled here too (the compiler leaves it as it is).
+ * A sub-workflow of the spec the compiler never compiles (no node runs it, or only an array node, or only such a
+ * sub-workflow) is stored as the spec gives it, as FlyteAdmin stores it: no start and end nodes, no connections,
+ * its cases and node ids as they were.
  *
  * @module
  */
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
@@ -126,9 +127,11 @@ export function compileWorkflow(
     task.closure?.compiledTask ? [task.closure.compiledTask] : []
   );
   const compiles = subWorkflowCompiles(template, subWorkflows);
-  const compiledSubWorkflows: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((sub) =>
-    compileTemplate(withUniqueNodes(sub), compiles.get(idKey(sub.id ?? EMPTY_ID)) || 1)
-  );
+  const compiledSubWorkflows: MessageInitShape<typeof CompiledWorkflowSchema>[] = spec.subWorkflows.map((sub) => {
+    const count = sub.id ? compiles.get(idKey(sub.id)) : undefined;
+    // The closure holds the spec's sub-workflows themselves, compiled in place: one never compiled stays as given.
+    return count ? compileTemplate(withUniqueNodes(sub), count) : { template: clone(WorkflowTemplateSchema, sub) };
+  });
   return { primary, subWorkflows: compiledSubWorkflows, tasks: compiledTasks };
 }
 
