@@ -509,3 +509,56 @@ Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile o
   assertEquals(spare?.template?.nodes.map(caseIds), [["b", [["t0"], ["e0"]]]]);
   assertEquals(spare?.connections, undefined);
 });
+
+Deno.test("CreateWorkflow checks a sub-workflow with errors again for each node running it, its cases renamed again", () => {
+  const store = seeded();
+  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
+  const call = (nodeId: string, name: string): NodeInit => ({
+    id: nodeId,
+    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
+  });
+  const always = {
+    expr: {
+      case: "comparison" as const,
+      value: {
+        leftValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+        rightValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+      },
+    },
+  };
+  // The if case binds `b`, which `make` does not have: an error at the case, under the id the compile gave it.
+  const branch: NodeInit = {
+    id: "b",
+    target: {
+      case: "branchNode",
+      value: {
+        ifElse: {
+          case: { condition: always, thenNode: node("t0", "make", { b: intValue(1n) }) },
+          default: { case: "elseNode", value: node("e0", "make", { a: intValue(1n) }) },
+        },
+      },
+    },
+  };
+  const sub = (name: string, nodes: NodeInit[]) => ({ id: subId(name), interface: {}, nodes });
+  // `bad` is run by `once` (compiled for n0), then by the workflow's n1: each compile renames its case again.
+  const subs = [sub("once", [call("m0", "bad")]), sub("bad", [branch])];
+  assertEquals(
+    register(store, [call("n0", "once"), call("n1", "bad")], subs),
+    failed(
+      "Code: ParameterNotBound, Node Id: b-b-t0, Description: Parameter not bound [a].",
+      "Code: ParameterNotBound, Node Id: b-t0, Description: Parameter not bound [a].",
+      "Code: VariableNameNotFound, Node Id: b-b-t0, Description: Variable [b] not found on node [b-b-t0].",
+      "Code: VariableNameNotFound, Node Id: b-t0, Description: Variable [b] not found on node [b-t0].",
+    ),
+  );
+  // Run twice by the workflow itself: compiled again for its second node too, as it failed the first time.
+  assertEquals(
+    register(store, [call("n0", "bad"), call("n1", "bad")], [sub("bad", [branch])]),
+    failed(
+      "Code: ParameterNotBound, Node Id: b-b-t0, Description: Parameter not bound [a].",
+      "Code: ParameterNotBound, Node Id: b-t0, Description: Parameter not bound [a].",
+      "Code: VariableNameNotFound, Node Id: b-b-t0, Description: Variable [b] not found on node [b-b-t0].",
+      "Code: VariableNameNotFound, Node Id: b-t0, Description: Variable [b] not found on node [b-t0].",
+    ),
+  );
+});

@@ -5,7 +5,8 @@
  * does not cast, a collection or map bound to an input of another type, a union a binding matches none or several
  * variants of, an enum value not among its values, a required input nothing binds), the workflow's outputs likewise
  * at the end node, output aliases (a promise of a node whose aliases are refused binds nothing), nodes no path from
- * the start reaches, cycles, and each sub-workflow a node runs, checked the same way. A workflow without nodes is
+ * the start reaches, cycles, and each sub-workflow a node runs, checked the same way (one with errors again for each
+ * node that runs it, `checkWorkflow`). A workflow without nodes is
  * NoNodesFound, and nothing more of it is checked; one whose interface lacks a name or a type is checked no further
  * either. As the compiler's scopes do, a check fails when it collects an error even if another check collected the
  * same one before (`CompileErrors.collected`).
@@ -90,14 +91,36 @@ export function uniqueNodes(nodes: readonly Node[]): Node[] {
   return nodes.filter((node) => !seen.has(node.id) && seen.add(node.id));
 }
 
-/** Checks `template` and every sub-workflow its nodes run (each once), collecting the compiler's errors. */
+/** The most times one sub-workflow is checked again: past it, a reference graph is taken as absurd. */
+const MAX_SUB_WORKFLOW_CHECKS = 16;
+
+/** What the checks of one compilation share, as the compiler's in-place compiles share the spec's templates. */
+interface SharedChecks {
+  /** The sub-workflows a compile has started (which gives one without an interface an empty one), by key. */
+  started: Set<string>;
+  /** How many times each sub-workflow has been checked. */
+  checks: Map<string, number>;
+  /** The sub-workflows being checked, the one in hand last: one of them run again is a cycle, not checked again. */
+  ancestors: Set<string>;
+  /** Each case node's id as the last compile left it (each compile renames a case again, in place). */
+  ids: Map<Node, string>;
+}
+
+/**
+ * Checks `template` and the sub-workflows its nodes run, collecting the compiler's errors. As the compiler does, a
+ * workflow's compile remembers only the sub-workflows it compiled without an error: one with errors is compiled
+ * again for every node that runs it, and by every workflow that runs it, its cases renamed again each time (in
+ * place), so errors at its cases are reported once for each compile (`b-t0`, then `b-b-t0`) and the others once.
+ */
 export function checkWorkflow(
   template: WorkflowTemplate,
   context: CheckContext,
   errors: CompileErrors,
-  checked = new Set<string>(),
+  shared: SharedChecks = { started: new Set(), checks: new Map(), ancestors: new Set(), ids: new Map() },
 ): void {
-  new WorkflowCheck(template, context, errors, checked).run();
+  const check = new WorkflowCheck(template, context, errors, shared);
+  check.run();
+  check.keepIds();
 }
 
 class WorkflowCheck implements NodeChecks {
@@ -107,13 +130,20 @@ class WorkflowCheck implements NodeChecks {
   readonly #builders = new Map<Node, CheckedNode>();
   readonly #edges = new Map<string, Set<string>>();
   readonly #upstream = new Map<string, Set<string>>();
+  /** The sub-workflows this workflow's compile compiled without an error: the compiler compiles each no more. */
+  readonly #compiled = new Set<string>();
 
   constructor(
     readonly template: WorkflowTemplate,
     readonly context: CheckContext,
     readonly errors: CompileErrors,
-    readonly checked: Set<string>,
+    readonly shared: SharedChecks,
   ) {}
+
+  /** Leaves each node's id as this compile made it, for the next compile of the same template. */
+  keepIds(): void {
+    for (const [node, checked] of this.#builders) this.shared.ids.set(node, checked.id);
+  }
 
   run(): void {
     const template = this.template;
@@ -155,7 +185,8 @@ class WorkflowCheck implements NodeChecks {
     if (!node) return { id: "", node: create(NodeSchema) };
     const known = this.#builders.get(node);
     if (known) return known;
-    const checked: CheckedNode = { id: node.id, node };
+    // A case keeps the id an earlier compile of its workflow renamed it to.
+    const checked: CheckedNode = { id: this.shared.ids.get(node) ?? node.id, node };
     this.#builders.set(node, checked);
     return checked;
   }
@@ -204,9 +235,18 @@ class WorkflowCheck implements NodeChecks {
     else if (target.case === "workflowNode" && target.value.reference.case === "subWorkflowRef") {
       const ref = target.value.reference.value;
       const sub = this.context.subWorkflow(ref);
-      if (sub && !this.checked.has(idKey(ref))) {
-        this.checked.add(idKey(ref));
-        checkWorkflow(sub, this.context, this.errors, this.checked);
+      const key = idKey(ref);
+      const checks = this.shared.checks.get(key) ?? 0;
+      if (
+        sub && !this.#compiled.has(key) && !this.shared.ancestors.has(key) && checks < MAX_SUB_WORKFLOW_CHECKS
+      ) {
+        this.shared.started.add(key);
+        this.shared.checks.set(key, checks + 1);
+        this.shared.ancestors.add(key);
+        const before = this.errors.collected;
+        checkWorkflow(sub, this.context, this.errors, this.shared);
+        this.shared.ancestors.delete(key);
+        if (this.errors.collected === before) this.#compiled.add(key);
       }
     }
     return this.errors.collected === before;
@@ -263,7 +303,7 @@ class WorkflowCheck implements NodeChecks {
           if (!sub) return UNKNOWN;
           // The compiler gives a sub-workflow without an interface an empty one when it compiles it (unless it has
           // no nodes): the node it is compiled for, and any before, find none.
-          const compiled = this.checked.has(idKey(ref.value)) && sub.nodes.length > 0;
+          const compiled = this.shared.started.has(idKey(ref.value)) && sub.nodes.length > 0;
           if (!sub.interface && !compiled) return valueRequired("WorkflowNode.Template.Interface");
           return { inputs: variables(sub.interface?.inputs), outputs: variables(sub.interface?.outputs) };
         }
