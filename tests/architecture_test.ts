@@ -202,9 +202,6 @@ const TEST_PACKAGES = ["fast-check", "s3rver", "azurite"];
 const KNOWN: Record<string, string> = {
   // To be removed: parseEndpoint belongs below both (config), or init_file takes the endpoint parsed.
   "src/config/init_file.ts -> src/admin/endpoint.ts": "config init parses the endpoint it writes",
-  // To be removed: executions could take the part of the store they need as an interface of their own.
-  "cycle: src/sandbox/execution_create.ts, src/sandbox/executions.ts, src/sandbox/store.ts":
-    "the executions take the whole SandboxStore's type",
 };
 
 /** A file: repository-relative path and text. */

@@ -15,9 +15,9 @@ import {
   type ExecutionSpec,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
 import { goText } from "./go_text.ts";
-import type { LaunchPlan } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { LaunchPlan, LaunchPlanCreateRequest } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import type { Workflow } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
+import type { Workflow, WorkflowCreateRequest } from "../../proto/gen/flyteidl/admin/workflow_pb.ts";
 import { type Identifier, ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
 import { checkAndFetchInputs, expectedInputs } from "./execution_inputs.ts";
@@ -26,7 +26,7 @@ import { invalidArgument as invalid, validateLiteralMap, validateNotifications }
 import { markSystemGenerated } from "./named_entity_metadata.ts";
 import { kubernetesRandomString } from "./random_string.ts";
 import type { ProjectTable } from "./projects.ts";
-import type { SandboxStore } from "./store.ts";
+import type { MessageInit } from "../admin/message_init.ts";
 
 /** The longest execution name: a Kubernetes label value. */
 const MAX_NAME_LENGTH = 63;
@@ -48,6 +48,30 @@ export interface ResolvedLaunch {
   inputs: LiteralMap;
   /** The inputs the user gave, which relaunches reuse. */
   userInputs: LiteralMap;
+}
+
+/**
+ * What creating an execution needs of the sandbox's store (a `SandboxStore` is one): the entities a request
+ * names, and where a task run alone gets the workflow and launch plan FlyteAdmin makes for it.
+ *
+ * ```ts
+ * import { type LaunchableStore, SandboxStore } from "@fctl/fctl/testing";
+ *
+ * const store: LaunchableStore = new SandboxStore();
+ * console.log(typeof store.getLaunchPlan); // "function"
+ * ```
+ */
+export interface LaunchableStore {
+  /** The stored task of `id`, or NOT_FOUND. */
+  getTask(id: Identifier): Task;
+  /** The stored workflow of `id`, or NOT_FOUND. */
+  getWorkflow(id: Identifier): Workflow;
+  /** The stored launch plan of `id`, or NOT_FOUND. */
+  getLaunchPlan(id: Identifier): LaunchPlan;
+  /** Stores a workflow as CreateWorkflow does. */
+  addWorkflow(init: MessageInit<WorkflowCreateRequest>): Workflow;
+  /** Stores a launch plan as CreateLaunchPlan does. */
+  addLaunchPlan(init: MessageInit<LaunchPlanCreateRequest>): LaunchPlan;
 }
 
 /** Checks the request as FlyteAdmin's execution validator does; the project and domain against `projects`. */
@@ -94,7 +118,7 @@ export function validateCreateRequest(request: ExecutionCreateRequest, projects:
 }
 
 /** Resolves the launch plan (synthesizing one for a task) and the inputs; throws FlyteAdmin's errors. */
-export function resolveLaunch(store: SandboxStore, request: ExecutionCreateRequest): ResolvedLaunch {
+export function resolveLaunch(store: LaunchableStore, request: ExecutionCreateRequest): ResolvedLaunch {
   const entity = request.spec!.launchPlan!;
   const userInputs = request.inputs ?? create(LiteralMapSchema);
   if (entity.resourceType === ResourceType.TASK) {
@@ -133,7 +157,7 @@ function isNotFound(err: unknown): boolean {
 }
 
 /** The skeleton workflow FlyteAdmin creates (once per task version) to run a single task, its name SYSTEM_GENERATED. */
-function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Workflow {
+function taskWorkflow(store: LaunchableStore, taskId: Identifier, task: Task): Workflow {
   const id = { ...taskId, resourceType: ResourceType.WORKFLOW, name: taskWorkflowName(taskId.name) };
   try {
     return store.getWorkflow(id);
@@ -171,7 +195,7 @@ function taskWorkflow(store: SandboxStore, taskId: Identifier, task: Task): Work
  * security context of the execution that made it (later executions of the task fall back to them); its name
  * SYSTEM_GENERATED.
  */
-function taskLaunchPlan(store: SandboxStore, taskId: Identifier, spec: ExecutionSpec): LaunchPlan {
+function taskLaunchPlan(store: LaunchableStore, taskId: Identifier, spec: ExecutionSpec): LaunchPlan {
   const name = taskWorkflowName(taskId.name);
   const id = { ...taskId, resourceType: ResourceType.LAUNCH_PLAN, name };
   try {

@@ -38,10 +38,10 @@ export function createExecutionMethods(
     getExecutionData: (request) => registry.data(request.id),
     listExecutions: (request) => registry.listPage(request),
     terminateExecution: (request, context) => (registry.terminate(request.id, request.cause, callerOf(context)), {}),
-    getNodeExecution: (request) => registry.getNodeExecution(request.id),
-    listNodeExecutions: (request) => registry.listNodeExecutions(request),
-    getNodeExecutionData: (request) => registry.getNodeExecutionData(request.id),
-    getTaskExecution: (request) => registry.getTaskExecution(request.id),
-    listTaskExecutions: (request) => registry.listTaskExecutions(request),
+    getNodeExecution: (request) => registry.nodes.getNodeExecution(request.id),
+    listNodeExecutions: (request) => registry.nodes.listNodeExecutions(request),
+    getNodeExecutionData: (request) => registry.nodes.getNodeExecutionData(request.id),
+    getTaskExecution: (request) => registry.nodes.getTaskExecution(request.id),
+    listTaskExecutions: (request) => registry.nodes.listTaskExecutions(request),
   };
 }

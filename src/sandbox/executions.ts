@@ -2,16 +2,16 @@
  * The sandbox's executions with FlyteAdmin's semantics: created from a launch plan or a task, relaunched,
  * recovered, listed (FlyteAdmin's filters, sort keys, tokens; only ACTIVE ones unless a filter names `state`; a
  * filter on `execution_tag` or `admin_tag` joins the tags, its labels and tags, one row per tag), terminated, given a
- * state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data, node executions and task
- * executions. Each runs the simulated lifecycle of `execution_lifecycle.ts` on the sandbox's clock, as its
- * {@link ExecutionPlan} says.
+ * state (UpdateExecution stores any number, as FlyteAdmin does), and read with their data; their node and task
+ * executions are read by `node_execution_reads.ts`. Each runs the simulated lifecycle of `execution_lifecycle.ts` on
+ * the sandbox's clock, as its {@link ExecutionPlan} says; `execution_record.ts` is what is kept of each.
  *
  * @module
  */
 import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Duration, DurationSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Notification, ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
+import type { ResourceListRequest } from "../../proto/gen/flyteidl/admin/common_pb.ts";
 import { EventFailureReasonSchema } from "../../proto/gen/flyteidl/admin/event_pb.ts";
 import {
   type Execution,
@@ -30,23 +30,7 @@ import {
   type WorkflowExecutionGetDataResponse,
   WorkflowExecutionGetDataResponseSchema,
 } from "../../proto/gen/flyteidl/admin/execution_pb.ts";
-import type {
-  NodeExecution,
-  NodeExecutionGetDataResponse,
-  NodeExecutionListRequest,
-} from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
-import { NodeExecutionGetDataResponseSchema } from "../../proto/gen/flyteidl/admin/node_execution_pb.ts";
-import {
-  type TaskExecution,
-  type TaskExecutionListRequest,
-  TaskExecutionListRequestSchema,
-} from "../../proto/gen/flyteidl/admin/task_execution_pb.ts";
 import { WorkflowExecution_Phase } from "../../proto/gen/flyteidl/core/execution_pb.ts";
-import {
-  IdentifierSchema,
-  NodeExecutionIdentifierSchema,
-  ResourceType,
-} from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type SecurityContext, SecurityContextSchema } from "../../proto/gen/flyteidl/core/security_pb.ts";
 import {
   ConcurrencyLimitBehavior,
@@ -54,34 +38,21 @@ import {
   type LaunchPlanSpec,
 } from "../../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import type { Task } from "../../proto/gen/flyteidl/admin/task_pb.ts";
-import type {
-  Identifier,
-  NodeExecutionIdentifier,
-  TaskExecutionIdentifier,
-  WorkflowExecutionIdentifier,
-} from "../../proto/gen/flyteidl/core/identifier_pb.ts";
-import { type LiteralMap, LiteralMapSchema } from "../../proto/gen/flyteidl/core/literals_pb.ts";
+import type { Identifier, WorkflowExecutionIdentifier } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import type { MessageInit } from "../admin/message_init.ts";
-import { SANDBOX_BUCKET } from "./data_proxy.ts";
-import { defaultLiterals } from "./default_literals.ts";
 import {
   ADMIN_TAG_TABLE,
   EXECUTION_TABLE,
   EXECUTION_TAG_TABLE,
-  executionJoin,
   type ExecutionRow,
   type ExecutionTagRow,
   LAUNCH_PLAN_TABLE,
-  NODE_EXECUTION_TABLE,
-  type NodeRow,
-  TASK_EXECUTION_TABLE,
   TASK_TABLE,
-  type TaskRow,
   WORKFLOW_TABLE,
 } from "./execution_columns.ts";
 import {
   generateExecutionName,
-  type ResolvedLaunch,
+  type LaunchableStore,
   resolveLaunch,
   validateCreateRequest,
 } from "./execution_create.ts";
@@ -103,23 +74,43 @@ import {
   type ResolvedPlan,
   resolvePlan,
   type SimPhase,
-  type Span,
-  type Termination,
 } from "./execution_lifecycle.ts";
 import {
-  layoutNodes,
-  nodeExecutionMessage,
-  nodeOutputs,
-  nodePhaseAt,
-  planError,
-  type PlannedNode,
-  taskExecutionMessages,
-} from "./node_executions.ts";
-import { goText } from "./go_text.ts";
-import { requireFullId } from "./identifiers.ts";
-import type { SandboxStore } from "./store.ts";
+  describeExecution,
+  executionDataPrefix,
+  executionKey,
+  executionOutputs,
+  type ExecutionRecord,
+  requireExecutionId,
+} from "./execution_record.ts";
+import { layoutNodes, planError } from "./node_executions.ts";
+import { NodeExecutionReads } from "./node_execution_reads.ts";
+import type { ProjectTable } from "./projects.ts";
 import { createMonotonicClock, timestampFromNs } from "./time.ts";
 import { invalidArgument as invalid } from "./shared_validation.ts";
+
+/**
+ * What the executions need of the sandbox's store (a `SandboxStore` is one): what creating one needs, the
+ * projects it may be created in, and the stored versions of each kind, whose places number the rows FlyteAdmin's
+ * filters on an execution's launch plan, workflow or task read.
+ *
+ * ```ts
+ * import { type ExecutionStore, SandboxStore } from "@fctl/fctl/testing";
+ *
+ * const store: ExecutionStore = new SandboxStore();
+ * console.log(store.taskEntries().length); // 0
+ * ```
+ */
+export interface ExecutionStore extends LaunchableStore {
+  /** The projects and their domains. */
+  readonly projects: ProjectTable;
+  /** Every stored task version, oldest first. */
+  taskEntries(): readonly { message: unknown }[];
+  /** Every stored workflow version, oldest first. */
+  workflowEntries(): readonly { message: unknown }[];
+  /** Every stored launch plan version, oldest first. */
+  launchPlanEntries(): readonly { message: unknown }[];
+}
 
 /**
  * Which executions a plan is for: one execution name, the executions of one launch plan (or task) name, or every
@@ -136,35 +127,6 @@ export type PlanSelector = { execution: string } | { launchPlan: string } | "def
 
 /** What CreateExecution accepts (a message or a plain init object). */
 export type ExecutionInit = MessageInit<ExecutionCreateRequest>;
-
-interface ExecutionRecord {
-  seq: number;
-  id: WorkflowExecutionIdentifier;
-  createdNs: bigint;
-  spec: ExecutionSpec;
-  launch: ResolvedLaunch;
-  plan: ResolvedPlan;
-  span: Span;
-  nodes: PlannedNode[];
-  termination?: Termination;
-  abortCause: string;
-  /** Who aborted it (FlyteAdmin's abort metadata principal). */
-  abortedBy: string;
-  /**
-   * The state UpdateExecution last set, as FlyteAdmin stores it: the request's number, unchecked (ACTIVE, ARCHIVED or
-   * any other), which listings compare with ACTIVE when no filter names `state`.
-   */
-  state: ExecutionState;
-  stateChangedNs: bigint;
-  /** Who last changed its state (FlyteAdmin's state change details principal); its creator until then. */
-  stateChangedBy: string;
-  /** The notifications its closure records. */
-  notifications: Notification[];
-  /** FlyteAdmin's `source_execution_id`: the row of the execution it relaunches, recovers or was launched by; 0. */
-  sourceSeq: number;
-  /** Whether a node of another execution launched it (FlyteAdmin's `parent_node_execution_id`, which is not kept). */
-  hasParentNode: boolean;
-}
 
 const NS_PER_MS = 1_000_000n;
 /** A stored version's row number: its place among the store's versions of its kind, from 1 (null once forgotten). */
@@ -216,34 +178,6 @@ function resolveSecurityContext(spec: ExecutionSpec, planSpec: LaunchPlanSpec | 
   });
 }
 
-/**
- * FlyteAdmin's text of an execution's identifier in NOT_FOUND messages: Go's rendering of the core Identifier its
- * repository builds of the project, domain and name (empty fields left out).
- */
-function describeExecution(id: { project: string; domain: string; name: string }): string {
-  return goText(IdentifierSchema, create(IdentifierSchema, { project: id.project, domain: id.domain, name: id.name }));
-}
-
-function requireExecutionId(id: WorkflowExecutionIdentifier | undefined): WorkflowExecutionIdentifier {
-  if (!id) throw invalid("missing id");
-  for (const field of ["project", "domain", "name"] as const) {
-    if (id[field] === "") throw invalid(`missing ${field}`);
-  }
-  return id;
-}
-
-function requireNodeExecutionId(id: NodeExecutionIdentifier | undefined): NodeExecutionIdentifier {
-  if (!id) throw invalid("missing id");
-  if (!id.executionId) throw invalid("missing execution_id");
-  if (id.nodeId === "") throw invalid("missing node_id");
-  requireExecutionId(id.executionId);
-  return id;
-}
-
-function key(id: { project: string; domain: string; name: string }): string {
-  return JSON.stringify([id.project, id.domain, id.name]);
-}
-
 function durationOf(state: PhaseAt): Duration | undefined {
   if (state.endedNs === undefined || state.startedNs === undefined) return undefined;
   const ns = state.endedNs - state.startedNs;
@@ -260,19 +194,12 @@ const EXECUTION_SCHEMA: FilterSchema<ExecutionRow> = {
     ADMIN_TAG_TABLE,
   ],
 };
-const NODE_SCHEMA: FilterSchema<NodeRow> = { primary: NODE_EXECUTION_TABLE, joins: [executionJoin<NodeRow>()] };
-const TASK_SCHEMA: FilterSchema<TaskRow> = {
-  primary: TASK_EXECUTION_TABLE,
-  joins: [
-    TASK_TABLE as unknown as typeof TASK_EXECUTION_TABLE,
-    executionJoin<TaskRow>(),
-    { ...NODE_EXECUTION_TABLE, read: (row, column) => NODE_EXECUTION_TABLE.read(row.node, column) },
-  ],
-};
 
 /** The executions behind the execution RPCs; the library's users reach it through {@link SandboxExecutions}. */
 export class ExecutionRegistry {
-  readonly #store: SandboxStore;
+  /** Their node and task executions, as the node and task execution RPCs read them. */
+  readonly nodes: NodeExecutionReads;
+  readonly #store: ExecutionStore;
   readonly #now: () => Date;
   readonly #clock: () => bigint;
   readonly #records = new Map<string, ExecutionRecord>();
@@ -282,10 +209,17 @@ export class ExecutionRegistry {
   #lastCreatedNs = 0n;
 
   /** `store` resolves launch plans, workflows and tasks; `now` is the clock every execution runs on. */
-  constructor(store: SandboxStore, now: () => Date) {
+  constructor(store: ExecutionStore, now: () => Date) {
     this.#store = store;
     this.#now = now;
     this.#clock = createMonotonicClock(now);
+    this.nodes = new NodeExecutionReads({
+      find: (id) => this.#records.get(executionKey(id)),
+      records: () => this.#records.values(),
+      nowNs: () => this.#nowNs(),
+      row: (record, now) => this.#row(record, now),
+      findTask: (id) => this.#findTask(id),
+    });
   }
 
   /**
@@ -325,7 +259,7 @@ export class ExecutionRegistry {
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.principal = principal;
     const parentSeq = this.#inheritFromParent(spec);
-    if (this.#records.has(key(id))) {
+    if (this.#records.has(executionKey(id))) {
       throw new ConnectError(
         `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`,
         Code.AlreadyExists,
@@ -366,7 +300,7 @@ export class ExecutionRegistry {
       hasParentNode: spec.metadata.parentNodeExecution !== undefined,
     };
     record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
-    this.#records.set(key(id), record);
+    this.#records.set(executionKey(id), record);
     return record.id;
   }
 
@@ -497,135 +431,8 @@ export class ExecutionRegistry {
       inputs: {},
       outputs: {},
       fullInputs: record.launch.inputs,
-      fullOutputs: state.phase === "SUCCEEDED" ? this.#outputs(record) : {},
+      fullOutputs: state.phase === "SUCCEEDED" ? executionOutputs(record) : {},
     });
-  }
-
-  /** One page of ListNodeExecutions: top-level nodes, or the children of `unique_parent_id`. */
-  listNodeExecutions(request: NodeExecutionListRequest): { nodeExecutions: NodeExecution[]; token: string } {
-    const executionId = request.workflowExecutionId;
-    if (!executionId || !executionId.project || !executionId.domain || !executionId.name) {
-      throw invalid("missing execution_id");
-    }
-    requireLimit(request.limit);
-    const record = this.#records.get(key(executionId));
-    const now = this.#nowNs();
-    if (request.uniqueParentId !== "") {
-      this.#startedNode(record, { executionId, nodeId: request.uniqueParentId }, now);
-    }
-    const filters = parseRequestFilters(request.filters, NODE_SCHEMA, this.#nowNs());
-    const compare = sortComparator(request.sortBy, NODE_EXECUTION_TABLE);
-    const offset = parseOffsetToken(request.token, "ListNodeExecutions");
-    if (!record) return { nodeExecutions: [], token: "" };
-    const parent = request.uniqueParentId === "" ? undefined : request.uniqueParentId;
-    const rows = this.#startedNodes(record, now)
-      .filter(({ node }) => node.parentId === parent)
-      .filter(({ row }) => matchesFilters(row, filters));
-    if (compare) rows.sort((a, b) => compare(a.row, b.row));
-    const page = pageOf(rows, offset, request.limit);
-    return {
-      nodeExecutions: page.items.map(({ node, state }) =>
-        nodeExecutionMessage(record.id, node, state, record.plan, this.#dataPrefix(record))
-      ),
-      token: page.token,
-    };
-  }
-
-  /** A node execution, or NOT_FOUND (also before the node starts). */
-  getNodeExecution(id: NodeExecutionIdentifier | undefined): NodeExecution {
-    // FlyteAdmin validates this identifier but only logs a bad one: the lookup then answers NOT_FOUND.
-    const nodeId = { executionId: id?.executionId, nodeId: id?.nodeId ?? "" };
-    const record = nodeId.executionId && this.#records.get(key(nodeId.executionId));
-    const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
-    return nodeExecutionMessage(record!.id, node, state, record!.plan, this.#dataPrefix(record!));
-  }
-
-  /** A node execution's inputs and outputs. */
-  getNodeExecutionData(id: NodeExecutionIdentifier | undefined): NodeExecutionGetDataResponse {
-    // FlyteAdmin validates this identifier but only logs a bad one: the lookup then answers NOT_FOUND.
-    const nodeId = { executionId: id?.executionId, nodeId: id?.nodeId ?? "" };
-    const record = nodeId.executionId && this.#records.get(key(nodeId.executionId));
-    const { node, state } = this.#startedNode(record, nodeId, this.#nowNs());
-    const inputs = record!.launch.inputs;
-    if (node.nodeId === "start-node") return create(NodeExecutionGetDataResponseSchema, { fullOutputs: inputs });
-    if (node.nodeId === "end-node") {
-      return create(NodeExecutionGetDataResponseSchema, { fullInputs: this.#outputs(record!) });
-    }
-    const wanted = node.task?.template?.interface?.inputs?.variables ?? {};
-    const literals = Object.fromEntries(Object.entries(inputs.literals).filter(([name]) => name in wanted));
-    return create(NodeExecutionGetDataResponseSchema, {
-      fullInputs: { literals },
-      fullOutputs: nodeOutputs(node, state),
-    });
-  }
-
-  /** One page of ListTaskExecutions: the attempts of a task node. */
-  listTaskExecutions(request: TaskExecutionListRequest): { taskExecutions: TaskExecution[]; token: string } {
-    const nodeId = requireNodeExecutionId(request.nodeExecutionId);
-    requireLimit(request.limit);
-    const filters = parseRequestFilters(request.filters, TASK_SCHEMA, this.#nowNs());
-    const compare = sortComparator(request.sortBy, TASK_EXECUTION_TABLE);
-    const offset = parseOffsetToken(request.token, "ListTaskExecutions");
-    const record = this.#records.get(key(nodeId.executionId!));
-    if (!record) return { taskExecutions: [], token: "" };
-    const now = this.#nowNs();
-    const started = this.#startedNodes(record, now).find(({ node }) => node.nodeId === nodeId.nodeId);
-    if (!started) return { taskExecutions: [], token: "" };
-    const messages = taskExecutionMessages(
-      { executionId: record.id, nodeId: started.node.nodeId },
-      started.node,
-      record.termination,
-      now,
-      record.plan,
-      this.#dataPrefix(record),
-    );
-    const rows = messages.map(({ message, state, createdNs }) => ({
-      message,
-      row: {
-        execution: started.row.execution,
-        node: started.row,
-        task: this.#findTask(message.id!.taskId!),
-        taskId: message.id!.taskId!,
-        retryAttempt: message.id!.retryAttempt,
-        createdNs,
-        state,
-      } satisfies TaskRow,
-    })).filter(({ row }) => matchesFilters(row, filters));
-    if (compare) rows.sort((a, b) => compare(a.row, b.row));
-    const page = pageOf(rows, offset, request.limit);
-    return { taskExecutions: page.items.map(({ message }) => message), token: page.token };
-  }
-
-  /** A task execution (one attempt), or NOT_FOUND; its identifier is checked as FlyteAdmin checks it. */
-  getTaskExecution(id: TaskExecutionIdentifier | undefined): TaskExecution {
-    if (!id) throw invalid("missing id");
-    if (!id.nodeExecutionId) throw invalid("missing node_execution_id");
-    const nodeId = requireNodeExecutionId(id.nodeExecutionId);
-    if (!id.taskId) throw invalid("missing task_id");
-    if (id.taskId.resourceType !== ResourceType.TASK) {
-      throw invalid(
-        `unexpected resource type ${ResourceType[id.taskId.resourceType].toLowerCase()} for identifier [resource_type:${
-          ResourceType[id.taskId.resourceType]
-        } ${describeExecution(id.taskId)} version:"${id.taskId.version}"], expected task instead`,
-      );
-    }
-    requireFullId(id.taskId);
-    const list = nodeId
-      ? this.listTaskExecutions(create(TaskExecutionListRequestSchema, { nodeExecutionId: nodeId, limit: 1000 }))
-      : undefined;
-    const found = list?.taskExecutions.find((attempt) =>
-      attempt.id?.retryAttempt === id.retryAttempt && attempt.id.taskId?.name === id.taskId?.name &&
-      attempt.id.taskId?.version === id.taskId?.version
-    );
-    if (!found) {
-      throw new ConnectError(
-        `missing entity of type task execution with identifier node_id:"${nodeId?.nodeId ?? ""}" retry_attempt:${
-          id?.retryAttempt ?? 0
-        }`,
-        Code.NotFound,
-      );
-    }
-    return found;
   }
 
   /** Forgets every execution and plan. */
@@ -655,7 +462,7 @@ export class ExecutionRegistry {
       (["project", "domain", "name"] as const).every((field) =>
         wanted[field] === "" || record.id[field] === wanted[field]
       );
-    const record = this.#records.get(key(wanted)) ?? [...this.#records.values()].find(matches);
+    const record = this.#records.get(executionKey(wanted)) ?? [...this.#records.values()].find(matches);
     if (!record) {
       throw new ConnectError(
         `missing entity of type execution with identifier ${describeExecution(wanted)}`,
@@ -700,8 +507,8 @@ export class ExecutionRegistry {
   #inheritFromParent(spec: ExecutionSpec): number {
     const parent = spec.metadata?.parentNodeExecution;
     if (!parent) return 0;
-    const source = parent.executionId && this.#records.get(key(parent.executionId));
-    this.#startedNode(source || undefined, parent, this.#nowNs());
+    const source = parent.executionId && this.#records.get(executionKey(parent.executionId));
+    this.nodes.startedNode(source || undefined, parent, this.#nowNs());
     const sourceSpec = (source as ExecutionRecord).spec;
     spec.metadata!.principal = sourceSpec.metadata?.principal ?? "";
     spec.metadata!.nesting = (sourceSpec.metadata?.nesting ?? 0) + 1;
@@ -736,7 +543,7 @@ export class ExecutionRegistry {
   #freshName(request: ExecutionCreateRequest): string {
     for (;;) {
       const name = generateExecutionName();
-      if (!this.#records.has(key({ ...request, name }))) return name;
+      if (!this.#records.has(executionKey({ ...request, name }))) return name;
     }
   }
 
@@ -780,19 +587,10 @@ export class ExecutionRegistry {
     return executionPhaseAt(record.createdNs, record.span, record.termination, now);
   }
 
-  #dataPrefix(record: ExecutionRecord): string {
-    return `s3://${SANDBOX_BUCKET}/metadata/propeller/${record.id.project}-${record.id.domain}-${record.id.name}`;
-  }
-
-  #outputs(record: ExecutionRecord): LiteralMap {
-    const declared = record.launch.workflow.closure?.compiledWorkflow?.primary?.template?.interface?.outputs;
-    return create(LiteralMapSchema, record.plan.outputs ?? defaultLiterals(declared));
-  }
-
   #row(record: ExecutionRecord, now: bigint): ExecutionRow {
     const state = this.#state(record, now);
     const failed = state.phase === "FAILED";
-    const prefix = this.#dataPrefix(record);
+    const prefix = executionDataPrefix(record);
     return {
       seq: record.seq,
       project: record.id.project,
@@ -822,83 +620,6 @@ export class ExecutionRegistry {
     };
   }
 
-  /**
-   * The `id` FlyteAdmin's `node_executions` row of each node started by `now` has, by execution and unique node id:
-   * rows are numbered across all executions in the order their first events arrive, so by start, then by
-   * execution and node order (a parent before its first child, which starts with it).
-   */
-  #nodeRowIds(now: bigint): Map<number, Map<string, number>> {
-    const started = [...this.#records.values()].flatMap((record) =>
-      record.nodes.flatMap((node, index) =>
-        nodePhaseAt(node, record.termination, now) ? [{ seq: record.seq, index, node }] : []
-      )
-    );
-    started.sort((a, b) =>
-      a.node.span.startNs < b.node.span.startNs
-        ? -1
-        : a.node.span.startNs > b.node.span.startNs
-        ? 1
-        : a.seq - b.seq || a.index - b.index
-    );
-    const ids = new Map<number, Map<string, number>>();
-    started.forEach(({ seq, node }, i) => {
-      if (!ids.has(seq)) ids.set(seq, new Map());
-      ids.get(seq)!.set(node.nodeId, i + 1);
-    });
-    return ids;
-  }
-
-  #startedNodes(record: ExecutionRecord, now: bigint): { node: PlannedNode; state: PhaseAt; row: NodeRow }[] {
-    const execution = this.#row(record, now);
-    // Numbering every execution's nodes is costly: done only when a filter or sort reads `id` or `parent_id`.
-    let rowIds: Map<string, number> | undefined;
-    const rowId = (nodeId: string) => {
-      rowIds ??= this.#nodeRowIds(now).get(record.seq) ?? new Map();
-      return rowIds.get(nodeId) ?? 0;
-    };
-    return record.nodes.flatMap((node) => {
-      const state = nodePhaseAt(node, record.termination, now);
-      if (!state) return [];
-      const failed = state.phase === "FAILED";
-      const row: NodeRow = {
-        execution,
-        nodeId: node.nodeId,
-        rowId: () => rowId(node.nodeId),
-        // FlyteAdmin stores the row of the node its event names as parent (NULL for a top-level node).
-        parentRowId: () => node.parentId === undefined ? null : rowId(node.parentId),
-        createdNs: node.span.startNs,
-        state,
-        errorKind: failed ? record.plan.errorKind : undefined,
-        errorCode: failed ? planError(record.plan).code : undefined,
-      };
-      return [{ node, state, row }];
-    });
-  }
-
-  #startedNode(
-    record: ExecutionRecord | undefined,
-    id: { executionId?: WorkflowExecutionIdentifier; nodeId: string },
-    now: bigint,
-  ) {
-    const found = record && this.#startedNodes(record, now).find(({ node }) => node.nodeId === id.nodeId);
-    if (!found) {
-      // Go's rendering of the identifier the repository builds: its fields in declaration order, empty ones left out.
-      const shown = goText(
-        NodeExecutionIdentifierSchema,
-        create(NodeExecutionIdentifierSchema, {
-          nodeId: id.nodeId,
-          executionId: {
-            project: id.executionId?.project,
-            domain: id.executionId?.domain,
-            name: id.executionId?.name,
-          },
-        }),
-      );
-      throw new ConnectError(`missing entity of type node execution with identifier ${shown}`, Code.NotFound);
-    }
-    return found;
-  }
-
   #message(record: ExecutionRecord, now: bigint): Execution {
     const state = this.#state(record, now);
     const aborting = state.phase === "ABORTING" || state.phase === "ABORTED";
@@ -909,7 +630,7 @@ export class ExecutionRegistry {
       : state.phase === "SUCCEEDED"
       ? {
         case: "outputs",
-        value: { data: { case: "uri", value: `${this.#dataPrefix(record)}/end-node/data/0/outputs.pb` } },
+        value: { data: { case: "uri", value: `${executionDataPrefix(record)}/end-node/data/0/outputs.pb` } },
       }
       : { case: undefined };
     return create(ExecutionSchema, {
@@ -980,7 +701,7 @@ export class SandboxExecutions {
   readonly #registry: ExecutionRegistry;
 
   /** `store` resolves launch plans, workflows and tasks; `now` is the clock every execution runs on. */
-  constructor(store: SandboxStore, now: () => Date) {
+  constructor(store: ExecutionStore, now: () => Date) {
     this.#registry = new ExecutionRegistry(store, now);
     REGISTRIES.set(this, this.#registry);
   }

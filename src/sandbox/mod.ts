@@ -42,7 +42,8 @@ export {
 } from "./store.ts";
 export type { MethodPattern } from "./faults.ts";
 export { ProjectTable } from "./projects.ts";
-export { type ExecutionSummary, type PlanSelector, SandboxExecutions } from "./executions.ts";
+export { type ExecutionStore, type ExecutionSummary, type PlanSelector, SandboxExecutions } from "./executions.ts";
+export type { LaunchableStore } from "./execution_create.ts";
 export type { ExecutionOutcome, ExecutionPlan, SimPhase } from "./execution_lifecycle.ts";
 export type { Entry } from "./entity_table.ts";
 export type { Row } from "./filters.ts";
