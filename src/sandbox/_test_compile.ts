@@ -85,6 +85,26 @@ export function register(
   return answer(store, workflowInit("wf", "v1", nodes, more));
 }
 
+/** The identifier of the sub-workflow `name`, version v1, in the tests' project and domain. */
+export const subWorkflowId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
+
+/** A node `nodeId` running the sub-workflow `name`. */
+export const subWorkflowNode = (nodeId: string, name: string): NodeInit => ({
+  id: nodeId,
+  target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subWorkflowId(name) } } },
+});
+
+/** A branch condition that always holds: `1 == 1`. */
+export const ALWAYS = {
+  expr: {
+    case: "comparison" as const,
+    value: {
+      leftValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+      rightValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
+    },
+  },
+};
+
 export const WF = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"wf" version:"v1"`;
 export const failed = (...errors: string[]) =>
   `InvalidArgument: failed to compile workflow for [${WF}] with err: Collected Errors: ${errors.length}\n` +

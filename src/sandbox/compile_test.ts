@@ -8,6 +8,7 @@ import { int } from "../_test_literals.ts";
 import { id, launchPlanInit, taskNode, workflowInit } from "./_test_helpers.ts";
 import { DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
 import {
+  ALWAYS,
   answer,
   type BindingInit,
   caseIds,
@@ -21,6 +22,8 @@ import {
   register,
   seeded,
   STR,
+  subWorkflowId,
+  subWorkflowNode,
   type TypeInit,
   vars,
   WF,
@@ -50,11 +53,7 @@ Deno.test("CreateWorkflow names the first missing task, then launch plan, as Fly
 Deno.test("CreateWorkflow takes sub-workflows from the spec only, as FlyteAdmin does, and refuses two of one id", () => {
   const store = seeded();
   store.addWorkflow(workflowInit("stored", "v1", [node("n", "make", { a: intValue(1n) })]));
-  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
-  const call = (name: string): NodeInit => ({
-    id: `call-${name}`,
-    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
-  });
+  const call = (name: string) => subWorkflowNode(`call-${name}`, name);
   const subText = (name: string) =>
     `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"${name}" version:"v1"`;
   assertEquals(
@@ -65,7 +64,7 @@ Deno.test("CreateWorkflow takes sub-workflows from the spec only, as FlyteAdmin 
       }] not found.`,
     ),
   );
-  const inline = { id: subId("inline"), interface: {}, nodes: [node("n", "make", { a: intValue(1n) })] };
+  const inline = { id: subWorkflowId("inline"), interface: {}, nodes: [node("n", "make", { a: intValue(1n) })] };
   assertEquals(
     register(store, [call("inline")], [inline, inline]),
     `InvalidArgument: failed to compile workflow for [${WF}] with err: failed to get workflow requirements with ` +
@@ -389,26 +388,27 @@ Deno.test("CreateWorkflow refuses a node whose interface the compiler cannot mak
   );
   // A sub-workflow without an interface gets an empty one when the compiler first compiles it, after the first node
   // that runs it looked for one; one without nodes never does.
-  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
-  const call = (nodeId: string, name: string): NodeInit => ({
-    id: nodeId,
-    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
-  });
-  const bare = { id: subId("bare"), nodes: [node("inner", "make", { a: intValue(1n) })] };
+  const bare = { id: subWorkflowId("bare"), nodes: [node("inner", "make", { a: intValue(1n) })] };
   assertEquals(
-    register(store, [call("c0", "bare"), call("c1", "bare")], [bare]),
+    register(store, [subWorkflowNode("c0", "bare"), subWorkflowNode("c1", "bare")], [bare]),
     failed("Code: ValueRequired, Node Id: c0, Description: Value required [WorkflowNode.Template.Interface]."),
   );
   const hollowText = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"hollow" version:"v1"`;
   assertEquals(
-    register(store, [call("c0", "hollow"), call("c1", "hollow")], [{ id: subId("hollow"), nodes: [] }]),
+    register(store, [subWorkflowNode("c0", "hollow"), subWorkflowNode("c1", "hollow")], [{
+      id: subWorkflowId("hollow"),
+      nodes: [],
+    }]),
     failed(
       `Code: NoNodesFound, Node Id: ${hollowText}, Description: Can't find any nodes in workflow [${hollowText}].`,
       "Code: ValueRequired, Node Id: c0, Description: Value required [WorkflowNode.Template.Interface].",
       "Code: ValueRequired, Node Id: c1, Description: Value required [WorkflowNode.Template.Interface].",
     ),
   );
-  assertEquals(register(store, [call("c0", "bare"), call("c1", "bare")], [{ ...bare, interface: {} }]), "OK");
+  assertEquals(
+    register(store, [subWorkflowNode("c0", "bare"), subWorkflowNode("c1", "bare")], [{ ...bare, interface: {} }]),
+    "OK",
+  );
 });
 
 Deno.test("CreateWorkflow binds nothing to a promise of a node whose output aliases are refused", () => {
@@ -461,20 +461,6 @@ Deno.test("CreateWorkflow: an error another workflow already reported still refu
 
 Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile of it, as the compiler compiles it in place", () => {
   const store = seeded();
-  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
-  const call = (nodeId: string, name: string): NodeInit => ({
-    id: nodeId,
-    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
-  });
-  const always = {
-    expr: {
-      case: "comparison" as const,
-      value: {
-        leftValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
-        rightValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
-      },
-    },
-  };
   const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
   const branch: NodeInit = {
     id: "b",
@@ -482,17 +468,25 @@ Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile o
       case: "branchNode",
       value: {
         ifElse: {
-          case: { condition: always, thenNode: makes("t0") },
+          case: { condition: ALWAYS, thenNode: makes("t0") },
           default: { case: "elseNode", value: makes("e0") },
         },
       },
     },
   };
-  const sub = (name: string, nodes: NodeInit[]) => ({ id: subId(name), interface: {}, nodes });
+  const sub = (name: string, nodes: NodeInit[]) => ({ id: subWorkflowId(name), interface: {}, nodes });
   // `twice` is run by the workflow and by `once`, which the workflow runs from two nodes (compiled once for both);
   // `spare` is run by nothing.
-  const subs = [sub("once", [call("m0", "twice")]), sub("twice", [branch]), sub("spare", [branch])];
-  assertEquals(register(store, [call("n0", "once"), call("n1", "once"), call("n2", "twice"), branch], subs), "OK");
+  const subs = [sub("once", [subWorkflowNode("m0", "twice")]), sub("twice", [branch]), sub("spare", [branch])];
+  assertEquals(
+    register(store, [
+      subWorkflowNode("n0", "once"),
+      subWorkflowNode("n1", "once"),
+      subWorkflowNode("n2", "twice"),
+      branch,
+    ], subs),
+    "OK",
+  );
   const closure = store.getWorkflow(create(IdentifierSchema, id(ResourceType.WORKFLOW, "wf", "v1"))).closure
     ?.compiledWorkflow;
   const cases = (nodes: readonly { id: string }[] | undefined) => nodes?.map(caseIds).slice(2);
@@ -512,20 +506,6 @@ Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile o
 
 Deno.test("CreateWorkflow checks a sub-workflow with errors again for each node running it, its cases renamed again", () => {
   const store = seeded();
-  const subId = (name: string) => id(ResourceType.WORKFLOW, name, "v1");
-  const call = (nodeId: string, name: string): NodeInit => ({
-    id: nodeId,
-    target: { case: "workflowNode", value: { reference: { case: "subWorkflowRef", value: subId(name) } } },
-  });
-  const always = {
-    expr: {
-      case: "comparison" as const,
-      value: {
-        leftValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
-        rightValue: { val: { case: "primitive" as const, value: { value: { case: "integer" as const, value: 1n } } } },
-      },
-    },
-  };
   // The if case binds `b`, which `make` does not have: an error at the case, under the id the compile gave it.
   const branch: NodeInit = {
     id: "b",
@@ -533,17 +513,17 @@ Deno.test("CreateWorkflow checks a sub-workflow with errors again for each node 
       case: "branchNode",
       value: {
         ifElse: {
-          case: { condition: always, thenNode: node("t0", "make", { b: intValue(1n) }) },
+          case: { condition: ALWAYS, thenNode: node("t0", "make", { b: intValue(1n) }) },
           default: { case: "elseNode", value: node("e0", "make", { a: intValue(1n) }) },
         },
       },
     },
   };
-  const sub = (name: string, nodes: NodeInit[]) => ({ id: subId(name), interface: {}, nodes });
+  const sub = (name: string, nodes: NodeInit[]) => ({ id: subWorkflowId(name), interface: {}, nodes });
   // `bad` is run by `once` (compiled for n0), then by the workflow's n1: each compile renames its case again.
-  const subs = [sub("once", [call("m0", "bad")]), sub("bad", [branch])];
+  const subs = [sub("once", [subWorkflowNode("m0", "bad")]), sub("bad", [branch])];
   assertEquals(
-    register(store, [call("n0", "once"), call("n1", "bad")], subs),
+    register(store, [subWorkflowNode("n0", "once"), subWorkflowNode("n1", "bad")], subs),
     failed(
       "Code: ParameterNotBound, Node Id: b-b-t0, Description: Parameter not bound [a].",
       "Code: ParameterNotBound, Node Id: b-t0, Description: Parameter not bound [a].",
@@ -553,7 +533,7 @@ Deno.test("CreateWorkflow checks a sub-workflow with errors again for each node 
   );
   // Run twice by the workflow itself: compiled again for its second node too, as it failed the first time.
   assertEquals(
-    register(store, [call("n0", "bad"), call("n1", "bad")], [sub("bad", [branch])]),
+    register(store, [subWorkflowNode("n0", "bad"), subWorkflowNode("n1", "bad")], [sub("bad", [branch])]),
     failed(
       "Code: ParameterNotBound, Node Id: b-b-t0, Description: Parameter not bound [a].",
       "Code: ParameterNotBound, Node Id: b-t0, Description: Parameter not bound [a].",
