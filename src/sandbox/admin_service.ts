@@ -52,6 +52,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
         request,
         { primary: TASK_VERSIONS, joins: [] },
         "ListTasks",
+        store.nowNs(),
       );
       return { tasks: page.items.map((row) => row.entry.message), token: page.token };
     },
@@ -60,7 +61,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     getWorkflow: (request) => store.getWorkflow(requireIdOf("workflow", request.id)),
     listWorkflows: (request) => {
       const schema = { primary: WORKFLOW_VERSIONS, joins: [] };
-      const page = listVersions(listed(store.workflowEntries()), request, schema, "ListWorkflows");
+      const page = listVersions(listed(store.workflowEntries()), request, schema, "ListWorkflows", store.nowNs());
       return { workflows: page.items.map((row) => row.entry.message), token: page.token };
     },
     listWorkflowIds: (request) => names(store.workflowEntries(), request, WORKFLOW_NAMES, "ListWorkflowIdentifiers"),
@@ -68,7 +69,7 @@ export function createAdminService(store: SandboxStore): AdminServiceImpl {
     getLaunchPlan: (request) => store.getLaunchPlan(requireIdOf("launch plan", request.id)),
     listLaunchPlans: (request) => {
       const rows = listedLaunchPlans(store.launchPlanEntries(), store.workflowEntries());
-      const page = listVersions(rows, request, LAUNCH_PLAN_SCHEMA, "ListLaunchPlans");
+      const page = listVersions(rows, request, LAUNCH_PLAN_SCHEMA, "ListLaunchPlans", store.nowNs());
       return { launchPlans: page.items.map((row) => row.entry.message), token: page.token };
     },
     listLaunchPlanIds: (request) => names(store.launchPlanEntries(), request, LAUNCH_PLAN_NAMES, "ListLaunchPlanIds"),

@@ -7,8 +7,8 @@
  * (the column is `execution_name`), so FlyteAdmin answers `'e.name' is invalid filter`. Values are read as
  * FlyteAdmin reads them: a duration through Go's ParseFloat and ParseDuration; a time or an integer as Postgres reads
  * its column's type (what it cannot read refused UNKNOWN, in Postgres's words, as FlyteAdmin passes database errors
- * on), a time's words `now`, `today`, `yesterday`, `tomorrow` read on the sandbox's clock for the execution lists
- * (its `now` option) and on the machine's for the others; `contains` is SQL's `LIKE '%value%'`.
+ * on), a time's words `now`, `today`, `yesterday`, `tomorrow` read on the sandbox's clock (its `now` option) for
+ * every list; `contains` is SQL's `LIKE '%value%'`.
  *
  * @module
  */
@@ -199,7 +199,7 @@ const PREFIXES: Record<string, string> = {
 
 /**
  * Parses a request's filters in FlyteAdmin's order of checks; empty means none. `nowNs` is the moment Postgres's
- * time words (`now`, `today`, …) mean: the sandbox's clock for executions; the machine's where none is given.
+ * time words (`now`, `today`, …) mean: the sandbox's clock for every list; the machine's where none is given.
  */
 export function parseRequestFilters<T>(
   text: string,

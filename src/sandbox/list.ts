@@ -54,12 +54,16 @@ function listOrder<T>(sortBy: Sort | undefined, table: FilterTable<T>): (a: T, b
   return byColumn ? (a, b) => byColumn(a, b) || byCreation(a, b) : byCreation;
 }
 
-/** ListTasks, ListWorkflows, ListLaunchPlans (`method`) over `rows`, the kind's versions in creation order. */
+/**
+ * ListTasks, ListWorkflows, ListLaunchPlans (`method`) over `rows`, the kind's versions in creation order; `nowNs`
+ * is the sandbox's clock, on which the filters' time words are read.
+ */
 export function listVersions<T>(
   rows: T[],
   request: ResourceListRequest,
   schema: FilterSchema<T>,
   method: string,
+  nowNs: bigint,
 ): Page<T> {
   // FlyteAdmin's ValidateResourceListRequest.
   if (!request.id) throw invalid("missing id");
@@ -67,7 +71,7 @@ export function listVersions<T>(
   if (project === "") throw invalid("missing project");
   if (domain === "") throw invalid("missing domain");
   requireLimit(request.limit);
-  const filters = parseRequestFilters(request.filters, schema);
+  const filters = parseRequestFilters(request.filters, schema, nowNs);
   const order = listOrder(request.sortBy, schema.primary);
   const offset = parseOffsetToken(request.token, method);
   const read = (row: T, column: string) => schema.primary.read(row, column);

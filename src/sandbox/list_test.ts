@@ -226,7 +226,9 @@ Deno.test("ListProjects filters and sorts on every column of its table", async (
     const ids = async (filters: string, key?: string) =>
       (await admin.listProjects({ limit: 10, filters, sortBy: sort(key) })).projects.map((p) => p.id);
     assertEquals(await ids("contains(project.description,model)"), ["ml"]);
-    assertEquals(await ids("gte(created_at,2000-01-01T00:00:00Z)", "id"), ["flytesnacks", "ml"]);
+    // The seed project is dated at the epoch (see ProjectTable).
+    assertEquals(await ids("gte(created_at,1970-01-01T00:00:00Z)", "id"), ["flytesnacks", "ml"]);
+    assertEquals(await ids("gt(created_at,1970-01-01T00:00:00Z)", "id"), ["ml"]);
     assertEquals(await ids("ne(identifier,x)", "created_at"), ["flytesnacks", "ml"]);
     assertEquals(await ids("eq(state,0)+value_in(name,flytesnacks;Machine learning)", "identifier"), [
       "flytesnacks",
@@ -305,4 +307,37 @@ Deno.test("the names listings read no filters; a sort key must be a column, and 
       "missing and/or invalid parameters: limit",
     ]);
   });
+});
+
+Deno.test("every listing reads a filter's time words (yesterday, today, now) on the sandbox's clock", async () => {
+  // A clock far from today, moved on a week after the entities are made: the machine's clock would see none of it.
+  let clock = new Date("2001-02-03T12:00:00Z");
+  const sandbox = await startSandbox({ now: () => clock });
+  try {
+    await withFullAdmin(sandbox, async (admin) => {
+      sandbox.store.addProject({ id: "ml", name: "ml" });
+      sandbox.store.addTask(taskInit("t", "v1"));
+      sandbox.store.addWorkflow(workflowInit("wf", "v1"));
+      sandbox.store.addLaunchPlan(launchPlanInit("wf", "v1"));
+      const listings = async (filters: string) => ({
+        tasks: (await admin.listTasks({ id: scope, limit: 10, filters })).tasks.map((t) => t.id?.name),
+        workflows: (await admin.listWorkflows({ id: scope, limit: 10, filters })).workflows.map((w) => w.id?.name),
+        launchPlans: (await admin.listLaunchPlans({ id: scope, limit: 10, filters })).launchPlans.map((l) =>
+          l.id?.name
+        ),
+        projects: (await admin.listProjects({ limit: 10, filters })).projects.map((p) => p.id),
+      });
+      // The seed project, flytesnacks, is dated at the epoch, before anything the sandbox makes.
+      const all = { tasks: ["t"], workflows: ["wf"], launchPlans: ["wf"], projects: ["ml"] };
+      const none = { tasks: [], workflows: [], launchPlans: [], projects: [] };
+      assertEquals(await listings("gte(created_at,yesterday)+lt(created_at,tomorrow)"), all);
+      const made = { ...all, projects: ["flytesnacks", "ml"] };
+      assertEquals(await listings("lte(created_at,now)"), made, "now is never before what was made");
+      clock = new Date("2001-02-10T12:00:00Z");
+      assertEquals(await listings("gte(created_at,yesterday)"), none);
+      assertEquals(await listings("lt(created_at,today)"), made);
+    });
+  } finally {
+    await sandbox.close();
+  }
 });

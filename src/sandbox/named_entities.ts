@@ -146,7 +146,7 @@ export function listNamedEntities(
   if (request.limit === 0) throw invalid("invalid value for limit");
   // "Add implicit filter to exclude system generated workflows".
   const filterText = request.filters === "" ? "not_like(name,.flytegen%)" : request.filters;
-  const filters = parseRequestFilters(filterText, SCHEMA);
+  const filters = parseRequestFilters(filterText, SCHEMA, store.nowNs());
   // Without a sort FlyteAdmin's order is the database's: by name is one it may give.
   const order = sortComparator(request.sortBy, NAMED_ENTITY_TABLE) ?? byName;
   const offset = parseOffsetToken(request.token, "ListNamedEntities");

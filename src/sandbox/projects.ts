@@ -122,11 +122,22 @@ function validateProject(project: Project): void {
  */
 export class ProjectTable {
   readonly #projects = new Map<string, StoredProject>();
-  readonly #clock = createMonotonicClock(() => new Date());
+  readonly #clock: () => bigint;
+  readonly #nowNs: () => bigint;
 
-  /** A table holding the seed projects, ACTIVE. */
-  constructor() {
-    for (const seed of SEED_PROJECTS) this.register(create(ProjectSchema, seed));
+  /**
+   * A table holding the seed projects, ACTIVE. `clock` dates each creation; `nowNs` is the moment a filter's time
+   * words (`now`, `today`, …) mean: both the sandbox's clock (the machine's by default).
+   */
+  constructor(
+    clock: () => bigint = createMonotonicClock(() => new Date()),
+    nowNs: () => bigint = () => BigInt(Date.now()) * 1_000_000n,
+  ) {
+    this.#clock = clock;
+    this.#nowNs = nowNs;
+    // The seeds are a deploy's, made before anything the sandbox is asked for: dated at the epoch, they read no
+    // clock, so a test's clock that steps on each reading still starts at the first creation it asks for.
+    for (const seed of SEED_PROJECTS) this.register(create(ProjectSchema, seed), 0n);
   }
 
   /**
@@ -152,8 +163,8 @@ export class ProjectTable {
     }
   }
 
-  /** RegisterProject: a new project (state as given, ACTIVE by default). */
-  register(project: Project | undefined): void {
+  /** RegisterProject: a new project (state as given, ACTIVE by default), created now unless `createdNs` says when. */
+  register(project: Project | undefined, createdNs?: bigint): void {
     if (!project) throw invalid("missing project");
     if (project.name === "") throw invalid("missing project_name");
     validateProject(project);
@@ -165,7 +176,7 @@ export class ProjectTable {
       );
     }
     const seq = this.#projects.size + 1;
-    this.#projects.set(project.id, { project: this.#stored(project), seq, createdNs: this.#clock() });
+    this.#projects.set(project.id, { project: this.#stored(project), seq, createdNs: createdNs ?? this.#clock() });
   }
 
   /** GetProject: NOT_FOUND naming the id. */
@@ -197,7 +208,7 @@ export class ProjectTable {
 
   /** ListProjects: filters, sort key and token checked in FlyteAdmin's order; a limit of 0 lists everything. */
   list(request: ProjectListRequest): { projects: Project[]; token: string } {
-    const filters = parseRequestFilters(request.filters, { primary: PROJECT_TABLE, joins: [] });
+    const filters = parseRequestFilters(request.filters, { primary: PROJECT_TABLE, joins: [] }, this.#nowNs());
     const order = sortComparator(request.sortBy ?? BY_IDENTIFIER, PROJECT_TABLE)!;
     const offset = parseOffsetToken(request.token, "ListProjects");
     const rows = [...this.#projects.values()];

@@ -191,18 +191,42 @@ function requireSpec<T>(spec: T | undefined): T {
  */
 export class SandboxStore {
   readonly #clock: () => bigint;
+  readonly #now: () => Date;
+  /** The newest time the clock gave a creation or an update (projects included). */
+  #newestNs = -1n;
   readonly #tasks = new EntityTable<Task, TaskSpec>("task", TaskSpecSchema);
   readonly #workflows = new EntityTable<Workflow, WorkflowSpec>("workflow", WorkflowSpecSchema);
   readonly #launchPlans = new EntityTable<LaunchPlan, LaunchPlanSpec>("launch plan", LaunchPlanSpecSchema);
   /** The projects (the demo cluster's seed to start with), which the project RPCs serve and every create checks. */
-  readonly projects: ProjectTable = new ProjectTable();
+  readonly projects: ProjectTable;
   /** Executions of these entities, running on the same clock; see {@link SandboxExecutions}. */
   readonly executions: SandboxExecutions;
 
   /** `now` is read once per created entity; ties get later times so creation order is always visible. */
   constructor(now: () => Date = () => new Date()) {
-    this.#clock = createMonotonicClock(now);
+    const clock = createMonotonicClock(now);
+    this.#clock = () => this.#made(clock());
+    this.#now = now;
+    // Projects keep their own ties, as their own table's; a filter's `now` is still never before what they made.
+    const projectClock = createMonotonicClock(now);
+    this.projects = new ProjectTable(() => this.#made(projectClock()), () => this.nowNs());
     this.executions = new SandboxExecutions(this, now);
+  }
+
+  /**
+   * The sandbox's clock now, in nanoseconds: the moment a list filter's time words (`now`, `today`, …) mean, as
+   * FlyteAdmin's database reads them on its own clock. Never before the newest creation: creations in the same
+   * millisecond get later times (see `createMonotonicClock`), and Postgres's `now` is after what was committed.
+   */
+  nowNs(): bigint {
+    const now = BigInt(this.#now().getTime()) * 1_000_000n;
+    return now > this.#newestNs ? now : this.#newestNs;
+  }
+
+  /** Notes `ns`, a time the clock gave a creation or an update, and returns it. */
+  #made(ns: bigint): bigint {
+    if (ns > this.#newestNs) this.#newestNs = ns;
+    return ns;
   }
 
   /** Creates a project, as RegisterProject does (ALREADY_EXISTS for a known id), and returns it as GetProject would. */
