@@ -48,7 +48,7 @@ export interface ExecutionRow {
   workflowId: number | null;
   taskId: number | null;
   sourceExecutionId: number;
-  parentNodeExecutionId: number | null;
+  parentNodeExecutionId: number;
   /** The `execution_tags` row joined to it, when a filter names that table. */
   tag?: ExecutionTagRow;
 }

@@ -48,8 +48,8 @@ export interface ExecutionRecord {
   notifications: Notification[];
   /** FlyteAdmin's `source_execution_id`: the row of the execution it relaunches, recovers or was launched by; 0. */
   sourceSeq: number;
-  /** Whether a node of another execution launched it (FlyteAdmin's `parent_node_execution_id`, which is not kept). */
-  hasParentNode: boolean;
+  /** FlyteAdmin's `parent_node_execution_id`: the row id of the node execution that launched it; 0 for none. */
+  parentNodeRowId: number;
 }
 
 /**

@@ -258,7 +258,7 @@ export class ExecutionRegistry {
     const id = { project: request.project, domain: request.domain, name, org: request.org };
     spec.metadata ??= create(ExecutionMetadataSchema);
     spec.metadata.principal = principal;
-    const parentSeq = this.#inheritFromParent(spec);
+    const parent = this.#inheritFromParent(spec);
     if (this.#records.has(executionKey(id))) {
       throw new ConnectError(
         `value with matching already exists (duplicate key value violates unique constraint "executions_pkey")`,
@@ -296,8 +296,8 @@ export class ExecutionRegistry {
       stateChangedBy: spec.metadata.principal,
       notifications,
       // FlyteAdmin's source execution: the parent's, then (relaunch, recover) the one launched again.
-      sourceSeq: relaunchedSeq || parentSeq,
-      hasParentNode: spec.metadata.parentNodeExecution !== undefined,
+      sourceSeq: relaunchedSeq || parent.seq,
+      parentNodeRowId: parent.nodeRowId,
     };
     record.nodes = layoutNodes({ closure: launch.workflow.closure?.compiledWorkflow, span: record.span, plan });
     this.#records.set(executionKey(id), record);
@@ -502,18 +502,20 @@ export class ExecutionRegistry {
   /**
    * FlyteAdmin's getInheritedExecMetadata: an execution launched by a node of another (its metadata names that node
    * execution) needs the node execution to exist (NOT_FOUND otherwise), and takes from the parent execution its
-   * principal, its nesting plus one and its cluster label.
+   * principal, its nesting plus one and its cluster label. Returns the parent execution's row id and the node
+   * execution's (FlyteAdmin's `source_execution_id` and `parent_node_execution_id`), 0 and 0 without a parent.
    */
-  #inheritFromParent(spec: ExecutionSpec): number {
+  #inheritFromParent(spec: ExecutionSpec): { seq: number; nodeRowId: number } {
     const parent = spec.metadata?.parentNodeExecution;
-    if (!parent) return 0;
+    if (!parent) return { seq: 0, nodeRowId: 0 };
     const source = parent.executionId && this.#records.get(executionKey(parent.executionId));
-    this.nodes.startedNode(source || undefined, parent, this.#nowNs());
+    // Its row id now, which stays its own: nodes that start later are numbered after it.
+    const nodeRowId = this.nodes.startedNode(source || undefined, parent, this.#nowNs()).row.rowId();
     const sourceSpec = (source as ExecutionRecord).spec;
     spec.metadata!.principal = sourceSpec.metadata?.principal ?? "";
     spec.metadata!.nesting = (sourceSpec.metadata?.nesting ?? 0) + 1;
     if (sourceSpec.executionClusterLabel) spec.executionClusterLabel = sourceSpec.executionClusterLabel;
-    return (source as ExecutionRecord).seq;
+    return { seq: (source as ExecutionRecord).seq, nodeRowId };
   }
 
   /**
@@ -616,7 +618,7 @@ export class ExecutionRegistry {
       workflowId: rowNumber(this.#store.workflowEntries(), record.launch.workflow),
       taskId: record.launch.task ? rowNumber(this.#store.taskEntries(), record.launch.task) : 0,
       sourceExecutionId: record.sourceSeq,
-      parentNodeExecutionId: record.hasParentNode ? null : 0,
+      parentNodeExecutionId: record.parentNodeRowId,
     };
   }
 

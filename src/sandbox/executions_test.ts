@@ -557,6 +557,37 @@ Deno.test("CreateExecution launched by a node of another: the node execution mus
   });
 });
 
+Deno.test("an execution launched by a node holds that node execution's row id in parent_node_execution_id", async () => {
+  await withSandbox(async (sandbox, client) => {
+    seed(sandbox);
+    // Another execution first, so the launching node's row is not the first one.
+    await client.createExecution(createRequest("other"));
+    await client.createExecution(createRequest("parent"));
+    const parentId = { ...scope, name: "parent" };
+    // The launching node's row id, as ListNodeExecutions' `id` column reads it.
+    const nodeAt = async (rowId: number) =>
+      (await client.listNodeExecutions({ workflowExecutionId: parentId, limit: 10, filters: `eq(id,${rowId})` }))
+        .nodeExecutions.map((n) => n.id?.nodeId);
+    let rowId = 1;
+    while (rowId < 50 && (await nodeAt(rowId))[0] !== "start-node") rowId++;
+    assert(rowId > 1 && rowId < 50, `the start node's row id: ${rowId}`);
+    await client.createExecution({
+      ...createRequest("child"),
+      spec: { launchPlan, metadata: { parentNodeExecution: { nodeId: "start-node", executionId: parentId } } },
+    });
+    const names = async (filters: string, key?: string) =>
+      (await client.listExecutions({
+        id: scope,
+        limit: 10,
+        filters,
+        sortBy: key ? { key, direction: Sort_Direction.ASCENDING } : undefined,
+      })).executions.map((e) => e.id?.name);
+    assertEquals(await names(`eq(parent_node_execution_id,${rowId})`), ["child"]);
+    assertEquals(await names("eq(parent_node_execution_id,0)", "created_at"), ["other", "parent"]);
+    assertEquals((await names("", "parent_node_execution_id")).at(-1), "child");
+  });
+});
+
 Deno.test("an execution's closure records its notifications: the request's, none when it disables all, else the launch plan's", async () => {
   await withSandbox(async (sandbox, client) => {
     seed(sandbox);
