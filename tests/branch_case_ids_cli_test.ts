@@ -5,36 +5,18 @@
  * branch, which FlyteAdmin does not mark a parent.
  */
 import { equal, ok as assert } from "node:assert/strict";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { BooleanExpressionSchema } from "../proto/gen/flyteidl/core/condition_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
 import { id, launchPlanInit, workflowInit } from "../src/sandbox/_test_helpers.ts";
-import { INT, intValue, node, type NodeInit, withTask } from "../src/sandbox/_test_compile.ts";
+import { alwaysBranch, INT, intValue, node, type NodeInit, withTask } from "../src/sandbox/_test_compile.ts";
 import { runFctlProcess } from "./helpers.ts";
 import { withFullAdmin } from "./entity_fixtures.ts";
 
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 
-/** `1 == 1`: a condition of constants, which binds nothing. */
-const always: MessageInitShape<typeof BooleanExpressionSchema> = {
-  expr: {
-    case: "comparison",
-    value: {
-      leftValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
-      rightValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
-    },
-  },
-};
-
-const branch = (nodeId: string, thenNode: NodeInit, elseNode: NodeInit): NodeInit => ({
-  id: nodeId,
-  metadata: { name: nodeId },
-  target: {
-    case: "branchNode",
-    value: { ifElse: { case: { condition: always, thenNode }, default: { case: "elseNode", value: elseNode } } },
-  },
-});
+/** A branch named after its id, as flytekit names one (the drawing labels its cluster so). */
+const branch = (nodeId: string, thenNode: NodeInit, elseNode: NodeInit) =>
+  alwaysBranch(nodeId, thenNode, elseNode, nodeId);
 
 /** A sandbox with workflow `nested` (n0, then branch b: if branch ib (t0, else t1), else e0) and its launch plan. */
 async function withNestedBranch(fn: (sandbox: Sandbox, endpoint: string[]) => Promise<void>, now: () => Date) {

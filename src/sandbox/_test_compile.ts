@@ -105,6 +105,16 @@ export const ALWAYS = {
   },
 };
 
+/** A branch `nodeId`: if {@link ALWAYS} then `thenNode`, else `elseNode`; `name` in its metadata, if given. */
+export const alwaysBranch = (nodeId: string, thenNode: NodeInit, elseNode: NodeInit, name?: string): NodeInit => ({
+  id: nodeId,
+  ...(name === undefined ? {} : { metadata: { name } }),
+  target: {
+    case: "branchNode",
+    value: { ifElse: { case: { condition: ALWAYS, thenNode }, default: { case: "elseNode", value: elseNode } } },
+  },
+});
+
 export const WF = `resource_type:WORKFLOW project:"flytesnacks" domain:"development" name:"wf" version:"v1"`;
 export const failed = (...errors: string[]) =>
   `InvalidArgument: failed to compile workflow for [${WF}] with err: Collected Errors: ${errors.length}\n` +

@@ -8,7 +8,7 @@ import { int } from "../_test_literals.ts";
 import { id, launchPlanInit, taskNode, workflowInit } from "./_test_helpers.ts";
 import { DEFAULT_MAX_WORKFLOW_NODES } from "./compile.ts";
 import {
-  ALWAYS,
+  alwaysBranch,
   answer,
   type BindingInit,
   caseIds,
@@ -462,18 +462,7 @@ Deno.test("CreateWorkflow: an error another workflow already reported still refu
 Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile of it, as the compiler compiles it in place", () => {
   const store = seeded();
   const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
-  const branch: NodeInit = {
-    id: "b",
-    target: {
-      case: "branchNode",
-      value: {
-        ifElse: {
-          case: { condition: ALWAYS, thenNode: makes("t0") },
-          default: { case: "elseNode", value: makes("e0") },
-        },
-      },
-    },
-  };
+  const branch = alwaysBranch("b", makes("t0"), makes("e0"));
   const sub = (name: string, nodes: NodeInit[]) => ({ id: subWorkflowId(name), interface: {}, nodes });
   // `twice` is run by the workflow and by `once`, which the workflow runs from two nodes (compiled once for both);
   // `spare` is run by nothing.
@@ -507,18 +496,7 @@ Deno.test("CreateWorkflow renames a sub-workflow's cases once for each compile o
 Deno.test("CreateWorkflow checks a sub-workflow with errors again for each node running it, its cases renamed again", () => {
   const store = seeded();
   // The if case binds `b`, which `make` does not have: an error at the case, under the id the compile gave it.
-  const branch: NodeInit = {
-    id: "b",
-    target: {
-      case: "branchNode",
-      value: {
-        ifElse: {
-          case: { condition: ALWAYS, thenNode: node("t0", "make", { b: intValue(1n) }) },
-          default: { case: "elseNode", value: node("e0", "make", { a: intValue(1n) }) },
-        },
-      },
-    },
-  };
+  const branch = alwaysBranch("b", node("t0", "make", { b: intValue(1n) }), node("e0", "make", { a: intValue(1n) }));
   const sub = (name: string, nodes: NodeInit[]) => ({ id: subWorkflowId(name), interface: {}, nodes });
   // `bad` is run by `once` (compiled for n0), then by the workflow's n1: each compile renames its case again.
   const subs = [sub("once", [subWorkflowNode("m0", "bad")]), sub("bad", [branch])];

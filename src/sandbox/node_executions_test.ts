@@ -1,41 +1,28 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { BooleanExpressionSchema } from "../../proto/gen/flyteidl/core/condition_pb.ts";
 import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
+import type { AdminClient } from "../admin/client.ts";
 import { DOMAIN, id, launchPlanInit, PROJECT, withSandbox, workflowInit } from "./_test_helpers.ts";
-import { INT, intValue, node, type NodeInit, withTask } from "./_test_compile.ts";
+import type { Sandbox } from "./server.ts";
+import { alwaysBranch, INT, intValue, node, type NodeInit, withTask } from "./_test_compile.ts";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
 
-/** `1 == 1`: a condition of constants, which binds nothing. */
-const always: MessageInitShape<typeof BooleanExpressionSchema> = {
-  expr: {
-    case: "comparison",
-    value: {
-      leftValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
-      rightValue: { val: { case: "primitive", value: { value: { case: "integer", value: 1n } } } },
-    },
-  },
-};
-
-/** A branch `nodeId`: if `1 == 1` then `thenNode`, else `elseNode`. */
-const branch = (nodeId: string, thenNode: NodeInit, elseNode: NodeInit): NodeInit => ({
-  id: nodeId,
-  target: {
-    case: "branchNode",
-    value: { ifElse: { case: { condition: always, thenNode }, default: { case: "elseNode", value: elseNode } } },
-  },
-});
+/**
+ * Registers workflow `nested` and its launch plan: n0, then branch n1, whose first case is branch n0, whose first case
+ * is n0 (as flytekit numbers them).
+ */
+async function registerNested(sandbox: Sandbox, client: AdminClient): Promise<void> {
+  withTask(sandbox.store, "make", { a: INT }, { o: INT });
+  const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
+  const nodes = [makes("n0"), alwaysBranch("n1", alwaysBranch("n0", makes("n0"), makes("n1")), makes("n2"))];
+  await client.admin.createWorkflow(workflowInit("nested", "v1", nodes));
+  await client.admin.createLaunchPlan(launchPlanInit("nested", "v1"));
+}
 
 Deno.test("a run of a nested branch records the node executions flytepropeller reports: its ids, hashed past 20", async () => {
   let ms = START;
   await withSandbox(async (sandbox, client) => {
-    withTask(sandbox.store, "make", { a: INT }, { o: INT });
-    const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
-    // As flytekit numbers them: branch n1, whose first case is branch n0, whose first case is n0.
-    const nodes = [makes("n0"), branch("n1", branch("n0", makes("n0"), makes("n1")), makes("n2"))];
-    await client.admin.createWorkflow(workflowInit("nested", "v1", nodes));
-    await client.admin.createLaunchPlan(launchPlanInit("nested", "v1"));
+    await registerNested(sandbox, client);
     const executionId = { project: PROJECT, domain: DOMAIN, name: "nest" };
     await client.admin.createExecution({
       ...executionId,
@@ -76,11 +63,7 @@ Deno.test("a run of a nested branch records the node executions flytepropeller r
 Deno.test("node executions' id and parent_id columns are FlyteAdmin's rows: numbered as they start, a child's parent", async () => {
   let ms = START;
   await withSandbox(async (sandbox, client) => {
-    withTask(sandbox.store, "make", { a: INT }, { o: INT });
-    const makes = (nodeId: string) => node(nodeId, "make", { a: intValue(1n) });
-    const nodes = [makes("n0"), branch("n1", branch("n0", makes("n0"), makes("n1")), makes("n2"))];
-    await client.admin.createWorkflow(workflowInit("nested", "v1", nodes));
-    await client.admin.createLaunchPlan(launchPlanInit("nested", "v1"));
+    await registerNested(sandbox, client);
     const run = async (name: string) => {
       await client.admin.createExecution({
         project: PROJECT,
