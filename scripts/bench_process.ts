@@ -135,13 +135,22 @@ export interface Bench {
    * after one unmeasured round (the first start of a changed module fills Deno's caches, which a user's
    * first run pays once, not on every command). `commands` get the round's index, so a command can differ
    * from run to run (a fresh version). Returns every command's times in milliseconds; when `cpu` is given,
-   * it receives every measured run's CPU time (user + system of the timed process) in milliseconds.
+   * it receives every measured run's CPU time (user + system of the timed process) in milliseconds, and
+   * `serverCpu.ms` the CPU time a server (`serverCpu.read`, e.g. {@link Admin.cpuMs}) spent during each.
    */
   time(
     commands: Record<string, (round: number) => Run>,
     runs: number,
     cpu?: Record<string, number[]>,
+    serverCpu?: ServerCpu,
   ): Promise<Record<string, number[]>>;
+}
+
+/** Where {@link Bench.time} records a server's CPU time during each measured run, by command. */
+export interface ServerCpu {
+  /** The server's CPU time so far (user + system) in milliseconds. */
+  read: () => Promise<number>;
+  ms: Record<string, number[]>;
 }
 
 /** Runs `fn` with a {@link Bench}, then ends its servers and removes its temp dir, whatever happens. */
@@ -194,9 +203,9 @@ export async function withBench<T>(fn: (bench: Bench) => Promise<T>): Promise<T>
           ...["--allow-net", "--allow-read", `${ROOT}scripts/bench_github.ts`, "--stdin"],
           ...["--rtt", String(options.rttMs), "--assets", options.assets.join(",")],
         ])).endpoint,
-      time: async (commands, runs, cpu) => {
+      time: async (commands, runs, cpu, serverCpu) => {
         try {
-          return await timeAlternately(commands, runs, env, interrupt.signal, cpu);
+          return await timeAlternately(commands, runs, env, interrupt.signal, cpu, serverCpu);
         } catch (err) {
           const crashed = servers.find((server) => server.ended)?.ended;
           if (!crashed || interrupt.signal.aborted) throw err;
@@ -250,20 +259,25 @@ async function timeAlternately(
   env: Record<string, string>,
   signal: AbortSignal,
   cpu?: Record<string, number[]>,
+  serverCpu?: ServerCpu,
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(commands);
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (const name of names) if (cpu) cpu[name] = [];
+  for (const name of names) if (serverCpu) serverCpu.ms[name] = [];
   for (let round = -1; round < runs; round++) {
     const first = (round + names.length) % names.length;
     for (const name of [...names.slice(first), ...names.slice(0, first)]) {
       // A waited-for child's CPU time is added to this process's children's CPU time when it ends.
       const cpuBefore = await processCpuMs(`/proc/${Deno.pid}/stat`, 16);
+      const serverBefore = await serverCpu?.read();
       const ms = await timeOnce(commands[name](round), env, signal);
       const cpuMs = await processCpuMs(`/proc/${Deno.pid}/stat`, 16) - cpuBefore;
+      const serverMs = serverCpu && await serverCpu.read() - serverBefore!;
       if (round >= 0) {
         times[name].push(ms);
         cpu?.[name].push(cpuMs);
+        if (serverMs !== undefined) serverCpu?.ms[name].push(serverMs);
       }
     }
   }

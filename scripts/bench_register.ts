@@ -12,6 +12,9 @@
  *
  * - flytesnacks-core (84 entities, one fast-registration upload) at 50 ms per RPC. Target: <= 1.4x its
  *   dependency limit, 3 rounds (task, workflow, launch plan) x 50 ms + the same command's `--dryRun` time.
+ *   Beside it, the floor of fctl's stack (scripts/bench_creates_connect.ts, bundled as fctl is): 39, 21 and 24
+ *   CreateTask calls in three rounds through Connect's stock transport, with nothing read or planned. No target:
+ *   with the `--dryRun` time added, it is the least any client on that stack could take.
  *   Also `--dryRun` against an empty Deno script run with the same flags. Target: <= 5x. Beside them, the
  *   libraries a dry run imports, loaded and unused (scripts/bench_dry_run_libraries.ts, bundled as fctl is). No
  *   target: it tells what of the dry run's time is fctl's own. And the same registration in production shape, beside the lab's:
@@ -21,7 +24,7 @@
  * - 24 renamed copies of flytesnacks-core (2,016 entities, generated into a temp dir by
  *   scripts/bench_package.ts) at 5 ms per RPC. Target: <= 1.5x max(3, ceil(2016 / concurrency)) x 5 ms +
  *   its `--dryRun` time, with fctl's default concurrency (`DEFAULT_CONCURRENCY`, read from the code).
- *   Beside it, the floor of fctl's stack (scripts/bench_creates_connect.ts): as many CreateTask calls at the
+ *   Beside it, the floor of fctl's stack (scripts/bench_creates_connect.ts, bundled): as many CreateTask calls at the
  *   same concurrency through Connect's stock transport, with nothing read or planned. No target: with the
  *   `--dryRun` time added, it is the least any client on that stack could take, to set against the limit.
  *   Then the same at 50 ms per RPC, where waiting outweighs CPU and the limit counts how full fctl keeps
@@ -47,13 +50,18 @@ import {
   type Run,
   runBenchmark,
   runsArgument,
+  type ServerCpu,
   withBench,
 } from "./bench_process.ts";
 import { productionUser } from "./bench_production.ts";
 
 const CORE = `${ROOT}../shared/fixtures/flytectl/flytesnacks-core.tgz`;
+/** The floor of fctl's stack for a registration's creates (see its module doc). */
+const STACK_FLOOR = `${ROOT}scripts/bench_creates_connect.ts`;
 /** Rounds of creates the admin needs for a package of tasks, workflows and launch plans. */
 const DEPENDENCY_ROUNDS = 3;
+/** flytesnacks-core's creates in each of those rounds: 39 tasks, 21 workflows, 24 launch plans. */
+const CORE_ROUNDS = [39, 21, 24];
 const COPIES = 24;
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
 /** The network round trip of the production shape's second line: an admin in another region. */
@@ -66,11 +74,14 @@ interface RegisterTimes {
   extra: Record<string, number>;
   registerCpu: number;
   adminCpu: number;
+  /** The admin's CPU time during a run of the stack floor, when there is one. */
+  stackAdminCpu?: number;
 }
 
 /**
  * Runs of the register command, of its `--dryRun` and of `extra` commands (given the admin's endpoint),
- * alternately; medians in ms. `callingAdmin` names the extra commands that call the admin.
+ * alternately; medians in ms, with the CPU time of fctl and of the admin during each registration (and during
+ * each run of an extra `stack` command, the stack floor).
  */
 async function registerAndDryRun(
   bench: Bench,
@@ -78,7 +89,6 @@ async function registerAndDryRun(
   latencyMs: number,
   runs: number,
   extra: (endpoint: string) => Record<string, (round: number) => Run> = () => ({}),
-  callingAdmin: string[] = [],
 ): Promise<RegisterTimes> {
   const { runFlags, main } = await fctlCommand();
   const admin = await bench.startAdmin({ latencyMs });
@@ -96,18 +106,15 @@ async function registerAndDryRun(
     ...extraCommands,
   };
   const cpu: Record<string, number[]> = {};
-  const adminCpuBefore = await admin.cpuMs();
-  const t = await bench.time(commands, runs, cpu);
-  // Registrations and the extra commands that call it reach the admin (a dry run makes no call), the
-  // unmeasured round's included; an extra command that calls it makes the same creates as a registration.
-  const callers = 1 + callingAdmin.length;
-  const adminCpu = (await admin.cpuMs() - adminCpuBefore) / ((runs + 1) * callers);
+  const adminCpu: ServerCpu = { read: admin.cpuMs, ms: {} };
+  const t = await bench.time(commands, runs, cpu, adminCpu);
   return {
     register: median(t.register),
     dryRun: median(t.dryRun),
     extra: Object.fromEntries(Object.keys(extraCommands).map((name) => [name, median(t[name])])),
     registerCpu: median(cpu.register),
-    adminCpu,
+    adminCpu: median(adminCpu.ms.register),
+    ...(t.stack ? { stackAdminCpu: median(adminCpu.ms.stack) } : {}),
   };
 }
 
@@ -125,9 +132,14 @@ async function core(bench: Bench, runs: number): Promise<void> {
     env,
   });
   const libraries = await bundledFloor(`${ROOT}scripts/bench_dry_run_libraries.ts`, bench.tempDir);
-  const t = await registerAndDryRun(bench, CORE, latencyMs, runs, () => ({
+  const stackFloor = await bundledFloor(STACK_FLOOR, bench.tempDir);
+  const t = await registerAndDryRun(bench, CORE, latencyMs, runs, (endpoint) => ({
     empty: () => ({ args: [...runFlags, empty], stdout: "piped" }),
     libraries: () => ({ args: [...runFlags, libraries], stdout: "piped" }),
+    stack: (round) => ({
+      args: [...runFlags, stackFloor, endpoint, CORE_ROUNDS.join(","), String(DEFAULT_CONCURRENCY), `c${round + 1}`],
+      stdout: "piped",
+    }),
     production: registerAs(production),
     remote: registerAs(remote),
   }));
@@ -150,6 +162,7 @@ async function core(bench: Bench, runs: number): Promise<void> {
   console.log(resultLine(`  dependency limit: ${DEPENDENCY_ROUNDS} x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target: 1.4 }));
   cpuLines(t);
+  stackLines(`${sum(CORE_ROUNDS)} CreateTask in ${CORE_ROUNDS.length} rounds`, t, limit);
   console.log(
     resultLine("  production shape: TLS, OAuth (token cached), config file", t.extra.production, {
       ratio: t.extra.production / t.register,
@@ -159,10 +172,33 @@ async function core(bench: Bench, runs: number): Promise<void> {
   console.log(resultLine(`    the same across a ${RTT_MS} ms network round trip`, t.extra.remote));
 }
 
+function sum(numbers: number[]): number {
+  return numbers.reduce((total, n) => total + n, 0);
+}
+
+/**
+ * The stack floor's time (`t.extra.stack`) as a limit of its own: what any client on fctl's stack would take
+ * (the floor plus the same `--dryRun`), against the benchmark's limit, and the registration against it.
+ */
+function stackLines(creates: string, t: RegisterTimes, limit: number): void {
+  const stackLimit = t.extra.stack + t.dryRun;
+  console.log(resultLine(`  stack floor: ${creates}, stock Connect`, t.extra.stack));
+  console.log(resultLine("    CPU of the bench admin during a run of it (median)", t.stackAdminCpu!));
+  console.log(
+    resultLine("  stack limit: the stack floor + --dryRun", stackLimit, { ratio: stackLimit / limit, of: "the limit" }),
+  );
+  console.log(
+    resultLine("    register files against the stack limit", t.register, {
+      ratio: t.register / stackLimit,
+      of: "the stack limit",
+    }),
+  );
+}
+
 /** Where a registration's time goes besides waiting: fctl's own CPU and the (single-threaded) admin's. */
 function cpuLines(t: { registerCpu: number; adminCpu: number }): void {
   console.log(resultLine("    CPU of the fctl process (user + system, median)", t.registerCpu));
-  console.log(resultLine("    CPU of the bench admin per run that calls it (mean)", t.adminCpu));
+  console.log(resultLine("    CPU of the bench admin during a registration (median)", t.adminCpu));
 }
 
 /** The release `register examples` registers in the benchmark: fixture archives, as a release's assets. */
@@ -200,18 +236,15 @@ async function largePackage(bench: Bench): Promise<{ archive: string; entities: 
 async function large(bench: Bench, runs: number, latencyMs: number, target: number): Promise<void> {
   const { archive, entities } = await largePackage(bench);
   const { runFlags } = await fctlCommand();
+  const stackFloor = await bundledFloor(STACK_FLOOR, bench.tempDir);
   const t = await registerAndDryRun(bench, archive, latencyMs, runs, (endpoint) => ({
     stack: (round) => ({
-      args: [
-        ...[...runFlags, `${ROOT}scripts/bench_creates_connect.ts`, endpoint],
-        ...[String(entities), String(DEFAULT_CONCURRENCY), `c${round + 1}`],
-      ],
+      args: [...runFlags, stackFloor, endpoint, String(entities), String(DEFAULT_CONCURRENCY), `c${round + 1}`],
       stdout: "piped",
     }),
-  }), ["stack"]);
+  }));
   const rounds = Math.max(DEPENDENCY_ROUNDS, Math.ceil(entities / DEFAULT_CONCURRENCY));
   const limit = rounds * latencyMs + t.dryRun;
-  const stackLimit = t.extra.stack + t.dryRun;
   console.log(
     `${COPIES} renamed copies (${entities} entities), ${latencyMs} ms per RPC, default concurrency ${DEFAULT_CONCURRENCY}, ${runs} runs:`,
   );
@@ -219,16 +252,7 @@ async function large(bench: Bench, runs: number, latencyMs: number, target: numb
   console.log(resultLine(`  limit: max(${DEPENDENCY_ROUNDS}, ${rounds}) x ${latencyMs} ms + --dryRun`, limit));
   console.log(resultLine("  register files", t.register, { ratio: t.register / limit, of: "the limit", target }));
   cpuLines(t);
-  console.log(resultLine(`  stack floor: ${entities} CreateTask, stock Connect, nothing read`, t.extra.stack));
-  console.log(
-    resultLine("  stack limit: the stack floor + --dryRun", stackLimit, { ratio: stackLimit / limit, of: "the limit" }),
-  );
-  console.log(
-    resultLine("    register files against the stack limit", t.register, {
-      ratio: t.register / stackLimit,
-      of: "the stack limit",
-    }),
-  );
+  stackLines(`${entities} CreateTask`, t, limit);
 }
 
 /** The benchmark's cases, in the order they run. */
