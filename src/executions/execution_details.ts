@@ -1,7 +1,10 @@
 /**
  * `executionDetails`: an execution's node tree, as flytectl's `get execution --details` reads it, with fctl's fixes:
  * every page of node and task executions is read (flytectl reads only the first 100 of each), and `nodeId` naming no
- * node is an error naming the node ids that exist.
+ * node is an error naming the node ids that exist. What the admin answers is bounded: a listing that repeats a page
+ * token, a node listed below itself, nesting deeper than {@link MAX_DEPTH} levels and a tree of more than
+ * {@link MAX_EXECUTIONS} node and task executions are errors, where a broken or hostile server would otherwise keep
+ * fctl reading (and holding what it read) for ever.
  *
  * @module
  */
@@ -16,6 +19,25 @@ import { type ExecutionName, getExecution } from "./get_execution.ts";
 const PAGE = 100;
 /** Nodes of one level read at once: a wide workflow takes a few round trips, not one per node in turn. */
 const NODES_AT_ONCE = 8;
+/**
+ * The most node and task executions one tree is read to. Far beyond a real execution's (a dynamic workflow of
+ * thousands of tasks has thousands of each), and small enough to hold in memory.
+ */
+export const MAX_EXECUTIONS = 100_000;
+/**
+ * The deepest nesting of parent nodes read. Each level costs a round trip; real executions nest sub-workflows,
+ * branches and dynamic workflows a few levels deep, recursive dynamic workflows perhaps some dozens.
+ */
+export const MAX_DEPTH = 1_000;
+
+/** What one read of a tree has read so far, and where: the bounds' state. */
+interface TreeRead {
+  client: AdminClient;
+  id: ExecutionName;
+  signal: AbortSignal | undefined;
+  /** Node and task executions read so far. */
+  executions: number;
+}
 
 /**
  * One node of an execution's tree: a parent node (a sub-workflow, a branch) has child nodes; any other node has its
@@ -68,15 +90,36 @@ function timeNs(ts: { seconds: bigint; nanos: number } | undefined): bigint {
   return ts ? ts.seconds * 1_000_000_000n + BigInt(ts.nanos) : -1n;
 }
 
-/** Every page of a listing, following the admin's tokens. */
-async function allPages<T>(list: (token: string) => Promise<{ items: T[]; token: string }>): Promise<T[]> {
+/**
+ * Every page of a listing, following the admin's tokens; `what` names the listing in errors. A token that comes
+ * back would loop for ever (FlyteAdmin's never do); the executions read count against {@link MAX_EXECUTIONS}.
+ */
+async function allPages<T>(
+  read: TreeRead,
+  what: string,
+  list: (token: string) => Promise<{ items: T[]; token: string }>,
+): Promise<T[]> {
   const items: T[] = [];
+  const seen = new Set<string>();
   let token = "";
   do {
     const page = await list(token);
     items.push(...page.items);
-    // A token that does not move would loop for ever: FlyteAdmin's never repeats, another server's might.
-    if (page.token === token || page.items.length === 0) break;
+    read.executions += page.items.length;
+    if (read.executions > MAX_EXECUTIONS) {
+      throw new OperationError(
+        `execution ${quote(read.id.name)} has more than ${MAX_EXECUTIONS} node and task executions: ` +
+          `the most fctl reads for its details`,
+      );
+    }
+    if (page.token === "" || page.items.length === 0) break;
+    if (page.token === token || seen.has(page.token)) {
+      throw new OperationError(
+        `the admin answered page token ${quote(page.token)} of ${what} of execution ${quote(read.id.name)} ` +
+          `a second time: a listing that repeats its tokens never ends`,
+      );
+    }
+    seen.add(page.token);
     token = page.token;
   } while (token !== "");
   return items;
@@ -102,42 +145,58 @@ async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-/** The nodes below `parentId` ("" for the top level), each with its children or attempts and data. */
-async function readNodes(
-  client: AdminClient,
-  id: ExecutionName,
-  parentId: string,
-  signal: AbortSignal | undefined,
-): Promise<NodeDetails[]> {
-  const nodes = await allPages(async (token) => {
-    const response = await client.admin.listNodeExecutions(
-      { workflowExecutionId: id, uniqueParentId: parentId, limit: PAGE, token },
-      { signal },
+/**
+ * The nodes below the last of `ancestors` (the node ids from the top; none for the top level), each with its
+ * children or attempts and data.
+ */
+async function readNodes(read: TreeRead, ancestors: readonly string[]): Promise<NodeDetails[]> {
+  const parentId = ancestors.at(-1) ?? "";
+  const below = parentId === "" ? "the top level" : `node ${quote(parentId)}`;
+  const nodes = await allPages(read, `the nodes below ${below}`, async (token) => {
+    const response = await read.client.admin.listNodeExecutions(
+      { workflowExecutionId: read.id, uniqueParentId: parentId, limit: PAGE, token },
+      { signal: read.signal },
     );
     return { items: response.nodeExecutions, token: response.token };
   });
   nodes.sort((a, b) => Number(timeNs(a.closure?.createdAt) - timeNs(b.closure?.createdAt)));
-  return await mapInOrder(nodes, NODES_AT_ONCE, (nodeExecution) => readNode(client, id, nodeExecution, signal));
+  return await mapInOrder(nodes, NODES_AT_ONCE, (nodeExecution) => readNode(read, ancestors, nodeExecution));
 }
 
-/** One node: a parent node's children; any other node's attempts and data. */
+/** One node below `ancestors`: a parent node's children; any other node's attempts and data. */
 async function readNode(
-  client: AdminClient,
-  id: ExecutionName,
+  read: TreeRead,
+  ancestors: readonly string[],
   nodeExecution: NodeExecution,
-  signal: AbortSignal | undefined,
 ): Promise<NodeDetails> {
   const nodeId = nodeExecution.id?.nodeId ?? "";
   if (nodeExecution.metadata?.isParentNode) {
-    return { nodeExecution, childNodes: await readNodes(client, id, nodeId, signal), taskExecutions: [] };
+    // Node ids are unique in an execution (flytepropeller prefixes a nested node's with its parents'), so a node
+    // among its own ancestors is a loop, which would be listed level after level for ever.
+    if (ancestors.includes(nodeId)) {
+      throw new OperationError(
+        `the admin listed node ${quote(nodeId)} of execution ${quote(read.id.name)} below itself ` +
+          `(${[...ancestors, nodeId].join(" > ")})`,
+      );
+    }
+    if (ancestors.length >= MAX_DEPTH) {
+      throw new OperationError(
+        `execution ${quote(read.id.name)} nests its nodes more than ${MAX_DEPTH} levels deep ` +
+          `(at node ${quote(nodeId)}): the deepest fctl reads for its details`,
+      );
+    }
+    return { nodeExecution, childNodes: await readNodes(read, [...ancestors, nodeId]), taskExecutions: [] };
   }
-  const nodeExecutionId = { executionId: id, nodeId };
+  const nodeExecutionId = { executionId: read.id, nodeId };
   const [taskExecutions, data] = await Promise.all([
-    allPages(async (token) => {
-      const response = await client.admin.listTaskExecutions({ nodeExecutionId, limit: PAGE, token }, { signal });
+    allPages(read, `the task executions of node ${quote(nodeId)}`, async (token) => {
+      const response = await read.client.admin.listTaskExecutions(
+        { nodeExecutionId, limit: PAGE, token },
+        { signal: read.signal },
+      );
       return { items: response.taskExecutions, token: response.token };
     }),
-    client.admin.getNodeExecutionData({ id: nodeExecutionId }, { signal }),
+    read.client.admin.getNodeExecutionData({ id: nodeExecutionId }, { signal: read.signal }),
   ]);
   taskExecutions.sort((a, b) => (a.id?.retryAttempt ?? 0) - (b.id?.retryAttempt ?? 0));
   return { nodeExecution, childNodes: [], taskExecutions, inputs: data.fullInputs, outputs: data.fullOutputs };
@@ -172,7 +231,9 @@ function findNode(nodes: NodeDetails[], nodeId: string): NodeDetails | undefined
  * ```
  *
  * @throws {NotFoundError} no such execution
- * @throws {OperationError} `nodeId` names no node of the execution (the message lists those it has)
+ * @throws {OperationError} `nodeId` names no node of the execution (the message lists those it has), or the admin's
+ *   answers pass a bound (a repeated page token, a node below itself, more than {@link MAX_DEPTH} levels or
+ *   {@link MAX_EXECUTIONS} executions)
  * @throws {AdminError} any other call the admin refused, or that could not be made
  */
 export async function executionDetails(
@@ -181,7 +242,8 @@ export async function executionDetails(
   options: ExecutionDetailsOptions = {},
 ): Promise<NodeDetails[]> {
   await getExecution(client, id, options.signal);
-  const nodes = await readNodes(client, { project: id.project, domain: id.domain, name: id.name }, "", options.signal);
+  const name = { project: id.project, domain: id.domain, name: id.name };
+  const nodes = await readNodes({ client, id: name, signal: options.signal, executions: 0 }, []);
   if (options.nodeId === undefined) return nodes;
   const node = findNode(nodes, options.nodeId);
   if (node) return [node];

@@ -13,6 +13,10 @@
  *   their nodes; a case node whose id is a workflow node's gets its own name (see `#drawNode`; Flyte's compiler
  *   stores cases as `<branch>-<node>`, so only a closure it did not compile has such a case).
  *
+ * The closure comes from the admin, so its drawing is bounded: a sub-workflow that runs itself (which Flyte's compiler
+ * refuses) is an error, as is a graph of more than {@link MAX_GRAPH_NODES} nodes (a sub-workflow is drawn once per node
+ * that runs it, so a small closure of sub-workflows each running the next twice would otherwise draw billions).
+ *
  * @module
  */
 import type {
@@ -25,6 +29,9 @@ import type { Node } from "../../proto/gen/flyteidl/core/workflow_pb.ts";
 import { OperationError } from "../errors.ts";
 import { conditionText } from "./condition_text.ts";
 import { type DotAttributes, DotDocument } from "./dot_document.ts";
+
+/** The most nodes one drawing holds: far more than a person can read, few enough to write and lay out. */
+export const MAX_GRAPH_NODES = 100_000;
 
 const START_NODE = "start-node";
 const END_NODE = "end-node";
@@ -58,6 +65,10 @@ class GraphBuilder {
   readonly #subWorkflows = new Map<string, CompiledWorkflow>();
   /** The DOT names of every workflow's own nodes, which a branch's inner node must not take. */
   readonly #reserved = new Set<string>();
+  /** The sub-workflows being drawn, outermost first (by {@link identifierKey}). */
+  readonly #drawing: string[] = [];
+  /** Nodes drawn so far, against {@link MAX_GRAPH_NODES}. */
+  #nodes = 0;
 
   constructor(closure: CompiledWorkflowClosure) {
     // A task or sub-workflow without a template id cannot be referenced: a node naming it fails below.
@@ -111,6 +122,12 @@ class GraphBuilder {
    * would draw the two as one.
    */
   #drawNode(cluster: string, prefix: string, node: Node, scope: Scope, branch?: string): string {
+    if (++this.#nodes > MAX_GRAPH_NODES) {
+      throw new OperationError(
+        `the workflow's graph has more than ${MAX_GRAPH_NODES} nodes (a sub-workflow is drawn once for each node ` +
+          `that runs it): too many to draw`,
+      );
+    }
     let name = sanitize(prefixed(prefix, node.id));
     if (branch !== undefined && (this.#reserved.has(name) || this.dot.hasNode(name))) name = `${branch}_${name}`;
     let drawn = name;
@@ -156,9 +173,18 @@ class GraphBuilder {
             ? this.#subWorkflows.get(identifierKey(reference.value))
             : undefined;
           if (!sub) throw new OperationError(`sub-workflow [${describe(reference.value)}] not found in closure`);
+          const key = identifierKey(reference.value);
+          if (this.#drawing.includes(key)) {
+            throw new OperationError(
+              `sub-workflow [${describe(reference.value)}] runs itself (node ${JSON.stringify(node.id)}): ` +
+                `a compiled closure cannot, and its drawing would never end`,
+            );
+          }
           drawnIn = `${CLUSTER_PREFIX}${name}`;
           this.dot.addSubgraph(cluster, drawnIn, { label: { text: name } });
+          this.#drawing.push(key);
           const inner = this.drawWorkflow(drawnIn, name, sub);
+          this.#drawing.pop();
           const start = inner.drawn.get(START_NODE);
           if (start === undefined) {
             // A sub-workflow compiled without a start node: something inside the cluster must stand for it.

@@ -6,7 +6,7 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError } from "../errors.ts";
 import { everyNodeKind } from "./_test_constructed.ts";
 import { compiledFixtureWorkflows } from "./_test_helpers.ts";
-import { workflowDot } from "./graph_dot.ts";
+import { MAX_GRAPH_NODES, workflowDot } from "./graph_dot.ts";
 
 /** Compares with `testdata/<name>.dot`; `UPDATE_GOLDEN=1` rewrites the file instead. */
 async function golden(name: string, actual: string): Promise<void> {
@@ -198,4 +198,63 @@ Deno.test("a sub-workflow with a branch, used by two nodes: two clusters, each w
   }
   // n0 -> n1 joins the two clusters through their start nodes.
   assert(dot.includes('\tn0_start_node->n1_start_node[ lhead="cluster_n1", ltail="cluster_n0" ];\n'));
+});
+
+/** The id of sub-workflow `name` of the tests' closures. */
+const subWorkflowId = (name: string) => ({
+  resourceType: ResourceType.WORKFLOW,
+  project: "p",
+  domain: "d",
+  name,
+  version: "v",
+});
+
+/** Node `id`, running sub-workflow `name`. */
+const runsSub = (id: string, name: string) => ({
+  id,
+  target: {
+    case: "workflowNode" as const,
+    value: { reference: { case: "subWorkflowRef" as const, value: subWorkflowId(name) } },
+  },
+});
+
+Deno.test("a sub-workflow that runs itself, directly or through another: an error naming it, not a drawing without end", () => {
+  for (const [sub, runs] of [["a", { a: "a" }], ["a", { a: "b", b: "a" }]] as const) {
+    const closure = create(CompiledWorkflowClosureSchema, {
+      primary: { template: { nodes: [runsSub("n0", sub)] } },
+      subWorkflows: Object.entries(runs).map(([name, next]) => ({
+        template: { id: subWorkflowId(name), nodes: [runsSub(`in-${name}`, next)] },
+      })),
+    });
+    throws(() => workflowDot(closure), (err: unknown) => {
+      assert(err instanceof OperationError);
+      match(
+        err.message,
+        /^sub-workflow \[p\/d\/a version v\] runs itself \(node "in-[ab]"\): a compiled closure cannot/,
+      );
+      return true;
+    });
+  }
+});
+
+Deno.test(`sub-workflows each running the next twice, 20 deep (a million drawings): an error at ${MAX_GRAPH_NODES} nodes`, () => {
+  const depth = 20;
+  const closure = create(CompiledWorkflowClosureSchema, {
+    primary: { template: { nodes: [runsSub("n0", "s0"), runsSub("n1", "s0")] } },
+    subWorkflows: Array.from({ length: depth }, (_, level) => ({
+      template: {
+        id: subWorkflowId(`s${level}`),
+        nodes: level + 1 < depth ? [runsSub("n0", `s${level + 1}`), runsSub("n1", `s${level + 1}`)] : [{ id: "leaf" }],
+      },
+    })),
+  });
+  throws(() => workflowDot(closure), (err: unknown) => {
+    assert(err instanceof OperationError);
+    equal(
+      err.message,
+      `the workflow's graph has more than ${MAX_GRAPH_NODES} nodes (a sub-workflow is drawn once for each node that ` +
+        "runs it): too many to draw",
+    );
+    return true;
+  });
 });
