@@ -30,8 +30,13 @@ import { OperationError } from "../errors.ts";
 import { conditionText } from "./condition_text.ts";
 import { type DotAttributes, DotDocument } from "./dot_document.ts";
 
-/** The most nodes one drawing holds: far more than a person can read, few enough to write and lay out. */
+/** The most nodes one DOT text holds: far more than a person can read, few enough to write. */
 export const MAX_GRAPH_NODES = 100_000;
+/**
+ * The most nodes fctl lays out and draws itself (`-o svg`): Graphviz lays out a tree of 6,000 in about 3 s on one
+ * core, without a way to interrupt it, and a tree of 20,000 exhausts its stack.
+ */
+export const MAX_DRAWN_NODES = 5_000;
 
 const START_NODE = "start-node";
 const END_NODE = "end-node";
@@ -67,10 +72,10 @@ class GraphBuilder {
   readonly #reserved = new Set<string>();
   /** The sub-workflows being drawn, outermost first (by {@link identifierKey}). */
   readonly #drawing: string[] = [];
-  /** Nodes drawn so far, against {@link MAX_GRAPH_NODES}. */
+  /** Nodes drawn so far, against {@link maxNodes}. */
   #nodes = 0;
 
-  constructor(closure: CompiledWorkflowClosure) {
+  constructor(closure: CompiledWorkflowClosure, readonly maxNodes: number) {
     // A task or sub-workflow without a template id cannot be referenced: a node naming it fails below.
     for (const task of closure.tasks) if (task.template?.id) this.#tasks.set(identifierKey(task.template.id), task);
     for (const sub of closure.subWorkflows) {
@@ -122,10 +127,13 @@ class GraphBuilder {
    * would draw the two as one.
    */
   #drawNode(cluster: string, prefix: string, node: Node, scope: Scope, branch?: string): string {
-    if (++this.#nodes > MAX_GRAPH_NODES) {
+    if (++this.#nodes > this.maxNodes) {
       throw new OperationError(
-        `the workflow's graph has more than ${MAX_GRAPH_NODES} nodes (a sub-workflow is drawn once for each node ` +
-          `that runs it): too many to draw`,
+        `the workflow's graph has more than ${this.maxNodes} nodes (a sub-workflow is drawn once for each node ` +
+          `that runs it): too many to draw` +
+          (this.maxNodes < MAX_GRAPH_NODES
+            ? `; -o dot writes up to ${MAX_GRAPH_NODES} for a Graphviz of your own`
+            : ""),
       );
     }
     let name = sanitize(prefixed(prefix, node.id));
@@ -251,10 +259,11 @@ class GraphBuilder {
 
 /**
  * The DOT text of a workflow's compiled closure (`closure.compiledWorkflow` of an `admin.Workflow`). A missing
- * closure (a listing's workflows carry none) draws an empty graph.
+ * closure (a listing's workflows carry none) draws an empty graph. `maxNodes` bounds the graph's nodes (at most
+ * {@link MAX_GRAPH_NODES}; {@link MAX_DRAWN_NODES} for a graph to lay out and draw).
  *
  * @throws {OperationError} when a node names a task or sub-workflow the closure does not hold, or a connection
- *   names a node the workflow does not have
+ *   names a node the workflow does not have, a sub-workflow runs itself, or the graph has more than `maxNodes` nodes
  *
  * ```ts
  * import { create } from "@bufbuild/protobuf";
@@ -275,9 +284,12 @@ class GraphBuilder {
  * // }
  * ```
  */
-export function workflowDot(closure: CompiledWorkflowClosure | undefined): string {
+export function workflowDot(
+  closure: CompiledWorkflowClosure | undefined,
+  maxNodes: number = MAX_GRAPH_NODES,
+): string {
   if (!closure?.primary) return new DotDocument().toString();
-  const builder = new GraphBuilder(closure);
+  const builder = new GraphBuilder(closure, Math.min(maxNodes, MAX_GRAPH_NODES));
   builder.drawWorkflow("", "", closure.primary);
   return builder.dot.toString();
 }

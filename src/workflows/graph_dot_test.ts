@@ -6,7 +6,7 @@ import { ResourceType } from "../../proto/gen/flyteidl/core/identifier_pb.ts";
 import { OperationError } from "../errors.ts";
 import { everyNodeKind } from "./_test_constructed.ts";
 import { compiledFixtureWorkflows } from "./_test_helpers.ts";
-import { MAX_GRAPH_NODES, workflowDot } from "./graph_dot.ts";
+import { MAX_DRAWN_NODES, MAX_GRAPH_NODES, workflowDot } from "./graph_dot.ts";
 
 /** Compares with `testdata/<name>.dot`; `UPDATE_GOLDEN=1` rewrites the file instead. */
 async function golden(name: string, actual: string): Promise<void> {
@@ -254,6 +254,29 @@ Deno.test(`sub-workflows each running the next twice, 20 deep (a million drawing
       err.message,
       `the workflow's graph has more than ${MAX_GRAPH_NODES} nodes (a sub-workflow is drawn once for each node that ` +
         "runs it): too many to draw",
+    );
+    return true;
+  });
+});
+
+Deno.test(`a graph to lay out and draw is bounded at ${MAX_DRAWN_NODES} nodes, and the error says -o dot writes more`, () => {
+  const depth = 12;
+  const closure = create(CompiledWorkflowClosureSchema, {
+    primary: { template: { nodes: [runsSub("n0", "s0"), runsSub("n1", "s0")] } },
+    subWorkflows: Array.from({ length: depth }, (_, level) => ({
+      template: {
+        id: subWorkflowId(`s${level}`),
+        nodes: level + 1 < depth ? [runsSub("n0", `s${level + 1}`), runsSub("n1", `s${level + 1}`)] : [{ id: "leaf" }],
+      },
+    })),
+  });
+  assert(workflowDot(closure).length > 0);
+  throws(() => workflowDot(closure, MAX_DRAWN_NODES), (err: unknown) => {
+    assert(err instanceof OperationError);
+    equal(
+      err.message,
+      `the workflow's graph has more than ${MAX_DRAWN_NODES} nodes (a sub-workflow is drawn once for each node that ` +
+        `runs it): too many to draw; -o dot writes up to ${MAX_GRAPH_NODES} for a Graphviz of your own`,
     );
     return true;
   });

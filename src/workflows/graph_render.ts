@@ -26,7 +26,7 @@ async function loadGraphviz(): Promise<Graphviz> {
 /**
  * Lays out and draws `dot` (the text `workflowDot` makes) as an SVG document.
  *
- * @throws {OperationError} when Graphviz cannot draw the text, with its first message
+ * @throws {OperationError} when Graphviz cannot draw the text, with its first message, or runs out of stack
  *
  * ```ts
  * import { renderDot } from "./graph_render.ts";
@@ -37,7 +37,19 @@ async function loadGraphviz(): Promise<Graphviz> {
  */
 export async function renderDot(dot: string, format: PictureFormat = "svg"): Promise<string> {
   const viz = await (graphviz ??= loadGraphviz());
-  const result = viz.render(dot, { format, engine: "dot" });
+  let result: ReturnType<Graphviz["render"]>;
+  try {
+    result = viz.render(dot, { format, engine: "dot" });
+  } catch (err) {
+    // Graphviz's layout recurses; a large graph exhausts its stack (a tree of 20,000 nodes does) and the instance
+    // is not to be used again.
+    if (!(err instanceof RangeError)) throw err;
+    graphviz = undefined;
+    throw new OperationError(
+      `cannot draw the workflow graph: it is too large for Graphviz's stack (${err.message}); ` +
+        `-o dot writes it for a Graphviz of your own`,
+    );
+  }
   if (result.status === "success") return result.output;
   const reason = result.errors.find((e) => e.level !== "warning")?.message ?? result.errors[0]?.message;
   throw new OperationError(`cannot draw the workflow graph: ${(reason ?? "Graphviz failed").trim()}`);

@@ -113,3 +113,18 @@ Deno.test("the drawing library loads only when a picture is drawn: importing the
   const onDemand = [...render.reachable({ dynamic: true })];
   assert(onDemand.some((s) => s.includes("@viz-js/viz")), "the walk sees the dynamic import, so the check can fail");
 });
+
+Deno.test("a graph too large for Graphviz's stack fails in one line pointing to -o dot, and the next drawing works", async () => {
+  // A tree of 20,000 nodes, three children each: Graphviz's layout recursion runs out of stack.
+  const edges = Array.from({ length: 19_999 }, (_, i) => `\tn${Math.floor(i / 3)}->n${i + 1};\n`).join("");
+  await rejects(renderDot(`strict digraph  {\n${edges}}\n`), (err: unknown) => {
+    assert(err instanceof OperationError);
+    assert(
+      err.message.startsWith("cannot draw the workflow graph: it is too large for Graphviz's stack ("),
+      err.message,
+    );
+    assert(err.message.endsWith("); -o dot writes it for a Graphviz of your own"), err.message);
+    return true;
+  });
+  assert((await renderDot("strict digraph  {\n\ta->b;\n}\n")).includes("<svg"));
+});

@@ -169,17 +169,18 @@ export const GET_WORKFLOW_COMMAND: CommandSpec = leafCommand({
  * the SVG drawing.
  */
 async function writeGraph(ctx: CliContext, format: string, workflow: Workflow): Promise<void> {
-  const [{ workflowDot }, { printLine, printText }] = await Promise.all([
+  const [{ MAX_DRAWN_NODES, workflowDot }, { printLine, printText }] = await Promise.all([
     import("../../workflows/graph_dot.ts"),
     import("../../output/print.ts"),
   ]);
-  const dot = workflowDot(workflow.closure?.compiledWorkflow);
-  if (format === "DOT") return printText(ctx.io, dot.endsWith("\n") ? dot : `${dot}\n`);
+  const closure = workflow.closure?.compiledWorkflow;
   if (format === "SVG") {
     const { renderDot } = await import("../../workflows/graph_render.ts");
-    const svg = await renderDot(dot, "svg");
+    const svg = await renderDot(workflowDot(closure, MAX_DRAWN_NODES), "svg");
     return printText(ctx.io, svg.endsWith("\n") ? svg : `${svg}\n`);
   }
+  const dot = workflowDot(closure);
+  if (format === "DOT") return printText(ctx.io, dot.endsWith("\n") ? dot : `${dot}\n`);
   const { workflowDotUrl } = await import("../../workflows/graph_url.ts");
   const url = workflowDotUrl(dot);
   printLine(ctx.io, url);
