@@ -74,7 +74,8 @@ interface RegisterTimes {
   extra: Record<string, number>;
   registerCpu: number;
   adminCpu: number;
-  /** The admin's CPU time during a run of the stack floor, when there is one. */
+  /** The CPU time of the stack floor's process and of the admin during its run, when there is one. */
+  stackCpu?: number;
   stackAdminCpu?: number;
 }
 
@@ -114,7 +115,7 @@ async function registerAndDryRun(
     extra: Object.fromEntries(Object.keys(extraCommands).map((name) => [name, median(t[name])])),
     registerCpu: median(cpu.register),
     adminCpu: median(adminCpu.ms.register),
-    ...(t.stack ? { stackAdminCpu: median(adminCpu.ms.stack) } : {}),
+    ...(t.stack ? { stackCpu: median(cpu.stack), stackAdminCpu: median(adminCpu.ms.stack) } : {}),
   };
 }
 
@@ -183,6 +184,7 @@ function sum(numbers: number[]): number {
 function stackLines(creates: string, t: RegisterTimes, limit: number): void {
   const stackLimit = t.extra.stack + t.dryRun;
   console.log(resultLine(`  stack floor: ${creates}, stock Connect`, t.extra.stack));
+  console.log(resultLine("    CPU of its process (user + system, median)", t.stackCpu!));
   console.log(resultLine("    CPU of the bench admin during a run of it (median)", t.stackAdminCpu!));
   console.log(
     resultLine("  stack limit: the stack floor + --dryRun", stackLimit, { ratio: stackLimit / limit, of: "the limit" }),
