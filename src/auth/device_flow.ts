@@ -1,8 +1,8 @@
 /**
  * DeviceFlow: the device authorization grant (RFC 8628) for the admin's public client. The verification URI
  * and user code (and the complete URI when the server gives one) are printed to stderr; the token endpoint
- * is polled at the server's interval, else `admin.deviceFlowConfig.pollInterval`, 5 s slower after each
- * `slow_down`, until approval, denial, expiry or `admin.deviceFlowConfig.timeout`; a poll answered as a busy
+ * is polled at the server's interval (a second at least), else `admin.deviceFlowConfig.pollInterval`, 5 s slower
+ * after each `slow_down`, until approval, denial, expiry or `admin.deviceFlowConfig.timeout`; a poll answered as a busy
  * server answers (429, 503…) is made again after its `Retry-After`. The device code is a
  * secret; the user code is meant to be shown. A refresh token, when there is one, spares the sign-in.
  *
@@ -20,6 +20,13 @@ import { asRfc8628DeviceAuthorization, withoutIdToken } from "./token_response.t
 
 /** How much slower polling gets after each `slow_down` (RFC 8628 §3.5). */
 const SLOW_DOWN_MS = 5_000;
+
+/**
+ * The shortest wait between polls a server's `interval` can ask for. RFC 8628 counts it in whole seconds (flytectl
+ * reads it as an integer, 5 when absent); a fraction such as 0.001, which the OAuth library lets through, would
+ * have fctl poll a thousand times a second until the sign-in's timeout: hundreds of thousands of requests.
+ */
+const MIN_SERVER_INTERVAL_MS = 1_000;
 
 /** Longest user code accepted: RFC 8628 §6.1 asks for codes short enough to type (8 characters, say). */
 const MAX_USER_CODE = 64;
@@ -110,7 +117,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       );
       if (verificationUriComplete) deps.prompt.write(`  or open ${verificationUriComplete}\n`);
       let intervalMs = typeof authorization.interval === "number" && authorization.interval > 0
-        ? authorization.interval * 1000
+        ? Math.max(authorization.interval * 1000, MIN_SERVER_INTERVAL_MS)
         : settings.devicePollIntervalMs;
       const deadline = deps.now() + timeoutMs;
       // The wait before the next poll: the interval, or what a busy server asked for.

@@ -221,3 +221,11 @@ Deno.test("device flow: admin.authorizationServerUrl names the server whose meta
     await sandbox.close();
   }
 });
+
+Deno.test("device flow: a server interval below a second (0.001, which would poll a thousand times a second until the timeout) is waited as a second", async () => {
+  await signIn({ pendingPolls: 3, intervalSeconds: 0.001 }, {}, async ({ sandbox, call, slept }) => {
+    await call;
+    deepEqual(slept, [1000, 1000, 1000, 1000]);
+    equal(polls(sandbox).length, 4);
+  });
+});
