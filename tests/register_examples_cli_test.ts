@@ -48,6 +48,10 @@ async function withFakeGitHub(
     if (path === "/repos/flyteorg/flytesnacks/releases/latest") {
       return Response.json(release("v1.2.3", ["flytesnacks-core.tgz", "valid-register.tgz", "checksums.txt"]));
     }
+    if (path === "/repos/flyteorg/flytesnacks/releases/tags/v-many") {
+      // More assets than GitHub allows a release, each an archive that would be downloaded and registered.
+      return Response.json(release("v-many", Array.from({ length: 1_001 }, (_, i) => `many-${i}.tgz`)));
+    }
     if (path === "/repos/flyteorg/flytesnacks/releases/tags/v0.9") {
       return Response.json(release("v0.9", ["valid-register.tar", "missing.tgz"]));
     }
@@ -322,6 +326,35 @@ Deno.test("register examples: unknown tag, rate limit (with reset time) and refu
     const cut = await run([]);
     match(cut.stderr, /^Error: the GitHub API refused GITHUB_TOKEN \(HTTP 401\): x{185}… \(\d+ more characters\)\n$/);
     assert(!cut.stderr.includes(TOKEN.slice(0, 6)), cut.stderr);
+    equal(sandbox.requests.length, 0);
+  });
+});
+
+Deno.test("register examples: a release listing more than the 1,000 assets GitHub allows is one clear error, nothing downloaded or registered", async () => {
+  await withSetup(async (sandbox, github) => {
+    const many = await runFctlProcess(
+      [
+        "register",
+        "examples",
+        "--version",
+        "v-many",
+        "--continueOnError",
+        "-p",
+        "flytesnacks",
+        "-d",
+        "development",
+        "--admin.endpoint",
+        sandbox.endpoint,
+      ],
+      { GITHUB_API_URL: github.url },
+    );
+    equal(many.code, 1);
+    equal(
+      many.stderr,
+      'Error: the GitHub API answered release "v-many" of flyteorg/flytesnacks with 1001 assets: ' +
+        "more than the 1000 GitHub allows a release\n",
+    );
+    deepEqual(github.seen.map((s) => s.path), ["/repos/flyteorg/flytesnacks/releases/tags/v-many"]);
     equal(sandbox.requests.length, 0);
   });
 });

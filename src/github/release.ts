@@ -15,6 +15,13 @@ export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
 const GITHUB_API_ANSWER_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
+ * The most assets a release is read with: GitHub allows a release 1,000 (flytesnacks' have a few dozen). Each
+ * archive asset is downloaded and registered, so a list past that, from a server that is not GitHub's or
+ * misbehaves, would have fctl download and register without a useful end: 10 MiB of answer lists some 50,000.
+ */
+const MAX_RELEASE_ASSETS = 1_000;
+
+/**
  * A file attached to a release.
  *
  * ```ts
@@ -93,7 +100,7 @@ export interface ResolveReleaseOptions {
  * ```
  *
  * @throws {OperationError} no such release or repository (HTTP 404), rate limit (with its reset time), refused
- *   token, other HTTP or network failures
+ *   token, other HTTP or network failures, a release of more than 1,000 assets (GitHub's limit)
  */
 export async function resolveRelease(options: ResolveReleaseOptions): Promise<Release> {
   const base = (options.apiUrl || DEFAULT_GITHUB_API_URL).replace(/\/+$/, "");
@@ -170,6 +177,12 @@ function parseRelease(body: unknown, what: string): Release {
   const record = (body ?? {}) as { tag_name?: unknown; assets?: unknown };
   if (typeof record.tag_name !== "string" || !Array.isArray(record.assets)) {
     throw new OperationError(`the GitHub API answered ${what} without a tag_name and assets`);
+  }
+  if (record.assets.length > MAX_RELEASE_ASSETS) {
+    throw new OperationError(
+      `the GitHub API answered ${what} with ${record.assets.length} assets: ` +
+        `more than the ${MAX_RELEASE_ASSETS} GitHub allows a release`,
+    );
   }
   const assets = record.assets.flatMap((asset): ReleaseAsset[] => {
     const a = asset as { name?: unknown; browser_download_url?: unknown; size?: unknown };
