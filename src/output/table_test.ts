@@ -219,3 +219,23 @@ Deno.test("a cell's control characters are shown as escapes, whatever the admin 
   // deno-lint-ignore no-control-regex -- control characters are exactly what must not be there
   equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(out), false, out);
 });
+
+Deno.test("a cell of a megabyte without a space (a description an admin answers) wraps in one pass, every character kept", () => {
+  // Broken again from each line's start, a word this long took minutes; a table of 12,000-odd lines is what it is.
+  const word = "ab/cd.ef_gh".repeat(100_000);
+  const rows = [{ name: "p", description: word }];
+  const text = renderTable(
+    [{ header: "NAME", cell: (r: typeof rows[0]) => r.name }, {
+      header: "DESCRIPTION",
+      cell: (r) => r.description,
+      wrap: true,
+    }],
+    rows,
+    { maxTableWidth: 100 },
+  );
+  const lines = text.split("\n").slice(3, -3).map((line) => line.slice(line.indexOf("|", 1) + 2, -2).trimEnd());
+  ok(lines.length > 10_000, String(lines.length));
+  ok(lines.every((line) => displayWidth(line) <= 100), "every line fits");
+  equal(lines.join(""), word);
+  deepEqual(wrapToWidth("x".repeat(25), 10), ["x".repeat(10), "x".repeat(10), "x".repeat(5)]);
+});

@@ -71,33 +71,43 @@ export function wrapToWidth(text: string, width: number): string[] {
       continue;
     }
     if (line !== "") lines.push(line);
-    line = word;
-    while (displayWidth(line) > max) {
-      const [head, rest] = breakWord(line, max);
-      lines.push(head);
-      line = rest;
-    }
+    line = displayWidth(word) > max ? breakWord(word, max, lines) : word;
   }
   if (line !== "" || lines.length === 0) lines.push(line);
   return lines;
 }
 
-/** The first line of a word too long for `max` columns, and the rest of it. */
-function breakWord(word: string, max: number): [string, string] {
+/**
+ * Adds the lines of `max` columns a word too long for one is broken into to `lines`, and returns its last part,
+ * which fits. In one pass over the word: a name or description an admin answers can be megabytes without a space,
+ * and breaking it again from each line's start took minutes.
+ */
+function breakWord(word: string, max: number, lines: string[]): string {
   const chars = [...word];
-  let width = 0;
-  let end = 0;
-  let breakAt = 0;
-  let slashAt = 0;
-  while (end < chars.length) {
-    const w = displayWidth(chars[end]);
-    if (width + w > max) break;
-    width += w;
-    end++;
-    if (BREAK_AFTER.test(chars[end - 1]) && width * 2 > max) breakAt = end;
-    if (chars[end - 1] === "/" && width * 2 > max) slashAt = end;
+  let from = 0;
+  for (;;) {
+    let width = 0;
+    let end = from;
+    let breakAt = 0;
+    let slashAt = 0;
+    while (end < chars.length) {
+      const w = displayWidth(chars[end]);
+      if (width + w > max) break;
+      width += w;
+      end++;
+      if (BREAK_AFTER.test(chars[end - 1]) && width * 2 > max) breakAt = end;
+      if (chars[end - 1] === "/" && width * 2 > max) slashAt = end;
+    }
+    if (end === chars.length) {
+      const rest = chars.slice(from).join("");
+      // Characters that join into wider ones (a sequence of emoji) can still be too wide: a line of their own.
+      if (displayWidth(rest) <= max) return rest;
+      lines.push(rest);
+      return "";
+    }
+    // A character wider than the whole line still goes somewhere: alone on its line.
+    const cut = slashAt || breakAt || Math.max(from + 1, end);
+    lines.push(chars.slice(from, cut).join(""));
+    from = cut;
   }
-  // A character wider than the whole line still goes somewhere: alone on its line.
-  const cut = end === chars.length ? end : slashAt || breakAt || Math.max(1, end);
-  return [chars.slice(0, cut).join(""), chars.slice(cut).join("")];
 }
