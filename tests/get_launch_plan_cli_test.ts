@@ -6,7 +6,16 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { parse } from "yaml";
-import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import type { ConnectRouter } from "@connectrpc/connect";
+import {
+  LaunchPlanListSchema,
+  LaunchPlanMetadataSchema,
+  LaunchPlanSchema,
+  LaunchPlanSpecSchema,
+} from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { AdminService } from "../proto/gen/flyteidl/service/admin_pb.ts";
+import { createGrpcRouter } from "../src/sandbox/grpc_router.ts";
+import { listenHttp2 } from "../src/sandbox/http2_listener.ts";
 import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
@@ -257,5 +266,72 @@ Deno.test("production admin: get launchplan as a fresh process (TLS, OAuth clien
     equal(result.stderr, "");
   } finally {
     await sandbox.close();
+  }
+});
+
+Deno.test("get launchplan --execFile: msgpack defaults nested thousands deep (a few KiB an admin answers) are written as their bytes, not a stack overflow", async () => {
+  // Arrays in one another, 1,000 to 8,000 deep: decoded whole, some overflowed the stack of the YAML writer (how
+  // deep depends on the stack), one deeper the decoder's (and were shown as their bytes).
+  const depths = Array.from({ length: 71 }, (_, i) => 1_000 + 100 * i);
+  const nested = (depth: number) => {
+    const bytes = new Uint8Array(depth + 1).fill(0x91);
+    bytes[depth] = 0xc0;
+    return bytes;
+  };
+  const id = { resourceType: 3, project: "flytesnacks", domain: "development", name: "deep_lp", version: "v1" };
+  const launchPlan = create(LaunchPlanSchema, {
+    id,
+    spec: {
+      workflowId: { ...id, resourceType: 2 },
+      defaultInputs: {
+        // Dataclass inputs, whose defaults flytekit writes as msgpack.
+        parameters: Object.fromEntries(depths.map((depth) => [`d${depth}`, {
+          var: { type: { type: { case: "simple" as const, value: SimpleType.STRUCT } } },
+          behavior: {
+            case: "default" as const,
+            value: {
+              value: {
+                case: "scalar" as const,
+                value: { value: { case: "binary" as const, value: { value: nested(depth), tag: "msgpack" } } },
+              },
+            },
+          },
+        }])),
+      },
+    },
+  });
+  // A hand-written admin over real gRPC: the sandbox's checks would refuse such a launch plan, another admin need not.
+  const shutdown = new AbortController();
+  const onRequest = createGrpcRouter({
+    routes: (router: ConnectRouter) =>
+      void router.service(AdminService, {
+        listLaunchPlans: () => create(LaunchPlanListSchema, { launchPlans: [launchPlan] }),
+        getLaunchPlan: () => launchPlan,
+      }),
+    interceptors: [],
+    shutdownSignal: shutdown.signal,
+  });
+  const server = await listenHttp2(onRequest, { port: 0, hostname: "127.0.0.1" });
+  const dir = await Deno.makeTempDir({ prefix: "fctl-lp-deep-" });
+  try {
+    const file = `${dir}/exec.yaml`;
+    const written = await runFctlProcess([
+      "get",
+      "launchplan",
+      "deep_lp",
+      "--execFile",
+      file,
+      ...SCOPE,
+      "--admin.endpoint",
+      `dns:///127.0.0.1:${server.port}`,
+      "--admin.insecure",
+    ]);
+    equal(written.code, 0, written.stderr);
+    const inputs = parse(await Deno.readTextFile(file)).inputs;
+    for (const depth of depths) deepEqual(inputs[`d${depth}`], { value: [...nested(depth)], tag: "msgpack" });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    shutdown.abort();
+    await server.close();
   }
 });
