@@ -1,7 +1,7 @@
 /**
  * DeviceFlow: the device authorization grant (RFC 8628) for the admin's public client. The verification URI
  * and user code (and the complete URI when the server gives one) are printed to stderr; the token endpoint
- * is polled at the server's interval (a second at least), else `admin.deviceFlowConfig.pollInterval`, 5 s slower
+ * is polled at the server's interval (a second to a minute), else `admin.deviceFlowConfig.pollInterval`, 5 s slower
  * after each `slow_down`, until approval, denial, expiry or `admin.deviceFlowConfig.timeout`; a poll answered as a busy
  * server answers (429, 503…) is made again after its `Retry-After`. The device code is a
  * secret; the user code is meant to be shown. A refresh token, when there is one, spares the sign-in.
@@ -27,6 +27,13 @@ const SLOW_DOWN_MS = 5_000;
  * have fctl poll a thousand times a second until the sign-in's timeout: hundreds of thousands of requests.
  */
 const MIN_SERVER_INTERVAL_MS = 1_000;
+
+/**
+ * The longest wait between polls a server's `interval` can ask for: providers ask for 5 seconds. A huge one (a
+ * billion seconds) had fctl sleep through the whole sign-in timeout without one poll, then say the sign-in was not
+ * approved although the user may have approved it at once; one that polls too soon is answered `slow_down`.
+ */
+const MAX_SERVER_INTERVAL_MS = 60_000;
 
 /** Longest user code accepted: RFC 8628 §6.1 asks for codes short enough to type (8 characters, say). */
 const MAX_USER_CODE = 64;
@@ -117,7 +124,7 @@ export function deviceFlowSource(deps: InteractiveFlowDeps): TokenSource {
       );
       if (verificationUriComplete) deps.prompt.write(`  or open ${verificationUriComplete}\n`);
       let intervalMs = typeof authorization.interval === "number" && authorization.interval > 0
-        ? Math.max(authorization.interval * 1000, MIN_SERVER_INTERVAL_MS)
+        ? Math.min(Math.max(authorization.interval * 1000, MIN_SERVER_INTERVAL_MS), MAX_SERVER_INTERVAL_MS)
         : settings.devicePollIntervalMs;
       const deadline = deps.now() + timeoutMs;
       // The wait before the next poll: the interval, or what a busy server asked for.

@@ -229,3 +229,11 @@ Deno.test("device flow: a server interval below a second (0.001, which would pol
     equal(polls(sandbox).length, 4);
   });
 });
+
+Deno.test("device flow: a server interval of a billion seconds (which slept through the timeout without a poll) is waited as a minute", async () => {
+  await signIn({ pendingPolls: 1, intervalSeconds: 1e9 }, {}, async ({ sandbox, call, slept }) => {
+    await call;
+    deepEqual(slept, [60_000, 60_000]);
+    equal(polls(sandbox).length, 2);
+  });
+});
