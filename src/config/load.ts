@@ -139,7 +139,18 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
   // The parser's message goes on to show the line itself, which is not repeated: it may hold a secret.
   const invalid = (message: string) =>
     new UsageError(`config file ${quote(file)} is not valid YAML: ${message.split("\n")[0].replace(/:$/, "")}`);
-  if (parsed.errors.length > 0) throw invalid(parsed.errors[0].message);
+  const tooDeepAt = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return invalid(`it nests more than ${MAX_CONFIG_DEPTH} levels deep, at line ${line}, column ${col}`);
+  };
+  if (parsed.errors.length > 0) {
+    // Parsing a file nested thousands deep runs out of stack, which the parser reports as resource exhaustion
+    // (aliases, its other use of the code, are only expanded later, by toJS): the nesting is what to name.
+    const [first] = parsed.errors;
+    throw first.code === "RESOURCE_EXHAUSTION" ? tooDeepAt(first.pos[0]) : invalid(first.message);
+  }
+  const deep = tooDeep(yaml, parsed.contents);
+  if (deep) throw tooDeepAt(deep.offset);
   const duplicate = duplicateKey(yaml, parsed.contents);
   if (duplicate) {
     const { line, col } = lineCounter.linePos(duplicate.offset);
@@ -158,6 +169,25 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
 }
 
 type YamlModule = typeof import("yaml");
+
+/**
+ * The deepest nesting of mappings and sequences a config file may hold. Its deepest keys are four levels down
+ * (`storage.stow.config.<key>`); a file thousands deep parsed, then overflowed the stack of the conversion to
+ * values (an unhelpful "Maximum call stack size exceeded").
+ */
+const MAX_CONFIG_DEPTH = 64;
+
+/** The first mapping or sequence nested deeper than {@link MAX_CONFIG_DEPTH} in `node`, with its offset; one pass. */
+function tooDeep(yaml: YamlModule, node: unknown): { offset: number } | undefined {
+  const pending: [unknown, number][] = [[node, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (!yaml.isCollection(current)) continue;
+    if (depth >= MAX_CONFIG_DEPTH) return { offset: current.range?.[0] ?? 0 };
+    for (const item of current.items) pending.push([yaml.isPair(item) ? item.value : item, depth + 1]);
+  }
+  return undefined;
+}
 
 /** The first key that appears twice in one mapping anywhere in `node`, with its offset; one pass. */
 function duplicateKey(yaml: YamlModule, node: unknown): { key: string; offset: number } | undefined {

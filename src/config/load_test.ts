@@ -377,6 +377,30 @@ Deno.test("a duplicate key is named with its line, even deep in a large file", a
   );
 });
 
+Deno.test("a file nested past 64 levels, or thousands deep (flow or block style), is refused in one line naming where", async () => {
+  const flow = (depth: number) => `admin: ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
+  const block = Array.from({ length: 3_000 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") + " v\n";
+  const readTextFile = files({ "/200.yaml": flow(200), "/5000.yaml": flow(5_000), "/block.yaml": block });
+  const refusal = (file: string, where: string) =>
+    new RegExp(
+      `^UsageError: config file "\\${file}" is not valid YAML: it nests more than 64 levels deep, at ${where}$`,
+    );
+  // The 64th bracket: the admin section's value is the first level below the file's mapping.
+  await rejects(
+    loadConfig({ flags: { config: "/200.yaml" }, env: {}, readTextFile }),
+    refusal("/200.yaml", "line 1, column 71"),
+  );
+  // Thousands deep, the parser runs out of stack first, at a point that depends on the stack: named all the same.
+  await rejects(
+    loadConfig({ flags: { config: "/5000.yaml" }, env: {}, readTextFile }),
+    refusal("/5000.yaml", "line 1, column \\d+"),
+  );
+  await rejects(
+    loadConfig({ flags: { config: "/block.yaml" }, env: {}, readTextFile }),
+    refusal("/block.yaml", "line \\d+, column \\d+"),
+  );
+});
+
 Deno.test("key names match whatever their case, as flytectl's reader matches them; two spellings of one key are refused", async () => {
   const text =
     "Admin:\n  Endpoint: dns:///x:1\n  insecureskipverify: true\n  PkceConfig:\n    TIMEOUT: 1m\nLogger:\n  Level: 4\n" +
