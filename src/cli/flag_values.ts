@@ -33,3 +33,19 @@ export function flagError(err: unknown, flags: Readonly<Record<string, FlagOfOpt
   if (raw === undefined) return new UsageError(`--${flag} needs ${err.detail.expected}${hint ? `: ${hint}` : ""}`);
   return new UsageError(`invalid value ${quote(raw)} for --${flag}: expected ${err.detail.expected}`);
 }
+
+/**
+ * Refuses each of `expected`'s flags given as the empty string, where an empty value names nothing (an id, a file,
+ * a version): `invalid value "" for --id: expected a project id`. A flag whose empty value means "not set" (as
+ * flytectl's text flags' do) is not one of them.
+ *
+ * @throws {UsageError} the first of them given empty
+ */
+export function refuseEmpty(
+  flags: Readonly<Record<string, unknown>>,
+  expected: Readonly<Record<string, string>>,
+): void {
+  for (const [flag, what] of Object.entries(expected)) {
+    if (flags[flag] === "") throw new UsageError(`invalid value "" for --${flag}: expected ${what}`);
+  }
+}

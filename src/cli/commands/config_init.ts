@@ -6,6 +6,7 @@
  * @module
  */
 import { fileErrorReason, OperationError, quote, UsageError } from "../../errors.ts";
+import { refuseEmpty } from "../flag_values.ts";
 import { printLine } from "../../output/print.ts";
 import { leafCommand } from "../command.ts";
 
@@ -42,7 +43,7 @@ export const CONFIG_INIT_COMMAND = leafCommand({
     "fctl config init --host localhost:8089 --insecure --file ./fctl.yaml --force",
   ],
   options({ flags, globals: { commandLine } }): ConfigInitOptions {
-    if (flags.host === "") throw new UsageError('invalid value "" for --host: expected a host name');
+    refuseEmpty(flags, { host: "a host name", file: "a file path" });
     const configFlag = commandLine["config"];
     const typedConfig = typeof configFlag === "string" && configFlag !== "" ? configFlag : undefined;
     return {

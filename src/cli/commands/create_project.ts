@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { refuseEmpty } from "../flag_values.ts";
 import { printText } from "../../output/print.ts";
 import { checkNewProject, parseLabels, type ProjectFields, readProjectFile } from "../../projects/project_fields.ts";
 
@@ -53,6 +54,7 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
   ],
   options({ flags, globals: { config, sources } }): CreateProjectCommandOptions {
     // Only a -p typed beside --id is a conflict: a default project from the config file or environment is not.
+    refuseEmpty(flags, { id: "a project id", name: "a project name", file: "a file path" });
     const typedProject = sources.project === "flag" ? config.project : undefined;
     if (flags.id !== undefined && typedProject && flags.id !== typedProject) {
       throw new UsageError("both project and id are passed: give the project's id with --id or -p, not both");

@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { refuseEmpty } from "../flag_values.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { printText } from "../../output/print.ts";
 import { type ProjectDomain, projectDomain } from "../project_domain.ts";
@@ -42,6 +43,7 @@ export const UPDATE_LAUNCH_PLAN_COMMAND: CommandSpec = leafCommand({
   ],
   options({ args: [name], flags, globals: { config }, warn }): UpdateLaunchPlanCommandOptions {
     const { project, domain } = projectDomain(config);
+    refuseEmpty(flags, { version: "a launch plan version" });
     if (!flags.version) throw new UsageError("launch plan version wasn't passed: add --version <version>");
     if (flags.archive) warn("--archive is deprecated: use --deactivate");
     const deactivate = flags.deactivate === true || flags.archive === true;

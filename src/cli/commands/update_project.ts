@@ -6,6 +6,7 @@
  */
 import { quote, UsageError } from "../../errors.ts";
 import { type CommandSpec, type FlagSpec, leafCommand } from "../command.ts";
+import { refuseEmpty } from "../flag_values.ts";
 import { UPDATE_FLAGS } from "../update_flow.ts";
 import { PROJECT_FIELD_FLAGS } from "./create_project.ts";
 import { printText } from "../../output/print.ts";
@@ -57,6 +58,7 @@ export const UPDATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     'fctl update project ml --description "models and features" --force',
   ],
   options({ args: [idArg], flags, globals: { config }, warn }): UpdateProjectCommandOptions {
+    refuseEmpty(flags, { id: "a project id", file: "a file path" });
     if (idArg && flags.id !== undefined && idArg !== flags.id) {
       throw new UsageError(`both ${quote(idArg)} and --id ${quote(flags.id)} are passed: name one project`);
     }
