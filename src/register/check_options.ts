@@ -11,7 +11,7 @@ import { type CheckedOptions, DEFAULT_CONCURRENCY, type RegisterFilesOptions } f
  * The options with their defaults, once they are known to be usable.
  *
  * @throws {UsageError} no project, domain or paths
- * @throws {InvalidOptionError} a concurrency that is not a whole number of at least 1
+ * @throws {InvalidOptionError} a concurrency that is not a whole number from 1 to `Number.MAX_SAFE_INTEGER`
  */
 export function checkOptions(options: RegisterFilesOptions): CheckedOptions {
   if (options.paths.length === 0) throw new UsageError("no files given to register");
@@ -23,7 +23,7 @@ export function checkOptions(options: RegisterFilesOptions): CheckedOptions {
  * filled in), and an empty version dropped. `registerExamples` checks these before asking GitHub anything.
  *
  * @throws {UsageError} no project or domain
- * @throws {InvalidOptionError} a concurrency that is not a whole number of at least 1
+ * @throws {InvalidOptionError} a concurrency that is not a whole number from 1 to `Number.MAX_SAFE_INTEGER`
  */
 export function checkSettings<T extends Omit<RegisterFilesOptions, "paths">>(
   options: T,
@@ -31,11 +31,15 @@ export function checkSettings<T extends Omit<RegisterFilesOptions, "paths">>(
   if (options.project === "") throw new UsageError("project is required (-p/--project)");
   if (options.domain === "") throw new UsageError("domain is required (-d/--domain)");
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InvalidOptionError(`invalid concurrency ${quote(concurrency)}: expected a whole number of at least 1`, {
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+    // Past the largest exact integer a count is no number typed on purpose (`99999999999999999999` reads as 1e20).
+    const expected = concurrency > Number.MAX_SAFE_INTEGER
+      ? `a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`
+      : "a whole number of at least 1";
+    throw new InvalidOptionError(`invalid concurrency ${quote(concurrency)}: expected ${expected}`, {
       option: "concurrency",
       value: concurrency,
-      expected: "a whole number of at least 1",
+      expected,
     });
   }
   // An empty version (a config file's default) means "not given": entities keep the versions they have.
