@@ -112,7 +112,7 @@ async function runCommand(ctx: CliContext, request: RunRequest): Promise<void> {
   let globals: LoadedGlobals | CommandLineGlobals;
   if (leaf.readsConfig === false) {
     ctx.useFlagsWithoutConfig(request.globals);
-    globals = { commandLine: request.globals };
+    globals = (await import("./typed_globals.ts")).commandLineGlobals(request.globals);
   } else {
     const loaded = await ctx.loadConfig(request.globals, { reportWarnings: leaf.reportsConfigWarnings !== true });
     globals = { config: loaded.config, sources: loaded.sources };
@@ -153,7 +153,7 @@ export async function parseToOptions(args: readonly string[]): Promise<ParsedOpt
   if (parsed.kind !== "run") throw new Error(`${JSON.stringify(args.join(" "))} asks for ${parsed.kind}, not a run`);
   const leaf = leafOf(parsed);
   let globals: LoadedGlobals | CommandLineGlobals;
-  if (leaf.readsConfig === false) globals = { commandLine: parsed.globals };
+  if (leaf.readsConfig === false) globals = (await import("./typed_globals.ts")).commandLineGlobals(parsed.globals);
   else {
     const { loadConfig } = await import("../config/load.ts");
     // No `-c`, no environment (so no HOME): nothing is read; an unexpected read fails the test.

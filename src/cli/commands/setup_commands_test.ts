@@ -100,7 +100,10 @@ Deno.test("config init: the file's settings, --file over -c, and an empty --host
     force: true,
   });
   equal((await optionsOf(["config", "init", "-c", "typed.yaml", "--file", "named.yaml"])).file, "named.yaml");
-  // config init reads no configuration: a global flag's bad value is not its concern.
-  equal((await parseToOptions(["config", "init", "--admin.maxRetries", "many"])).command.join(" "), "config init");
+  // config init reads no configuration, but a global flag's bad value is refused as on every command.
+  equal(
+    await usageError(["config", "init", "--admin.maxRetries", "many"]),
+    'invalid value "many" for --admin.maxRetries: expected a whole number of at least 1',
+  );
   equal(await usageError(["config", "init", "--host", ""]), 'invalid value "" for --host: expected a host name');
 });
