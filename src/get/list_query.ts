@@ -141,7 +141,8 @@ export interface SortBy {
 
 /**
  * The paging and sort fields of a list request: `limit`, the admin's offset `token` (`(page-1)*limit`, empty for
- * page 1) and `sortBy` (the given key, else `defaultKey`; descending unless `asc`).
+ * page 1) and `sortBy` (the given key, else `defaultKey`, which an empty key also means, as `--filter.sortBy ""`
+ * leaves flytectl's default; descending unless `asc`).
  * fctl: `latest` is the newest by creation time whatever the sort flags (flytectl takes the first element of the
  * user's sort order, so `--filter.asc` made it the oldest); one element is all it needs.
  */
@@ -156,7 +157,7 @@ export function pageRequest(
   return {
     limit,
     token: page === 1 ? "" : String((page - 1) * limit),
-    sortBy: { key: options.sortBy ?? defaultKey, direction: options.asc ? ASCENDING : DESCENDING },
+    sortBy: { key: options.sortBy || defaultKey, direction: options.asc ? ASCENDING : DESCENDING },
   };
 }
 
@@ -357,5 +358,5 @@ export async function readVersions<T, K extends VersionedKind>(
 
 /** Whether a listing's first item is the newest: the default order, first page. */
 export function isNewestFirst(query: VersionsQuery): boolean {
-  return (query.sortBy ?? "created_at") === "created_at" && !query.asc && query.page === 1;
+  return (query.sortBy || "created_at") === "created_at" && !query.asc && query.page === 1;
 }
