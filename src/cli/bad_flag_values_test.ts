@@ -40,6 +40,17 @@ const FLAG_NEEDS: Readonly<Record<string, readonly string[]>> = {
   "get execution --nodeID": ["x"],
 };
 
+/** The text flags of `register files|examples`: each falls back to its `files.*` option, whose default is "" (`registerSettings`). */
+const REGISTER_TEXT_FLAGS = [
+  "version",
+  "assumableIamRole",
+  "k8sServiceAccount",
+  "k8ServiceAccount",
+  "outputLocationPrefix",
+  "sourceUploadPath",
+  "destinationDirectory",
+];
+
 /**
  * Text flags whose empty value is valid: it means "not set", as it does for flytectl's text flags (each defaults
  * to ""), or it empties what the flag sets. Every other flag with a value must refuse "".
@@ -52,25 +63,8 @@ const EMPTY_IS_VALID: Readonly<Record<string, readonly string[]>> = {
   "get launchplan": ["filter.fieldSelector", "filter.sortBy"],
   "get execution": ["filter.fieldSelector", "filter.sortBy"],
   "task": ["filter.fieldSelector", "filter.sortBy"],
-  // Each falls back to its `files.*` option, whose default is "" (`registerSettings`).
-  "register files": [
-    "version",
-    "assumableIamRole",
-    "k8sServiceAccount",
-    "k8ServiceAccount",
-    "outputLocationPrefix",
-    "sourceUploadPath",
-    "destinationDirectory",
-  ],
-  "register examples": [
-    "version",
-    "assumableIamRole",
-    "k8sServiceAccount",
-    "k8ServiceAccount",
-    "outputLocationPrefix",
-    "sourceUploadPath",
-    "destinationDirectory",
-  ],
+  "register files": REGISTER_TEXT_FLAGS,
+  "register examples": REGISTER_TEXT_FLAGS,
   // Each keeps the execution file's value, or the default (`-p`, `-d`, the launch plan's).
   "create execution": [
     "version",

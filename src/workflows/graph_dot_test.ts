@@ -218,6 +218,23 @@ const runsSub = (id: string, name: string) => ({
   },
 });
 
+/**
+ * A closure whose primary workflow runs sub-workflow s0 twice, each sub-workflow running the next twice, `depth`
+ * deep: about 2^(depth + 1) nodes drawn from a closure of `depth` small templates.
+ */
+function doublingClosure(depth: number) {
+  const twice = (name: string) => [runsSub("n0", name), runsSub("n1", name)];
+  return create(CompiledWorkflowClosureSchema, {
+    primary: { template: { nodes: twice("s0") } },
+    subWorkflows: Array.from({ length: depth }, (_, level) => ({
+      template: {
+        id: subWorkflowId(`s${level}`),
+        nodes: level + 1 < depth ? twice(`s${level + 1}`) : [{ id: "leaf" }],
+      },
+    })),
+  });
+}
+
 Deno.test("a sub-workflow that runs itself, directly or through another: an error naming it, not a drawing without end", () => {
   for (const [sub, runs] of [["a", { a: "a" }], ["a", { a: "b", b: "a" }]] as const) {
     const closure = create(CompiledWorkflowClosureSchema, {
@@ -238,16 +255,7 @@ Deno.test("a sub-workflow that runs itself, directly or through another: an erro
 });
 
 Deno.test(`sub-workflows each running the next twice, 20 deep (a million drawings): an error at ${MAX_GRAPH_NODES} nodes`, () => {
-  const depth = 20;
-  const closure = create(CompiledWorkflowClosureSchema, {
-    primary: { template: { nodes: [runsSub("n0", "s0"), runsSub("n1", "s0")] } },
-    subWorkflows: Array.from({ length: depth }, (_, level) => ({
-      template: {
-        id: subWorkflowId(`s${level}`),
-        nodes: level + 1 < depth ? [runsSub("n0", `s${level + 1}`), runsSub("n1", `s${level + 1}`)] : [{ id: "leaf" }],
-      },
-    })),
-  });
+  const closure = doublingClosure(20);
   throws(() => workflowDot(closure), (err: unknown) => {
     assert(err instanceof OperationError);
     equal(
@@ -260,16 +268,7 @@ Deno.test(`sub-workflows each running the next twice, 20 deep (a million drawing
 });
 
 Deno.test(`a graph to lay out and draw is bounded at ${MAX_DRAWN_NODES} nodes, and the error says -o dot writes more`, () => {
-  const depth = 12;
-  const closure = create(CompiledWorkflowClosureSchema, {
-    primary: { template: { nodes: [runsSub("n0", "s0"), runsSub("n1", "s0")] } },
-    subWorkflows: Array.from({ length: depth }, (_, level) => ({
-      template: {
-        id: subWorkflowId(`s${level}`),
-        nodes: level + 1 < depth ? [runsSub("n0", `s${level + 1}`), runsSub("n1", `s${level + 1}`)] : [{ id: "leaf" }],
-      },
-    })),
-  });
+  const closure = doublingClosure(12);
   assert(workflowDot(closure).length > 0);
   throws(() => workflowDot(closure, MAX_DRAWN_NODES), (err: unknown) => {
     assert(err instanceof OperationError);
