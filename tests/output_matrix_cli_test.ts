@@ -19,7 +19,7 @@ import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
-import { collection, int, str } from "../src/_test_literals.ts";
+import { collection, int, type LiteralInit, str } from "../src/_test_literals.ts";
 import { runFctlProcess, type RunResult } from "./helpers.ts";
 import { CORE_WORKFLOW, registerCore, seedProjects, startCoreExecutions, withFullAdmin } from "./entity_fixtures.ts";
 
@@ -129,9 +129,12 @@ function checkForm(form: Form, results: Record<string, RunResult>): void {
   }
 }
 
-/** The formats a form is run in: `-o` values, and `table --wide`. */
-function formatsOf(form: Form): string[] {
-  return ["json", "yaml", "table", "table --wide", ...form.graph ? GRAPHS : []];
+/**
+ * The formats a form is run in: `-o` values, and `table --wide` for a command's first form (piped, a table is
+ * already whole: the flag is only to be taken).
+ */
+function formatsOf(form: Form, first: boolean): string[] {
+  return ["json", "yaml", "table", ...first ? ["table --wide"] : [], ...form.graph ? GRAPHS : []];
 }
 
 const GRAPHS = ["dot", "doturl", "svg"];
@@ -150,21 +153,33 @@ Deno.test("every read command, naming form and output format prints what it prom
     plans.plan({ execution: "bad" }, { outcome: "FAILED", after: 4000, message: "OOMKilled", attempts: 2 });
     plans.plan({ execution: "running" }, { outcome: "never" });
     plans.plan({ execution: "stopped" }, { outcome: "never" });
+    plans.plan({ execution: "queued" }, { startAfter: 3_600_000, after: 3_600_000 });
     // Inputs a YAML reader could take for another type, and the largest int64, which must print whole.
     const inputs: Record<string, [bigint, string]> = {
       good: [3n, "yes"],
       bad: [9223372036854775807n, "2026-03-01"],
-      running: [-9223372036854775808n, "010"],
-      stopped: [0n, "1_000"],
+      running: [-9223372036854775808n, "1_000"],
+      stopped: [0n, "~"],
+      queued: [1n, "010"],
     };
     for (const [name, [a, b]] of Object.entries(inputs)) {
       await startCoreExecutions(sandbox, [name], { inputs: { a: int(a), b: str(b) } });
     }
-    await startCoreExecutions(sandbox, ["nested"], { launchPlan: SUBWORKFLOWS, inputs: { a: int(3) } });
-    await startCoreExecutions(sandbox, ["sorted"], {
-      launchPlan: BRANCHES,
-      inputs: { numbers: collection(int(3), int(1), int(2)), numbers_count: int(3), run_local_at_count: int(5) },
-    });
+    // Sub-workflows, a branch, a dynamic workflow, a map task, and outputs of a schema, custom types and named tuples.
+    const others: [string, string, Record<string, LiteralInit>][] = [
+      ["nested", SUBWORKFLOWS, { a: int(3) }],
+      ["sorted", BRANCHES, {
+        numbers: collection(int(3), int(1), int(2)),
+        numbers_count: int(3),
+        run_local_at_count: int(5),
+      }],
+      ["dynamic", "core.control_flow.dynamics.wf", { s1: str("Flyte"), s2: str("flight") }],
+      ["mapped", "core.control_flow.map_task.my_map_workflow", { a: collection(int(1), int(2)) }],
+      ["schema", "core.type_system.schema.df_wf", { a: int(42) }],
+      ["custom", "core.extend_flyte.run_custom_types.wf", {}],
+      ["named", "core.flyte_basics.named_outputs.my_wf", {}],
+    ];
+    for (const [name, launchPlan, inputs] of others) await startCoreExecutions(sandbox, [name], { launchPlan, inputs });
     await withFullAdmin(sandbox, async (admin) => {
       const id = { project: "flytesnacks", domain: "development" };
       // Text a table must keep on one line and YAML must quote: a line break, a colon, a YAML 1.1 boolean.
@@ -249,31 +264,40 @@ Deno.test("every read command, naming form and output format prints what it prom
       })),
       { args: ["project", "--filter.fieldSelector", "name=nothing"], shape: "list" },
     );
-    const executions = ["good", "bad", "running", "stopped", "nested", "sorted"];
+    const executions = [...Object.keys(inputs), ...others.map(([name]) => name)];
     for (const name of executions) {
-      forms.push(
-        { args: ["execution", name], shape: "one" },
-        { args: ["execution", name, "--details"], shape: "tree" },
-      );
+      forms.push({ args: ["execution", name], shape: "one" });
+      if (name !== "queued") forms.push({ args: ["execution", name, "--details"], shape: "tree" });
     }
     // Each execution's node tree names the nodes `--nodeID` reads: the start node (no task executions), a node with
-    // nodes below it where there is one, else the last.
+    // nodes below it and the first of those where there is one, else the last.
     const trees = await inPool(
       executions.map((name) => () => run(["get", "execution", name, "--details", "-o", "json"])),
       3,
     );
     executions.forEach((name, i) => {
       equal(trees[i].code, 0, trees[i].stderr);
+      if (name === "queued") return;
       const nodes: { node_exec: { id: { nodeId: string } }; child_nodes?: unknown[] }[] = JSON.parse(trees[i].stdout);
       ok(nodes.length > 0, `${name} has nodes`);
       const parent = nodes.find((node) => node.child_nodes?.length) ?? nodes[nodes.length - 1];
-      for (const node of new Set(["start-node", parent.node_exec.id.nodeId])) {
+      const child = (parent.child_nodes as typeof nodes | undefined)?.[0];
+      for (
+        const node of new Set([
+          "start-node",
+          parent.node_exec.id.nodeId,
+          (child ?? nodes[nodes.length - 1]).node_exec.id.nodeId,
+        ])
+      ) {
         forms.push({ args: ["execution", name, "--details", "--nodeID", node], shape: "tree" });
       }
     });
 
-    const jobs = forms.flatMap((form) =>
-      formatsOf(form).map((format) => async () => {
+    const jobs = forms.flatMap((form, i) =>
+      formatsOf(
+        form,
+        !forms.slice(0, i).some((earlier) => earlier.args[0] === form.args[0] && earlier.shape === form.shape),
+      ).map((format) => async () => {
         const [output, ...rest] = format.split(" ");
         return [form, format, await run(["get", ...form.args, "-o", output, ...rest])] as const;
       })
@@ -308,7 +332,17 @@ Deno.test("every read command, naming form and output format prints what it prom
         equal(results.yaml.stdout, "[]\n", `${label(form.args)} -o yaml is an empty sequence`);
       }
     }
+    // An execution with no nodes yet: an empty tree as a document, and as text nothing, saying so on stderr.
+    const queued = await Promise.all(
+      ["json", "yaml", "table"].map((format) => run(["get", "execution", "queued", "--details", "-o", format])),
+    );
+    deepEqual(queued.map(({ code, stdout, stderr }) => [code, stdout, stderr]), [
+      [0, "[]\n", ""],
+      [0, "[]\n", ""],
+      [0, "", "execution queued has no nodes yet\n"],
+    ]);
     for (const [name, [a]] of Object.entries(inputs)) {
+      if (name === "queued") continue;
       for (const [form, format, result] of outputs) {
         if (form.args[1] !== name || form.args[2] !== "--details" || form.args.length !== 3) continue;
         ok(result.stdout.includes(`${a}`), `${label(form.args)} -o ${format} shows ${a} whole\n${result.stdout}`);
