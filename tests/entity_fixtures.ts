@@ -11,7 +11,11 @@ import { type Sandbox, SANDBOX_CLIENT, type SandboxOptions, startSandbox } from 
 import { fixture, runFctl, runFctlProcess, type RunResult, SUBPROCESS_HOME } from "./helpers.ts";
 import { taskSpec } from "./task_fixtures.ts";
 import { int, type LiteralInit, str } from "../src/_test_literals.ts";
-import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { type IdentifierSchema, ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import { LaunchPlanMetadataSchema, LaunchPlanSpecSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
+import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 
 /** Runs `fn` with a client of the sandbox's whole AdminService, on one HTTP/2 connection. */
 export async function withFullAdmin(
@@ -37,6 +41,34 @@ export async function withFullAdmin(
   } finally {
     sessionManager.abort();
   }
+}
+
+/**
+ * Two copies of launch plan `id` with a schedule each, `cron_lp` (hourly) and `rate_lp` (every 5 minutes), each input
+ * given a default (FlyteAdmin refuses a schedule while an input of the workflow is required: a scheduled run gives
+ * none); `activate` makes each active. The names of the copies are returned.
+ */
+export async function createScheduledCopies(
+  admin: Client<typeof AdminService>,
+  id: MessageInitShape<typeof IdentifierSchema>,
+  activate: boolean,
+): Promise<string[]> {
+  const spec = (await admin.getLaunchPlan({ id })).spec!;
+  const schedules: Record<string, MessageInitShape<typeof ScheduleSchema>> = {
+    cron_lp: { ScheduleExpression: { case: "cronSchedule", value: { schedule: "0 * * * *" } } },
+    rate_lp: { ScheduleExpression: { case: "rate", value: { value: 5, unit: FixedRateUnit.MINUTE } } },
+  };
+  for (const [name, schedule] of Object.entries(schedules)) {
+    const copy = clone(LaunchPlanSpecSchema, spec);
+    copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
+    for (const parameter of Object.values(copy.defaultInputs!.parameters)) {
+      const value = parameter.var?.type?.type.value === SimpleType.STRING ? str("s") : int(3);
+      parameter.behavior = { case: "default", value };
+    }
+    await admin.createLaunchPlan({ id: { ...id, name }, spec: copy });
+    if (activate) await admin.updateLaunchPlan({ id: { ...id, name }, state: 1 });
+  }
+  return Object.keys(schedules);
 }
 
 /** The core package's basic workflow (inputs `a: int`, `b: str`), whose launch plan `registerCore` registers. */

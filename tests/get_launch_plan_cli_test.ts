@@ -4,25 +4,24 @@
  * fresh process against a production admin.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { parse } from "yaml";
 import type { ConnectRouter } from "@connectrpc/connect";
-import {
-  LaunchPlanListSchema,
-  LaunchPlanMetadataSchema,
-  LaunchPlanSchema,
-  LaunchPlanSpecSchema,
-} from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
+import { LaunchPlanListSchema, LaunchPlanSchema } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { AdminService } from "../proto/gen/flyteidl/service/admin_pb.ts";
 import { createGrpcRouter } from "../src/sandbox/grpc_router.ts";
 import { listenHttp2 } from "../src/sandbox/http2_listener.ts";
-import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
 import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import type { ObjectGetRequest, ResourceListRequest } from "../proto/gen/flyteidl/admin/common_pb.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/mod.ts";
-import { int, str } from "../src/_test_literals.ts";
 import { runFctl, runFctlProcess } from "./helpers.ts";
-import { CORE_WORKFLOW as WF, registerCore, runProductionProcess, withFullAdmin } from "./entity_fixtures.ts";
+import {
+  CORE_WORKFLOW as WF,
+  createScheduledCopies,
+  registerCore,
+  runProductionProcess,
+  withFullAdmin,
+} from "./entity_fixtures.ts";
 
 const SORT = "core.control_flow.run_merge_sort.merge_sort";
 const SCOPE = ["-p", "flytesnacks", "-d", "development"];
@@ -143,21 +142,7 @@ Deno.test("get launchplan reads back the core package: STATE from the closure, S
     await withFullAdmin(sandbox, async (admin) => {
       const id = { resourceType: 3, project: "flytesnacks", domain: "development", name: WF, version: "v1" };
       await admin.updateLaunchPlan({ id, state: 1 });
-      const spec = (await admin.getLaunchPlan({ id })).spec!;
-      const schedules: Record<string, MessageInitShape<typeof ScheduleSchema>> = {
-        cron_lp: { ScheduleExpression: { case: "cronSchedule", value: { schedule: "0 * * * *" } } },
-        rate_lp: { ScheduleExpression: { case: "rate", value: { value: 5, unit: FixedRateUnit.MINUTE } } },
-      };
-      for (const [name, schedule] of Object.entries(schedules)) {
-        const copy = clone(LaunchPlanSpecSchema, spec);
-        copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
-        // A scheduled run gives no inputs: FlyteAdmin refuses a schedule while an input of the workflow is required.
-        for (const parameter of Object.values(copy.defaultInputs!.parameters)) {
-          const value = parameter.var?.type?.type.value === SimpleType.STRING ? str("s") : int(3);
-          parameter.behavior = { case: "default", value };
-        }
-        await admin.createLaunchPlan({ id: { ...id, name }, spec: copy });
-      }
+      await createScheduledCopies(admin, id, false);
     });
     const versions = await runFctl(["get", "launchplan", WF, ...endpoint]);
     match(versions.stdout, /\| VERSION \| NAME +\| STATE +\| SCHEDULE \| INPUTS \| OUTPUTS \| CREATED AT +\|/);

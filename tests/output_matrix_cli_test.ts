@@ -9,19 +9,19 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
-import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
-import {
-  LaunchPlanMetadataSchema,
-  LaunchPlanSpecSchema,
-  LaunchPlanState,
-} from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
-import { FixedRateUnit, type ScheduleSchema } from "../proto/gen/flyteidl/admin/schedule_pb.ts";
+import { LaunchPlanState } from "../proto/gen/flyteidl/admin/launch_plan_pb.ts";
 import { ResourceType } from "../proto/gen/flyteidl/core/identifier_pb.ts";
-import { SimpleType } from "../proto/gen/flyteidl/core/types_pb.ts";
 import { startSandbox } from "../src/sandbox/mod.ts";
 import { collection, int, type LiteralInit, str } from "../src/_test_literals.ts";
 import { runFctlProcess, type RunResult } from "./helpers.ts";
-import { CORE_WORKFLOW, registerCore, seedProjects, startCoreExecutions, withFullAdmin } from "./entity_fixtures.ts";
+import {
+  CORE_WORKFLOW,
+  createScheduledCopies,
+  registerCore,
+  seedProjects,
+  startCoreExecutions,
+  withFullAdmin,
+} from "./entity_fixtures.ts";
 
 /** What the output of a case is: a listing, one entity, or an execution's node tree. */
 type Shape = "list" | "one" | "tree";
@@ -200,22 +200,7 @@ Deno.test("every read command, naming form and output format prints what it prom
       // Launch plans with a schedule, active: the package's own have none.
       const lp = { ...id, resourceType: ResourceType.LAUNCH_PLAN, name: CORE_WORKFLOW, version: "v1" };
       await admin.updateLaunchPlan({ id: lp, state: LaunchPlanState.ACTIVE });
-      const spec = (await admin.getLaunchPlan({ id: lp })).spec!;
-      const schedules: Record<string, MessageInitShape<typeof ScheduleSchema>> = {
-        cron_lp: { ScheduleExpression: { case: "cronSchedule", value: { schedule: "0 * * * *" } } },
-        rate_lp: { ScheduleExpression: { case: "rate", value: { value: 5, unit: FixedRateUnit.MINUTE } } },
-      };
-      for (const [name, schedule] of Object.entries(schedules)) {
-        const copy = clone(LaunchPlanSpecSchema, spec);
-        copy.entityMetadata = create(LaunchPlanMetadataSchema, { schedule });
-        // FlyteAdmin refuses a schedule while an input of the workflow is required.
-        for (const parameter of Object.values(copy.defaultInputs!.parameters)) {
-          const value = parameter.var?.type?.type.value === SimpleType.STRING ? str("s") : int(3);
-          parameter.behavior = { case: "default", value };
-        }
-        await admin.createLaunchPlan({ id: { ...lp, name }, spec: copy });
-        await admin.updateLaunchPlan({ id: { ...lp, name }, state: LaunchPlanState.ACTIVE });
-      }
+      await createScheduledCopies(admin, lp, true);
     });
     ms += 600_000;
 
