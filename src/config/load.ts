@@ -16,6 +16,7 @@ import {
 import { isNotFound, quote, UsageError } from "../errors.ts";
 import { IGNORED_FLYTECTL_KEYS, IGNORED_FLYTECTL_MAPPINGS, UNUSED_FLYTECTL_KEYS } from "./flytectl_keys.ts";
 import { type ConfigValue, parseOptionValue } from "./values.ts";
+import { yamlNesting } from "./yaml_nesting.ts";
 
 export { parseOptionValue };
 
@@ -144,10 +145,9 @@ async function readConfigFile(input: LoadConfigInput): Promise<{ file?: string; 
     return invalid(`it nests more than ${MAX_CONFIG_DEPTH} levels deep, at line ${line}, column ${col}`);
   };
   if (parsed.errors.length > 0) {
-    // Parsing a file nested thousands deep runs out of stack, which the parser reports as resource exhaustion
-    // (aliases, its other use of the code, are only expanded later, by toJS): the nesting is what to name.
+    // Parsing a file nested thousands deep runs out of stack: the nesting is what to name.
     const [first] = parsed.errors;
-    throw first.code === "RESOURCE_EXHAUSTION" ? tooDeepAt(first.pos[0]) : invalid(first.message);
+    throw yamlNesting(first) ? tooDeepAt(first.pos[0]) : invalid(first.message);
   }
   const deep = tooDeep(yaml, parsed.contents);
   if (deep) throw tooDeepAt(deep.offset);

@@ -13,6 +13,7 @@
 import { fileErrorReason, isNotFound, quote, UsageError } from "../errors.ts";
 import { readBoundedTextFile } from "../fs/read_bounded.ts";
 import { KeySuggester } from "../config/nearest.ts";
+import { nestingPosition, yamlNesting } from "../config/yaml_nesting.ts";
 import { printable } from "../output/printable.ts";
 import { boolFromText, indexPath, type InputValue, keyPath, type ScalarInputValue, shownValue } from "./input_value.ts";
 
@@ -167,10 +168,9 @@ export async function parseExecutionSpec(text: string, file: string): Promise<Ex
       );
     }
     // Nesting past what the parser's recursion takes is reported as the stack overflow it is: said as what it means.
-    if (error.message.startsWith("Maximum call stack size exceeded")) {
-      const at = error.linePos?.[0];
-      const where = at ? ` at line ${at.line}, column ${at.col}` : "";
-      throw new UsageError(`exec file ${quote(file)} is not valid YAML: nested too deeply${where}`);
+    const nesting = yamlNesting(error);
+    if (nesting) {
+      throw new UsageError(`exec file ${quote(file)} is not valid YAML: nested too deeply${nestingPosition(nesting)}`);
     }
     // The parser's message goes on to show the line itself: only its first line is kept.
     throw new UsageError(

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { nestingPosition, yamlNesting } from "../config/yaml_nesting.ts";
 import { InvalidOptionError, quote, UsageError } from "../errors.ts";
 
 /** What a user wrote about a project; an absent field is one they did not name. */
@@ -153,12 +154,9 @@ export async function readProjectFile(path: string, readTextFile: (path: string)
   try {
     doc = yaml.parse(text, { version: "1.1", schema: "failsafe" });
   } catch (err) {
-    // A file nested thousands deep runs the parser (YAMLParseError RESOURCE_EXHAUSTION, at a position) or the
-    // conversion to values (a RangeError) out of stack: said as what it means, as for exec and config files.
-    const tooDeep = err instanceof RangeError ||
-      (err instanceof Error && (err as { code?: string }).code === "RESOURCE_EXHAUSTION");
-    const at = (err as { linePos?: { line: number; col: number }[] }).linePos?.[0];
-    const why = tooDeep ? `nested too deeply${at ? ` at line ${at.line}, column ${at.col}` : ""}` : err instanceof Error
+    // A file nested thousands deep runs the parser, or the conversion to values, out of stack: said as nesting.
+    const nesting = yamlNesting(err);
+    const why = nesting ? `nested too deeply${nestingPosition(nesting)}` : err instanceof Error
       // The parser's message goes on to show the line itself: only its first line is kept, without its colon.
       ? err.message.split("\n")[0].replace(/:$/, "")
       : String(err);

@@ -53,8 +53,8 @@ export const CREATE_PROJECT_COMMAND: CommandSpec = leafCommand({
     "fctl create project --file project.yaml",
   ],
   options({ flags, globals: { config, sources } }): CreateProjectCommandOptions {
-    // Only a -p typed beside --id is a conflict: a default project from the config file or environment is not.
     refuseEmpty(flags, { id: "a project id", name: "a project name", file: "a file path" });
+    // Only a -p typed beside --id is a conflict: a default project from the config file or environment is not.
     const typedProject = sources.project === "flag" ? config.project : undefined;
     if (flags.id !== undefined && typedProject && flags.id !== typedProject) {
       throw new UsageError("both project and id are passed: give the project's id with --id or -p, not both");
